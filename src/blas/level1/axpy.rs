@@ -1,0 +1,50 @@
+use ndarray::{ArrayView1, ArrayViewMut1};
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::elementwise::{self, Op};
+use crate::error::Result;
+use crate::layout;
+use crate::Context;
+
+/// `y ← alpha·x + y`.
+///
+/// BLAS: `saxpy`. `x` and `y` are 1-D views of equal length, any stride (negative and
+/// stepped included). Element `i` of a view is its logical element `i`: a reversed view is
+/// read in reverse, as ndarray indexes it. The result may be computed with a fused
+/// multiply-add (WGSL allows it), so it is within one rounding of the exact value: the
+/// forward-error factor of [`metrics::bounds::axpy`](crate::metrics::bounds::axpy) is ≤ 1.
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let x = array![1.0f32, 2.0, 3.0];
+/// let mut y = array![1.0f32, 1.0, 1.0];
+/// wgblas::blas::saxpy(ctx, 2.0, x.view(), y.view_mut())?;
+/// assert_eq!(y, array![3.0, 5.0, 7.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn saxpy(
+    ctx: &Context,
+    alpha: f32,
+    x: ArrayView1<'_, f32>,
+    mut y: ArrayViewMut1<'_, f32>,
+) -> Result<()> {
+    const R: &str = "saxpy";
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    if x.is_empty() || alpha == 0.0 {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y.view())?;
+    let d = elementwise::dispatch(ctx, Op::Axpy, alpha, &xd, &yd);
+    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
+    layout::write_vector(&mut y, &out[0], &yd);
+    Ok(())
+}

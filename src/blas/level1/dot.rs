@@ -1,0 +1,39 @@
+use ndarray::ArrayView1;
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::reduction::{self, Op};
+use crate::error::Result;
+use crate::layout;
+use crate::Context;
+
+/// `xᵀ·y = Σ_i x_i·y_i`.
+///
+/// BLAS: `sdot`. `x` and `y` are 1-D views of equal length, any stride. n = 0 gives 0.
+/// Summation is pairwise (a tree per workgroup, then a tree over workgroups), so the error
+/// stays within the forward bound `n·eps·Σ|x_i·y_i|`
+/// ([`metrics::bounds::dot`](crate::metrics::bounds::dot); Higham, *Accuracy and Stability
+/// of Numerical Algorithms*, 2nd ed., §3.1).
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
+/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu).
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let d = wgblas::blas::sdot(ctx, array![1.0f32, 2.0, 3.0].view(), array![4.0f32, 5.0, 6.0].view())?;
+/// assert_eq!(d, 32.0);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn sdot(ctx: &Context, x: ArrayView1<'_, f32>, y: ArrayView1<'_, f32>) -> Result<f32> {
+    const R: &str = "sdot";
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    if x.is_empty() {
+        return Ok(0.0);
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y)?;
+    reduction::run(ctx, R, Op::Dot, &xd, &yd)
+}

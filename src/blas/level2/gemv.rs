@@ -1,0 +1,63 @@
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1};
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::matvec;
+use crate::error::Result;
+use crate::flags::Transpose;
+use crate::layout;
+use crate::Context;
+
+/// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
+///
+/// BLAS: `sgemv`. `A` is m×n in any layout (C order, F order, transposed, sliced, strided);
+/// `x` has length n (m for `Transpose::Yes`) and `y` length m (n). Reference semantics:
+/// `alpha = 0` reads neither `A` nor `x`; `beta = 0` never reads `y`, so NaN or Inf in `y`
+/// do not leak. m = 0 or n = 0 returns at once (with n = 0, `y ← beta·y`).
+/// Forward error bound: [`metrics::bounds::gemv`](crate::metrics::bounds::gemv) (factor ≤ 4).
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `y`
+/// is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Transpose;
+/// let ctx = wgblas::Context::shared()?;
+/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// let mut y = array![1.0f32, 1.0];
+/// wgblas::blas::sgemv(ctx, Transpose::No, 1.0, a.view(), array![1.0f32, 1.0].view(), 2.0, y.view_mut())?;
+/// assert_eq!(y, array![5.0, 9.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn sgemv(
+    ctx: &Context,
+    trans: Transpose,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    x: ArrayView1<'_, f32>,
+    beta: f32,
+    mut y: ArrayViewMut1<'_, f32>,
+) -> Result<()> {
+    const R: &str = "sgemv";
+    let op_a = match trans {
+        Transpose::No => a.view(),
+        Transpose::Yes => a.t(),
+    };
+    let (m, n) = op_a.dim();
+    check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
+    check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
+    check_dim(R, "a", m.max(n))?;
+    if m == 0 || (n == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let alpha = if n == 0 { 0.0 } else { alpha };
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y.view())?;
+    let d = matvec::gemv(ctx, alpha, &ad, &xd, beta, &yd);
+    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
+    layout::write_vector(&mut y, &out[0], &yd);
+    Ok(())
+}

@@ -1,0 +1,91 @@
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::matmul;
+use crate::error::Result;
+use crate::flags::Transpose;
+use crate::layout;
+use crate::Context;
+
+/// `C ← alpha·op(A)·op(B) + beta·C`, `op(X) = X` or `Xᵀ`.
+///
+/// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
+/// (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics:
+/// k = 0 or `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
+/// `C`, so NaN or Inf in `C` do not leak. Forward error bound:
+/// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
+///
+/// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (128×128 workgroup tile,
+/// 8×8 per invocation; Volkov & Demmel, SC08).
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `b` (inner dimensions)
+/// or `c`; [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On
+/// error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::Transpose;
+/// let ctx = wgblas::Context::shared()?;
+/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// let mut c = Array2::<f32>::zeros((2, 2));
+/// wgblas::blas::sgemm(ctx, Transpose::No, Transpose::Yes, 1.0, a.view(), a.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[5.0, 11.0], [11.0, 25.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn sgemm(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    b: ArrayView2<'_, f32>,
+    beta: f32,
+    mut c: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "sgemm";
+    let op_a = match transa {
+        Transpose::No => a.view(),
+        Transpose::Yes => a.t(),
+    };
+    let op_b = match transb {
+        Transpose::No => b.view(),
+        Transpose::Yes => b.t(),
+    };
+    let (m, k) = op_a.dim();
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        R,
+        "c",
+        c.nrows(),
+        m,
+        "rows of C must equal the rows of op(A)",
+    )?;
+    check_len(
+        R,
+        "c",
+        c.ncols(),
+        op_b.ncols(),
+        "columns of C must equal the columns of op(B)",
+    )?;
+    check_dim(R, "a", m.max(k))?;
+    check_dim(R, "b", op_b.ncols())?;
+    if c.is_empty() || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let d = matmul::gemm(ctx, alpha, &ad, &bd, beta, &cd);
+    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
+    layout::write_matrix(&mut c, &out[0], &cd);
+    Ok(())
+}

@@ -1,0 +1,3 @@
+//! Level 3: matrix-matrix routines.
+
+pub(crate) mod gemm;

@@ -1,0 +1,70 @@
+//! The BLAS layer: the routines under their BLAS names, with every BLAS argument, ndarray views
+//! in and out, and an explicit [`Context`](crate::Context).
+//!
+//! Outputs are written in place into the caller's view, as in BLAS. Layouts: any view (C order,
+//! F order, transposed, sliced, stepped, negative strides) is accepted; see [`crate::layout`]
+//! for how each reaches the kernels. `lda`, `incx` and the other stride arguments of reference
+//! BLAS are the view's strides, so ndarray makes them valid by construction.
+//!
+//! Every routine checks its arguments first and returns a typed [`Error`](crate::Error) that
+//! names the routine and the argument; on any error the output view is unchanged.
+
+mod level1;
+mod level2;
+mod level3;
+
+pub use level1::axpy::saxpy;
+pub use level1::dot::sdot;
+pub use level2::gemv::sgemv;
+pub use level2::trsv::strsv;
+pub use level3::gemm::sgemm;
+
+use crate::error::{Error, Result};
+
+/// `Err(DimensionMismatch)` unless `found == expected`.
+pub(crate) fn check_len(
+    routine: &'static str,
+    arg: &'static str,
+    found: usize,
+    expected: usize,
+    what: &str,
+) -> Result<()> {
+    if found != expected {
+        return Err(Error::DimensionMismatch {
+            routine,
+            arg,
+            detail: format!("{what}: expected {expected}, found {found}"),
+        });
+    }
+    Ok(())
+}
+
+/// `Err(NotSquare)` unless `a` is square.
+pub(crate) fn check_square(
+    routine: &'static str,
+    arg: &'static str,
+    shape: (usize, usize),
+) -> Result<()> {
+    if shape.0 != shape.1 {
+        return Err(Error::NotSquare {
+            routine,
+            arg,
+            rows: shape.0,
+            cols: shape.1,
+        });
+    }
+    Ok(())
+}
+
+/// `Err(TooLarge)` unless a dimension fits the kernels' 32-bit signed indexing.
+pub(crate) fn check_dim(routine: &'static str, arg: &'static str, n: usize) -> Result<()> {
+    if n > i32::MAX as usize {
+        return Err(Error::TooLarge {
+            routine,
+            arg,
+            bytes: n as u64 * 4,
+            limit: i32::MAX as u64 * 4,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,324 @@
+//! The GPU context: adapter, device, queue, pipeline cache and counters.
+//!
+//! A [`Context`] owns one wgpu device. The BLAS layer ([`crate::blas`]) takes an explicit
+//! `&Context`; the extension traits ([`crate::ext`]) use the lazily created shared context of
+//! [`Context::shared`]. A `Context` is `Send + Sync`: many threads may call routines on it at
+//! once, each call records and submits its own command buffer.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::error::{Error, Result};
+
+/// How the adapter is chosen. [`ContextOptions::from_env`] reads the environment.
+#[derive(Debug, Clone, Default)]
+pub struct ContextOptions {
+    /// Backends to consider (`WGPU_BACKEND=vulkan|metal|dx12|gl`, comma-separated). Default: all.
+    pub backends: Option<wgpu::Backends>,
+    /// Pick the first adapter whose name contains this (case-insensitive; `WGPU_ADAPTER_NAME`).
+    pub adapter_name: Option<String>,
+    /// `WGBLAS_POWER_PREFERENCE=low-power|high-performance` (or wgpu's `WGPU_POWER_PREF=low|high`).
+    pub power_preference: Option<wgpu::PowerPreference>,
+}
+
+impl ContextOptions {
+    /// Options from `WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and `WGBLAS_POWER_PREFERENCE`
+    /// (falling back to wgpu's `WGPU_POWER_PREF`).
+    pub fn from_env() -> Self {
+        let power_preference = match std::env::var("WGBLAS_POWER_PREFERENCE")
+            .ok()
+            .map(|s| s.to_ascii_lowercase())
+            .as_deref()
+        {
+            Some("low-power") | Some("low") => Some(wgpu::PowerPreference::LowPower),
+            Some("high-performance") | Some("high") => Some(wgpu::PowerPreference::HighPerformance),
+            _ => wgpu::PowerPreference::from_env(),
+        };
+        ContextOptions {
+            backends: wgpu::Backends::from_env(),
+            adapter_name: std::env::var("WGPU_ADAPTER_NAME")
+                .ok()
+                .filter(|s| !s.is_empty()),
+            power_preference,
+        }
+    }
+}
+
+/// Counters of device traffic, for checking that chains of calls do not round-trip.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub submissions: AtomicU64,
+    pub readbacks: AtomicU64,
+    pub dispatches: AtomicU64,
+}
+
+/// Element type a shader is instantiated for (`alias T = f32;` or `alias T = f64;`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Elem {
+    F32,
+}
+
+/// A WGSL source file from `wgsl/`, included at compile time.
+#[derive(Debug)]
+pub(crate) struct Shader {
+    /// Path under `wgsl/`, used as the cache key and in error messages.
+    pub name: &'static str,
+    /// The WGSL text, written over `alias T`.
+    pub source: &'static str,
+}
+
+/// Shared WGSL helpers prepended to every shader.
+const COMMON_WGSL: &str = include_str!("../wgsl/common.wgsl");
+
+type PipelineKey = (&'static str, &'static str, Elem, Vec<(&'static str, u64)>);
+
+/// A wgpu device with the crate's pipeline cache. See the module docs.
+pub struct Context {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    limits: wgpu::Limits,
+    features: wgpu::Features,
+    modules: Mutex<HashMap<(&'static str, Elem), wgpu::ShaderModule>>,
+    pipelines: Mutex<HashMap<PipelineKey, Arc<wgpu::ComputePipeline>>>,
+    pub(crate) counters: Counters,
+    force_f64_fallback: AtomicBool,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("adapter", &self.info.name)
+            .field("backend", &self.info.backend)
+            .field("device_type", &self.info.device_type)
+            .finish_non_exhaustive()
+    }
+}
+
+static SHARED: OnceLock<std::result::Result<Context, Error>> = OnceLock::new();
+
+impl Context {
+    /// A new context on the adapter picked by the environment ([`ContextOptions::from_env`]).
+    ///
+    /// # Errors
+    /// [`Error::NoAdapter`] when no adapter matches; [`Error::RequestDevice`] when the adapter
+    /// refuses to create a device.
+    pub fn new() -> Result<Self> {
+        Self::with_options(&ContextOptions::from_env())
+    }
+
+    /// A new context on the adapter picked by `options`.
+    ///
+    /// The device is created with the adapter's own limits (not wgpu's conservative defaults)
+    /// and with the optional features `SHADER_F64`, `SUBGROUP` and `TIMESTAMP_QUERY` where the
+    /// adapter has them.
+    ///
+    /// # Errors
+    /// As [`Context::new`].
+    pub fn with_options(options: &ContextOptions) -> Result<Self> {
+        pollster::block_on(Self::create(options))
+    }
+
+    async fn create(options: &ContextOptions) -> Result<Self> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        if let Some(b) = options.backends {
+            desc.backends = b;
+        }
+        let instance = wgpu::Instance::new(desc);
+        let adapter = match &options.adapter_name {
+            Some(name) => {
+                let want = name.to_lowercase();
+                let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+                let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+                adapters
+                    .into_iter()
+                    .find(|a| a.get_info().name.to_lowercase().contains(&want))
+                    .ok_or_else(|| Error::NoAdapter {
+                        detail: format!("no adapter name contains {name:?}; found {names:?}"),
+                    })?
+            }
+            None => instance
+                .request_adapter(&wgpu::RequestAdapterOptions {
+                    power_preference: options.power_preference.unwrap_or_default(),
+                    force_fallback_adapter: false,
+                    compatible_surface: None,
+                    ..Default::default()
+                })
+                .await
+                .map_err(|e| Error::NoAdapter {
+                    detail: e.to_string(),
+                })?,
+        };
+        let info = adapter.get_info();
+        let wanted =
+            wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+        let features = adapter.features() & wanted;
+        let limits = adapter.limits();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("wgblas"),
+                required_features: features,
+                required_limits: limits.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::RequestDevice {
+                adapter: info.name.clone(),
+                detail: e.to_string(),
+            })?;
+        Ok(Context {
+            device,
+            queue,
+            info,
+            limits,
+            features,
+            modules: Mutex::new(HashMap::new()),
+            pipelines: Mutex::new(HashMap::new()),
+            counters: Counters::default(),
+            force_f64_fallback: AtomicBool::new(std::env::var_os("WGBLAS_F64_FALLBACK").is_some()),
+        })
+    }
+
+    /// The shared default context, created on first use from the environment and reused by the
+    /// extension traits.
+    ///
+    /// # Errors
+    /// The error of the first creation attempt ([`Context::new`]), every time.
+    pub fn shared() -> Result<&'static Context> {
+        SHARED
+            .get_or_init(Context::new)
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The adapter's name, backend, vendor and device type.
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.info
+    }
+
+    /// The limits the device was created with (the adapter's own).
+    pub fn limits(&self) -> &wgpu::Limits {
+        &self.limits
+    }
+
+    /// The optional features enabled on the device.
+    pub fn features(&self) -> wgpu::Features {
+        self.features
+    }
+
+    /// Whether the f64 routines (`idamax`, `dasum`) run in native f64 (the adapter has
+    /// `SHADER_F64` and the fallback is not forced).
+    pub fn native_f64(&self) -> bool {
+        self.features.contains(wgpu::Features::SHADER_F64)
+            && !self.force_f64_fallback.load(Ordering::Relaxed)
+    }
+
+    /// Force (or stop forcing) the f64 fallback path on an adapter that has `SHADER_F64`, so both
+    /// paths can be tested on one machine. The environment variable `WGBLAS_F64_FALLBACK` sets it
+    /// at creation.
+    pub fn set_force_f64_fallback(&self, force: bool) {
+        self.force_f64_fallback.store(force, Ordering::Relaxed);
+    }
+
+    /// Number of command-buffer submissions made on this context so far.
+    pub fn submissions(&self) -> u64 {
+        self.counters.submissions.load(Ordering::Relaxed)
+    }
+
+    /// Number of device-to-host read-backs made on this context so far.
+    pub fn readbacks(&self) -> u64 {
+        self.counters.readbacks.load(Ordering::Relaxed)
+    }
+
+    /// Number of compute dispatches recorded on this context so far.
+    pub fn dispatches(&self) -> u64 {
+        self.counters.dispatches.load(Ordering::Relaxed)
+    }
+
+    /// The compute pipeline for (`shader`, `entry`, element type, override constants), created
+    /// on first use and cached.
+    pub(crate) fn pipeline(
+        &self,
+        routine: &'static str,
+        shader: &'static Shader,
+        entry: &'static str,
+        elem: Elem,
+        constants: &[(&'static str, f64)],
+    ) -> Result<Arc<wgpu::ComputePipeline>> {
+        let key: PipelineKey = (
+            shader.name,
+            entry,
+            elem,
+            constants.iter().map(|&(k, v)| (k, v.to_bits())).collect(),
+        );
+        if let Some(p) = self
+            .pipelines
+            .lock()
+            .expect("pipeline cache poisoned")
+            .get(&key)
+        {
+            return Ok(p.clone());
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = {
+            let mut modules = self.modules.lock().expect("module cache poisoned");
+            modules
+                .entry((shader.name, elem))
+                .or_insert_with(|| {
+                    let alias = match elem {
+                        Elem::F32 => "alias T = f32;\n",
+                    };
+                    let text = format!("{alias}{COMMON_WGSL}\n{}", shader.source);
+                    self.device
+                        .create_shader_module(wgpu::ShaderModuleDescriptor {
+                            label: Some(shader.name),
+                            source: wgpu::ShaderSource::Wgsl(text.into()),
+                        })
+                })
+                .clone()
+        };
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    zero_initialize_workgroup_memory: false,
+                },
+                cache: None,
+            });
+        if let Some(err) = pollster::block_on(scope.pop()) {
+            // Drop the module too, so a later call reports the error again instead of
+            // reusing a broken module.
+            self.modules
+                .lock()
+                .expect("module cache poisoned")
+                .remove(&(shader.name, elem));
+            return Err(Error::Gpu {
+                routine,
+                detail: format!("{}::{entry}: {err}", shader.name),
+            });
+        }
+        let pipeline = Arc::new(pipeline);
+        self.pipelines
+            .lock()
+            .expect("pipeline cache poisoned")
+            .insert(key, pipeline.clone());
+        Ok(pipeline)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_is_send_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Context>();
+    }
+}

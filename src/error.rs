@@ -1,0 +1,89 @@
+//! The one error type of the crate.
+//!
+//! Every fallible function returns [`Result<T>`](crate::Result). Argument errors name the BLAS
+//! routine (`"sgemm"`, `"strsv"`, ...) and the argument (`"a"`, `"x"`, `"lda"`, `"incx"`, ...), so
+//! that a message reads like the reference BLAS `XERBLA` report. An error is always returned
+//! before anything is written: on `Err`, output arrays are unchanged.
+
+/// Errors returned by wgblas.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No GPU adapter could be found (no Vulkan/Metal/DX12/GL driver, or none matching
+    /// `WGPU_BACKEND` / `WGPU_ADAPTER_NAME`).
+    #[error(
+        "wgblas: no GPU adapter found ({detail}). Install a driver; on a machine without a GPU, \
+         install lavapipe: `apt-get install mesa-vulkan-drivers libvulkan1`"
+    )]
+    NoAdapter {
+        /// What was tried.
+        detail: String,
+    },
+    /// The adapter was found but refused to create a device.
+    #[error("wgblas: adapter `{adapter}` could not create a device: {detail}")]
+    RequestDevice {
+        /// Adapter name.
+        adapter: String,
+        /// wgpu's message.
+        detail: String,
+    },
+    /// Two arguments have incompatible dimensions (for example `a.ncols() != x.len()`).
+    #[error("{routine}: argument `{arg}` has mismatched dimensions: {detail}")]
+    DimensionMismatch {
+        /// BLAS routine name.
+        routine: &'static str,
+        /// Argument name.
+        arg: &'static str,
+        /// Expected and found shapes.
+        detail: String,
+    },
+    /// A matrix that must be square is not.
+    #[error("{routine}: argument `{arg}` must be square, found {rows}x{cols}")]
+    NotSquare {
+        /// BLAS routine name.
+        routine: &'static str,
+        /// Argument name.
+        arg: &'static str,
+        /// Rows found.
+        rows: usize,
+        /// Columns found.
+        cols: usize,
+    },
+    /// An operand needs more memory than one storage binding of this adapter allows, or an index
+    /// does not fit the kernels' 32-bit addressing.
+    #[error(
+        "{routine}: argument `{arg}` needs {bytes} bytes, past this adapter's limit of {limit} bytes \
+         per storage binding"
+    )]
+    TooLarge {
+        /// BLAS routine name.
+        routine: &'static str,
+        /// Argument name.
+        arg: &'static str,
+        /// Bytes the operand needs on the device.
+        bytes: u64,
+        /// The adapter's `max_storage_buffer_binding_size` (or the 32-bit addressing limit).
+        limit: u64,
+    },
+    /// An argument value is outside its domain (a `srotm` flag, `iamax` of an empty vector, ...).
+    #[error("{routine}: argument `{arg}` is invalid: {detail}")]
+    InvalidArgument {
+        /// BLAS routine name.
+        routine: &'static str,
+        /// Argument name.
+        arg: &'static str,
+        /// Why.
+        detail: String,
+    },
+    /// The device reported an error (shader compilation, out of memory, lost device, ...).
+    #[error("{routine}: GPU error: {detail}")]
+    Gpu {
+        /// BLAS routine name (or `"context"`).
+        routine: &'static str,
+        /// wgpu's message.
+        detail: String,
+    },
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,1 @@
+//! Error metrics (being written).

@@ -1,0 +1,338 @@
+//! Shared test helpers: the context, seeded random data, stored layouts, and the OpenBLAS oracle.
+
+use ndarray::{
+    s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use wgblas::Context;
+
+/// The shared context. Fails loudly when there is no adapter: tests never skip.
+pub fn ctx() -> &'static Context {
+    match Context::shared() {
+        Ok(c) => c,
+        Err(e) => panic!("wgblas tests need a GPU adapter (lavapipe on CPU-only machines): {e}"),
+    }
+}
+
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// A value with |v| in [1e-3, 1] and a random sign: no subnormal products (DESIGN.md §2).
+pub fn value(rng: &mut StdRng) -> f32 {
+    let v: f32 = rng.random_range(1e-3f32..=1.0);
+    if rng.random_bool(0.5) {
+        -v
+    } else {
+        v
+    }
+}
+
+pub fn rand_vec(rng: &mut StdRng, n: usize) -> Array1<f32> {
+    Array1::from_shape_simple_fn(n, || value(rng))
+}
+
+pub fn rand_mat(rng: &mut StdRng, m: usize, n: usize) -> Array2<f32> {
+    Array2::from_shape_simple_fn((m, n), || value(rng))
+}
+
+/// How a matrix operand is stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// Row-major, contiguous.
+    C,
+    /// Column-major, contiguous.
+    F,
+    /// Every other row and column of a larger C-order array (lda = 2·(2n+1), step 2).
+    Strided,
+    /// Rows reversed (negative row stride) in a C-order array.
+    Reversed,
+}
+
+pub const LAYOUTS: [Layout; 4] = [Layout::C, Layout::F, Layout::Strided, Layout::Reversed];
+
+/// A matrix stored in `layout` whose logical view equals the given values.
+pub struct Mat {
+    buf: Array2<f32>,
+    layout: Layout,
+}
+
+impl Mat {
+    pub fn new(logical: &Array2<f32>, layout: Layout) -> Self {
+        Self::filled(logical, layout, f32::NAN)
+    }
+
+    /// As `new`, with storage outside the view set to `pad` (NaN by default: never read).
+    pub fn filled(logical: &Array2<f32>, layout: Layout, pad: f32) -> Self {
+        let (m, n) = logical.dim();
+        let buf = match layout {
+            Layout::C | Layout::Reversed => Array2::from_elem((m, n), pad),
+            Layout::F => Array2::from_elem((m, n).f(), pad),
+            Layout::Strided => Array2::from_elem((2 * m + 1, 2 * n + 1), pad),
+        };
+        let mut me = Mat { buf, layout };
+        me.view_mut().assign(logical);
+        me
+    }
+
+    pub fn view(&self) -> ArrayView2<'_, f32> {
+        match self.layout {
+            Layout::C | Layout::F => self.buf.view(),
+            Layout::Strided => self.buf.slice(s![1..;2, 1..;2]),
+            Layout::Reversed => self.buf.slice(s![..;-1, ..]),
+        }
+    }
+
+    pub fn view_mut(&mut self) -> ArrayViewMut2<'_, f32> {
+        match self.layout {
+            Layout::C | Layout::F => self.buf.view_mut(),
+            Layout::Strided => self.buf.slice_mut(s![1..;2, 1..;2]),
+            Layout::Reversed => self.buf.slice_mut(s![..;-1, ..]),
+        }
+    }
+
+    pub fn to_owned(&self) -> Array2<f32> {
+        self.view().to_owned()
+    }
+
+    /// Storage elements outside the view (must be unchanged by any routine).
+    pub fn outside(&self) -> Vec<f32> {
+        match self.layout {
+            Layout::Strided => self
+                .buf
+                .indexed_iter()
+                .filter(|((i, j), _)| i % 2 == 0 || j % 2 == 0)
+                .map(|(_, v)| *v)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// How a vector operand is stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum VLayout {
+    Unit,
+    Step2,
+    Reversed,
+    ReversedStep2,
+}
+
+pub const VLAYOUTS: [VLayout; 4] = [
+    VLayout::Unit,
+    VLayout::Step2,
+    VLayout::Reversed,
+    VLayout::ReversedStep2,
+];
+
+pub struct Vector {
+    buf: Array1<f32>,
+    layout: VLayout,
+}
+
+impl Vector {
+    pub fn new(logical: &Array1<f32>, layout: VLayout) -> Self {
+        let n = logical.len();
+        let len = match layout {
+            VLayout::Unit | VLayout::Reversed => n,
+            VLayout::Step2 | VLayout::ReversedStep2 => 2 * n + 1,
+        };
+        let mut me = Vector {
+            buf: Array1::from_elem(len, f32::NAN),
+            layout,
+        };
+        me.view_mut().assign(logical);
+        me
+    }
+
+    pub fn view(&self) -> ArrayView1<'_, f32> {
+        match self.layout {
+            VLayout::Unit => self.buf.view(),
+            VLayout::Step2 => self.buf.slice(s![1..;2]),
+            VLayout::Reversed => self.buf.slice(s![..;-1]),
+            VLayout::ReversedStep2 => self.buf.slice(s![1..;-2]),
+        }
+    }
+
+    pub fn view_mut(&mut self) -> ArrayViewMut1<'_, f32> {
+        match self.layout {
+            VLayout::Unit => self.buf.view_mut(),
+            VLayout::Step2 => self.buf.slice_mut(s![1..;2]),
+            VLayout::Reversed => self.buf.slice_mut(s![..;-1]),
+            VLayout::ReversedStep2 => self.buf.slice_mut(s![1..;-2]),
+        }
+    }
+
+    pub fn to_owned(&self) -> Array1<f32> {
+        self.view().to_owned()
+    }
+
+    /// Storage elements outside the view (NaN padding that must stay NaN).
+    pub fn outside_is_untouched(&self) -> bool {
+        match self.layout {
+            VLayout::Step2 | VLayout::ReversedStep2 => {
+                self.buf.iter().step_by(2).all(|v| v.is_nan())
+            }
+            _ => true,
+        }
+    }
+}
+
+/// A triangular matrix with the `uplo` triangle random, a diagonal of magnitude in
+/// [`diag_lo`, `diag_lo` + 1] (random sign), and NaN in the other triangle.
+pub fn triangle(rng: &mut StdRng, n: usize, uplo: wgblas::Uplo, diag_lo: f32) -> Array2<f32> {
+    Array2::from_shape_fn((n, n), |(i, j)| {
+        let inside = match uplo {
+            wgblas::Uplo::Lower => i >= j,
+            wgblas::Uplo::Upper => i <= j,
+        };
+        if i == j {
+            let v: f32 = diag_lo + rng.random_range(0.0f32..1.0);
+            if rng.random_bool(0.5) {
+                -v
+            } else {
+                v
+            }
+        } else if inside {
+            value(rng)
+        } else {
+            f32::NAN
+        }
+    })
+}
+
+/// The CPU oracle: OpenBLAS through CBLAS, on C-order copies of the logical operands.
+pub mod oracle {
+    use cblas_sys::*;
+    use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+    use wgblas::{Diag, Transpose, Uplo};
+
+    fn trans(t: Transpose) -> CBLAS_TRANSPOSE {
+        match t {
+            Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
+            Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
+        }
+    }
+    fn uplo(u: Uplo) -> CBLAS_UPLO {
+        match u {
+            Uplo::Upper => CBLAS_UPLO::CblasUpper,
+            Uplo::Lower => CBLAS_UPLO::CblasLower,
+        }
+    }
+    fn diag(d: Diag) -> CBLAS_DIAG {
+        match d {
+            Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
+            Diag::Unit => CBLAS_DIAG::CblasUnit,
+        }
+    }
+    fn c(a: &ArrayView2<f32>) -> Array2<f32> {
+        a.as_standard_layout().into_owned()
+    }
+    fn v(x: &ArrayView1<f32>) -> Array1<f32> {
+        x.to_owned()
+    }
+
+    pub fn saxpy(alpha: f32, x: ArrayView1<f32>, y: ArrayView1<f32>) -> Array1<f32> {
+        let (x, mut y) = (v(&x), v(&y));
+        unsafe { cblas_saxpy(x.len() as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+        y
+    }
+
+    pub fn sdot(x: ArrayView1<f32>, y: ArrayView1<f32>) -> f32 {
+        let (x, y) = (v(&x), v(&y));
+        unsafe { cblas_sdot(x.len() as i32, x.as_ptr(), 1, y.as_ptr(), 1) }
+    }
+
+    pub fn sgemv(
+        t: Transpose,
+        alpha: f32,
+        a: ArrayView2<f32>,
+        x: ArrayView1<f32>,
+        beta: f32,
+        y: ArrayView1<f32>,
+    ) -> Array1<f32> {
+        let (a, x, mut y) = (c(&a), v(&x), v(&y));
+        let (m, n) = a.dim();
+        unsafe {
+            cblas_sgemv(
+                CBLAS_LAYOUT::CblasRowMajor,
+                trans(t),
+                m as i32,
+                n as i32,
+                alpha,
+                a.as_ptr(),
+                n.max(1) as i32,
+                x.as_ptr(),
+                1,
+                beta,
+                y.as_mut_ptr(),
+                1,
+            )
+        };
+        y
+    }
+
+    pub fn strsv(
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        a: ArrayView2<f32>,
+        b: ArrayView1<f32>,
+    ) -> Array1<f32> {
+        let (a, mut x) = (c(&a), v(&b));
+        let n = a.nrows();
+        unsafe {
+            cblas_strsv(
+                CBLAS_LAYOUT::CblasRowMajor,
+                uplo(u),
+                trans(t),
+                diag(d),
+                n as i32,
+                a.as_ptr(),
+                n.max(1) as i32,
+                x.as_mut_ptr(),
+                1,
+            )
+        };
+        x
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn sgemm(
+        ta: Transpose,
+        tb: Transpose,
+        alpha: f32,
+        a: ArrayView2<f32>,
+        b: ArrayView2<f32>,
+        beta: f32,
+        cm: ArrayView2<f32>,
+    ) -> Array2<f32> {
+        let (a, b, mut cc) = (c(&a), c(&b), c(&cm));
+        let (m, n) = cc.dim();
+        let k = if ta == Transpose::No {
+            a.ncols()
+        } else {
+            a.nrows()
+        };
+        unsafe {
+            cblas_sgemm(
+                CBLAS_LAYOUT::CblasRowMajor,
+                trans(ta),
+                trans(tb),
+                m as i32,
+                n as i32,
+                k as i32,
+                alpha,
+                a.as_ptr(),
+                a.ncols().max(1) as i32,
+                b.as_ptr(),
+                b.ncols().max(1) as i32,
+                beta,
+                cc.as_mut_ptr(),
+                n.max(1) as i32,
+            )
+        };
+        cc
+    }
+}

@@ -1,0 +1,16 @@
+// Shared helpers, prepended to every shader after `alias T = f32;` (or f64).
+
+// Linear workgroup index of a grid split over x and y (see `Context::grid`).
+fn linear_group(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return wid.x + wid.y * nwg.x;
+}
+
+// Index of vector element `i` at offset `off` with signed stride `inc`.
+fn vidx(off: u32, i: u32, inc: i32) -> u32 {
+    return u32(i32(off) + i32(i) * inc);
+}
+
+// Index of matrix element (i, j) at offset `off` with signed strides `rs`, `cs`.
+fn midx(off: u32, i: u32, j: u32, rs: i32, cs: i32) -> u32 {
+    return u32(i32(off) + i32(i) * rs + i32(j) * cs);
+}

@@ -1,0 +1,83 @@
+// Level 2 matrix-vector driver: y = alpha·A·x + beta·y, with A (m×n) addressed by signed
+// strides so that op(A) = Aᵀ is the same kernel with rs and cs swapped (layout.rs).
+//   `gemv_rows`: one invocation per row; coalesced when rows are contiguous (rs = ±1).
+//   `gemv_dot`:  one workgroup per row, invocations split the row and reduce as a tree;
+//                coalesced when columns are contiguous (cs = ±1).
+// alpha = 0 reads neither A nor x; beta = 0 never reads y (reference BLAS semantics).
+
+const WG: u32 = 256u;
+
+struct Params {
+    m: u32,
+    n: u32,
+    offa: u32,
+    rsa: i32,
+    csa: i32,
+    offx: u32,
+    incx: i32,
+    offy: u32,
+    incy: i32,
+    alpha: f32,
+    beta: f32,
+    _pad0: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> x: array<T>;
+@group(0) @binding(3) var<storage, read_write> y: array<T>;
+
+var<workgroup> sh: array<T, WG>;
+
+fn finish(i: u32, sum: T) {
+    let iy = vidx(P.offy, i, P.incy);
+    var r = T(0);
+    if (P.alpha != 0.0) {
+        r = T(P.alpha) * sum;
+    }
+    if (P.beta != 0.0) {
+        r = r + T(P.beta) * y[iy];
+    }
+    y[iy] = r;
+}
+
+@compute @workgroup_size(WG)
+fn gemv_rows(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    let i = linear_group(wid, nwg) * WG + lid;
+    if (i >= P.m) {
+        return;
+    }
+    var sum = T(0);
+    if (P.alpha != 0.0) {
+        for (var j = 0u; j < P.n; j = j + 1u) {
+            sum = sum + a[midx(P.offa, i, j, P.rsa, P.csa)] * x[vidx(P.offx, j, P.incx)];
+        }
+    }
+    finish(i, sum);
+}
+
+@compute @workgroup_size(WG)
+fn gemv_dot(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let i = linear_group(wid, nwg);
+    var sum = T(0);
+    if (P.alpha != 0.0 && i < P.m) {
+        for (var j = lid; j < P.n; j = j + WG) {
+            sum = sum + a[midx(P.offa, i, j, P.rsa, P.csa)] * x[vidx(P.offx, j, P.incx)];
+        }
+    }
+    sh[lid] = sum;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        if (lid < s) {
+            sh[lid] = sh[lid] + sh[lid + s];
+        }
+        workgroupBarrier();
+    }
+    if (lid == 0u && i < P.m) {
+        finish(i, sh[0]);
+    }
+}

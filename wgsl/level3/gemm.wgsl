@@ -1,0 +1,152 @@
+// Level 3 matrix-matrix tile engine: C = alpha·A·B + beta·C with A m×k, B k×n, C m×n, each
+// addressed by signed strides, so op(A) = Aᵀ and op(B) = Bᵀ are the same kernel with the
+// strides swapped, and C, F, mixed-order and strided operands need no copy (layout.rs).
+//
+// Tiling (the register-tiled scheme of Volkov & Demmel, "Benchmarking GPUs to tune dense linear
+// algebra", SC08, as laid out in CUTLASS's SIMT sgemm): a workgroup of 16×16 invocations owns a
+// BM×BN = 128×128 tile of C; per step it stages a BM×BK slab of A and a BK×BN slab of B in
+// workgroup memory (BK = 16), and each invocation accumulates a TM×TN = 8×8 register tile.
+// Staging loads are mapped so that consecutive invocations read consecutive addresses for
+// either storage order. Out-of-range elements are staged as zero; stores are guarded.
+//
+// Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C);
+// beta = 0 never reads C.
+
+const BM: u32 = 128u;
+const BN: u32 = 128u;
+const BK: u32 = 16u;
+const TM: u32 = 8u;
+const TN: u32 = 8u;
+const WG: u32 = 256u;  // (BM / TM) · (BN / TN)
+
+struct Params {
+    m: u32,
+    n: u32,
+    k: u32,
+    offa: u32,
+    rsa: i32,
+    csa: i32,
+    offb: u32,
+    rsb: i32,
+    csb: i32,
+    offc: u32,
+    rsc: i32,
+    csc: i32,
+    alpha: f32,
+    beta: f32,
+    tiles_m: u32,  // number of tiles along m
+    _pad0: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> b: array<T>;
+@group(0) @binding(3) var<storage, read_write> c: array<T>;
+
+// As[p][i] and Bs[p][j], stored as vec4 rows so that the inner loop reads vectors.
+var<workgroup> As: array<vec4<T>, 512>;  // BK · BM / 4
+var<workgroup> Bs: array<vec4<T>, 512>;  // BK · BN / 4
+
+fn load_a(i0: u32, p0: u32, t: u32) {
+    // 2048 elements, 8 per invocation.
+    for (var r = 0u; r < 8u; r = r + 1u) {
+        var il: u32;
+        var pl: u32;
+        if (P.rsa == 1 || P.rsa == -1) {
+            il = t % BM;
+            pl = t / BM + 2u * r;
+        } else {
+            pl = t % BK;
+            il = t / BK + 16u * r;
+        }
+        let i = i0 + il;
+        let p = p0 + pl;
+        var v = T(0);
+        if (i < P.m && p < P.k) {
+            v = a[midx(P.offa, i, p, P.rsa, P.csa)];
+        }
+        As[pl * (BM / 4u) + il / 4u][il % 4u] = v;
+    }
+}
+
+fn load_b(p0: u32, j0: u32, t: u32) {
+    for (var r = 0u; r < 8u; r = r + 1u) {
+        var jl: u32;
+        var pl: u32;
+        if (P.csb == 1 || P.csb == -1) {
+            jl = t % BN;
+            pl = t / BN + 2u * r;
+        } else {
+            pl = t % BK;
+            jl = t / BK + 16u * r;
+        }
+        let j = j0 + jl;
+        let p = p0 + pl;
+        var v = T(0);
+        if (j < P.n && p < P.k) {
+            v = b[midx(P.offb, p, j, P.rsb, P.csb)];
+        }
+        Bs[pl * (BN / 4u) + jl / 4u][jl % 4u] = v;
+    }
+}
+
+@compute @workgroup_size(16, 16)
+fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_id) loc: vec3<u32>,
+        @builtin(local_invocation_index) t: u32) {
+    let tile = linear_group(wid, nwg);
+    let i0 = (tile % P.tiles_m) * BM;
+    let j0 = (tile / P.tiles_m) * BN;
+    let tx = loc.x;  // along n
+    let ty = loc.y;  // along m
+
+    var acc: array<array<vec4<T>, 2>, 8>;
+    for (var r = 0u; r < TM; r = r + 1u) {
+        acc[r][0] = vec4<T>(T(0));
+        acc[r][1] = vec4<T>(T(0));
+    }
+
+    let run_k = P.alpha != 0.0 && P.k > 0u;
+    if (run_k) {
+        for (var p0 = 0u; p0 < P.k; p0 = p0 + BK) {
+            load_a(i0, p0, t);
+            load_b(p0, j0, t);
+            workgroupBarrier();
+            for (var p = 0u; p < BK; p = p + 1u) {
+                let a0 = As[p * (BM / 4u) + ty * 2u];
+                let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
+                let b0 = Bs[p * (BN / 4u) + tx * 2u];
+                let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
+                let av = array<T, 8>(a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w);
+                for (var r = 0u; r < TM; r = r + 1u) {
+                    acc[r][0] = acc[r][0] + av[r] * b0;
+                    acc[r][1] = acc[r][1] + av[r] * b1;
+                }
+            }
+            workgroupBarrier();
+        }
+    }
+
+    for (var r = 0u; r < TM; r = r + 1u) {
+        let i = i0 + ty * TM + r;
+        if (i >= P.m) {
+            break;
+        }
+        for (var q = 0u; q < TN; q = q + 1u) {
+            let j = j0 + tx * TN + q;
+            if (j >= P.n) {
+                break;
+            }
+            let ic = midx(P.offc, i, j, P.rsc, P.csc);
+            var v = T(0);
+            if (run_k) {
+                v = T(P.alpha) * acc[r][q / 4u][q % 4u];
+            }
+            if (P.beta != 0.0) {
+                v = v + T(P.beta) * c[ic];
+            }
+            c[ic] = v;
+        }
+    }
+}
