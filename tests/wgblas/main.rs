@@ -6,6 +6,9 @@ extern crate blas_src;
 
 mod common;
 
+mod axpy;
+mod gemm;
+
 mod smoke {
     use crate::common::{self, *};
     use ndarray::Array2;

@@ -1,0 +1,185 @@
+//! sgemm: C ← alpha·op(A)·op(B) + beta·C. Metric: forward factor ≤ 1 (DESIGN.md §2).
+
+use ndarray::{array, Array2};
+use proptest::prelude::*;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+
+const THRESHOLD: f64 = 1.0;
+const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+/// Sizes around the 128×128 tile and the 16-deep k slab, plus small odd ones.
+const SIZES: [usize; 10] = [1, 2, 7, 15, 16, 17, 63, 64, 65, 129];
+
+fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
+    match t {
+        Transpose::No => (rows, cols),
+        Transpose::Yes => (cols, rows),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    seed: u64,
+    (m, n, k): (usize, usize, usize),
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f32,
+    beta: f32,
+    layouts: [Layout; 3],
+) {
+    let mut r = rng(seed);
+    let a = rand_mat(&mut r, shape(ta, m, k).0, shape(ta, m, k).1);
+    let b = rand_mat(&mut r, shape(tb, k, n).0, shape(tb, k, n).1);
+    let c = if beta == 0.0 { Array2::from_elem((m, n), f32::NAN) } else { rand_mat(&mut r, m, n) };
+    let (sa, sb) = (Mat::new(&a, layouts[0]), Mat::new(&b, layouts[1]));
+    let mut sc = Mat::new(&c, layouts[2]);
+    let pad = sc.outside();
+    blas::sgemm(ctx(), ta, tb, alpha, sa.view(), sb.view(), beta, sc.view_mut()).unwrap();
+    let c0 = if beta == 0.0 { Array2::zeros((m, n)) } else { c.clone() };
+    let reference = oracle::sgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+    let bound = bounds::gemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+    let f = metrics::forward_factor(&sc.to_owned(), &reference, &bound).unwrap();
+    assert!(
+        f <= THRESHOLD,
+        "sgemm {m}x{n}x{k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}: factor {f}"
+    );
+    let after = sc.outside();
+    assert!(pad.iter().zip(&after).all(|(p, q)| p.to_bits() == q.to_bits()), "wrote outside C");
+}
+
+#[test]
+fn validation_inner_dimension_mismatch() {
+    let a = Array2::<f32>::ones((3, 4));
+    let b = Array2::<f32>::ones((5, 2));
+    let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
+    let err = blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
+        .unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemm", arg: "b", .. }), "{err}");
+    assert!(a.gpu_gemm(&b).is_err());
+    assert_eq!(c, Array2::from_elem((3, 2), 9.0));
+}
+
+#[test]
+fn validation_output_shape_mismatch() {
+    let a = Array2::<f32>::ones((3, 4));
+    let b = Array2::<f32>::ones((4, 2));
+    for shape in [(2, 2), (3, 3)] {
+        let mut c = Array2::<f32>::from_elem(shape, 9.0);
+        let err = a.gpu_gemm_inplace(1.0, &b, 1.0, &mut c).unwrap_err();
+        assert!(matches!(err, Error::DimensionMismatch { routine: "sgemm", arg: "c", .. }), "{err}");
+        assert_eq!(c, Array2::from_elem(shape, 9.0));
+    }
+    // With a transpose flag the checked shapes are those of op(A), op(B).
+    let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
+    let err = blas::sgemm(ctx(), Transpose::Yes, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
+        .unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemm", arg: "b", .. }), "{err}");
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let a = Array2::<f32>::zeros((side, side));
+    let b = Array2::<f32>::zeros((side, 1));
+    let mut c = Array2::<f32>::from_elem((side, 1), 5.0);
+    let err = a.gpu_gemm_inplace(1.0, &b, 0.0, &mut c).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { routine: "sgemm", arg: "a", .. }), "{err}");
+    assert!(c.iter().all(|&v| v == 5.0));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), m in 0usize..10, n in 0usize..10, k in 0usize..10,
+                ta in 0usize..2, tb in 0usize..2, alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
+                la in 0usize..4, lb in 0usize..4, lc in 0usize..4) {
+        let dims = (SIZES[m], SIZES[n], SIZES[k]);
+        check(seed, dims, TRANS[ta], TRANS[tb], alpha, beta, [LAYOUTS[la], LAYOUTS[lb], LAYOUTS[lc]]);
+    }
+}
+
+#[test]
+fn edge_flags_alpha_beta_in_c_and_f_order() {
+    for layout in [Layout::C, Layout::F] {
+        for ta in TRANS {
+            for tb in TRANS {
+                for alpha in [0.0, 1.0, 0.7] {
+                    for beta in [0.0, 1.0, 0.9] {
+                        check(7, (9, 5, 3), ta, tb, alpha, beta, [layout; 3]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_mixed_and_strided_layouts() {
+    for la in LAYOUTS {
+        for lb in LAYOUTS {
+            for lc in LAYOUTS {
+                check(3, (17, 15, 16), Transpose::No, Transpose::Yes, 1.0, 0.9, [la, lb, lc]);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_hand_values() {
+    // [[1,2],[3,4]]·[[5,6],[7,8]] = [[19,22],[43,50]]
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let b = array![[5.0f32, 6.0], [7.0, 8.0]];
+    assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
+    // Same in F order and through .t(): (Bᵀ·Aᵀ)ᵀ = A·B.
+    let af = a.t().as_standard_layout().into_owned().reversed_axes();
+    assert_eq!(af.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
+    assert_eq!(b.t().gpu_gemm(&a.t()).unwrap().t(), array![[19.0, 22.0], [43.0, 50.0]]);
+    // alpha = 2, beta = -1, C = ones: 2·AB − 1.
+    let mut c = Array2::<f32>::ones((2, 2));
+    a.gpu_gemm_inplace(2.0, &b, -1.0, &mut c).unwrap();
+    assert_eq!(c, array![[37.0, 43.0], [85.0, 99.0]]);
+}
+
+#[test]
+fn edge_k_zero_gives_beta_c() {
+    let a = Array2::<f32>::zeros((3, 0));
+    let b = Array2::<f32>::zeros((0, 2));
+    let mut c = array![[1.0f32, 2.0], [3.0, 4.0], [5.0, 6.0]];
+    a.gpu_gemm_inplace(1.0, &b, 0.5, &mut c).unwrap();
+    assert_eq!(c, array![[0.5, 1.0], [1.5, 2.0], [2.5, 3.0]]);
+    // k = 0 and beta = 0: C = 0, even where C held NaN.
+    let mut c = Array2::<f32>::from_elem((3, 2), f32::NAN);
+    a.gpu_gemm_inplace(1.0, &b, 0.0, &mut c).unwrap();
+    assert_eq!(c, Array2::zeros((3, 2)));
+}
+
+#[test]
+fn edge_beta_zero_never_reads_c() {
+    for layout in [Layout::C, Layout::F] {
+        let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+        let b = array![[1.0f32, 0.0], [0.0, 1.0]];
+        let mut c = Mat::new(&array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]], layout);
+        blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut()).unwrap();
+        assert_eq!(c.to_owned(), a);
+    }
+}
+
+#[test]
+fn edge_alpha_zero_never_reads_a_or_b() {
+    let a = Array2::from_elem((2, 3), f32::NAN);
+    let b = Array2::from_elem((3, 2), f32::INFINITY);
+    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
+    a.gpu_gemm_inplace(0.0, &b, 2.0, &mut c).unwrap();
+    assert_eq!(c, array![[2.0, 4.0], [6.0, 8.0]]);
+}
+
+#[test]
+fn edge_empty_outputs() {
+    let a = Array2::<f32>::ones((0, 4));
+    let b = Array2::<f32>::ones((4, 3));
+    assert_eq!(a.gpu_gemm(&b).unwrap().dim(), (0, 3));
+}
