@@ -111,6 +111,55 @@ pub trait Level2Ext {
         diag: Diag,
         x: &mut ArrayBase<S, Ix1>,
     ) -> Result<()>;
+
+    /// `A·x` as a new array, `A` symmetric stored in its triangle `uplo` (the other triangle is
+    /// never read). BLAS `ssymv` with `alpha = 1`, `beta = 0`; see [`blas::ssymv`].
+    ///
+    /// # Errors
+    /// As [`blas::ssymv`].
+    fn gpu_symv<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        x: &ArrayBase<S, Ix1>,
+    ) -> Result<Array1<f32>>;
+
+    /// `y ← alpha·A·x + beta·y`, `A` symmetric stored in its triangle `uplo`. BLAS `ssymv`;
+    /// see [`blas::ssymv`].
+    ///
+    /// # Errors
+    /// As [`blas::ssymv`]; on error `y` is unchanged.
+    fn gpu_symv_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        x: &ArrayBase<S, Ix1>,
+        beta: f32,
+        y: &mut ArrayBase<S2, Ix1>,
+    ) -> Result<()>;
+
+    /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv`; see [`blas::strmv`].
+    ///
+    /// # Errors
+    /// As [`blas::strmv`].
+    fn gpu_trmv<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        x: &ArrayBase<S, Ix1>,
+    ) -> Result<Array1<f32>>;
+
+    /// `x ← op(A)·x`, `A` triangular. BLAS `strmv`; see [`blas::strmv`].
+    ///
+    /// # Errors
+    /// As [`blas::strmv`]; on error `x` is unchanged.
+    fn gpu_trmv_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        x: &mut ArrayBase<S, Ix1>,
+    ) -> Result<()>;
 }
 
 impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
@@ -181,6 +230,79 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
             x.view_mut(),
         )
     }
+
+    fn gpu_symv<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        x: &ArrayBase<S, Ix1>,
+    ) -> Result<Array1<f32>> {
+        let mut y = Array1::zeros(self.nrows());
+        blas::ssymv(
+            Context::shared()?,
+            uplo,
+            1.0,
+            self.view(),
+            x.view(),
+            0.0,
+            y.view_mut(),
+        )?;
+        Ok(y)
+    }
+
+    fn gpu_symv_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        x: &ArrayBase<S, Ix1>,
+        beta: f32,
+        y: &mut ArrayBase<S2, Ix1>,
+    ) -> Result<()> {
+        blas::ssymv(
+            Context::shared()?,
+            uplo,
+            alpha,
+            self.view(),
+            x.view(),
+            beta,
+            y.view_mut(),
+        )
+    }
+
+    fn gpu_trmv<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        x: &ArrayBase<S, Ix1>,
+    ) -> Result<Array1<f32>> {
+        let mut out = x.to_owned();
+        blas::strmv(
+            Context::shared()?,
+            uplo,
+            trans,
+            diag,
+            self.view(),
+            out.view_mut(),
+        )?;
+        Ok(out)
+    }
+
+    fn gpu_trmv_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        x: &mut ArrayBase<S, Ix1>,
+    ) -> Result<()> {
+        blas::strmv(
+            Context::shared()?,
+            uplo,
+            trans,
+            diag,
+            self.view(),
+            x.view_mut(),
+        )
+    }
 }
 
 /// Level 3 methods on 2-D `f32` arrays (the matrix `A` is `self`).
@@ -239,6 +361,187 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
             b.view(),
             beta,
             c.view_mut(),
+        )
+    }
+}
+
+/// Level 2 rank updates as methods on 1-D `f32` arrays: the receiver is `x`, the routine's first
+/// operand (BLAS `sger(m, n, alpha, x, incx, y, incy, a, lda)`), and the matrix `A` is the
+/// output. The plain form returns the updated matrix as a new array (a copy of `a`, same
+/// layout); the `_inplace` form updates `a`, taken last as `&mut`.
+///
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::prelude::*;
+///
+/// let (x, y) = (array![1.0f32, 2.0], array![3.0f32, 4.0, 5.0]);
+/// let outer = x.gpu_ger(1.0, &y, &Array2::zeros((2, 3)))?;        // x·yᵀ
+/// assert_eq!(outer, array![[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]);
+/// let mut a = Array2::<f32>::zeros((2, 2));
+/// x.gpu_syr_inplace(Uplo::Upper, 1.0, &mut a)?;                   // upper triangle of x·xᵀ
+/// assert_eq!(a, array![[1.0, 2.0], [0.0, 4.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait Level2VecExt {
+    /// `alpha·x·yᵀ + A` as a new array (x is `self`). BLAS `sger`; see [`blas::sger`].
+    ///
+    /// # Errors
+    /// As [`blas::sger`].
+    fn gpu_ger<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+        &self,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &ArrayBase<S2, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `A ← alpha·x·yᵀ + A` (x is `self`). BLAS `sger`; see [`blas::sger`].
+    ///
+    /// # Errors
+    /// As [`blas::sger`]; on error `a` is unchanged.
+    fn gpu_ger_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// `alpha·x·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle copied from
+    /// `a` unchanged; x is `self`). BLAS `ssyr`; see [`blas::ssyr`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr`].
+    fn gpu_syr<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        a: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS `ssyr`; see
+    /// [`blas::ssyr`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr`]; on error `a` is unchanged.
+    fn gpu_syr_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        a: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()>;
+
+    /// `alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle
+    /// copied from `a` unchanged; x is `self`). BLAS `ssyr2`; see [`blas::ssyr2`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr2`].
+    fn gpu_syr2<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &ArrayBase<S2, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS
+    /// `ssyr2`; see [`blas::ssyr2`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr2`]; on error `a` is unchanged.
+    fn gpu_syr2_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+}
+
+impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
+    fn gpu_ger<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+        &self,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &ArrayBase<S2, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut out = a.to_owned();
+        blas::sger(
+            Context::shared()?,
+            alpha,
+            self.view(),
+            y.view(),
+            out.view_mut(),
+        )?;
+        Ok(out)
+    }
+
+    fn gpu_ger_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        blas::sger(
+            Context::shared()?,
+            alpha,
+            self.view(),
+            y.view(),
+            a.view_mut(),
+        )
+    }
+
+    fn gpu_syr<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        a: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut out = a.to_owned();
+        blas::ssyr(Context::shared()?, uplo, alpha, self.view(), out.view_mut())?;
+        Ok(out)
+    }
+
+    fn gpu_syr_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        a: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()> {
+        blas::ssyr(Context::shared()?, uplo, alpha, self.view(), a.view_mut())
+    }
+
+    fn gpu_syr2<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &ArrayBase<S2, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut out = a.to_owned();
+        blas::ssyr2(
+            Context::shared()?,
+            uplo,
+            alpha,
+            self.view(),
+            y.view(),
+            out.view_mut(),
+        )?;
+        Ok(out)
+    }
+
+    fn gpu_syr2_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        y: &ArrayBase<S, Ix1>,
+        a: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        blas::ssyr2(
+            Context::shared()?,
+            uplo,
+            alpha,
+            self.view(),
+            y.view(),
+            a.view_mut(),
         )
     }
 }

@@ -16,6 +16,11 @@ mod level3;
 pub use level1::axpy::saxpy;
 pub use level1::dot::sdot;
 pub use level2::gemv::sgemv;
+pub use level2::ger::sger;
+pub use level2::symv::ssymv;
+pub use level2::syr::ssyr;
+pub use level2::syr2::ssyr2;
+pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::sgemm;
 

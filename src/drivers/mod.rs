@@ -6,6 +6,7 @@
 pub(crate) mod elementwise;
 pub(crate) mod matmul;
 pub(crate) mod matvec;
+pub(crate) mod rankupdate;
 pub(crate) mod reduction;
 pub(crate) mod trsolve;
 

@@ -8,6 +8,14 @@ mod common;
 
 mod axpy;
 mod gemm;
+mod gemv;
+mod ger;
+mod oracle_l2;
+mod symv;
+mod syr;
+mod syr2;
+mod trmv;
+mod trsv;
 
 mod smoke {
     use crate::common::{self, *};

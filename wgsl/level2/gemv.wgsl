@@ -1,11 +1,23 @@
-// Level 2 matrix-vector driver: y = alpha·A·x + beta·y, with A (m×n) addressed by signed
+// Level 2 matrix-vector driver: y = alpha·op(A)·x + beta·y, with A (m×n) addressed by signed
 // strides so that op(A) = Aᵀ is the same kernel with rs and cs swapped (layout.rs).
 //   `gemv_rows`: one invocation per row; coalesced when rows are contiguous (rs = ±1).
 //   `gemv_dot`:  one workgroup per row, invocations split the row and reduce as a tree;
 //                coalesced when columns are contiguous (cs = ±1).
 // alpha = 0 reads neither A nor x; beta = 0 never reads y (reference BLAS semantics).
+//
+// Flag variants are override constants (one pipeline per combination):
+//   MODE = 0  general (sgemv): A_ij read everywhere.
+//   MODE = 1  symmetric (ssymv): only the triangle LOWER/upper of A is read; A_ij outside it is
+//             read as A_ji. Requires m = n.
+//   MODE = 2  triangular (strmv): the row runs only over the triangle LOWER/upper, so the other
+//             triangle is never read; UNIT takes the diagonal as 1 and never reads it. Used with
+//             beta = 0 and y a separate output buffer (x is read by every row). Requires m = n.
 
 const WG: u32 = 256u;
+
+override MODE: u32 = 0u;
+override LOWER: bool = true;
+override UNIT: bool = false;
 
 struct Params {
     m: u32,
@@ -29,6 +41,37 @@ struct Params {
 
 var<workgroup> sh: array<T, WG>;
 
+// First column of row i that the row's dot product runs over.
+fn col_begin(i: u32) -> u32 {
+    if (MODE == 2u && !LOWER) {
+        return i;
+    }
+    return 0u;
+}
+
+// One past the last column of row i that the row's dot product runs over.
+fn col_end(i: u32) -> u32 {
+    if (MODE == 2u && LOWER) {
+        return i + 1u;
+    }
+    return P.n;
+}
+
+// Element (i, j) of the operator, for j in [col_begin(i), col_end(i)).
+fn op_a(i: u32, j: u32) -> T {
+    if (MODE == 1u) {
+        // Symmetric: read (i, j) inside the stored triangle, (j, i) outside it.
+        if ((LOWER && j <= i) || (!LOWER && j >= i)) {
+            return a[midx(P.offa, i, j, P.rsa, P.csa)];
+        }
+        return a[midx(P.offa, j, i, P.rsa, P.csa)];
+    }
+    if (MODE == 2u && UNIT && i == j) {
+        return T(1);
+    }
+    return a[midx(P.offa, i, j, P.rsa, P.csa)];
+}
+
 fn finish(i: u32, sum: T) {
     let iy = vidx(P.offy, i, P.incy);
     var r = T(0);
@@ -51,8 +94,8 @@ fn gemv_rows(@builtin(workgroup_id) wid: vec3<u32>,
     }
     var sum = T(0);
     if (P.alpha != 0.0) {
-        for (var j = 0u; j < P.n; j = j + 1u) {
-            sum = sum + a[midx(P.offa, i, j, P.rsa, P.csa)] * x[vidx(P.offx, j, P.incx)];
+        for (var j = col_begin(i); j < col_end(i); j = j + 1u) {
+            sum = sum + op_a(i, j) * x[vidx(P.offx, j, P.incx)];
         }
     }
     finish(i, sum);
@@ -65,8 +108,8 @@ fn gemv_dot(@builtin(workgroup_id) wid: vec3<u32>,
     let i = linear_group(wid, nwg);
     var sum = T(0);
     if (P.alpha != 0.0 && i < P.m) {
-        for (var j = lid; j < P.n; j = j + WG) {
-            sum = sum + a[midx(P.offa, i, j, P.rsa, P.csa)] * x[vidx(P.offx, j, P.incx)];
+        for (var j = col_begin(i) + lid; j < col_end(i); j = j + WG) {
+            sum = sum + op_a(i, j) * x[vidx(P.offx, j, P.incx)];
         }
     }
     sh[lid] = sum;

@@ -1,7 +1,7 @@
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1};
 
 use crate::blas::{check_dim, check_len};
-use crate::drivers::matvec;
+use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::layout;
@@ -10,10 +10,20 @@ use crate::Context;
 /// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
 ///
 /// BLAS: `sgemv`. `A` is m×n in any layout (C order, F order, transposed, sliced, strided);
-/// `x` has length n (m for `Transpose::Yes`) and `y` length m (n). Reference semantics:
-/// `alpha = 0` reads neither `A` nor `x`; `beta = 0` never reads `y`, so NaN or Inf in `y`
-/// do not leak. m = 0 or n = 0 returns at once (with n = 0, `y ← beta·y`).
-/// Forward error bound: [`metrics::bounds::gemv`](crate::metrics::bounds::gemv) (factor ≤ 4).
+/// `x` has length n (m for `Transpose::Yes`) and `y` length m (n). A row-major (C-order) `A`
+/// is the column-major `Aᵀ` with its strides swapped, so every layout and both `trans` values
+/// are one kernel with no copy (see [`crate::layout`]); `x` and `y` may have any stride,
+/// including negative ones.
+///
+/// Reference BLAS semantics: `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0`
+/// never reads `y`, so NaN or Inf in `y` do not leak. When `A` has no rows or no columns the
+/// routine returns at once and `y` is unchanged, as reference `SGEMV` does (`M = 0` or `N = 0`:
+/// quick return); so does `alpha = 0` with `beta = 1`.
+///
+/// Each `y_i` is one dot product in `f32` (sequential, or a 256-way tree when the row is
+/// contiguous); forward error bound [`metrics::bounds::gemv`](crate::metrics::bounds::gemv)
+/// (factor ≤ 4, DESIGN.md §2; Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd
+/// ed., §3.1).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
@@ -49,14 +59,13 @@ pub fn sgemv(
     check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
     check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
     check_dim(R, "a", m.max(n))?;
-    if m == 0 || (n == 0 || alpha == 0.0) && beta == 1.0 {
+    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
         return Ok(());
     }
-    let alpha = if n == 0 { 0.0 } else { alpha };
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", &y.view())?;
-    let d = matvec::gemv(ctx, alpha, &ad, &xd, beta, &yd);
+    let d = matvec::gemv(ctx, Mode::General, alpha, &ad, &xd, beta, &yd);
     let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
     layout::write_vector(&mut y, &out[0], &yd);
     Ok(())

@@ -1,4 +1,9 @@
 //! Level 2: matrix-vector routines.
 
 pub(crate) mod gemv;
+pub(crate) mod ger;
+pub(crate) mod symv;
+pub(crate) mod syr;
+pub(crate) mod syr2;
+pub(crate) mod trmv;
 pub(crate) mod trsv;

@@ -15,11 +15,32 @@ use crate::Context;
 /// and the triangle flipped (no copy). No test for singularity is made (as in BLAS): a zero on
 /// the diagonal gives Inf or NaN.
 ///
-/// Algorithm: blocked substitution, 64-row diagonal-block solves each followed by a parallel
-/// update of the remaining rows, all in one submission (see `drivers/trsolve.rs` for the block
-/// size). Substitution is backward stable (Higham, *Accuracy and Stability of Numerical
-/// Algorithms*, 2nd ed., Thm. 8.5): the backward-residual factor of
-/// [`metrics::bounds::trsv`](crate::metrics::bounds::trsv) stays ≤ 3 whatever the condition.
+/// # Algorithm
+/// Blocked substitution (as OpenBLAS's `trsv` drivers block by `DTB_ENTRIES`: a small
+/// triangular solve, then a `gemv` update of the rest), not n sequential dispatches. `op(A)` is cut into diagonal blocks of `NB = 64` rows, taken in solve
+/// order (from the top for a lower, from the bottom for an upper triangle). For each block:
+/// 1. **block solve**: one workgroup of 64 invocations solves the 64×64 diagonal block by
+///    column-oriented substitution, with its part of `x` held in workgroup memory (two barriers
+///    per row);
+/// 2. **update**: one invocation per remaining row `i` subtracts `Σ_{j in block} A_ij·x_j`
+///    from `x_i`, in parallel over all the rows left to solve.
+///
+/// All `2·⌈n/64⌉` dispatches (the last block has no update) go into one command buffer and one
+/// submission; dispatches in one compute pass are ordered, so each reads the previous one's `x`.
+///
+/// Why 64: the block solve is the serial part (n/64 workgroups in a row, each doing 64 dependent
+/// steps with two barriers), while the update carries the O(n²) work in parallel. 64 rows make
+/// the block solve exactly one workgroup of 64 invocations, within WebGPU's guaranteed minimum
+/// of 256 invocations per workgroup (two subgroups of 32 on the H200, eight of 8 on lavapipe),
+/// with 256 bytes of workgroup memory. A larger block lengthens the serial chain of barriers for
+/// no gain; a smaller one multiplies the number of dispatches (each a launch and a global
+/// memory round trip for `x`) and makes each update too narrow to fill the device.
+///
+/// Accuracy: substitution, in any blocking, is backward stable (Higham, *Accuracy and Stability
+/// of Numerical Algorithms*, 2nd ed., Thm. 8.5: `(T + ΔT)·x̂ = b`, `|ΔT| ≤ γ_n |T|`), so the
+/// backward-residual factor of [`metrics::bounds::trsv`](crate::metrics::bounds::trsv) stays
+/// ≤ 3 whatever the condition number (the tests measure it on triangles with cond > 1e6). The
+/// forward error, in contrast, grows with the condition number.
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);

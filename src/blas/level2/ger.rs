@@ -1,0 +1,60 @@
+use ndarray::{ArrayView1, ArrayViewMut2};
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::rankupdate::{self, Update};
+use crate::error::Result;
+use crate::layout;
+use crate::Context;
+
+/// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
+///
+/// BLAS: `sger`. `x` has length m, `y` length n, any stride (negative included); `A` may be in
+/// any layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
+/// place, element by element, with no copy: a row-major `A` is the column-major `Aᵀ`, and the
+/// kernel walks whichever index is contiguous (see `drivers/rankupdate.rs`).
+///
+/// Reference BLAS semantics (`SGER`): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y`
+/// and `A` are not read); each element is `A_ij + x_i·(alpha·y_j)`, and a column with
+/// `y_j = 0` is left as it is (so an Inf or NaN in `x` does not reach it), as in the reference.
+/// Forward error bound [`metrics::bounds::ger`](crate::metrics::bounds::ger) (factor ≤ 2,
+/// DESIGN.md §2).
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` (length ≠ rows of
+/// `A`) or `y` (length ≠ columns of `A`); [`Error::TooLarge`](crate::Error::TooLarge) when an
+/// operand does not fit one storage binding; [`Error::Gpu`](crate::Error::Gpu). On error `A` is
+/// unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let mut a = array![[1.0f32, 1.0, 1.0], [1.0, 1.0, 1.0]];
+/// let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);
+/// wgblas::blas::sger(ctx, 2.0, x.view(), y.view(), a.view_mut())?;
+/// assert_eq!(a, array![[3.0, 1.0, -1.0], [5.0, 1.0, -3.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn sger(
+    ctx: &Context,
+    alpha: f32,
+    x: ArrayView1<'_, f32>,
+    y: ArrayView1<'_, f32>,
+    mut a: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "sger";
+    let (m, n) = a.dim();
+    check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
+    check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
+    check_dim(R, "a", m.max(n))?;
+    if m == 0 || n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a.view())?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y)?;
+    let d = rankupdate::dispatch(ctx, Update::General, alpha, &xd, &yd, &ad);
+    let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
+    layout::write_matrix(&mut a, &out[0], &ad);
+    Ok(())
+}

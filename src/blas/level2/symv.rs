@@ -1,0 +1,69 @@
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1};
+
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matvec::{self, Mode};
+use crate::error::Result;
+use crate::flags::Uplo;
+use crate::layout;
+use crate::Context;
+
+/// `y ← alpha·A·x + beta·y`, `A` n×n symmetric, stored in its triangle `uplo`.
+///
+/// BLAS: `ssymv`. Only the triangle `uplo` of `A` (diagonal included) is read; the other
+/// triangle may hold anything, NaN included. `A` may be in any layout (C order, F order,
+/// transposed, sliced, strided, negative strides): a row-major `A` is the column-major `Aᵀ`,
+/// whose triangle `uplo` holds the same symmetric matrix, so no flag flip and no copy are needed
+/// (see [`crate::layout`]). `x` and `y` have length n, any stride.
+///
+/// Reference BLAS semantics: n = 0, or `alpha = 0` with `beta = 1`, returns at once;
+/// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y`.
+///
+/// Computed by the matrix-vector driver of [`sgemv`](crate::blas::sgemv) with the symmetric
+/// operator (element `(i, j)` outside the stored triangle read as `(j, i)`): each `y_i` is one
+/// `f32` dot product. Forward error bound
+/// [`metrics::bounds::symv`](crate::metrics::bounds::symv) (factor ≤ 2, DESIGN.md §2).
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Uplo;
+/// let ctx = wgblas::Context::shared()?;
+/// // Lower triangle of [[2, 1], [1, 3]]; the upper triangle is never read.
+/// let a = array![[2.0f32, f32::NAN], [1.0, 3.0]];
+/// let mut y = array![1.0f32, 1.0];
+/// wgblas::blas::ssymv(ctx, Uplo::Lower, 1.0, a.view(), array![1.0f32, 2.0].view(), 1.0, y.view_mut())?;
+/// assert_eq!(y, array![5.0, 8.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn ssymv(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    x: ArrayView1<'_, f32>,
+    beta: f32,
+    mut y: ArrayViewMut1<'_, f32>,
+) -> Result<()> {
+    const R: &str = "ssymv";
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    if n == 0 || alpha == 0.0 && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a)?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y.view())?;
+    let d = matvec::gemv(ctx, Mode::Symmetric(uplo), alpha, &ad, &xd, beta, &yd);
+    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
+    layout::write_vector(&mut y, &out[0], &yd);
+    Ok(())
+}

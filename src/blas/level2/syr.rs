@@ -1,0 +1,59 @@
+use ndarray::{ArrayView1, ArrayViewMut2};
+
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::rankupdate::{self, Update};
+use crate::error::Result;
+use crate::flags::Uplo;
+use crate::layout;
+use crate::Context;
+
+/// `A ← alpha·x·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric rank-1
+/// update).
+///
+/// BLAS: `ssyr`. Only the triangle `uplo` (diagonal included) is read and written; the other
+/// triangle of the caller's `A` is neither read nor written, neither on the device nor on the
+/// way back. `x` has length n, any stride; `A` may be in any layout and is updated in place
+/// with no copy (see [`sger`](crate::blas::sger)).
+///
+/// Reference BLAS semantics (`SSYR`): n = 0 or `alpha = 0` returns at once; each element of the
+/// triangle is `A_ij + x_i·(alpha·x_j)`, and a column with `x_j = 0` is left as it is. Forward
+/// error bound [`metrics::bounds::syr`](crate::metrics::bounds::syr) (factor ≤ 2, DESIGN.md §2).
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Uplo;
+/// let ctx = wgblas::Context::shared()?;
+/// let mut a = array![[1.0f32, -7.0], [1.0, 1.0]];   // -7 is outside the lower triangle
+/// wgblas::blas::ssyr(ctx, Uplo::Lower, 1.0, array![1.0f32, 2.0].view(), a.view_mut())?;
+/// assert_eq!(a, array![[2.0, -7.0], [3.0, 5.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn ssyr(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f32,
+    x: ArrayView1<'_, f32>,
+    mut a: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "ssyr";
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    if n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a.view())?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let d = rankupdate::dispatch(ctx, Update::Symmetric(uplo), alpha, &xd, &xd, &ad);
+    let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
+    layout::write_triangle(&mut a, &out[0], &ad, uplo);
+    Ok(())
+}

@@ -1,0 +1,64 @@
+use ndarray::{ArrayView1, ArrayViewMut2};
+
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::rankupdate::{self, Update};
+use crate::error::Result;
+use crate::flags::Uplo;
+use crate::layout;
+use crate::Context;
+
+/// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A`
+/// (symmetric rank-2 update).
+///
+/// BLAS: `ssyr2`. Only the triangle `uplo` (diagonal included) is read and written; the other
+/// triangle of the caller's `A` is neither read nor written. `x` and `y` have length n, any
+/// stride; `A` may be in any layout and is updated in place with no copy (see
+/// [`sger`](crate::blas::sger)).
+///
+/// Reference BLAS semantics (`SSYR2`): n = 0 or `alpha = 0` returns at once; each element of the
+/// triangle is `A_ij + x_i·(alpha·y_j) + y_i·(alpha·x_j)`, and a column with `x_j = y_j = 0` is
+/// left as it is. Forward error bound [`metrics::bounds::syr2`](crate::metrics::bounds::syr2)
+/// (factor ≤ 2, DESIGN.md §2).
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Uplo;
+/// let ctx = wgblas::Context::shared()?;
+/// let mut a = array![[0.0f32, 0.0], [-7.0, 0.0]];   // -7 is outside the upper triangle
+/// let (x, y) = (array![1.0f32, 2.0], array![3.0f32, 1.0]);
+/// wgblas::blas::ssyr2(ctx, Uplo::Upper, 1.0, x.view(), y.view(), a.view_mut())?;
+/// assert_eq!(a, array![[6.0, 7.0], [-7.0, 4.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn ssyr2(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f32,
+    x: ArrayView1<'_, f32>,
+    y: ArrayView1<'_, f32>,
+    mut a: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "ssyr2";
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    if n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a.view())?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y)?;
+    let d = rankupdate::dispatch(ctx, Update::Symmetric2(uplo), alpha, &xd, &yd, &ad);
+    let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
+    layout::write_triangle(&mut a, &out[0], &ad, uplo);
+    Ok(())
+}

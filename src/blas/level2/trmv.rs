@@ -1,0 +1,76 @@
+use ndarray::{ArrayView2, ArrayViewMut1};
+
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matvec::{self, Mode};
+use crate::error::Result;
+use crate::flags::{Diag, Transpose, Uplo};
+use crate::layout::{self, VecOperand};
+use crate::Context;
+
+/// `x ← op(A)·x`, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
+///
+/// BLAS: `strmv`. `uplo` says which triangle of `A` holds the matrix; the other triangle is
+/// never read. `diag = Unit` takes the diagonal as ones and never reads it. `A` may be in any
+/// layout; `Transpose::Yes` and row-major storage are the same kernel with the strides swapped
+/// and the triangle flipped (the triangle `uplo` of `A` is the triangle `uplo.flip()` of `Aᵀ`;
+/// no copy). `x` has length n, any stride. n = 0 returns at once.
+///
+/// Computed by the matrix-vector driver of [`sgemv`](crate::blas::sgemv) with the triangular
+/// operator: row `i` is one `f32` dot product over the triangle only. Every row reads all of
+/// the input `x`, so the product goes to a separate device buffer and is written back into `x`
+/// afterwards (reference `STRMV` overwrites `x` column by column instead). Forward error bound
+/// [`metrics::bounds::trmv`](crate::metrics::bounds::trmv) (factor ≤ 2, DESIGN.md §2).
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu). On error `x` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Diag, Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// // Upper triangle of [[2, 1], [0, 4]]; the lower triangle is never read.
+/// let a = array![[2.0f32, 1.0], [f32::NAN, 4.0]];
+/// let mut x = array![1.0f32, 2.0];
+/// wgblas::blas::strmv(ctx, Uplo::Upper, Transpose::No, Diag::NonUnit, a.view(), x.view_mut())?;
+/// assert_eq!(x, array![4.0, 8.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn strmv(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: ArrayView2<'_, f32>,
+    mut x: ArrayViewMut1<'_, f32>,
+) -> Result<()> {
+    const R: &str = "strmv";
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    if n == 0 {
+        return Ok(());
+    }
+    // op(A) = Aᵀ: swap the strides; its referenced triangle is the other one.
+    let (op_a, uplo) = match trans {
+        Transpose::No => (a.view(), uplo),
+        Transpose::Yes => (a.t(), uplo.flip()),
+    };
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let xd = layout::vector(ctx, R, "x", &x.view())?;
+    let yd = VecOperand {
+        buffer: ctx.zeroed((n * std::mem::size_of::<f32>()) as u64),
+        offset: 0,
+        inc: 1,
+        len: n,
+        span: n,
+    };
+    let d = matvec::gemv(ctx, Mode::Triangular(uplo, diag), 1.0, &ad, &xd, 0.0, &yd);
+    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
+    layout::write_vector(&mut x, &out[0], &yd);
+    Ok(())
+}

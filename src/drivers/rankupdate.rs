@@ -1,0 +1,85 @@
+//! Rank-update Level 2 driver (`wgsl/level2/rank_update.wgsl`): element-wise on a matrix,
+//! `A ← A + alpha·x·yᵀ` (`sger`, and `ssyr` with `y = x`) or
+//! `A ← A + alpha·x·yᵀ + alpha·y·xᵀ` (`ssyr2`), on all of `A` or on one triangle only.
+//!
+//! One invocation per element of `A`; the invocation index walks `A` along its smaller stride,
+//! so C order, F order and transposed views are all coalesced without a copy (the OpenBLAS
+//! rule "a row-major matrix is a column-major one transposed" becomes a choice of the fast
+//! index). Variants are the shader's `UPLO` and `TWO` overrides.
+
+use crate::context::Context;
+use crate::flags::Uplo;
+use crate::launch::Dispatch;
+use crate::layout::{MatOperand, VecOperand};
+
+super::shader!(SHADER, "level2/rank_update.wgsl");
+
+const WG: u64 = 256;
+
+/// Which update (the shader's `UPLO` and `TWO`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Update {
+    /// `A ← A + alpha·x·yᵀ` on every element (`sger`).
+    General,
+    /// `A ← A + alpha·x·yᵀ` on the triangle only (`ssyr`, called with `y = x`).
+    Symmetric(Uplo),
+    /// `A ← A + alpha·x·yᵀ + alpha·y·xᵀ` on the triangle only (`ssyr2`).
+    Symmetric2(Uplo),
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    m: u32,
+    n: u32,
+    offa: u32,
+    rsa: i32,
+    csa: i32,
+    offx: u32,
+    incx: i32,
+    offy: u32,
+    incy: i32,
+    alpha: f32,
+    ifast: u32,
+    _pad: u32,
+}
+
+/// One dispatch of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
+/// `y` `a.cols`). `x` and `y` may be the same operand (`ssyr`).
+pub(crate) fn dispatch<'a>(
+    ctx: &Context,
+    update: Update,
+    alpha: f32,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    a: &'a MatOperand,
+) -> Dispatch<'a> {
+    let params = Params {
+        m: a.rows as u32,
+        n: a.cols as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        alpha,
+        ifast: (a.rs.unsigned_abs() < a.cs.unsigned_abs()) as u32,
+        _pad: 0,
+    };
+    let (uplo, two) = match update {
+        Update::General => (0, false),
+        Update::Symmetric(u) => (if u == Uplo::Upper { 1 } else { 2 }, false),
+        Update::Symmetric2(u) => (if u == Uplo::Upper { 1 } else { 2 }, true),
+    };
+    let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
+    Dispatch::new(
+        &SHADER,
+        "main",
+        &params,
+        &[&a.buffer, &x.buffer, &y.buffer],
+        groups,
+    )
+    .constants(&[("UPLO", uplo as f64), ("TWO", two as u32 as f64)])
+}

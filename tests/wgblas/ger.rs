@@ -1,0 +1,151 @@
+//! sger: A ← alpha·x·yᵀ + A. Metric: forward factor ≤ 2 (DESIGN.md §2).
+
+use ndarray::{array, Array1, Array2};
+use proptest::prelude::*;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_N, SIZES, VPAIRS};
+
+const THRESHOLD: f64 = 2.0;
+
+fn check(seed: u64, (m, n): (usize, usize), alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
+    let mut r = rng(seed);
+    let a = rand_mat(&mut r, m, n);
+    let x = rand_vec(&mut r, m);
+    let y = rand_vec(&mut r, n);
+    let mut sa = Mat::new(&a, la);
+    let pad = sa.outside();
+    let (xs, ys) = (Vector::new(&x, lx), Vector::new(&y, ly));
+    blas::sger(ctx(), alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
+    let what = format!("sger {m}x{n} alpha={alpha} {la:?} {lx:?}/{ly:?}");
+    assert!(l2::same_bits(&pad, &sa.outside()), "{what}: wrote outside the strided A");
+    if alpha == 0.0 || m == 0 || n == 0 {
+        // Quick return: A unchanged.
+        assert!(l2::same_bits(&sa.to_owned(), &a), "{what}: A changed");
+        return;
+    }
+    let reference = l2::sger(alpha, x.view(), y.view(), a.view());
+    let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
+    let f = metrics::forward_factor(&sa.to_owned(), &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+#[test]
+fn validation_length_mismatch() {
+    let mut a = Array2::<f32>::from_elem((3, 4), 7.0);
+    let err = blas::sger(ctx(), 1.0, Array1::ones(4).view(), Array1::ones(4).view(), a.view_mut())
+        .unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "sger", arg: "x", .. }), "{err}");
+    let err = Array1::<f32>::ones(3).gpu_ger_inplace(1.0, &Array1::ones(3), &mut a).unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "sger", arg: "y", .. }), "{err}");
+    assert!(Array1::<f32>::ones(2).gpu_ger(1.0, &Array1::ones(4), &a).is_err());
+    assert_eq!(a, Array2::from_elem((3, 4), 7.0));
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let mut a = Array2::<f32>::zeros((side, side));
+    a[[0, 0]] = 3.0;
+    let x = Array1::<f32>::ones(side);
+    let err = x.gpu_ger_inplace(1.0, &x, &mut a).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { routine: "sger", arg: "a", .. }), "{err}");
+    assert_eq!((a[[0, 0]], a[[0, 1]], a[[side - 1, side - 1]]), (3.0, 0.0, 0.0));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
+                alpha in -2.0f32..2.0, la in 0usize..4, lx in 0usize..4, ly in 0usize..4) {
+        check(seed, (SIZES[m], SIZES[n]), alpha, LAYOUTS[la], VLAYOUTS[lx], VLAYOUTS[ly]);
+    }
+}
+
+#[test]
+fn edge_netlib_values_in_c_and_f_order() {
+    let mut shapes: Vec<(usize, usize)> = NETLIB_N.iter().map(|&n| (n, n)).collect();
+    shapes.extend([(0, 3), (3, 0), (2, 9), (9, 5)]);
+    for layout in [Layout::C, Layout::F] {
+        for &(m, n) in &shapes {
+            for alpha in NETLIB_ALPHA {
+                for (lx, ly) in VPAIRS {
+                    check(m as u64 * 10 + n as u64, (m, n), alpha, layout, lx, ly);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_strided_and_reversed_layouts() {
+    for la in LAYOUTS {
+        for (lx, ly) in VPAIRS {
+            check(8, (17, 65), 0.7, la, lx, ly);
+        }
+    }
+}
+
+#[test]
+fn edge_hand_values() {
+    // 2·[1, 2]·[1, 0, −1] + ones = [[3, 1, −1], [5, 1, −3]], in C and F order and through .t().
+    let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);
+    let expected = array![[3.0f32, 1.0, -1.0], [5.0, 1.0, -3.0]];
+    for layout in [Layout::C, Layout::F] {
+        let mut a = Mat::new(&Array2::ones((2, 3)), layout);
+        blas::sger(ctx(), 2.0, x.view(), y.view(), a.view_mut()).unwrap();
+        assert_eq!(a.to_owned(), expected, "{layout:?}");
+        // Aᵀ ← 2·y·xᵀ + Aᵀ is the same update seen through the transposed view.
+        let mut a = Mat::new(&Array2::ones((2, 3)), layout);
+        blas::sger(ctx(), 2.0, y.view(), x.view(), a.view_mut().reversed_axes()).unwrap();
+        assert_eq!(a.to_owned(), expected, "{layout:?} transposed");
+    }
+    assert_eq!(x.gpu_ger(1.0, &array![3.0f32], &Array2::zeros((2, 1))).unwrap(), array![[3.0], [6.0]]);
+}
+
+#[test]
+fn edge_zero_y_column_is_skipped_as_in_reference() {
+    // Reference SGER skips column j when y_j = 0: Inf in x does not turn it into NaN.
+    for layout in [Layout::C, Layout::F] {
+        let mut a = Mat::new(&Array2::ones((2, 2)), layout);
+        let (x, y) = (array![f32::INFINITY, 1.0], array![0.0f32, 1.0]);
+        blas::sger(ctx(), 1.0, x.view(), y.view(), a.view_mut()).unwrap();
+        assert_eq!(a.to_owned(), array![[1.0, f32::INFINITY], [1.0, 2.0]], "{layout:?}");
+    }
+}
+
+#[test]
+fn edge_alpha_zero_is_quick_return() {
+    let x = array![f32::NAN, f32::INFINITY];
+    let mut a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    x.gpu_ger_inplace(0.0, &x, &mut a).unwrap();
+    assert_eq!(a, array![[1.0, 2.0], [3.0, 4.0]]);
+}
+
+#[test]
+fn edge_empty_dimensions() {
+    let mut a = Array2::<f32>::zeros((0, 3));
+    Array1::<f32>::zeros(0).gpu_ger_inplace(1.0, &Array1::ones(3), &mut a).unwrap();
+    let a = Array1::<f32>::ones(2).gpu_ger(1.0, &Array1::zeros(0), &Array2::zeros((2, 0))).unwrap();
+    assert_eq!(a.dim(), (2, 0));
+}
+
+#[test]
+fn real_data_1138_bus() {
+    // A = 1138_bus densified, A ← 0.7·x·yᵀ + A, in C and F order.
+    let a = l2::bus_1138();
+    let mut r = rng(1138);
+    let (x, y) = (rand_vec(&mut r, a.nrows()), rand_vec(&mut r, a.ncols()));
+    let reference = l2::sger(0.7, x.view(), y.view(), a.view());
+    let bound = bounds::ger(0.7, x.view(), y.view(), a.view());
+    for layout in [Layout::C, Layout::F] {
+        let mut sa = Mat::new(&a, layout);
+        blas::sger(ctx(), 0.7, x.view(), y.view(), sa.view_mut()).unwrap();
+        let f = metrics::forward_factor(&sa.to_owned(), &reference, &bound).unwrap();
+        assert!(f <= THRESHOLD, "sger 1138_bus {layout:?}: forward factor {f}");
+    }
+}

@@ -1,0 +1,289 @@
+//! Level 2 test support: OpenBLAS oracles for ssymv, strmv, sger, ssyr, ssyr2 (CBLAS on C-order
+//! copies, like `common::oracle`), triangle/symmetric helpers, the condition number of a
+//! triangle, and the real matrix `1138_bus`.
+
+use cblas_sys::*;
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use rand::rngs::StdRng;
+use wgblas::{Diag, Transpose, Uplo};
+
+use crate::common::rand_mat;
+
+#[path = "../../examples/support/mtx.rs"]
+#[allow(dead_code)]
+mod mtx;
+
+pub const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
+pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
+/// Netlib `sblat2` dimensions.
+pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
+/// Netlib `sblat2` alpha and beta values.
+pub const NETLIB_ALPHA: [f32; 3] = [0.0, 1.0, 0.7];
+pub const NETLIB_BETA: [f32; 3] = [0.0, 1.0, 0.9];
+/// Sizes for the fixtures: small ones, the 64-row block of strsv and the 256-wide workgroup
+/// edges of the matrix-vector kernels (kept ≤ 130 for lavapipe).
+pub const SIZES: [usize; 14] = [0, 1, 2, 3, 5, 9, 15, 16, 17, 63, 64, 65, 128, 129];
+
+/// (incx, incy) pairs of netlib values {1, 2, −1, −2}: every stride appears for x and for y.
+pub const VPAIRS: [(crate::common::VLayout, crate::common::VLayout); 4] = {
+    use crate::common::VLayout::*;
+    [
+        (Unit, Unit),
+        (Step2, Reversed),
+        (Reversed, ReversedStep2),
+        (ReversedStep2, Step2),
+    ]
+};
+
+pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
+    match uplo {
+        Uplo::Upper => i <= j,
+        Uplo::Lower => i >= j,
+    }
+}
+
+/// A random n×n matrix with NaN outside triangle `uplo` (the part a symmetric routine must
+/// never read).
+pub fn sym_stored(rng: &mut StdRng, n: usize, uplo: Uplo) -> Array2<f32> {
+    let mut a = rand_mat(rng, n, n);
+    a.indexed_iter_mut()
+        .filter(|((i, j), _)| !in_triangle(uplo, *i, *j))
+        .for_each(|(_, v)| *v = f32::NAN);
+    a
+}
+
+/// A triangular matrix for strmv/strsv: off-diagonal entries `scale·value()` in triangle `uplo`,
+/// diagonal of magnitude in [`diag_lo`, `diag_lo` + 1] (random sign), NaN outside the triangle,
+/// and NaN on the diagonal for `Diag::Unit` (which must never read it).
+pub fn tri_stored(
+    rng: &mut StdRng,
+    n: usize,
+    uplo: Uplo,
+    diag: Diag,
+    diag_lo: f32,
+    scale: f32,
+) -> Array2<f32> {
+    let mut a = crate::common::triangle(rng, n, uplo, diag_lo);
+    for ((i, j), v) in a.indexed_iter_mut() {
+        if i == j && diag == Diag::Unit {
+            *v = f32::NAN;
+        } else if i != j && in_triangle(uplo, i, j) {
+            *v *= scale;
+        }
+    }
+    a
+}
+
+/// The full symmetric matrix stored in triangle `uplo` of `a` (for the oracle: OpenBLAS then
+/// gets the same answer whatever it reads).
+pub fn full_sym(uplo: Uplo, a: ArrayView2<f32>) -> Array2<f32> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if in_triangle(uplo, i, j) {
+            a[[i, j]]
+        } else {
+            a[[j, i]]
+        }
+    })
+}
+
+/// The triangle `uplo` of `a` with zeros elsewhere and, for `Diag::Unit`, ones on the diagonal
+/// (for the oracle and for CPU checks).
+pub fn clean_tri(uplo: Uplo, diag: Diag, a: ArrayView2<f32>) -> Array2<f32> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if i == j && diag == Diag::Unit {
+            1.0
+        } else if in_triangle(uplo, i, j) {
+            a[[i, j]]
+        } else {
+            0.0
+        }
+    })
+}
+
+/// Bitwise equality (NaN payloads included) of two equally shaped arrays, in logical order.
+pub fn same_bits<'a>(
+    a: impl IntoIterator<Item = &'a f32>,
+    b: impl IntoIterator<Item = &'a f32>,
+) -> bool {
+    let (a, b): (Vec<u32>, Vec<u32>) = (
+        a.into_iter().map(|v| v.to_bits()).collect(),
+        b.into_iter().map(|v| v.to_bits()).collect(),
+    );
+    a == b
+}
+
+/// The 1-norm condition number `‖T‖₁·‖T⁻¹‖₁` of the triangle `uplo` of `a` (diagonal 1 for
+/// `Unit`), with `T⁻¹` computed column by column by substitution in f64.
+pub fn cond1_triangular(uplo: Uplo, diag: Diag, a: ArrayView2<f32>) -> f64 {
+    let t = clean_tri(uplo, diag, a).mapv(f64::from);
+    let n = t.nrows();
+    let norm1 = |m: &Array2<f64>| {
+        (0..n)
+            .map(|j| m.column(j).iter().map(|v| v.abs()).sum::<f64>())
+            .fold(0.0, f64::max)
+    };
+    let mut inv = Array2::<f64>::zeros((n, n));
+    for k in 0..n {
+        // Solve T·z = e_k.
+        let mut z = Array1::<f64>::zeros(n);
+        let order: Vec<usize> = match uplo {
+            Uplo::Lower => (0..n).collect(),
+            Uplo::Upper => (0..n).rev().collect(),
+        };
+        for &i in &order {
+            let mut s = if i == k { 1.0 } else { 0.0 };
+            for j in 0..n {
+                if j != i && in_triangle(uplo, i, j) {
+                    s -= t[[i, j]] * z[j];
+                }
+            }
+            z[i] = s / t[[i, i]];
+        }
+        inv.column_mut(k).assign(&z);
+    }
+    norm1(&t) * norm1(&inv)
+}
+
+/// `data/1138_bus.mtx` (SuiteSparse HB/1138_bus, symmetric 1138×1138), densified, f64 → f32.
+pub fn bus_1138() -> Array2<f32> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/1138_bus.mtx");
+    mtx::read_dense(path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .mapv(|v| v as f32)
+}
+
+fn c(a: &ArrayView2<f32>) -> Array2<f32> {
+    a.as_standard_layout().into_owned()
+}
+
+fn cu(u: Uplo) -> CBLAS_UPLO {
+    match u {
+        Uplo::Upper => CBLAS_UPLO::CblasUpper,
+        Uplo::Lower => CBLAS_UPLO::CblasLower,
+    }
+}
+
+pub fn ssymv(
+    u: Uplo,
+    alpha: f32,
+    a: ArrayView2<f32>,
+    x: ArrayView1<f32>,
+    beta: f32,
+    y: ArrayView1<f32>,
+) -> Array1<f32> {
+    let a = full_sym(u, a);
+    let (x, mut y) = (x.to_owned(), y.to_owned());
+    let n = a.nrows();
+    unsafe {
+        cblas_ssymv(
+            CBLAS_LAYOUT::CblasRowMajor,
+            cu(u),
+            n as i32,
+            alpha,
+            a.as_ptr(),
+            n.max(1) as i32,
+            x.as_ptr(),
+            1,
+            beta,
+            y.as_mut_ptr(),
+            1,
+        )
+    };
+    y
+}
+
+pub fn strmv(u: Uplo, t: Transpose, d: Diag, a: ArrayView2<f32>, x: ArrayView1<f32>) -> Array1<f32> {
+    let a = clean_tri(u, d, a);
+    let mut x = x.to_owned();
+    let n = a.nrows();
+    let tr = match t {
+        Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
+        Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
+    };
+    let dg = match d {
+        Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
+        Diag::Unit => CBLAS_DIAG::CblasUnit,
+    };
+    unsafe {
+        cblas_strmv(
+            CBLAS_LAYOUT::CblasRowMajor,
+            cu(u),
+            tr,
+            dg,
+            n as i32,
+            a.as_ptr(),
+            n.max(1) as i32,
+            x.as_mut_ptr(),
+            1,
+        )
+    };
+    x
+}
+
+pub fn sger(alpha: f32, x: ArrayView1<f32>, y: ArrayView1<f32>, a: ArrayView2<f32>) -> Array2<f32> {
+    let mut a = c(&a);
+    let (x, y) = (x.to_owned(), y.to_owned());
+    let (m, n) = a.dim();
+    unsafe {
+        cblas_sger(
+            CBLAS_LAYOUT::CblasRowMajor,
+            m as i32,
+            n as i32,
+            alpha,
+            x.as_ptr(),
+            1,
+            y.as_ptr(),
+            1,
+            a.as_mut_ptr(),
+            n.max(1) as i32,
+        )
+    };
+    a
+}
+
+pub fn ssyr(u: Uplo, alpha: f32, x: ArrayView1<f32>, a: ArrayView2<f32>) -> Array2<f32> {
+    let mut a = c(&a);
+    let x = x.to_owned();
+    let n = a.nrows();
+    unsafe {
+        cblas_ssyr(
+            CBLAS_LAYOUT::CblasRowMajor,
+            cu(u),
+            n as i32,
+            alpha,
+            x.as_ptr(),
+            1,
+            a.as_mut_ptr(),
+            n.max(1) as i32,
+        )
+    };
+    a
+}
+
+pub fn ssyr2(
+    u: Uplo,
+    alpha: f32,
+    x: ArrayView1<f32>,
+    y: ArrayView1<f32>,
+    a: ArrayView2<f32>,
+) -> Array2<f32> {
+    let mut a = c(&a);
+    let (x, y) = (x.to_owned(), y.to_owned());
+    let n = a.nrows();
+    unsafe {
+        cblas_ssyr2(
+            CBLAS_LAYOUT::CblasRowMajor,
+            cu(u),
+            n as i32,
+            alpha,
+            x.as_ptr(),
+            1,
+            y.as_ptr(),
+            1,
+            a.as_mut_ptr(),
+            n.max(1) as i32,
+        )
+    };
+    a
+}

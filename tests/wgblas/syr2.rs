@@ -1,0 +1,185 @@
+//! ssyr2: A ← alpha·x·yᵀ + alpha·y·xᵀ + A on the triangle `uplo`. Metric: forward factor ≤ 2
+//! (DESIGN.md §2); the other triangle must be left exactly as it was.
+
+use ndarray::{array, Array1, Array2};
+use proptest::prelude::*;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_N, SIZES, UPLOS, VPAIRS};
+
+const THRESHOLD: f64 = 2.0;
+
+fn other_triangle(a: &Array2<f32>, uplo: Uplo) -> Vec<f32> {
+    a.indexed_iter().filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j)).map(|(_, v)| *v).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_matrix(
+    a: &Array2<f32>,
+    x: &Array1<f32>,
+    y: &Array1<f32>,
+    uplo: Uplo,
+    alpha: f32,
+    la: Layout,
+    lx: VLayout,
+    ly: VLayout,
+) {
+    let n = a.nrows();
+    let mut sa = Mat::new(a, la);
+    let pad = sa.outside();
+    let (xs, ys) = (Vector::new(x, lx), Vector::new(y, ly));
+    blas::ssyr2(ctx(), uplo, alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
+    let what = format!("ssyr2 n={n} {uplo:?} alpha={alpha} {la:?} {lx:?}/{ly:?}");
+    let got = sa.to_owned();
+    assert!(l2::same_bits(&pad, &sa.outside()), "{what}: wrote outside the strided A");
+    assert!(
+        l2::same_bits(&other_triangle(&got, uplo), &other_triangle(a, uplo)),
+        "{what}: the other triangle changed"
+    );
+    if alpha == 0.0 || n == 0 {
+        assert!(l2::same_bits(&got, a), "{what}: A changed");
+        return;
+    }
+    let reference = l2::ssyr2(uplo, alpha, x.view(), y.view(), a.view());
+    let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
+    let mut r = rng(seed);
+    let a = l2::sym_stored(&mut r, n, uplo);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    check_matrix(&a, &x, &y, uplo, alpha, la, lx, ly);
+}
+
+#[test]
+fn validation_not_square() {
+    let mut a = Array2::<f32>::from_elem((2, 3), 7.0);
+    let x = Array1::<f32>::ones(2);
+    let err = blas::ssyr2(ctx(), Uplo::Lower, 1.0, x.view(), x.view(), a.view_mut()).unwrap_err();
+    assert!(
+        matches!(err, Error::NotSquare { routine: "ssyr2", arg: "a", rows: 2, cols: 3 }),
+        "{err}"
+    );
+    assert!(x.gpu_syr2(Uplo::Upper, 1.0, &x, &a).is_err());
+    assert_eq!(a, Array2::from_elem((2, 3), 7.0));
+}
+
+#[test]
+fn validation_length_mismatch() {
+    let mut a = Array2::<f32>::from_elem((3, 3), 7.0);
+    let (x3, x4) = (Array1::<f32>::ones(3), Array1::<f32>::ones(4));
+    let err = x4.gpu_syr2_inplace(Uplo::Upper, 1.0, &x3, &mut a).unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "ssyr2", arg: "x", .. }), "{err}");
+    let err = x3.gpu_syr2_inplace(Uplo::Upper, 1.0, &x4, &mut a).unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "ssyr2", arg: "y", .. }), "{err}");
+    assert_eq!(a, Array2::from_elem((3, 3), 7.0));
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let mut a = Array2::<f32>::zeros((side, side));
+    a[[0, 0]] = 3.0;
+    let x = Array1::<f32>::ones(side);
+    let err = x.gpu_syr2_inplace(Uplo::Upper, 1.0, &x, &mut a).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { routine: "ssyr2", arg: "a", .. }), "{err}");
+    assert_eq!((a[[0, 0]], a[[side - 1, side - 1]]), (3.0, 0.0));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
+                alpha in -2.0f32..2.0, la in 0usize..4, lx in 0usize..4, ly in 0usize..4) {
+        check(seed, SIZES[n], UPLOS[u], alpha, LAYOUTS[la], VLAYOUTS[lx], VLAYOUTS[ly]);
+    }
+}
+
+#[test]
+fn edge_netlib_values_in_c_and_f_order() {
+    for layout in [Layout::C, Layout::F] {
+        for n in NETLIB_N {
+            for uplo in UPLOS {
+                for alpha in NETLIB_ALPHA {
+                    for (lx, ly) in VPAIRS {
+                        check(n as u64, n, uplo, alpha, layout, lx, ly);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_strided_and_reversed_layouts() {
+    for la in LAYOUTS {
+        for uplo in UPLOS {
+            for (lx, ly) in VPAIRS {
+                check(2, 65, uplo, 0.7, la, lx, ly);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_hand_values_only_the_triangle_is_written() {
+    // x = [1, 2], y = [3, 1]: x·yᵀ + y·xᵀ = [[6, 7], [7, 4]]; other triangle NaN, unchanged.
+    let nan = f32::NAN;
+    let (x, y) = (array![1.0f32, 2.0], array![3.0f32, 1.0]);
+    let cases = [
+        (Uplo::Upper, array![[6.0f32, 7.0], [nan, 4.0]]),
+        (Uplo::Lower, array![[6.0f32, nan], [7.0, 4.0]]),
+    ];
+    for layout in [Layout::C, Layout::F] {
+        for (uplo, expected) in &cases {
+            let start = Array2::from_shape_fn((2, 2), |(i, j)| if l2::in_triangle(*uplo, i, j) { 0.0 } else { nan });
+            let mut a = Mat::new(&start, layout);
+            blas::ssyr2(ctx(), *uplo, 1.0, x.view(), y.view(), a.view_mut()).unwrap();
+            assert!(l2::same_bits(&a.to_owned(), expected), "{uplo:?} {layout:?}: {}", a.to_owned());
+        }
+    }
+    // alpha = 0.5 on the plain form, lower triangle of ones: 1 + [[3, ·], [3.5, 2]].
+    let got = x.gpu_syr2(Uplo::Lower, 0.5, &y, &Array2::ones((2, 2))).unwrap();
+    assert_eq!(got, array![[4.0, 1.0], [4.5, 3.0]]);
+}
+
+#[test]
+fn edge_zero_columns_are_skipped_as_in_reference() {
+    // Reference SSYR2 skips column j when x_j = y_j = 0: A(0,1) stays 1, not 1 + Inf·0 = NaN.
+    for layout in [Layout::C, Layout::F] {
+        let mut a = Mat::new(&Array2::ones((2, 2)), layout);
+        let (x, y) = (array![f32::INFINITY, 0.0], array![1.0f32, 0.0]);
+        blas::ssyr2(ctx(), Uplo::Upper, 1.0, x.view(), y.view(), a.view_mut()).unwrap();
+        assert_eq!(a.to_owned(), array![[f32::INFINITY, 1.0], [1.0, 1.0]], "{layout:?}");
+    }
+}
+
+#[test]
+fn edge_alpha_zero_and_n_zero_are_quick_returns() {
+    let mut a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let x = array![f32::NAN, 1.0];
+    x.gpu_syr2_inplace(Uplo::Upper, 0.0, &x, &mut a).unwrap();
+    assert_eq!(a, array![[1.0, 2.0], [3.0, 4.0]]);
+    let mut e = Array2::<f32>::zeros((0, 0));
+    let z = Array1::<f32>::zeros(0);
+    z.gpu_syr2_inplace(Uplo::Lower, 1.0, &z, &mut e).unwrap();
+}
+
+#[test]
+fn real_data_1138_bus() {
+    let a = l2::bus_1138();
+    let mut r = rng(1138);
+    let (x, y) = (rand_vec(&mut r, a.nrows()), rand_vec(&mut r, a.nrows()));
+    for uplo in UPLOS {
+        for layout in [Layout::C, Layout::F] {
+            check_matrix(&a, &x, &y, uplo, 0.7, layout, VLayout::Unit, VLayout::Reversed);
+        }
+    }
+}

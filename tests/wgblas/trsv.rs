@@ -1,0 +1,273 @@
+//! strsv: solve op(A)·x = b in place, A triangular. Metric: backward residual factor ≤ 3
+//! (DESIGN.md §2), measured on well- and ill-conditioned triangles.
+
+use ndarray::{array, Array1, Array2};
+use proptest::prelude::*;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Context, Error};
+
+use crate::common::*;
+use crate::oracle_l2::{self as l2, DIAGS, NETLIB_N, SIZES, TRANS, UPLOS};
+
+const THRESHOLD: f64 = 3.0;
+
+/// Backward residual factor of `x` as the solution of op(T)·x = b.
+fn residual_factor(
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: &Array2<f32>,
+    x: &Array1<f32>,
+    b: &Array1<f32>,
+) -> f64 {
+    let r = metrics::trsv_residual(uplo, trans, diag, a.view(), x.view(), b.view()).unwrap();
+    let bound = bounds::trsv(uplo, trans, diag, a.view(), x.view());
+    metrics::backward_residual_factor(&r, &bound).unwrap()
+}
+
+/// Solve with `a` stored in `la`, `b` in `lx`; assert the factor and return it.
+#[allow(clippy::too_many_arguments)]
+fn check_matrix(
+    a: &Array2<f32>,
+    b: &Array1<f32>,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    la: Layout,
+    lx: VLayout,
+    what: &str,
+) -> f64 {
+    let sa = Mat::new(a, la);
+    let mut xs = Vector::new(b, lx);
+    blas::strsv(ctx(), uplo, trans, diag, sa.view(), xs.view_mut()).unwrap();
+    let what = format!("strsv n={} {uplo:?} {trans:?} {diag:?} {la:?} {lx:?} {what}", a.nrows());
+    assert!(xs.outside_is_untouched(), "{what}: wrote outside the strided x");
+    let x = xs.to_owned();
+    assert!(x.iter().all(|v| v.is_finite()), "{what}: non-finite solution");
+    let f = residual_factor(uplo, trans, diag, a, &x, b);
+    assert!(f <= THRESHOLD, "{what}: backward residual factor {f}");
+    f
+}
+
+/// A random triangle: diagonal magnitudes in [`diag_lo`, `diag_lo` + 1], off-diagonal entries
+/// `value()/n` (so that unit-diagonal solves of order 129 stay far from overflow).
+#[allow(clippy::too_many_arguments)]
+fn check(
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    diag_lo: f32,
+    la: Layout,
+    lx: VLayout,
+) -> f64 {
+    let mut r = rng(seed);
+    let a = l2::tri_stored(&mut r, n, uplo, diag, diag_lo, 1.0 / n.max(1) as f32);
+    let b = rand_vec(&mut r, n);
+    check_matrix(&a, &b, uplo, trans, diag, la, lx, "")
+}
+
+#[test]
+fn validation_not_square() {
+    let a = Array2::<f32>::ones((2, 3));
+    let mut x = Array1::<f32>::from_elem(2, 7.0);
+    let err = blas::strsv(ctx(), Uplo::Lower, Transpose::No, Diag::NonUnit, a.view(), x.view_mut())
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::NotSquare { routine: "strsv", arg: "a", rows: 2, cols: 3 }),
+        "{err}"
+    );
+    assert!(a.gpu_trsv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x).is_err());
+    assert_eq!(x, Array1::from_elem(2, 7.0));
+}
+
+#[test]
+fn validation_length_mismatch() {
+    let a = Array2::<f32>::eye(3);
+    let mut x = Array1::<f32>::from_elem(2, 7.0);
+    let err = a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x).unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { routine: "strsv", arg: "x", .. }), "{err}");
+    assert_eq!(x, Array1::from_elem(2, 7.0));
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let a = Array2::<f32>::zeros((side, side));
+    let mut x = Array1::<f32>::from_elem(side, 5.0);
+    let err = a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { routine: "strsv", arg: "a", .. }), "{err}");
+    assert!(x.iter().all(|&v| v == 5.0));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2, t in 0usize..2,
+                d in 0usize..2, small_diag in any::<bool>(), la in 0usize..4, lx in 0usize..4) {
+        // Diagonal magnitudes in [1, 2], or in [0.01, 1.01] (often ill-conditioned).
+        let diag_lo = if small_diag { 0.01 } else { 1.0 };
+        check(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], diag_lo, LAYOUTS[la], VLAYOUTS[lx]);
+    }
+}
+
+#[test]
+fn edge_netlib_values_in_c_and_f_order() {
+    for layout in [Layout::C, Layout::F] {
+        for n in NETLIB_N {
+            for uplo in UPLOS {
+                for trans in TRANS {
+                    for diag in DIAGS {
+                        for lx in VLAYOUTS {
+                            check(n as u64, n, uplo, trans, diag, 1.0, layout, lx);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_strided_and_reversed_layouts() {
+    // 129 rows: three diagonal blocks of 64, the last one a single row.
+    for la in LAYOUTS {
+        for uplo in UPLOS {
+            for trans in TRANS {
+                check(9, 129, uplo, trans, Diag::NonUnit, 1.0, la, VLayout::ReversedStep2);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_well_conditioned_every_flag() {
+    // Diagonal magnitudes in [1, 2], off-diagonal ≤ 1/n: diagonally dominant, cond₁ < 10.
+    let mut worst: f64 = 0.0;
+    for layout in [Layout::C, Layout::F] {
+        for n in [63, 64, 65, 129] {
+            for uplo in UPLOS {
+                for trans in TRANS {
+                    for diag in DIAGS {
+                        let mut r = rng(n as u64);
+                        let a = l2::tri_stored(&mut r, n, uplo, diag, 1.0, 1.0 / n as f32);
+                        let cond = l2::cond1_triangular(uplo, diag, a.view());
+                        assert!(cond < 10.0, "not well-conditioned: cond₁ = {cond}");
+                        let b = rand_vec(&mut r, n);
+                        let f = check_matrix(&a, &b, uplo, trans, diag, layout, VLayout::Unit, "");
+                        worst = worst.max(f);
+                    }
+                }
+            }
+        }
+    }
+    println!("strsv well-conditioned: worst backward residual factor {worst:.3}");
+}
+
+#[test]
+fn edge_ill_conditioned_small_diagonal() {
+    // Random triangles whose diagonal entries are small (|d| in [1e-3, 1e-1]) against
+    // off-diagonal entries of size ≤ 1/√n: cond₁ > 1e6, computed and asserted. Substitution is
+    // backward stable whatever the condition (Higham Thm 8.5), so the factor stays ≤ 3.
+    let mut worst: f64 = 0.0;
+    let mut least_cond = f64::INFINITY;
+    for layout in [Layout::C, Layout::F] {
+        for n in [17, 65, 129] {
+            for uplo in UPLOS {
+                for trans in TRANS {
+                    let mut r = rng(100 + n as u64);
+                    let mut a = l2::tri_stored(&mut r, n, uplo, Diag::NonUnit, 0.0, 1.0 / (n as f32).sqrt());
+                    for i in 0..n {
+                        a[[i, i]] = a[[i, i]].signum() * (1e-3 + 0.099 * a[[i, i]].abs());
+                    }
+                    let cond = l2::cond1_triangular(uplo, Diag::NonUnit, a.view());
+                    assert!(cond > 1e6, "n={n} {uplo:?}: cond₁ = {cond:e}, not ill-conditioned");
+                    least_cond = least_cond.min(cond);
+                    let b = rand_vec(&mut r, n);
+                    let what = format!("cond₁ {cond:.1e}");
+                    let f = check_matrix(&a, &b, uplo, trans, Diag::NonUnit, layout, VLayout::Step2, &what);
+                    worst = worst.max(f);
+                }
+            }
+        }
+    }
+    println!("strsv ill-conditioned (cond₁ ≥ {least_cond:.1e}): worst backward residual factor {worst:.3}");
+}
+
+#[test]
+fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
+    // L = [[2, ., .], [1, 4, .], [3, 2, 5]] (NaN above): L·[1, 2, 3] = [2, 9, 22].
+    let nan = f32::NAN;
+    let l = array![[2.0f32, nan, nan], [1.0, 4.0, nan], [3.0, 2.0, 5.0]];
+    let mut lu = l.clone();
+    lu.diag_mut().fill(nan);
+    let cases = [
+        // op(L)·x = b for x = [1, 2, 3]: L·x = [2, 9, 22]; Lᵀ·x = [13, 14, 15];
+        // unit: L·x = [1, 3, 10]; Lᵀ·x = [12, 8, 3].
+        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 9.0, 22.0]),
+        (&l, Transpose::Yes, Diag::NonUnit, array![13.0f32, 14.0, 15.0]),
+        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 3.0, 10.0]),
+        (&lu, Transpose::Yes, Diag::Unit, array![12.0f32, 8.0, 3.0]),
+    ];
+    let x = array![1.0f32, 2.0, 3.0];
+    for layout in [Layout::C, Layout::F] {
+        for (a, trans, diag, b) in &cases {
+            let sa = Mat::new(a, layout);
+            let got = sa.view().gpu_trsv(Uplo::Lower, *trans, *diag, b).unwrap();
+            assert_eq!(got, x, "lower {trans:?} {diag:?} {layout:?}");
+            assert!(l2::same_bits(&sa.to_owned(), *a), "A changed");
+            let at = a.t().to_owned();
+            let sat = Mat::new(&at, layout);
+            let got = sat.view().gpu_trsv(Uplo::Upper, trans.flip(), *diag, b).unwrap();
+            assert_eq!(got, x, "upper {:?} {diag:?} {layout:?}", trans.flip());
+        }
+    }
+}
+
+#[test]
+fn edge_n_zero() {
+    let a = Array2::<f32>::zeros((0, 0));
+    let mut x = Array1::<f32>::zeros(0);
+    a.gpu_trsv_inplace(Uplo::Lower, Transpose::Yes, Diag::NonUnit, &mut x).unwrap();
+    assert_eq!(x.len(), 0);
+}
+
+#[test]
+fn edge_blocked_solve_is_one_submission() {
+    // n = 129: blocks of 64, 64, 1 → block_solve, update, block_solve, update, block_solve:
+    // five dispatches, one submission (a fresh context, so no other test's calls count).
+    let c = Context::new().unwrap();
+    let mut r = rng(5);
+    for uplo in UPLOS {
+        let a = l2::tri_stored(&mut r, 129, uplo, Diag::NonUnit, 1.0, 1.0 / 129.0);
+        let b = rand_vec(&mut r, 129);
+        let mut x = b.clone();
+        let (s0, d0) = (c.submissions(), c.dispatches());
+        blas::strsv(&c, uplo, Transpose::No, Diag::NonUnit, a.view(), x.view_mut()).unwrap();
+        assert_eq!(c.submissions() - s0, 1, "{uplo:?}: submissions");
+        assert_eq!(c.dispatches() - d0, 5, "{uplo:?}: dispatches");
+        let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
+        assert!(f <= THRESHOLD, "{uplo:?}: backward residual factor {f}");
+    }
+}
+
+#[test]
+fn real_data_1138_bus_lower_triangle() {
+    // The lower triangle of 1138_bus densified (upper set to NaN: never read), solved for a
+    // random right-hand side, by L and by Lᵀ, in C and F order; backward residual ≤ 3.
+    let mut a = l2::bus_1138();
+    a.indexed_iter_mut().filter(|((i, j), _)| j > i).for_each(|(_, v)| *v = f32::NAN);
+    let mut r = rng(1138);
+    let b = rand_vec(&mut r, a.nrows());
+    let mut worst: f64 = 0.0;
+    for layout in [Layout::C, Layout::F] {
+        for trans in TRANS {
+            let f = check_matrix(&a, &b, Uplo::Lower, trans, Diag::NonUnit, layout, VLayout::Unit, "1138_bus");
+            worst = worst.max(f);
+        }
+    }
+    println!("strsv 1138_bus lower: worst backward residual factor {worst:.3}");
+}
