@@ -54,7 +54,11 @@ fn cg<E>(
         rr = rr_new;
         iterations += 1;
     }
-    Ok(Outcome { x, iterations, seconds: start.elapsed().as_secs_f64() })
+    Ok(Outcome {
+        x,
+        iterations,
+        seconds: start.elapsed().as_secs_f64(),
+    })
 }
 
 fn cblas_gemv(a: &Array2<f32>, x: &Array1<f32>) -> Result<Array1<f32>, String> {
@@ -128,8 +132,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let ctx = wgblas::Context::shared()?;
     let info = ctx.adapter_info();
-    println!("matrix: {path} ({n}x{n}, {} nonzeros, densified, diagonally scaled)", a64.iter().filter(|v| **v != 0.0).count());
-    println!("adapter: {} ({:?}, {:?})", info.name, info.backend, info.device_type);
+    println!(
+        "matrix: {path} ({n}x{n}, {} nonzeros, densified, diagonally scaled)",
+        a64.iter().filter(|v| **v != 0.0).count()
+    );
+    println!(
+        "adapter: {} ({:?}, {:?})",
+        info.name, info.backend, info.device_type
+    );
     println!("CG in f32, tolerance ‖r‖/‖b‖ ≤ {tol:e}, at most {max_iter} iterations, b = Â·ones");
 
     let gpu = cg(

@@ -19,7 +19,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let ctx = wgblas::Context::shared()?;
     let info = ctx.adapter_info();
-    println!("adapter: {} ({:?}, {:?})", info.name, info.backend, info.device_type);
+    println!(
+        "adapter: {} ({:?}, {:?})",
+        info.name, info.backend, info.device_type
+    );
 
     let t = std::time::Instant::now();
     let c = a.gpu_gemm(&b)?; // C = A·B
@@ -49,7 +52,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cpu_time = t.elapsed();
 
     let zero = Array2::<f32>::zeros((n, n));
-    let bound = bounds::gemm(Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, zero.view());
+    let bound = bounds::gemm(
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        zero.view(),
+    );
     let factor = metrics::forward_factor(&c, &reference, &bound)?;
     let threshold = metrics::spec("sgemm").map(|s| s.threshold).unwrap_or(1.0);
     println!("sgemm {n}x{n}x{n}: forward-error factor {factor:.3e} (threshold {threshold})");

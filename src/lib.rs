@@ -38,6 +38,11 @@ pub mod layout;
 pub mod metrics;
 
 pub use context::{Context, ContextOptions};
+
+/// The README's code runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 pub use error::{Error, Result};
 pub use flags::{Diag, Side, Transpose, Uplo};
 

@@ -147,7 +147,10 @@ impl Vector {
             VLayout::Unit | VLayout::Reversed => n,
             VLayout::Step2 | VLayout::ReversedStep2 => 2 * n + 1,
         };
-        let mut me = Vector { buf: Array1::from_elem(len, f32::NAN), layout };
+        let mut me = Vector {
+            buf: Array1::from_elem(len, f32::NAN),
+            layout,
+        };
         me.view_mut().assign(logical);
         me
     }
@@ -174,7 +177,11 @@ impl Vector {
         let index = Array1::from_iter(0..self.buf.len());
         let inside: std::collections::HashSet<usize> =
             vview(&index, self.layout).iter().copied().collect();
-        self.buf.iter().enumerate().filter(|(i, _)| !inside.contains(i)).all(|(_, v)| v.is_nan())
+        self.buf
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !inside.contains(i))
+            .all(|(_, v)| v.is_nan())
     }
 }
 

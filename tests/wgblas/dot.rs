@@ -15,7 +15,17 @@ fn validation_length_mismatch() {
     let x = Array1::<f32>::ones(5);
     let y = Array1::<f32>::ones(6);
     let err = blas::sdot(ctx(), x.view(), y.view()).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sdot", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sdot",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(x.gpu_dot(&y).is_err());
 }
 
@@ -24,7 +34,17 @@ fn validation_too_large_for_one_binding() {
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let x = Array1::<f32>::zeros(limit / 4 + 1);
     let err = x.gpu_dot(&x).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sdot", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sdot",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
@@ -35,7 +55,10 @@ fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
     let d = blas::sdot(ctx(), xs.view(), ys.view()).unwrap();
     let reference = oracle::sdot(x.view(), y.view());
     let f = metrics::forward_factor_scalar(d, reference, bounds::dot(x.view(), y.view()));
-    assert!(f <= THRESHOLD, "sdot n={n} {lx:?}/{ly:?}: gpu {d} ref {reference} factor {f}");
+    assert!(
+        f <= THRESHOLD,
+        "sdot n={n} {lx:?}/{ly:?}: gpu {d} ref {reference} factor {f}"
+    );
 }
 
 proptest! {
