@@ -45,6 +45,8 @@ pub use context::{Context, ContextOptions};
 pub struct ReadmeDoctests;
 pub use error::{Error, Result};
 pub use flags::{Diag, Side, Transpose, Uplo};
+/// The wgpu version the crate is built on (its types appear in [`Context`]'s API).
+pub use wgpu;
 
 /// Extension traits and flag enums: `use wgblas::prelude::*;`.
 pub mod prelude {
