@@ -74,9 +74,9 @@ impl Context {
         let usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        if (bytes.len() as u64) < MIN_BUFFER || bytes.len() % 4 != 0 {
+        if (bytes.len() as u64) < MIN_BUFFER || !bytes.len().is_multiple_of(4) {
             let mut padded = bytes.to_vec();
-            padded.resize((bytes.len().max(MIN_BUFFER as usize) + 3) / 4 * 4, 0);
+            padded.resize(bytes.len().max(MIN_BUFFER as usize).div_ceil(4) * 4, 0);
             return self
                 .device
                 .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -97,7 +97,7 @@ impl Context {
     pub(crate) fn zeroed(&self, bytes: u64) -> wgpu::Buffer {
         self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("wgblas scratch"),
-            size: (bytes.max(MIN_BUFFER) + 3) / 4 * 4,
+            size: bytes.max(MIN_BUFFER).div_ceil(4) * 4,
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_SRC
                 | wgpu::BufferUsages::COPY_DST,
