@@ -186,26 +186,6 @@ pub(crate) fn write_matrix<T: Copy>(out: &mut ArrayViewMut2<'_, T>, data: &[T], 
     }
 }
 
-/// As [`write_matrix`], but only the elements of triangle `uplo` (diagonal included): the other
-/// triangle of the caller's view is not written at all (`ssyr`, `ssyr2`).
-pub(crate) fn write_triangle<T: Copy>(
-    out: &mut ArrayViewMut2<'_, T>,
-    data: &[T],
-    op: &MatOperand,
-    uplo: crate::flags::Uplo,
-) {
-    let (off, rs, cs) = (op.offset as isize, op.rs as isize, op.cs as isize);
-    for ((i, j), v) in out.indexed_iter_mut() {
-        let inside = match uplo {
-            crate::flags::Uplo::Upper => i <= j,
-            crate::flags::Uplo::Lower => i >= j,
-        };
-        if inside {
-            *v = data[(off + i as isize * rs + j as isize * cs) as usize];
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,13 +35,29 @@ fn check(
     let a = rand_mat(&mut r, ar, ac);
     let x = rand_vec(&mut r, n);
     // beta = 0: y is never read, so it holds NaN.
-    let y = if beta == 0.0 { Array1::from_elem(m, f32::NAN) } else { rand_vec(&mut r, m) };
+    let y = if beta == 0.0 {
+        Array1::from_elem(m, f32::NAN)
+    } else {
+        rand_vec(&mut r, m)
+    };
     let sa = Mat::new(&a, la);
     let xs = Vector::new(&x, lx);
     let mut ys = Vector::new(&y, ly);
-    blas::sgemv(ctx(), trans, alpha, sa.view(), xs.view(), beta, ys.view_mut()).unwrap();
+    blas::sgemv(
+        ctx(),
+        trans,
+        alpha,
+        sa.view(),
+        xs.view(),
+        beta,
+        ys.view_mut(),
+    )
+    .unwrap();
     let what = format!("sgemv {m}x{n} {trans:?} alpha={alpha} beta={beta} {la:?} {lx:?}/{ly:?}");
-    assert!(ys.outside_is_untouched(), "{what}: wrote outside the strided y");
+    assert!(
+        ys.outside_is_untouched(),
+        "{what}: wrote outside the strided y"
+    );
     if m == 0 || n == 0 {
         // Reference quick return: y unchanged (even NaN with beta = 0).
         assert!(l2::same_bits(&ys.to_owned(), &y), "{what}: y changed");
@@ -59,16 +75,52 @@ fn validation_x_length_mismatch() {
     let a = Array2::<f32>::ones((3, 4));
     let mut y = Array1::<f32>::from_elem(3, 7.0);
     let x = Array1::<f32>::ones(3);
-    let err = blas::sgemv(ctx(), Transpose::No, 1.0, a.view(), x.view(), 0.0, y.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemv", arg: "x", .. }), "{err}");
+    let err = blas::sgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        a.view(),
+        x.view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(a.gpu_gemv(&x).is_err());
     // With Transpose::Yes, x must have the rows of A (3), y its columns (4).
     let mut y4 = Array1::<f32>::from_elem(4, 7.0);
     let x4 = Array1::<f32>::ones(4);
-    let err = blas::sgemv(ctx(), Transpose::Yes, 1.0, a.view(), x4.view(), 0.0, y4.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemv", arg: "x", .. }), "{err}");
+    let err = blas::sgemv(
+        ctx(),
+        Transpose::Yes,
+        1.0,
+        a.view(),
+        x4.view(),
+        0.0,
+        y4.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y, Array1::from_elem(3, 7.0));
     assert_eq!(y4, Array1::from_elem(4, 7.0));
 }
@@ -80,7 +132,17 @@ fn validation_y_length_mismatch() {
     for len in [2, 4] {
         let mut y = Array1::<f32>::from_elem(len, 7.0);
         let err = a.gpu_gemv_inplace(1.0, &x, 1.0, &mut y).unwrap_err();
-        assert!(matches!(err, Error::DimensionMismatch { routine: "sgemv", arg: "y", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::DimensionMismatch {
+                    routine: "sgemv",
+                    arg: "y",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert_eq!(y, Array1::from_elem(len, 7.0));
     }
 }
@@ -95,7 +157,17 @@ fn validation_too_large_for_one_binding() {
     let x = Array1::<f32>::zeros(side);
     let mut y = Array1::<f32>::from_elem(side, 5.0);
     let err = a.gpu_gemv_inplace(1.0, &x, 0.0, &mut y).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sgemv", arg: "a", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sgemv",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(y.iter().all(|&v| v == 5.0));
 }
 
@@ -120,7 +192,16 @@ fn edge_netlib_values_in_c_and_f_order() {
                 for alpha in NETLIB_ALPHA {
                     for beta in NETLIB_BETA {
                         for (lx, ly) in VPAIRS {
-                            check(m as u64 * 10 + n as u64, (m, n), t, alpha, beta, layout, lx, ly);
+                            check(
+                                m as u64 * 10 + n as u64,
+                                (m, n),
+                                t,
+                                alpha,
+                                beta,
+                                layout,
+                                lx,
+                                ly,
+                            );
                         }
                     }
                 }
@@ -145,23 +226,41 @@ fn edge_strided_and_reversed_layouts() {
 fn edge_hand_values() {
     let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
     // A·[1, 1, 1] = [6, 15]; the same in F order.
-    assert_eq!(a.gpu_gemv(&array![1.0f32, 1.0, 1.0]).unwrap(), array![6.0, 15.0]);
+    assert_eq!(
+        a.gpu_gemv(&array![1.0f32, 1.0, 1.0]).unwrap(),
+        array![6.0, 15.0]
+    );
     let af = Array2::from_shape_vec((2, 3).f(), vec![1.0f32, 4.0, 2.0, 5.0, 3.0, 6.0]).unwrap();
     assert_eq!(af, a);
-    assert_eq!(af.gpu_gemv(&array![1.0f32, 1.0, 1.0]).unwrap(), array![6.0, 15.0]);
+    assert_eq!(
+        af.gpu_gemv(&array![1.0f32, 1.0, 1.0]).unwrap(),
+        array![6.0, 15.0]
+    );
     // Aᵀ·[1, 2] = [9, 12, 15], by the flag and by the view.
     for m in [&a, &af] {
         let mut y = Array1::zeros(3);
-        blas::sgemv(ctx(), Transpose::Yes, 1.0, m.view(), array![1.0f32, 2.0].view(), 0.0, y.view_mut())
-            .unwrap();
+        blas::sgemv(
+            ctx(),
+            Transpose::Yes,
+            1.0,
+            m.view(),
+            array![1.0f32, 2.0].view(),
+            0.0,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![9.0, 12.0, 15.0]);
-        assert_eq!(m.t().gpu_gemv(&array![1.0f32, 2.0]).unwrap(), array![9.0, 12.0, 15.0]);
+        assert_eq!(
+            m.t().gpu_gemv(&array![1.0f32, 2.0]).unwrap(),
+            array![9.0, 12.0, 15.0]
+        );
     }
     // alpha = 2, beta = -1, y = [1, 1]: 2·[6, 15] − 1 = [11, 29]; y reversed in memory.
     let mut y = array![1.0f32, 10.0];
     let mut yr = y.slice_mut(ndarray::s![..;-1]);
     yr.fill(1.0);
-    a.gpu_gemv_inplace(2.0, &array![1.0f32, 1.0, 1.0], -1.0, &mut yr).unwrap();
+    a.gpu_gemv_inplace(2.0, &array![1.0f32, 1.0, 1.0], -1.0, &mut yr)
+        .unwrap();
     assert_eq!(y, array![29.0, 11.0]);
 }
 
@@ -170,8 +269,16 @@ fn edge_beta_zero_never_reads_y() {
     for layout in [Layout::C, Layout::F] {
         let a = Mat::new(&array![[1.0f32, 2.0], [3.0, 4.0]], layout);
         let mut y = array![f32::NAN, f32::INFINITY];
-        blas::sgemv(ctx(), Transpose::No, 1.0, a.view(), array![1.0f32, -1.0].view(), 0.0, y.view_mut())
-            .unwrap();
+        blas::sgemv(
+            ctx(),
+            Transpose::No,
+            1.0,
+            a.view(),
+            array![1.0f32, -1.0].view(),
+            0.0,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![-1.0, -1.0]);
     }
 }
@@ -182,11 +289,29 @@ fn edge_alpha_zero_never_reads_a_or_x() {
         let a = Mat::new(&Array2::from_elem((2, 3), f32::NAN), layout);
         let x = array![f32::NAN, f32::INFINITY, 1.0];
         let mut y = array![1.0f32, -2.0];
-        blas::sgemv(ctx(), Transpose::No, 0.0, a.view(), x.view(), 0.9, y.view_mut()).unwrap();
+        blas::sgemv(
+            ctx(),
+            Transpose::No,
+            0.0,
+            a.view(),
+            x.view(),
+            0.9,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![0.9, -1.8]);
         // alpha = 0 and beta = 0: y = 0 without reading anything.
         let mut y = array![f32::NAN, 3.0];
-        blas::sgemv(ctx(), Transpose::No, 0.0, a.view(), x.view(), 0.0, y.view_mut()).unwrap();
+        blas::sgemv(
+            ctx(),
+            Transpose::No,
+            0.0,
+            a.view(),
+            x.view(),
+            0.0,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![0.0, 0.0]);
     }
 }
@@ -197,13 +322,21 @@ fn edge_empty_dimensions_quick_return() {
     // beta = 0 (and so even NaN stays).
     let a = Array2::<f32>::zeros((3, 0));
     let mut y = array![1.0f32, f32::NAN, 3.0];
-    a.gpu_gemv_inplace(1.0, &Array1::zeros(0), 0.0, &mut y).unwrap();
+    a.gpu_gemv_inplace(1.0, &Array1::zeros(0), 0.0, &mut y)
+        .unwrap();
     assert!(l2::same_bits(&y, &array![1.0f32, f32::NAN, 3.0]));
-    assert_eq!(Array2::<f32>::zeros((0, 4)).gpu_gemv(&Array1::ones(4)).unwrap().len(), 0);
+    assert_eq!(
+        Array2::<f32>::zeros((0, 4))
+            .gpu_gemv(&Array1::ones(4))
+            .unwrap()
+            .len(),
+        0
+    );
     // alpha = 0, beta = 1: quick return too.
     let a = array![[f32::NAN]];
     let mut y = array![f32::INFINITY];
-    a.gpu_gemv_inplace(0.0, &array![1.0f32], 1.0, &mut y).unwrap();
+    a.gpu_gemv_inplace(0.0, &array![1.0f32], 1.0, &mut y)
+        .unwrap();
     assert_eq!(y, array![f32::INFINITY]);
 }
 
@@ -212,8 +345,21 @@ fn edge_rows_longer_than_one_workgroup() {
     // 600 columns: the 256-wide row reduction loops (C order) and the per-row loop (F order).
     for layout in [Layout::C, Layout::F] {
         for t in TRANS {
-            let (m, n) = if t == Transpose::No { (3, 600) } else { (600, 3) };
-            check(11, (m, n), t, 0.7, 0.9, layout, VLayout::Unit, VLayout::Reversed);
+            let (m, n) = if t == Transpose::No {
+                (3, 600)
+            } else {
+                (600, 3)
+            };
+            check(
+                11,
+                (m, n),
+                t,
+                0.7,
+                0.9,
+                layout,
+                VLayout::Unit,
+                VLayout::Reversed,
+            );
         }
     }
 }

@@ -21,7 +21,10 @@ fn check(seed: u64, (m, n): (usize, usize), alpha: f32, la: Layout, lx: VLayout,
     let (xs, ys) = (Vector::new(&x, lx), Vector::new(&y, ly));
     blas::sger(ctx(), alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
     let what = format!("sger {m}x{n} alpha={alpha} {la:?} {lx:?}/{ly:?}");
-    assert!(l2::same_bits(&pad, &sa.outside()), "{what}: wrote outside the strided A");
+    assert!(
+        l2::same_bits(&pad, &sa.outside()),
+        "{what}: wrote outside the strided A"
+    );
     if alpha == 0.0 || m == 0 || n == 0 {
         // Quick return: A unchanged.
         assert!(l2::same_bits(&sa.to_owned(), &a), "{what}: A changed");
@@ -36,12 +39,42 @@ fn check(seed: u64, (m, n): (usize, usize), alpha: f32, la: Layout, lx: VLayout,
 #[test]
 fn validation_length_mismatch() {
     let mut a = Array2::<f32>::from_elem((3, 4), 7.0);
-    let err = blas::sger(ctx(), 1.0, Array1::ones(4).view(), Array1::ones(4).view(), a.view_mut())
+    let err = blas::sger(
+        ctx(),
+        1.0,
+        Array1::ones(4).view(),
+        Array1::ones(4).view(),
+        a.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sger",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = Array1::<f32>::ones(3)
+        .gpu_ger_inplace(1.0, &Array1::ones(3), &mut a)
         .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sger", arg: "x", .. }), "{err}");
-    let err = Array1::<f32>::ones(3).gpu_ger_inplace(1.0, &Array1::ones(3), &mut a).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sger", arg: "y", .. }), "{err}");
-    assert!(Array1::<f32>::ones(2).gpu_ger(1.0, &Array1::ones(4), &a).is_err());
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sger",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(Array1::<f32>::ones(2)
+        .gpu_ger(1.0, &Array1::ones(4), &a)
+        .is_err());
     assert_eq!(a, Array2::from_elem((3, 4), 7.0));
 }
 
@@ -53,8 +86,21 @@ fn validation_too_large_for_one_binding() {
     a[[0, 0]] = 3.0;
     let x = Array1::<f32>::ones(side);
     let err = x.gpu_ger_inplace(1.0, &x, &mut a).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sger", arg: "a", .. }), "{err}");
-    assert_eq!((a[[0, 0]], a[[0, 1]], a[[side - 1, side - 1]]), (3.0, 0.0, 0.0));
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sger",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        (a[[0, 0]], a[[0, 1]], a[[side - 1, side - 1]]),
+        (3.0, 0.0, 0.0)
+    );
 }
 
 proptest! {
@@ -104,7 +150,11 @@ fn edge_hand_values() {
         blas::sger(ctx(), 2.0, y.view(), x.view(), a.view_mut().reversed_axes()).unwrap();
         assert_eq!(a.to_owned(), expected, "{layout:?} transposed");
     }
-    assert_eq!(x.gpu_ger(1.0, &array![3.0f32], &Array2::zeros((2, 1))).unwrap(), array![[3.0], [6.0]]);
+    assert_eq!(
+        x.gpu_ger(1.0, &array![3.0f32], &Array2::zeros((2, 1)))
+            .unwrap(),
+        array![[3.0], [6.0]]
+    );
 }
 
 #[test]
@@ -114,7 +164,11 @@ fn edge_zero_y_column_is_skipped_as_in_reference() {
         let mut a = Mat::new(&Array2::ones((2, 2)), layout);
         let (x, y) = (array![f32::INFINITY, 1.0], array![0.0f32, 1.0]);
         blas::sger(ctx(), 1.0, x.view(), y.view(), a.view_mut()).unwrap();
-        assert_eq!(a.to_owned(), array![[1.0, f32::INFINITY], [1.0, 2.0]], "{layout:?}");
+        assert_eq!(
+            a.to_owned(),
+            array![[1.0, f32::INFINITY], [1.0, 2.0]],
+            "{layout:?}"
+        );
     }
 }
 
@@ -129,8 +183,12 @@ fn edge_alpha_zero_is_quick_return() {
 #[test]
 fn edge_empty_dimensions() {
     let mut a = Array2::<f32>::zeros((0, 3));
-    Array1::<f32>::zeros(0).gpu_ger_inplace(1.0, &Array1::ones(3), &mut a).unwrap();
-    let a = Array1::<f32>::ones(2).gpu_ger(1.0, &Array1::zeros(0), &Array2::zeros((2, 0))).unwrap();
+    Array1::<f32>::zeros(0)
+        .gpu_ger_inplace(1.0, &Array1::ones(3), &mut a)
+        .unwrap();
+    let a = Array1::<f32>::ones(2)
+        .gpu_ger(1.0, &Array1::zeros(0), &Array2::zeros((2, 0)))
+        .unwrap();
     assert_eq!(a.dim(), (2, 0));
 }
 
@@ -146,6 +204,9 @@ fn real_data_1138_bus() {
         let mut sa = Mat::new(&a, layout);
         blas::sger(ctx(), 0.7, x.view(), y.view(), sa.view_mut()).unwrap();
         let f = metrics::forward_factor(&sa.to_owned(), &reference, &bound).unwrap();
-        assert!(f <= THRESHOLD, "sger 1138_bus {layout:?}: forward factor {f}");
+        assert!(
+            f <= THRESHOLD,
+            "sger 1138_bus {layout:?}: forward factor {f}"
+        );
     }
 }

@@ -193,7 +193,13 @@ pub fn ssymv(
     y
 }
 
-pub fn strmv(u: Uplo, t: Transpose, d: Diag, a: ArrayView2<f32>, x: ArrayView1<f32>) -> Array1<f32> {
+pub fn strmv(
+    u: Uplo,
+    t: Transpose,
+    d: Diag,
+    a: ArrayView2<f32>,
+    x: ArrayView1<f32>,
+) -> Array1<f32> {
     let a = clean_tri(u, d, a);
     let mut x = x.to_owned();
     let n = a.nrows();

@@ -27,13 +27,29 @@ fn check(
     // NaN outside the stored triangle: never read.
     let a = l2::sym_stored(&mut r, n, uplo);
     let x = rand_vec(&mut r, n);
-    let y = if beta == 0.0 { Array1::from_elem(n, f32::NAN) } else { rand_vec(&mut r, n) };
+    let y = if beta == 0.0 {
+        Array1::from_elem(n, f32::NAN)
+    } else {
+        rand_vec(&mut r, n)
+    };
     let sa = Mat::new(&a, la);
     let xs = Vector::new(&x, lx);
     let mut ys = Vector::new(&y, ly);
-    blas::ssymv(ctx(), uplo, alpha, sa.view(), xs.view(), beta, ys.view_mut()).unwrap();
+    blas::ssymv(
+        ctx(),
+        uplo,
+        alpha,
+        sa.view(),
+        xs.view(),
+        beta,
+        ys.view_mut(),
+    )
+    .unwrap();
     let what = format!("ssymv n={n} {uplo:?} alpha={alpha} beta={beta} {la:?} {lx:?}/{ly:?}");
-    assert!(ys.outside_is_untouched(), "{what}: wrote outside the strided y");
+    assert!(
+        ys.outside_is_untouched(),
+        "{what}: wrote outside the strided y"
+    );
     let y0 = if beta == 0.0 { Array1::zeros(n) } else { y };
     let reference = l2::ssymv(uplo, alpha, a.view(), x.view(), beta, y0.view());
     let bound = bounds::symv(uplo, alpha, a.view(), x.view(), beta, y0.view());
@@ -46,10 +62,26 @@ fn validation_not_square() {
     let a = Array2::<f32>::ones((3, 4));
     let x = Array1::<f32>::ones(3);
     let mut y = Array1::<f32>::from_elem(3, 7.0);
-    let err = blas::ssymv(ctx(), Uplo::Upper, 1.0, a.view(), x.view(), 0.0, y.view_mut())
-        .unwrap_err();
+    let err = blas::ssymv(
+        ctx(),
+        Uplo::Upper,
+        1.0,
+        a.view(),
+        x.view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
     assert!(
-        matches!(err, Error::NotSquare { routine: "ssymv", arg: "a", rows: 3, cols: 4 }),
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "ssymv",
+                arg: "a",
+                rows: 3,
+                cols: 4
+            }
+        ),
         "{err}"
     );
     assert!(a.gpu_symv(Uplo::Lower, &x).is_err());
@@ -60,12 +92,36 @@ fn validation_not_square() {
 fn validation_length_mismatch() {
     let a = Array2::<f32>::ones((3, 3));
     let mut y = Array1::<f32>::from_elem(3, 7.0);
-    let err = a.gpu_symv_inplace(Uplo::Lower, 1.0, &Array1::ones(4), 1.0, &mut y).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssymv", arg: "x", .. }), "{err}");
+    let err = a
+        .gpu_symv_inplace(Uplo::Lower, 1.0, &Array1::ones(4), 1.0, &mut y)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssymv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y, Array1::from_elem(3, 7.0));
     let mut y2 = Array1::<f32>::from_elem(2, 7.0);
-    let err = a.gpu_symv_inplace(Uplo::Upper, 1.0, &Array1::ones(3), 1.0, &mut y2).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssymv", arg: "y", .. }), "{err}");
+    let err = a
+        .gpu_symv_inplace(Uplo::Upper, 1.0, &Array1::ones(3), 1.0, &mut y2)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssymv",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y2, Array1::from_elem(2, 7.0));
 }
 
@@ -76,8 +132,20 @@ fn validation_too_large_for_one_binding() {
     let a = Array2::<f32>::zeros((side, side));
     let x = Array1::<f32>::zeros(side);
     let mut y = Array1::<f32>::from_elem(side, 5.0);
-    let err = a.gpu_symv_inplace(Uplo::Upper, 1.0, &x, 0.0, &mut y).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "ssymv", arg: "a", .. }), "{err}");
+    let err = a
+        .gpu_symv_inplace(Uplo::Upper, 1.0, &x, 0.0, &mut y)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "ssymv",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(y.iter().all(|&v| v == 5.0));
 }
 
@@ -132,8 +200,16 @@ fn edge_hand_values_other_triangle_never_read() {
             let before = sa.to_owned();
             let mut y = array![1.0f32, 2.0, 3.0];
             // alpha = 2, beta = -1: 2·[6, 11, 14] − [1, 2, 3] = [11, 20, 25].
-            blas::ssymv(ctx(), uplo, 2.0, sa.view(), array![1.0f32, 1.0, 1.0].view(), -1.0, y.view_mut())
-                .unwrap();
+            blas::ssymv(
+                ctx(),
+                uplo,
+                2.0,
+                sa.view(),
+                array![1.0f32, 1.0, 1.0].view(),
+                -1.0,
+                y.view_mut(),
+            )
+            .unwrap();
             assert_eq!(y, array![11.0, 20.0, 25.0], "{uplo:?} {layout:?}");
             assert!(l2::same_bits(&sa.to_owned(), &before));
             // x = e_2 picks column 2 = row 2: [3, 5, 6].
@@ -148,8 +224,16 @@ fn edge_beta_zero_never_reads_y() {
     for layout in [Layout::C, Layout::F] {
         let a = Mat::new(&array![[2.0f32, f32::NAN], [1.0, 3.0]], layout);
         let mut y = array![f32::NAN, f32::INFINITY];
-        blas::ssymv(ctx(), Uplo::Lower, 1.0, a.view(), array![1.0f32, 1.0].view(), 0.0, y.view_mut())
-            .unwrap();
+        blas::ssymv(
+            ctx(),
+            Uplo::Lower,
+            1.0,
+            a.view(),
+            array![1.0f32, 1.0].view(),
+            0.0,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![3.0, 4.0]);
     }
 }
@@ -160,14 +244,41 @@ fn edge_alpha_zero_never_reads_a_or_x() {
         let a = Mat::new(&Array2::from_elem((2, 2), f32::NAN), layout);
         let x = array![f32::NAN, f32::INFINITY];
         let mut y = array![1.0f32, -2.0];
-        blas::ssymv(ctx(), Uplo::Upper, 0.0, a.view(), x.view(), 0.9, y.view_mut()).unwrap();
+        blas::ssymv(
+            ctx(),
+            Uplo::Upper,
+            0.0,
+            a.view(),
+            x.view(),
+            0.9,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![0.9, -1.8]);
         let mut y = array![f32::NAN, 1.0];
-        blas::ssymv(ctx(), Uplo::Upper, 0.0, a.view(), x.view(), 0.0, y.view_mut()).unwrap();
+        blas::ssymv(
+            ctx(),
+            Uplo::Upper,
+            0.0,
+            a.view(),
+            x.view(),
+            0.0,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![0.0, 0.0]);
         // alpha = 0, beta = 1: quick return, y unchanged.
         let mut y = array![f32::INFINITY, 1.0];
-        blas::ssymv(ctx(), Uplo::Upper, 0.0, a.view(), x.view(), 1.0, y.view_mut()).unwrap();
+        blas::ssymv(
+            ctx(),
+            Uplo::Upper,
+            0.0,
+            a.view(),
+            x.view(),
+            1.0,
+            y.view_mut(),
+        )
+        .unwrap();
         assert_eq!(y, array![f32::INFINITY, 1.0]);
     }
 }
@@ -198,7 +309,10 @@ fn real_data_1138_bus() {
             let reference = l2::ssymv(uplo, 1.0, a.view(), x.view(), 0.0, y0.view());
             let bound = bounds::symv(uplo, 1.0, a.view(), x.view(), 0.0, y0.view());
             let f = metrics::forward_factor(&y, &reference, &bound).unwrap();
-            assert!(f <= THRESHOLD, "ssymv 1138_bus {uplo:?} {layout:?}: forward factor {f}");
+            assert!(
+                f <= THRESHOLD,
+                "ssymv 1138_bus {uplo:?} {layout:?}: forward factor {f}"
+            );
         }
     }
 }

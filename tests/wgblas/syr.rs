@@ -14,7 +14,10 @@ const THRESHOLD: f64 = 2.0;
 
 /// The elements of `a` outside triangle `uplo`, in logical order.
 fn other_triangle(a: &Array2<f32>, uplo: Uplo) -> Vec<f32> {
-    a.indexed_iter().filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j)).map(|(_, v)| *v).collect()
+    a.indexed_iter()
+        .filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j))
+        .map(|(_, v)| *v)
+        .collect()
 }
 
 /// Run ssyr on `a` stored in `la`, `x` in `lx`; check the untouched parts and the factor.
@@ -26,7 +29,10 @@ fn check_matrix(a: &Array2<f32>, x: &Array1<f32>, uplo: Uplo, alpha: f32, la: La
     blas::ssyr(ctx(), uplo, alpha, xs.view(), sa.view_mut()).unwrap();
     let what = format!("ssyr n={n} {uplo:?} alpha={alpha} {la:?} {lx:?}");
     let got = sa.to_owned();
-    assert!(l2::same_bits(&pad, &sa.outside()), "{what}: wrote outside the strided A");
+    assert!(
+        l2::same_bits(&pad, &sa.outside()),
+        "{what}: wrote outside the strided A"
+    );
     assert!(
         l2::same_bits(&other_triangle(&got, uplo), &other_triangle(a, uplo)),
         "{what}: the other triangle changed"
@@ -52,20 +58,49 @@ fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
 #[test]
 fn validation_not_square() {
     let mut a = Array2::<f32>::from_elem((3, 2), 7.0);
-    let err = blas::ssyr(ctx(), Uplo::Lower, 1.0, Array1::ones(3).view(), a.view_mut()).unwrap_err();
+    let err = blas::ssyr(
+        ctx(),
+        Uplo::Lower,
+        1.0,
+        Array1::ones(3).view(),
+        a.view_mut(),
+    )
+    .unwrap_err();
     assert!(
-        matches!(err, Error::NotSquare { routine: "ssyr", arg: "a", rows: 3, cols: 2 }),
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "ssyr",
+                arg: "a",
+                rows: 3,
+                cols: 2
+            }
+        ),
         "{err}"
     );
-    assert!(Array1::<f32>::ones(2).gpu_syr(Uplo::Upper, 1.0, &a).is_err());
+    assert!(Array1::<f32>::ones(2)
+        .gpu_syr(Uplo::Upper, 1.0, &a)
+        .is_err());
     assert_eq!(a, Array2::from_elem((3, 2), 7.0));
 }
 
 #[test]
 fn validation_length_mismatch() {
     let mut a = Array2::<f32>::from_elem((3, 3), 7.0);
-    let err = Array1::<f32>::ones(4).gpu_syr_inplace(Uplo::Upper, 1.0, &mut a).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssyr", arg: "x", .. }), "{err}");
+    let err = Array1::<f32>::ones(4)
+        .gpu_syr_inplace(Uplo::Upper, 1.0, &mut a)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssyr",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(a, Array2::from_elem((3, 3), 7.0));
 }
 
@@ -75,8 +110,20 @@ fn validation_too_large_for_one_binding() {
     let side = ((limit / 4) as f64).sqrt() as usize + 1;
     let mut a = Array2::<f32>::zeros((side, side));
     a[[0, 0]] = 3.0;
-    let err = Array1::<f32>::ones(side).gpu_syr_inplace(Uplo::Lower, 1.0, &mut a).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "ssyr", arg: "a", .. }), "{err}");
+    let err = Array1::<f32>::ones(side)
+        .gpu_syr_inplace(Uplo::Lower, 1.0, &mut a)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "ssyr",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!((a[[0, 0]], a[[side - 1, side - 1]]), (3.0, 0.0));
 }
 
@@ -122,20 +169,39 @@ fn edge_hand_values_only_the_triangle_is_written() {
     let nan = f32::NAN;
     let x = array![1.0f32, 2.0, 3.0];
     let cases = [
-        (Uplo::Upper, array![[1.0f32, 2.0, 3.0], [nan, 4.0, 6.0], [nan, nan, 9.0]]),
-        (Uplo::Lower, array![[1.0f32, nan, nan], [2.0, 4.0, nan], [3.0, 6.0, 9.0]]),
+        (
+            Uplo::Upper,
+            array![[1.0f32, 2.0, 3.0], [nan, 4.0, 6.0], [nan, nan, 9.0]],
+        ),
+        (
+            Uplo::Lower,
+            array![[1.0f32, nan, nan], [2.0, 4.0, nan], [3.0, 6.0, 9.0]],
+        ),
     ];
     for layout in [Layout::C, Layout::F] {
         for (uplo, expected) in &cases {
-            let start = Array2::from_shape_fn((3, 3), |(i, j)| if l2::in_triangle(*uplo, i, j) { 0.0 } else { nan });
+            let start = Array2::from_shape_fn((3, 3), |(i, j)| {
+                if l2::in_triangle(*uplo, i, j) {
+                    0.0
+                } else {
+                    nan
+                }
+            });
             let mut a = Mat::new(&start, layout);
             blas::ssyr(ctx(), *uplo, 1.0, x.view(), a.view_mut()).unwrap();
-            assert!(l2::same_bits(&a.to_owned(), expected), "{uplo:?} {layout:?}: {}", a.to_owned());
+            assert!(
+                l2::same_bits(&a.to_owned(), expected),
+                "{uplo:?} {layout:?}: {}",
+                a.to_owned()
+            );
         }
     }
     // alpha = −1 on the plain form: 1 − x·xᵀ on the upper triangle, the lower one copied.
     let got = x.gpu_syr(Uplo::Upper, -1.0, &Array2::ones((3, 3))).unwrap();
-    assert_eq!(got, array![[0.0, -1.0, -2.0], [1.0, -3.0, -5.0], [1.0, 1.0, -8.0]]);
+    assert_eq!(
+        got,
+        array![[0.0, -1.0, -2.0], [1.0, -3.0, -5.0], [1.0, 1.0, -8.0]]
+    );
 }
 
 #[test]
@@ -144,18 +210,33 @@ fn edge_zero_x_column_is_skipped_as_in_reference() {
     // of 1 + Inf·0 = NaN.
     for layout in [Layout::C, Layout::F] {
         let mut a = Mat::new(&Array2::ones((2, 2)), layout);
-        blas::ssyr(ctx(), Uplo::Upper, 1.0, array![f32::INFINITY, 0.0].view(), a.view_mut()).unwrap();
-        assert_eq!(a.to_owned(), array![[f32::INFINITY, 1.0], [1.0, 1.0]], "{layout:?}");
+        blas::ssyr(
+            ctx(),
+            Uplo::Upper,
+            1.0,
+            array![f32::INFINITY, 0.0].view(),
+            a.view_mut(),
+        )
+        .unwrap();
+        assert_eq!(
+            a.to_owned(),
+            array![[f32::INFINITY, 1.0], [1.0, 1.0]],
+            "{layout:?}"
+        );
     }
 }
 
 #[test]
 fn edge_alpha_zero_and_n_zero_are_quick_returns() {
     let mut a = array![[1.0f32, 2.0], [3.0, 4.0]];
-    array![f32::NAN, 1.0].gpu_syr_inplace(Uplo::Lower, 0.0, &mut a).unwrap();
+    array![f32::NAN, 1.0]
+        .gpu_syr_inplace(Uplo::Lower, 0.0, &mut a)
+        .unwrap();
     assert_eq!(a, array![[1.0, 2.0], [3.0, 4.0]]);
     let mut e = Array2::<f32>::zeros((0, 0));
-    Array1::<f32>::zeros(0).gpu_syr_inplace(Uplo::Upper, 1.0, &mut e).unwrap();
+    Array1::<f32>::zeros(0)
+        .gpu_syr_inplace(Uplo::Upper, 1.0, &mut e)
+        .unwrap();
 }
 
 #[test]

@@ -13,7 +13,10 @@ use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_N, SIZES, UPLOS, VPAIRS}
 const THRESHOLD: f64 = 2.0;
 
 fn other_triangle(a: &Array2<f32>, uplo: Uplo) -> Vec<f32> {
-    a.indexed_iter().filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j)).map(|(_, v)| *v).collect()
+    a.indexed_iter()
+        .filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j))
+        .map(|(_, v)| *v)
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -34,7 +37,10 @@ fn check_matrix(
     blas::ssyr2(ctx(), uplo, alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
     let what = format!("ssyr2 n={n} {uplo:?} alpha={alpha} {la:?} {lx:?}/{ly:?}");
     let got = sa.to_owned();
-    assert!(l2::same_bits(&pad, &sa.outside()), "{what}: wrote outside the strided A");
+    assert!(
+        l2::same_bits(&pad, &sa.outside()),
+        "{what}: wrote outside the strided A"
+    );
     assert!(
         l2::same_bits(&other_triangle(&got, uplo), &other_triangle(a, uplo)),
         "{what}: the other triangle changed"
@@ -63,7 +69,15 @@ fn validation_not_square() {
     let x = Array1::<f32>::ones(2);
     let err = blas::ssyr2(ctx(), Uplo::Lower, 1.0, x.view(), x.view(), a.view_mut()).unwrap_err();
     assert!(
-        matches!(err, Error::NotSquare { routine: "ssyr2", arg: "a", rows: 2, cols: 3 }),
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "ssyr2",
+                arg: "a",
+                rows: 2,
+                cols: 3
+            }
+        ),
         "{err}"
     );
     assert!(x.gpu_syr2(Uplo::Upper, 1.0, &x, &a).is_err());
@@ -74,10 +88,34 @@ fn validation_not_square() {
 fn validation_length_mismatch() {
     let mut a = Array2::<f32>::from_elem((3, 3), 7.0);
     let (x3, x4) = (Array1::<f32>::ones(3), Array1::<f32>::ones(4));
-    let err = x4.gpu_syr2_inplace(Uplo::Upper, 1.0, &x3, &mut a).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssyr2", arg: "x", .. }), "{err}");
-    let err = x3.gpu_syr2_inplace(Uplo::Upper, 1.0, &x4, &mut a).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssyr2", arg: "y", .. }), "{err}");
+    let err = x4
+        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x3, &mut a)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssyr2",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = x3
+        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x4, &mut a)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssyr2",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(a, Array2::from_elem((3, 3), 7.0));
 }
 
@@ -88,8 +126,20 @@ fn validation_too_large_for_one_binding() {
     let mut a = Array2::<f32>::zeros((side, side));
     a[[0, 0]] = 3.0;
     let x = Array1::<f32>::ones(side);
-    let err = x.gpu_syr2_inplace(Uplo::Upper, 1.0, &x, &mut a).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "ssyr2", arg: "a", .. }), "{err}");
+    let err = x
+        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x, &mut a)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "ssyr2",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!((a[[0, 0]], a[[side - 1, side - 1]]), (3.0, 0.0));
 }
 
@@ -139,14 +189,26 @@ fn edge_hand_values_only_the_triangle_is_written() {
     ];
     for layout in [Layout::C, Layout::F] {
         for (uplo, expected) in &cases {
-            let start = Array2::from_shape_fn((2, 2), |(i, j)| if l2::in_triangle(*uplo, i, j) { 0.0 } else { nan });
+            let start = Array2::from_shape_fn((2, 2), |(i, j)| {
+                if l2::in_triangle(*uplo, i, j) {
+                    0.0
+                } else {
+                    nan
+                }
+            });
             let mut a = Mat::new(&start, layout);
             blas::ssyr2(ctx(), *uplo, 1.0, x.view(), y.view(), a.view_mut()).unwrap();
-            assert!(l2::same_bits(&a.to_owned(), expected), "{uplo:?} {layout:?}: {}", a.to_owned());
+            assert!(
+                l2::same_bits(&a.to_owned(), expected),
+                "{uplo:?} {layout:?}: {}",
+                a.to_owned()
+            );
         }
     }
     // alpha = 0.5 on the plain form, lower triangle of ones: 1 + [[3, ·], [3.5, 2]].
-    let got = x.gpu_syr2(Uplo::Lower, 0.5, &y, &Array2::ones((2, 2))).unwrap();
+    let got = x
+        .gpu_syr2(Uplo::Lower, 0.5, &y, &Array2::ones((2, 2)))
+        .unwrap();
     assert_eq!(got, array![[4.0, 1.0], [4.5, 3.0]]);
 }
 
@@ -157,7 +219,11 @@ fn edge_zero_columns_are_skipped_as_in_reference() {
         let mut a = Mat::new(&Array2::ones((2, 2)), layout);
         let (x, y) = (array![f32::INFINITY, 0.0], array![1.0f32, 0.0]);
         blas::ssyr2(ctx(), Uplo::Upper, 1.0, x.view(), y.view(), a.view_mut()).unwrap();
-        assert_eq!(a.to_owned(), array![[f32::INFINITY, 1.0], [1.0, 1.0]], "{layout:?}");
+        assert_eq!(
+            a.to_owned(),
+            array![[f32::INFINITY, 1.0], [1.0, 1.0]],
+            "{layout:?}"
+        );
     }
 }
 
@@ -179,7 +245,16 @@ fn real_data_1138_bus() {
     let (x, y) = (rand_vec(&mut r, a.nrows()), rand_vec(&mut r, a.nrows()));
     for uplo in UPLOS {
         for layout in [Layout::C, Layout::F] {
-            check_matrix(&a, &x, &y, uplo, 0.7, layout, VLayout::Unit, VLayout::Reversed);
+            check_matrix(
+                &a,
+                &x,
+                &y,
+                uplo,
+                0.7,
+                layout,
+                VLayout::Unit,
+                VLayout::Reversed,
+            );
         }
     }
 }

@@ -12,15 +12,7 @@ use crate::oracle_l2::{self as l2, DIAGS, NETLIB_N, SIZES, TRANS, UPLOS};
 const THRESHOLD: f64 = 2.0;
 
 #[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    la: Layout,
-    lx: VLayout,
-) {
+fn check(seed: u64, n: usize, uplo: Uplo, trans: Transpose, diag: Diag, la: Layout, lx: VLayout) {
     let mut r = rng(seed);
     // NaN outside the triangle, and on the diagonal for Unit: never read.
     let a = l2::tri_stored(&mut r, n, uplo, diag, 0.0, 1.0);
@@ -29,7 +21,10 @@ fn check(
     let mut xs = Vector::new(&x, lx);
     blas::strmv(ctx(), uplo, trans, diag, sa.view(), xs.view_mut()).unwrap();
     let what = format!("strmv n={n} {uplo:?} {trans:?} {diag:?} {la:?} {lx:?}");
-    assert!(xs.outside_is_untouched(), "{what}: wrote outside the strided x");
+    assert!(
+        xs.outside_is_untouched(),
+        "{what}: wrote outside the strided x"
+    );
     let reference = l2::strmv(uplo, trans, diag, a.view(), x.view());
     let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
     let f = metrics::forward_factor(&xs.to_owned(), &reference, &bound).unwrap();
@@ -40,13 +35,30 @@ fn check(
 fn validation_not_square() {
     let a = Array2::<f32>::ones((3, 2));
     let mut x = Array1::<f32>::from_elem(3, 7.0);
-    let err = blas::strmv(ctx(), Uplo::Upper, Transpose::No, Diag::NonUnit, a.view(), x.view_mut())
-        .unwrap_err();
+    let err = blas::strmv(
+        ctx(),
+        Uplo::Upper,
+        Transpose::No,
+        Diag::NonUnit,
+        a.view(),
+        x.view_mut(),
+    )
+    .unwrap_err();
     assert!(
-        matches!(err, Error::NotSquare { routine: "strmv", arg: "a", rows: 3, cols: 2 }),
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "strmv",
+                arg: "a",
+                rows: 3,
+                cols: 2
+            }
+        ),
         "{err}"
     );
-    assert!(a.gpu_trmv(Uplo::Lower, Transpose::Yes, Diag::Unit, &x).is_err());
+    assert!(a
+        .gpu_trmv(Uplo::Lower, Transpose::Yes, Diag::Unit, &x)
+        .is_err());
     assert_eq!(x, Array1::from_elem(3, 7.0));
 }
 
@@ -54,8 +66,20 @@ fn validation_not_square() {
 fn validation_length_mismatch() {
     let a = Array2::<f32>::ones((3, 3));
     let mut x = Array1::<f32>::from_elem(4, 7.0);
-    let err = a.gpu_trmv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "strmv", arg: "x", .. }), "{err}");
+    let err = a
+        .gpu_trmv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "strmv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(x, Array1::from_elem(4, 7.0));
 }
 
@@ -65,8 +89,20 @@ fn validation_too_large_for_one_binding() {
     let side = ((limit / 4) as f64).sqrt() as usize + 1;
     let a = Array2::<f32>::zeros((side, side));
     let mut x = Array1::<f32>::from_elem(side, 5.0);
-    let err = a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "strmv", arg: "a", .. }), "{err}");
+    let err = a
+        .gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "strmv",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(x.iter().all(|&v| v == 5.0));
 }
 
@@ -127,14 +163,25 @@ fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
     for layout in [Layout::C, Layout::F] {
         for (a, trans, diag, expected) in &cases {
             let sa = Mat::new(a, layout);
-            let got = sa.view().gpu_trmv(Uplo::Lower, *trans, *diag, &ones).unwrap();
+            let got = sa
+                .view()
+                .gpu_trmv(Uplo::Lower, *trans, *diag, &ones)
+                .unwrap();
             assert_eq!(got, expected, "lower {trans:?} {diag:?} {layout:?}");
             assert!(l2::same_bits(&sa.to_owned(), *a), "A changed");
             // Uᵀ = L: the upper triangle of aᵀ with the flags flipped gives the same.
             let at = a.t().to_owned();
             let sat = Mat::new(&at, layout);
-            let got = sat.view().gpu_trmv(Uplo::Upper, trans.flip(), *diag, &ones).unwrap();
-            assert_eq!(got, expected, "upper {:?} {diag:?} {layout:?}", trans.flip());
+            let got = sat
+                .view()
+                .gpu_trmv(Uplo::Upper, trans.flip(), *diag, &ones)
+                .unwrap();
+            assert_eq!(
+                got,
+                expected,
+                "upper {:?} {diag:?} {layout:?}",
+                trans.flip()
+            );
         }
     }
 }
@@ -143,7 +190,8 @@ fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
 fn edge_n_zero() {
     let a = Array2::<f32>::zeros((0, 0));
     let mut x = Array1::<f32>::zeros(0);
-    a.gpu_trmv_inplace(Uplo::Upper, Transpose::No, Diag::Unit, &mut x).unwrap();
+    a.gpu_trmv_inplace(Uplo::Upper, Transpose::No, Diag::Unit, &mut x)
+        .unwrap();
     assert_eq!(x.len(), 0);
 }
 
@@ -151,7 +199,9 @@ fn edge_n_zero() {
 fn real_data_1138_bus() {
     // x ← L·x and Lᵀ·x with L the lower triangle of 1138_bus (upper set to NaN).
     let mut a = l2::bus_1138();
-    a.indexed_iter_mut().filter(|((i, j), _)| j > i).for_each(|(_, v)| *v = f32::NAN);
+    a.indexed_iter_mut()
+        .filter(|((i, j), _)| j > i)
+        .for_each(|(_, v)| *v = f32::NAN);
     let mut r = rng(1138);
     let x = rand_vec(&mut r, a.nrows());
     for trans in TRANS {
@@ -160,7 +210,10 @@ fn real_data_1138_bus() {
             let reference = l2::strmv(Uplo::Lower, trans, diag, a.view(), x.view());
             let bound = bounds::trmv(Uplo::Lower, trans, diag, a.view(), x.view());
             let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-            assert!(f <= THRESHOLD, "strmv 1138_bus {trans:?} {diag:?}: forward factor {f}");
+            assert!(
+                f <= THRESHOLD,
+                "strmv 1138_bus {trans:?} {diag:?}: forward factor {f}"
+            );
         }
     }
 }

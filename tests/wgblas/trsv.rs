@@ -41,10 +41,19 @@ fn check_matrix(
     let sa = Mat::new(a, la);
     let mut xs = Vector::new(b, lx);
     blas::strsv(ctx(), uplo, trans, diag, sa.view(), xs.view_mut()).unwrap();
-    let what = format!("strsv n={} {uplo:?} {trans:?} {diag:?} {la:?} {lx:?} {what}", a.nrows());
-    assert!(xs.outside_is_untouched(), "{what}: wrote outside the strided x");
+    let what = format!(
+        "strsv n={} {uplo:?} {trans:?} {diag:?} {la:?} {lx:?} {what}",
+        a.nrows()
+    );
+    assert!(
+        xs.outside_is_untouched(),
+        "{what}: wrote outside the strided x"
+    );
     let x = xs.to_owned();
-    assert!(x.iter().all(|v| v.is_finite()), "{what}: non-finite solution");
+    assert!(
+        x.iter().all(|v| v.is_finite()),
+        "{what}: non-finite solution"
+    );
     let f = residual_factor(uplo, trans, diag, a, &x, b);
     assert!(f <= THRESHOLD, "{what}: backward residual factor {f}");
     f
@@ -73,13 +82,30 @@ fn check(
 fn validation_not_square() {
     let a = Array2::<f32>::ones((2, 3));
     let mut x = Array1::<f32>::from_elem(2, 7.0);
-    let err = blas::strsv(ctx(), Uplo::Lower, Transpose::No, Diag::NonUnit, a.view(), x.view_mut())
-        .unwrap_err();
+    let err = blas::strsv(
+        ctx(),
+        Uplo::Lower,
+        Transpose::No,
+        Diag::NonUnit,
+        a.view(),
+        x.view_mut(),
+    )
+    .unwrap_err();
     assert!(
-        matches!(err, Error::NotSquare { routine: "strsv", arg: "a", rows: 2, cols: 3 }),
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "strsv",
+                arg: "a",
+                rows: 2,
+                cols: 3
+            }
+        ),
         "{err}"
     );
-    assert!(a.gpu_trsv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x).is_err());
+    assert!(a
+        .gpu_trsv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x)
+        .is_err());
     assert_eq!(x, Array1::from_elem(2, 7.0));
 }
 
@@ -87,8 +113,20 @@ fn validation_not_square() {
 fn validation_length_mismatch() {
     let a = Array2::<f32>::eye(3);
     let mut x = Array1::<f32>::from_elem(2, 7.0);
-    let err = a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "strsv", arg: "x", .. }), "{err}");
+    let err = a
+        .gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "strsv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(x, Array1::from_elem(2, 7.0));
 }
 
@@ -98,8 +136,20 @@ fn validation_too_large_for_one_binding() {
     let side = ((limit / 4) as f64).sqrt() as usize + 1;
     let a = Array2::<f32>::zeros((side, side));
     let mut x = Array1::<f32>::from_elem(side, 5.0);
-    let err = a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "strsv", arg: "a", .. }), "{err}");
+    let err = a
+        .gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "strsv",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(x.iter().all(|&v| v == 5.0));
 }
 
@@ -137,7 +187,16 @@ fn edge_strided_and_reversed_layouts() {
     for la in LAYOUTS {
         for uplo in UPLOS {
             for trans in TRANS {
-                check(9, 129, uplo, trans, Diag::NonUnit, 1.0, la, VLayout::ReversedStep2);
+                check(
+                    9,
+                    129,
+                    uplo,
+                    trans,
+                    Diag::NonUnit,
+                    1.0,
+                    la,
+                    VLayout::ReversedStep2,
+                );
             }
         }
     }
@@ -179,16 +238,35 @@ fn edge_ill_conditioned_small_diagonal() {
             for uplo in UPLOS {
                 for trans in TRANS {
                     let mut r = rng(100 + n as u64);
-                    let mut a = l2::tri_stored(&mut r, n, uplo, Diag::NonUnit, 0.0, 1.0 / (n as f32).sqrt());
+                    let mut a = l2::tri_stored(
+                        &mut r,
+                        n,
+                        uplo,
+                        Diag::NonUnit,
+                        0.0,
+                        1.0 / (n as f32).sqrt(),
+                    );
                     for i in 0..n {
                         a[[i, i]] = a[[i, i]].signum() * (1e-3 + 0.099 * a[[i, i]].abs());
                     }
                     let cond = l2::cond1_triangular(uplo, Diag::NonUnit, a.view());
-                    assert!(cond > 1e6, "n={n} {uplo:?}: cond₁ = {cond:e}, not ill-conditioned");
+                    assert!(
+                        cond > 1e6,
+                        "n={n} {uplo:?}: cond₁ = {cond:e}, not ill-conditioned"
+                    );
                     least_cond = least_cond.min(cond);
                     let b = rand_vec(&mut r, n);
                     let what = format!("cond₁ {cond:.1e}");
-                    let f = check_matrix(&a, &b, uplo, trans, Diag::NonUnit, layout, VLayout::Step2, &what);
+                    let f = check_matrix(
+                        &a,
+                        &b,
+                        uplo,
+                        trans,
+                        Diag::NonUnit,
+                        layout,
+                        VLayout::Step2,
+                        &what,
+                    );
                     worst = worst.max(f);
                 }
             }
@@ -208,7 +286,12 @@ fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
         // op(L)·x = b for x = [1, 2, 3]: L·x = [2, 9, 22]; Lᵀ·x = [13, 14, 15];
         // unit: L·x = [1, 3, 10]; Lᵀ·x = [12, 8, 3].
         (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 9.0, 22.0]),
-        (&l, Transpose::Yes, Diag::NonUnit, array![13.0f32, 14.0, 15.0]),
+        (
+            &l,
+            Transpose::Yes,
+            Diag::NonUnit,
+            array![13.0f32, 14.0, 15.0],
+        ),
         (&lu, Transpose::No, Diag::Unit, array![1.0f32, 3.0, 10.0]),
         (&lu, Transpose::Yes, Diag::Unit, array![12.0f32, 8.0, 3.0]),
     ];
@@ -221,7 +304,10 @@ fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
             assert!(l2::same_bits(&sa.to_owned(), *a), "A changed");
             let at = a.t().to_owned();
             let sat = Mat::new(&at, layout);
-            let got = sat.view().gpu_trsv(Uplo::Upper, trans.flip(), *diag, b).unwrap();
+            let got = sat
+                .view()
+                .gpu_trsv(Uplo::Upper, trans.flip(), *diag, b)
+                .unwrap();
             assert_eq!(got, x, "upper {:?} {diag:?} {layout:?}", trans.flip());
         }
     }
@@ -231,7 +317,8 @@ fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
 fn edge_n_zero() {
     let a = Array2::<f32>::zeros((0, 0));
     let mut x = Array1::<f32>::zeros(0);
-    a.gpu_trsv_inplace(Uplo::Lower, Transpose::Yes, Diag::NonUnit, &mut x).unwrap();
+    a.gpu_trsv_inplace(Uplo::Lower, Transpose::Yes, Diag::NonUnit, &mut x)
+        .unwrap();
     assert_eq!(x.len(), 0);
 }
 
@@ -246,7 +333,15 @@ fn edge_blocked_solve_is_one_submission() {
         let b = rand_vec(&mut r, 129);
         let mut x = b.clone();
         let (s0, d0) = (c.submissions(), c.dispatches());
-        blas::strsv(&c, uplo, Transpose::No, Diag::NonUnit, a.view(), x.view_mut()).unwrap();
+        blas::strsv(
+            &c,
+            uplo,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            x.view_mut(),
+        )
+        .unwrap();
         assert_eq!(c.submissions() - s0, 1, "{uplo:?}: submissions");
         assert_eq!(c.dispatches() - d0, 5, "{uplo:?}: dispatches");
         let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
@@ -259,13 +354,24 @@ fn real_data_1138_bus_lower_triangle() {
     // The lower triangle of 1138_bus densified (upper set to NaN: never read), solved for a
     // random right-hand side, by L and by Lᵀ, in C and F order; backward residual ≤ 3.
     let mut a = l2::bus_1138();
-    a.indexed_iter_mut().filter(|((i, j), _)| j > i).for_each(|(_, v)| *v = f32::NAN);
+    a.indexed_iter_mut()
+        .filter(|((i, j), _)| j > i)
+        .for_each(|(_, v)| *v = f32::NAN);
     let mut r = rng(1138);
     let b = rand_vec(&mut r, a.nrows());
     let mut worst: f64 = 0.0;
     for layout in [Layout::C, Layout::F] {
         for trans in TRANS {
-            let f = check_matrix(&a, &b, Uplo::Lower, trans, Diag::NonUnit, layout, VLayout::Unit, "1138_bus");
+            let f = check_matrix(
+                &a,
+                &b,
+                Uplo::Lower,
+                trans,
+                Diag::NonUnit,
+                layout,
+                VLayout::Unit,
+                "1138_bus",
+            );
             worst = worst.max(f);
         }
     }

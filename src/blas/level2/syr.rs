@@ -10,9 +10,9 @@ use crate::Context;
 /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric rank-1
 /// update).
 ///
-/// BLAS: `ssyr`. Only the triangle `uplo` (diagonal included) is read and written; the other
-/// triangle of the caller's `A` is neither read nor written, neither on the device nor on the
-/// way back. `x` has length n, any stride; `A` may be in any layout and is updated in place
+/// BLAS: `ssyr`. Only the triangle `uplo` (diagonal included) is read and written: the kernel
+/// never touches the other triangle, so it comes back bit for bit as it was (NaN included). `x`
+/// has length n, any stride; `A` may be in any layout and is updated in place
 /// with no copy (see [`sger`](crate::blas::sger)).
 ///
 /// Reference BLAS semantics (`SSYR`): n = 0 or `alpha = 0` returns at once; each element of the
@@ -54,6 +54,6 @@ pub fn ssyr(
     let xd = layout::vector(ctx, R, "x", &x)?;
     let d = rankupdate::dispatch(ctx, Update::Symmetric(uplo), alpha, &xd, &xd, &ad);
     let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
-    layout::write_triangle(&mut a, &out[0], &ad, uplo);
+    layout::write_matrix(&mut a, &out[0], &ad);
     Ok(())
 }

@@ -10,9 +10,9 @@ use crate::Context;
 /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A`
 /// (symmetric rank-2 update).
 ///
-/// BLAS: `ssyr2`. Only the triangle `uplo` (diagonal included) is read and written; the other
-/// triangle of the caller's `A` is neither read nor written. `x` and `y` have length n, any
-/// stride; `A` may be in any layout and is updated in place with no copy (see
+/// BLAS: `ssyr2`. Only the triangle `uplo` (diagonal included) is read and written: the kernel
+/// never touches the other triangle, so it comes back bit for bit as it was (NaN included). `x`
+/// and `y` have length n, any stride; `A` may be in any layout and is updated in place with no copy (see
 /// [`sger`](crate::blas::sger)).
 ///
 /// Reference BLAS semantics (`SSYR2`): n = 0 or `alpha = 0` returns at once; each element of the
@@ -59,6 +59,6 @@ pub fn ssyr2(
     let yd = layout::vector(ctx, R, "y", &y)?;
     let d = rankupdate::dispatch(ctx, Update::Symmetric2(uplo), alpha, &xd, &yd, &ad);
     let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
-    layout::write_triangle(&mut a, &out[0], &ad, uplo);
+    layout::write_matrix(&mut a, &out[0], &ad);
     Ok(())
 }
