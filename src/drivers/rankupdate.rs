@@ -41,7 +41,8 @@ struct Params {
     incy: i32,
     alpha: f32,
     ifast: u32,
-    _pad: u32,
+    /// Always 0 (the shader's `opaque`).
+    zero: u32,
 }
 
 /// One dispatch of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
@@ -66,7 +67,7 @@ pub(crate) fn dispatch<'a>(
         incy: y.inc,
         alpha,
         ifast: (a.rs.unsigned_abs() < a.cs.unsigned_abs()) as u32,
-        _pad: 0,
+        zero: 0,
     };
     let (uplo, two) = match update {
         Update::General => (0, false),

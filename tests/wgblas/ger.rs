@@ -210,3 +210,33 @@ fn real_data_1138_bus() {
         );
     }
 }
+
+#[test]
+fn edge_rounded_once_against_exact() {
+    // The kernel evaluates A + alpha·x_i·y_j in double-f32 and rounds once: within half an ulp
+    // of the exact value (computed in f64), i.e. a factor ≤ 0.5 against the exact result
+    // (documented in wgsl/level2/rank_update.wgsl), in C and F order.
+    let mut worst: f64 = 0.0;
+    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+        let mut r = rng(seed);
+        let (m, n) = (129, 65);
+        let a = rand_mat(&mut r, m, n);
+        let (x, y) = (rand_vec(&mut r, m), rand_vec(&mut r, n));
+        let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
+        for layout in [Layout::C, Layout::F] {
+            let mut sa = Mat::new(&a, layout);
+            blas::sger(ctx(), alpha, x.view(), y.view(), sa.view_mut()).unwrap();
+            for ((i, j), &g) in sa.to_owned().indexed_iter() {
+                let exact =
+                    f64::from(a[[i, j]]) + f64::from(alpha) * f64::from(x[i]) * f64::from(y[j]);
+                let f = (f64::from(g) - exact).abs() / (metrics::EPS * bound[[i, j]]);
+                worst = worst.max(f);
+            }
+        }
+    }
+    println!("sger against the exact update: worst factor {worst:.4}");
+    assert!(
+        worst <= 0.501,
+        "sger not rounded once: factor {worst} against the exact update"
+    );
+}

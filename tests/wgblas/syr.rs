@@ -251,3 +251,36 @@ fn real_data_1138_bus() {
         }
     }
 }
+
+#[test]
+fn edge_rounded_once_against_exact() {
+    // As sger: A + alpha·x_i·x_j evaluated in double-f32 and rounded once (factor ≤ 0.5 against
+    // the exact update, computed in f64).
+    let mut worst: f64 = 0.0;
+    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+        let mut r = rng(seed);
+        let n = 128;
+        let a = rand_mat(&mut r, n, n);
+        let x = rand_vec(&mut r, n);
+        for uplo in UPLOS {
+            let bound = bounds::syr(uplo, alpha, x.view(), a.view());
+            for layout in [Layout::C, Layout::F] {
+                let mut sa = Mat::new(&a, layout);
+                blas::ssyr(ctx(), uplo, alpha, x.view(), sa.view_mut()).unwrap();
+                for ((i, j), &g) in sa.to_owned().indexed_iter() {
+                    if l2::in_triangle(uplo, i, j) {
+                        let exact = f64::from(a[[i, j]])
+                            + f64::from(alpha) * f64::from(x[i]) * f64::from(x[j]);
+                        let f = (f64::from(g) - exact).abs() / (metrics::EPS * bound[[i, j]]);
+                        worst = worst.max(f);
+                    }
+                }
+            }
+        }
+    }
+    println!("ssyr against the exact update: worst factor {worst:.4}");
+    assert!(
+        worst <= 0.501,
+        "ssyr not rounded once: factor {worst} against the exact update"
+    );
+}

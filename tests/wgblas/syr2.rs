@@ -258,3 +258,40 @@ fn real_data_1138_bus() {
         }
     }
 }
+
+#[test]
+fn edge_rounded_once_against_exact() {
+    // The kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f32 and rounds once:
+    // within half an ulp of the exact value (computed in f64), i.e. a factor ≤ 0.5 against the
+    // exact result (documented in wgsl/level2/rank_update.wgsl), in C and F order.
+    let mut worst: f64 = 0.0;
+    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+        let mut r = rng(seed);
+        let n = 128;
+        let a = rand_mat(&mut r, n, n);
+        let (x, y) = (rand_vec(&mut r, n), rand_vec(&mut r, n));
+        for uplo in UPLOS {
+            for layout in [Layout::C, Layout::F] {
+                let mut sa = Mat::new(&a, layout);
+                blas::ssyr2(ctx(), uplo, alpha, x.view(), y.view(), sa.view_mut()).unwrap();
+                let got = sa.to_owned();
+                let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
+                let al = f64::from(alpha);
+                for ((i, j), &g) in got.indexed_iter() {
+                    if l2::in_triangle(uplo, i, j) {
+                        let (xi, xj) = (f64::from(x[i]), f64::from(x[j]));
+                        let (yi, yj) = (f64::from(y[i]), f64::from(y[j]));
+                        let exact = f64::from(a[[i, j]]) + al * xi * yj + al * yi * xj;
+                        let f = (f64::from(g) - exact).abs() / (metrics::EPS * bound[[i, j]]);
+                        worst = worst.max(f);
+                    }
+                }
+            }
+        }
+    }
+    println!("ssyr2 against the exact update: worst factor {worst:.4}");
+    assert!(
+        worst <= 0.501,
+        "ssyr2 not rounded once: factor {worst} against the exact update"
+    );
+}

@@ -1,15 +1,31 @@
 // Level 2 rank-1 and rank-2 update driver, one invocation per element (i, j) of A (m×n),
 // addressed by signed strides (layout.rs):
-//   TWO = false  A_ij = A_ij + x_i·(alpha·y_j),                skipped when y_j = 0   (sger;
+//   TWO = false  A_ij ← A_ij + x_i·(alpha·y_j),                 skipped when y_j = 0   (sger;
 //                ssyr binds x as y)
-//   TWO = true   A_ij = A_ij + x_i·(alpha·y_j) + y_i·(alpha·x_j), skipped when x_j = y_j = 0
+//   TWO = true   A_ij ← A_ij + x_i·(alpha·y_j) + y_i·(alpha·x_j), skipped when x_j = y_j = 0
 //                (ssyr2)
-// That is the reference BLAS formula, grouping and zero test (SGER, SSYR, SSYR2), so an Inf or
-// NaN in x meets a zero y_j exactly as in the reference.
+// The zero tests are those of the reference BLAS (SGER, SSYR, SSYR2), so an Inf or NaN in x
+// meets a zero y_j exactly as in the reference.
 //   UPLO = 0     every element (sger);
 //   UPLO = 1, 2  only the upper (i ≤ j) / lower (i ≥ j) triangle is read or written (ssyr, ssyr2).
 // The linear invocation index walks A along its smaller stride (IFAST: i fastest), so that
 // neighbouring invocations touch neighbouring memory in C and F order alike.
+//
+// Accuracy: each element is evaluated as an unevaluated sum of two f32 (double-f32) and rounded
+// once, so the result is the exact A_ij + alpha·x_i·y_j (+ alpha·y_i·x_j) to within about half
+// an ulp, instead of the up to four roundings of the plain formula (whose error can approach
+// 2·EPS·bound_ij: two such results, ours and OpenBLAS's, could then differ by more than the
+// 2·EPS·bound_ij that DESIGN.md §2 allows). Products are made exact by Dekker's TwoProduct with
+// operands split by masking the low 12 mantissa bits (every partial product then fits 24 bits,
+// so the result is the same whether or not the implementation fuses a*b + c, and fma() is not
+// needed); sums by Knuth's TwoSum, kept from being simplified away by `opaque` (T. J. Dekker, "A floating-point technique for extending the
+// available precision", Numer. Math. 18, 1971; Knuth, TAOCP vol. 2, §4.2.2; Ogita, Rump and
+// Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26, 2005). If an implementation
+// reassociated the additions anyway, the error terms would be lost and the result would fall
+// back to the plain formula's accuracy, never worse. Non-finite values (Inf, NaN in the inputs, or an
+// overflow) take the plain formula's value, as the reference computes it.
+// The helpers are written for f32 (the mask is f32's layout); an f64 instantiation would use
+// the plain formula.
 
 const WG: u32 = 256u;
 
@@ -28,13 +44,57 @@ struct Params {
     incy: i32,
     alpha: f32,
     ifast: u32,  // 1: i varies fastest with the invocation index; 0: j does
-    _pad0: u32,
+    zero: u32,   // always 0; see `opaque`
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> a: array<T>;
 @group(0) @binding(2) var<storage, read> x: array<T>;
 @group(0) @binding(3) var<storage, read> y: array<T>;
+
+// v = hi + lo exactly, hi keeping the 12 leading significant bits (a mask of the bit pattern:
+// no multiplication that could be fused); lo has at most 12 significant bits.
+fn split(v: f32) -> vec2<f32> {
+    let hi = bitcast<f32>(bitcast<u32>(v) & 0xfffff000u);
+    return vec2<f32>(hi, v - hi);
+}
+
+// a·b = p + e (Dekker's TwoProduct): p = fl(a·b); every partial product is exact.
+fn two_prod(a: f32, b: f32) -> vec2<f32> {
+    let p = a * b;
+    let sa = split(a);
+    let sb = split(b);
+    let e = ((sa.x * sb.x - p) + sa.x * sb.y + sa.y * sb.x) + sa.y * sb.y;
+    return vec2<f32>(p, e);
+}
+
+// v, hidden from the compiler's algebra: OR-ing a uniform that is always 0 into the bit pattern
+// cannot be folded, so identities such as s − (s − a) = a, which hold in real arithmetic but
+// not in floating point, cannot be applied across it. (Mesa's NIR applies them to operations
+// not marked exact, and SPIR-V from WGSL marks none: without this, lavapipe turns every TwoSum
+// error into 0.)
+fn opaque(v: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(v) | P.zero);
+}
+
+// a + b = s + e exactly (Knuth's TwoSum): s = fl(a + b).
+fn two_sum(a: f32, b: f32) -> vec2<f32> {
+    let s = opaque(a + b);
+    let z = opaque(s - a);
+    return vec2<f32>(s, (a - (s - z)) + (b - z));
+}
+
+// u·(alpha·v) as (hi, lo): hi = fl(u·fl(alpha·v)), the plain formula's product; hi + lo equals
+// the exact product to about 2^-48 relative.
+fn scaled_product(u: f32, alpha: f32, v: f32) -> vec2<f32> {
+    let t = two_prod(alpha, v);
+    let p = two_prod(u, t.x);
+    return vec2<f32>(p.x, p.y + u * t.y);
+}
+
+fn is_finite(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7f800000u) != 0x7f800000u;
+}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
@@ -57,19 +117,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         return;
     }
     let yj = y[vidx(P.offy, j, P.incy)];
-    let alpha = T(P.alpha);
+    var xj = T(0);
     if (TWO) {
-        let xj = x[vidx(P.offx, j, P.incx)];
-        if (xj != T(0) || yj != T(0)) {
-            let ia = midx(P.offa, i, j, P.rsa, P.csa);
-            let xi = x[vidx(P.offx, i, P.incx)];
-            let yi = y[vidx(P.offy, i, P.incy)];
-            a[ia] = a[ia] + xi * (alpha * yj) + yi * (alpha * xj);
-        }
+        xj = x[vidx(P.offx, j, P.incx)];
+    }
+    if (yj == T(0) && xj == T(0)) {
+        return;
+    }
+    let ia = midx(P.offa, i, j, P.rsa, P.csa);
+    let alpha = f32(P.alpha);
+    let p1 = scaled_product(f32(x[vidx(P.offx, i, P.incx)]), alpha, f32(yj));
+    var s = two_sum(f32(a[ia]), p1.x);
+    var lo = s.y + p1.y;
+    if (TWO) {
+        let p2 = scaled_product(f32(y[vidx(P.offy, i, P.incy)]), alpha, f32(xj));
+        let s2 = two_sum(s.x, p2.x);
+        lo = lo + s2.y + p2.y;
+        s.x = s2.x;
+    }
+    // s.x is the plain formula's value; s.x + lo the accurate one.
+    if (is_finite(s.x)) {
+        a[ia] = T(s.x + lo);
     } else {
-        if (yj != T(0)) {
-            let ia = midx(P.offa, i, j, P.rsa, P.csa);
-            a[ia] = a[ia] + x[vidx(P.offx, i, P.incx)] * (alpha * yj);
-        }
+        a[ia] = T(s.x);
     }
 }
