@@ -8,16 +8,21 @@ use crate::Context;
 
 /// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
 ///
-/// BLAS: `sger`. `x` has length m, `y` length n, any stride (negative included); `A` may be in
-/// any layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
+/// BLAS: `sger`. `x` has length m, `y` length n, any stride (negative included); `A` may be in any
+/// layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
 /// place, element by element, with no copy: a row-major `A` is the column-major `Aᵀ`, and the
 /// kernel walks whichever index is contiguous (see `drivers/rankupdate.rs`).
 ///
-/// Reference BLAS semantics (`SGER`): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y`
-/// and `A` are not read); each element is `A_ij + x_i·(alpha·y_j)`, and a column with
-/// `y_j = 0` is left as it is (so an Inf or NaN in `x` does not reach it), as in the reference.
-/// Forward error bound [`metrics::bounds::ger`](crate::metrics::bounds::ger) (factor ≤ 2,
-/// DESIGN.md §2).
+/// Reference BLAS semantics (`SGER`): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A`
+/// are not read); a column with `y_j = 0` is left as it is (so an Inf or NaN in `x` does not reach
+/// it), as in the reference.
+///
+/// Accuracy: each updated element is the exact `A_ij + alpha·x_i·y_j` rounded once (evaluated in
+/// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):
+/// within about half an ulp, where the plain formula rounds up to three times. Non-finite values
+/// follow the plain formula, as the reference computes it. Forward error bound
+/// [`metrics::bounds::ger`](crate::metrics::bounds::ger) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
+/// against the exact update).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` (length ≠ rows of

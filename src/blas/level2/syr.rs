@@ -7,17 +7,22 @@ use crate::flags::Uplo;
 use crate::layout;
 use crate::Context;
 
-/// `A ← alpha·x·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric rank-1
-/// update).
+/// `A ← alpha·x·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric rank-1 update).
 ///
-/// BLAS: `ssyr`. Only the triangle `uplo` (diagonal included) is read and written: the kernel
-/// never touches the other triangle, so it comes back bit for bit as it was (NaN included). `x`
-/// has length n, any stride; `A` may be in any layout and is updated in place
-/// with no copy (see [`sger`](crate::blas::sger)).
+/// BLAS: `ssyr`. Only the triangle `uplo` (diagonal included) is read and written: the kernel never
+/// touches the other triangle, so it comes back bit for bit as it was (NaN included). `x` has
+/// length n, any stride; `A` may be in any layout and is updated in place with no copy (see
+/// [`sger`](crate::blas::sger)).
 ///
-/// Reference BLAS semantics (`SSYR`): n = 0 or `alpha = 0` returns at once; each element of the
-/// triangle is `A_ij + x_i·(alpha·x_j)`, and a column with `x_j = 0` is left as it is. Forward
-/// error bound [`metrics::bounds::syr`](crate::metrics::bounds::syr) (factor ≤ 2, DESIGN.md §2).
+/// Reference BLAS semantics (`SSYR`): n = 0 or `alpha = 0` returns at once; a column with `x_j = 0`
+/// is left as it is.
+///
+/// Accuracy: each updated element is the exact `A_ij + alpha·x_i·x_j` rounded once (evaluated in
+/// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):
+/// within about half an ulp, where the plain formula rounds up to three times. Non-finite values
+/// follow the plain formula, as the reference computes it. Forward error bound
+/// [`metrics::bounds::syr`](crate::metrics::bounds::syr) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
+/// against the exact update).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);

@@ -17,8 +17,9 @@ use crate::Context;
 ///
 /// # Algorithm
 /// Blocked substitution (as OpenBLAS's `trsv` drivers block by `DTB_ENTRIES`: a small
-/// triangular solve, then a `gemv` update of the rest), not n sequential dispatches. `op(A)` is cut into diagonal blocks of `NB = 64` rows, taken in solve
-/// order (from the top for a lower, from the bottom for an upper triangle). For each block:
+/// triangular solve, then a `gemv` update of the rest), not n sequential dispatches. `op(A)` is
+/// cut into diagonal blocks of `NB = 64` rows, taken in solve order (from the top for a lower,
+/// from the bottom for an upper triangle). For each block:
 /// 1. **block solve**: one workgroup of 64 invocations solves the 64×64 diagonal block by
 ///    column-oriented substitution, with its part of `x` held in workgroup memory (two barriers
 ///    per row);
