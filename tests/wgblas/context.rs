@@ -73,3 +73,32 @@ fn shared_context_serves_many_threads() {
         h.join().unwrap();
     }
 }
+
+#[test]
+fn profiling_records_gpu_time_where_timestamps_exist() {
+    let own = Context::new().unwrap();
+    assert_eq!(own.last_gpu_time(), None);
+    own.set_profiling(true);
+    let a = ndarray::Array2::<f32>::ones((64, 64));
+    let mut c = ndarray::Array2::<f32>::zeros((64, 64));
+    blas::sgemm(
+        &own,
+        wgblas::Transpose::No,
+        wgblas::Transpose::No,
+        1.0,
+        a.view(),
+        a.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap();
+    assert!(c.iter().all(|&v| v == 64.0));
+    let has_timestamps = own.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    match own.last_gpu_time() {
+        Some(t) => assert!(has_timestamps && t > std::time::Duration::ZERO, "{t:?}"),
+        None => assert!(
+            !has_timestamps,
+            "TIMESTAMP_QUERY present but no GPU time recorded"
+        ),
+    }
+}
