@@ -146,8 +146,15 @@ pub fn cond1_triangular(uplo: Uplo, diag: Diag, a: ArrayView2<f32>) -> f64 {
 }
 
 /// `data/1138_bus.mtx` (SuiteSparse HB/1138_bus, symmetric 1138×1138), densified, f64 → f32.
+/// Read from the crate's `data/`, or from `data/` under the working directory where the crate is
+/// not (a test binary carried to the GPU machine runs next to a copy of `data/`).
 pub fn bus_1138() -> Array2<f32> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/1138_bus.mtx");
+    let in_crate = concat!(env!("CARGO_MANIFEST_DIR"), "/data/1138_bus.mtx");
+    let path = if std::path::Path::new(in_crate).exists() {
+        in_crate
+    } else {
+        "data/1138_bus.mtx"
+    };
     mtx::read_dense(path)
         .unwrap_or_else(|e| panic!("{e}"))
         .mapv(|v| v as f32)
