@@ -12,18 +12,21 @@ use crate::Context;
 /// BLAS: `sgemv`. `A` is m×n in any layout (C order, F order, transposed, sliced, strided);
 /// `x` has length n (m for `Transpose::Yes`) and `y` length m (n). A row-major (C-order) `A`
 /// is the column-major `Aᵀ` with its strides swapped, so every layout and both `trans` values
-/// are one kernel with no copy (see [`crate::layout`]); `x` and `y` may have any stride,
-/// including negative ones.
+/// are one kernel with no copy; `x` and `y` may have any stride, including negative ones. (The
+/// one exception, for every Level 2 routine: a view whose memory span is more than about twice
+/// its element count, such as a step of 3 or a column of a wide matrix, is packed into one
+/// contiguous copy first; see [`crate::layout`].)
 ///
 /// Reference BLAS semantics: `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0`
 /// never reads `y`, so NaN or Inf in `y` do not leak. When `A` has no rows or no columns the
 /// routine returns at once and `y` is unchanged, as reference `SGEMV` does (`M = 0` or `N = 0`:
 /// quick return); so does `alpha = 0` with `beta = 1`.
 ///
-/// Each `y_i` is one dot product in `f32` (sequential, or a 256-way tree when the row is
-/// contiguous); forward error bound [`metrics::bounds::gemv`](crate::metrics::bounds::gemv)
-/// (factor ≤ 4, DESIGN.md §2; Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd
-/// ed., §3.1).
+/// Each `y_i` is one dot product in `f32`: summed in order by one invocation when `op(A)` is
+/// column-major (its rows strided, reads coalesced across rows), else split over 256
+/// invocations and summed as a tree (reads coalesced along the row). Forward error bound
+/// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv) (factor ≤ 4, DESIGN.md §2; Higham,
+/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;

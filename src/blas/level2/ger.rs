@@ -10,8 +10,9 @@ use crate::Context;
 ///
 /// BLAS: `sger`. `x` has length m, `y` length n, any stride (negative included); `A` may be in any
 /// layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
-/// place, element by element, with no copy: a row-major `A` is the column-major `Aᵀ`, and the
-/// kernel walks whichever index is contiguous (see `drivers/rankupdate.rs`).
+/// place, element by element, with no copy (but see [`crate::layout`] for sparse views): a
+/// row-major `A` is the column-major `Aᵀ`, and the kernel walks whichever index is contiguous
+/// (see `drivers/rankupdate.rs`).
 ///
 /// Reference BLAS semantics (`SGER`): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A`
 /// are not read); a column with `y_j = 0` is left as it is (so an Inf or NaN in `x` does not reach
