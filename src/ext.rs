@@ -11,7 +11,7 @@ use ndarray::{Array1, Array2, ArrayBase, Data, DataMut, Ix1, Ix2};
 
 use crate::blas;
 use crate::error::Result;
-use crate::flags::{Diag, Transpose, Uplo};
+use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::Context;
 
 /// Level 1 methods on 1-D `f32` arrays.
@@ -203,6 +203,164 @@ pub trait Level3Ext {
         beta: f32,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
+
+    /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle.
+    /// BLAS `sgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemmtr`].
+    fn gpu_gemmtr<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·B + beta·C` on the triangle `uplo` of `C` only. BLAS `sgemmtr`; see
+    /// [`blas::sgemmtr`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemmtr`]; on error `c` is unchanged.
+    fn gpu_gemmtr_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// The triangle `uplo` of `A·Aᵀ` as a new (C-order) n×n array, zeros in the other
+    /// triangle (`a.t().gpu_syrk(..)` gives `AᵀA`). BLAS `ssyrk` with `alpha = 1`, `beta = 0`;
+    /// see [`blas::ssyrk`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyrk`].
+    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyrk`; see
+    /// [`blas::ssyrk`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyrk`]; on error `c` is unchanged.
+    fn gpu_syrk_inplace<S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// The triangle `uplo` of `A·Bᵀ + B·Aᵀ` as a new (C-order) n×n array, zeros in the other
+    /// triangle. BLAS `ssyr2k` with `alpha = 1`, `beta = 0`; see [`blas::ssyr2k`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr2k`].
+    fn gpu_syr2k<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·Bᵀ + alpha·B·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyr2k`;
+    /// see [`blas::ssyr2k`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr2k`]; on error `c` is unchanged.
+    fn gpu_syr2k_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// `A·B` (`Side::Left`) or `B·A` (`Side::Right`) as a new (C-order) array, `A` (`self`)
+    /// symmetric and read from its triangle `uplo` only. BLAS `ssymm` with `alpha = 1`,
+    /// `beta = 0`; see [`blas::ssymm`].
+    ///
+    /// # Errors
+    /// As [`blas::ssymm`].
+    fn gpu_symm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·B + beta·C` (Left) or `C ← alpha·B·A + beta·C` (Right), `A` symmetric.
+    /// BLAS `ssymm`; see [`blas::ssymm`].
+    ///
+    /// # Errors
+    /// As [`blas::ssymm`]; on error `c` is unchanged.
+    #[allow(clippy::too_many_arguments)]
+    fn gpu_symm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
+    /// triangular. BLAS `strmm` with `alpha = 1`; see [`blas::strmm`].
+    ///
+    /// # Errors
+    /// As [`blas::strmm`].
+    fn gpu_trmm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `B ← alpha·op(A)·B` (Left) or `B ← alpha·B·op(A)` (Right), `A` triangular. BLAS
+    /// `strmm`; see [`blas::strmm`].
+    ///
+    /// # Errors
+    /// As [`blas::strmm`]; on error `b` is unchanged.
+    fn gpu_trmm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()>;
+
+    /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a
+    /// new array, `A` (`self`) triangular. BLAS `strsm` with `alpha = 1`; see [`blas::strsm`].
+    ///
+    /// # Errors
+    /// As [`blas::strsm`].
+    fn gpu_trsm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `B ← X` solving `op(A)·X = alpha·B` (Left) or `X·op(A) = alpha·B` (Right), `A`
+    /// triangular. BLAS `strsm`; see [`blas::strsm`].
+    ///
+    /// # Errors
+    /// As [`blas::strsm`]; on error `b` is unchanged.
+    fn gpu_trsm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()>;
 }
 
 impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
@@ -240,5 +398,144 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
             beta,
             c.view_mut(),
         )
+    }
+
+    fn gpu_gemmtr<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros((self.nrows(), b.ncols()));
+        self.gpu_gemmtr_inplace(uplo, 1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_gemmtr_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        let (n, t) = (Transpose::No, Transpose::No);
+        blas::sgemmtr(ctx, uplo, n, t, alpha, self.view(), b.view(), beta, c.view_mut())
+    }
+
+    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros((self.nrows(), self.nrows()));
+        self.gpu_syrk_inplace(uplo, 1.0, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_syrk_inplace<S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::ssyrk(ctx, uplo, Transpose::No, alpha, self.view(), beta, c.view_mut())
+    }
+
+    fn gpu_syr2k<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros((self.nrows(), self.nrows()));
+        self.gpu_syr2k_inplace(uplo, 1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_syr2k_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        let t = Transpose::No;
+        blas::ssyr2k(ctx, uplo, t, alpha, self.view(), b.view(), beta, c.view_mut())
+    }
+
+    fn gpu_symm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros(b.dim());
+        self.gpu_symm_inplace(side, uplo, 1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_symm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::ssymm(ctx, side, uplo, alpha, self.view(), b.view(), beta, c.view_mut())
+    }
+
+    fn gpu_trmm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut out = b.to_owned();
+        self.gpu_trmm_inplace(side, uplo, trans, diag, 1.0, &mut out)?;
+        Ok(out)
+    }
+
+    fn gpu_trmm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::strmm(ctx, side, uplo, trans, diag, alpha, self.view(), b.view_mut())
+    }
+
+    fn gpu_trsm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut x = b.to_owned();
+        self.gpu_trsm_inplace(side, uplo, trans, diag, 1.0, &mut x)?;
+        Ok(x)
+    }
+
+    fn gpu_trsm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::strsm(ctx, side, uplo, trans, diag, alpha, self.view(), b.view_mut())
     }
 }

@@ -18,6 +18,12 @@ pub use level1::dot::sdot;
 pub use level2::gemv::sgemv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::sgemm;
+pub use level3::gemmtr::sgemmtr;
+pub use level3::symm::ssymm;
+pub use level3::syr2k::ssyr2k;
+pub use level3::syrk::ssyrk;
+pub use level3::trmm::strmm;
+pub use level3::trsm::strsm;
 
 use crate::error::{Error, Result};
 

@@ -9,6 +9,15 @@ mod common;
 mod axpy;
 mod gemm;
 
+mod gemmtr;
+mod level3_common;
+mod oracle_l3;
+mod symm;
+mod syr2k;
+mod syrk;
+mod trmm;
+mod trsm;
+
 mod smoke {
     use crate::common::{self, *};
     use ndarray::Array2;
