@@ -10,6 +10,7 @@ mod axpy;
 mod gemm;
 
 mod gemmtr;
+mod level3_real_data;
 mod level3_common;
 mod oracle_l3;
 mod symm;
