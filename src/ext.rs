@@ -419,8 +419,17 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        let (n, t) = (Transpose::No, Transpose::No);
-        blas::sgemmtr(ctx, uplo, n, t, alpha, self.view(), b.view(), beta, c.view_mut())
+        blas::sgemmtr(
+            ctx,
+            uplo,
+            Transpose::No,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
     }
 
     fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>> {
@@ -437,7 +446,15 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::ssyrk(ctx, uplo, Transpose::No, alpha, self.view(), beta, c.view_mut())
+        blas::ssyrk(
+            ctx,
+            uplo,
+            Transpose::No,
+            alpha,
+            self.view(),
+            beta,
+            c.view_mut(),
+        )
     }
 
     fn gpu_syr2k<S: Data<Elem = f32>>(
@@ -459,8 +476,16 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        let t = Transpose::No;
-        blas::ssyr2k(ctx, uplo, t, alpha, self.view(), b.view(), beta, c.view_mut())
+        blas::ssyr2k(
+            ctx,
+            uplo,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
     }
 
     fn gpu_symm<S: Data<Elem = f32>>(
@@ -484,7 +509,16 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::ssymm(ctx, side, uplo, alpha, self.view(), b.view(), beta, c.view_mut())
+        blas::ssymm(
+            ctx,
+            side,
+            uplo,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
     }
 
     fn gpu_trmm<S: Data<Elem = f32>>(
@@ -510,7 +544,16 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::strmm(ctx, side, uplo, trans, diag, alpha, self.view(), b.view_mut())
+        blas::strmm(
+            ctx,
+            side,
+            uplo,
+            trans,
+            diag,
+            alpha,
+            self.view(),
+            b.view_mut(),
+        )
     }
 
     fn gpu_trsm<S: Data<Elem = f32>>(
@@ -536,6 +579,15 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::strsm(ctx, side, uplo, trans, diag, alpha, self.view(), b.view_mut())
+        blas::strsm(
+            ctx,
+            side,
+            uplo,
+            trans,
+            diag,
+            alpha,
+            self.view(),
+            b.view_mut(),
+        )
     }
 }

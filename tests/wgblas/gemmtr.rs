@@ -31,20 +31,39 @@ fn check(
     let a = rand_mat(&mut r, ra, ca);
     let b = rand_mat(&mut r, rb, cb);
     // beta = 0: C all NaN (never read; the other triangle must stay NaN).
-    let c = if beta == 0.0 { Array2::from_elem((n, n), f32::NAN) } else { rand_mat(&mut r, n, n) };
+    let c = if beta == 0.0 {
+        Array2::from_elem((n, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, n, n)
+    };
     let (sa, sb) = (Mat::new(&a, layouts[0]), Mat::new(&b, layouts[1]));
     let mut sc = Mat::new(&c, layouts[2]);
     let pad = sc.outside();
-    blas::sgemmtr(ctx(), uplo, ta, tb, alpha, sa.view(), sb.view(), beta, sc.view_mut()).unwrap();
+    blas::sgemmtr(
+        ctx(),
+        uplo,
+        ta,
+        tb,
+        alpha,
+        sa.view(),
+        sb.view(),
+        beta,
+        sc.view_mut(),
+    )
+    .unwrap();
     let got = sc.to_owned();
     let c0 = oracle_c(None, beta, &c);
     let tri = oracle_l3::sgemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c0.view());
     let reference = merge_triangle(uplo, &tri, &c);
     let bound = bounds::gemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c.view());
     let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    let what = format!("sgemmtr {uplo:?} n={n} k={k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}");
+    let what =
+        format!("sgemmtr {uplo:?} n={n} k={k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}");
     assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(other_triangle_unchanged(uplo, &c, &got), "{what}: other triangle changed");
+    assert!(
+        other_triangle_unchanged(uplo, &c, &got),
+        "{what}: other triangle changed"
+    );
     assert!(same_bits(&pad, &sc.outside()), "{what}: wrote outside C");
 }
 
@@ -53,9 +72,29 @@ fn validation_c_not_square() {
     let a = Array2::<f32>::ones((3, 4));
     let b = Array2::<f32>::ones((4, 2));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = blas::sgemmtr(ctx(), Uplo::Lower, Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::NotSquare { routine: "sgemmtr", arg: "c", .. }), "{err}");
+    let err = blas::sgemmtr(
+        ctx(),
+        Uplo::Lower,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "sgemmtr",
+                arg: "c",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -64,19 +103,79 @@ fn validation_dimension_mismatch() {
     let mut c = Array2::<f32>::from_elem((3, 3), 9.0);
     // rows of op(A) ≠ n
     let (a, b) = (Array2::<f32>::ones((2, 4)), Array2::<f32>::ones((4, 3)));
-    let err = blas::sgemmtr(ctx(), Uplo::Upper, Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemmtr", arg: "a", .. }), "{err}");
+    let err = blas::sgemmtr(
+        ctx(),
+        Uplo::Upper,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemmtr",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     // inner dimension: op(B) has 5 rows, op(A) 4 columns
     let (a, b) = (Array2::<f32>::ones((3, 4)), Array2::<f32>::ones((5, 3)));
-    let err = blas::sgemmtr(ctx(), Uplo::Upper, Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemmtr", arg: "b", .. }), "{err}");
+    let err = blas::sgemmtr(
+        ctx(),
+        Uplo::Upper,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemmtr",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
     // columns of op(B) ≠ n, seen through the transpose flag
     let (a, b) = (Array2::<f32>::ones((4, 3)), Array2::<f32>::ones((4, 2)));
-    let err = blas::sgemmtr(ctx(), Uplo::Upper, Transpose::Yes, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemmtr", arg: "b", .. }), "{err}");
+    let err = blas::sgemmtr(
+        ctx(),
+        Uplo::Upper,
+        Transpose::Yes,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemmtr",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(a.gpu_gemmtr(Uplo::Lower, &b).is_err());
     assert_eq!(c, Array2::from_elem((3, 3), 9.0));
 }
@@ -89,8 +188,20 @@ fn validation_too_large_for_one_binding() {
     let b = Array2::<f32>::zeros((1, side));
     let mut c = Array2::<f32>::zeros((side, side));
     c[[0, 0]] = 5.0;
-    let err = a.gpu_gemmtr_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sgemmtr", arg: "c", .. }), "{err}");
+    let err = a
+        .gpu_gemmtr_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sgemmtr",
+                arg: "c",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c[[0, 0]], 5.0);
 }
 
@@ -129,7 +240,16 @@ fn edge_netlib_values_every_flag_in_c_and_f_order() {
 fn edge_tile_edges() {
     for n in [15, 16, 17, 127, 128, 129] {
         for uplo in UPLOS {
-            check(n as u64, (n, 17), uplo, Transpose::No, Transpose::Yes, 0.7, 0.9, [Layout::F, Layout::C, Layout::F]);
+            check(
+                n as u64,
+                (n, 17),
+                uplo,
+                Transpose::No,
+                Transpose::Yes,
+                0.7,
+                0.9,
+                [Layout::F, Layout::C, Layout::F],
+            );
         }
     }
 }
@@ -139,7 +259,16 @@ fn edge_mixed_and_strided_layouts() {
     for la in LAYOUTS {
         for lb in LAYOUTS {
             for lc in LAYOUTS {
-                check(5, (17, 16), Uplo::Upper, Transpose::Yes, Transpose::No, 1.0, 0.9, [la, lb, lc]);
+                check(
+                    5,
+                    (17, 16),
+                    Uplo::Upper,
+                    Transpose::Yes,
+                    Transpose::No,
+                    1.0,
+                    0.9,
+                    [la, lb, lc],
+                );
             }
         }
     }
@@ -152,7 +281,18 @@ fn edge_hand_values() {
     let b = array![[5.0f32, 6.0], [7.0, 8.0]];
     for layout in [Layout::C, Layout::F] {
         let mut c = Mat::new(&array![[1.0f32, f32::NAN], [1.0, 1.0]], layout);
-        blas::sgemmtr(ctx(), Uplo::Lower, Transpose::No, Transpose::No, 2.0, a.view(), b.view(), -1.0, c.view_mut()).unwrap();
+        blas::sgemmtr(
+            ctx(),
+            Uplo::Lower,
+            Transpose::No,
+            Transpose::No,
+            2.0,
+            a.view(),
+            b.view(),
+            -1.0,
+            c.view_mut(),
+        )
+        .unwrap();
         let c = c.to_owned();
         assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (37.0, 85.0, 99.0));
         assert!(c[[0, 1]].is_nan());
@@ -166,7 +306,8 @@ fn edge_k_zero_gives_beta_c_on_the_triangle() {
     let a = Array2::<f32>::zeros((2, 0));
     let b = Array2::<f32>::zeros((0, 2));
     let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    a.gpu_gemmtr_inplace(Uplo::Upper, 1.0, &b, 0.5, &mut c).unwrap();
+    a.gpu_gemmtr_inplace(Uplo::Upper, 1.0, &b, 0.5, &mut c)
+        .unwrap();
     assert_eq!(c, array![[0.5, 1.0], [3.0, 2.0]]);
 }
 
@@ -175,11 +316,13 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
     let a = array![[1.0f32, 2.0], [3.0, 4.0]];
     let id = array![[1.0f32, 0.0], [0.0, 1.0]];
     let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    a.gpu_gemmtr_inplace(Uplo::Lower, 1.0, &id, 0.0, &mut c).unwrap();
+    a.gpu_gemmtr_inplace(Uplo::Lower, 1.0, &id, 0.0, &mut c)
+        .unwrap();
     assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (1.0, 3.0, 4.0));
     assert_eq!(c[[0, 1]], f32::INFINITY);
     let nan = Array2::from_elem((2, 2), f32::NAN);
     let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    nan.gpu_gemmtr_inplace(Uplo::Upper, 0.0, &nan, 2.0, &mut c).unwrap();
+    nan.gpu_gemmtr_inplace(Uplo::Upper, 0.0, &nan, 2.0, &mut c)
+        .unwrap();
     assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
 }

@@ -65,7 +65,13 @@ pub fn mirror(a: &Array2<f32>, uplo: Uplo) -> Array2<f32> {
 /// A triangular operand: the `uplo` triangle random with a diagonal of magnitude in
 /// [`diag_lo`, `diag_lo` + 1], NaN in the other triangle, and NaN on the diagonal for
 /// `Diag::Unit` (neither may be read).
-pub fn tri_storage(rng: &mut StdRng, n: usize, uplo: Uplo, diag: Diag, diag_lo: f32) -> Array2<f32> {
+pub fn tri_storage(
+    rng: &mut StdRng,
+    n: usize,
+    uplo: Uplo,
+    diag: Diag,
+    diag_lo: f32,
+) -> Array2<f32> {
     let mut a = triangle(rng, n, uplo, diag_lo);
     if diag == Diag::Unit {
         for i in 0..n {
@@ -115,9 +121,9 @@ pub fn oracle_c(uplo: Option<Uplo>, beta: f32, c: &Array2<f32>) -> Array2<f32> {
 
 /// Whether the triangle strictly opposite to `uplo` is bitwise equal in `before` and `after`.
 pub fn other_triangle_unchanged(uplo: Uplo, before: &Array2<f32>, after: &Array2<f32>) -> bool {
-    before.indexed_iter().all(|((i, j), v)| {
-        in_triangle(uplo, i, j) || v.to_bits() == after[[i, j]].to_bits()
-    })
+    before
+        .indexed_iter()
+        .all(|((i, j), v)| in_triangle(uplo, i, j) || v.to_bits() == after[[i, j]].to_bits())
 }
 
 /// Bitwise equality of two lists of storage elements (padding of strided views).

@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use ndarray::Array2;
+use wgblas::blas;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::blas;
 
 use crate::common::*;
 use crate::level3_common::*;
@@ -20,7 +20,9 @@ const THRESHOLD: f64 = 1.0;
 
 fn load(name: &str) -> Array2<f32> {
     let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    mtx::read_dense(&path).unwrap_or_else(|e| panic!("{e}")).mapv(|v| v as f32)
+    mtx::read_dense(&path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .mapv(|v| v as f32)
 }
 
 #[test]
@@ -40,16 +42,45 @@ fn bcsstk01_squared_sgemm_and_ssymm() {
     }
     // ssymm: A from its lower triangle only (the upper one NaN), B = A.
     let lower = Array2::from_shape_fn((48, 48), |(i, j)| if i >= j { a[[i, j]] } else { f32::NAN });
-    let reference = oracle_l3::ssymm(Side::Left, Uplo::Lower, 1.0, a.view(), a.view(), 0.0, zero.view());
-    let bound = bounds::symm(Side::Left, Uplo::Lower, 1.0, lower.view(), a.view(), 0.0, zero.view());
+    let reference = oracle_l3::ssymm(
+        Side::Left,
+        Uplo::Lower,
+        1.0,
+        a.view(),
+        a.view(),
+        0.0,
+        zero.view(),
+    );
+    let bound = bounds::symm(
+        Side::Left,
+        Uplo::Lower,
+        1.0,
+        lower.view(),
+        a.view(),
+        0.0,
+        zero.view(),
+    );
     for side in SIDES {
         for layout in [Layout::C, Layout::F] {
             let sl = Mat::new(&lower, layout);
             let mut c = Mat::new(&Array2::from_elem((48, 48), f32::NAN), layout);
-            blas::ssymm(ctx(), side, Uplo::Lower, 1.0, sl.view(), a.view(), 0.0, c.view_mut()).unwrap();
+            blas::ssymm(
+                ctx(),
+                side,
+                Uplo::Lower,
+                1.0,
+                sl.view(),
+                a.view(),
+                0.0,
+                c.view_mut(),
+            )
+            .unwrap();
             let f = metrics::forward_factor(&c.to_owned(), &reference, &bound).unwrap();
             println!("bcsstk01² ssymm {side:?} {layout:?}: forward factor {f:.3e}");
-            assert!(f <= THRESHOLD, "ssymm bcsstk01² {side:?} {layout:?}: factor {f}");
+            assert!(
+                f <= THRESHOLD,
+                "ssymm bcsstk01² {side:?} {layout:?}: factor {f}"
+            );
         }
     }
 }
@@ -62,14 +93,28 @@ fn ssyrk_of_1138_bus() {
     let c = Array2::from_elem((n, n), f32::NAN);
     let mut got = c.clone();
     let t = Instant::now();
-    blas::ssyrk(ctx(), Uplo::Lower, Transpose::No, 1.0, a.view(), 0.0, got.view_mut()).unwrap();
+    blas::ssyrk(
+        ctx(),
+        Uplo::Lower,
+        Transpose::No,
+        1.0,
+        a.view(),
+        0.0,
+        got.view_mut(),
+    )
+    .unwrap();
     let elapsed = t.elapsed();
     let zero = Array2::<f32>::zeros((n, n));
     let tri = oracle_l3::ssyrk(Uplo::Lower, Transpose::No, 1.0, a.view(), 0.0, zero.view());
     let reference = merge_triangle(Uplo::Lower, &tri, &c);
     let bound = bounds::syrk(Uplo::Lower, Transpose::No, 1.0, a.view(), 0.0, c.view());
     let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    println!("ssyrk 1138_bus·1138_busᵀ (n = k = 1138): {elapsed:.2?} on the GPU, forward factor {f:.3e}");
+    println!(
+        "ssyrk 1138_bus·1138_busᵀ (n = k = 1138): {elapsed:.2?} on the GPU, forward factor {f:.3e}"
+    );
     assert!(f <= THRESHOLD, "ssyrk 1138_bus: factor {f}");
-    assert!(other_triangle_unchanged(Uplo::Lower, &c, &got), "upper triangle touched");
+    assert!(
+        other_triangle_unchanged(Uplo::Lower, &c, &got),
+        "upper triangle touched"
+    );
 }

@@ -12,8 +12,8 @@ mod dot;
 mod gemm;
 
 mod gemmtr;
-mod level3_real_data;
 mod level3_common;
+mod level3_real_data;
 mod oracle_l3;
 mod symm;
 mod syr2k;

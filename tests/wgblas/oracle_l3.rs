@@ -80,7 +80,11 @@ pub fn ssyrk(
 ) -> Array2<f32> {
     let (a, mut cc) = (c(&a), c(&cm));
     let n = cc.nrows();
-    let k = if t == Transpose::No { a.ncols() } else { a.nrows() };
+    let k = if t == Transpose::No {
+        a.ncols()
+    } else {
+        a.nrows()
+    };
     unsafe {
         cblas_ssyrk(
             CBLAS_LAYOUT::CblasRowMajor,
@@ -111,7 +115,11 @@ pub fn ssyr2k(
 ) -> Array2<f32> {
     let (a, b, mut cc) = (c(&a), c(&b), c(&cm));
     let n = cc.nrows();
-    let k = if t == Transpose::No { a.ncols() } else { a.nrows() };
+    let k = if t == Transpose::No {
+        a.ncols()
+    } else {
+        a.nrows()
+    };
     unsafe {
         cblas_ssyr2k(
             CBLAS_LAYOUT::CblasRowMajor,

@@ -28,11 +28,25 @@ fn check(
     let order = if side == Side::Left { m } else { n };
     let a = symmetric_storage(&mut r, order, uplo);
     let b = rand_mat(&mut r, m, n);
-    let c = if beta == 0.0 { Array2::from_elem((m, n), f32::NAN) } else { rand_mat(&mut r, m, n) };
+    let c = if beta == 0.0 {
+        Array2::from_elem((m, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, m, n)
+    };
     let (sa, sb) = (Mat::new(&a, layouts[0]), Mat::new(&b, layouts[1]));
     let mut sc = Mat::new(&c, layouts[2]);
     let pad = sc.outside();
-    blas::ssymm(ctx(), side, uplo, alpha, sa.view(), sb.view(), beta, sc.view_mut()).unwrap();
+    blas::ssymm(
+        ctx(),
+        side,
+        uplo,
+        alpha,
+        sa.view(),
+        sb.view(),
+        beta,
+        sc.view_mut(),
+    )
+    .unwrap();
     let full = mirror(&a, uplo);
     let c0 = oracle_c(None, beta, &c);
     let reference = oracle_l3::ssymm(side, uplo, alpha, full.view(), b.view(), beta, c0.view());
@@ -48,8 +62,20 @@ fn validation_a_not_square() {
     let a = Array2::<f32>::ones((3, 2));
     let b = Array2::<f32>::ones((3, 2));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::NotSquare { routine: "ssymm", arg: "a", .. }), "{err}");
+    let err = a
+        .gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "ssymm",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -59,13 +85,45 @@ fn validation_dimension_mismatch() {
     let b = Array2::<f32>::ones((3, 2));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
     // Right: the order of A must be the 2 columns of B.
-    let err = a.gpu_symm_inplace(Side::Right, Uplo::Lower, 1.0, &b, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssymm", arg: "a", .. }), "{err}");
+    let err = a
+        .gpu_symm_inplace(Side::Right, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssymm",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(a.gpu_symm(Side::Right, Uplo::Upper, &b).is_err());
     for shape in [(2, 2), (3, 3)] {
         let mut c2 = Array2::<f32>::from_elem(shape, 9.0);
-        let err = blas::ssymm(ctx(), Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 1.0, c2.view_mut()).unwrap_err();
-        assert!(matches!(err, Error::DimensionMismatch { routine: "ssymm", arg: "c", .. }), "{err}");
+        let err = blas::ssymm(
+            ctx(),
+            Side::Left,
+            Uplo::Upper,
+            1.0,
+            a.view(),
+            b.view(),
+            1.0,
+            c2.view_mut(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::DimensionMismatch {
+                    routine: "ssymm",
+                    arg: "c",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert_eq!(c2, Array2::from_elem(shape, 9.0));
     }
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
@@ -78,8 +136,20 @@ fn validation_too_large_for_one_binding() {
     let b = Array2::<f32>::zeros((1, limit / 4 + 1));
     let mut c = Array2::<f32>::zeros((1, limit / 4 + 1));
     c[[0, 0]] = 3.0;
-    let err = a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "ssymm", arg: "b", .. }), "{err}");
+    let err = a
+        .gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "ssymm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c[[0, 0]], 3.0);
 }
 
@@ -116,7 +186,15 @@ fn edge_tile_edges() {
     for m in [15, 16, 17, 127, 128, 129] {
         for side in SIDES {
             for uplo in UPLOS {
-                check(m as u64, (m, 17), side, uplo, 0.7, 0.9, [Layout::C, Layout::F, Layout::C]);
+                check(
+                    m as u64,
+                    (m, 17),
+                    side,
+                    uplo,
+                    0.7,
+                    0.9,
+                    [Layout::C, Layout::F, Layout::C],
+                );
             }
         }
     }
@@ -127,7 +205,15 @@ fn edge_mixed_and_strided_layouts() {
     for la in LAYOUTS {
         for lb in LAYOUTS {
             for lc in LAYOUTS {
-                check(13, (17, 16), Side::Right, Uplo::Lower, 1.0, 0.9, [la, lb, lc]);
+                check(
+                    13,
+                    (17, 16),
+                    Side::Right,
+                    Uplo::Lower,
+                    1.0,
+                    0.9,
+                    [la, lb, lc],
+                );
             }
         }
     }
@@ -146,10 +232,23 @@ fn edge_hand_values() {
         for layout in [Layout::C, Layout::F] {
             let sa = Mat::new(&a, layout);
             let mut c = Mat::new(&array![[1.0f32, 1.0], [1.0, 1.0]], layout);
-            blas::ssymm(ctx(), Side::Left, uplo, 2.0, sa.view(), b.view(), -1.0, c.view_mut()).unwrap();
+            blas::ssymm(
+                ctx(),
+                Side::Left,
+                uplo,
+                2.0,
+                sa.view(),
+                b.view(),
+                -1.0,
+                c.view_mut(),
+            )
+            .unwrap();
             assert_eq!(c.to_owned(), array![[1.0, 5.0], [3.0, 9.0]]);
         }
-        assert_eq!(a.gpu_symm(Side::Right, uplo, &b).unwrap(), array![[3.0, 5.0], [2.0, 3.0]]);
+        assert_eq!(
+            a.gpu_symm(Side::Right, uplo, &b).unwrap(),
+            array![[3.0, 5.0], [2.0, 3.0]]
+        );
     }
 }
 
@@ -158,11 +257,13 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
     let a = array![[1.0f32, f32::NAN], [2.0, 3.0]];
     let id = array![[1.0f32, 0.0], [0.0, 1.0]];
     let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &id, 0.0, &mut c).unwrap();
+    a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &id, 0.0, &mut c)
+        .unwrap();
     assert_eq!(c, array![[1.0, 2.0], [2.0, 3.0]]);
     let nan = Array2::from_elem((2, 2), f32::NAN);
     let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    nan.gpu_symm_inplace(Side::Right, Uplo::Upper, 0.0, &nan, 2.0, &mut c).unwrap();
+    nan.gpu_symm_inplace(Side::Right, Uplo::Upper, 0.0, &nan, 2.0, &mut c)
+        .unwrap();
     assert_eq!(c, array![[2.0, 4.0], [6.0, 8.0]]);
 }
 
@@ -170,5 +271,8 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
 fn edge_empty() {
     let a = Array2::<f32>::zeros((0, 0));
     let b = Array2::<f32>::zeros((0, 3));
-    assert_eq!(a.gpu_symm(Side::Left, Uplo::Lower, &b).unwrap().dim(), (0, 3));
+    assert_eq!(
+        a.gpu_symm(Side::Left, Uplo::Lower, &b).unwrap().dim(),
+        (0, 3)
+    );
 }

@@ -26,7 +26,11 @@ fn check(
     let mut r = rng(seed);
     let (ra, ca) = shape(trans, n, k);
     let a = rand_mat(&mut r, ra, ca);
-    let c = if beta == 0.0 { Array2::from_elem((n, n), f32::NAN) } else { rand_mat(&mut r, n, n) };
+    let c = if beta == 0.0 {
+        Array2::from_elem((n, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, n, n)
+    };
     let sa = Mat::new(&a, layouts[0]);
     let mut sc = Mat::new(&c, layouts[1]);
     let pad = sc.outside();
@@ -37,9 +41,13 @@ fn check(
     let reference = merge_triangle(uplo, &tri, &c);
     let bound = bounds::syrk(uplo, trans, alpha, a.view(), beta, c.view());
     let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    let what = format!("ssyrk {uplo:?} {trans:?} n={n} k={k} alpha={alpha} beta={beta} {layouts:?}");
+    let what =
+        format!("ssyrk {uplo:?} {trans:?} n={n} k={k} alpha={alpha} beta={beta} {layouts:?}");
     assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(other_triangle_unchanged(uplo, &c, &got), "{what}: other triangle changed");
+    assert!(
+        other_triangle_unchanged(uplo, &c, &got),
+        "{what}: other triangle changed"
+    );
     assert!(same_bits(&pad, &sc.outside()), "{what}: wrote outside C");
 }
 
@@ -47,8 +55,20 @@ fn check(
 fn validation_c_not_square() {
     let a = Array2::<f32>::ones((3, 4));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = a.gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::NotSquare { routine: "ssyrk", arg: "c", .. }), "{err}");
+    let err = a
+        .gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "ssyrk",
+                arg: "c",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -57,8 +77,27 @@ fn validation_dimension_mismatch() {
     let a = Array2::<f32>::ones((3, 4));
     let mut c = Array2::<f32>::from_elem((3, 3), 9.0);
     // op(A) = Aᵀ is 4×3: its 4 rows do not match the order 3 of C.
-    let err = blas::ssyrk(ctx(), Uplo::Upper, Transpose::Yes, 1.0, a.view(), 0.0, c.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "ssyrk", arg: "a", .. }), "{err}");
+    let err = blas::ssyrk(
+        ctx(),
+        Uplo::Upper,
+        Transpose::Yes,
+        1.0,
+        a.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ssyrk",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c, Array2::from_elem((3, 3), 9.0));
 }
 
@@ -67,8 +106,20 @@ fn validation_too_large_for_one_binding() {
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let a = Array2::<f32>::zeros((2, limit / 8 + 1));
     let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let err = a.gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "ssyrk", arg: "a", .. }), "{err}");
+    let err = a
+        .gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "ssyrk",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(c, array![[1.0, 2.0], [3.0, 4.0]]);
 }
 
@@ -103,7 +154,15 @@ fn edge_netlib_values_every_flag_in_c_and_f_order() {
 fn edge_tile_edges() {
     for n in [15, 16, 17, 63, 64, 65, 127, 128, 129] {
         for uplo in UPLOS {
-            check(n as u64, (n, 33), uplo, Transpose::Yes, 0.7, 0.9, [Layout::C, Layout::F]);
+            check(
+                n as u64,
+                (n, 33),
+                uplo,
+                Transpose::Yes,
+                0.7,
+                0.9,
+                [Layout::C, Layout::F],
+            );
         }
     }
 }
@@ -125,13 +184,28 @@ fn edge_hand_values() {
     let a = array![[1.0f32, 2.0], [3.0, 4.0]];
     for layout in [Layout::C, Layout::F] {
         let mut c = Mat::new(&array![[1.0f32, f32::NAN], [1.0, 1.0]], layout);
-        blas::ssyrk(ctx(), Uplo::Lower, Transpose::Yes, 2.0, a.view(), -1.0, c.view_mut()).unwrap();
+        blas::ssyrk(
+            ctx(),
+            Uplo::Lower,
+            Transpose::Yes,
+            2.0,
+            a.view(),
+            -1.0,
+            c.view_mut(),
+        )
+        .unwrap();
         let c = c.to_owned();
         assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (19.0, 27.0, 39.0));
         assert!(c[[0, 1]].is_nan());
     }
-    assert_eq!(a.gpu_syrk(Uplo::Upper).unwrap(), array![[5.0, 11.0], [0.0, 25.0]]);
-    assert_eq!(a.t().gpu_syrk(Uplo::Lower).unwrap(), array![[10.0, 0.0], [14.0, 20.0]]);
+    assert_eq!(
+        a.gpu_syrk(Uplo::Upper).unwrap(),
+        array![[5.0, 11.0], [0.0, 25.0]]
+    );
+    assert_eq!(
+        a.t().gpu_syrk(Uplo::Lower).unwrap(),
+        array![[10.0, 0.0], [14.0, 20.0]]
+    );
 }
 
 #[test]

@@ -28,7 +28,9 @@ fn operand(rng: &mut StdRng, n: usize, uplo: Uplo, diag: Diag, ill: bool) -> Arr
         let mut a = tri_storage(rng, n, uplo, diag, lo);
         if diag == Diag::Unit && n <= 65 {
             // A unit diagonal with off-diagonals ≤ 1 is too tame below order 100.
-            a.indexed_iter_mut().filter(|((i, j), _)| i != j).for_each(|(_, v)| *v *= 3.0);
+            a.indexed_iter_mut()
+                .filter(|((i, j), _)| i != j)
+                .for_each(|(_, v)| *v *= 3.0);
         }
         a
     } else {
@@ -63,14 +65,29 @@ fn cond_inf(a: &Array2<f32>, uplo: Uplo, diag: Diag) -> f64 {
             inv[[i, c]] = s / t[[i, i]];
         }
     }
-    let norm = |m: &Array2<f64>| m.rows().into_iter().map(|r| r.iter().map(|v| v.abs()).sum::<f64>()).fold(0.0, f64::max);
+    let norm = |m: &Array2<f64>| {
+        m.rows()
+            .into_iter()
+            .map(|r| r.iter().map(|v| v.abs()).sum::<f64>())
+            .fold(0.0, f64::max)
+    };
     norm(&t) * norm(&inv)
 }
 
 /// The backward residual factor of the solution `x` of the call (inputs `a`, `b`).
 #[allow(clippy::too_many_arguments)]
-fn factor(side: Side, uplo: Uplo, trans: Transpose, diag: Diag, alpha: f32, a: &Array2<f32>, x: &Array2<f32>, b: &Array2<f32>) -> f64 {
-    let res = metrics::trsm_residual(side, uplo, trans, diag, alpha, a.view(), x.view(), b.view()).unwrap();
+fn factor(
+    side: Side,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    alpha: f32,
+    a: &Array2<f32>,
+    x: &Array2<f32>,
+    b: &Array2<f32>,
+) -> f64 {
+    let res = metrics::trsm_residual(side, uplo, trans, diag, alpha, a.view(), x.view(), b.view())
+        .unwrap();
     let bound = bounds::trsm(side, uplo, trans, diag, a.view(), x.view());
     metrics::backward_residual_factor(&res, &bound).unwrap()
 }
@@ -95,7 +112,17 @@ fn check(
     let sa = Mat::new(&a, layouts[0]);
     let mut sb = Mat::new(&b, layouts[1]);
     let pad = sb.outside();
-    blas::strsm(ctx(), side, uplo, trans, diag, alpha, sa.view(), sb.view_mut()).unwrap();
+    blas::strsm(
+        ctx(),
+        side,
+        uplo,
+        trans,
+        diag,
+        alpha,
+        sa.view(),
+        sb.view_mut(),
+    )
+    .unwrap();
     let x = sb.to_owned();
     let f = factor(side, uplo, trans, diag, alpha, &a, &x, &b);
     let what = format!(
@@ -105,10 +132,16 @@ fn check(
         let clean = tri_clean(&a, uplo, diag);
         let xo = oracle_l3::strsm(side, uplo, trans, diag, alpha, clean.view(), b.view());
         let fo = factor(side, uplo, trans, diag, alpha, &a, &xo, &b);
-        panic!("{what}: backward residual factor {f} (OpenBLAS: {fo}, κ∞ {:.2e})", cond_inf(&a, uplo, diag));
+        panic!(
+            "{what}: backward residual factor {f} (OpenBLAS: {fo}, κ∞ {:.2e})",
+            cond_inf(&a, uplo, diag)
+        );
     }
     if alpha == 0.0 {
-        assert!(x.iter().all(|&v| v == 0.0), "{what}: alpha = 0 must give X = 0");
+        assert!(
+            x.iter().all(|&v| v == 0.0),
+            "{what}: alpha = 0 must give X = 0"
+        );
     }
     assert!(same_bits(&pad, &sb.outside()), "{what}: wrote outside B");
     f
@@ -119,9 +152,26 @@ fn validation_a_not_square() {
     let a = Array2::<f32>::ones((3, 2));
     let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
     let err = a
-        .gpu_trsm_inplace(Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit, 1.0, &mut b)
+        .gpu_trsm_inplace(
+            Side::Left,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::NonUnit,
+            1.0,
+            &mut b,
+        )
         .unwrap_err();
-    assert!(matches!(err, Error::NotSquare { routine: "strsm", arg: "a", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "strsm",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(b, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -129,11 +179,32 @@ fn validation_a_not_square() {
 fn validation_dimension_mismatch() {
     let a = Array2::<f32>::ones((3, 3));
     let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = blas::strsm(ctx(), Side::Right, Uplo::Lower, Transpose::No, Diag::NonUnit, 1.0, a.view(), b.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "strsm", arg: "b", .. }), "{err}");
+    let err = blas::strsm(
+        ctx(),
+        Side::Right,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::NonUnit,
+        1.0,
+        a.view(),
+        b.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "strsm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
     let bt = Array2::<f32>::ones((2, 3));
-    assert!(a.gpu_trsm(Side::Left, Uplo::Upper, Transpose::Yes, Diag::Unit, &bt).is_err());
+    assert!(a
+        .gpu_trsm(Side::Left, Uplo::Upper, Transpose::Yes, Diag::Unit, &bt)
+        .is_err());
     assert_eq!(b, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -144,9 +215,26 @@ fn validation_too_large_for_one_binding() {
     let mut b = Array2::<f32>::zeros((limit / 4 + 1, 1));
     b[[0, 0]] = 3.0;
     let err = a
-        .gpu_trsm_inplace(Side::Right, Uplo::Upper, Transpose::No, Diag::NonUnit, 2.0, &mut b)
+        .gpu_trsm_inplace(
+            Side::Right,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            2.0,
+            &mut b,
+        )
         .unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "strsm", arg: "b", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "strsm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(b[[0, 0]], 3.0);
 }
 
@@ -171,7 +259,17 @@ fn edge_netlib_values_every_flag_in_c_and_f_order() {
                         for diag in DIAGS {
                             for alpha in ALPHAS {
                                 for ill in [false, true] {
-                                    check(m as u64, (m, n), side, uplo, trans, diag, alpha, ill, [layout; 2]);
+                                    check(
+                                        m as u64,
+                                        (m, n),
+                                        side,
+                                        uplo,
+                                        trans,
+                                        diag,
+                                        alpha,
+                                        ill,
+                                        [layout; 2],
+                                    );
                                 }
                             }
                         }
@@ -193,13 +291,30 @@ fn edge_well_and_ill_conditioned_every_flag() {
                 for trans in TRANS {
                     for diag in DIAGS {
                         for ill in [false, true] {
-                            let (m, n) = if side == Side::Left { (order, rhs) } else { (rhs, order) };
+                            let (m, n) = if side == Side::Left {
+                                (order, rhs)
+                            } else {
+                                (rhs, order)
+                            };
                             let layouts = [Layout::F, Layout::C];
-                            let f = check(order as u64, (m, n), side, uplo, trans, diag, 0.7, ill, layouts);
+                            let f = check(
+                                order as u64,
+                                (m, n),
+                                side,
+                                uplo,
+                                trans,
+                                diag,
+                                0.7,
+                                ill,
+                                layouts,
+                            );
                             let a = operand(&mut rng(order as u64), order, uplo, diag, ill);
                             let kappa = cond_inf(&a, uplo, diag);
                             if ill {
-                                assert!(kappa >= 1e6, "order {order} {diag:?}: κ∞ {kappa:.2e} is not ill-conditioned");
+                                assert!(
+                                    kappa >= 1e6,
+                                    "order {order} {diag:?}: κ∞ {kappa:.2e} is not ill-conditioned"
+                                );
                                 worst.1 = worst.1.max(f);
                             } else {
                                 assert!(kappa <= 100.0, "order {order} {diag:?}: κ∞ {kappa:.2e} is not well-conditioned");
@@ -211,7 +326,10 @@ fn edge_well_and_ill_conditioned_every_flag() {
             }
         }
     }
-    println!("strsm worst backward residual factor: well-conditioned {:.3}, ill-conditioned {:.3}", worst.0, worst.1);
+    println!(
+        "strsm worst backward residual factor: well-conditioned {:.3}, ill-conditioned {:.3}",
+        worst.0, worst.1
+    );
 }
 
 #[test]
@@ -219,7 +337,17 @@ fn edge_mixed_and_strided_layouts() {
     for la in LAYOUTS {
         for lb in LAYOUTS {
             for side in SIDES {
-                check(19, (33, 17), side, Uplo::Upper, Transpose::Yes, Diag::NonUnit, 1.0, true, [la, lb]);
+                check(
+                    19,
+                    (33, 17),
+                    side,
+                    Uplo::Upper,
+                    Transpose::Yes,
+                    Diag::NonUnit,
+                    1.0,
+                    true,
+                    [la, lb],
+                );
             }
         }
     }
@@ -235,25 +363,60 @@ fn edge_hand_values() {
     for layout in [Layout::C, Layout::F] {
         let st = Mat::new(&t, layout);
         let mut sb = Mat::new(&array![[2.0f32, 4.0], [9.0, 18.0]], layout);
-        blas::strsm(ctx(), l, lo, no, Diag::NonUnit, 1.0, st.view(), sb.view_mut()).unwrap();
+        blas::strsm(
+            ctx(),
+            l,
+            lo,
+            no,
+            Diag::NonUnit,
+            1.0,
+            st.view(),
+            sb.view_mut(),
+        )
+        .unwrap();
         assert_eq!(sb.to_owned(), array![[1.0, 2.0], [2.0, 4.0]]);
         // alpha = 0.5 halves the right-hand side.
         let mut sb = Mat::new(&array![[8.0f32, 16.0], [16.0, 32.0]], layout);
-        blas::strsm(ctx(), l, lo, Transpose::Yes, Diag::NonUnit, 0.5, st.view(), sb.view_mut()).unwrap();
+        blas::strsm(
+            ctx(),
+            l,
+            lo,
+            Transpose::Yes,
+            Diag::NonUnit,
+            0.5,
+            st.view(),
+            sb.view_mut(),
+        )
+        .unwrap();
         assert_eq!(sb.to_owned(), array![[1.0, 2.0], [2.0, 4.0]]);
     }
     let b = array![[4.0f32, 4.0], [8.0, 8.0]];
-    assert_eq!(t.gpu_trsm(Side::Right, lo, no, Diag::NonUnit, &b).unwrap(), array![[1.5, 1.0], [3.0, 2.0]]);
+    assert_eq!(
+        t.gpu_trsm(Side::Right, lo, no, Diag::NonUnit, &b).unwrap(),
+        array![[1.5, 1.0], [3.0, 2.0]]
+    );
     // Unit diagonal, NaN there never read: [[1, 0], [3, 1]]·X = [[1], [5]] gives X = [[1], [2]].
     let tu = array![[f32::NAN, f32::NAN], [3.0f32, f32::NAN]];
-    assert_eq!(tu.gpu_trsm(l, lo, no, Diag::Unit, &array![[1.0f32], [5.0]]).unwrap(), array![[1.0], [2.0]]);
+    assert_eq!(
+        tu.gpu_trsm(l, lo, no, Diag::Unit, &array![[1.0f32], [5.0]])
+            .unwrap(),
+        array![[1.0], [2.0]]
+    );
 }
 
 #[test]
 fn edge_alpha_zero_never_reads_a_or_b() {
     let nan = Array2::from_elem((2, 2), f32::NAN);
     let mut b = array![[f32::NAN, 1.0], [f32::INFINITY, 2.0]];
-    nan.gpu_trsm_inplace(Side::Left, Uplo::Upper, Transpose::Yes, Diag::Unit, 0.0, &mut b).unwrap();
+    nan.gpu_trsm_inplace(
+        Side::Left,
+        Uplo::Upper,
+        Transpose::Yes,
+        Diag::Unit,
+        0.0,
+        &mut b,
+    )
+    .unwrap();
     assert_eq!(b, Array2::zeros((2, 2)));
 }
 
@@ -263,10 +426,23 @@ fn edge_gpu_matches_openblas_on_a_well_conditioned_system() {
     let mut r = rng(23);
     let a = operand(&mut r, 70, Uplo::Upper, Diag::NonUnit, false);
     let b = rand_mat(&mut r, 70, 40);
-    let x = a.gpu_trsm(Side::Left, Uplo::Upper, Transpose::Yes, Diag::NonUnit, &b).unwrap();
+    let x = a
+        .gpu_trsm(Side::Left, Uplo::Upper, Transpose::Yes, Diag::NonUnit, &b)
+        .unwrap();
     let clean = tri_clean(&a, Uplo::Upper, Diag::NonUnit);
-    let xo = oracle_l3::strsm(Side::Left, Uplo::Upper, Transpose::Yes, Diag::NonUnit, 1.0, clean.view(), b.view());
+    let xo = oracle_l3::strsm(
+        Side::Left,
+        Uplo::Upper,
+        Transpose::Yes,
+        Diag::NonUnit,
+        1.0,
+        clean.view(),
+        b.view(),
+    );
     let scale = xo.iter().fold(0f32, |m, v| m.max(v.abs()));
     let diff = (&x - &xo).iter().fold(0f32, |m, v| m.max(v.abs()));
-    assert!(diff <= 64.0 * f32::EPSILON * scale, "max |X − X_openblas| = {diff}, max |X| = {scale}");
+    assert!(
+        diff <= 64.0 * f32::EPSILON * scale,
+        "max |X − X_openblas| = {diff}, max |X| = {scale}"
+    );
 }

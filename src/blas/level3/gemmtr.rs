@@ -65,9 +65,27 @@ pub fn sgemmtr(
     check_square(R, "c", c.dim())?;
     let n = c.nrows();
     let k = op_a.ncols();
-    check_len(R, "a", op_a.nrows(), n, "rows of op(A) must equal the order of C")?;
-    check_len(R, "b", op_b.nrows(), k, "rows of op(B) must equal the columns of op(A)")?;
-    check_len(R, "b", op_b.ncols(), n, "columns of op(B) must equal the order of C")?;
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.ncols(),
+        n,
+        "columns of op(B) must equal the order of C",
+    )?;
     check_dim(R, "a", n.max(k))?;
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());

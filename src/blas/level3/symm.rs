@@ -62,7 +62,13 @@ pub fn ssymm(
     };
     check_len(R, "a", a.nrows(), r, what)?;
     check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of B")?;
-    check_len(R, "c", c.ncols(), n, "columns of C must equal the columns of B")?;
+    check_len(
+        R,
+        "c",
+        c.ncols(),
+        n,
+        "columns of C must equal the columns of B",
+    )?;
     check_dim(R, "b", m.max(n))?;
     if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
         return Ok(());

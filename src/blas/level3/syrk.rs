@@ -54,7 +54,13 @@ pub fn ssyrk(
     };
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());
-    check_len(R, "a", op_a.nrows(), n, "rows of op(A) must equal the order of C")?;
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
     check_dim(R, "a", n.max(k))?;
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());
@@ -66,7 +72,16 @@ pub fn ssyrk(
         ..Variant::default()
     };
     let ao = Operand::of(&ad);
-    let d = matmul::engine(ctx, (n, n, k), alpha, ao, ao.t(), beta, Operand::of(&cd), variant);
+    let d = matmul::engine(
+        ctx,
+        (n, n, k),
+        alpha,
+        ao,
+        ao.t(),
+        beta,
+        Operand::of(&cd),
+        variant,
+    );
     let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
     write_triangle(&mut c, &out[0], &cd, uplo);
     Ok(())
