@@ -18,8 +18,14 @@ mod mtx;
 
 const THRESHOLD: f64 = 1.0;
 
+/// A matrix of `data/`, from the crate root, or from the working directory (the GPU bundle).
 fn load(name: &str) -> Array2<f32> {
-    let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let root = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = if std::path::Path::new(&root).exists() {
+        root
+    } else {
+        format!("data/{name}")
+    };
     mtx::read_dense(&path)
         .unwrap_or_else(|e| panic!("{e}"))
         .mapv(|v| v as f32)
