@@ -2,3 +2,11 @@
 
 pub(crate) mod axpy;
 pub(crate) mod dot;
+pub(crate) mod asum;
+pub(crate) mod copy;
+pub(crate) mod iamax;
+pub(crate) mod nrm2;
+pub(crate) mod rot;
+pub(crate) mod rotm;
+pub(crate) mod scal;
+pub(crate) mod swap;
