@@ -9,6 +9,18 @@ mod common;
 mod axpy;
 mod gemm;
 
+mod oracle_l1;
+
+mod asum;
+mod copy;
+mod iamax;
+mod level1_large;
+mod nrm2;
+mod rot;
+mod rotm;
+mod scal;
+mod swap;
+
 mod smoke {
     use crate::common::{self, *};
     use ndarray::Array2;

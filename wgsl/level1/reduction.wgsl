@@ -27,12 +27,15 @@ const WG: u32 = 256u;
 // SBIG, values below TSML by SSML, the others summed as they are. TSML, SSML and SBIG are
 // LAPACK's f32 constants; TBIG is lowered from LAPACK's 2^52 to 2^44 so that the medium sum
 // (n terms below TBIG^2 = 2^88) cannot overflow for any n < 2^40 (with 2^52 it can past 2^24).
-const TSML: f32 = 0x1p-63f;
+// The scalings by powers of two are exact. They are written so that no compiler can merge two of
+// them: a product by a constant such as (amed·SBIG)·SBIG may legally be reassociated (WGSL has no
+// `precise`) into amed·SBIG², and SBIG² = 2^-152 underflows to 0 (lavapipe does this, and lowers
+// ldexp(amed, -152) the same way). So the final scalings move the exponent field (`mul_pow2`).
+const TSML_BITS: u32 = 0x20000000u;   // bits of TSML = 2^-63
+const TBIG_BITS: u32 = 0x55800000u;   // bits of TBIG = 2^44
 const SSML: f32 = 0x1p75f;
-const TBIG: f32 = 0x1p44f;
-const SBIG: f32 = 0x1p-76f;
-const TSML_BITS: u32 = 0x20000000u;   // bits of 2^-63
-const TBIG_BITS: u32 = 0x55800000u;   // bits of 2^44
+const SBIG_EXP: i32 = -76;
+const SSML_EXP: i32 = 75;
 const F32_INF: u32 = 0x7f800000u;
 const F32_NAN: u32 = 0x7fc00000u;
 const FLAG_INF: u32 = 1u;
@@ -213,9 +216,10 @@ fn term(i: u32) -> Acc {
             } else {
                 let ax = bitcast<f32>(b);
                 if (b > TBIG_BITS) {
-                    let s = ax * SBIG;
+                    let s = mul_pow2(ax, SBIG_EXP);
                     r.f.x = s * s;
                 } else if (b < TSML_BITS) {
+                    // One product: ax may be subnormal.
                     let s = ax * SSML;
                     r.f.z = s * s;
                 } else {
@@ -335,6 +339,29 @@ fn tree(lid: u32, mine: Acc) -> Acc {
     return sh_load(0u);
 }
 
+// v·2^k for a finite v ≥ 0, by moving the exponent field: exact while the result is normal;
+// +inf above the range; a result below the normal range is rounded by one product (so it is a
+// correctly rounded subnormal, or 0 where the adapter flushes subnormals). A subnormal v gives 0:
+// the callers pass only values whose subnormal part is negligible against the norm.
+fn mul_pow2(v: f32, k: i32) -> f32 {
+    let b = bitcast<u32>(v);
+    let e = i32(b >> 23u);
+    if (e == 0) {
+        return 0.0;
+    }
+    let ne = e + k;
+    if (ne >= 255) {
+        return bitcast<f32>(F32_INF);
+    }
+    if (ne <= 0) {
+        if (ne + 64 <= 0) {
+            return 0.0;
+        }
+        return bitcast<f32>((b & 0x7fffffu) | (u32(ne + 64) << 23u)) * 0x1p-64f;
+    }
+    return bitcast<f32>((b & 0x7fffffu) | (u32(ne) << 23u));
+}
+
 // nrm2's last step (LAPACK 3.10 snrm2): the f32 bits of the norm from the three sums and flags.
 fn nrm2_finish(a: Acc) -> u32 {
     if ((a.k.x & FLAG_NAN) != 0u) {
@@ -348,17 +375,17 @@ fn nrm2_finish(a: Acc) -> u32 {
     let asml = a.f.z;
     var norm: f32;
     if (abig > 0.0) {
-        norm = sqrt(abig + (amed * SBIG) * SBIG) * (1.0 / SBIG);
+        norm = mul_pow2(sqrt(abig + mul_pow2(amed, 2 * SBIG_EXP)), -SBIG_EXP);
     } else if (asml > 0.0) {
         if (amed > 0.0) {
             let m = sqrt(amed);
-            let s = sqrt(asml) * (1.0 / SSML);
+            let s = mul_pow2(sqrt(asml), -SSML_EXP);
             let ymax = max(m, s);
             let ymin = min(m, s);
             let r = ymin / ymax;
             norm = sqrt(ymax * ymax * (1.0 + r * r));
         } else {
-            norm = sqrt(asml) * (1.0 / SSML);
+            norm = mul_pow2(sqrt(asml), -SSML_EXP);
         }
     } else {
         norm = sqrt(amed);

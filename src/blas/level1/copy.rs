@@ -23,7 +23,7 @@ use crate::Context;
 /// use ndarray::{array, s};
 /// let ctx = wgblas::Context::shared()?;
 /// let x = array![1.0f32, 2.0, 3.0];
-/// let mut y = array![0.0f32; 3];
+/// let mut y = ndarray::Array1::<f32>::zeros(3);
 /// wgblas::blas::scopy(ctx, x.slice(s![..;-1]), y.view_mut())?;
 /// assert_eq!(y, array![3.0, 2.0, 1.0]);
 /// # Ok::<(), wgblas::Error>(())
