@@ -96,6 +96,8 @@ pub struct Context {
     pipelines: Mutex<HashMap<PipelineKey, Arc<wgpu::ComputePipeline>>>,
     pub(crate) counters: Counters,
     force_f64_fallback: AtomicBool,
+    profiling: AtomicBool,
+    last_gpu_ns: AtomicU64,
 }
 
 impl std::fmt::Debug for Context {
@@ -189,6 +191,8 @@ impl Context {
             pipelines: Mutex::new(HashMap::new()),
             counters: Counters::default(),
             force_f64_fallback: AtomicBool::new(std::env::var_os("WGBLAS_F64_FALLBACK").is_some()),
+            profiling: AtomicBool::new(false),
+            last_gpu_ns: AtomicU64::new(u64::MAX),
         })
     }
 
@@ -246,6 +250,33 @@ impl Context {
     /// Number of compute dispatches recorded on this context so far.
     pub fn dispatches(&self) -> u64 {
         self.counters.dispatches.load(Ordering::Relaxed)
+    }
+
+    /// Measure GPU time with timestamp queries (where the adapter has `TIMESTAMP_QUERY`): each
+    /// call then waits for its submission and records the time from the start to the end of its
+    /// compute pass, read by [`Context::last_gpu_time`]. Off by default.
+    pub fn set_profiling(&self, on: bool) {
+        self.profiling.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether GPU timing is on and supported.
+    pub(crate) fn profiling(&self) -> bool {
+        self.profiling.load(Ordering::Relaxed)
+            && self.features.contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
+    pub(crate) fn record_gpu_time(&self, ns: u64) {
+        self.last_gpu_ns.store(ns, Ordering::Relaxed);
+    }
+
+    /// GPU time (timestamp queries, kernels only: no upload or read-back) of the last
+    /// submission made with profiling on, or `None` if there was none. With several threads
+    /// on one context, it is the last submission of any of them.
+    pub fn last_gpu_time(&self) -> Option<std::time::Duration> {
+        match self.last_gpu_ns.load(Ordering::Relaxed) {
+            u64::MAX => None,
+            ns => Some(std::time::Duration::from_nanos(ns)),
+        }
     }
 
     /// The compute pipeline for (`shader`, `entry`, element type, override constants), created

@@ -80,9 +80,9 @@ impl Context {
         let usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        if (bytes.len() as u64) < MIN_BUFFER || bytes.len() % 4 != 0 {
+        if (bytes.len() as u64) < MIN_BUFFER || !bytes.len().is_multiple_of(4) {
             let mut padded = bytes.to_vec();
-            padded.resize((bytes.len().max(MIN_BUFFER as usize) + 3) / 4 * 4, 0);
+            padded.resize(bytes.len().max(MIN_BUFFER as usize).div_ceil(4) * 4, 0);
             return self
                 .device
                 .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -103,7 +103,7 @@ impl Context {
     pub(crate) fn zeroed(&self, bytes: u64) -> wgpu::Buffer {
         self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("wgblas scratch"),
-            size: (bytes.max(MIN_BUFFER) + 3) / 4 * 4,
+            size: bytes.max(MIN_BUFFER).div_ceil(4) * 4,
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_SRC
                 | wgpu::BufferUsages::COPY_DST,
@@ -171,10 +171,36 @@ impl Context {
             });
             prepared.push((pipeline, bind_group, d.groups));
         }
+        let timer = self.profiling().then(|| {
+            let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("wgblas timer"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            });
+            let resolve = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgblas timer resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgblas timer read-back"),
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            (set, resolve, staging)
+        });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(routine),
-                timestamp_writes: None,
+                timestamp_writes: timer.as_ref().map(|(set, _, _)| {
+                    wgpu::ComputePassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    }
+                }),
             });
             for (pipeline, bind_group, groups) in &prepared {
                 pass.set_pipeline(pipeline);
@@ -195,6 +221,10 @@ impl Context {
             encoder.copy_buffer_to_buffer(buffer, 0, &s, 0, bytes);
             staging.push((s, len));
         }
+        if let Some((set, resolve, staging)) = &timer {
+            encoder.resolve_query_set(set, 0..2, resolve, 0);
+            encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
+        }
         self.queue.submit(Some(encoder.finish()));
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
         self.counters
@@ -213,11 +243,14 @@ impl Context {
                 detail: e.to_string(),
             });
         }
-        if staging.is_empty() {
+        if staging.is_empty() && timer.is_none() {
             return Ok(Vec::new());
         }
         for (s, _) in &staging {
             s.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        }
+        if let Some((_, _, t)) = &timer {
+            t.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
@@ -225,6 +258,20 @@ impl Context {
                 routine,
                 detail: e.to_string(),
             })?;
+        if let Some((_, _, t)) = &timer {
+            let view = t.slice(..).get_mapped_range().map_err(|e| Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            })?;
+            let stamps: [u64; 2] = bytemuck::pod_read_unaligned(&view[..16]);
+            let ticks = stamps[1].saturating_sub(stamps[0]);
+            drop(view);
+            t.unmap();
+            self.record_gpu_time((ticks as f64 * self.queue.get_timestamp_period() as f64) as u64);
+        }
+        if staging.is_empty() {
+            return Ok(Vec::new());
+        }
         self.counters.readbacks.fetch_add(1, Ordering::Relaxed);
         let mut out = Vec::with_capacity(staging.len());
         for (s, len) in staging {

@@ -84,7 +84,8 @@ pub(crate) fn check_fits<T>(
     let size = std::mem::size_of::<T>() as u64;
     let bytes = elems as u64 * size;
     let limits = ctx.limits();
-    let limit = (limits.max_storage_buffer_binding_size as u64)
+    let limit = limits
+        .max_storage_buffer_binding_size
         .min(limits.max_buffer_size)
         .min(i32::MAX as u64 * size);
     if bytes > limit {

@@ -38,8 +38,15 @@ pub mod layout;
 pub mod metrics;
 
 pub use context::{Context, ContextOptions};
+
+/// The README's code runs as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 pub use error::{Error, Result};
 pub use flags::{Diag, Side, Transpose, Uplo};
+/// The wgpu version the crate is built on (its types appear in [`Context`]'s API).
+pub use wgpu;
 
 /// Extension traits and flag enums: `use wgblas::prelude::*;`.
 pub mod prelude {

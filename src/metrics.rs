@@ -15,8 +15,8 @@
 //!   is unbounded near cancellation while both results are right; a factor ≤ 1 means "within one
 //!   rounding of the bound".
 //! - **backward residual factor** ([`backward_residual_factor`], with [`trsv_residual`] /
-//!   [`trsm_residual`]): for triangular solves, the computed solution is put back into the equation:
-//!   `max_i |(op(T)·x_gpu)_i − b_i| / (EPS · bound_i)`.
+//!   [`trsm_residual`]): for triangular solves, the computed solution is put back into the
+//!   equation: `max_i |(op(T)·x_gpu)_i − b_i| / (EPS · bound_i)`.
 //!
 //! [`spec`] gives the metric and threshold of each of the 26 routines; a result passes when its
 //! metric is `≤ threshold` ([`Spec::passes`]).
@@ -102,7 +102,8 @@ fn ordered_f64(x: f64) -> i128 {
 /// Rules:
 /// - `−0.0` and `+0.0` map to the same integer: distance 0.
 /// - the smallest positive subnormal and its negative are 2 apart (through zero).
-/// - `±∞` are the values one step past `±f32::MAX`: `ulp_distance_f32(f32::INFINITY, f32::MAX) == 1`.
+/// - `±∞` are the values one step past `±f32::MAX`:
+///   `ulp_distance_f32(f32::INFINITY, f32::MAX) == 1`.
 /// - both NaN (any payload): 0. Exactly one NaN: `u64::MAX`.
 ///
 /// Used for `scopy`/`sswap`/`sscal` (threshold 0) and `sasum`/`snrm2` (threshold 50), DESIGN.md §2.
@@ -399,11 +400,7 @@ fn abs_sym(uplo: Uplo, a: ArrayView2<'_, f32>) -> Array2<f64> {
 }
 
 /// `scale · product()`, or zeros of `shape` without evaluating `product` when `scale == 0`.
-fn scaled(
-    scale: f64,
-    shape: (usize, usize),
-    product: impl FnOnce() -> Array2<f64>,
-) -> Array2<f64> {
+fn scaled(scale: f64, shape: (usize, usize), product: impl FnOnce() -> Array2<f64>) -> Array2<f64> {
     if scale == 0.0 {
         Array2::zeros(shape)
     } else {
@@ -568,8 +565,8 @@ pub fn trsm_residual(
 /// [`backward_residual_factor`], without the [`EPS`]), shaped like the routine's output.
 ///
 /// Arguments are the routine's inputs as passed to the call, before the routine overwrote
-/// anything (`y` of `sgemv`, `C` of `sgemm`, ...) — except [`trsv`] and [`trsm`], which take the
-/// computed solution. All arithmetic is in `f64`.
+/// anything (`y` of `sgemv`, `C` of `sgemm`, ...) — except [`trsv`](bounds::trsv) and
+/// [`trsm`](bounds::trsm), which take the computed solution. All arithmetic is in `f64`.
 ///
 /// Conventions, common to all:
 /// - `n`/`k` is the routine's reduction length, `r` the order of `A` for `side` routines (m for
@@ -787,7 +784,8 @@ pub mod bounds {
         triangular_vector("bounds::trmv", uplo, trans, diag, a, x)
     }
 
-    /// `strsv` (solve `op(T)·x = b`), for [`backward_residual_factor`](super::backward_residual_factor):
+    /// `strsv` (solve `op(T)·x = b`), for
+    /// [`backward_residual_factor`](super::backward_residual_factor):
     /// `bound_i = (n+1)·Σ_j |op(T)_ij|·|x_j|`, with `x` the computed solution (Higham Thm 8.5).
     ///
     /// # Panics
@@ -893,7 +891,10 @@ pub mod bounds {
     ) -> Array2<f64> {
         let (opa, opb) = (op_view(transa, a), op_view(transb, b));
         let ((m, k), (kb, n)) = (opa.dim(), opb.dim());
-        assert_eq!(k, kb, "bounds::gemm: op(a) is {m}x{k} but op(b) is {kb}x{n}");
+        assert_eq!(
+            k, kb,
+            "bounds::gemm: op(a) is {m}x{k} but op(b) is {kb}x{n}"
+        );
         assert_eq!(c.dim(), (m, n), "bounds::gemm: c must be {m}x{n}");
         let scale = (k as f64 + 1.0) * f64::from(alpha).abs();
         let mut out = scaled(scale, (m, n), || abs2(opa).dot(&abs2(opb)));
@@ -920,7 +921,10 @@ pub mod bounds {
         assert_square("bounds::gemmtr (c)", &c);
         let (opa, opb) = (op_view(transa, a), op_view(transb, b));
         let ((m, k), (kb, n)) = (opa.dim(), opb.dim());
-        assert_eq!(k, kb, "bounds::gemmtr: op(a) is {m}x{k} but op(b) is {kb}x{n}");
+        assert_eq!(
+            k, kb,
+            "bounds::gemmtr: op(a) is {m}x{k} but op(b) is {kb}x{n}"
+        );
         assert_eq!(c.dim(), (m, n), "bounds::gemmtr: c must be {m}x{n}");
         let scale = (k as f64 + 1.0) * f64::from(alpha).abs();
         let mut out = scaled(scale, (m, n), || abs2(opa).dot(&abs2(opb)));
@@ -1027,9 +1031,8 @@ pub mod bounds {
         out
     }
 
-    /// `(r+1)·|op(T)|·|B|` (Left) or `(r+1)·|B|·|op(T)|` (Right), times `scale`.
+    /// `(r+1)·alpha_abs·|op(T)|·|B|` (Left) or `(r+1)·alpha_abs·|B|·|op(T)|` (Right).
     fn triangular_matrix(
-        what: &str,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
@@ -1043,7 +1046,7 @@ pub mod bounds {
             Side::Left => m,
             Side::Right => n,
         };
-        assert_eq!(a.dim(), (r, r), "{what}: a must be {r}x{r}");
+        assert_eq!(a.dim(), (r, r), "bounds::trmm/trsm: a must be {r}x{r}");
         scaled((r as f64 + 1.0) * alpha_abs, (m, n), || {
             let mut t = tri_op(uplo, trans, diag, a);
             t.mapv_inplace(f64::abs);
@@ -1070,7 +1073,7 @@ pub mod bounds {
         b: ArrayView2<'_, f32>,
     ) -> Array2<f64> {
         let alpha_abs = f64::from(alpha).abs();
-        triangular_matrix("bounds::trmm", side, uplo, transa, diag, alpha_abs, a, b)
+        triangular_matrix(side, uplo, transa, diag, alpha_abs, a, b)
     }
 
     /// `strsm` (solve `op(T)·X = alpha·B` (Left, r = m) or `X·op(T) = alpha·B` (Right, r = n)),
@@ -1088,7 +1091,7 @@ pub mod bounds {
         a: ArrayView2<'_, f32>,
         x: ArrayView2<'_, f32>,
     ) -> Array2<f64> {
-        triangular_matrix("bounds::trsm", side, uplo, transa, diag, 1.0, a, x)
+        triangular_matrix(side, uplo, transa, diag, 1.0, a, x)
     }
 }
 
@@ -1175,13 +1178,16 @@ pub fn spec(routine: &str) -> Option<Spec> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{array, Array1, Array2, Array3};
+    use ndarray::{array, Array1, Array2, Array3, ShapeBuilder};
 
     const NAN: f32 = f32::NAN;
     const INF: f32 = f32::INFINITY;
 
     fn is_mismatch(e: &Error, routine: &str, arg: &str) -> bool {
-        matches!(e, Error::DimensionMismatch { routine: r, arg: a, .. } if *r == routine && *a == arg)
+        matches!(
+            e,
+            Error::DimensionMismatch { routine: r, arg: a, .. } if *r == routine && *a == arg
+        )
     }
 
     // ----- ULP --------------------------------------------------------------------------------
@@ -1267,8 +1273,12 @@ mod tests {
         );
         // Shape mismatch.
         let e = max_ulp_f32(&array![1.0_f32, 2.0], &array![1.0_f32]).unwrap_err();
-        assert!(is_mismatch(&e, "metrics::max_ulp_f32", "reference"), "{e:?}");
-        let e = max_ulp_f32(&Array3::<f32>::zeros((1, 2, 3)), &Array3::zeros((1, 3, 2))).unwrap_err();
+        assert!(
+            is_mismatch(&e, "metrics::max_ulp_f32", "reference"),
+            "{e:?}"
+        );
+        let e =
+            max_ulp_f32(&Array3::<f32>::zeros((1, 2, 3)), &Array3::zeros((1, 3, 2))).unwrap_err();
         assert!(is_mismatch(&e, "metrics::max_ulp_f32", "reference"));
 
         // f64: ulp at 4 is 2^-50; 4 + 5·2^-50 is 5 steps.
@@ -1308,7 +1318,8 @@ mod tests {
         // 2-D, also through views.
         let g = array![[1.0_f32, one_up], [0.0, -2.0]];
         let r = array![[1.0_f32, 1.0], [0.0, -2.0]];
-        let b = array![[1.0, 4.0], [0.0, 1.0]]; // 2^-23/(2^-23·4) = 0.25; equal zeros with bound 0 → 0
+        // 2^-23/(2^-23·4) = 0.25; equal zeros with bound 0 → 0.
+        let b = array![[1.0, 4.0], [0.0, 1.0]];
         assert_eq!(forward_factor(&g.view(), &r, &b).unwrap(), 0.25);
         // Empty → 0.
         assert_eq!(
@@ -1351,7 +1362,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f, 1.0);
-        let f = forward_factor(&array![1.0_f32, NAN], &array![1.0_f32, 2.0], &array![1.0, 1.0]).unwrap();
+        let f = forward_factor(
+            &array![1.0_f32, NAN],
+            &array![1.0_f32, 2.0],
+            &array![1.0, 1.0],
+        )
+        .unwrap();
         assert_eq!(f, f64::INFINITY);
         // Shape mismatch, on either argument.
         let e = forward_factor(&array![1.0_f32], &array![1.0_f32, 2.0], &array![1.0]).unwrap_err();
@@ -1383,7 +1399,10 @@ mod tests {
     fn backward_residual_factor_hand_values() {
         // |3·2^-23| / (2^-23·1) = 3; |−6·2^-23| / (2^-23·3) = 2 → max 3.
         let r = array![3.0 * EPS, -6.0 * EPS];
-        assert_eq!(backward_residual_factor(&r, &array![1.0, 3.0]).unwrap(), 3.0);
+        assert_eq!(
+            backward_residual_factor(&r, &array![1.0, 3.0]).unwrap(),
+            3.0
+        );
         // r = 0, bound = 0 → 0 (either sign of zero).
         assert_eq!(
             backward_residual_factor(&array![0.0, -0.0], &array![0.0, 0.0]).unwrap(),
@@ -1408,7 +1427,11 @@ mod tests {
             0.0
         );
         let e = backward_residual_factor(&array![1.0], &array![1.0, 2.0]).unwrap_err();
-        assert!(is_mismatch(&e, "metrics::backward_residual_factor", "bound"));
+        assert!(is_mismatch(
+            &e,
+            "metrics::backward_residual_factor",
+            "bound"
+        ));
     }
 
     // ----- residuals --------------------------------------------------------------------------
@@ -1425,15 +1448,53 @@ mod tests {
             assert_eq!(r, expected, "{uplo:?} {trans:?}");
         };
         // Upper, No: T = [[2, −3], [0, 7]], T·x = [2 + 6, −14] = [8, −14]; b = [7, −14] → [1, 0].
-        check(Uplo::Upper, Transpose::No, &upper, array![8.0, -14.0], array![0.0, 0.0]);
-        check(Uplo::Upper, Transpose::No, &upper, array![7.0, -14.0], array![1.0, 0.0]);
-        // Upper, Yes: Tᵀ = [[2, 0], [−3, 7]], Tᵀ·x = [2, −3 − 14] = [2, −17]; b = [2, −16] → [0, −1].
-        check(Uplo::Upper, Transpose::Yes, &upper, array![2.0, -16.0], array![0.0, -1.0]);
+        check(
+            Uplo::Upper,
+            Transpose::No,
+            &upper,
+            array![8.0, -14.0],
+            array![0.0, 0.0],
+        );
+        check(
+            Uplo::Upper,
+            Transpose::No,
+            &upper,
+            array![7.0, -14.0],
+            array![1.0, 0.0],
+        );
+        // Upper, Yes: Tᵀ = [[2, 0], [−3, 7]], Tᵀ·x = [2, −3 − 14] = [2, −17];
+        // b = [2, −16] → [0, −1].
+        check(
+            Uplo::Upper,
+            Transpose::Yes,
+            &upper,
+            array![2.0, -16.0],
+            array![0.0, -1.0],
+        );
         // Lower, No: T = [[2, 0], [5, 7]], T·x = [2, 5 − 14] = [2, −9].
-        check(Uplo::Lower, Transpose::No, &lower, array![2.0, -9.0], array![0.0, 0.0]);
-        check(Uplo::Lower, Transpose::No, &lower, array![0.0, -9.0], array![2.0, 0.0]);
-        // Lower, Yes: Tᵀ = [[2, 5], [0, 7]], Tᵀ·x = [2 − 10, −14] = [−8, −14]; b = [−8, −14.5] → [0, 0.5].
-        check(Uplo::Lower, Transpose::Yes, &lower, array![-8.0, -14.5], array![0.0, 0.5]);
+        check(
+            Uplo::Lower,
+            Transpose::No,
+            &lower,
+            array![2.0, -9.0],
+            array![0.0, 0.0],
+        );
+        check(
+            Uplo::Lower,
+            Transpose::No,
+            &lower,
+            array![0.0, -9.0],
+            array![2.0, 0.0],
+        );
+        // Lower, Yes: Tᵀ = [[2, 5], [0, 7]], Tᵀ·x = [2 − 10, −14] = [−8, −14];
+        // b = [−8, −14.5] → [0, 0.5].
+        check(
+            Uplo::Lower,
+            Transpose::Yes,
+            &lower,
+            array![-8.0, -14.5],
+            array![0.0, 0.5],
+        );
         // Unit: the diagonal (NaN) is not read: T = [[1, −3], [0, 1]], T·x = [1 + 6, −2] = [7, −2].
         let unit_upper = array![[NAN, -3.0_f32], [NAN, NAN]];
         let r = trsv_residual(
@@ -1446,7 +1507,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r, array![0.0, -1.0]);
-        // Unit, Lower, Yes: T = [[1, 0], [5, 1]], Tᵀ = [[1, 5], [0, 1]], Tᵀ·x = [1 − 10, −2] = [−9, −2].
+        // Unit, Lower, Yes: T = [[1, 0], [5, 1]], Tᵀ = [[1, 5], [0, 1]],
+        // Tᵀ·x = [1 − 10, −2] = [−9, −2].
         let unit_lower = array![[NAN, NAN], [5.0_f32, NAN]];
         let r = trsv_residual(
             Uplo::Lower,
@@ -1464,19 +1526,45 @@ mod tests {
     fn trsv_residual_errors() {
         let a = Array2::<f32>::zeros((2, 3));
         let v = Array1::<f32>::zeros(2);
-        let e = trsv_residual(Uplo::Upper, Transpose::No, Diag::NonUnit, a.view(), v.view(), v.view())
-            .unwrap_err();
+        let e = trsv_residual(
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            v.view(),
+            v.view(),
+        )
+        .unwrap_err();
         assert!(matches!(
             e,
-            Error::NotSquare { routine: "metrics::trsv_residual", arg: "a", rows: 2, cols: 3 }
+            Error::NotSquare {
+                routine: "metrics::trsv_residual",
+                arg: "a",
+                rows: 2,
+                cols: 3
+            }
         ));
         let a = Array2::<f32>::eye(2);
         let short = Array1::<f32>::zeros(1);
-        let e = trsv_residual(Uplo::Upper, Transpose::No, Diag::NonUnit, a.view(), short.view(), v.view())
-            .unwrap_err();
+        let e = trsv_residual(
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            short.view(),
+            v.view(),
+        )
+        .unwrap_err();
         assert!(is_mismatch(&e, "metrics::trsv_residual", "x"));
-        let e = trsv_residual(Uplo::Upper, Transpose::No, Diag::NonUnit, a.view(), v.view(), short.view())
-            .unwrap_err();
+        let e = trsv_residual(
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            v.view(),
+            short.view(),
+        )
+        .unwrap_err();
         assert!(is_mismatch(&e, "metrics::trsv_residual", "b"));
         // n = 0: empty residual.
         let empty = Array2::<f32>::zeros((0, 0));
@@ -1563,14 +1651,33 @@ mod tests {
         let rect = Array2::<f32>::zeros((2, 3));
         let a = Array2::<f32>::eye(2);
         let x23 = Array2::<f32>::zeros((2, 3));
-        let e = trsm_residual(Side::Left, u, n, nu, 1.0, rect.view(), x23.view(), x23.view()).unwrap_err();
-        assert!(matches!(e, Error::NotSquare { routine: R, arg: "a", .. }));
+        let e = trsm_residual(
+            Side::Left,
+            u,
+            n,
+            nu,
+            1.0,
+            rect.view(),
+            x23.view(),
+            x23.view(),
+        )
+        .unwrap_err();
+        assert!(matches!(
+            e,
+            Error::NotSquare {
+                routine: R,
+                arg: "a",
+                ..
+            }
+        ));
         // Right with X 2×3: A must be 3×3.
-        let e = trsm_residual(Side::Right, u, n, nu, 1.0, a.view(), x23.view(), x23.view()).unwrap_err();
+        let e = trsm_residual(Side::Right, u, n, nu, 1.0, a.view(), x23.view(), x23.view())
+            .unwrap_err();
         assert!(is_mismatch(&e, R, "x"));
         // Left fits, B of the wrong shape.
         let b32 = Array2::<f32>::zeros((3, 2));
-        let e = trsm_residual(Side::Left, u, n, nu, 1.0, a.view(), x23.view(), b32.view()).unwrap_err();
+        let e =
+            trsm_residual(Side::Left, u, n, nu, 1.0, a.view(), x23.view(), b32.view()).unwrap_err();
         assert!(is_mismatch(&e, R, "b"));
     }
 
@@ -1587,8 +1694,12 @@ mod tests {
         assert_eq!(bounds::axpy(0.0, nan_x.view(), y.view()), array![4.0, 0.5]);
         // dot: n·Σ|x_i y_i| = 2·(4 + 1.5) = 11; empty → 0.
         assert_eq!(bounds::dot(x.view(), y.view()), 11.0);
-        assert_eq!(bounds::dot(Array1::zeros(0).view(), Array1::zeros(0).view()), 0.0);
-        // rot, c = 0.5, s = −2: x: [0.5 + 8, 1.5 + 1] = [8.5, 2.5]; y: [2 + 2, 0.25 + 6] = [4, 6.25].
+        assert_eq!(
+            bounds::dot(Array1::zeros(0).view(), Array1::zeros(0).view()),
+            0.0
+        );
+        // rot, c = 0.5, s = −2: x: [0.5 + 8, 1.5 + 1] = [8.5, 2.5];
+        // y: [2 + 2, 0.25 + 6] = [4, 6.25].
         let (bx, by) = bounds::rot(0.5, -2.0, x.view(), y.view());
         assert_eq!(bx, array![8.5, 2.5]);
         assert_eq!(by, array![4.0, 6.25]);
@@ -1616,7 +1727,8 @@ mod tests {
         // 0: h11 = h22 = 1, h21 = 3, h12 = 5: x: |x| + |5y| = [21, 5.5]; y: |3x| + |y| = [7, 9.5].
         let (bx, by) = bounds::rotm(p(0.0), x.view(), y.view());
         assert_eq!((bx, by), (array![21.0, 5.5], array![7.0, 9.5]));
-        // 1: h11 = 2, h12 = 1, h21 = −1, h22 = 7: x: |2x| + |y| = [6, 6.5]; y: |x| + |7y| = [29, 6.5].
+        // 1: h11 = 2, h12 = 1, h21 = −1, h22 = 7: x: |2x| + |y| = [6, 6.5];
+        // y: |x| + |7y| = [29, 6.5].
         let (bx, by) = bounds::rotm(p(1.0), x.view(), y.view());
         assert_eq!((bx, by), (array![6.0, 6.5], array![29.0, 6.5]));
     }
@@ -1636,7 +1748,8 @@ mod tests {
         let a = array![[1.0_f32, -2.0], [3.0, 4.0]];
         let x = array![1.0_f32, -1.0];
         let y = array![2.0_f32, 0.5];
-        // No: Σ_j|A_ij||x_j| = [3, 7]; ·(n+1)|alpha| = 1.5 → [4.5, 10.5]; + 2|y| = [4, 1] → [8.5, 11.5].
+        // No: Σ_j|A_ij||x_j| = [3, 7]; ·(n+1)|alpha| = 1.5 → [4.5, 10.5];
+        // + 2|y| = [4, 1] → [8.5, 11.5].
         let b = bounds::gemv(Transpose::No, 0.5, a.view(), x.view(), -2.0, y.view());
         assert_eq!(b, array![8.5, 11.5]);
         // Yes: Aᵀ = [[1, 3], [−2, 4]]: [4, 6]·1.5 = [6, 9] + [4, 1] → [10, 10].
@@ -1646,7 +1759,14 @@ mod tests {
         let a23 = array![[1.0_f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
         let ones = array![1.0_f32, 1.0, 1.0];
         let nan_y = array![NAN, NAN];
-        let b = bounds::gemv(Transpose::No, 1.0, a23.view(), ones.view(), 0.0, nan_y.view());
+        let b = bounds::gemv(
+            Transpose::No,
+            1.0,
+            a23.view(),
+            ones.view(),
+            0.0,
+            nan_y.view(),
+        );
         assert_eq!(b, array![24.0, 60.0]);
         // alpha = 0 with A NaN (not read): |beta||y| = [2, 0.5]·1 = ...
         let nan_a = Array2::from_elem((2, 2), NAN);
@@ -1689,18 +1809,31 @@ mod tests {
         assert_eq!(b, array![36.0, 42.0]);
         // Unit, diagonal NaN not read: [[1, −3], [0, 1]] → [1 + 6, 2] → [21, 6].
         let unit = array![[NAN, -3.0_f32], [NAN, NAN]];
-        let b = bounds::trmv(Uplo::Upper, Transpose::No, Diag::Unit, unit.view(), x.view());
+        let b = bounds::trmv(
+            Uplo::Upper,
+            Transpose::No,
+            Diag::Unit,
+            unit.view(),
+            x.view(),
+        );
         assert_eq!(b, array![21.0, 6.0]);
         // trsv has the same formula (x = the solution).
         let b = bounds::trsv(Uplo::Lower, Transpose::Yes, nu, lower.view(), x.view());
         assert_eq!(b, array![36.0, 42.0]);
-        let b = bounds::trsv(Uplo::Upper, Transpose::No, Diag::Unit, unit.view(), x.view());
+        let b = bounds::trsv(
+            Uplo::Upper,
+            Transpose::No,
+            Diag::Unit,
+            unit.view(),
+            x.view(),
+        );
         assert_eq!(b, array![21.0, 6.0]);
     }
 
     #[test]
     fn bounds_ger_syr_syr2() {
-        // alpha = 0.5, x = [1, −2], y = [4, −6]: |alpha x_i y_j| = 0.5·[[4, 6], [8, 12]] = [[2, 3], [4, 6]].
+        // alpha = 0.5, x = [1, −2], y = [4, −6]:
+        // |alpha x_i y_j| = 0.5·[[4, 6], [8, 12]] = [[2, 3], [4, 6]].
         let x = array![1.0_f32, -2.0];
         let y = array![4.0_f32, -6.0];
         // ger, A = [[1, −1], [2, −3]]: + |A| → [[3, 4], [6, 9]].
@@ -1756,7 +1889,8 @@ mod tests {
         // = [[5, 14], [11.5, 35]].
         let g = bounds::gemm(n, n, 0.5, a.view(), b.view(), -2.0, c.view());
         assert_eq!(g, array![[5.0, 14.0], [11.5, 35.0]]);
-        // |Aᵀ||B|, Aᵀ = [[1, 3], [−2, 4]]: [[1 + 1.5, 2 + 9], [2 + 2, 4 + 12]] = [[2.5, 11], [4, 16]]
+        // |Aᵀ||B|, Aᵀ = [[1, 3], [−2, 4]]:
+        // [[1 + 1.5, 2 + 9], [2 + 2, 4 + 12]] = [[2.5, 11], [4, 16]]
         // → [[3.75 + 2, 16.5 + 2], [6 + 4, 24 + 8]].
         let g = bounds::gemm(t, n, 0.5, a.view(), b.view(), -2.0, c.view());
         assert_eq!(g, array![[5.75, 18.5], [10.0, 32.0]]);
@@ -1800,13 +1934,15 @@ mod tests {
     #[test]
     fn bounds_syrk() {
         // Upper, No: A = [[1, −2], [3, 4]] (n = k = 2), |A||A|ᵀ = [[5, 11], [11, 25]];
-        // (k+1)|alpha| = 1.5 → [[7.5, 16.5], ·, 37.5]; + |beta C| (beta = −2, C = [[1, −1], [NaN, −4]])
-        // on the triangle → [[9.5, 18.5], [0, 45.5]].
+        // (k+1)|alpha| = 1.5 → [[7.5, 16.5], ·, 37.5];
+        // + |beta C| (beta = −2, C = [[1, −1], [NaN, −4]]) on the triangle
+        // → [[9.5, 18.5], [0, 45.5]].
         let a = array![[1.0_f32, -2.0], [3.0, 4.0]];
         let cu = array![[1.0_f32, -1.0], [NAN, -4.0]];
         let s = bounds::syrk(Uplo::Upper, Transpose::No, 0.5, a.view(), -2.0, cu.view());
         assert_eq!(s, array![[9.5, 18.5], [0.0, 45.5]]);
-        // Lower, Yes: op(A) = Aᵀ, |Aᵀ||A| = [[1 + 9, 2 + 12], [2 + 12, 4 + 16]] = [[10, 14], [14, 20]]
+        // Lower, Yes: op(A) = Aᵀ,
+        // |Aᵀ||A| = [[1 + 9, 2 + 12], [2 + 12, 4 + 16]] = [[10, 14], [14, 20]]
         // → ·1.5 = [[15, ·], [21, 30]]; C = [[1, NaN], [2, −4]] → [[17, 0], [25, 38]].
         let cl = array![[1.0_f32, NAN], [2.0, -4.0]];
         let s = bounds::syrk(Uplo::Lower, Transpose::Yes, 0.5, a.view(), -2.0, cl.view());
@@ -1815,7 +1951,14 @@ mod tests {
         // |A||A|ᵀ = [[2, 1], [1, 2]], (k+1) = 4 → Upper [[8, 4], [0, 8]].
         let a23 = array![[1.0_f32, 0.0, 1.0], [0.0, 1.0, 1.0]];
         let nan_c = Array2::from_elem((2, 2), NAN);
-        let s = bounds::syrk(Uplo::Upper, Transpose::No, 1.0, a23.view(), 0.0, nan_c.view());
+        let s = bounds::syrk(
+            Uplo::Upper,
+            Transpose::No,
+            1.0,
+            a23.view(),
+            0.0,
+            nan_c.view(),
+        );
         assert_eq!(s, array![[8.0, 4.0], [0.0, 8.0]]);
     }
 
@@ -1829,15 +1972,32 @@ mod tests {
         let a = array![[1.0_f32, -2.0], [3.0, 4.0]];
         let b = array![[-1.0_f32, 2.0], [0.5, -3.0]];
         let cu = array![[1.0_f32, -1.0], [NAN, -4.0]];
-        let s = bounds::syr2k(Uplo::Upper, Transpose::No, 0.5, a.view(), b.view(), -2.0, cu.view());
+        let s = bounds::syr2k(
+            Uplo::Upper,
+            Transpose::No,
+            0.5,
+            a.view(),
+            b.view(),
+            -2.0,
+            cu.view(),
+        );
         assert_eq!(s, array![[28.5, 44.25], [0.0, 84.75]]);
-        // Lower, Yes, k = 1, n = 2: A = [[1, 2]], B = [[3, −4]], op(A) = [[1], [2]], op(B) = [[3], [−4]].
+        // Lower, Yes, k = 1, n = 2: A = [[1, 2]], B = [[3, −4]],
+        // op(A) = [[1], [2]], op(B) = [[3], [−4]].
         // |opA||opB|ᵀ = [[3, 4], [6, 8]], |opB||opA|ᵀ = [[3, 6], [4, 8]]; (k+3) = 4, (k+2) = 3,
         // beta = 0 (C NaN): (0,0) 12 + 9 = 21, (1,0) 24 + 12 = 36, (1,1) 32 + 24 = 56.
         let a = array![[1.0_f32, 2.0]];
         let b = array![[3.0_f32, -4.0]];
         let nan_c = Array2::from_elem((2, 2), NAN);
-        let s = bounds::syr2k(Uplo::Lower, Transpose::Yes, 1.0, a.view(), b.view(), 0.0, nan_c.view());
+        let s = bounds::syr2k(
+            Uplo::Lower,
+            Transpose::Yes,
+            1.0,
+            a.view(),
+            b.view(),
+            0.0,
+            nan_c.view(),
+        );
         assert_eq!(s, array![[21.0, 0.0], [36.0, 56.0]]);
     }
 
@@ -1850,7 +2010,15 @@ mod tests {
         let a = array![[1.0_f32, -2.0], [NAN, 4.0]];
         let b = array![[1.0_f32, 0.0, -1.0], [2.0, 1.0, 0.0]];
         let c = array![[1.0_f32, 1.0, 1.0], [0.0, 0.0, -1.0]];
-        let s = bounds::symm(Side::Left, Uplo::Upper, 0.5, a.view(), b.view(), -2.0, c.view());
+        let s = bounds::symm(
+            Side::Left,
+            Uplo::Upper,
+            0.5,
+            a.view(),
+            b.view(),
+            -2.0,
+            c.view(),
+        );
         let expected = array![[9.5, 5.0, 3.5], [15.0, 6.0, 5.0]];
         assert_eq!(s, expected);
         // Right, Lower with Bᵀ, Cᵀ: |Bᵀ||A| = (|A||B|)ᵀ (A symmetric), r = n = 2 again → the
@@ -1867,18 +2035,42 @@ mod tests {
         let a = array![[2.0_f32, -3.0], [NAN, 7.0]];
         let b = array![[1.0_f32, 0.0, -1.0], [-2.0, 1.0, 0.0]];
         let (l, r) = (Side::Left, Side::Right);
-        let t = bounds::trmm(l, Uplo::Upper, Transpose::No, Diag::NonUnit, 0.5, a.view(), b.view());
+        let t = bounds::trmm(
+            l,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            0.5,
+            a.view(),
+            b.view(),
+        );
         assert_eq!(t, array![[12.0, 4.5, 3.0], [21.0, 10.5, 0.0]]);
         // Right, Lower, Yes, Unit, alpha = 0.5: T = [[1, 0], [5, 1]] (NaN diagonal and upper not
         // read), op(T) = [[1, 5], [0, 1]], B 3×2 = [[1, −2], [0, 1], [−1, 0]]:
         // |B||op(T)| = [[1, 5 + 2], [0, 1], [1, 5]]; (n+1)|alpha| = 1.5.
         let a = array![[NAN, NAN], [5.0_f32, NAN]];
         let b = array![[1.0_f32, -2.0], [0.0, 1.0], [-1.0, 0.0]];
-        let t = bounds::trmm(r, Uplo::Lower, Transpose::Yes, Diag::Unit, 0.5, a.view(), b.view());
+        let t = bounds::trmm(
+            r,
+            Uplo::Lower,
+            Transpose::Yes,
+            Diag::Unit,
+            0.5,
+            a.view(),
+            b.view(),
+        );
         assert_eq!(t, array![[1.5, 10.5], [0.0, 1.5], [1.5, 7.5]]);
         // alpha = 0: zeros, B (NaN) not read.
         let nan_b = Array2::from_elem((3, 2), NAN);
-        let t = bounds::trmm(r, Uplo::Lower, Transpose::Yes, Diag::Unit, 0.0, a.view(), nan_b.view());
+        let t = bounds::trmm(
+            r,
+            Uplo::Lower,
+            Transpose::Yes,
+            Diag::Unit,
+            0.0,
+            a.view(),
+            nan_b.view(),
+        );
         assert_eq!(t, Array2::<f64>::zeros((3, 2)));
     }
 
@@ -1888,20 +2080,34 @@ mod tests {
         // |T||X| = [2, 1 + 2] = [2, 3]; (m+1) = 3 → [[6], [9]].
         let a = array![[2.0_f32, NAN], [-1.0, 4.0]];
         let x = array![[1.0_f32], [-0.5]];
-        let t = bounds::trsm(Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit, a.view(), x.view());
+        let t = bounds::trsm(
+            Side::Left,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            x.view(),
+        );
         assert_eq!(t, array![[6.0], [9.0]]);
         // Right, Upper, Yes, Unit: T = [[1, 3], [0, 1]], op(T) = [[1, 0], [3, 1]], X = [[1, −2]]:
         // |X||op(T)| = [1 + 6, 2]; (n+1) = 3 → [[21, 6]].
         let a = array![[NAN, 3.0_f32], [NAN, NAN]];
         let x = array![[1.0_f32, -2.0]];
-        let t = bounds::trsm(Side::Right, Uplo::Upper, Transpose::Yes, Diag::Unit, a.view(), x.view());
+        let t = bounds::trsm(
+            Side::Right,
+            Uplo::Upper,
+            Transpose::Yes,
+            Diag::Unit,
+            a.view(),
+            x.view(),
+        );
         assert_eq!(t, array![[21.0, 6.0]]);
     }
 
     #[test]
     fn residual_and_bound_compose() {
-        // strsv end to end: Upper No, a = [[2, −3], [NaN, 7]], x_gpu = [1, −2 + 2^-21·... ]:
-        // take x = [1, −2], b = [7, −14] → residual [1, 0]; bound = [24, 42];
+        // strsv end to end: Upper No, a = [[2, −3], [NaN, 7]], x = [1, −2] (T·x = [8, −14]),
+        // b = [7, −14] → residual [1, 0]; bound = 3·[8, 14] = [24, 42];
         // factor = 1 / (2^-23 · 24) = 2^23 / 24 ≈ 349525.33 — far above 3: a wrong solve fails.
         let a = array![[2.0_f32, -3.0], [NAN, 7.0]];
         let x = array![1.0_f32, -2.0];
@@ -1914,6 +2120,13 @@ mod tests {
         // Exact solution: factor 0, passes.
         let r = trsv_residual(u, n, nu, a.view(), x.view(), array![8.0_f32, -14.0].view()).unwrap();
         assert_eq!(backward_residual_factor(&r, &bound).unwrap(), 0.0);
+        // b_0 one ulp above 8 (8 + 2^-20): residual −2^-20, factor 2^-20 / (2^-23 · 24) = 1/3.
+        let b = array![8.0_f32 + 2f32.powi(-20), -14.0];
+        let r = trsv_residual(u, n, nu, a.view(), x.view(), b.view()).unwrap();
+        assert_eq!(r, array![-(2f64.powi(-20)), 0.0]);
+        let f = backward_residual_factor(&r, &bound).unwrap();
+        assert!((f - 1.0 / 3.0).abs() < 1e-12, "{f}");
+        assert!(spec("strsv").unwrap().passes(f));
     }
 
     // ----- spec -------------------------------------------------------------------------------
@@ -1961,7 +2174,12 @@ mod tests {
             assert_eq!(spec(unknown), None, "{unknown:?}");
         }
         let s = spec("sgemv").unwrap();
-        assert!(s.passes(4.0) && !s.passes(4.000_001) && !s.passes(f64::NAN) && !s.passes(f64::INFINITY));
+        assert!(
+            s.passes(4.0)
+                && !s.passes(4.000_001)
+                && !s.passes(f64::NAN)
+                && !s.passes(f64::INFINITY)
+        );
         assert!(spec("scopy").unwrap().passes(0.0));
         assert!(!spec("scopy").unwrap().passes(u64::MAX as f64));
         assert_eq!(EPS, 2f64.powi(-23));

@@ -13,7 +13,10 @@ pub fn read_dense(path: impl AsRef<Path>) -> Result<Array2<f64>, String> {
     let mut lines = text.lines();
     let header = lines.next().ok_or("empty file")?.to_ascii_lowercase();
     if !header.starts_with("%%matrixmarket matrix coordinate") {
-        return Err(format!("{}: not a coordinate Matrix Market file", path.display()));
+        return Err(format!(
+            "{}: not a coordinate Matrix Market file",
+            path.display()
+        ));
     }
     let symmetric = header.contains("symmetric");
     let mut lines = lines.filter(|l| !l.starts_with('%') && !l.trim().is_empty());
@@ -38,7 +41,10 @@ pub fn read_dense(path: impl AsRef<Path>) -> Result<Array2<f64>, String> {
         count += 1;
     }
     if count != nnz {
-        return Err(format!("{}: expected {nnz} entries, read {count}", path.display()));
+        return Err(format!(
+            "{}: expected {nnz} entries, read {count}",
+            path.display()
+        ));
     }
     Ok(a)
 }

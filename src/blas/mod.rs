@@ -6,7 +6,7 @@
 //! for how each reaches the kernels. `lda`, `incx` and the other stride arguments of reference
 //! BLAS are the view's strides, so ndarray makes them valid by construction.
 //!
-//! Every routine checks its arguments first and returns a typed [`Error`](crate::Error) that
+//! Every routine checks its arguments first and returns a typed [`Error`] that
 //! names the routine and the argument; on any error the output view is unchanged.
 
 mod level1;

@@ -15,10 +15,27 @@ fn validation_length_mismatch() {
     let x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = blas::saxpy(ctx(), 2.0, x.view(), y.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "saxpy", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "saxpy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y, Array1::from_elem(4, 7.0));
     let err = x.gpu_axpy_inplace(2.0, &mut y).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "saxpy", arg: "y", .. }));
+    assert!(matches!(
+        err,
+        Error::DimensionMismatch {
+            routine: "saxpy",
+            arg: "y",
+            ..
+        }
+    ));
     assert!(x.gpu_axpy(1.0, &y).is_err());
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }
@@ -31,7 +48,17 @@ fn validation_too_large_for_one_binding() {
     let mut y = Array1::<f32>::zeros(limit / 4 + 1);
     y[0] = 3.0;
     let err = blas::saxpy(ctx(), 1.0, x.view(), y.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "saxpy", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "saxpy",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y[0], 3.0);
 }
 
@@ -45,8 +72,14 @@ fn check(seed: u64, n: usize, alpha: f32, lx: VLayout, ly: VLayout) {
     let reference = oracle::saxpy(alpha, x.view(), y.view());
     let bound = bounds::axpy(alpha, x.view(), y.view());
     let f = metrics::forward_factor(&ys.to_owned(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "saxpy n={n} alpha={alpha} {lx:?}/{ly:?}: forward factor {f}");
-    assert!(ys.outside_is_untouched(), "saxpy wrote outside the strided view");
+    assert!(
+        f <= THRESHOLD,
+        "saxpy n={n} alpha={alpha} {lx:?}/{ly:?}: forward factor {f}"
+    );
+    assert!(
+        ys.outside_is_untouched(),
+        "saxpy wrote outside the strided view"
+    );
 }
 
 proptest! {
@@ -80,7 +113,9 @@ fn edge_hand_values() {
     assert_eq!(y, array![12.0, 6.0, 11.0]);
     // Reversed x: logical element i of x.slice(s![..;-1]) is x[n-1-i].
     let mut y = array![0.0f32, 0.0, 0.0];
-    x.slice(ndarray::s![..;-1]).gpu_axpy_inplace(1.0, &mut y).unwrap();
+    x.slice(ndarray::s![..;-1])
+        .gpu_axpy_inplace(1.0, &mut y)
+        .unwrap();
     assert_eq!(y, array![0.5, -2.0, 1.0]);
 }
 

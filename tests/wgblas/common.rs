@@ -131,6 +131,15 @@ pub struct Vector {
     layout: VLayout,
 }
 
+fn vview<T>(buf: &Array1<T>, layout: VLayout) -> ArrayView1<'_, T> {
+    match layout {
+        VLayout::Unit => buf.view(),
+        VLayout::Step2 => buf.slice(s![1..;2]),
+        VLayout::Reversed => buf.slice(s![..;-1]),
+        VLayout::ReversedStep2 => buf.slice(s![1..;-2]),
+    }
+}
+
 impl Vector {
     pub fn new(logical: &Array1<f32>, layout: VLayout) -> Self {
         let n = logical.len();
@@ -147,12 +156,7 @@ impl Vector {
     }
 
     pub fn view(&self) -> ArrayView1<'_, f32> {
-        match self.layout {
-            VLayout::Unit => self.buf.view(),
-            VLayout::Step2 => self.buf.slice(s![1..;2]),
-            VLayout::Reversed => self.buf.slice(s![..;-1]),
-            VLayout::ReversedStep2 => self.buf.slice(s![1..;-2]),
-        }
+        vview(&self.buf, self.layout)
     }
 
     pub fn view_mut(&mut self) -> ArrayViewMut1<'_, f32> {
@@ -168,14 +172,16 @@ impl Vector {
         self.view().to_owned()
     }
 
-    /// Storage elements outside the view (NaN padding that must stay NaN).
+    /// Whether the storage outside the view still holds its NaN padding.
     pub fn outside_is_untouched(&self) -> bool {
-        match self.layout {
-            VLayout::Step2 | VLayout::ReversedStep2 => {
-                self.buf.iter().step_by(2).all(|v| v.is_nan())
-            }
-            _ => true,
-        }
+        let index = Array1::from_iter(0..self.buf.len());
+        let inside: std::collections::HashSet<usize> =
+            vview(&index, self.layout).iter().copied().collect();
+        self.buf
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !inside.contains(i))
+            .all(|(_, v)| v.is_nan())
     }
 }
 

@@ -33,12 +33,30 @@ fn check(
     let mut r = rng(seed);
     let a = rand_mat(&mut r, shape(ta, m, k).0, shape(ta, m, k).1);
     let b = rand_mat(&mut r, shape(tb, k, n).0, shape(tb, k, n).1);
-    let c = if beta == 0.0 { Array2::from_elem((m, n), f32::NAN) } else { rand_mat(&mut r, m, n) };
+    let c = if beta == 0.0 {
+        Array2::from_elem((m, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, m, n)
+    };
     let (sa, sb) = (Mat::new(&a, layouts[0]), Mat::new(&b, layouts[1]));
     let mut sc = Mat::new(&c, layouts[2]);
     let pad = sc.outside();
-    blas::sgemm(ctx(), ta, tb, alpha, sa.view(), sb.view(), beta, sc.view_mut()).unwrap();
-    let c0 = if beta == 0.0 { Array2::zeros((m, n)) } else { c.clone() };
+    blas::sgemm(
+        ctx(),
+        ta,
+        tb,
+        alpha,
+        sa.view(),
+        sb.view(),
+        beta,
+        sc.view_mut(),
+    )
+    .unwrap();
+    let c0 = if beta == 0.0 {
+        Array2::zeros((m, n))
+    } else {
+        c.clone()
+    };
     let reference = oracle::sgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
     let bound = bounds::gemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
     let f = metrics::forward_factor(&sc.to_owned(), &reference, &bound).unwrap();
@@ -47,7 +65,12 @@ fn check(
         "sgemm {m}x{n}x{k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}: factor {f}"
     );
     let after = sc.outside();
-    assert!(pad.iter().zip(&after).all(|(p, q)| p.to_bits() == q.to_bits()), "wrote outside C");
+    assert!(
+        pad.iter()
+            .zip(&after)
+            .all(|(p, q)| p.to_bits() == q.to_bits()),
+        "wrote outside C"
+    );
 }
 
 #[test]
@@ -55,9 +78,28 @@ fn validation_inner_dimension_mismatch() {
     let a = Array2::<f32>::ones((3, 4));
     let b = Array2::<f32>::ones((5, 2));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemm", arg: "b", .. }), "{err}");
+    let err = blas::sgemm(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(a.gpu_gemm(&b).is_err());
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
 }
@@ -69,14 +111,43 @@ fn validation_output_shape_mismatch() {
     for shape in [(2, 2), (3, 3)] {
         let mut c = Array2::<f32>::from_elem(shape, 9.0);
         let err = a.gpu_gemm_inplace(1.0, &b, 1.0, &mut c).unwrap_err();
-        assert!(matches!(err, Error::DimensionMismatch { routine: "sgemm", arg: "c", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::DimensionMismatch {
+                    routine: "sgemm",
+                    arg: "c",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert_eq!(c, Array2::from_elem(shape, 9.0));
     }
     // With a transpose flag the checked shapes are those of op(A), op(B).
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = blas::sgemm(ctx(), Transpose::Yes, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())
-        .unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sgemm", arg: "b", .. }), "{err}");
+    let err = blas::sgemm(
+        ctx(),
+        Transpose::Yes,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -87,7 +158,17 @@ fn validation_too_large_for_one_binding() {
     let b = Array2::<f32>::zeros((side, 1));
     let mut c = Array2::<f32>::from_elem((side, 1), 5.0);
     let err = a.gpu_gemm_inplace(1.0, &b, 0.0, &mut c).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sgemm", arg: "a", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sgemm",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(c.iter().all(|&v| v == 5.0));
 }
 
@@ -122,7 +203,15 @@ fn edge_mixed_and_strided_layouts() {
     for la in LAYOUTS {
         for lb in LAYOUTS {
             for lc in LAYOUTS {
-                check(3, (17, 15, 16), Transpose::No, Transpose::Yes, 1.0, 0.9, [la, lb, lc]);
+                check(
+                    3,
+                    (17, 15, 16),
+                    Transpose::No,
+                    Transpose::Yes,
+                    1.0,
+                    0.9,
+                    [la, lb, lc],
+                );
             }
         }
     }
@@ -137,7 +226,10 @@ fn edge_hand_values() {
     // Same in F order and through .t(): (Bᵀ·Aᵀ)ᵀ = A·B.
     let af = a.t().as_standard_layout().into_owned().reversed_axes();
     assert_eq!(af.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
-    assert_eq!(b.t().gpu_gemm(&a.t()).unwrap().t(), array![[19.0, 22.0], [43.0, 50.0]]);
+    assert_eq!(
+        b.t().gpu_gemm(&a.t()).unwrap().t(),
+        array![[19.0, 22.0], [43.0, 50.0]]
+    );
     // alpha = 2, beta = -1, C = ones: 2·AB − 1.
     let mut c = Array2::<f32>::ones((2, 2));
     a.gpu_gemm_inplace(2.0, &b, -1.0, &mut c).unwrap();
@@ -162,8 +254,21 @@ fn edge_beta_zero_never_reads_c() {
     for layout in [Layout::C, Layout::F] {
         let a = array![[1.0f32, 2.0], [3.0, 4.0]];
         let b = array![[1.0f32, 0.0], [0.0, 1.0]];
-        let mut c = Mat::new(&array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]], layout);
-        blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut()).unwrap();
+        let mut c = Mat::new(
+            &array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]],
+            layout,
+        );
+        blas::sgemm(
+            ctx(),
+            Transpose::No,
+            Transpose::No,
+            1.0,
+            a.view(),
+            b.view(),
+            0.0,
+            c.view_mut(),
+        )
+        .unwrap();
         assert_eq!(c.to_owned(), a);
     }
 }

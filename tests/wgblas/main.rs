@@ -7,6 +7,8 @@ extern crate blas_src;
 mod common;
 
 mod axpy;
+mod context;
+mod dot;
 mod gemm;
 
 mod oracle_l1;
@@ -38,7 +40,10 @@ mod smoke {
         assert!(err < 1e-4, "gemm err {err}");
         let x = rand_vec(&mut r, 33);
         let y = a.gpu_gemv(&x).unwrap();
-        let err = (&y - &a.dot(&x)).iter().fold(0f32, |m, v| m.max(v.abs()));
+        let zero = ndarray::Array1::zeros(70);
+        let reference =
+            common::oracle::sgemv(Transpose::No, 1.0, a.view(), x.view(), 0.0, zero.view());
+        let err = (&y - &reference).iter().fold(0f32, |m, v| m.max(v.abs()));
         assert!(err < 1e-4, "gemv err {err}");
         let y2 = a.t().gpu_gemv(&rand_vec(&mut r, 70)).unwrap();
         assert_eq!(y2.len(), 33);

@@ -1,0 +1,104 @@
+//! The context: adapter choice, errors, sharing across threads.
+
+use ndarray::Array1;
+use wgblas::prelude::*;
+use wgblas::{blas, wgpu, Context, ContextOptions, Error};
+
+use crate::common::*;
+
+#[test]
+fn no_matching_adapter_is_a_clear_error() {
+    let options = ContextOptions {
+        adapter_name: Some("no-such-adapter-0xdead".into()),
+        ..Default::default()
+    };
+    let err = Context::with_options(&options).unwrap_err();
+    assert!(matches!(err, Error::NoAdapter { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("no-such-adapter-0xdead") && msg.contains("lavapipe"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn adapter_found_by_name_and_features_requested() {
+    let shared = ctx();
+    let name = shared.adapter_info().name.clone();
+    let options = ContextOptions {
+        adapter_name: Some(name.to_uppercase()),
+        ..Default::default()
+    };
+    let own = Context::with_options(&options).unwrap();
+    assert_eq!(own.adapter_info().name, name);
+    // The device gets the adapter's own limits, not wgpu's defaults (16 KiB workgroup memory).
+    assert!(own.limits().max_storage_buffer_binding_size >= 128 << 20);
+    // Optional features are enabled exactly where the adapter has them.
+    let wanted =
+        wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+    assert!(wanted.contains(own.features()));
+}
+
+#[test]
+fn explicit_context_counts_submissions_and_readbacks() {
+    let own = Context::new().unwrap();
+    let x = Array1::<f32>::ones(1000);
+    let d = blas::sdot(&own, x.view(), x.view()).unwrap();
+    assert_eq!(d, 1000.0);
+    // One submission (both reduction passes), one read-back.
+    assert_eq!(
+        (own.submissions(), own.readbacks(), own.dispatches()),
+        (1, 1, 2)
+    );
+}
+
+#[test]
+fn shared_context_serves_many_threads() {
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut r = rng(100 + t);
+                for _ in 0..5 {
+                    let a = rand_mat(&mut r, 33, 17);
+                    let b = rand_mat(&mut r, 17, 9);
+                    let c = a.gpu_gemm(&b).unwrap();
+                    let reference = a.dot(&b);
+                    let err = (&c - &reference).iter().fold(0f32, |m, v| m.max(v.abs()));
+                    assert!(err < 1e-5, "thread {t}: error {err}");
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}
+
+#[test]
+fn profiling_records_gpu_time_where_timestamps_exist() {
+    let own = Context::new().unwrap();
+    assert_eq!(own.last_gpu_time(), None);
+    own.set_profiling(true);
+    let a = ndarray::Array2::<f32>::ones((64, 64));
+    let mut c = ndarray::Array2::<f32>::zeros((64, 64));
+    blas::sgemm(
+        &own,
+        wgblas::Transpose::No,
+        wgblas::Transpose::No,
+        1.0,
+        a.view(),
+        a.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap();
+    assert!(c.iter().all(|&v| v == 64.0));
+    let has_timestamps = own.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    match own.last_gpu_time() {
+        Some(t) => assert!(has_timestamps && t > std::time::Duration::ZERO, "{t:?}"),
+        None => assert!(
+            !has_timestamps,
+            "TIMESTAMP_QUERY present but no GPU time recorded"
+        ),
+    }
+}
