@@ -131,9 +131,13 @@ fn ext_to_f64(m: u64, e: i32) -> f64 {
     let m = m << lz;
     let e = e - lz as i32;
     let p = e + 63; // unbiased exponent of the leading bit
-    // Bits of m to drop: 11 for a normal result, more below 2^-1022.
-    let drop = if p >= -1022 { 11 } else { 11 + (-1022 - p) as u32 };
-    if drop >= 64 + 1 {
+                    // Bits of m to drop: 11 for a normal result, more below 2^-1022.
+    let drop = if p >= -1022 {
+        11
+    } else {
+        11 + (-1022 - p) as u32
+    };
+    if drop > 64 {
         return 0.0; // below half the smallest subnormal
     }
     let (kept, rest, half) = if drop == 64 {
@@ -227,7 +231,10 @@ mod tests {
         assert_eq!(ext_to_f64((1 << 53) + 1, 0), 2f64.powi(53));
         assert_eq!(ext_to_f64((1 << 53) + 3, 0), 2f64.powi(53) + 4.0);
         // Just above the tie rounds up.
-        assert_eq!(ext_to_f64((1 << 63) + (1 << 10) + 1, -63), 1.0 + f64::EPSILON);
+        assert_eq!(
+            ext_to_f64((1 << 63) + (1 << 10) + 1, -63),
+            1.0 + f64::EPSILON
+        );
         // f64::MAX and the first value that rounds to +inf.
         let max_m = (1u64 << 53) - 1;
         assert_eq!(ext_to_f64(max_m, 971), f64::MAX);

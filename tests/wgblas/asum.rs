@@ -19,12 +19,32 @@ fn validation_too_large_for_one_binding() {
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let x = Array1::<f32>::zeros(limit / 4 + 1);
     let err = blas::sasum(ctx(), x.view()).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sasum", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sasum",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(x.gpu_asum().is_err());
     let d = Array1::<f64>::zeros(limit / 8 + 1);
     for (path, c) in f64_paths() {
         let err = blas::dasum(c, d.view()).unwrap_err();
-        assert!(matches!(err, Error::TooLarge { routine: "dasum", arg: "x", .. }), "{path}: {err}");
+        assert!(
+            matches!(
+                err,
+                Error::TooLarge {
+                    routine: "dasum",
+                    arg: "x",
+                    ..
+                }
+            ),
+            "{path}: {err}"
+        );
     }
 }
 
@@ -35,12 +55,19 @@ fn check(seed: u64, n: usize, lx: VLayout) {
     let gpu = blas::sasum(ctx(), xs.view()).unwrap();
     let reference = o1::sasum(x.view());
     let u = ulp_distance_f32(gpu, reference) as f64;
-    assert!(u <= threshold("sasum"), "sasum n={n} {lx:?}: gpu {gpu}, OpenBLAS {reference}, {u} ULP");
+    assert!(
+        u <= threshold("sasum"),
+        "sasum n={n} {lx:?}: gpu {gpu}, OpenBLAS {reference}, {u} ULP"
+    );
 }
 
 fn check64(seed: u64, n: usize, lx: VLayout, wide: bool) {
     let mut r = rng(seed);
-    let x = if wide { Array1::from_shape_simple_fn(n, || wide64(&mut r)) } else { rand_vec64(&mut r, n) };
+    let x = if wide {
+        Array1::from_shape_simple_fn(n, || wide64(&mut r))
+    } else {
+        rand_vec64(&mut r, n)
+    };
     let xs = Vector64::new(&x, lx);
     let reference = o1::dasum(x.view());
     for (path, c) in f64_paths() {
@@ -110,7 +137,10 @@ fn edge_hand_values_f64_huge_tiny_both_paths() {
         (Array1::from_elem(1000, -tiny), 1000.0 * tiny),
         (array![f64::MIN_POSITIVE, -tiny], f64::MIN_POSITIVE + tiny),
         (array![2f64.powi(1000), 2f64.powi(-1000)], 2f64.powi(1000)),
-        (array![1.0, 2f64.powi(-52), 2f64.powi(-52)], 1.0 + 2.0 * f64::EPSILON),
+        (
+            array![1.0, 2f64.powi(-52), 2f64.powi(-52)],
+            1.0 + 2.0 * f64::EPSILON,
+        ),
         (Array1::from_elem(1000, 1e300), 1e303),
         (many_tiny, 1.0 + 999e-300),
         (array![1.0, f64::NEG_INFINITY], f64::INFINITY),
@@ -122,14 +152,29 @@ fn edge_hand_values_f64_huge_tiny_both_paths() {
             let u = ulp_distance_f64(got, *expected);
             // The exactly representable sums must be exact; 1e303 and 1 + 999e-300 within a
             // few ULP (their decimal operands are rounded).
-            assert!(u <= 2, "{path}: dasum {x} = {got:e}, expected {expected:e} ({u} ULP)");
+            assert!(
+                u <= 2,
+                "{path}: dasum {x} = {got:e}, expected {expected:e} ({u} ULP)"
+            );
             if *expected != 1e303 {
                 assert_eq!(got, *expected, "{path}: dasum {x}");
             }
         }
-        assert!(blas::dasum(c, array![1.0, f64::NAN, f64::INFINITY].view()).unwrap().is_nan(), "{path}");
-        assert!(blas::dasum(c, array![f64::NAN].view()).unwrap().is_nan(), "{path}");
-        assert_eq!(blas::dasum(c, Array1::<f64>::zeros(0).view()).unwrap(), 0.0, "{path}");
+        assert!(
+            blas::dasum(c, array![1.0, f64::NAN, f64::INFINITY].view())
+                .unwrap()
+                .is_nan(),
+            "{path}"
+        );
+        assert!(
+            blas::dasum(c, array![f64::NAN].view()).unwrap().is_nan(),
+            "{path}"
+        );
+        assert_eq!(
+            blas::dasum(c, Array1::<f64>::zeros(0).view()).unwrap(),
+            0.0,
+            "{path}"
+        );
         let x = array![1e300f64, 5.0, -2e300, 7.0];
         assert_eq!(blas::dasum(c, x.slice(s![..;2])).unwrap(), 3e300, "{path}");
         assert_eq!(blas::dasum(c, x.slice(s![..;-2])).unwrap(), 12.0, "{path}");

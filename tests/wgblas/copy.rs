@@ -18,9 +18,29 @@ fn validation_length_mismatch() {
     let x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = blas::scopy(ctx(), x.view(), y.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "scopy", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "scopy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     let err = x.gpu_copy_inplace(&mut y).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "scopy", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "scopy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }
 
@@ -31,7 +51,17 @@ fn validation_too_large_for_one_binding() {
     let mut y = Array1::<f32>::zeros(limit / 4 + 1);
     y[0] = 3.0;
     let err = blas::scopy(ctx(), x.view(), y.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "scopy", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "scopy",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(y[0], 3.0);
 }
 
@@ -44,7 +74,10 @@ fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
     blas::scopy(ctx(), xs.view(), ys.view_mut()).unwrap();
     let u = max_ulp_f32(&ys.to_owned(), &o1::scopy(x.view())).unwrap() as f64;
     assert!(u <= threshold(), "scopy n={n} {lx:?}/{ly:?}: {u} ULP");
-    assert!(ys.outside_is_untouched(), "scopy wrote outside the strided view");
+    assert!(
+        ys.outside_is_untouched(),
+        "scopy wrote outside the strided view"
+    );
 }
 
 proptest! {
@@ -82,9 +115,17 @@ fn edge_hand_values_bit_exact() {
     assert_eq!(bits(&y), bits(&x));
     // Reversed source into a stepped destination.
     let mut buf = Array1::from_elem(13, 9.0f32);
-    x.slice(s![..;-1]).gpu_copy_inplace(&mut buf.slice_mut(s![1..;2])).unwrap();
+    x.slice(s![..;-1])
+        .gpu_copy_inplace(&mut buf.slice_mut(s![1..;2]))
+        .unwrap();
     let expected: Vec<u32> = x.iter().rev().map(|v| v.to_bits()).collect();
-    assert_eq!(buf.slice(s![1..;2]).iter().map(|v| v.to_bits()).collect::<Vec<_>>(), expected);
+    assert_eq!(
+        buf.slice(s![1..;2])
+            .iter()
+            .map(|v| v.to_bits())
+            .collect::<Vec<_>>(),
+        expected
+    );
     assert!(buf.slice(s![..;2]).iter().all(|&v| v == 9.0));
     assert_eq!(Array1::<f32>::zeros(0).gpu_copy().unwrap().len(), 0);
 }

@@ -28,14 +28,46 @@ fn threshold(routine: &str) -> f64 {
 fn validation_empty_is_an_error() {
     let x = Array1::<f32>::zeros(0);
     let err = blas::isamax(ctx(), x.view()).unwrap_err();
-    assert!(matches!(err, Error::InvalidArgument { routine: "isamax", arg: "x", .. }), "{err}");
-    assert!(matches!(x.gpu_iamax(), Err(Error::InvalidArgument { routine: "isamax", .. })));
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "isamax",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(matches!(
+        x.gpu_iamax(),
+        Err(Error::InvalidArgument {
+            routine: "isamax",
+            ..
+        })
+    ));
     let d = Array1::<f64>::zeros(0);
     for (path, c) in f64_paths() {
         let err = blas::idamax(c, d.view()).unwrap_err();
-        assert!(matches!(err, Error::InvalidArgument { routine: "idamax", arg: "x", .. }), "{path}: {err}");
+        assert!(
+            matches!(
+                err,
+                Error::InvalidArgument {
+                    routine: "idamax",
+                    arg: "x",
+                    ..
+                }
+            ),
+            "{path}: {err}"
+        );
     }
-    assert!(matches!(d.gpu_iamax(), Err(Error::InvalidArgument { routine: "idamax", .. })));
+    assert!(matches!(
+        d.gpu_iamax(),
+        Err(Error::InvalidArgument {
+            routine: "idamax",
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -43,11 +75,31 @@ fn validation_too_large_for_one_binding() {
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let x = Array1::<f32>::zeros(limit / 4 + 1);
     let err = blas::isamax(ctx(), x.view()).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "isamax", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "isamax",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     let d = Array1::<f64>::zeros(limit / 8 + 1);
     for (path, c) in f64_paths() {
         let err = blas::idamax(c, d.view()).unwrap_err();
-        assert!(matches!(err, Error::TooLarge { routine: "idamax", arg: "x", .. }), "{path}: {err}");
+        assert!(
+            matches!(
+                err,
+                Error::TooLarge {
+                    routine: "idamax",
+                    arg: "x",
+                    ..
+                }
+            ),
+            "{path}: {err}"
+        );
     }
 }
 
@@ -57,18 +109,29 @@ fn check(seed: u64, n: usize, lx: VLayout) {
     let xs = Vector::new(&x, lx);
     let gpu = blas::isamax(ctx(), xs.view()).unwrap();
     let m = measure(gpu, o1::isamax(x.view()));
-    assert!(m <= threshold("isamax"), "isamax n={n} {lx:?}: gpu {gpu}, OpenBLAS {}", o1::isamax(x.view()));
+    assert!(
+        m <= threshold("isamax"),
+        "isamax n={n} {lx:?}: gpu {gpu}, OpenBLAS {}",
+        o1::isamax(x.view())
+    );
 }
 
 fn check64(seed: u64, n: usize, lx: VLayout, wide: bool) {
     let mut r = rng(seed);
-    let x = if wide { Array1::from_shape_simple_fn(n, || wide64(&mut r)) } else { rand_vec64(&mut r, n) };
+    let x = if wide {
+        Array1::from_shape_simple_fn(n, || wide64(&mut r))
+    } else {
+        rand_vec64(&mut r, n)
+    };
     let xs = Vector64::new(&x, lx);
     let reference = o1::idamax(x.view());
     for (path, c) in f64_paths() {
         let gpu = blas::idamax(c, xs.view()).unwrap();
         let m = measure(gpu, reference);
-        assert!(m <= threshold("idamax"), "idamax {path} n={n} {lx:?} wide={wide}: gpu {gpu}, OpenBLAS {reference}");
+        assert!(
+            m <= threshold("idamax"),
+            "idamax {path} n={n} {lx:?} wide={wide}: gpu {gpu}, OpenBLAS {reference}"
+        );
     }
 }
 
@@ -113,7 +176,14 @@ fn edge_hand_values_f32() {
     assert_eq!(i(array![-f32::NAN, 1.0]), 0);
     // Subnormals compare exactly (bit patterns, no flush to zero).
     assert_eq!(i(array![0.0, f32::from_bits(1), 0.0]), 1);
-    assert_eq!(i(array![f32::from_bits(1), f32::from_bits(2), f32::from_bits(2)]), 1);
+    assert_eq!(
+        i(array![
+            f32::from_bits(1),
+            f32::from_bits(2),
+            f32::from_bits(2)
+        ]),
+        1
+    );
     // Neighbouring floats.
     assert_eq!(i(array![1.0, -1.0 - f32::EPSILON, 1.0 + f32::EPSILON]), 1);
     // n = 1: index 0, even for NaN.
@@ -138,7 +208,10 @@ fn edge_hand_values_f64_both_paths() {
         (array![f64::INFINITY, 2.0, f64::NAN], 2),
         (array![f64::NAN, f64::INFINITY], 0),
         // NaN whose payload is only in the low word.
-        (array![f64::INFINITY, f64::from_bits(0x7ff0_0000_0000_0001)], 1),
+        (
+            array![f64::INFINITY, f64::from_bits(0x7ff0_0000_0000_0001)],
+            1,
+        ),
         (array![0.0, tiny, 0.0], 1),
         (array![tiny, 2.0 * tiny, -2.0 * tiny], 1),
         (array![f64::MIN_POSITIVE, f64::MIN_POSITIVE - tiny], 0),
@@ -153,7 +226,11 @@ fn edge_hand_values_f64_both_paths() {
             let xr = x.slice(s![..;-1]);
             if x.len() > 1 && !x.iter().any(|v| v.is_nan()) {
                 // Reversed: the last maximum in memory is the first logical one.
-                let want = x.len() - 1 - x.iter().rposition(|v| v.abs() == x[*expected].abs()).unwrap();
+                let want = x.len()
+                    - 1
+                    - x.iter()
+                        .rposition(|v| v.abs() == x[*expected].abs())
+                        .unwrap();
                 assert_eq!(blas::idamax(c, xr).unwrap(), want, "{path}: reversed {x}");
             }
         }

@@ -36,7 +36,10 @@ fn edge_saxpy_two_to_the_24_plus_3() {
     for i in [0, 1, 6, 65535 * 256 - 1, 65535 * 256, 1 << 24, N - 2, N - 1] {
         assert_eq!(y[i], 2.0 * (i % 7) as f32 + 1.0, "element {i}");
     }
-    assert!(y.iter().enumerate().all(|(i, &v)| v == 2.0 * (i % 7) as f32 + 1.0));
+    assert!(y
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 2.0 * (i % 7) as f32 + 1.0));
 }
 
 #[test]
@@ -75,6 +78,10 @@ fn edge_f64_large_both_paths() {
     x[n - 1] = 0.0;
     // Only ones (at even indices below n − 2) and 1e-300 terms: (n − 1)/2 = 2^21 + 1 ones.
     for (path, c) in f64_paths() {
-        assert_eq!(blas::dasum(c, x.view()).unwrap(), (1u64 << 21) as f64 + 1.0, "{path}");
+        assert_eq!(
+            blas::dasum(c, x.view()).unwrap(),
+            (1u64 << 21) as f64 + 1.0,
+            "{path}"
+        );
     }
 }

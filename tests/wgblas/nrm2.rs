@@ -19,7 +19,17 @@ fn validation_too_large_for_one_binding() {
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let x = Array1::<f32>::zeros(limit / 4 + 1);
     let err = blas::snrm2(ctx(), x.view()).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "snrm2", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "snrm2",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(x.gpu_nrm2().is_err());
 }
 
@@ -28,7 +38,11 @@ fn check_values(x: &Array1<f32>, lx: VLayout, what: &str) {
     let gpu = blas::snrm2(ctx(), xs.view()).unwrap();
     let reference = o1::snrm2(x.view());
     let u = ulp_distance_f32(gpu, reference) as f64;
-    assert!(u <= threshold(), "snrm2 {what} n={} {lx:?}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP", x.len());
+    assert!(
+        u <= threshold(),
+        "snrm2 {what} n={} {lx:?}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP",
+        x.len()
+    );
 }
 
 fn check(seed: u64, n: usize, lx: VLayout, scale: f32) {
@@ -79,7 +93,10 @@ fn edge_hand_values() {
     // Across the whole range: the tiny values vanish against the huge one.
     assert_eq!(nrm(array![1e-30, 1e30, 1.0, -1e-30]), 1e30);
     // Near the decimal values: within one rounding.
-    for (x, expected) in [(array![3e20f32, -4e20], 5e20f32), (array![3e-30f32, 4e-30], 5e-30)] {
+    for (x, expected) in [
+        (array![3e20f32, -4e20], 5e20f32),
+        (array![3e-30f32, 4e-30], 5e-30),
+    ] {
         let got = nrm(x.clone());
         assert!(ulp_distance_f32(got, expected) <= 1, "{x}: {got:e}");
     }

@@ -27,7 +27,11 @@ pub fn fallback_ctx() -> &'static Context {
 /// SHADER_F64) and the forced fallback; with a name for messages.
 pub fn f64_paths() -> [(&'static str, &'static Context); 2] {
     let shared = crate::common::ctx();
-    let native = if shared.native_f64() { "native" } else { "fallback (no SHADER_F64)" };
+    let native = if shared.native_f64() {
+        "native"
+    } else {
+        "fallback (no SHADER_F64)"
+    };
     [(native, shared), ("fallback", fallback_ctx())]
 }
 
@@ -151,8 +155,21 @@ pub fn srot(x: ArrayView1<f32>, y: ArrayView1<f32>, c: f32, s: f32) -> (Array1<f
     (x, y)
 }
 
-pub fn srotm(x: ArrayView1<f32>, y: ArrayView1<f32>, param: [f32; 5]) -> (Array1<f32>, Array1<f32>) {
+pub fn srotm(
+    x: ArrayView1<f32>,
+    y: ArrayView1<f32>,
+    param: [f32; 5],
+) -> (Array1<f32>, Array1<f32>) {
     let (mut x, mut y) = (x.to_owned(), y.to_owned());
-    unsafe { cblas_srotm(x.len() as i32, x.as_mut_ptr(), 1, y.as_mut_ptr(), 1, param.as_ptr()) };
+    unsafe {
+        cblas_srotm(
+            x.len() as i32,
+            x.as_mut_ptr(),
+            1,
+            y.as_mut_ptr(),
+            1,
+            param.as_ptr(),
+        )
+    };
     (x, y)
 }

@@ -19,9 +19,29 @@ fn validation_length_mismatch() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = blas::srot(ctx(), x.view_mut(), y.view_mut(), 0.6, 0.8).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "srot", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "srot",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     let err = x.gpu_rot_inplace(&mut y, 0.6, 0.8).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "srot", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "srot",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(x.gpu_rot(&y, 0.6, 0.8).is_err());
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
@@ -35,7 +55,17 @@ fn validation_too_large_for_one_binding() {
     x[0] = 2.0;
     y[0] = 3.0;
     let err = blas::srot(ctx(), x.view_mut(), y.view_mut(), 0.6, 0.8).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "srot", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "srot",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!((x[0], y[0]), (2.0, 3.0));
 }
 
@@ -50,8 +80,14 @@ fn check(seed: u64, n: usize, c: f32, s: f32, lx: VLayout, ly: VLayout) {
     let (bx, by) = bounds::rot(c, s, x.view(), y.view());
     let fx = metrics::forward_factor(&xs.to_owned(), &rx, &bx).unwrap();
     let fy = metrics::forward_factor(&ys.to_owned(), &ry, &by).unwrap();
-    assert!(fx.max(fy) <= threshold(), "srot n={n} c={c} s={s} {lx:?}/{ly:?}: factors x {fx}, y {fy}");
-    assert!(xs.outside_is_untouched() && ys.outside_is_untouched(), "srot wrote outside a strided view");
+    assert!(
+        fx.max(fy) <= threshold(),
+        "srot n={n} c={c} s={s} {lx:?}/{ly:?}: factors x {fx}, y {fy}"
+    );
+    assert!(
+        xs.outside_is_untouched() && ys.outside_is_untouched(),
+        "srot wrote outside a strided view"
+    );
 }
 
 proptest! {
@@ -98,7 +134,14 @@ fn edge_hand_values() {
     // Views: reversed x against stepped y, in place.
     let mut xv = array![1.0f32, 2.0, 3.0];
     let mut yv = array![10.0f32, -1.0, 20.0, -1.0, 30.0];
-    blas::srot(ctx(), xv.slice_mut(s![..;-1]), yv.slice_mut(s![..;2]), 0.0, 1.0).unwrap();
+    blas::srot(
+        ctx(),
+        xv.slice_mut(s![..;-1]),
+        yv.slice_mut(s![..;2]),
+        0.0,
+        1.0,
+    )
+    .unwrap();
     assert_eq!(xv, array![30.0, 20.0, 10.0]);
     assert_eq!(yv, array![-3.0, -1.0, -2.0, -1.0, -1.0]);
 }

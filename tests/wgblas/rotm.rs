@@ -24,7 +24,17 @@ fn validation_length_mismatch() {
     for flag in FLAGS {
         let param = [flag, 2.0, 3.0, 4.0, 5.0];
         let err = blas::srotm(ctx(), x.view_mut(), y.view_mut(), param).unwrap_err();
-        assert!(matches!(err, Error::DimensionMismatch { routine: "srotm", arg: "y", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::DimensionMismatch {
+                    routine: "srotm",
+                    arg: "y",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(x.gpu_rotm_inplace(&mut y, param).is_err());
     }
     assert_eq!(x, Array1::ones(5));
@@ -38,7 +48,17 @@ fn validation_invalid_flag() {
     for flag in [2.0, -3.0, 0.5, -1.5, NAN, f32::INFINITY] {
         let param = [flag, 2.0, 3.0, 4.0, 5.0];
         let err = blas::srotm(ctx(), x.view_mut(), y.view_mut(), param).unwrap_err();
-        assert!(matches!(err, Error::InvalidArgument { routine: "srotm", arg: "param", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::InvalidArgument {
+                    routine: "srotm",
+                    arg: "param",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(x.gpu_rotm(&y, param).is_err());
         // Whatever n is.
         let (mut e, mut f) = (Array1::<f32>::zeros(0), Array1::<f32>::zeros(0));
@@ -54,8 +74,24 @@ fn validation_too_large_for_one_binding() {
     let mut y = Array1::<f32>::zeros(limit / 4 + 1);
     x[0] = 2.0;
     y[0] = 3.0;
-    let err = blas::srotm(ctx(), x.view_mut(), y.view_mut(), [-1.0, 1.0, 2.0, 3.0, 4.0]).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "srotm", arg: "x", .. }), "{err}");
+    let err = blas::srotm(
+        ctx(),
+        x.view_mut(),
+        y.view_mut(),
+        [-1.0, 1.0, 2.0, 3.0, 4.0],
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "srotm",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!((x[0], y[0]), (2.0, 3.0));
 }
 
@@ -70,8 +106,14 @@ fn check(seed: u64, n: usize, param: [f32; 5], lx: VLayout, ly: VLayout) {
     let (bx, by) = bounds::rotm(param, x.view(), y.view());
     let fx = metrics::forward_factor(&xs.to_owned(), &rx, &bx).unwrap();
     let fy = metrics::forward_factor(&ys.to_owned(), &ry, &by).unwrap();
-    assert!(fx.max(fy) <= threshold(), "srotm n={n} {param:?} {lx:?}/{ly:?}: factors x {fx}, y {fy}");
-    assert!(xs.outside_is_untouched() && ys.outside_is_untouched(), "srotm wrote outside a strided view");
+    assert!(
+        fx.max(fy) <= threshold(),
+        "srotm n={n} {param:?} {lx:?}/{ly:?}: factors x {fx}, y {fy}"
+    );
+    assert!(
+        xs.outside_is_untouched() && ys.outside_is_untouched(),
+        "srotm wrote outside a strided view"
+    );
 }
 
 proptest! {
@@ -102,9 +144,13 @@ fn edge_hand_values_every_flag() {
     let y = array![4.0f32, 0.5];
     // flag −2: H = I, x and y not even read (NaN stays NaN, bit for bit).
     let (mut a, mut b) = (array![NAN, 1.0], array![2.0f32, f32::INFINITY]);
-    a.gpu_rotm_inplace(&mut b, [-2.0, 9.0, 9.0, 9.0, 9.0]).unwrap();
+    a.gpu_rotm_inplace(&mut b, [-2.0, 9.0, 9.0, 9.0, 9.0])
+        .unwrap();
     assert!(a[0].is_nan() && a[1] == 1.0 && b == array![2.0, f32::INFINITY]);
-    assert_eq!(x.gpu_rotm(&y, [-2.0, 9.0, 9.0, 9.0, 9.0]).unwrap(), (x.clone(), y.clone()));
+    assert_eq!(
+        x.gpu_rotm(&y, [-2.0, 9.0, 9.0, 9.0, 9.0]).unwrap(),
+        (x.clone(), y.clone())
+    );
     // flag −1: H = [[h11, h12], [h21, h22]] = [[2, 0.5], [−1, 0.25]], param = [−1, h11, h21, h12, h22].
     // x' = 2x + 0.5y = [4, −3.75]; y' = −x + 0.25y = [0, 2.125].
     let (xr, yr) = x.gpu_rotm(&y, [-1.0, 2.0, -1.0, 0.5, 0.25]).unwrap();
@@ -123,12 +169,19 @@ fn edge_hand_values_every_flag() {
     // n = 1, reversed and stepped views.
     let mut xv = array![1.0f32, 2.0, 3.0];
     let mut yv = array![10.0f32, -1.0, 20.0, -1.0, 30.0];
-    blas::srotm(ctx(), xv.slice_mut(ndarray::s![..;-1]), yv.slice_mut(ndarray::s![..;2]), [1.0, 0.0, NAN, NAN, 0.0])
-        .unwrap();
+    blas::srotm(
+        ctx(),
+        xv.slice_mut(ndarray::s![..;-1]),
+        yv.slice_mut(ndarray::s![..;2]),
+        [1.0, 0.0, NAN, NAN, 0.0],
+    )
+    .unwrap();
     // flag 1, h11 = h22 = 0: x' = y, y' = −x.
     assert_eq!(xv, array![30.0, 20.0, 10.0]);
     assert_eq!(yv, array![-3.0, -1.0, -2.0, -1.0, -1.0]);
     let (mut one_x, mut one_y) = (array![3.0f32], array![-1.0f32]);
-    one_x.gpu_rotm_inplace(&mut one_y, [0.0, NAN, 2.0, 4.0, NAN]).unwrap();
+    one_x
+        .gpu_rotm_inplace(&mut one_y, [0.0, NAN, 2.0, 4.0, NAN])
+        .unwrap();
     assert_eq!((one_x[0], one_y[0]), (-1.0, 5.0));
 }

@@ -21,7 +21,17 @@ fn validation_too_large_for_one_binding() {
     x[0] = 3.0;
     for alpha in [2.0, 1.0] {
         let err = blas::sscal(ctx(), alpha, x.view_mut()).unwrap_err();
-        assert!(matches!(err, Error::TooLarge { routine: "sscal", arg: "x", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::TooLarge {
+                    routine: "sscal",
+                    arg: "x",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert_eq!(x[0], 3.0);
     }
     assert!(x.gpu_scal_inplace(2.0).is_err());
@@ -34,8 +44,14 @@ fn check(seed: u64, n: usize, alpha: f32, lx: VLayout) {
     let mut xs = Vector::new(&x, lx);
     blas::sscal(ctx(), alpha, xs.view_mut()).unwrap();
     let u = max_ulp_f32(&xs.to_owned(), &o1::sscal(alpha, x.view())).unwrap() as f64;
-    assert!(u <= threshold(), "sscal n={n} alpha={alpha} {lx:?}: {u} ULP");
-    assert!(xs.outside_is_untouched(), "sscal wrote outside the strided view");
+    assert!(
+        u <= threshold(),
+        "sscal n={n} alpha={alpha} {lx:?}: {u} ULP"
+    );
+    assert!(
+        xs.outside_is_untouched(),
+        "sscal wrote outside the strided view"
+    );
 }
 
 proptest! {
@@ -63,7 +79,10 @@ fn edge_alpha_zero_propagates_nan() {
     let mut x = array![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 2.0, -2.0];
     blas::sscal(ctx(), 0.0, x.view_mut()).unwrap();
     assert!(x[0].is_nan() && x[1].is_nan() && x[2].is_nan(), "{x}");
-    assert_eq!((x[3].to_bits(), x[4].to_bits()), (0.0f32.to_bits(), (-0.0f32).to_bits()));
+    assert_eq!(
+        (x[3].to_bits(), x[4].to_bits()),
+        (0.0f32.to_bits(), (-0.0f32).to_bits())
+    );
     // Same through a strided view: the padding is not touched.
     let mut buf = array![7.0f32, f32::INFINITY, 7.0, 1.0, 7.0];
     buf.slice_mut(s![1..;2]).gpu_scal_inplace(0.0).unwrap();
@@ -74,7 +93,10 @@ fn edge_alpha_zero_propagates_nan() {
 #[test]
 fn edge_hand_values() {
     let x = array![1.0f32, -2.0, 0.5, f32::INFINITY];
-    assert_eq!(x.gpu_scal(-2.0).unwrap(), array![-2.0, 4.0, -1.0, f32::NEG_INFINITY]);
+    assert_eq!(
+        x.gpu_scal(-2.0).unwrap(),
+        array![-2.0, 4.0, -1.0, f32::NEG_INFINITY]
+    );
     // alpha = 1 leaves x as it is, NaN included.
     let mut y = array![f32::NAN, 3.0];
     y.gpu_scal_inplace(1.0).unwrap();
@@ -85,6 +107,9 @@ fn edge_hand_values() {
     assert_eq!(z, array![3.0, 6.0, 9.0]);
     // Overflow to inf, one correct rounding.
     assert_eq!(array![f32::MAX].gpu_scal(2.0).unwrap()[0], f32::INFINITY);
-    assert_eq!(array![1.0f32 / 3.0].gpu_scal(3.0).unwrap()[0], (1.0f32 / 3.0) * 3.0);
+    assert_eq!(
+        array![1.0f32 / 3.0].gpu_scal(3.0).unwrap()[0],
+        (1.0f32 / 3.0) * 3.0
+    );
     assert_eq!(Array1::<f32>::zeros(0).gpu_scal(2.0).unwrap().len(), 0);
 }

@@ -18,9 +18,29 @@ fn validation_length_mismatch() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sswap", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sswap",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     let err = x.gpu_swap(&mut y).unwrap_err();
-    assert!(matches!(err, Error::DimensionMismatch { routine: "sswap", arg: "y", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sswap",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }
@@ -33,7 +53,17 @@ fn validation_too_large_for_one_binding() {
     x[0] = 2.0;
     y[0] = 3.0;
     let err = blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { routine: "sswap", arg: "x", .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sswap",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!((x[0], y[0]), (2.0, 3.0));
 }
 
@@ -45,9 +75,14 @@ fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
     let mut ys = Vector::new(&y, ly);
     blas::sswap(ctx(), xs.view_mut(), ys.view_mut()).unwrap();
     let (rx, ry) = o1::sswap(x.view(), y.view());
-    let u = max_ulp_f32(&xs.to_owned(), &rx).unwrap().max(max_ulp_f32(&ys.to_owned(), &ry).unwrap()) as f64;
+    let u = max_ulp_f32(&xs.to_owned(), &rx)
+        .unwrap()
+        .max(max_ulp_f32(&ys.to_owned(), &ry).unwrap()) as f64;
     assert!(u <= threshold(), "sswap n={n} {lx:?}/{ly:?}: {u} ULP");
-    assert!(xs.outside_is_untouched() && ys.outside_is_untouched(), "sswap wrote outside a strided view");
+    assert!(
+        xs.outside_is_untouched() && ys.outside_is_untouched(),
+        "sswap wrote outside a strided view"
+    );
 }
 
 proptest! {
@@ -71,7 +106,12 @@ fn edge_netlib_values_every_stride() {
 
 #[test]
 fn edge_hand_values_bit_exact() {
-    let mut x = array![-0.0f32, f32::INFINITY, f32::from_bits(1), f32::from_bits(0x7fc0_1234)];
+    let mut x = array![
+        -0.0f32,
+        f32::INFINITY,
+        f32::from_bits(1),
+        f32::from_bits(0x7fc0_1234)
+    ];
     let mut y = array![1.0f32, 2.0, 3.0, 4.0];
     let (x0, y0) = (x.clone(), y.clone());
     x.gpu_swap(&mut y).unwrap();

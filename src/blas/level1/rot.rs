@@ -57,7 +57,11 @@ pub(crate) fn rotate(
     let xd = layout::vector(ctx, routine, "x", &x.view())?;
     let yd = layout::vector(ctx, routine, "y", &y.view())?;
     let d = elementwise::dispatch(ctx, Op::Rot, h, &xd, &yd);
-    let out = ctx.execute::<f32>(routine, &[d], &[(&xd.buffer, xd.span), (&yd.buffer, yd.span)])?;
+    let out = ctx.execute::<f32>(
+        routine,
+        &[d],
+        &[(&xd.buffer, xd.span), (&yd.buffer, yd.span)],
+    )?;
     layout::write_vector(&mut x, &out[0], &xd);
     layout::write_vector(&mut y, &out[1], &yd);
     Ok(())
