@@ -90,6 +90,33 @@ fn load_b(p0: u32, j0: u32, t: u32) {
     }
 }
 
+// Write C(i, j..j+8) = alpha·(v0, v1) + beta·C (beta = 0: C not read), in range only.
+fn store_row(i: u32, j: u32, v0: vec4<T>, v1: vec4<T>, run_k: bool) {
+    if (i >= P.m) {
+        return;
+    }
+    for (var q = 0u; q < TN; q = q + 1u) {
+        if (j + q >= P.n) {
+            return;
+        }
+        let ic = midx(P.offc, i, j + q, P.rsc, P.csc);
+        var v = T(0);
+        if (run_k) {
+            var acc: T;
+            if (q < 4u) {
+                acc = v0[q];
+            } else {
+                acc = v1[q - 4u];
+            }
+            v = T(P.alpha) * acc;
+        }
+        if (P.beta != 0.0) {
+            v = v + T(P.beta) * c[ic];
+        }
+        c[ic] = v;
+    }
+}
+
 @compute @workgroup_size(16, 16)
 fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
@@ -101,11 +128,24 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     let tx = loc.x;  // along n
     let ty = loc.y;  // along m
 
-    var acc: array<array<vec4<T>, 2>, 8>;
-    for (var r = 0u; r < TM; r = r + 1u) {
-        acc[r][0] = vec4<T>(T(0));
-        acc[r][1] = vec4<T>(T(0));
-    }
+    // The 8×8 register tile as 16 named vec4s (row r of the tile is c[2r], c[2r+1]): a local
+    // array indexed in loops may be kept in memory by the driver, named values are registers.
+    var c0 = vec4<T>(T(0));
+    var c1 = c0;
+    var c2 = c0;
+    var c3 = c0;
+    var c4 = c0;
+    var c5 = c0;
+    var c6 = c0;
+    var c7 = c0;
+    var c8 = c0;
+    var c9 = c0;
+    var c10 = c0;
+    var c11 = c0;
+    var c12 = c0;
+    var c13 = c0;
+    var c14 = c0;
+    var c15 = c0;
 
     let run_k = P.alpha != 0.0 && P.k > 0u;
     if (run_k) {
@@ -118,35 +158,35 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
                 let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
                 let b0 = Bs[p * (BN / 4u) + tx * 2u];
                 let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
-                let av = array<T, 8>(a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w);
-                for (var r = 0u; r < TM; r = r + 1u) {
-                    acc[r][0] = acc[r][0] + av[r] * b0;
-                    acc[r][1] = acc[r][1] + av[r] * b1;
-                }
+                c0 = c0 + a0.x * b0;
+                c1 = c1 + a0.x * b1;
+                c2 = c2 + a0.y * b0;
+                c3 = c3 + a0.y * b1;
+                c4 = c4 + a0.z * b0;
+                c5 = c5 + a0.z * b1;
+                c6 = c6 + a0.w * b0;
+                c7 = c7 + a0.w * b1;
+                c8 = c8 + a1.x * b0;
+                c9 = c9 + a1.x * b1;
+                c10 = c10 + a1.y * b0;
+                c11 = c11 + a1.y * b1;
+                c12 = c12 + a1.z * b0;
+                c13 = c13 + a1.z * b1;
+                c14 = c14 + a1.w * b0;
+                c15 = c15 + a1.w * b1;
             }
             workgroupBarrier();
         }
     }
 
-    for (var r = 0u; r < TM; r = r + 1u) {
-        let i = i0 + ty * TM + r;
-        if (i >= P.m) {
-            break;
-        }
-        for (var q = 0u; q < TN; q = q + 1u) {
-            let j = j0 + tx * TN + q;
-            if (j >= P.n) {
-                break;
-            }
-            let ic = midx(P.offc, i, j, P.rsc, P.csc);
-            var v = T(0);
-            if (run_k) {
-                v = T(P.alpha) * acc[r][q / 4u][q % 4u];
-            }
-            if (P.beta != 0.0) {
-                v = v + T(P.beta) * c[ic];
-            }
-            c[ic] = v;
-        }
-    }
+    let i = i0 + ty * TM;
+    let j = j0 + tx * TN;
+    store_row(i, j, c0, c1, run_k);
+    store_row(i + 1u, j, c2, c3, run_k);
+    store_row(i + 2u, j, c4, c5, run_k);
+    store_row(i + 3u, j, c6, c7, run_k);
+    store_row(i + 4u, j, c8, c9, run_k);
+    store_row(i + 5u, j, c10, c11, run_k);
+    store_row(i + 6u, j, c12, c13, run_k);
+    store_row(i + 7u, j, c14, c15, run_k);
 }
