@@ -51,5 +51,6 @@ pub use wgpu;
 /// Extension traits and flag enums: `use wgblas::prelude::*;`.
 pub mod prelude {
     pub use crate::ext::{Level1Ext, Level2Ext, Level3Ext};
+    pub use crate::ext::{Level1MutExt, Level1RealExt};
     pub use crate::flags::{Diag, Side, Transpose, Uplo};
 }

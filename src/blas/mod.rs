@@ -13,8 +13,16 @@ mod level1;
 mod level2;
 mod level3;
 
+pub use level1::asum::{dasum, sasum};
 pub use level1::axpy::saxpy;
+pub use level1::copy::scopy;
 pub use level1::dot::sdot;
+pub use level1::iamax::{idamax, isamax};
+pub use level1::nrm2::snrm2;
+pub use level1::rot::srot;
+pub use level1::rotm::srotm;
+pub use level1::scal::sscal;
+pub use level1::swap::sswap;
 pub use level2::gemv::sgemv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::sgemm;

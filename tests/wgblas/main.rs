@@ -21,6 +21,18 @@ mod syrk;
 mod trmm;
 mod trsm;
 
+mod oracle_l1;
+
+mod asum;
+mod copy;
+mod iamax;
+mod level1_large;
+mod nrm2;
+mod rot;
+mod rotm;
+mod scal;
+mod swap;
+
 mod smoke {
     use crate::common::{self, *};
     use ndarray::Array2;
