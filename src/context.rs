@@ -57,6 +57,18 @@ pub(crate) struct Counters {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Elem {
     F32,
+    /// Needs `SHADER_F64`: only for pipelines run when [`Context::native_f64`] holds.
+    F64,
+}
+
+impl Elem {
+    /// The WGSL line that instantiates a shader for this element type.
+    fn prelude(self) -> &'static str {
+        match self {
+            Elem::F32 => "alias T = f32;\n",
+            Elem::F64 => "alias T = f64;\n",
+        }
+    }
 }
 
 /// A WGSL source file from `wgsl/`, included at compile time.
@@ -297,10 +309,7 @@ impl Context {
             modules
                 .entry((shader.name, elem))
                 .or_insert_with(|| {
-                    let alias = match elem {
-                        Elem::F32 => "alias T = f32;\n",
-                    };
-                    let text = format!("{alias}{COMMON_WGSL}\n{}", shader.source);
+                    let text = format!("{}{COMMON_WGSL}\n{}", elem.prelude(), shader.source);
                     self.device
                         .create_shader_module(wgpu::ShaderModuleDescriptor {
                             label: Some(shader.name),

@@ -7,11 +7,11 @@
 //! Any layout and stride is accepted (see [`crate::layout`]). Errors are those of the
 //! [`crate::blas`] routine named in each method's doc; on error the output is unchanged.
 
-use ndarray::{Array1, Array2, ArrayBase, Data, DataMut, Ix1, Ix2};
+use ndarray::{Array1, Array2, ArrayBase, ArrayView1, Data, DataMut, Ix1, Ix2};
 
 use crate::blas;
 use crate::error::Result;
-use crate::flags::{Diag, Transpose, Uplo};
+use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::Context;
 
 /// Level 1 methods on 1-D `f32` arrays.
@@ -41,6 +41,55 @@ pub trait Level1Ext {
         alpha: f32,
         y: &mut ArrayBase<S, Ix1>,
     ) -> Result<()>;
+
+    /// A copy of `x` made on the device (a new contiguous array). BLAS `scopy`; see
+    /// [`blas::scopy`].
+    ///
+    /// # Errors
+    /// As [`blas::scopy`].
+    fn gpu_copy(&self) -> Result<Array1<f32>>;
+
+    /// `y ← x` (x is `self`). BLAS `scopy`; see [`blas::scopy`].
+    ///
+    /// # Errors
+    /// As [`blas::scopy`]; on error `y` is unchanged.
+    fn gpu_copy_inplace<S: DataMut<Elem = f32>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()>;
+
+    /// `alpha·x` as a new array. BLAS `sscal`; see [`blas::sscal`] (in place:
+    /// [`Level1MutExt::gpu_scal_inplace`]).
+    ///
+    /// # Errors
+    /// As [`blas::sscal`].
+    fn gpu_scal(&self, alpha: f32) -> Result<Array1<f32>>;
+
+    /// `‖x‖₂`, without overflow or underflow. BLAS `snrm2`; see [`blas::snrm2`].
+    ///
+    /// # Errors
+    /// As [`blas::snrm2`].
+    fn gpu_nrm2(&self) -> Result<f32>;
+
+    /// The rotated pair `(c·x + s·y, c·y − s·x)` as new arrays (x is `self`). BLAS `srot`; see
+    /// [`blas::srot`] (in place: [`Level1MutExt::gpu_rot_inplace`]).
+    ///
+    /// # Errors
+    /// As [`blas::srot`].
+    fn gpu_rot<S: Data<Elem = f32>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        c: f32,
+        s: f32,
+    ) -> Result<(Array1<f32>, Array1<f32>)>;
+
+    /// The pair `H·(x, y)` of the modified Givens transformation `param` as new arrays (x is
+    /// `self`). BLAS `srotm`; see [`blas::srotm`] (in place: [`Level1MutExt::gpu_rotm_inplace`]).
+    ///
+    /// # Errors
+    /// As [`blas::srotm`].
+    fn gpu_rotm<S: Data<Elem = f32>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        param: [f32; 5],
+    ) -> Result<(Array1<f32>, Array1<f32>)>;
 }
 
 impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
@@ -64,6 +113,185 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         y: &mut ArrayBase<S, Ix1>,
     ) -> Result<()> {
         blas::saxpy(Context::shared()?, alpha, self.view(), y.view_mut())
+    }
+
+    fn gpu_copy(&self) -> Result<Array1<f32>> {
+        let mut y = Array1::zeros(self.len());
+        blas::scopy(Context::shared()?, self.view(), y.view_mut())?;
+        Ok(y)
+    }
+
+    fn gpu_copy_inplace<S: DataMut<Elem = f32>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
+        blas::scopy(Context::shared()?, self.view(), y.view_mut())
+    }
+
+    fn gpu_scal(&self, alpha: f32) -> Result<Array1<f32>> {
+        let mut x = self.to_owned();
+        blas::sscal(Context::shared()?, alpha, x.view_mut())?;
+        Ok(x)
+    }
+
+    fn gpu_nrm2(&self) -> Result<f32> {
+        blas::snrm2(Context::shared()?, self.view())
+    }
+
+    fn gpu_rot<S: Data<Elem = f32>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        c: f32,
+        s: f32,
+    ) -> Result<(Array1<f32>, Array1<f32>)> {
+        let (mut x, mut y) = (self.to_owned(), y.to_owned());
+        blas::srot(Context::shared()?, x.view_mut(), y.view_mut(), c, s)?;
+        Ok((x, y))
+    }
+
+    fn gpu_rotm<S: Data<Elem = f32>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        param: [f32; 5],
+    ) -> Result<(Array1<f32>, Array1<f32>)> {
+        let (mut x, mut y) = (self.to_owned(), y.to_owned());
+        blas::srotm(Context::shared()?, x.view_mut(), y.view_mut(), param)?;
+        Ok((x, y))
+    }
+}
+
+/// Level 1 methods that write their receiver, on mutable 1-D `f32` arrays (`x` is `self`).
+pub trait Level1MutExt {
+    /// `x ↔ y`. BLAS `sswap`; see [`blas::sswap`].
+    ///
+    /// # Errors
+    /// As [`blas::sswap`]; on error `x` and `y` are unchanged.
+    fn gpu_swap<S: DataMut<Elem = f32>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()>;
+
+    /// `x ← alpha·x`. BLAS `sscal`; see [`blas::sscal`].
+    ///
+    /// # Errors
+    /// As [`blas::sscal`]; on error `x` is unchanged.
+    fn gpu_scal_inplace(&mut self, alpha: f32) -> Result<()>;
+
+    /// `(x, y) ← (c·x + s·y, c·y − s·x)`. BLAS `srot`; see [`blas::srot`].
+    ///
+    /// # Errors
+    /// As [`blas::srot`]; on error `x` and `y` are unchanged.
+    fn gpu_rot_inplace<S: DataMut<Elem = f32>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        c: f32,
+        s: f32,
+    ) -> Result<()>;
+
+    /// `(x, y) ← H·(x, y)`, `H` decoded from `param`. BLAS `srotm`; see [`blas::srotm`].
+    ///
+    /// # Errors
+    /// As [`blas::srotm`]; on error `x` and `y` are unchanged.
+    fn gpu_rotm_inplace<S: DataMut<Elem = f32>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        param: [f32; 5],
+    ) -> Result<()>;
+}
+
+impl<T: DataMut<Elem = f32>> Level1MutExt for ArrayBase<T, Ix1> {
+    fn gpu_swap<S: DataMut<Elem = f32>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
+        blas::sswap(Context::shared()?, self.view_mut(), y.view_mut())
+    }
+
+    fn gpu_scal_inplace(&mut self, alpha: f32) -> Result<()> {
+        blas::sscal(Context::shared()?, alpha, self.view_mut())
+    }
+
+    fn gpu_rot_inplace<S: DataMut<Elem = f32>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        c: f32,
+        s: f32,
+    ) -> Result<()> {
+        blas::srot(Context::shared()?, self.view_mut(), y.view_mut(), c, s)
+    }
+
+    fn gpu_rotm_inplace<S: DataMut<Elem = f32>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        param: [f32; 5],
+    ) -> Result<()> {
+        blas::srotm(Context::shared()?, self.view_mut(), y.view_mut(), param)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// The element types of the Level 1 routines that exist in both precisions (`iamax`, `asum`):
+/// `f32` (`isamax`, `sasum`) and `f64` (`idamax`, `dasum`). Sealed.
+pub trait Level1Elem: sealed::Sealed + Copy + 'static {
+    /// [`blas::isamax`] or [`blas::idamax`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn iamax(ctx: &Context, x: ArrayView1<'_, Self>) -> Result<usize>;
+
+    /// [`blas::sasum`] or [`blas::dasum`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn asum(ctx: &Context, x: ArrayView1<'_, Self>) -> Result<Self>;
+}
+
+impl Level1Elem for f32 {
+    fn iamax(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<usize> {
+        blas::isamax(ctx, x)
+    }
+
+    fn asum(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<f32> {
+        blas::sasum(ctx, x)
+    }
+}
+
+impl Level1Elem for f64 {
+    fn iamax(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<usize> {
+        blas::idamax(ctx, x)
+    }
+
+    fn asum(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<f64> {
+        blas::dasum(ctx, x)
+    }
+}
+
+/// Level 1 methods on 1-D `f32` **and** `f64` arrays: on `f64` arrays they run `idamax` and
+/// `dasum` (native f64 where the adapter has it, an exact integer fallback elsewhere).
+pub trait Level1RealExt {
+    /// The element type (`f32` or `f64`).
+    type Elem;
+
+    /// 0-based index of the first element of largest magnitude (the first NaN, if any). BLAS
+    /// `isamax` / `idamax`; see [`blas::isamax`], [`blas::idamax`].
+    ///
+    /// # Errors
+    /// As the BLAS routine; in particular [`Error::InvalidArgument`](crate::Error::InvalidArgument)
+    /// for an empty vector.
+    fn gpu_iamax(&self) -> Result<usize>;
+
+    /// `Σ |x_i|`. BLAS `sasum` / `dasum`; see [`blas::sasum`], [`blas::dasum`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn gpu_asum(&self) -> Result<Self::Elem>;
+}
+
+impl<A: Level1Elem, S: Data<Elem = A>> Level1RealExt for ArrayBase<S, Ix1> {
+    type Elem = A;
+
+    fn gpu_iamax(&self) -> Result<usize> {
+        A::iamax(Context::shared()?, self.view())
+    }
+
+    fn gpu_asum(&self) -> Result<A> {
+        A::asum(Context::shared()?, self.view())
     }
 }
 
@@ -325,6 +553,164 @@ pub trait Level3Ext {
         beta: f32,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
+
+    /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle.
+    /// BLAS `sgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemmtr`].
+    fn gpu_gemmtr<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·B + beta·C` on the triangle `uplo` of `C` only. BLAS `sgemmtr`; see
+    /// [`blas::sgemmtr`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemmtr`]; on error `c` is unchanged.
+    fn gpu_gemmtr_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// The triangle `uplo` of `A·Aᵀ` as a new (C-order) n×n array, zeros in the other
+    /// triangle (`a.t().gpu_syrk(..)` gives `AᵀA`). BLAS `ssyrk` with `alpha = 1`, `beta = 0`;
+    /// see [`blas::ssyrk`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyrk`].
+    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyrk`; see
+    /// [`blas::ssyrk`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyrk`]; on error `c` is unchanged.
+    fn gpu_syrk_inplace<S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// The triangle `uplo` of `A·Bᵀ + B·Aᵀ` as a new (C-order) n×n array, zeros in the other
+    /// triangle. BLAS `ssyr2k` with `alpha = 1`, `beta = 0`; see [`blas::ssyr2k`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr2k`].
+    fn gpu_syr2k<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·Bᵀ + alpha·B·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyr2k`;
+    /// see [`blas::ssyr2k`].
+    ///
+    /// # Errors
+    /// As [`blas::ssyr2k`]; on error `c` is unchanged.
+    fn gpu_syr2k_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// `A·B` (`Side::Left`) or `B·A` (`Side::Right`) as a new (C-order) array, `A` (`self`)
+    /// symmetric and read from its triangle `uplo` only. BLAS `ssymm` with `alpha = 1`,
+    /// `beta = 0`; see [`blas::ssymm`].
+    ///
+    /// # Errors
+    /// As [`blas::ssymm`].
+    fn gpu_symm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `C ← alpha·A·B + beta·C` (Left) or `C ← alpha·B·A + beta·C` (Right), `A` symmetric.
+    /// BLAS `ssymm`; see [`blas::ssymm`].
+    ///
+    /// # Errors
+    /// As [`blas::ssymm`]; on error `c` is unchanged.
+    #[allow(clippy::too_many_arguments)]
+    fn gpu_symm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+
+    /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
+    /// triangular. BLAS `strmm` with `alpha = 1`; see [`blas::strmm`].
+    ///
+    /// # Errors
+    /// As [`blas::strmm`].
+    fn gpu_trmm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `B ← alpha·op(A)·B` (Left) or `B ← alpha·B·op(A)` (Right), `A` triangular. BLAS
+    /// `strmm`; see [`blas::strmm`].
+    ///
+    /// # Errors
+    /// As [`blas::strmm`]; on error `b` is unchanged.
+    fn gpu_trmm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()>;
+
+    /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a
+    /// new array, `A` (`self`) triangular. BLAS `strsm` with `alpha = 1`; see [`blas::strsm`].
+    ///
+    /// # Errors
+    /// As [`blas::strsm`].
+    fn gpu_trsm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>>;
+
+    /// `B ← X` solving `op(A)·X = alpha·B` (Left) or `X·op(A) = alpha·B` (Right), `A`
+    /// triangular. BLAS `strsm`; see [`blas::strsm`].
+    ///
+    /// # Errors
+    /// As [`blas::strsm`]; on error `b` is unchanged.
+    fn gpu_trsm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()>;
 }
 
 impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
@@ -361,6 +747,197 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
             b.view(),
             beta,
             c.view_mut(),
+        )
+    }
+
+    fn gpu_gemmtr<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros((self.nrows(), b.ncols()));
+        self.gpu_gemmtr_inplace(uplo, 1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_gemmtr_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::sgemmtr(
+            ctx,
+            uplo,
+            Transpose::No,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+
+    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros((self.nrows(), self.nrows()));
+        self.gpu_syrk_inplace(uplo, 1.0, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_syrk_inplace<S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::ssyrk(
+            ctx,
+            uplo,
+            Transpose::No,
+            alpha,
+            self.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+
+    fn gpu_syr2k<S: Data<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros((self.nrows(), self.nrows()));
+        self.gpu_syr2k_inplace(uplo, 1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_syr2k_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::ssyr2k(
+            ctx,
+            uplo,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+
+    fn gpu_symm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut c = Array2::zeros(b.dim());
+        self.gpu_symm_inplace(side, uplo, 1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_symm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        alpha: f32,
+        b: &ArrayBase<S, Ix2>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::ssymm(
+            ctx,
+            side,
+            uplo,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+
+    fn gpu_trmm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut out = b.to_owned();
+        self.gpu_trmm_inplace(side, uplo, trans, diag, 1.0, &mut out)?;
+        Ok(out)
+    }
+
+    fn gpu_trmm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::strmm(
+            ctx,
+            side,
+            uplo,
+            trans,
+            diag,
+            alpha,
+            self.view(),
+            b.view_mut(),
+        )
+    }
+
+    fn gpu_trsm<S: Data<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        b: &ArrayBase<S, Ix2>,
+    ) -> Result<Array2<f32>> {
+        let mut x = b.to_owned();
+        self.gpu_trsm_inplace(side, uplo, trans, diag, 1.0, &mut x)?;
+        Ok(x)
+    }
+
+    fn gpu_trsm_inplace<S: DataMut<Elem = f32>>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        alpha: f32,
+        b: &mut ArrayBase<S, Ix2>,
+    ) -> Result<()> {
+        let ctx = Context::shared()?;
+        blas::strsm(
+            ctx,
+            side,
+            uplo,
+            trans,
+            diag,
+            alpha,
+            self.view(),
+            b.view_mut(),
         )
     }
 }

@@ -62,6 +62,12 @@ impl<'a> Dispatch<'a> {
         self.constants = constants.to_vec();
         self
     }
+
+    /// Instantiate the shader for `elem` (`alias T = f64;` for [`Elem::F64`]) instead of f32.
+    pub fn elem(mut self, elem: Elem) -> Self {
+        self.elem = elem;
+        self
+    }
 }
 
 /// Storage buffers are never created smaller than this, so that empty operands still bind.

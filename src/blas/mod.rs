@@ -13,8 +13,16 @@ mod level1;
 mod level2;
 mod level3;
 
+pub use level1::asum::{dasum, sasum};
 pub use level1::axpy::saxpy;
+pub use level1::copy::scopy;
 pub use level1::dot::sdot;
+pub use level1::iamax::{idamax, isamax};
+pub use level1::nrm2::snrm2;
+pub use level1::rot::srot;
+pub use level1::rotm::srotm;
+pub use level1::scal::sscal;
+pub use level1::swap::sswap;
 pub use level2::gemv::sgemv;
 pub use level2::ger::sger;
 pub use level2::symv::ssymv;
@@ -23,6 +31,12 @@ pub use level2::syr2::ssyr2;
 pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::sgemm;
+pub use level3::gemmtr::sgemmtr;
+pub use level3::symm::ssymm;
+pub use level3::syr2k::ssyr2k;
+pub use level3::syrk::ssyrk;
+pub use level3::trmm::strmm;
+pub use level3::trsm::strsm;
 
 use crate::error::{Error, Result};
 

@@ -1,7 +1,14 @@
 //! Matrix-matrix Level 3 tile engine (`wgsl/level3/gemm.wgsl`): `C = alpha·A·B + beta·C` with
 //! `A`, `B` already in their `op` forms (strides swapped for a transpose, layout.rs).
+//!
+//! Every Level 3 routine runs on this one engine, through its [`Variant`] (WGSL `override`
+//! constants): `sgemmtr`, `ssyrk` and `ssyr2k` restrict C to a triangle ([`Variant::tri_c`]),
+//! `ssymm` reads A symmetrically and `strmm` reads it as a triangle ([`AMode`]), `ssyr2k`
+//! accumulates its second product in the same tiles ([`Variant::syr2k`]), and `strsm`'s
+//! off-diagonal updates are plain engine calls on sub-blocks ([`Operand::at`]).
 
 use crate::context::Context;
+use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::MatOperand;
 
@@ -41,12 +48,125 @@ pub(crate) fn gemm<'a>(
     beta: f32,
     c: &'a MatOperand,
 ) -> Dispatch<'a> {
-    let tiles_m = c.rows.div_ceil(BM).max(1);
-    let tiles_n = c.cols.div_ceil(BN).max(1);
+    let dims = (c.rows, c.cols, a.cols);
+    let (a, b, c) = (Operand::of(a), Operand::of(b), Operand::of(c));
+    engine(ctx, dims, alpha, a, b, beta, c, Variant::default())
+}
+
+/// An operand of one engine call: element `(i, j)` is `buffer[offset + i·rs + j·cs]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Operand<'a> {
+    pub buffer: &'a wgpu::Buffer,
+    pub offset: u32,
+    pub rs: i32,
+    pub cs: i32,
+}
+
+impl<'a> Operand<'a> {
+    /// The whole uploaded matrix.
+    pub fn of(m: &'a MatOperand) -> Self {
+        Operand {
+            buffer: &m.buffer,
+            offset: m.offset,
+            rs: m.rs,
+            cs: m.cs,
+        }
+    }
+
+    /// The sub-matrix whose element `(0, 0)` is element `(i, j)` of this one (which must exist).
+    pub fn at(self, i: usize, j: usize) -> Self {
+        let offset = self.offset as i64 + i as i64 * self.rs as i64 + j as i64 * self.cs as i64;
+        Operand {
+            offset: offset as u32,
+            ..self
+        }
+    }
+
+    /// The transpose: strides swapped, no copy.
+    pub fn t(self) -> Self {
+        Operand {
+            rs: self.cs,
+            cs: self.rs,
+            ..self
+        }
+    }
+}
+
+/// How the engine reads its left operand A.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) enum AMode {
+    /// Every element read.
+    #[default]
+    General,
+    /// Symmetric, only the triangle `uplo` read (`ssymm`).
+    Symmetric(Uplo),
+    /// Triangular in `uplo`: zero outside, never read there; `unit` for a unit diagonal that is
+    /// never read (`strmm`).
+    Triangular(Uplo, bool),
+}
+
+/// The engine's variant: its `override` constants.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Variant {
+    /// Restrict C to this triangle (reads and writes).
+    pub tri_c: Option<Uplo>,
+    /// How A is read.
+    pub a_mode: AMode,
+    /// Accumulate the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`).
+    pub syr2k: bool,
+}
+
+fn uplo_code(u: Uplo) -> f64 {
+    match u {
+        Uplo::Lower => 1.0,
+        Uplo::Upper => 2.0,
+    }
+}
+
+impl Variant {
+    fn constants(&self) -> Vec<(&'static str, f64)> {
+        let mut out = Vec::new();
+        if let Some(u) = self.tri_c {
+            out.push(("TRI_C", uplo_code(u)));
+        }
+        match self.a_mode {
+            AMode::General => {}
+            AMode::Symmetric(u) => {
+                out.push(("A_MODE", 1.0));
+                out.push(("A_UPLO", uplo_code(u)));
+            }
+            AMode::Triangular(u, unit) => {
+                out.push(("A_MODE", 2.0));
+                out.push(("A_UPLO", uplo_code(u)));
+                out.push(("A_UNIT", unit as u32 as f64));
+            }
+        }
+        if self.syr2k {
+            out.push(("SYR2K", 1.0));
+        }
+        out
+    }
+}
+
+/// One dispatch of `C = alpha·A·B + beta·C` (C m×n, reduction length k; `dims = (m, n, k)`) in
+/// `variant`, one workgroup per 128×128 tile of C (tiles outside a triangular C return at once).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn engine<'a>(
+    ctx: &Context,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f32,
+    c: Operand<'a>,
+    variant: Variant,
+) -> Dispatch<'a> {
+    let tiles_m = m.div_ceil(BM).max(1);
+    let tiles_n = n.div_ceil(BN).max(1);
     let params = Params {
-        m: c.rows as u32,
-        n: c.cols as u32,
-        k: a.cols as u32,
+        m: m as u32,
+        n: n as u32,
+        k: k as u32,
         offa: a.offset,
         rsa: a.rs,
         csa: a.cs,
@@ -66,7 +186,8 @@ pub(crate) fn gemm<'a>(
         &SHADER,
         "gemm",
         &params,
-        &[&a.buffer, &b.buffer, &c.buffer],
+        &[a.buffer, b.buffer, c.buffer],
         groups,
     )
+    .constants(&variant.constants())
 }

@@ -3,6 +3,7 @@
 //! for the one launch path. Routine files in [`crate::blas`] only validate and map BLAS
 //! arguments onto a driver.
 
+pub(crate) mod blocksolve;
 pub(crate) mod elementwise;
 pub(crate) mod matmul;
 pub(crate) mod matvec;

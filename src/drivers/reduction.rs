@@ -1,7 +1,14 @@
 //! Reduction Level 1 driver (`wgsl/level1/reduction.wgsl`): a grid-stride partial pass and a
-//! one-workgroup final pass, pairwise (tree) summation in both.
+//! one-workgroup final pass, tree (pairwise) combination in both, in one submission.
+//!
+//! Every reduction carries the same 48-byte accumulator (`Acc` in the shader); the shader's `OP`
+//! override picks the term and the combination (a sum, Blue's three sums of squares, an argmax,
+//! an extended-precision sum), `WORDS` says how many `u32` words one element of `x` has in the
+//! shader's bit view (1 for f32 data, 2 for f64 data), and [`Elem`] instantiates it in f32 or f64.
+//! n past `65535 × 256` needs no second grid dimension: at most [`MAX_GROUPS`] workgroups run
+//! and each invocation loops over its grid-stride share.
 
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::error::Result;
 use crate::launch::Dispatch;
 use crate::layout::VecOperand;
@@ -11,12 +18,34 @@ super::shader!(SHADER, "level1/reduction.wgsl");
 const WG: u64 = 256;
 /// At most this many workgroups in the partial pass: beyond it each invocation loops.
 const MAX_GROUPS: u64 = 1024;
+/// Size of one accumulator in `u32` words (48 bytes).
+const ACC_WORDS: usize = 12;
 
-/// The reduced term (the shader's `OP` override).
-#[derive(Debug, Clone, Copy)]
+/// The reduction (the shader's `OP` override).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
-    /// `Σ x_i·y_i`.
+    /// `Σ x_i·y_i` in `T`.
     Dot = 0,
+    /// `Σ |x_i|` in `T`.
+    Asum = 1,
+    /// Blue's scaled sums of squares of f32 data, finished into the norm on the device.
+    Nrm2 = 2,
+    /// Index of the first largest `|x_i|`, comparing bit patterns as integers (exact).
+    Iamax = 3,
+    /// Index of the first largest `|x_i|`, comparing in `T` (NaN found from bit patterns).
+    IamaxNative = 4,
+    /// `Σ |x_i|` of f64 data in an extended format (i32 exponent, 64-bit integer mantissa)
+    /// computed with integer arithmetic only.
+    AsumExt = 5,
+}
+
+/// How a reduction runs: its operation, the element type the shader is instantiated for, and
+/// the words per element of `x` in the bit view.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Kind {
+    pub op: Op,
+    pub elem: Elem,
+    pub words: u32,
 }
 
 #[repr(C)]
@@ -31,7 +60,7 @@ struct Params {
     _pad: [u32; 2],
 }
 
-/// The scratch buffer of one reduction: `groups` partial results, then the total.
+/// The scratch buffer of one reduction: `groups` partial accumulators, then the total.
 pub(crate) struct Scratch {
     pub buffer: wgpu::Buffer,
     pub groups: u32,
@@ -41,20 +70,103 @@ impl Scratch {
     pub fn new(ctx: &Context, n: usize) -> Self {
         let groups = (n as u64).div_ceil(WG).clamp(1, MAX_GROUPS) as u32;
         Scratch {
-            buffer: ctx.zeroed((groups as u64 + 1) * 4),
+            buffer: ctx.zeroed((groups as u64 + 1) * ACC_WORDS as u64 * 4),
             groups,
         }
     }
 
-    /// Index of the total in `buffer`.
-    pub fn total_index(&self) -> usize {
-        self.groups as usize
+    /// Words of `buffer` to read back to reach the total.
+    fn words(&self) -> usize {
+        (self.groups as usize + 1) * ACC_WORDS
     }
 }
 
-/// The two dispatches reducing `op` over `x` (and `y`) into `scratch`.
+/// The final accumulator, as the shader's `Acc`: `t: T` at word 0, `f: vec3<f32>` at word 4,
+/// `k: vec4<u32>` at word 8.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Total([u32; ACC_WORDS]);
+
+impl Total {
+    /// `t` of an f32 reduction.
+    pub fn t_f32(&self) -> f32 {
+        f32::from_bits(self.0[0])
+    }
+
+    /// `t` of an f64 reduction.
+    pub fn t_f64(&self) -> f64 {
+        f64::from_bits(u64::from(self.0[0]) | (u64::from(self.0[1]) << 32))
+    }
+
+    /// The index of an iamax reduction.
+    pub fn index(&self) -> usize {
+        self.0[10] as usize
+    }
+
+    /// The norm finished by the nrm2 final pass (its f32 bits in `k.w`).
+    pub fn nrm2(&self) -> f32 {
+        f32::from_bits(self.0[11])
+    }
+
+    /// The extended sum of [`Op::AsumExt`], rounded once to the nearest f64.
+    pub fn ext_f64(&self) -> f64 {
+        let [e, hi, lo, flags] = [self.0[8], self.0[9], self.0[10], self.0[11]];
+        if flags & 2 != 0 {
+            f64::NAN
+        } else if flags & 1 != 0 {
+            f64::INFINITY
+        } else {
+            ext_to_f64((u64::from(hi) << 32) | u64::from(lo), e as i32)
+        }
+    }
+}
+
+/// `m·2^e` rounded to the nearest f64 (ties to even), overflowing to +∞ and rounding into the
+/// subnormal range correctly.
+fn ext_to_f64(m: u64, e: i32) -> f64 {
+    if m == 0 {
+        return 0.0;
+    }
+    // Normalise: top bit at 63, the value is m·2^e with 2^(e+63) ≤ value < 2^(e+64).
+    let lz = m.leading_zeros();
+    let m = m << lz;
+    let e = e - lz as i32;
+    let p = e + 63; // unbiased exponent of the leading bit
+                    // Bits of m to drop: 11 for a normal result, more below 2^-1022.
+    let drop = if p >= -1022 {
+        11
+    } else {
+        11 + (-1022 - p) as u32
+    };
+    if drop > 64 {
+        return 0.0; // below half the smallest subnormal
+    }
+    let (kept, rest, half) = if drop == 64 {
+        (0u64, m, 1u64 << 63)
+    } else {
+        (m >> drop, m & ((1u64 << drop) - 1), 1u64 << (drop - 1))
+    };
+    let round_up = rest > half || (rest == half && kept & 1 == 1);
+    let kept = kept + u64::from(round_up);
+    if p >= -1022 {
+        // kept in [2^52, 2^53]; 2^53 carries into the exponent.
+        let (kept, p) = if kept == 1u64 << 53 {
+            (kept >> 1, p + 1)
+        } else {
+            (kept, p)
+        };
+        if p > 1023 {
+            return f64::INFINITY;
+        }
+        f64::from_bits((((p + 1023) as u64) << 52) | (kept & ((1u64 << 52) - 1)))
+    } else {
+        // Subnormal (or rounded up to the smallest normal, whose bits are 1 << 52).
+        f64::from_bits(kept)
+    }
+}
+
+/// The two dispatches reducing `kind` over `x` (and `y`) into `scratch`.
 pub(crate) fn dispatches<'a>(
-    op: Op,
+    kind: Kind,
     x: &'a VecOperand,
     y: &'a VecOperand,
     scratch: &'a Scratch,
@@ -68,32 +180,74 @@ pub(crate) fn dispatches<'a>(
         groups: scratch.groups,
         _pad: [0; 2],
     };
-    let c = [("OP", op as u32 as f64)];
+    let c = [
+        ("OP", kind.op as u32 as f64),
+        ("WORDS", f64::from(kind.words)),
+    ];
     vec![
         Dispatch::new(
             &SHADER,
             "partial_sums",
             &params,
-            &[&x.buffer, &y.buffer, &scratch.buffer],
+            &[&x.buffer, &y.buffer, &scratch.buffer, &x.buffer],
             [scratch.groups, 1, 1],
         )
-        .constants(&c),
+        .constants(&c)
+        .elem(kind.elem),
         Dispatch::new(&SHADER, "final_sum", &params, &[], [1, 1, 1])
             .bindings(&[(3, &scratch.buffer)])
-            .constants(&c),
+            .constants(&c)
+            .elem(kind.elem),
     ]
 }
 
-/// Run the reduction and read the total back.
+/// Run the reduction over `x` (and `y`, for dot; single-operand reductions pass `x` again) and
+/// read the total back.
 pub(crate) fn run(
     ctx: &Context,
     routine: &'static str,
-    op: Op,
+    kind: Kind,
     x: &VecOperand,
     y: &VecOperand,
-) -> Result<f32> {
+) -> Result<Total> {
     let scratch = Scratch::new(ctx, x.len);
-    let d = dispatches(op, x, y, &scratch);
-    let out = ctx.execute::<f32>(routine, &d, &[(&scratch.buffer, scratch.total_index() + 1)])?;
-    Ok(out[0][scratch.total_index()])
+    let d = dispatches(kind, x, y, &scratch);
+    let out = ctx.execute::<u32>(routine, &d, &[(&scratch.buffer, scratch.words())])?;
+    let words = &out[0][scratch.words() - ACC_WORDS..];
+    Ok(Total(words.try_into().expect("one accumulator")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ext_to_f64;
+
+    #[test]
+    fn ext_to_f64_rounds_once() {
+        assert_eq!(ext_to_f64(0, 5), 0.0);
+        assert_eq!(ext_to_f64(3, -1), 1.5);
+        assert_eq!(ext_to_f64(1, 1023), 2f64.powi(1023));
+        assert_eq!(ext_to_f64(2, 1023), f64::INFINITY);
+        // 2^53 + 1 → ties to even (2^53); 2^53 + 3 → 2^53 + 4.
+        assert_eq!(ext_to_f64((1 << 53) + 1, 0), 2f64.powi(53));
+        assert_eq!(ext_to_f64((1 << 53) + 3, 0), 2f64.powi(53) + 4.0);
+        // Just above the tie rounds up.
+        assert_eq!(
+            ext_to_f64((1 << 63) + (1 << 10) + 1, -63),
+            1.0 + f64::EPSILON
+        );
+        // f64::MAX and the first value that rounds to +inf.
+        let max_m = (1u64 << 53) - 1;
+        assert_eq!(ext_to_f64(max_m, 971), f64::MAX);
+        assert_eq!(ext_to_f64((max_m << 1) + 1, 970), f64::INFINITY);
+        // Subnormals: exact, and rounded (ties to even) below the smallest.
+        let tiny = f64::from_bits(1);
+        assert_eq!(ext_to_f64(1, -1074), tiny);
+        assert_eq!(ext_to_f64(3, -1074), 3.0 * tiny);
+        assert_eq!(ext_to_f64(1, -1075), 0.0); // half of the smallest: tie to even 0
+        assert_eq!(ext_to_f64(3, -1075), 2.0 * tiny); // 1.5 → 2
+        assert_eq!(ext_to_f64(1, -1200), 0.0);
+        // The largest subnormal plus a bit rounds to the smallest normal.
+        assert_eq!(ext_to_f64((1 << 53) - 1, -1075), f64::MIN_POSITIVE);
+        assert_eq!(ext_to_f64(1, -1022), f64::MIN_POSITIVE);
+    }
 }

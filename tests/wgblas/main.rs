@@ -19,6 +19,28 @@ mod syr2;
 mod trmv;
 mod trsv;
 
+mod gemmtr;
+mod level3_common;
+mod level3_real_data;
+mod oracle_l3;
+mod symm;
+mod syr2k;
+mod syrk;
+mod trmm;
+mod trsm;
+
+mod oracle_l1;
+
+mod asum;
+mod copy;
+mod iamax;
+mod level1_large;
+mod nrm2;
+mod rot;
+mod rotm;
+mod scal;
+mod swap;
+
 mod smoke {
     use crate::common::{self, *};
     use ndarray::Array2;

@@ -1,6 +1,13 @@
 // Level 1 element-wise driver: one invocation per element i < n.
-//   OP = 0  axpy:  y_i = alpha·x_i + y_i
-// Vectors are addressed with an offset and a signed stride (layout.rs).
+//   OP = 0  axpy:  y_i = h11·x_i + y_i                       (h11 = alpha)
+//   OP = 1  copy:  y_i = x_i
+//   OP = 2  swap:  (x_i, y_i) = (y_i, x_i)
+//   OP = 3  scal:  x_i = h11·x_i                             (h11 = alpha; y is a dummy binding)
+//   OP = 4  rot:   (x_i, y_i) = (h11·x_i + h12·y_i, h21·x_i + h22·y_i)
+//                  srot: H = [[c, s], [−s, c]]; srotm: H decoded from param on the host.
+// Vectors are addressed with an offset and a signed stride (layout.rs). Every OP uses both x
+// and y, so the auto layout of `main` always has bindings 1 and 2 (scal binds a dummy y: WebGPU
+// forbids binding one buffer twice as read_write in a dispatch).
 
 override OP: u32 = 0u;
 const WG: u32 = 256u;
@@ -11,9 +18,13 @@ struct Params {
     incx: i32,
     offy: u32,
     incy: i32,
-    alpha: f32,
+    h11: f32,
+    h12: f32,
+    h21: f32,
+    h22: f32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -31,8 +42,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let ix = vidx(P.offx, i, P.incx);
     let iy = vidx(P.offy, i, P.incy);
     switch OP {
+        case 1u: {
+            y[iy] = x[ix];
+        }
+        case 2u: {
+            let t = x[ix];
+            x[ix] = y[iy];
+            y[iy] = t;
+        }
+        case 3u: {
+            x[ix] = T(P.h11) * x[ix];
+        }
+        case 4u: {
+            let xi = x[ix];
+            let yi = y[iy];
+            x[ix] = T(P.h11) * xi + T(P.h12) * yi;
+            y[iy] = T(P.h21) * xi + T(P.h22) * yi;
+        }
         default: {
-            y[iy] = T(P.alpha) * x[ix] + y[iy];
+            y[iy] = T(P.h11) * x[ix] + y[iy];
         }
     }
 }

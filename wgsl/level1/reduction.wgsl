@@ -1,14 +1,45 @@
 // Level 1 reduction driver, two passes:
-//   `partial_sums`: workgroup g sums a grid-stride share of the n terms, each invocation
+//   `partial_sums`: workgroup g reduces a grid-stride share of the n terms, each invocation
 //                   sequentially, then the workgroup as a tree; writes partial[g].
-//   `final_sum`:    one workgroup reduces partial[0..groups] as a tree into partial[groups].
-// Terms:
-//   OP = 0  dot:  x_i · y_i
-// Pairwise (tree) summation keeps the error bound at O(log n) eps instead of the O(n) eps of a
-// sequential sum (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §4.2).
+//   `final_sum`:    one workgroup reduces partial[0..groups] as a tree into partial[groups]
+//                   (and, for nrm2, finishes the norm there).
+// A reduction carries an accumulator `Acc`; `OP` picks the term and how two accumulators combine:
+//   OP = 0  dot     t: Σ x_i·y_i
+//   OP = 1  asum    t: Σ |x_i|                       (sasum; dasum where the adapter has f64)
+//   OP = 2  nrm2    f: Blue's three sums (big, medium, small), k.x: Inf/NaN flags; f32 data
+//   OP = 3  iamax   k: (|x| as an ordered integer key, hi and lo words, index); exact for f32
+//                   data (WORDS = 1) and for f64 data (WORDS = 2) without f64 arithmetic
+//   OP = 4  iamax   t: |x_i| compared in T, k.z: index, k.w: NaN flag (idamax, native f64)
+//   OP = 5  asum    k: extended sum (i32 exponent, 64-bit mantissa, flags) of f64 data read as
+//                   u32 words (dasum without f64 arithmetic)
+// Tree summation keeps the error bound at O(log n) eps instead of the O(n) eps of a sequential
+// sum (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §4.2).
+// NaN and Inf are detected from bit patterns (the u32 view `xb` of x), never by float
+// comparisons: WGSL lets implementations assume there is no NaN or Inf.
 
 override OP: u32 = 0u;
+// u32 words per element of x in the bit view `xb`: 1 for f32 data, 2 for f64 data.
+override WORDS: u32 = 1u;
 const WG: u32 = 256u;
+
+// Blue's scaled sum of squares (J. L. Blue, ACM TOMS 4(1), 1978; the form of LAPACK 3.10
+// snrm2.f90, E. Anderson, ACM TOMS 43(1) Algorithm 978, 2017). Values above TBIG are scaled by
+// SBIG, values below TSML by SSML, the others summed as they are. TSML, SSML and SBIG are
+// LAPACK's f32 constants; TBIG is lowered from LAPACK's 2^52 to 2^44 so that the medium sum
+// (n terms below TBIG^2 = 2^88) cannot overflow for any n < 2^40 (with 2^52 it can past 2^24).
+// The scalings by powers of two are exact. They are written so that no compiler can merge two of
+// them: a product by a constant such as (amed·SBIG)·SBIG may legally be reassociated (WGSL has no
+// `precise`) into amed·SBIG², and SBIG² = 2^-152 underflows to 0 (lavapipe does this, and lowers
+// ldexp(amed, -152) the same way). So the final scalings move the exponent field (`mul_pow2`).
+const TSML_BITS: u32 = 0x20000000u;   // bits of TSML = 2^-63
+const TBIG_BITS: u32 = 0x55800000u;   // bits of TBIG = 2^44
+const SSML: f32 = 0x1p75f;
+const SBIG_EXP: i32 = -76;
+const SSML_EXP: i32 = 75;
+const F32_INF: u32 = 0x7f800000u;
+const F32_NAN: u32 = 0x7fc00000u;
+const FLAG_INF: u32 = 1u;
+const FLAG_NAN: u32 = 2u;
 
 struct Params {
     n: u32,
@@ -21,29 +52,345 @@ struct Params {
     _pad1: u32,
 }
 
+// One accumulator (48 bytes for T = f32 and for T = f64; the host decodes it from u32 words).
+struct Acc {
+    t: T,
+    f: vec3<f32>,
+    k: vec4<u32>,
+}
+
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> x: array<T>;
 @group(0) @binding(2) var<storage, read> y: array<T>;
-@group(0) @binding(3) var<storage, read_write> partial: array<T>;
+@group(0) @binding(3) var<storage, read_write> partial: array<Acc>;
+@group(0) @binding(4) var<storage, read> xb: array<u32>;
 
-var<workgroup> sh: array<T, WG>;
+// The tree's workgroup memory, one array per accumulator part, touched only where OP uses it.
+var<workgroup> sh_t: array<T, WG>;
+var<workgroup> sh_f: array<vec3<f32>, WG>;
+var<workgroup> sh_k: array<vec4<u32>, WG>;
 
-fn term(i: u32) -> T {
+fn is_iamax() -> bool {
+    return OP == 3u || OP == 4u;
+}
+
+// The identity of `combine`.
+fn zero() -> Acc {
+    var a: Acc;
+    if (is_iamax()) {
+        a.t = T(-1);
+        a.k.z = 0xffffffffu;
+    }
+    return a;
+}
+
+fn sh_store(i: u32, a: Acc) {
     switch OP {
+        case 2u: {
+            sh_f[i] = a.f;
+            sh_k[i] = a.k;
+        }
+        case 3u, 5u: {
+            sh_k[i] = a.k;
+        }
+        case 4u: {
+            sh_t[i] = a.t;
+            sh_k[i] = a.k;
+        }
         default: {
-            return x[vidx(P.offx, i, P.incx)] * y[vidx(P.offy, i, P.incy)];
+            sh_t[i] = a.t;
         }
     }
 }
 
-fn tree(lid: u32) -> T {
+fn sh_load(i: u32) -> Acc {
+    var a = zero();
+    switch OP {
+        case 2u: {
+            a.f = sh_f[i];
+            a.k = sh_k[i];
+        }
+        case 3u, 5u: {
+            a.k = sh_k[i];
+        }
+        case 4u: {
+            a.t = sh_t[i];
+            a.k = sh_k[i];
+        }
+        default: {
+            a.t = sh_t[i];
+        }
+    }
+    return a;
+}
+
+// ---- 64-bit unsigned integers as vec2<u32>(hi, lo) ------------------------------------------
+
+fn clz64(m: vec2<u32>) -> u32 {
+    if (m.x != 0u) {
+        return countLeadingZeros(m.x);
+    }
+    return 32u + countLeadingZeros(m.y);
+}
+
+fn shl64(m: vec2<u32>, s: u32) -> vec2<u32> {
+    if (s == 0u) {
+        return m;
+    }
+    if (s >= 64u) {
+        return vec2<u32>(0u, 0u);
+    }
+    if (s >= 32u) {
+        return vec2<u32>(m.y << (s - 32u), 0u);
+    }
+    return vec2<u32>((m.x << s) | (m.y >> (32u - s)), m.y << s);
+}
+
+fn shr64(m: vec2<u32>, s: u32) -> vec2<u32> {
+    if (s == 0u) {
+        return m;
+    }
+    if (s >= 64u) {
+        return vec2<u32>(0u, 0u);
+    }
+    if (s >= 32u) {
+        return vec2<u32>(0u, m.x >> (s - 32u));
+    }
+    return vec2<u32>(m.x >> s, (m.y >> s) | (m.x << (32u - s)));
+}
+
+fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let lo = a.y + b.y;
+    let carry = select(0u, 1u, lo < a.y);
+    return vec2<u32>(a.x + b.x + carry, lo);
+}
+
+// ---- Terms ----------------------------------------------------------------------------------
+
+// |x_j| as an integer key ordered like the magnitudes (hi word without the sign, lo word; 0 for
+// f32 data); NaN maps to the largest key, so that the first NaN wins (DESIGN.md §3).
+fn key_at(j: u32) -> vec2<u32> {
+    if (WORDS == 1u) {
+        let b = xb[j] & 0x7fffffffu;
+        if (b > F32_INF) {
+            return vec2<u32>(0xffffffffu, 0xffffffffu);
+        }
+        return vec2<u32>(b, 0u);
+    }
+    let lo = xb[2u * j];
+    let hi = xb[2u * j + 1u] & 0x7fffffffu;
+    if (hi > 0x7ff00000u || (hi == 0x7ff00000u && lo != 0u)) {
+        return vec2<u32>(0xffffffffu, 0xffffffffu);
+    }
+    return vec2<u32>(hi, lo);
+}
+
+// The f64 x_j (read as two words) as an extended value: exponent, 64-bit mantissa, flags.
+fn ext_term(j: u32) -> vec4<u32> {
+    let lo = xb[2u * j];
+    let hi = xb[2u * j + 1u];
+    let eb = (hi >> 20u) & 0x7ffu;
+    let fhi = hi & 0xfffffu;
+    if (eb == 0x7ffu) {
+        return vec4<u32>(0u, 0u, 0u, select(FLAG_INF, FLAG_NAN, (fhi | lo) != 0u));
+    }
+    // Normal: (2^52 + fraction)·2^(eb − 1075); subnormal: fraction·2^(−1074).
+    let mhi = select(fhi, fhi | 0x100000u, eb != 0u);
+    let e = i32(max(eb, 1u)) - 1075;
+    return vec4<u32>(bitcast<u32>(e), mhi, lo, 0u);
+}
+
+fn term(i: u32) -> Acc {
+    var r = zero();
+    let j = vidx(P.offx, i, P.incx);
+    switch OP {
+        case 1u: {
+            r.t = abs(x[j]);
+        }
+        case 2u: {
+            let b = xb[j] & 0x7fffffffu;
+            if (b > F32_INF) {
+                r.k.x = FLAG_NAN;
+            } else if (b == F32_INF) {
+                r.k.x = FLAG_INF;
+            } else {
+                let ax = bitcast<f32>(b);
+                if (b > TBIG_BITS) {
+                    let s = mul_pow2(ax, SBIG_EXP);
+                    r.f.x = s * s;
+                } else if (b < TSML_BITS) {
+                    // One product: ax may be subnormal.
+                    let s = ax * SSML;
+                    r.f.z = s * s;
+                } else {
+                    r.f.y = ax * ax;
+                }
+            }
+        }
+        case 3u: {
+            let key = key_at(j);
+            r.k = vec4<u32>(key.x, key.y, i, 0u);
+        }
+        case 4u: {
+            r.t = abs(x[j]);
+            r.k.z = i;
+            r.k.w = select(0u, 1u, key_at(j).x == 0xffffffffu);
+        }
+        case 5u: {
+            r.k = ext_term(j);
+        }
+        default: {
+            r.t = x[j] * y[vidx(P.offy, i, P.incy)];
+        }
+    }
+    return r;
+}
+
+// ---- Combining two accumulators -------------------------------------------------------------
+
+// iamax: whether `a` beats `b` (larger key, or NaN; ties go to the lower index).
+fn iamax_wins(a: Acc, b: Acc) -> bool {
+    if (OP == 3u) {
+        if (a.k.x != b.k.x) {
+            return a.k.x > b.k.x;
+        }
+        if (a.k.y != b.k.y) {
+            return a.k.y > b.k.y;
+        }
+        return a.k.z < b.k.z;
+    }
+    if (a.k.w != b.k.w) {
+        return a.k.w > b.k.w;
+    }
+    if (a.k.w == 1u || a.t == b.t) {
+        return a.k.z < b.k.z;
+    }
+    return a.t > b.t;
+}
+
+// Extended sum: both mantissas are normalised to bit 62, the smaller operand is shifted right
+// onto the larger exponent (truncating), and the sum renormalised below 2^63. Every step loses
+// less than 2^-62 relative, so a sum of n terms is within about (n_seq + log2 n)·2^-62 relative
+// of the exact sum, far inside one f64 ULP.
+fn ext_add(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    let flags = a.w | b.w;
+    var ma = a.yz;
+    var mb = b.yz;
+    if ((mb.x | mb.y) == 0u) {
+        return vec4<u32>(a.x, ma, flags);
+    }
+    if ((ma.x | ma.y) == 0u) {
+        return vec4<u32>(b.x, mb, flags);
+    }
+    let sa = clz64(ma) - 1u;
+    let sb = clz64(mb) - 1u;
+    ma = shl64(ma, sa);
+    mb = shl64(mb, sb);
+    var ea = bitcast<i32>(a.x) - i32(sa);
+    var eb = bitcast<i32>(b.x) - i32(sb);
+    if (ea < eb) {
+        let tm = ma;
+        ma = mb;
+        mb = tm;
+        let te = ea;
+        ea = eb;
+        eb = te;
+    }
+    mb = shr64(mb, u32(ea - eb));
+    var s = add64(ma, mb);
+    if (s.x >= 0x80000000u) {
+        s = shr64(s, 1u);
+        ea = ea + 1;
+    }
+    return vec4<u32>(bitcast<u32>(ea), s, flags);
+}
+
+fn combine(a: Acc, b: Acc) -> Acc {
+    var r = a;
+    switch OP {
+        case 2u: {
+            r.f = a.f + b.f;
+            r.k.x = a.k.x | b.k.x;
+        }
+        case 3u, 4u: {
+            if (!iamax_wins(a, b)) {
+                r = b;
+            }
+        }
+        case 5u: {
+            r.k = ext_add(a.k, b.k);
+        }
+        default: {
+            r.t = a.t + b.t;
+        }
+    }
+    return r;
+}
+
+fn tree(lid: u32, mine: Acc) -> Acc {
+    sh_store(lid, mine);
+    workgroupBarrier();
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
         if (lid < s) {
-            sh[lid] = sh[lid] + sh[lid + s];
+            sh_store(lid, combine(sh_load(lid), sh_load(lid + s)));
         }
         workgroupBarrier();
     }
-    return sh[0];
+    return sh_load(0u);
+}
+
+// v·2^k for a finite v ≥ 0, by moving the exponent field: exact while the result is normal;
+// +inf above the range; a result below the normal range is rounded by one product (so it is a
+// correctly rounded subnormal, or 0 where the adapter flushes subnormals). A subnormal v gives 0:
+// the callers pass only values whose subnormal part is negligible against the norm.
+fn mul_pow2(v: f32, k: i32) -> f32 {
+    let b = bitcast<u32>(v);
+    let e = i32(b >> 23u);
+    if (e == 0) {
+        return 0.0;
+    }
+    let ne = e + k;
+    if (ne >= 255) {
+        return bitcast<f32>(F32_INF);
+    }
+    if (ne <= 0) {
+        if (ne + 64 <= 0) {
+            return 0.0;
+        }
+        return bitcast<f32>((b & 0x7fffffu) | (u32(ne + 64) << 23u)) * 0x1p-64f;
+    }
+    return bitcast<f32>((b & 0x7fffffu) | (u32(ne) << 23u));
+}
+
+// nrm2's last step (LAPACK 3.10 snrm2): the f32 bits of the norm from the three sums and flags.
+fn nrm2_finish(a: Acc) -> u32 {
+    if ((a.k.x & FLAG_NAN) != 0u) {
+        return F32_NAN;
+    }
+    if ((a.k.x & FLAG_INF) != 0u) {
+        return F32_INF;
+    }
+    let abig = a.f.x;
+    let amed = a.f.y;
+    let asml = a.f.z;
+    var norm: f32;
+    if (abig > 0.0) {
+        norm = mul_pow2(sqrt(abig + mul_pow2(amed, 2 * SBIG_EXP)), -SBIG_EXP);
+    } else if (asml > 0.0) {
+        if (amed > 0.0) {
+            let m = sqrt(amed);
+            let s = mul_pow2(sqrt(asml), -SSML_EXP);
+            let ymax = max(m, s);
+            let ymin = min(m, s);
+            let r = ymin / ymax;
+            norm = sqrt(ymax * ymax * (1.0 + r * r));
+        } else {
+            norm = mul_pow2(sqrt(asml), -SSML_EXP);
+        }
+    } else {
+        norm = sqrt(amed);
+    }
+    return bitcast<u32>(norm);
 }
 
 @compute @workgroup_size(WG)
@@ -51,13 +398,11 @@ fn partial_sums(@builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
     let g = linear_group(wid, nwg);
-    var acc = T(0);
+    var acc = zero();
     for (var i = g * WG + lid; i < P.n; i = i + P.groups * WG) {
-        acc = acc + term(i);
+        acc = combine(acc, term(i));
     }
-    sh[lid] = acc;
-    workgroupBarrier();
-    let total = tree(lid);
+    let total = tree(lid, acc);
     if (lid == 0u) {
         partial[g] = total;
     }
@@ -65,14 +410,15 @@ fn partial_sums(@builtin(workgroup_id) wid: vec3<u32>,
 
 @compute @workgroup_size(WG)
 fn final_sum(@builtin(local_invocation_index) lid: u32) {
-    var acc = T(0);
+    var acc = zero();
     for (var i = lid; i < P.groups; i = i + WG) {
-        acc = acc + partial[i];
+        acc = combine(acc, partial[i]);
     }
-    sh[lid] = acc;
-    workgroupBarrier();
-    let total = tree(lid);
+    var total = tree(lid, acc);
     if (lid == 0u) {
+        if (OP == 2u) {
+            total.k.w = nrm2_finish(total);
+        }
         partial[P.groups] = total;
     }
 }

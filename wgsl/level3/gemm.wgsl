@@ -11,6 +11,20 @@
 //
 // Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C);
 // beta = 0 never reads C.
+//
+// Variants (WGSL `override` constants, so the other Level 3 routines reuse this one engine):
+//   TRI_C  = 0: all of C; 1: only the lower triangle (i >= j) of C; 2: only the upper (i <= j).
+//            Tiles wholly outside the triangle return at once, stores are masked on the tiles
+//            the diagonal crosses: elements outside the triangle are neither read nor written
+//            (sgemmtr, ssyrk, ssyr2k).
+//   A_MODE = 0: A general; 1: A symmetric, only its A_UPLO triangle read, element (i, p) of the
+//            other triangle read as (p, i) (ssymm); 2: A triangular in its A_UPLO triangle, zero
+//            outside and never read there, and with A_UNIT the diagonal is 1 and never read;
+//            the k loop then also skips the slabs that are zero for the whole tile (strmm).
+//   A_UPLO = 1: lower; 2: upper.
+//   SYR2K  = true: a second product is accumulated after the first, from the same bindings with
+//            the roles swapped: C = alpha·(A·B + B'·A') + beta·C, where B'(i, p) = B(p, i) and
+//            A'(p, j) = A(j, p); with A = op(A) and B = op(B)ᵀ this is ssyr2k.
 
 const BM: u32 = 128u;
 const BN: u32 = 128u;
@@ -18,6 +32,12 @@ const BK: u32 = 16u;
 const TM: u32 = 8u;
 const TN: u32 = 8u;
 const WG: u32 = 256u;  // (BM / TM) · (BN / TN)
+
+override TRI_C: u32 = 0u;
+override A_MODE: u32 = 0u;
+override A_UPLO: u32 = 1u;
+override A_UNIT: bool = false;
+override SYR2K: bool = false;
 
 struct Params {
     m: u32,
@@ -47,12 +67,43 @@ struct Params {
 var<workgroup> As: array<vec4<T>, 512>;  // BK · BM / 4
 var<workgroup> Bs: array<vec4<T>, 512>;  // BK · BN / 4
 
-fn load_a(i0: u32, p0: u32, t: u32) {
+fn in_tri(lower: bool, i: u32, j: u32) -> bool {
+    return (lower && i >= j) || (!lower && i <= j);
+}
+
+// Element (i, p) of the left operand, in range, as A_MODE reads it.
+fn read_a(i: u32, p: u32) -> T {
+    if (A_MODE == 0u) {
+        return a[midx(P.offa, i, p, P.rsa, P.csa)];
+    }
+    let inside = in_tri(A_UPLO == 1u, i, p);
+    if (A_MODE == 1u) {
+        if (inside) {
+            return a[midx(P.offa, i, p, P.rsa, P.csa)];
+        }
+        return a[midx(P.offa, p, i, P.rsa, P.csa)];
+    }
+    if (A_UNIT && i == p) {
+        return T(1);
+    }
+    if (inside) {
+        return a[midx(P.offa, i, p, P.rsa, P.csa)];
+    }
+    return T(0);
+}
+
+// Stage the BM×BK slab of the left operand at (i0, p0). `second`: the SYR2K second product,
+// whose left operand is B'(i, p) = B(p, i) (strides (csb, rsb) of the b binding).
+fn load_a(i0: u32, p0: u32, t: u32, second: bool) {
+    var rs = P.rsa;
+    if (second) {
+        rs = P.csb;
+    }
     // 2048 elements, 8 per invocation.
     for (var r = 0u; r < 8u; r = r + 1u) {
         var il: u32;
         var pl: u32;
-        if (P.rsa == 1 || P.rsa == -1) {
+        if (rs == 1 || rs == -1) {
             il = t % BM;
             pl = t / BM + 2u * r;
         } else {
@@ -63,17 +114,27 @@ fn load_a(i0: u32, p0: u32, t: u32) {
         let p = p0 + pl;
         var v = T(0);
         if (i < P.m && p < P.k) {
-            v = a[midx(P.offa, i, p, P.rsa, P.csa)];
+            if (second) {
+                v = b[midx(P.offb, p, i, P.rsb, P.csb)];
+            } else {
+                v = read_a(i, p);
+            }
         }
         As[pl * (BM / 4u) + il / 4u][il % 4u] = v;
     }
 }
 
-fn load_b(p0: u32, j0: u32, t: u32) {
+// Stage the BK×BN slab of the right operand at (p0, j0). `second`: the SYR2K second product,
+// whose right operand is A'(p, j) = A(j, p) (strides (csa, rsa) of the a binding).
+fn load_b(p0: u32, j0: u32, t: u32, second: bool) {
+    var cs = P.csb;
+    if (second) {
+        cs = P.rsa;
+    }
     for (var r = 0u; r < 8u; r = r + 1u) {
         var jl: u32;
         var pl: u32;
-        if (P.csb == 1 || P.csb == -1) {
+        if (cs == 1 || cs == -1) {
             jl = t % BN;
             pl = t / BN + 2u * r;
         } else {
@@ -84,13 +145,18 @@ fn load_b(p0: u32, j0: u32, t: u32) {
         let p = p0 + pl;
         var v = T(0);
         if (j < P.n && p < P.k) {
-            v = b[midx(P.offb, p, j, P.rsb, P.csb)];
+            if (second) {
+                v = a[midx(P.offa, j, p, P.rsa, P.csa)];
+            } else {
+                v = b[midx(P.offb, p, j, P.rsb, P.csb)];
+            }
         }
         Bs[pl * (BN / 4u) + jl / 4u][jl % 4u] = v;
     }
 }
 
-// Write C(i, j..j+8) = alpha·(v0, v1) + beta·C (beta = 0: C not read), in range only.
+// Write C(i, j..j+8) = alpha·(v0, v1) + beta·C (beta = 0: C not read), in range and, for
+// TRI_C, in the triangle only.
 fn store_row(i: u32, j: u32, v0: vec4<T>, v1: vec4<T>, run_k: bool) {
     if (i >= P.m) {
         return;
@@ -98,6 +164,9 @@ fn store_row(i: u32, j: u32, v0: vec4<T>, v1: vec4<T>, run_k: bool) {
     for (var q = 0u; q < TN; q = q + 1u) {
         if (j + q >= P.n) {
             return;
+        }
+        if (TRI_C != 0u && !in_tri(TRI_C == 1u, i, j + q)) {
+            continue;
         }
         let ic = midx(P.offc, i, j + q, P.rsc, P.csc);
         var v = T(0);
@@ -128,6 +197,11 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     let tx = loc.x;  // along n
     let ty = loc.y;  // along m
 
+    // A tile wholly outside the triangle of C: nothing to read or write (uniform per workgroup).
+    if ((TRI_C == 1u && i0 + BM <= j0) || (TRI_C == 2u && j0 + BN <= i0)) {
+        return;
+    }
+
     // The 8×8 register tile as 16 named vec4s (row r of the tile is c[2r], c[2r+1]): a local
     // array indexed in loops may be kept in memory by the driver, named values are registers.
     var c0 = vec4<T>(T(0));
@@ -147,35 +221,53 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     var c14 = c0;
     var c15 = c0;
 
+    // The k range of the tile: all of it, except for a triangular A, whose rows i0..i0+BM are
+    // zero before column i0 (upper) or from column i0+BM on (lower). i0 is a multiple of BK.
+    var p_begin = 0u;
+    var p_end = P.k;
+    if (A_MODE == 2u) {
+        if (A_UPLO == 1u) {
+            p_end = min(P.k, i0 + BM);
+        } else {
+            p_begin = min(P.k, i0);
+        }
+    }
+    var products = 1u;
+    if (SYR2K) {
+        products = 2u;
+    }
+
     let run_k = P.alpha != 0.0 && P.k > 0u;
     if (run_k) {
-        for (var p0 = 0u; p0 < P.k; p0 = p0 + BK) {
-            load_a(i0, p0, t);
-            load_b(p0, j0, t);
-            workgroupBarrier();
-            for (var p = 0u; p < BK; p = p + 1u) {
-                let a0 = As[p * (BM / 4u) + ty * 2u];
-                let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
-                let b0 = Bs[p * (BN / 4u) + tx * 2u];
-                let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
-                c0 = c0 + a0.x * b0;
-                c1 = c1 + a0.x * b1;
-                c2 = c2 + a0.y * b0;
-                c3 = c3 + a0.y * b1;
-                c4 = c4 + a0.z * b0;
-                c5 = c5 + a0.z * b1;
-                c6 = c6 + a0.w * b0;
-                c7 = c7 + a0.w * b1;
-                c8 = c8 + a1.x * b0;
-                c9 = c9 + a1.x * b1;
-                c10 = c10 + a1.y * b0;
-                c11 = c11 + a1.y * b1;
-                c12 = c12 + a1.z * b0;
-                c13 = c13 + a1.z * b1;
-                c14 = c14 + a1.w * b0;
-                c15 = c15 + a1.w * b1;
+        for (var second = 0u; second < products; second = second + 1u) {
+            for (var p0 = p_begin; p0 < p_end; p0 = p0 + BK) {
+                load_a(i0, p0, t, second == 1u);
+                load_b(p0, j0, t, second == 1u);
+                workgroupBarrier();
+                for (var p = 0u; p < BK; p = p + 1u) {
+                    let a0 = As[p * (BM / 4u) + ty * 2u];
+                    let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
+                    let b0 = Bs[p * (BN / 4u) + tx * 2u];
+                    let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
+                    c0 = c0 + a0.x * b0;
+                    c1 = c1 + a0.x * b1;
+                    c2 = c2 + a0.y * b0;
+                    c3 = c3 + a0.y * b1;
+                    c4 = c4 + a0.z * b0;
+                    c5 = c5 + a0.z * b1;
+                    c6 = c6 + a0.w * b0;
+                    c7 = c7 + a0.w * b1;
+                    c8 = c8 + a1.x * b0;
+                    c9 = c9 + a1.x * b1;
+                    c10 = c10 + a1.y * b0;
+                    c11 = c11 + a1.y * b1;
+                    c12 = c12 + a1.z * b0;
+                    c13 = c13 + a1.z * b1;
+                    c14 = c14 + a1.w * b0;
+                    c15 = c15 + a1.w * b1;
+                }
+                workgroupBarrier();
             }
-            workgroupBarrier();
         }
     }
 

@@ -43,7 +43,7 @@ pub fn saxpy(
     }
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", &y.view())?;
-    let d = elementwise::dispatch(ctx, Op::Axpy, alpha, &xd, &yd);
+    let d = elementwise::dispatch(ctx, Op::Axpy, [alpha, 0.0, 0.0, 0.0], &xd, &yd);
     let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
     layout::write_vector(&mut y, &out[0], &yd);
     Ok(())

@@ -1,7 +1,8 @@
 use ndarray::ArrayView1;
 
 use crate::blas::{check_dim, check_len};
-use crate::drivers::reduction::{self, Op};
+use crate::context::Elem;
+use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
 use crate::layout;
 use crate::Context;
@@ -35,5 +36,10 @@ pub fn sdot(ctx: &Context, x: ArrayView1<'_, f32>, y: ArrayView1<'_, f32>) -> Re
     }
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", &y)?;
-    reduction::run(ctx, R, Op::Dot, &xd, &yd)
+    let kind = Kind {
+        op: Op::Dot,
+        elem: Elem::F32,
+        words: 1,
+    };
+    Ok(reduction::run(ctx, R, kind, &xd, &yd)?.t_f32())
 }

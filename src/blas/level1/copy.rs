@@ -1,0 +1,45 @@
+use ndarray::{ArrayView1, ArrayViewMut1};
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::elementwise::{self, Op};
+use crate::error::Result;
+use crate::layout;
+use crate::Context;
+
+/// `y ← x`.
+///
+/// BLAS: `scopy`. `x` and `y` are 1-D views of equal length, any stride (negative and stepped
+/// included; element `i` is the view's logical element `i`). `y` is never read: it is computed
+/// into a fresh device buffer and written back element by element, so elements between a
+/// strided `y`'s elements are never touched. The copy is bit-exact (NaN payloads, `-0.0`).
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, s};
+/// let ctx = wgblas::Context::shared()?;
+/// let x = array![1.0f32, 2.0, 3.0];
+/// let mut y = ndarray::Array1::<f32>::zeros(3);
+/// wgblas::blas::scopy(ctx, x.slice(s![..;-1]), y.view_mut())?;
+/// assert_eq!(y, array![3.0, 2.0, 1.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn scopy(ctx: &Context, x: ArrayView1<'_, f32>, mut y: ArrayViewMut1<'_, f32>) -> Result<()> {
+    const R: &str = "scopy";
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    layout::check_fits::<f32>(ctx, R, "y", y.len())?;
+    let yd = elementwise::contiguous(ctx, y.len());
+    let d = elementwise::dispatch(ctx, Op::Copy, [0.0; 4], &xd, &yd);
+    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
+    layout::write_vector(&mut y, &out[0], &yd);
+    Ok(())
+}

@@ -1,0 +1,108 @@
+use ndarray::ArrayView1;
+
+use crate::blas::check_dim;
+use crate::context::Elem;
+use crate::drivers::reduction::{self, Kind, Op};
+use crate::error::{Error, Result};
+use crate::layout;
+use crate::Context;
+
+fn empty(routine: &'static str) -> Error {
+    Error::InvalidArgument {
+        routine,
+        arg: "x",
+        detail: "x is empty: an empty vector has no largest element".into(),
+    }
+}
+
+/// The index of the first element of largest magnitude: `argmin { i : |x_i| = max_j |x_j| }`.
+///
+/// BLAS: `isamax`, with a **0-based** index (reference BLAS returns it 1-based). `x` is a 1-D
+/// view, any stride; the index is the logical one of the view (for a reversed view, index 0 is
+/// the last element in memory).
+///
+/// Rules (DESIGN.md §3): ties go to the lowest index (`-0.0` ties with `0.0`); a NaN counts as
+/// larger than every number, so the **first NaN** wins (the rule the reference adopted for
+/// complex `icamax` in LAPACK 3.10); `±∞` is larger than every finite value. The comparison is
+/// exact on every adapter: magnitudes are compared as the integers of their bit patterns (sign
+/// bit cleared), which order non-negative IEEE floats like their values, subnormals included.
+/// n = 1 returns 0 at once.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] (`x`) when `x` is empty: there is no index to return (reference
+/// BLAS returns the out-of-range index 0 there, which is a valid index in 0-based terms, so
+/// wgblas reports it instead); [`Error::TooLarge`] when `x` does not fit one storage binding;
+/// [`Error::Gpu`] on a device failure.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let x = array![1.0f32, -7.0, 3.0, 7.0];
+/// assert_eq!(wgblas::blas::isamax(ctx, x.view())?, 1); // |-7| = |7|: the first one
+/// assert_eq!(wgblas::blas::isamax(ctx, array![1.0f32, f32::NAN, f32::INFINITY, f32::NAN].view())?, 1);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn isamax(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<usize> {
+    const R: &str = "isamax";
+    check_dim(R, "x", x.len())?;
+    match x.len() {
+        0 => return Err(empty(R)),
+        1 => return Ok(0),
+        _ => {}
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let kind = Kind {
+        op: Op::Iamax,
+        elem: Elem::F32,
+        words: 1,
+    };
+    Ok(reduction::run(ctx, R, kind, &xd, &xd)?.index())
+}
+
+/// The index of the first element of largest magnitude of an `f64` vector.
+///
+/// BLAS: `idamax`, 0-based, with the rules of [`isamax`] (ties to the lowest index, the first
+/// NaN wins, n = 1 returns 0, an empty `x` is an error). Exact on every adapter (DESIGN.md §5):
+/// - where the adapter has `SHADER_F64` ([`Context::native_f64`]), magnitudes are compared in
+///   native f64 (NaN found from the bit patterns);
+/// - elsewhere (or when forced by [`Context::set_force_f64_fallback`]), the f64 data is read as
+///   pairs of `u32` words and `|x_i|` compared as the 63-bit integer of its bit pattern without
+///   the sign (high word, then low word), which orders magnitudes exactly over the whole f64
+///   range, subnormals and infinities included; NaN maps above every number.
+///
+/// # Errors
+/// As [`isamax`].
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let x = array![1e-300f64, -1e300, 5e-324, 1e300];
+/// assert_eq!(wgblas::blas::idamax(ctx, x.view())?, 1);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn idamax(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<usize> {
+    const R: &str = "idamax";
+    check_dim(R, "x", x.len())?;
+    match x.len() {
+        0 => return Err(empty(R)),
+        1 => return Ok(0),
+        _ => {}
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let kind = if ctx.native_f64() {
+        Kind {
+            op: Op::IamaxNative,
+            elem: Elem::F64,
+            words: 2,
+        }
+    } else {
+        Kind {
+            op: Op::Iamax,
+            elem: Elem::F32,
+            words: 2,
+        }
+    };
+    Ok(reduction::run(ctx, R, kind, &xd, &xd)?.index())
+}

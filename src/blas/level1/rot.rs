@@ -1,0 +1,68 @@
+use ndarray::ArrayViewMut1;
+
+use crate::blas::{check_dim, check_len};
+use crate::drivers::elementwise::{self, Op};
+use crate::error::Result;
+use crate::layout;
+use crate::Context;
+
+/// Apply the plane rotation `[[c, s], [−s, c]]`: `x_i ← c·x_i + s·y_i`,
+/// `y_i ← c·y_i − s·x_i`.
+///
+/// BLAS: `srot`. `x` and `y` are 1-D views of equal length, any stride. No shortcut for
+/// `c = 1, s = 0` (as in reference BLAS, which then still computes `1·x_i + 0·y_i`, so a NaN or
+/// ∞ in `y` makes `x_i` NaN). Each result may use a fused multiply-add, so it is within one
+/// rounding of the bound `|c·x_i| + |s·y_i|` (forward factor ≤ 1 of
+/// [`metrics::bounds::rot`](crate::metrics::bounds::rot)).
+///
+/// # Errors
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
+/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `x`
+/// and `y` are unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let (mut x, mut y) = (array![1.0f32, 2.0], array![3.0f32, 4.0]);
+/// // c = 0, s = 1: x ← y, y ← −x.
+/// wgblas::blas::srot(ctx, x.view_mut(), y.view_mut(), 0.0, 1.0)?;
+/// assert_eq!((x, y), (array![3.0, 4.0], array![-1.0, -2.0]));
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn srot(
+    ctx: &Context,
+    x: ArrayViewMut1<'_, f32>,
+    y: ArrayViewMut1<'_, f32>,
+    c: f32,
+    s: f32,
+) -> Result<()> {
+    rotate(ctx, "srot", x, y, [c, s, -s, c])
+}
+
+/// `(x_i, y_i) ← (h11·x_i + h12·y_i, h21·x_i + h22·y_i)` on the element-wise driver, after
+/// validation; shared by [`srot`] and [`srotm`](crate::blas::srotm).
+pub(crate) fn rotate(
+    ctx: &Context,
+    routine: &'static str,
+    mut x: ArrayViewMut1<'_, f32>,
+    mut y: ArrayViewMut1<'_, f32>,
+    h: [f32; 4],
+) -> Result<()> {
+    check_len(routine, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(routine, "x", x.len())?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, routine, "x", &x.view())?;
+    let yd = layout::vector(ctx, routine, "y", &y.view())?;
+    let d = elementwise::dispatch(ctx, Op::Rot, h, &xd, &yd);
+    let out = ctx.execute::<f32>(
+        routine,
+        &[d],
+        &[(&xd.buffer, xd.span), (&yd.buffer, yd.span)],
+    )?;
+    layout::write_vector(&mut x, &out[0], &xd);
+    layout::write_vector(&mut y, &out[1], &yd);
+    Ok(())
+}

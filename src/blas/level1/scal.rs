@@ -1,0 +1,46 @@
+use ndarray::ArrayViewMut1;
+
+use crate::blas::check_dim;
+use crate::drivers::elementwise::{self, Op};
+use crate::error::Result;
+use crate::layout;
+use crate::Context;
+
+/// `x ← alpha·x`.
+///
+/// BLAS: `sscal`. `x` is a 1-D view, any stride. Every element is multiplied (one correctly
+/// rounded product, so the result is bit-exact against any IEEE implementation), including for
+/// `alpha = 0`: as in reference BLAS, `0·NaN` and `0·∞` give NaN, not 0 (DESIGN.md §3;
+/// OpenBLAS 0.3.21 writes zeros there). `alpha = 1` returns at once (`x` unchanged, which is
+/// what the product would give).
+///
+/// # Errors
+/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one storage binding;
+/// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `x` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// let mut x = array![1.0f32, -2.0, f32::INFINITY];
+/// wgblas::blas::sscal(ctx, 0.0, x.view_mut())?;
+/// assert_eq!(&x.as_slice().unwrap()[..2], &[0.0, -0.0]);
+/// assert!(x[2].is_nan());
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn sscal(ctx: &Context, alpha: f32, mut x: ArrayViewMut1<'_, f32>) -> Result<()> {
+    const R: &str = "sscal";
+    check_dim(R, "x", x.len())?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    if alpha == 1.0 {
+        return layout::check_fits::<f32>(ctx, R, "x", x.len());
+    }
+    let xd = layout::vector(ctx, R, "x", &x.view())?;
+    let dummy = elementwise::contiguous(ctx, 0);
+    let d = elementwise::dispatch(ctx, Op::Scal, [alpha, 0.0, 0.0, 0.0], &xd, &dummy);
+    let out = ctx.execute::<f32>(R, &[d], &[(&xd.buffer, xd.span)])?;
+    layout::write_vector(&mut x, &out[0], &xd);
+    Ok(())
+}

@@ -1,0 +1,105 @@
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use super::write_triangle;
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, Operand, Variant};
+use crate::error::Result;
+use crate::flags::{Transpose, Uplo};
+use crate::layout;
+use crate::Context;
+
+/// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of `C` only, `op(X) = X` or `Xᵀ`.
+///
+/// BLAS: `sgemmtr` (reference BLAS 3.12 / LAPACK 3.12 `SGEMMTR`; Debian's OpenBLAS 0.3.21 has
+/// no such symbol). `op(A)` is n×k, `op(B)` k×n, `C` n×n. The other triangle of `C` is neither
+/// read nor written (its elements keep their exact bits). Each operand may be in any layout (C
+/// order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics: k = 0
+/// or `alpha = 0` gives `C ← beta·C` on the triangle and reads neither A nor B; `beta = 0`
+/// never reads `C`. Forward error bound:
+/// [`metrics::bounds::gemmtr`](crate::metrics::bounds::gemmtr) (factor ≤ 1).
+///
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) restricted to a triangle of C
+/// (`TRI_C`): tiles wholly outside the triangle are skipped, stores on the tiles the diagonal
+/// crosses are masked.
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` (rows of `op(A)` ≠
+/// n) or `b` (rows of `op(B)` ≠ columns of `op(A)`, or columns of `op(B)` ≠ n);
+/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `C`
+/// is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// let b = array![[5.0f32, 6.0], [7.0, 8.0]];
+/// let mut c = array![[0.0f32, -1.0], [0.0, 0.0]];
+/// wgblas::blas::sgemmtr(ctx, Uplo::Lower, Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[19.0, -1.0], [43.0, 50.0]]); // A·B = [[19, 22], [43, 50]]
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn sgemmtr(
+    ctx: &Context,
+    uplo: Uplo,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    b: ArrayView2<'_, f32>,
+    beta: f32,
+    mut c: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "sgemmtr";
+    let op_a = match transa {
+        Transpose::No => a.view(),
+        Transpose::Yes => a.t(),
+    };
+    let op_b = match transb {
+        Transpose::No => b.view(),
+        Transpose::Yes => b.t(),
+    };
+    check_square(R, "c", c.dim())?;
+    let n = c.nrows();
+    let k = op_a.ncols();
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.ncols(),
+        n,
+        "columns of op(B) must equal the order of C",
+    )?;
+    check_dim(R, "a", n.max(k))?;
+    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
+    let d = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
+    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
+    write_triangle(&mut c, &out[0], &cd, uplo);
+    Ok(())
+}

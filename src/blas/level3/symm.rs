@@ -1,0 +1,91 @@
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, AMode, Operand, Variant};
+use crate::error::Result;
+use crate::flags::{Side, Uplo};
+use crate::layout;
+use crate::Context;
+
+/// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
+/// symmetric, stored in its triangle `uplo`.
+///
+/// BLAS: `ssymm`. `B` and `C` are m×n; `A` is m×m (Left) or n×n (Right). Only the triangle
+/// `uplo` of `A` is read: the other may hold anything (NaN included). Every operand may be in
+/// any layout (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference
+/// semantics: `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
+/// `C`. Forward error bound: [`metrics::bounds::symm`](crate::metrics::bounds::symm)
+/// (factor ≤ 1).
+///
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) reading its left operand
+/// symmetrically (`A_MODE = 1`: element (i, p) outside the stored triangle is read at (p, i)).
+/// `Side::Right` runs as `Cᵀ ← alpha·A·Bᵀ + beta·Cᵀ` (`A = Aᵀ`), the transposes being stride
+/// swaps.
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` (order of `A` ≠ rows
+/// (Left) or columns (Right) of `B`) or `c` (shape of `C` ≠ shape of `B`);
+/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `C`
+/// is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::{Side, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// // A = [[1, 2], [2, 3]], stored in its upper triangle (the lower one is never read).
+/// let a = array![[1.0f32, 2.0], [f32::NAN, 3.0]];
+/// let b = array![[1.0f32, 0.0], [0.0, 1.0]];
+/// let mut c = Array2::<f32>::zeros((2, 2));
+/// wgblas::blas::ssymm(ctx, Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[1.0, 2.0], [2.0, 3.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn ssymm(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    b: ArrayView2<'_, f32>,
+    beta: f32,
+    mut c: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "ssymm";
+    check_square(R, "a", a.dim())?;
+    let (m, n) = b.dim();
+    let (r, what) = match side {
+        Side::Left => (m, "the order of A must equal the rows of B"),
+        Side::Right => (n, "the order of A must equal the columns of B"),
+    };
+    check_len(R, "a", a.nrows(), r, what)?;
+    check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of B")?;
+    check_len(
+        R,
+        "c",
+        c.ncols(),
+        n,
+        "columns of C must equal the columns of B",
+    )?;
+    check_dim(R, "b", m.max(n))?;
+    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a)?;
+    let bd = layout::matrix(ctx, R, "b", &b)?;
+    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let variant = Variant {
+        a_mode: AMode::Symmetric(uplo),
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
+    let d = match side {
+        Side::Left => matmul::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
+        Side::Right => matmul::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
+    };
+    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
+    layout::write_matrix(&mut c, &out[0], &cd);
+    Ok(())
+}

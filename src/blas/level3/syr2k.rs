@@ -1,0 +1,103 @@
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use super::write_triangle;
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, Operand, Variant};
+use crate::error::Result;
+use crate::flags::{Transpose, Uplo};
+use crate::layout;
+use crate::Context;
+
+/// `C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` on the triangle `uplo` of the
+/// symmetric `C`: `op(X) = X` (n×k) for `Transpose::No`, `op(X) = Xᵀ` (X k×n) for
+/// `Transpose::Yes`.
+///
+/// BLAS: `ssyr2k`. `C` is n×n; only its triangle `uplo` is read (when `beta ≠ 0`) and written,
+/// the other triangle is not touched. Every operand may be in any layout (C order, F order,
+/// mixed, transposed, sliced, strided), with no copy. Reference semantics: k = 0 or
+/// `alpha = 0` gives `C ← beta·C` on the triangle and reads neither A nor B; `beta = 0` never
+/// reads `C`. Forward error bound: [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k)
+/// (factor ≤ 1).
+///
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) computing `op(A)·op(B)ᵀ` and then,
+/// in the same register tiles, `op(B)·op(A)ᵀ` from the same two bindings read with their roles
+/// swapped (`SYR2K`), on the triangle of C only (`TRI_C`). Each element is one sum of 2k
+/// products, rounded once by `alpha` and once by the `beta` update.
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` (rows of `op(A)` ≠
+/// n) or `b` (`op(B)` not the shape of `op(A)`); [`Error::TooLarge`](crate::Error::TooLarge);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::{Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// let a = array![[1.0f32, 0.0], [0.0, 1.0]];
+/// let b = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// let mut c = Array2::<f32>::zeros((2, 2));
+/// wgblas::blas::ssyr2k(ctx, Uplo::Lower, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[2.0, 0.0], [5.0, 8.0]]); // Bᵀ + B = [[2, 5], [5, 8]]
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn ssyr2k(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    b: ArrayView2<'_, f32>,
+    beta: f32,
+    mut c: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "ssyr2k";
+    let (op_a, op_b) = match trans {
+        Transpose::No => (a.view(), b.view()),
+        Transpose::Yes => (a.t(), b.t()),
+    };
+    check_square(R, "c", c.dim())?;
+    let (n, k) = (c.nrows(), op_a.ncols());
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        n,
+        "rows of op(B) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.ncols(),
+        k,
+        "columns of op(B) must equal the columns of op(A)",
+    )?;
+    check_dim(R, "a", n.max(k))?;
+    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        syr2k: true,
+        ..Variant::default()
+    };
+    // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them back
+    // as op(B) and op(A)ᵀ.
+    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
+    let d = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
+    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
+    write_triangle(&mut c, &out[0], &cd, uplo);
+    Ok(())
+}

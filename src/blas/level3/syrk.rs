@@ -1,0 +1,88 @@
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use super::write_triangle;
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, Operand, Variant};
+use crate::error::Result;
+use crate::flags::{Transpose, Uplo};
+use crate::layout;
+use crate::Context;
+
+/// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of the symmetric `C`:
+/// `op(A) = A` (n×k) for `Transpose::No`, `op(A) = Aᵀ` (A k×n) for `Transpose::Yes`.
+///
+/// BLAS: `ssyrk`. `C` is n×n; only its triangle `uplo` is read (when `beta ≠ 0`) and written,
+/// the other triangle is not touched. `A` and `C` may be in any layout (C order, F order,
+/// transposed, sliced, strided), with no copy. Reference semantics: k = 0 or `alpha = 0` gives
+/// `C ← beta·C` on the triangle and does not read A; `beta = 0` never reads `C`. Forward error
+/// bound: [`metrics::bounds::syrk`](crate::metrics::bounds::syrk) (factor ≤ 1).
+///
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) with `op(A)` as the left operand
+/// and the same uploaded buffer, strides swapped, as `op(A)ᵀ` on the right; C restricted to the
+/// triangle (`TRI_C`: tiles wholly outside skipped, stores masked on the diagonal tiles).
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`a`: rows of `op(A)` ≠ n);
+/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `C`
+/// is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// let mut c = array![[1.0f32, 7.0], [1.0, 1.0]];
+/// wgblas::blas::ssyrk(ctx, Uplo::Upper, Transpose::No, 1.0, a.view(), 1.0, c.view_mut())?;
+/// assert_eq!(c, array![[6.0, 18.0], [1.0, 26.0]]); // A·Aᵀ = [[5, 11], [11, 25]]
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn ssyrk(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    beta: f32,
+    mut c: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "ssyrk";
+    let op_a = match trans {
+        Transpose::No => a.view(),
+        Transpose::Yes => a.t(),
+    };
+    check_square(R, "c", c.dim())?;
+    let (n, k) = (c.nrows(), op_a.ncols());
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_dim(R, "a", n.max(k))?;
+    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        ..Variant::default()
+    };
+    let ao = Operand::of(&ad);
+    let d = matmul::engine(
+        ctx,
+        (n, n, k),
+        alpha,
+        ao,
+        ao.t(),
+        beta,
+        Operand::of(&cd),
+        variant,
+    );
+    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
+    write_triangle(&mut c, &out[0], &cd, uplo);
+    Ok(())
+}

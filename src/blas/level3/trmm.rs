@@ -1,0 +1,100 @@
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, AMode, Operand, Variant};
+use crate::error::Result;
+use crate::flags::{Diag, Side, Transpose, Uplo};
+use crate::layout::{self, MatOperand};
+use crate::Context;
+
+/// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`), `A` triangular,
+/// `op(A) = A` or `Aᵀ`.
+///
+/// BLAS: `strmm`. `B` is m×n, `A` m×m (Left) or n×n (Right). `uplo` says which triangle of
+/// `A` holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as
+/// ones and never reads it. `A` and `B` may be in any layout (C order, F order, transposed,
+/// sliced, strided), with no copy. Reference semantics: `alpha = 0` sets `B` to zero without
+/// reading A or B. Forward error bound: [`metrics::bounds::trmm`](crate::metrics::bounds::trmm)
+/// (factor ≤ 1).
+///
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) with a triangular left operand
+/// (`A_MODE = 2`: zero outside the triangle without reading it, unit diagonal without reading
+/// it, and the k slabs that are zero for a whole tile skipped, so about half the products of a
+/// full gemm are done). The product goes to a new device buffer laid out like `B` (B is read
+/// and written, and a gemm cannot run in place), then into `B`. `Side::Right` runs as
+/// `Bᵀ ← alpha·op(A)ᵀ·Bᵀ`, the transposes being stride swaps (`op(A)ᵀ` has the other triangle).
+///
+/// # Errors
+/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`b`: rows (Left) or columns
+/// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Diag, Side, Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// // Lower triangle with a unit diagonal: [[1, 0], [3, 1]]; the NaNs are never read.
+/// let a = array![[f32::NAN, f32::NAN], [3.0f32, f32::NAN]];
+/// let mut b = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// wgblas::blas::strmm(ctx, Side::Left, Uplo::Lower, Transpose::No, Diag::Unit, 2.0, a.view(), b.view_mut())?;
+/// assert_eq!(b, array![[2.0, 4.0], [12.0, 20.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn strmm(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f32,
+    a: ArrayView2<'_, f32>,
+    mut b: ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "strmm";
+    check_square(R, "a", a.dim())?;
+    let (m, n) = b.dim();
+    let (r, what) = match side {
+        Side::Left => (m, "rows of B must equal the order of A"),
+        Side::Right => (n, "columns of B must equal the order of A"),
+    };
+    check_len(R, "b", r, a.nrows(), what)?;
+    check_dim(R, "b", m.max(n))?;
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if alpha == 0.0 {
+        b.fill(0.0);
+        return Ok(());
+    }
+    // The left operand L of the engine and its triangle: op(A) (Left) or op(A)ᵀ (Right).
+    let (op_a, op_uplo) = match transa {
+        Transpose::No => (a.view(), uplo),
+        Transpose::Yes => (a.t(), uplo.flip()),
+    };
+    let (l, l_uplo) = match side {
+        Side::Left => (op_a, op_uplo),
+        Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
+    };
+    let ld = layout::matrix(ctx, R, "a", &l)?;
+    let bd = layout::matrix(ctx, R, "b", &b.view())?;
+    // The product, laid out like B.
+    let out = MatOperand {
+        buffer: ctx.zeroed(bd.span as u64 * 4),
+        ..bd
+    };
+    let variant = Variant {
+        a_mode: AMode::Triangular(l_uplo, diag == Diag::Unit),
+        ..Variant::default()
+    };
+    let (lo, bo, oo) = (Operand::of(&ld), Operand::of(&bd), Operand::of(&out));
+    let d = match side {
+        Side::Left => matmul::engine(ctx, (m, n, m), alpha, lo, bo, 0.0, oo, variant),
+        Side::Right => matmul::engine(ctx, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant),
+    };
+    let data = ctx.execute::<f32>(R, &[d], &[(&out.buffer, out.span)])?;
+    layout::write_matrix(&mut b, &data[0], &out);
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! scopy: y ← x. Metric: max ULP = 0 against OpenBLAS (DESIGN.md §2).
+
+use ndarray::{array, s, Array1};
+use proptest::prelude::*;
+use wgblas::metrics::{self, max_ulp_f32};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+use crate::oracle_l1 as o1;
+
+fn threshold() -> f64 {
+    metrics::spec("scopy").unwrap().threshold
+}
+
+#[test]
+fn validation_length_mismatch() {
+    let x = Array1::<f32>::ones(5);
+    let mut y = Array1::<f32>::from_elem(4, 7.0);
+    let err = blas::scopy(ctx(), x.view(), y.view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "scopy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = x.gpu_copy_inplace(&mut y).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "scopy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(y, Array1::from_elem(4, 7.0));
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let x = Array1::<f32>::zeros(limit / 4 + 1);
+    let mut y = Array1::<f32>::zeros(limit / 4 + 1);
+    y[0] = 3.0;
+    let err = blas::scopy(ctx(), x.view(), y.view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "scopy",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(y[0], 3.0);
+}
+
+fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let xs = Vector::new(&x, lx);
+    // y's old values are never read: NaN.
+    let mut ys = Vector::new(&Array1::from_elem(n, f32::NAN), ly);
+    blas::scopy(ctx(), xs.view(), ys.view_mut()).unwrap();
+    let u = max_ulp_f32(&ys.to_owned(), &o1::scopy(x.view())).unwrap() as f64;
+    assert!(u <= threshold(), "scopy n={n} {lx:?}/{ly:?}: {u} ULP");
+    assert!(
+        ys.outside_is_untouched(),
+        "scopy wrote outside the strided view"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4, ly in 0usize..4) {
+        check(seed, n, VLAYOUTS[lx], VLAYOUTS[ly]);
+    }
+}
+
+#[test]
+fn edge_netlib_values_every_stride() {
+    for n in [0, 1, 2, 3, 5, 9] {
+        for lx in VLAYOUTS {
+            for ly in VLAYOUTS {
+                check(n as u64, n, lx, ly);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_hand_values_bit_exact() {
+    // -0, infinities, a subnormal and a NaN with a payload are copied bit for bit.
+    let x = array![
+        -0.0f32,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::from_bits(1),
+        f32::from_bits(0x7fc0_1234),
+        -1.5
+    ];
+    let y = x.gpu_copy().unwrap();
+    let bits = |a: &Array1<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&y), bits(&x));
+    // Reversed source into a stepped destination.
+    let mut buf = Array1::from_elem(13, 9.0f32);
+    x.slice(s![..;-1])
+        .gpu_copy_inplace(&mut buf.slice_mut(s![1..;2]))
+        .unwrap();
+    let expected: Vec<u32> = x.iter().rev().map(|v| v.to_bits()).collect();
+    assert_eq!(
+        buf.slice(s![1..;2])
+            .iter()
+            .map(|v| v.to_bits())
+            .collect::<Vec<_>>(),
+        expected
+    );
+    assert!(buf.slice(s![..;2]).iter().all(|&v| v == 9.0));
+    assert_eq!(Array1::<f32>::zeros(0).gpu_copy().unwrap().len(), 0);
+}

@@ -1,0 +1,132 @@
+//! Helpers shared by the Level 3 test modules (sizes, flag lists, symmetric and triangular
+//! operands, triangle checks).
+
+use ndarray::Array2;
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use wgblas::{Diag, Side, Transpose, Uplo};
+
+use crate::common::{triangle, value};
+
+pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+pub const UPLOS: [Uplo; 2] = [Uplo::Lower, Uplo::Upper];
+pub const SIDES: [Side; 2] = [Side::Left, Side::Right];
+pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
+/// Netlib test values (sblat3.in): N, alpha, beta.
+pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
+pub const ALPHAS: [f32; 3] = [0.0, 1.0, 0.7];
+pub const BETAS: [f32; 3] = [0.0, 1.0, 0.9];
+
+/// A random dimension for the fixtures: odd sizes and the tile edges (16-deep k slab, 32-row
+/// trsm block, 64-column trsm workgroup, 128×128 C tile), mostly small because lavapipe is slow.
+pub fn dim() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        8 => prop::sample::select(vec![0usize, 1, 2, 3, 5, 7, 9, 15, 16, 17]),
+        3 => prop::sample::select(vec![31usize, 32, 33, 63, 64, 65]),
+        1 => prop::sample::select(vec![127usize, 128, 129]),
+    ]
+}
+
+/// `(rows, cols)` of an operand whose `op` form is `rows × cols`.
+pub fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
+    match t {
+        Transpose::No => (rows, cols),
+        Transpose::Yes => (cols, rows),
+    }
+}
+
+pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
+    match uplo {
+        Uplo::Lower => i >= j,
+        Uplo::Upper => i <= j,
+    }
+}
+
+/// A symmetric matrix stored in its `uplo` triangle, NaN in the other one (never read).
+pub fn symmetric_storage(rng: &mut StdRng, n: usize, uplo: Uplo) -> Array2<f32> {
+    let mut a = triangle(rng, n, uplo, 0.0);
+    for i in 0..n {
+        a[[i, i]] = value(rng);
+    }
+    a
+}
+
+/// The full symmetric matrix of a `uplo` storage (for OpenBLAS, which gets no NaN).
+pub fn mirror(a: &Array2<f32>, uplo: Uplo) -> Array2<f32> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if in_triangle(uplo, i, j) {
+            a[[i, j]]
+        } else {
+            a[[j, i]]
+        }
+    })
+}
+
+/// A triangular operand: the `uplo` triangle random with a diagonal of magnitude in
+/// [`diag_lo`, `diag_lo` + 1], NaN in the other triangle, and NaN on the diagonal for
+/// `Diag::Unit` (neither may be read).
+pub fn tri_storage(
+    rng: &mut StdRng,
+    n: usize,
+    uplo: Uplo,
+    diag: Diag,
+    diag_lo: f32,
+) -> Array2<f32> {
+    let mut a = triangle(rng, n, uplo, diag_lo);
+    if diag == Diag::Unit {
+        for i in 0..n {
+            a[[i, i]] = f32::NAN;
+        }
+    }
+    a
+}
+
+/// The triangular matrix a `tri_storage` stands for, with zeros outside and the unit diagonal
+/// written out (for OpenBLAS, which gets no NaN).
+pub fn tri_clean(a: &Array2<f32>, uplo: Uplo, diag: Diag) -> Array2<f32> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if i == j && diag == Diag::Unit {
+            1.0
+        } else if in_triangle(uplo, i, j) {
+            a[[i, j]]
+        } else {
+            0.0
+        }
+    })
+}
+
+/// `c` with the triangle `uplo` replaced by `tri`'s (the result a triangle routine must give:
+/// its other triangle is the input, bit for bit).
+pub fn merge_triangle(uplo: Uplo, tri: &Array2<f32>, c: &Array2<f32>) -> Array2<f32> {
+    Array2::from_shape_fn(c.dim(), |(i, j)| {
+        if in_triangle(uplo, i, j) {
+            tri[[i, j]]
+        } else {
+            c[[i, j]]
+        }
+    })
+}
+
+/// `c` with zeros outside the triangle `uplo` (and everywhere when `beta == 0`): the C handed
+/// to OpenBLAS, which then never sees a NaN.
+pub fn oracle_c(uplo: Option<Uplo>, beta: f32, c: &Array2<f32>) -> Array2<f32> {
+    Array2::from_shape_fn(c.dim(), |(i, j)| {
+        if beta == 0.0 || uplo.is_some_and(|u| !in_triangle(u, i, j)) {
+            0.0
+        } else {
+            c[[i, j]]
+        }
+    })
+}
+
+/// Whether the triangle strictly opposite to `uplo` is bitwise equal in `before` and `after`.
+pub fn other_triangle_unchanged(uplo: Uplo, before: &Array2<f32>, after: &Array2<f32>) -> bool {
+    before
+        .indexed_iter()
+        .all(|((i, j), v)| in_triangle(uplo, i, j) || v.to_bits() == after[[i, j]].to_bits())
+}
+
+/// Bitwise equality of two lists of storage elements (padding of strided views).
+pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.to_bits() == q.to_bits())
+}

@@ -1,0 +1,127 @@
+//! sswap: x ↔ y. Metric: max ULP = 0 against OpenBLAS (DESIGN.md §2).
+
+use ndarray::{array, s, Array1};
+use proptest::prelude::*;
+use wgblas::metrics::{self, max_ulp_f32};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+use crate::oracle_l1 as o1;
+
+fn threshold() -> f64 {
+    metrics::spec("sswap").unwrap().threshold
+}
+
+#[test]
+fn validation_length_mismatch() {
+    let mut x = Array1::<f32>::ones(5);
+    let mut y = Array1::<f32>::from_elem(4, 7.0);
+    let err = blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sswap",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = x.gpu_swap(&mut y).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sswap",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(x, Array1::ones(5));
+    assert_eq!(y, Array1::from_elem(4, 7.0));
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let mut x = Array1::<f32>::zeros(limit / 4 + 1);
+    let mut y = Array1::<f32>::zeros(limit / 4 + 1);
+    x[0] = 2.0;
+    y[0] = 3.0;
+    let err = blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sswap",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!((x[0], y[0]), (2.0, 3.0));
+}
+
+fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let mut xs = Vector::new(&x, lx);
+    let mut ys = Vector::new(&y, ly);
+    blas::sswap(ctx(), xs.view_mut(), ys.view_mut()).unwrap();
+    let (rx, ry) = o1::sswap(x.view(), y.view());
+    let u = max_ulp_f32(&xs.to_owned(), &rx)
+        .unwrap()
+        .max(max_ulp_f32(&ys.to_owned(), &ry).unwrap()) as f64;
+    assert!(u <= threshold(), "sswap n={n} {lx:?}/{ly:?}: {u} ULP");
+    assert!(
+        xs.outside_is_untouched() && ys.outside_is_untouched(),
+        "sswap wrote outside a strided view"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4, ly in 0usize..4) {
+        check(seed, n, VLAYOUTS[lx], VLAYOUTS[ly]);
+    }
+}
+
+#[test]
+fn edge_netlib_values_every_stride() {
+    for n in [0, 1, 2, 3, 5, 9] {
+        for lx in VLAYOUTS {
+            for ly in VLAYOUTS {
+                check(n as u64, n, lx, ly);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_hand_values_bit_exact() {
+    let mut x = array![
+        -0.0f32,
+        f32::INFINITY,
+        f32::from_bits(1),
+        f32::from_bits(0x7fc0_1234)
+    ];
+    let mut y = array![1.0f32, 2.0, 3.0, 4.0];
+    let (x0, y0) = (x.clone(), y.clone());
+    x.gpu_swap(&mut y).unwrap();
+    let bits = |a: &Array1<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&x), bits(&y0));
+    assert_eq!(bits(&y), bits(&x0));
+    // Reversed x with stepped y: logical element i of each is exchanged.
+    let mut a = array![1.0f32, 2.0, 3.0];
+    let mut b = array![10.0f32, 0.0, 20.0, 0.0, 30.0];
+    blas::sswap(ctx(), a.slice_mut(s![..;-1]), b.slice_mut(s![..;2])).unwrap();
+    assert_eq!(a, array![30.0, 20.0, 10.0]);
+    assert_eq!(b, array![3.0, 0.0, 2.0, 0.0, 1.0]);
+}

@@ -1,0 +1,291 @@
+//! strmm: B ← alpha·op(A)·B (Left) or alpha·B·op(A) (Right), A triangular (NaN in the other
+//! triangle, and on the diagonal for Diag::Unit). Metric: forward factor ≤ 1 (DESIGN.md §2)
+//! against OpenBLAS.
+
+use ndarray::{array, Array2};
+use proptest::prelude::*;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+use crate::level3_common::*;
+use crate::oracle_l3;
+
+const THRESHOLD: f64 = 1.0;
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    seed: u64,
+    (m, n): (usize, usize),
+    side: Side,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    alpha: f32,
+    layouts: [Layout; 2],
+) {
+    let mut r = rng(seed);
+    let order = if side == Side::Left { m } else { n };
+    let a = tri_storage(&mut r, order, uplo, diag, 1e-3);
+    let b = rand_mat(&mut r, m, n);
+    let sa = Mat::new(&a, layouts[0]);
+    let mut sb = Mat::new(&b, layouts[1]);
+    let pad = sb.outside();
+    blas::strmm(
+        ctx(),
+        side,
+        uplo,
+        trans,
+        diag,
+        alpha,
+        sa.view(),
+        sb.view_mut(),
+    )
+    .unwrap();
+    let clean = tri_clean(&a, uplo, diag);
+    let reference = oracle_l3::strmm(side, uplo, trans, diag, alpha, clean.view(), b.view());
+    let bound = bounds::trmm(side, uplo, trans, diag, alpha, a.view(), b.view());
+    let f = metrics::forward_factor(&sb.to_owned(), &reference, &bound).unwrap();
+    let what =
+        format!("strmm {side:?} {uplo:?} {trans:?} {diag:?} {m}x{n} alpha={alpha} {layouts:?}");
+    assert!(f <= THRESHOLD, "{what}: factor {f}");
+    assert!(same_bits(&pad, &sb.outside()), "{what}: wrote outside B");
+}
+
+#[test]
+fn validation_a_not_square() {
+    let a = Array2::<f32>::ones((3, 2));
+    let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
+    let err = a
+        .gpu_trmm_inplace(
+            Side::Left,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::NonUnit,
+            1.0,
+            &mut b,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "strmm",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(b, Array2::from_elem((3, 2), 9.0));
+}
+
+#[test]
+fn validation_dimension_mismatch() {
+    let a = Array2::<f32>::ones((3, 3));
+    let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
+    let err = blas::strmm(
+        ctx(),
+        Side::Right,
+        Uplo::Upper,
+        Transpose::Yes,
+        Diag::Unit,
+        1.0,
+        a.view(),
+        b.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "strmm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let bt = Array2::<f32>::ones((2, 3));
+    assert!(a
+        .gpu_trmm(Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit, &bt)
+        .is_err());
+    assert_eq!(b, Array2::from_elem((3, 2), 9.0));
+}
+
+#[test]
+fn validation_too_large_for_one_binding() {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let a = Array2::<f32>::ones((1, 1));
+    let mut b = Array2::<f32>::zeros((1, limit / 4 + 1));
+    b[[0, 0]] = 3.0;
+    let err = a
+        .gpu_trmm_inplace(
+            Side::Left,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            2.0,
+            &mut b,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "strmm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(b[[0, 0]], 3.0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), m in dim(), n in dim(), s in 0usize..2, u in 0usize..2,
+                t in 0usize..2, d in 0usize..2, alpha in -2.0f32..2.0,
+                la in 0usize..4, lb in 0usize..4) {
+        check(seed, (m, n), SIDES[s], UPLOS[u], TRANS[t], DIAGS[d], alpha, [LAYOUTS[la], LAYOUTS[lb]]);
+    }
+}
+
+#[test]
+fn edge_netlib_values_every_flag_in_c_and_f_order() {
+    for layout in [Layout::C, Layout::F] {
+        for (i, m) in NETLIB_N.into_iter().enumerate() {
+            let n = NETLIB_N[(i + 2) % 6];
+            for side in SIDES {
+                for uplo in UPLOS {
+                    for trans in TRANS {
+                        for diag in DIAGS {
+                            for alpha in ALPHAS {
+                                check(
+                                    m as u64,
+                                    (m, n),
+                                    side,
+                                    uplo,
+                                    trans,
+                                    diag,
+                                    alpha,
+                                    [layout; 2],
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_tile_edges() {
+    // 127/128/129: the triangular k range starts or ends inside / at / past a 128 tile.
+    for m in [15, 16, 17, 127, 128, 129] {
+        for side in SIDES {
+            for uplo in UPLOS {
+                for trans in TRANS {
+                    check(
+                        m as u64,
+                        (m, 9),
+                        side,
+                        uplo,
+                        trans,
+                        Diag::NonUnit,
+                        0.7,
+                        [Layout::C, Layout::F],
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_mixed_and_strided_layouts() {
+    for la in LAYOUTS {
+        for lb in LAYOUTS {
+            for side in SIDES {
+                check(
+                    17,
+                    (17, 16),
+                    side,
+                    Uplo::Lower,
+                    Transpose::Yes,
+                    Diag::Unit,
+                    1.0,
+                    [la, lb],
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_hand_values() {
+    // T = [[2, 1], [0, 3]] (upper); unit: [[1, 1], [0, 1]]. B = [[1, 2], [3, 4]].
+    // T·B = [[5, 8], [9, 12]], Tᵀ·B = [[2, 4], [10, 14]], B·T = [[2, 7], [6, 15]].
+    let t = array![[2.0f32, 1.0], [f32::NAN, 3.0]];
+    let b = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let (l, u, no, yes) = (Side::Left, Uplo::Upper, Transpose::No, Transpose::Yes);
+    for layout in [Layout::C, Layout::F] {
+        let st = Mat::new(&t, layout);
+        let mut sb = Mat::new(&b, layout);
+        blas::strmm(
+            ctx(),
+            l,
+            u,
+            no,
+            Diag::NonUnit,
+            1.0,
+            st.view(),
+            sb.view_mut(),
+        )
+        .unwrap();
+        assert_eq!(sb.to_owned(), array![[5.0, 8.0], [9.0, 12.0]]);
+        let mut sb = Mat::new(&b, layout);
+        blas::strmm(
+            ctx(),
+            l,
+            u,
+            yes,
+            Diag::NonUnit,
+            1.0,
+            st.view(),
+            sb.view_mut(),
+        )
+        .unwrap();
+        assert_eq!(sb.to_owned(), array![[2.0, 4.0], [10.0, 14.0]]);
+    }
+    assert_eq!(
+        t.gpu_trmm(Side::Right, u, no, Diag::NonUnit, &b).unwrap(),
+        array![[2.0, 7.0], [6.0, 15.0]]
+    );
+    // Unit diagonal: NaN there is never read. [[1, 1], [0, 1]]·B = [[4, 6], [3, 4]].
+    let tu = array![[f32::NAN, 1.0], [f32::NAN, f32::NAN]];
+    assert_eq!(
+        tu.gpu_trmm(l, u, no, Diag::Unit, &b).unwrap(),
+        array![[4.0, 6.0], [3.0, 4.0]]
+    );
+}
+
+#[test]
+fn edge_alpha_zero_never_reads_a_or_b() {
+    let nan = Array2::from_elem((2, 2), f32::NAN);
+    let mut b = array![[f32::NAN, 1.0], [f32::INFINITY, 2.0]];
+    nan.gpu_trmm_inplace(
+        Side::Right,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::NonUnit,
+        0.0,
+        &mut b,
+    )
+    .unwrap();
+    assert_eq!(b, Array2::zeros((2, 2)));
+}

@@ -1,0 +1,121 @@
+// Level 3 triangular solve, diagonal blocks (strsm; the off-diagonal updates run on the tile
+// engine of gemm.wgsl, drivers/blocksolve.rs): X_b ← L_bb⁻¹·(scale·X_b) for the diagonal block
+// L_bb of NB ≤ 32 rows starting at row k0, for every column of X (the right-hand sides).
+// L is r×r triangular (LOWER: lower, else upper), X r×n, both addressed by signed strides (so
+// op(A) = Aᵀ, side = Right and row-major storage are the same kernel with strides swapped and
+// the triangle flipped, layout.rs). UNIT: the diagonal is 1 and never read; only the triangle
+// of L is read.
+//
+// One workgroup per NC = 64 columns of X: it stages the block's triangle (≤ 4 KiB) and the
+// NB×NC block of X (8 KiB, rows padded to 65) in workgroup memory, then each invocation solves its own column by
+// row-oriented substitution (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
+// Alg. 8.1 / 8.2, backward stable, Thm. 8.5), reading L by broadcast: 2 barriers in all, none
+// per row. The solved block goes back into X and, in C order, into `w` (nb×n), from which the
+// following tile-engine update reads it (X itself is written by that update, and a buffer may
+// not be bound read-only and read-write in one dispatch).
+
+override LOWER: bool = true;
+override UNIT: bool = false;
+const NB: u32 = 32u;
+const NC: u32 = 64u;
+const WG: u32 = 64u;
+const XS: u32 = 65u;  // row pitch of Xs: NC + 1, so column-wise staging has no bank conflicts
+
+struct Params {
+    n: u32,      // columns of X
+    k0: u32,     // first row of the block
+    nb: u32,     // rows in the block (≤ NB)
+    offa: u32,
+    rsa: i32,
+    csa: i32,
+    offx: u32,
+    rsx: i32,
+    csx: i32,
+    scale: f32,  // alpha for the first block solved, 1 after
+    _pad0: u32,
+    _pad1: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read_write> x: array<T>;
+@group(0) @binding(3) var<storage, read_write> w: array<T>;
+
+var<workgroup> Ls: array<T, 1024>;  // NB·NB, Ls[i·NB + j]
+var<workgroup> Xs: array<T, 2080>;  // NB·XS, Xs[i·XS + c]
+
+// (row i, column c) of the e-th staged element of X, consecutive e along the unit stride.
+fn x_slot(e: u32) -> vec2<u32> {
+    if (P.rsx == 1 || P.rsx == -1) {
+        return vec2<u32>(e % NB, e / NB);
+    }
+    return vec2<u32>(e / NC, e % NC);
+}
+
+@compute @workgroup_size(WG)
+fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) t: u32) {
+    let j0 = linear_group(wid, nwg) * NC;
+    let nb = P.nb;
+    let k0 = P.k0;
+    for (var e = t; e < NB * NB; e = e + WG) {
+        let i = e / NB;
+        let j = e % NB;
+        var v = T(0);
+        if (i < nb && j < nb) {
+            let inside = (LOWER && i > j) || (!LOWER && i < j);
+            if (i == j) {
+                if (UNIT) {
+                    v = T(1);
+                } else {
+                    v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
+                }
+            } else if (inside) {
+                v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
+            }
+        }
+        Ls[e] = v;
+    }
+    for (var e = t; e < NB * NC; e = e + WG) {
+        let s = x_slot(e);
+        let j = j0 + s.y;
+        var v = T(0);
+        if (s.x < nb && j < P.n) {
+            v = T(P.scale) * x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)];
+        }
+        Xs[s.x * XS + s.y] = v;
+    }
+    workgroupBarrier();
+    let c = t;
+    for (var step = 0u; step < nb; step = step + 1u) {
+        var i = step;
+        if (!LOWER) {
+            i = nb - 1u - step;
+        }
+        var sum = Xs[i * XS + c];
+        if (LOWER) {
+            for (var j = 0u; j < i; j = j + 1u) {
+                sum = sum - Ls[i * NB + j] * Xs[j * XS + c];
+            }
+        } else {
+            for (var j = i + 1u; j < nb; j = j + 1u) {
+                sum = sum - Ls[i * NB + j] * Xs[j * XS + c];
+            }
+        }
+        if (!UNIT) {
+            sum = sum / Ls[i * NB + i];
+        }
+        Xs[i * XS + c] = sum;
+    }
+    workgroupBarrier();
+    for (var e = t; e < NB * NC; e = e + WG) {
+        let s = x_slot(e);
+        let j = j0 + s.y;
+        if (s.x < nb && j < P.n) {
+            let v = Xs[s.x * XS + s.y];
+            x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)] = v;
+            w[s.x * P.n + j] = v;
+        }
+    }
+}
