@@ -9,8 +9,9 @@ use wgblas::{Diag, Transpose, Uplo};
 
 use crate::common::rand_mat;
 
+// Also included by level3_real_data.rs (each test module keeps its own private copy).
 #[path = "../../examples/support/mtx.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::duplicate_mod)]
 mod mtx;
 
 pub const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
