@@ -98,7 +98,15 @@ pub struct Context {
     force_f64_fallback: AtomicBool,
     profiling: AtomicBool,
     last_gpu_ns: AtomicU64,
+    pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
+    pub(crate) pending: Mutex<Vec<crate::launch::Command>>,
+    pub(crate) id: u64,
 }
+
+/// Default bound of the buffer pool, in bytes.
+const DEFAULT_POOL_LIMIT: u64 = 256 << 20;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -193,6 +201,9 @@ impl Context {
             force_f64_fallback: AtomicBool::new(std::env::var_os("WGBLAS_F64_FALLBACK").is_some()),
             profiling: AtomicBool::new(false),
             last_gpu_ns: AtomicU64::new(u64::MAX),
+            pool: Arc::new(Mutex::new(crate::pool::Pool::new(DEFAULT_POOL_LIMIT))),
+            pending: Mutex::new(Vec::new()),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
@@ -250,6 +261,33 @@ impl Context {
     /// Number of compute dispatches recorded on this context so far.
     pub fn dispatches(&self) -> u64 {
         self.counters.dispatches.load(Ordering::Relaxed)
+    }
+
+    /// Submit the commands held back by calls whose results stay on the device (see
+    /// [`GpuVector`](crate::GpuVector)). Read-backs do this by themselves; call it to start the
+    /// device working before the next read-back.
+    pub fn flush(&self) {
+        self.flush_pending();
+    }
+
+    /// Bytes of free buffers the pool holds now (at most [`Context::pool_limit`]).
+    pub fn pool_bytes(&self) -> u64 {
+        crate::pool::stats(&self.pool).0
+    }
+
+    /// Storage buffers created so far (a pooled buffer that is reused is not created again).
+    pub fn buffers_created(&self) -> u64 {
+        crate::pool::stats(&self.pool).1
+    }
+
+    /// The most bytes of free buffers the pool keeps (default 256 MiB).
+    pub fn pool_limit(&self) -> u64 {
+        crate::pool::limit(&self.pool)
+    }
+
+    /// Change the pool's bound, in bytes; free buffers past it are released.
+    pub fn set_pool_limit(&self, bytes: u64) {
+        crate::pool::set_limit(&self.pool, bytes);
     }
 
     /// Measure GPU time with timestamp queries (where the adapter has `TIMESTAMP_QUERY`): each

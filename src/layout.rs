@@ -16,16 +16,358 @@
 //!
 //! Results are written back element by element into the caller's view, never over the whole
 //! span, so elements between a strided view's elements are never written.
+//!
+//! Resident operands ([`GpuVector`], [`GpuMatrix`]) are already in a device buffer with known
+//! strides, so they reach the kernels as they are. Every routine takes its operands as the
+//! argument types of this module ([`VecRef`], [`VecMut`], [`MatRef`], [`MatMut`], [`Scalar`]),
+//! which ndarray arrays and views, resident operands and device scalars all convert into.
 
-use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Dimension};
+use ndarray::{ArrayBase, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Data, DataMut, Dimension, Ix1, Ix2};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::flags::Uplo;
+use crate::launch::{Command, Dispatch};
+use crate::pool::Buf;
+use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
+
+/// A resident vector as an operand: contiguous, in `buffer`.
+#[derive(Debug, Clone, Copy)]
+pub struct DeviceVec<'a> {
+    pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) len: usize,
+    pub(crate) ctx_id: u64,
+}
+
+/// A resident matrix as an operand: element (i, j) at `i·rs + j·cs` of `buffer`. Made by
+/// `&GpuMatrix` (into [`MatRef`]/[`MatMut`]) and by [`GpuMatrix::t`] (the transpose).
+#[derive(Debug, Clone, Copy)]
+pub struct DeviceMat<'a> {
+    pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
+    pub(crate) rs: i32,
+    pub(crate) cs: i32,
+    pub(crate) span: usize,
+    pub(crate) ctx_id: u64,
+}
+
+impl<'a> DeviceMat<'a> {
+    /// The transpose (strides swapped, no data moved).
+    pub fn t(self) -> Self {
+        DeviceMat { rows: self.cols, cols: self.rows, rs: self.cs, cs: self.rs, ..self }
+    }
+}
+
+/// An input vector: an ndarray view (any stride) or a resident [`GpuVector`].
+#[derive(Debug, Clone)]
+pub enum VecRef<'a, T = f32> {
+    /// Host data, uploaded for the call.
+    Host(ArrayView1<'a, T>),
+    /// Device data, used in place.
+    Device(DeviceVec<'a>),
+}
+
+/// An output (or input-output) vector: an ndarray view, written back after the call, or a
+/// resident [`GpuVector`], written on the device.
+#[derive(Debug)]
+pub enum VecMut<'a, T = f32> {
+    /// Host data: uploaded, then read back into the view.
+    Host(ArrayViewMut1<'a, T>),
+    /// Device data, updated in place.
+    Device(DeviceVec<'a>),
+}
+
+/// An input matrix: an ndarray view (any layout) or a resident [`GpuMatrix`] (or its `.t()`).
+#[derive(Debug, Clone)]
+pub enum MatRef<'a, T = f32> {
+    /// Host data, uploaded for the call.
+    Host(ArrayView2<'a, T>),
+    /// Device data, used in place.
+    Device(DeviceMat<'a>),
+}
+
+/// An output (or input-output) matrix: an ndarray view or a resident [`GpuMatrix`].
+#[derive(Debug)]
+pub enum MatMut<'a, T = f32> {
+    /// Host data: uploaded, then read back into the view.
+    Host(ArrayViewMut2<'a, T>),
+    /// Device data, updated in place.
+    Device(DeviceMat<'a>),
+}
+
+/// A scalar argument (`alpha`, `beta`): a host value or an f32 [`GpuScalar`] read on the
+/// device. With a device scalar the host-side quick returns on its value (alpha = 0, beta = 1)
+/// cannot be taken; the kernels still apply the value-dependent rules of reference BLAS where
+/// they test it themselves (gemv, gemm: alpha = 0 reads neither operand, beta = 0 never reads
+/// the output).
+#[derive(Debug, Clone, Copy)]
+pub enum Scalar<'a> {
+    /// A value known on the host.
+    Host(f32),
+    /// A value in a device buffer at a byte offset.
+    Device(&'a wgpu::Buffer, u64, u64),
+}
+
+impl<'a, T, S: Data<Elem = T>> From<&'a ArrayBase<S, Ix1>> for VecRef<'a, T> {
+    fn from(x: &'a ArrayBase<S, Ix1>) -> Self {
+        VecRef::Host(x.view())
+    }
+}
+impl<'a, T> From<ArrayView1<'a, T>> for VecRef<'a, T> {
+    fn from(x: ArrayView1<'a, T>) -> Self {
+        VecRef::Host(x)
+    }
+}
+impl<'a, 'c, T: Element> From<&'a GpuVector<'c, T>> for VecRef<'a, T> {
+    fn from(x: &'a GpuVector<'c, T>) -> Self {
+        VecRef::Device(x.device())
+    }
+}
+impl<'a, 'b, T> From<&'a VecRef<'b, T>> for VecRef<'a, T> {
+    fn from(x: &'a VecRef<'b, T>) -> Self {
+        match x {
+            VecRef::Host(v) => VecRef::Host(v.view()),
+            VecRef::Device(d) => VecRef::Device(*d),
+        }
+    }
+}
+impl<'a, T, S: DataMut<Elem = T>> From<&'a mut ArrayBase<S, Ix1>> for VecMut<'a, T> {
+    fn from(x: &'a mut ArrayBase<S, Ix1>) -> Self {
+        VecMut::Host(x.view_mut())
+    }
+}
+impl<'a, T> From<ArrayViewMut1<'a, T>> for VecMut<'a, T> {
+    fn from(x: ArrayViewMut1<'a, T>) -> Self {
+        VecMut::Host(x)
+    }
+}
+impl<'a, 'c, T: Element> From<&'a mut GpuVector<'c, T>> for VecMut<'a, T> {
+    fn from(x: &'a mut GpuVector<'c, T>) -> Self {
+        VecMut::Device(x.device())
+    }
+}
+impl<'a, T, S: Data<Elem = T>> From<&'a ArrayBase<S, Ix2>> for MatRef<'a, T> {
+    fn from(a: &'a ArrayBase<S, Ix2>) -> Self {
+        MatRef::Host(a.view())
+    }
+}
+impl<'a, T> From<ArrayView2<'a, T>> for MatRef<'a, T> {
+    fn from(a: ArrayView2<'a, T>) -> Self {
+        MatRef::Host(a)
+    }
+}
+impl<'a, 'c, T: Element> From<&'a GpuMatrix<'c, T>> for MatRef<'a, T> {
+    fn from(a: &'a GpuMatrix<'c, T>) -> Self {
+        MatRef::Device(a.device())
+    }
+}
+impl<'a, T> From<DeviceMat<'a>> for MatRef<'a, T> {
+    fn from(a: DeviceMat<'a>) -> Self {
+        MatRef::Device(a)
+    }
+}
+impl<'a, 'b, T> From<&'a MatRef<'b, T>> for MatRef<'a, T> {
+    fn from(a: &'a MatRef<'b, T>) -> Self {
+        match a {
+            MatRef::Host(v) => MatRef::Host(v.view()),
+            MatRef::Device(d) => MatRef::Device(*d),
+        }
+    }
+}
+impl<'a, T, S: DataMut<Elem = T>> From<&'a mut ArrayBase<S, Ix2>> for MatMut<'a, T> {
+    fn from(a: &'a mut ArrayBase<S, Ix2>) -> Self {
+        MatMut::Host(a.view_mut())
+    }
+}
+impl<'a, T> From<ArrayViewMut2<'a, T>> for MatMut<'a, T> {
+    fn from(a: ArrayViewMut2<'a, T>) -> Self {
+        MatMut::Host(a)
+    }
+}
+impl<'a, 'c, T: Element> From<&'a mut GpuMatrix<'c, T>> for MatMut<'a, T> {
+    fn from(a: &'a mut GpuMatrix<'c, T>) -> Self {
+        MatMut::Device(a.device())
+    }
+}
+impl From<f32> for Scalar<'_> {
+    fn from(v: f32) -> Self {
+        Scalar::Host(v)
+    }
+}
+impl<'a, 'c> From<&'a GpuScalar<'c, f32>> for Scalar<'a> {
+    fn from(s: &'a GpuScalar<'c, f32>) -> Self {
+        let (buffer, offset) = s.source();
+        Scalar::Device(buffer, offset, s.ctx_id())
+    }
+}
+
+impl<T> VecRef<'_, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            VecRef::Host(v) => v.len(),
+            VecRef::Device(d) => d.len,
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The same operand, reborrowed.
+    pub fn view(&self) -> VecRef<'_, T> {
+        self.into()
+    }
+}
+
+impl<T> VecMut<'_, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            VecMut::Host(v) => v.len(),
+            VecMut::Device(d) => d.len,
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The operand as an input (reborrowed).
+    pub fn view(&self) -> VecRef<'_, T> {
+        match self {
+            VecMut::Host(v) => VecRef::Host(v.view()),
+            VecMut::Device(d) => VecRef::Device(*d),
+        }
+    }
+}
+
+impl<'a, T> MatRef<'a, T> {
+    /// (rows, columns).
+    pub fn dim(&self) -> (usize, usize) {
+        match self {
+            MatRef::Host(v) => v.dim(),
+            MatRef::Device(d) => (d.rows, d.cols),
+        }
+    }
+
+    /// Rows.
+    pub fn nrows(&self) -> usize {
+        self.dim().0
+    }
+
+    /// Columns.
+    pub fn ncols(&self) -> usize {
+        self.dim().1
+    }
+
+    /// The transpose (strides swapped, no copy).
+    pub fn t(&self) -> MatRef<'_, T> {
+        match self {
+            MatRef::Host(v) => MatRef::Host(v.t()),
+            MatRef::Device(d) => MatRef::Device(d.t()),
+        }
+    }
+
+    /// The transpose, by value.
+    pub fn reversed_axes(self) -> MatRef<'a, T> {
+        match self {
+            MatRef::Host(v) => MatRef::Host(v.reversed_axes()),
+            MatRef::Device(d) => MatRef::Device(d.t()),
+        }
+    }
+
+    /// The same operand, reborrowed.
+    pub fn view(&self) -> MatRef<'_, T> {
+        self.into()
+    }
+}
+
+impl<T> MatMut<'_, T> {
+    /// (rows, columns).
+    pub fn dim(&self) -> (usize, usize) {
+        match self {
+            MatMut::Host(v) => v.dim(),
+            MatMut::Device(d) => (d.rows, d.cols),
+        }
+    }
+
+    /// Rows.
+    pub fn nrows(&self) -> usize {
+        self.dim().0
+    }
+
+    /// Columns.
+    pub fn ncols(&self) -> usize {
+        self.dim().1
+    }
+
+    /// The operand as an input (reborrowed).
+    pub fn view(&self) -> MatRef<'_, T> {
+        match self {
+            MatMut::Host(v) => MatRef::Host(v.view()),
+            MatMut::Device(d) => MatRef::Device(*d),
+        }
+    }
+}
+
+impl Scalar<'_> {
+    /// The value, where it is known on the host.
+    pub fn host(&self) -> Option<f32> {
+        match self {
+            Scalar::Host(v) => Some(*v),
+            Scalar::Device(..) => None,
+        }
+    }
+
+    /// Whether the value is known on the host to be `v` (a device scalar never is).
+    pub fn is(&self, v: f32) -> bool {
+        self.host() == Some(v)
+    }
+
+    /// The host value, or 1 as a placeholder that [`Scalar::apply`] overwrites on the device.
+    pub(crate) fn value(&self) -> f32 {
+        self.host().unwrap_or(1.0)
+    }
+
+    /// Make `d` read this scalar into its params field at byte `field`, if it is on the device.
+    pub(crate) fn apply<'d>(&self, d: Dispatch<'d>, field: usize) -> Dispatch<'d>
+    where
+        Self: 'd,
+    {
+        match *self {
+            Scalar::Host(_) => d,
+            Scalar::Device(buffer, offset, _) => d.patch(field, buffer, offset),
+        }
+    }
+
+    /// `Err` unless a device scalar belongs to `ctx`.
+    pub(crate) fn check(&self, ctx: &Context, routine: &'static str, arg: &'static str) -> Result<()> {
+        match *self {
+            Scalar::Device(_, _, id) => check_ctx(ctx, id, routine, arg),
+            Scalar::Host(_) => Ok(()),
+        }
+    }
+}
+
+fn check_ctx(ctx: &Context, id: u64, routine: &'static str, arg: &'static str) -> Result<()> {
+    if id != ctx.id {
+        return Err(Error::InvalidArgument {
+            routine,
+            arg,
+            detail: "resident operand belongs to another Context".into(),
+        });
+    }
+    Ok(())
+}
 
 /// A vector operand on the device: element `i` is at `offset + i·inc`.
 #[derive(Debug)]
 pub(crate) struct VecOperand {
-    pub buffer: wgpu::Buffer,
+    pub buffer: crate::pool::Buf,
     pub offset: u32,
     pub inc: i32,
     pub len: usize,
@@ -36,7 +378,7 @@ pub(crate) struct VecOperand {
 /// A matrix operand on the device: element `(i, j)` is at `offset + i·rs + j·cs`.
 #[derive(Debug)]
 pub(crate) struct MatOperand {
-    pub buffer: wgpu::Buffer,
+    pub buffer: crate::pool::Buf,
     pub offset: u32,
     pub rs: i32,
     pub cs: i32,
@@ -134,13 +476,26 @@ fn gather<'a, T: Copy, D: Dimension>(
 }
 
 /// Upload a vector view (any stride, including negative and zero).
-pub(crate) fn vector<T: bytemuck::Pod>(
+pub(crate) fn vector<'v, T: bytemuck::Pod + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
-    x: &ArrayView1<'_, T>,
+    x: impl Into<VecRef<'v, T>>,
 ) -> Result<VecOperand> {
-    let (data, offset, strides) = gather(x);
+    let x = match x.into() {
+        VecRef::Host(x) => x,
+        VecRef::Device(d) => {
+            check_ctx(ctx, d.ctx_id, routine, arg)?;
+            return Ok(VecOperand {
+                buffer: Buf::shared(d.buffer),
+                offset: 0,
+                inc: 1,
+                len: d.len,
+                span: d.len,
+            });
+        }
+    };
+    let (data, offset, strides) = gather(&x);
     check_fits::<T>(ctx, routine, arg, data.len())?;
     Ok(VecOperand {
         buffer: ctx.upload(&data),
@@ -152,13 +507,28 @@ pub(crate) fn vector<T: bytemuck::Pod>(
 }
 
 /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-pub(crate) fn matrix<T: bytemuck::Pod>(
+pub(crate) fn matrix<'v, T: bytemuck::Pod + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
-    a: &ArrayView2<'_, T>,
+    a: impl Into<MatRef<'v, T>>,
 ) -> Result<MatOperand> {
-    let (data, offset, strides) = gather(a);
+    let a = match a.into() {
+        MatRef::Host(a) => a,
+        MatRef::Device(d) => {
+            check_ctx(ctx, d.ctx_id, routine, arg)?;
+            return Ok(MatOperand {
+                buffer: Buf::shared(d.buffer),
+                offset: 0,
+                rs: d.rs,
+                cs: d.cs,
+                rows: d.rows,
+                cols: d.cols,
+                span: d.span,
+            });
+        }
+    };
+    let (data, offset, strides) = gather(&a);
     check_fits::<T>(ctx, routine, arg, data.len())?;
     Ok(MatOperand {
         buffer: ctx.upload(&data),
@@ -183,6 +553,93 @@ pub(crate) fn write_matrix<T: Copy>(out: &mut ArrayViewMut2<'_, T>, data: &[T], 
     let (off, rs, cs) = (op.offset as isize, op.rs as isize, op.cs as isize);
     for ((i, j), v) in out.indexed_iter_mut() {
         *v = data[(off + i as isize * rs + j as isize * cs) as usize];
+    }
+}
+
+/// Write the triangle `uplo` of the read-back span of `op` into the caller's square view,
+/// element by element; the other triangle of the view is not touched at all.
+pub(crate) fn write_triangle<T: Copy>(
+    out: &mut ArrayViewMut2<'_, T>,
+    data: &[T],
+    op: &MatOperand,
+    uplo: Uplo,
+) {
+    let (off, rs, cs) = (op.offset as isize, op.rs as isize, op.cs as isize);
+    for ((i, j), v) in out.indexed_iter_mut() {
+        let inside = match uplo {
+            Uplo::Lower => i >= j,
+            Uplo::Upper => i <= j,
+        };
+        if inside {
+            *v = data[(off + i as isize * rs + j as isize * cs) as usize];
+        }
+    }
+}
+
+/// Where a routine's result goes: the output argument and the device operand that holds the
+/// result (the output's own upload, or a separate buffer laid out like it).
+pub(crate) enum Out<'r, 'a> {
+    /// A whole vector.
+    Vec(&'r mut VecMut<'a, f32>, &'r VecOperand),
+    /// A whole matrix.
+    Mat(&'r mut MatMut<'a, f32>, &'r MatOperand),
+    /// One triangle of a square matrix (the other is not written on the host).
+    Tri(&'r mut MatMut<'a, f32>, &'r MatOperand, Uplo),
+}
+
+/// Run `dispatches` and deliver the results: host outputs are read back (one submission, one
+/// read-back for all of them) and written element by element; resident outputs stay on the
+/// device (a result computed in a separate buffer is copied into the output's buffer on the
+/// device). With only resident outputs nothing waits: the commands are held back.
+pub(crate) fn finish(
+    ctx: &Context,
+    routine: &'static str,
+    dispatches: &[Dispatch<'_>],
+    outs: &mut [Out<'_, '_>],
+) -> Result<()> {
+    let mut reads: Vec<(&wgpu::Buffer, usize)> = Vec::new();
+    let mut copies = Vec::new();
+    for o in outs.iter() {
+        let (device, buffer, span) = match o {
+            Out::Vec(VecMut::Device(d), op) => (Some(d.buffer), &op.buffer, op.span),
+            Out::Mat(MatMut::Device(d), op) | Out::Tri(MatMut::Device(d), op, _) => {
+                (Some(d.buffer), &op.buffer, op.span)
+            }
+            Out::Vec(_, op) => (None, &op.buffer, op.span),
+            Out::Mat(_, op) | Out::Tri(_, op, _) => (None, &op.buffer, op.span),
+        };
+        match device {
+            Some(target) if **buffer != *target => copies.push(Command::Copy {
+                src: (**buffer).clone(),
+                src_offset: 0,
+                dst: target.clone(),
+                dst_offset: 0,
+                size: (span.max(1) * 4) as u64,
+            }),
+            Some(_) => {}
+            None => reads.push((buffer, span)),
+        }
+    }
+    let data = ctx.execute_then::<f32>(routine, dispatches, copies, &reads)?;
+    let mut data = data.into_iter();
+    for o in outs.iter_mut() {
+        match o {
+            Out::Vec(VecMut::Host(v), op) => write_vector(v, &data.next().unwrap_or_default(), op),
+            Out::Mat(MatMut::Host(v), op) => write_matrix(v, &data.next().unwrap_or_default(), op),
+            Out::Tri(MatMut::Host(v), op, uplo) => {
+                write_triangle(v, &data.next().unwrap_or_default(), op, *uplo)
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Set every element of `out` to zero (on the device for a resident output).
+pub(crate) fn fill_zero(ctx: &Context, out: &mut MatMut<'_, f32>) {
+    match out {
+        MatMut::Host(v) => v.fill(0.0),
+        MatMut::Device(d) => ctx.hold(vec![Command::Clear { buffer: d.buffer.clone() }]),
     }
 }
 

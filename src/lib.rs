@@ -36,8 +36,11 @@ mod flags;
 mod launch;
 pub mod layout;
 pub mod metrics;
+mod pool;
+pub mod resident;
 
 pub use context::{Context, ContextOptions};
+pub use resident::{GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
 
 /// The README's code runs as a doctest.
 #[doc = include_str!("../README.md")]

@@ -9,7 +9,7 @@
 //! Every routine checks its arguments first and returns a typed [`Error`] that
 //! names the routine and the argument; on any error the output view is unchanged.
 
-mod level1;
+pub(crate) mod level1;
 mod level2;
 mod level3;
 

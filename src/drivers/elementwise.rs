@@ -39,6 +39,9 @@ struct Params {
 
 /// One dispatch of `op` over the `x.len` elements of `x` and `y`, with coefficients
 /// `h = [h11, h12, h21, h22]` (`[alpha, 0, 0, 0]` for axpy and scal).
+/// Byte offset of `h[0]` (alpha) in the params, for a device scalar.
+pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, h);
+
 pub(crate) fn dispatch<'a>(
     ctx: &Context,
     op: Op,

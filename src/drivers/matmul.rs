@@ -40,6 +40,10 @@ struct Params {
 }
 
 /// One dispatch of `C = alpha·A·B + beta·C`, one workgroup per 128×128 tile of C.
+/// Byte offsets of alpha and beta in the params, for device scalars.
+pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
+pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
+
 pub(crate) fn gemm<'a>(
     ctx: &Context,
     alpha: f32,

@@ -60,6 +60,10 @@ impl Mode {
 /// One dispatch of `y = alpha·A·x + beta·y`. Rows of a column-contiguous `A` go one per
 /// invocation (coalesced down the columns); rows of a row-contiguous or strided `A` go one
 /// per workgroup (coalesced along the row).
+/// Byte offsets of alpha and beta in the params, for device scalars.
+pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
+pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
+
 pub(crate) fn gemv<'a>(
     ctx: &Context,
     mode: Mode,
@@ -83,7 +87,7 @@ pub(crate) fn gemv<'a>(
         beta,
         _pad: 0,
     };
-    let buffers = [&a.buffer, &x.buffer, &y.buffer];
+    let buffers: [&wgpu::Buffer; 3] = [&a.buffer, &x.buffer, &y.buffer];
     if a.rs.abs() == 1 && a.cs.abs() != 1 {
         let groups = ctx.grid((a.rows as u64).div_ceil(WG));
         Dispatch::new(&SHADER, "gemv_rows", &params, &buffers, groups).constants(&mode.constants())

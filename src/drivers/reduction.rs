@@ -62,7 +62,7 @@ struct Params {
 
 /// The scratch buffer of one reduction: `groups` partial accumulators, then the total.
 pub(crate) struct Scratch {
-    pub buffer: wgpu::Buffer,
+    pub buffer: crate::pool::Buf,
     pub groups: u32,
 }
 
@@ -203,6 +203,26 @@ pub(crate) fn dispatches<'a>(
 
 /// Run the reduction over `x` (and `y`, for dot; single-operand reductions pass `x` again) and
 /// read the total back.
+/// Run the reduction, keeping the total on the device: the result is `word` of the total
+/// accumulator (0: `t`, 10: the iamax index, 11: the nrm2 norm), decoded by `decode`. With no
+/// operands (an empty vector) nothing runs and the value reads 0.
+pub(crate) fn run_device<'c, T>(
+    ctx: &'c Context,
+    routine: &'static str,
+    kind: Kind,
+    operands: Option<(&VecOperand, &VecOperand)>,
+    word: usize,
+    decode: fn(&[u32]) -> T,
+) -> Result<crate::GpuScalar<'c, T>> {
+    let scratch = Scratch::new(ctx, operands.map_or(0, |(x, _)| x.len));
+    if let Some((x, y)) = operands {
+        let d = dispatches(kind, x, y, &scratch);
+        ctx.execute::<u32>(routine, &d, &[])?;
+    }
+    let at = scratch.words() - ACC_WORDS + word;
+    Ok(crate::GpuScalar::new(ctx, scratch.buffer, at, 1, decode))
+}
+
 pub(crate) fn run(
     ctx: &Context,
     routine: &'static str,

@@ -68,7 +68,7 @@ pub(crate) fn trsv<'a>(
             k0: k0 as u32,
             nb: nb as u32,
         };
-        let buffers = [&a.buffer, &x.buffer];
+        let buffers: [&wgpu::Buffer; 2] = [&a.buffer, &x.buffer];
         out.push(
             Dispatch::new(&SHADER, "block_solve", &params, &buffers, [1, 1, 1])
                 .constants(&constants),

@@ -1,11 +1,10 @@
-use ndarray::ArrayView1;
-
 use crate::blas::check_dim;
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
-use crate::layout;
-use crate::Context;
+use crate::layout::{self, VecRef};
+use crate::resident::decode_f32;
+use crate::{Context, GpuScalar};
 
 /// `Σ_i |x_i|`.
 ///
@@ -27,8 +26,9 @@ use crate::Context;
 /// assert_eq!(wgblas::blas::sasum(ctx, array![1.0f32, -2.0, 3.5].view())?, 6.5);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn sasum(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<f32> {
+pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
     const R: &str = "sasum";
+    let x = x.into();
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(0.0);
@@ -69,8 +69,9 @@ pub fn sasum(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<f32> {
 /// assert_eq!(s, 2e300);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn dasum(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<f64> {
+pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
     const R: &str = "dasum";
+    let x = x.into();
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(0.0);
@@ -91,4 +92,14 @@ pub fn dasum(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<f64> {
         };
         Ok(reduction::run(ctx, R, kind, &xd, &xd)?.ext_f64())
     }
+}
+
+/// `Σ|x_i|` kept on the device: [`resident::sasum`](crate::resident::sasum).
+pub(crate) fn sasum_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+    const R: &str = "sasum";
+    let x = x.into();
+    check_dim(R, "x", x.len())?;
+    let xd = if x.is_empty() { None } else { Some(layout::vector(ctx, R, "x", &x)?) };
+    let kind = Kind { op: Op::Asum, elem: Elem::F32, words: 1 };
+    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 0, decode_f32)
 }

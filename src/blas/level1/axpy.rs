@@ -1,9 +1,8 @@
-use ndarray::{ArrayView1, ArrayViewMut1};
 
 use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
-use crate::layout;
+use crate::layout::{self, Out, Scalar, VecMut, VecRef};
 use crate::Context;
 
 /// `y ← alpha·x + y`.
@@ -29,22 +28,23 @@ use crate::Context;
 /// assert_eq!(y, array![3.0, 5.0, 7.0]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn saxpy(
+pub fn saxpy<'a>(
     ctx: &Context,
-    alpha: f32,
-    x: ArrayView1<'_, f32>,
-    mut y: ArrayViewMut1<'_, f32>,
+    alpha: impl Into<Scalar<'a>>,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecMut<'a>>,
 ) -> Result<()> {
     const R: &str = "saxpy";
+    let (alpha, x, mut y) = (alpha.into(), x.into(), y.into());
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
-    if x.is_empty() || alpha == 0.0 {
+    alpha.check(ctx, R, "alpha")?;
+    if x.is_empty() || alpha.is(0.0) {
         return Ok(());
     }
     let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y.view())?;
-    let d = elementwise::dispatch(ctx, Op::Axpy, [alpha, 0.0, 0.0, 0.0], &xd, &yd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
-    layout::write_vector(&mut y, &out[0], &yd);
-    Ok(())
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let d = elementwise::dispatch(ctx, Op::Axpy, [alpha.value(), 0.0, 0.0, 0.0], &xd, &yd);
+    let d = alpha.apply(d, elementwise::ALPHA);
+    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
 }

@@ -1,11 +1,10 @@
-use ndarray::ArrayView1;
-
 use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
-use crate::layout;
-use crate::Context;
+use crate::layout::{self, VecOperand, VecRef};
+use crate::resident::decode_f32;
+use crate::{Context, GpuScalar};
 
 /// `xᵀ·y = Σ_i x_i·y_i`.
 ///
@@ -27,19 +26,31 @@ use crate::Context;
 /// assert_eq!(d, 32.0);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn sdot(ctx: &Context, x: ArrayView1<'_, f32>, y: ArrayView1<'_, f32>) -> Result<f32> {
-    const R: &str = "sdot";
+pub fn sdot<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecRef<'a>>) -> Result<f32> {
+    match operands(ctx, x.into(), y.into())? {
+        None => Ok(0.0),
+        Some((xd, yd)) => Ok(reduction::run(ctx, R, KIND, &xd, &yd)?.t_f32()),
+    }
+}
+
+/// `xᵀ·y` kept on the device: [`resident::sdot`](crate::resident::sdot).
+pub(crate) fn sdot_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
+    let ops = operands(ctx, x.into(), y.into())?;
+    reduction::run_device(ctx, R, KIND, ops.as_ref().map(|(x, y)| (x, y)), 0, decode_f32)
+}
+
+const R: &str = "sdot";
+const KIND: Kind = Kind { op: Op::Dot, elem: Elem::F32, words: 1 };
+
+fn operands(ctx: &Context, x: VecRef<'_>, y: VecRef<'_>) -> Result<Option<(VecOperand, VecOperand)>> {
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
-        return Ok(0.0);
+        return Ok(None);
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y)?;
-    let kind = Kind {
-        op: Op::Dot,
-        elem: Elem::F32,
-        words: 1,
-    };
-    Ok(reduction::run(ctx, R, kind, &xd, &yd)?.t_f32())
+    Ok(Some((layout::vector(ctx, R, "x", &x)?, layout::vector(ctx, R, "y", &y)?)))
 }

@@ -1,11 +1,9 @@
-use ndarray::ArrayView1;
-
 use crate::blas::check_dim;
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::{Error, Result};
-use crate::layout;
-use crate::Context;
+use crate::layout::{self, VecRef};
+use crate::{Context, GpuScalar};
 
 fn empty(routine: &'static str) -> Error {
     Error::InvalidArgument {
@@ -43,8 +41,9 @@ fn empty(routine: &'static str) -> Error {
 /// assert_eq!(wgblas::blas::isamax(ctx, array![1.0f32, f32::NAN, f32::INFINITY, f32::NAN].view())?, 1);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn isamax(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<usize> {
+pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
     const R: &str = "isamax";
+    let x = x.into();
     check_dim(R, "x", x.len())?;
     match x.len() {
         0 => return Err(empty(R)),
@@ -82,8 +81,9 @@ pub fn isamax(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<usize> {
 /// assert_eq!(wgblas::blas::idamax(ctx, x.view())?, 1);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn idamax(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<usize> {
+pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize> {
     const R: &str = "idamax";
+    let x = x.into();
     check_dim(R, "x", x.len())?;
     match x.len() {
         0 => return Err(empty(R)),
@@ -105,4 +105,19 @@ pub fn idamax(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<usize> {
         }
     };
     Ok(reduction::run(ctx, R, kind, &xd, &xd)?.index())
+}
+
+/// The index of the first largest `|x_i|`, kept on the device:
+/// [`resident::isamax`](crate::resident::isamax).
+pub(crate) fn isamax_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) -> Result<GpuScalar<'c, usize>> {
+    const R: &str = "isamax";
+    let x = x.into();
+    check_dim(R, "x", x.len())?;
+    if x.is_empty() {
+        return Err(empty(R));
+    }
+    // n = 1: nothing runs and the index reads 0.
+    let xd = if x.len() == 1 { None } else { Some(layout::vector(ctx, R, "x", &x)?) };
+    let kind = Kind { op: Op::Iamax, elem: Elem::F32, words: 1 };
+    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| w[0] as usize)
 }

@@ -1,11 +1,10 @@
-use ndarray::ArrayView1;
-
 use crate::blas::check_dim;
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
-use crate::layout;
-use crate::Context;
+use crate::layout::{self, VecRef};
+use crate::resident::decode_f32;
+use crate::{Context, GpuScalar};
 
 /// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)`, without overflow or underflow.
 ///
@@ -36,8 +35,9 @@ use crate::Context;
 /// assert!((n - 5e20).abs() <= 5e20 * 1e-6);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn snrm2(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<f32> {
+pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
     const R: &str = "snrm2";
+    let x = x.into();
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(0.0);
@@ -49,4 +49,14 @@ pub fn snrm2(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<f32> {
         words: 1,
     };
     Ok(reduction::run(ctx, R, kind, &xd, &xd)?.nrm2())
+}
+
+/// `‖x‖₂` kept on the device: [`resident::snrm2`](crate::resident::snrm2).
+pub(crate) fn snrm2_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+    const R: &str = "snrm2";
+    let x = x.into();
+    check_dim(R, "x", x.len())?;
+    let xd = if x.is_empty() { None } else { Some(layout::vector(ctx, R, "x", &x)?) };
+    let kind = Kind { op: Op::Nrm2, elem: Elem::F32, words: 1 };
+    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 11, decode_f32)
 }

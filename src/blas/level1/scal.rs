@@ -1,9 +1,8 @@
-use ndarray::ArrayViewMut1;
 
 use crate::blas::check_dim;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
-use crate::layout;
+use crate::layout::{self, Out, Scalar, VecMut};
 use crate::Context;
 
 /// `x ← alpha·x`.
@@ -28,19 +27,27 @@ use crate::Context;
 /// assert!(x[2].is_nan());
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn sscal(ctx: &Context, alpha: f32, mut x: ArrayViewMut1<'_, f32>) -> Result<()> {
+pub fn sscal<'a>(
+    ctx: &Context,
+    alpha: impl Into<Scalar<'a>>,
+    x: impl Into<VecMut<'a>>,
+) -> Result<()> {
     const R: &str = "sscal";
+    let (alpha, mut x) = (alpha.into(), x.into());
     check_dim(R, "x", x.len())?;
+    alpha.check(ctx, R, "alpha")?;
     if x.is_empty() {
         return Ok(());
     }
-    if alpha == 1.0 {
-        return layout::check_fits::<f32>(ctx, R, "x", x.len());
+    if alpha.is(1.0) {
+        if let VecMut::Host(v) = &x {
+            return layout::check_fits::<f32>(ctx, R, "x", v.len());
+        }
+        return Ok(());
     }
-    let xd = layout::vector(ctx, R, "x", &x.view())?;
+    let xd = layout::vector(ctx, R, "x", x.view())?;
     let dummy = elementwise::contiguous(ctx, 0);
-    let d = elementwise::dispatch(ctx, Op::Scal, [alpha, 0.0, 0.0, 0.0], &xd, &dummy);
-    let out = ctx.execute::<f32>(R, &[d], &[(&xd.buffer, xd.span)])?;
-    layout::write_vector(&mut x, &out[0], &xd);
-    Ok(())
+    let d = elementwise::dispatch(ctx, Op::Scal, [alpha.value(), 0.0, 0.0, 0.0], &xd, &dummy);
+    let d = alpha.apply(d, elementwise::ALPHA);
+    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut x, &xd)])
 }

@@ -1,10 +1,9 @@
-use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1};
 
 use crate::blas::{check_dim, check_len};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::layout;
+use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
 use crate::Context;
 
 /// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
@@ -44,16 +43,18 @@ use crate::Context;
 /// assert_eq!(y, array![5.0, 9.0]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn sgemv(
+#[allow(clippy::too_many_arguments)]
+pub fn sgemv<'a>(
     ctx: &Context,
     trans: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-    beta: f32,
-    mut y: ArrayViewMut1<'_, f32>,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    y: impl Into<VecMut<'a>>,
 ) -> Result<()> {
     const R: &str = "sgemv";
+    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
     let op_a = match trans {
         Transpose::No => a.view(),
         Transpose::Yes => a.t(),
@@ -62,14 +63,15 @@ pub fn sgemv(
     check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
     check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
     check_dim(R, "a", m.max(n))?;
-    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
+    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y.view())?;
-    let d = matvec::gemv(ctx, Mode::General, alpha, &ad, &xd, beta, &yd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
-    layout::write_vector(&mut y, &out[0], &yd);
-    Ok(())
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let d = matvec::gemv(ctx, Mode::General, alpha.value(), &ad, &xd, beta.value(), &yd);
+    let d = beta.apply(alpha.apply(d, matvec::ALPHA), matvec::BETA);
+    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
 }

@@ -1,10 +1,9 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
 
 use crate::blas::{check_dim, check_len};
 use crate::drivers::matmul;
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::layout;
+use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(B) + beta·C`, `op(X) = X` or `Xᵀ`.
@@ -35,17 +34,18 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn sgemm(
+pub fn sgemm<'a>(
     ctx: &Context,
     transa: Transpose,
     transb: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-    beta: f32,
-    mut c: ArrayViewMut2<'_, f32>,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "sgemm";
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
     let op_a = match transa {
         Transpose::No => a.view(),
         Transpose::Yes => a.t(),
@@ -55,37 +55,20 @@ pub fn sgemm(
         Transpose::Yes => b.t(),
     };
     let (m, k) = op_a.dim();
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
-    check_len(
-        R,
-        "c",
-        c.nrows(),
-        m,
-        "rows of C must equal the rows of op(A)",
-    )?;
-    check_len(
-        R,
-        "c",
-        c.ncols(),
-        op_b.ncols(),
-        "columns of C must equal the columns of op(B)",
-    )?;
+    check_len(R, "b", op_b.nrows(), k, "rows of op(B) must equal the columns of op(A)")?;
+    check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of op(A)")?;
+    check_len(R, "c", c.ncols(), op_b.ncols(), "columns of C must equal the columns of op(B)")?;
     check_dim(R, "a", m.max(k))?;
     check_dim(R, "b", op_b.ncols())?;
-    if c.is_empty() || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
+    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = layout::matrix(ctx, R, "c", &c.view())?;
-    let d = matmul::gemm(ctx, alpha, &ad, &bd, beta, &cd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
-    layout::write_matrix(&mut c, &out[0], &cd);
-    Ok(())
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let d = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
+    let d = beta.apply(alpha.apply(d, matmul::ALPHA), matmul::BETA);
+    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut c, &cd)])
 }

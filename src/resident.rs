@@ -1,0 +1,351 @@
+//! GPU-resident data: upload once, chain many calls, read back once.
+//!
+//! [`GpuVector`] and [`GpuMatrix`] hold their elements in a device buffer of one
+//! [`Context`]; every routine of [`crate::blas`] takes them wherever it takes an ndarray view
+//! (`&x` for an input, `&mut y` for an output), and host views and resident operands may be
+//! mixed in one call: host inputs are uploaded for that call, host outputs are read back and
+//! written, resident outputs stay on the device. A call whose outputs are all resident does
+//! not wait for the device: its commands are held back and submitted, in order, with the next
+//! read-back (`to_array`, [`GpuScalar::get`], any host-output call) or [`Context::flush`].
+//!
+//! [`GpuScalar`] is a reduction result kept on the device ([`crate::resident::sdot`],
+//! `snrm2`, `sasum`, `isamax`); an f32 one can be the `alpha` or `beta` of `saxpy`, `sscal`,
+//! `sgemv` or `sgemm` with no host sync (the value is copied into the kernel's parameters on
+//! the device), and [`GpuScalar::div`] / [`GpuScalar::neg`] combine them on the device.
+//!
+//! ```
+//! use ndarray::Array1;
+//! use wgblas::{blas, resident, Context};
+//! let ctx = Context::shared()?;
+//! let x = ctx.upload_vector(&Array1::from_vec(vec![1.0f32, 2.0, 3.0]))?;
+//! let mut y = ctx.upload_vector(&Array1::from_vec(vec![1.0f32, 1.0, 1.0]))?;
+//! let d = resident::sdot(ctx, &x, &x)?;            // 14, on the device
+//! let alpha = d.div(&resident::sdot(ctx, &x, &y)?)?; // 14 / 6, on the device
+//! blas::saxpy(ctx, &alpha, &x, &mut y)?;           // y += alpha·x, alpha never read back
+//! let y = y.to_array()?;                           // one submission, one read-back
+//! assert!((y[2] - (1.0 + 14.0 / 6.0 * 3.0)).abs() < 1e-5);
+//! # Ok::<(), wgblas::Error>(())
+//! ```
+
+use std::marker::PhantomData;
+
+use ndarray::{Array1, Array2, ArrayBase, Data, Ix1, Ix2, ShapeBuilder};
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::launch::Dispatch;
+use crate::layout::{check_fits, DeviceMat, DeviceVec};
+use crate::pool::Buf;
+
+/// Element types a resident array can hold.
+pub trait Element: bytemuck::Pod + Default + Copy + Send + Sync + 'static {}
+impl Element for f32 {}
+impl Element for f64 {}
+
+/// Storage order of a [`GpuMatrix`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatrixLayout {
+    /// C order: element (i, j) at `i·ld + j`.
+    RowMajor,
+    /// F order: element (i, j) at `i + j·ld`.
+    ColMajor,
+}
+
+/// A vector in device memory (contiguous). Created by [`Context::upload_vector`] or
+/// [`GpuVector::zeros`]; read back by [`GpuVector::to_array`]; its buffer returns to the
+/// context's pool on drop.
+#[derive(Debug)]
+pub struct GpuVector<'c, T: Element = f32> {
+    ctx: &'c Context,
+    buf: Buf,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+/// A matrix in device memory, row- or column-major with leading dimension `ld`. Created by
+/// [`Context::upload_matrix`] or [`GpuMatrix::zeros`]; read back by [`GpuMatrix::to_array`].
+#[derive(Debug)]
+pub struct GpuMatrix<'c, T: Element = f32> {
+    ctx: &'c Context,
+    buf: Buf,
+    rows: usize,
+    cols: usize,
+    layout: MatrixLayout,
+    _t: PhantomData<T>,
+}
+
+impl Context {
+    /// Upload a 1-D array (any stride) into a new contiguous [`GpuVector`].
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    pub fn upload_vector<T: Element, S: Data<Elem = T>>(
+        &self,
+        x: &ArrayBase<S, Ix1>,
+    ) -> Result<GpuVector<'_, T>> {
+        check_fits::<T>(self, "upload", "x", x.len())?;
+        let data: Vec<T> = x.iter().copied().collect();
+        Ok(GpuVector { ctx: self, buf: self.upload(&data), len: x.len(), _t: PhantomData })
+    }
+
+    /// Upload a 2-D array into a new [`GpuMatrix`]: F-order input stays column-major, anything
+    /// else becomes row-major (C order), with `ld` the row (column) length.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    pub fn upload_matrix<T: Element, S: Data<Elem = T>>(
+        &self,
+        a: &ArrayBase<S, Ix2>,
+    ) -> Result<GpuMatrix<'_, T>> {
+        check_fits::<T>(self, "upload", "a", a.len())?;
+        let f_order = a.t().is_standard_layout() && !a.is_standard_layout();
+        let (data, layout): (Vec<T>, _) = if f_order {
+            (a.t().iter().copied().collect(), MatrixLayout::ColMajor)
+        } else {
+            (a.iter().copied().collect(), MatrixLayout::RowMajor)
+        };
+        Ok(GpuMatrix {
+            ctx: self,
+            buf: self.upload(&data),
+            rows: a.nrows(),
+            cols: a.ncols(),
+            layout,
+            _t: PhantomData,
+        })
+    }
+}
+
+impl<'c, T: Element> GpuVector<'c, T> {
+    /// A zero vector of `len` elements on `ctx`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    pub fn zeros(ctx: &'c Context, len: usize) -> Result<Self> {
+        check_fits::<T>(ctx, "zeros", "len", len)?;
+        let buf = ctx.zeroed((len * std::mem::size_of::<T>()) as u64);
+        Ok(GpuVector { ctx, buf, len, _t: PhantomData })
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the vector has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The context the vector lives on.
+    pub fn context(&self) -> &'c Context {
+        self.ctx
+    }
+
+    /// Read the vector back (submits any held commands first: one submission, one read-back).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn to_array(&self) -> Result<Array1<T>> {
+        let out = self.ctx.execute::<T>("to_array", &[], &[(&self.buf, self.len)])?;
+        Ok(Array1::from_vec(out.into_iter().next().unwrap_or_default()))
+    }
+
+    pub(crate) fn device(&self) -> DeviceVec<'_> {
+        DeviceVec { buffer: &self.buf, len: self.len, ctx_id: self.ctx.id }
+    }
+}
+
+impl<'c, T: Element> GpuMatrix<'c, T> {
+    /// A zero `rows`×`cols` matrix on `ctx` in `layout`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    pub fn zeros(ctx: &'c Context, (rows, cols): (usize, usize), layout: MatrixLayout) -> Result<Self> {
+        check_fits::<T>(ctx, "zeros", "shape", rows * cols)?;
+        let buf = ctx.zeroed((rows * cols * std::mem::size_of::<T>()) as u64);
+        Ok(GpuMatrix { ctx, buf, rows, cols, layout, _t: PhantomData })
+    }
+
+    /// (rows, columns).
+    pub fn dim(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// Storage order.
+    pub fn layout(&self) -> MatrixLayout {
+        self.layout
+    }
+
+    /// Leading dimension: the row length (row-major) or the column length (column-major).
+    pub fn ld(&self) -> usize {
+        match self.layout {
+            MatrixLayout::RowMajor => self.cols,
+            MatrixLayout::ColMajor => self.rows,
+        }
+    }
+
+    /// The context the matrix lives on.
+    pub fn context(&self) -> &'c Context {
+        self.ctx
+    }
+
+    /// Read the matrix back, in its own storage order (submits held commands first).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn to_array(&self) -> Result<Array2<T>> {
+        let n = self.rows * self.cols;
+        let data = self.ctx.execute::<T>("to_array", &[], &[(&self.buf, n)])?.pop().unwrap_or_default();
+        let shape = (self.rows, self.cols);
+        let a = match self.layout {
+            MatrixLayout::RowMajor => Array2::from_shape_vec(shape, data),
+            MatrixLayout::ColMajor => Array2::from_shape_vec(shape.f(), data),
+        };
+        a.map_err(|e| Error::Gpu { routine: "to_array", detail: e.to_string() })
+    }
+
+    /// The transposed matrix as an operand (no data moves): `blas::sgemm(.., a.t(), ..)`.
+    pub fn t(&self) -> DeviceMat<'_> {
+        self.device().t()
+    }
+
+    pub(crate) fn device(&self) -> DeviceMat<'_> {
+        let (rs, cs) = match self.layout {
+            MatrixLayout::RowMajor => (self.cols as i32, 1),
+            MatrixLayout::ColMajor => (1, self.rows as i32),
+        };
+        DeviceMat {
+            buffer: &self.buf,
+            rows: self.rows,
+            cols: self.cols,
+            rs,
+            cs,
+            span: self.rows * self.cols,
+            ctx_id: self.ctx.id,
+        }
+    }
+}
+
+/// A scalar result kept on the device. [`GpuScalar::get`] reads it; an f32 one can be passed
+/// as `alpha`/`beta` (`&s`) to `saxpy`, `sscal`, `sgemv`, `sgemm` without reading it.
+pub struct GpuScalar<'c, T> {
+    ctx: &'c Context,
+    buf: Buf,
+    /// Word (4-byte) offset of the value in `buf`.
+    word: usize,
+    /// Words to read from `word`, and how to turn them into `T`.
+    words: usize,
+    decode: fn(&[u32]) -> T,
+}
+
+impl<T> std::fmt::Debug for GpuScalar<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuScalar").field("word", &self.word).finish_non_exhaustive()
+    }
+}
+
+pub(crate) fn decode_f32(w: &[u32]) -> f32 {
+    f32::from_bits(w[0])
+}
+
+impl<'c, T> GpuScalar<'c, T> {
+    pub(crate) fn new(ctx: &'c Context, buf: Buf, word: usize, words: usize, decode: fn(&[u32]) -> T) -> Self {
+        GpuScalar { ctx, buf, word, words, decode }
+    }
+
+    /// Read the value (submits held commands first: one submission, one read-back).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn get(&self) -> Result<T> {
+        let out = self.ctx.execute::<u32>("get", &[], &[(&self.buf, self.word + self.words)])?;
+        Ok((self.decode)(&out[0][self.word..]))
+    }
+}
+
+static SCALAR_SHADER: crate::context::Shader = crate::context::Shader {
+    name: "scalar.wgsl",
+    source: include_str!("../wgsl/scalar.wgsl"),
+};
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ScalarParams {
+    a_word: u32,
+    b_word: u32,
+    _pad: [u32; 2],
+}
+
+impl<'c> GpuScalar<'c, f32> {
+    /// The buffer and byte offset of the value, for patching a kernel's parameters.
+    pub(crate) fn source(&self) -> (&wgpu::Buffer, u64) {
+        (&self.buf, self.word as u64 * 4)
+    }
+
+    pub(crate) fn ctx_id(&self) -> u64 {
+        self.ctx.id
+    }
+
+    fn op(&self, other: &GpuScalar<'c, f32>, op: u32) -> Result<GpuScalar<'c, f32>> {
+        let out = self.ctx.zeroed(16);
+        let params = ScalarParams { a_word: self.word as u32, b_word: other.word as u32, _pad: [0; 2] };
+        let d = Dispatch::new(&SCALAR_SHADER, "main", &params, &[&self.buf, &other.buf, &out], [1, 1, 1])
+            .constants(&[("OP", op as f64)]);
+        self.ctx.execute::<u32>("GpuScalar", &[d], &[])?;
+        Ok(GpuScalar::new(self.ctx, out, 0, 1, decode_f32))
+    }
+
+    /// `self / other`, computed on the device (IEEE division: x/0 is ±Inf or NaN).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn div(&self, other: &GpuScalar<'c, f32>) -> Result<GpuScalar<'c, f32>> {
+        self.op(other, 0)
+    }
+
+    /// `-self`, computed on the device.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn neg(&self) -> Result<GpuScalar<'c, f32>> {
+        self.op(self, 1)
+    }
+}
+
+/// `xᵀ·y` kept on the device. BLAS `sdot`; see [`crate::blas::sdot`] for shapes, layouts and
+/// accuracy (the same kernels run).
+///
+/// # Errors
+/// As [`crate::blas::sdot`].
+pub fn sdot<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<crate::layout::VecRef<'a>>,
+    y: impl Into<crate::layout::VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
+    crate::blas::level1::dot::sdot_device(ctx, x, y)
+}
+
+/// `Σ|x_i|` kept on the device. BLAS `sasum`; see [`crate::blas::sasum`].
+///
+/// # Errors
+/// As [`crate::blas::sasum`].
+pub fn sasum<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+    crate::blas::level1::asum::sasum_device(ctx, x)
+}
+
+/// `‖x‖₂` kept on the device. BLAS `snrm2`; see [`crate::blas::snrm2`].
+///
+/// # Errors
+/// As [`crate::blas::snrm2`].
+pub fn snrm2<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+    crate::blas::level1::nrm2::snrm2_device(ctx, x)
+}
+
+/// 0-based index of the first largest `|x_i|`, kept on the device. BLAS `isamax`; see
+/// [`crate::blas::isamax`].
+///
+/// # Errors
+/// As [`crate::blas::isamax`] (an empty vector is an error).
+pub fn isamax<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) -> Result<GpuScalar<'c, usize>> {
+    crate::blas::level1::iamax::isamax_device(ctx, x)
+}
