@@ -44,9 +44,21 @@ pub(crate) struct Dispatch<'a> {
 
 /// A recorded command, held until its submission.
 pub(crate) enum Command {
-    Dispatch { pipeline: Arc<wgpu::ComputePipeline>, bind_group: wgpu::BindGroup, groups: [u32; 3] },
-    Copy { src: wgpu::Buffer, src_offset: u64, dst: wgpu::Buffer, dst_offset: u64, size: u64 },
-    Clear { buffer: wgpu::Buffer },
+    Dispatch {
+        pipeline: Arc<wgpu::ComputePipeline>,
+        bind_group: wgpu::BindGroup,
+        groups: [u32; 3],
+    },
+    Copy {
+        src: wgpu::Buffer,
+        src_offset: u64,
+        dst: wgpu::Buffer,
+        dst_offset: u64,
+        size: u64,
+    },
+    Clear {
+        buffer: wgpu::Buffer,
+    },
 }
 
 impl<'a> Dispatch<'a> {
@@ -63,7 +75,11 @@ impl<'a> Dispatch<'a> {
             elem: Elem::F32,
             constants: Vec::new(),
             params: bytemuck::bytes_of(params).to_vec(),
-            buffers: buffers.iter().enumerate().map(|(i, b)| (i as u32 + 1, *b)).collect(),
+            buffers: buffers
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (i as u32 + 1, *b))
+                .collect(),
             groups,
             patches: Vec::new(),
         }
@@ -102,7 +118,11 @@ impl Context {
     /// A storage buffer holding `data` (from the pool; held commands are submitted first).
     pub(crate) fn upload<T: bytemuck::Pod>(&self, data: &[T]) -> Buf {
         let bytes: &[u8] = bytemuck::cast_slice(data);
-        let buf = pool::take(&self.pool, &self.device, (bytes.len() as u64).max(MIN_BUFFER));
+        let buf = pool::take(
+            &self.pool,
+            &self.device,
+            (bytes.len() as u64).max(MIN_BUFFER),
+        );
         if !bytes.is_empty() {
             self.flush_pending();
             if bytes.len().is_multiple_of(4) {
@@ -120,7 +140,9 @@ impl Context {
     /// device before any later command runs).
     pub(crate) fn zeroed(&self, bytes: u64) -> Buf {
         let buf = pool::take(&self.pool, &self.device, bytes.max(MIN_BUFFER));
-        self.hold(vec![Command::Clear { buffer: (*buf).clone() }]);
+        self.hold(vec![Command::Clear {
+            buffer: (*buf).clone(),
+        }]);
         buf
     }
 
@@ -138,13 +160,16 @@ impl Context {
 
     /// Submit the held commands, if any.
     pub(crate) fn flush_pending(&self) {
-        let commands = std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        let commands =
+            std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
         if commands.is_empty() {
             return;
         }
         let mut encoder = self
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wgblas held") });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("wgblas held"),
+            });
         encode(&mut encoder, commands, None);
         self.queue.submit(Some(encoder.finish()));
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
@@ -193,11 +218,13 @@ impl Context {
             let pipeline = self.pipeline(routine, d.shader, d.entry, d.elem, &d.constants)?;
             let mut params = d.params.clone();
             params.resize(params.len().max(16).div_ceil(16) * 16, 0);
-            let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("wgblas params"),
-                contents: &params,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            });
+            let uniform = self
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("wgblas params"),
+                    contents: &params,
+                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                });
             for &(field, src, src_offset) in &d.patches {
                 commands.push(Command::Copy {
                     src: src.clone(),
@@ -207,20 +234,31 @@ impl Context {
                     size: 4,
                 });
             }
-            let mut entries =
-                vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniform.as_entire_binding(),
+            }];
             for &(binding, b) in &d.buffers {
-                entries.push(wgpu::BindGroupEntry { binding, resource: b.as_entire_binding() });
+                entries.push(wgpu::BindGroupEntry {
+                    binding,
+                    resource: b.as_entire_binding(),
+                });
             }
             let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(d.entry),
                 layout: &pipeline.get_bind_group_layout(0),
                 entries: &entries,
             });
-            commands.push(Command::Dispatch { pipeline, bind_group, groups: d.groups });
+            commands.push(Command::Dispatch {
+                pipeline,
+                bind_group,
+                groups: d.groups,
+            });
         }
         commands.extend(after);
-        self.counters.dispatches.fetch_add(dispatches.len() as u64, Ordering::Relaxed);
+        self.counters
+            .dispatches
+            .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
         let profiling = self.profiling();
         if reads.is_empty() && !profiling {
             self.hold(commands);
@@ -230,7 +268,9 @@ impl Context {
         all.extend(commands);
         let mut encoder = self
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(routine) });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some(routine),
+            });
         let timer = profiling.then(|| {
             let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("wgblas timer"),
@@ -280,12 +320,15 @@ impl Context {
         }
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Gpu { routine, detail: e.to_string() })?;
+            .map_err(|e| Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            })?;
         if let Some((_, _, t)) = &timer {
-            let view = t
-                .slice(..)
-                .get_mapped_range()
-                .map_err(|e| Error::Gpu { routine, detail: e.to_string() })?;
+            let view = t.slice(..).get_mapped_range().map_err(|e| Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            })?;
             let stamps: [u64; 2] = bytemuck::pod_read_unaligned(&view[..16]);
             let ticks = stamps[1].saturating_sub(stamps[0]);
             drop(view);
@@ -298,10 +341,10 @@ impl Context {
         self.counters.readbacks.fetch_add(1, Ordering::Relaxed);
         let mut out = Vec::with_capacity(staging.len());
         for (s, len) in staging {
-            let view = s
-                .slice(..)
-                .get_mapped_range()
-                .map_err(|e| Error::Gpu { routine, detail: e.to_string() })?;
+            let view = s.slice(..).get_mapped_range().map_err(|e| Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            })?;
             let mut v: Vec<R> = vec![R::zeroed(); len];
             let n = (len * std::mem::size_of::<R>()).min(view.len());
             bytemuck::cast_slice_mut::<R, u8>(&mut v)[..n].copy_from_slice(&view[..n]);
@@ -320,10 +363,16 @@ impl Context {
     ) -> Result<()> {
         if let Some(e) = pollster::block_on(oom.pop()) {
             drop(pollster::block_on(scope.pop()));
-            return Err(Error::Gpu { routine, detail: e.to_string() });
+            return Err(Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            });
         }
         if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu { routine, detail: e.to_string() });
+            return Err(Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            });
         }
         Ok(())
     }
@@ -332,7 +381,11 @@ impl Context {
 /// Encode `commands` in order: consecutive dispatches share one compute pass; copies and
 /// clears go between passes. With `timer`, timestamps 0 and 1 mark the start of the first pass
 /// and the end of the last.
-fn encode(encoder: &mut wgpu::CommandEncoder, commands: Vec<Command>, timer: Option<&wgpu::QuerySet>) {
+fn encode(
+    encoder: &mut wgpu::CommandEncoder,
+    commands: Vec<Command>,
+    timer: Option<&wgpu::QuerySet>,
+) {
     let passes = {
         let mut count = 0;
         let mut in_pass = false;
@@ -349,11 +402,21 @@ fn encode(encoder: &mut wgpu::CommandEncoder, commands: Vec<Command>, timer: Opt
     let mut iter = commands.into_iter().peekable();
     while let Some(c) = iter.next() {
         match c {
-            Command::Copy { src, src_offset, dst, dst_offset, size } => {
+            Command::Copy {
+                src,
+                src_offset,
+                dst,
+                dst_offset,
+                size,
+            } => {
                 encoder.copy_buffer_to_buffer(&src, src_offset, &dst, dst_offset, size);
             }
             Command::Clear { buffer } => encoder.clear_buffer(&buffer, 0, None),
-            Command::Dispatch { pipeline, bind_group, groups } => {
+            Command::Dispatch {
+                pipeline,
+                bind_group,
+                groups,
+            } => {
                 let first = pass_index == 0;
                 let last = pass_index + 1 == passes;
                 pass_index += 1;
@@ -371,7 +434,12 @@ fn encode(encoder: &mut wgpu::CommandEncoder, commands: Vec<Command>, timer: Opt
                 pass.set_bind_group(0, &bind_group, &[]);
                 pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
                 while let Some(Command::Dispatch { .. }) = iter.peek() {
-                    if let Some(Command::Dispatch { pipeline, bind_group, groups }) = iter.next() {
+                    if let Some(Command::Dispatch {
+                        pipeline,
+                        bind_group,
+                        groups,
+                    }) = iter.next()
+                    {
                         pass.set_pipeline(&pipeline);
                         pass.set_bind_group(0, &bind_group, &[]);
                         pass.dispatch_workgroups(groups[0], groups[1], groups[2]);

@@ -22,7 +22,10 @@
 //! argument types of this module ([`VecRef`], [`VecMut`], [`MatRef`], [`MatMut`], [`Scalar`]),
 //! which ndarray arrays and views, resident operands and device scalars all convert into.
 
-use ndarray::{ArrayBase, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Data, DataMut, Dimension, Ix1, Ix2};
+use ndarray::{
+    ArrayBase, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Data, DataMut, Dimension, Ix1,
+    Ix2,
+};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -55,7 +58,13 @@ pub struct DeviceMat<'a> {
 impl<'a> DeviceMat<'a> {
     /// The transpose (strides swapped, no data moved).
     pub fn t(self) -> Self {
-        DeviceMat { rows: self.cols, cols: self.rows, rs: self.cs, cs: self.rs, ..self }
+        DeviceMat {
+            rows: self.cols,
+            cols: self.rows,
+            rs: self.cs,
+            cs: self.rs,
+            ..self
+        }
     }
 }
 
@@ -345,7 +354,12 @@ impl Scalar<'_> {
     }
 
     /// `Err` unless a device scalar belongs to `ctx`.
-    pub(crate) fn check(&self, ctx: &Context, routine: &'static str, arg: &'static str) -> Result<()> {
+    pub(crate) fn check(
+        &self,
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+    ) -> Result<()> {
         match *self {
             Scalar::Device(_, _, id) => check_ctx(ctx, id, routine, arg),
             Scalar::Host(_) => Ok(()),
@@ -639,7 +653,9 @@ pub(crate) fn finish(
 pub(crate) fn fill_zero(ctx: &Context, out: &mut MatMut<'_, f32>) {
     match out {
         MatMut::Host(v) => v.fill(0.0),
-        MatMut::Device(d) => ctx.hold(vec![Command::Clear { buffer: d.buffer.clone() }]),
+        MatMut::Device(d) => ctx.hold(vec![Command::Clear {
+            buffer: d.buffer.clone(),
+        }]),
     }
 }
 

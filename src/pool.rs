@@ -26,7 +26,12 @@ pub(crate) struct Pool {
 
 impl Pool {
     pub fn new(limit: u64) -> Self {
-        Pool { free: HashMap::new(), free_bytes: 0, limit, created: 0 }
+        Pool {
+            free: HashMap::new(),
+            free_bytes: 0,
+            limit,
+            created: 0,
+        }
     }
 }
 
@@ -62,7 +67,10 @@ impl Drop for Buf {
 impl Buf {
     /// A handle on a buffer owned elsewhere (a resident vector or matrix): never pooled.
     pub fn shared(buffer: &wgpu::Buffer) -> Self {
-        Buf { buffer: buffer.clone(), pool: None }
+        Buf {
+            buffer: buffer.clone(),
+            pool: None,
+        }
     }
 }
 
@@ -88,7 +96,10 @@ pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64) -
             })
         }
     };
-    Buf { buffer, pool: Some(pool.clone()) }
+    Buf {
+        buffer,
+        pool: Some(pool.clone()),
+    }
 }
 
 /// Bytes held by the pool (free buffers), and buffers created so far.

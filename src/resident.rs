@@ -85,7 +85,12 @@ impl Context {
     ) -> Result<GpuVector<'_, T>> {
         check_fits::<T>(self, "upload", "x", x.len())?;
         let data: Vec<T> = x.iter().copied().collect();
-        Ok(GpuVector { ctx: self, buf: self.upload(&data), len: x.len(), _t: PhantomData })
+        Ok(GpuVector {
+            ctx: self,
+            buf: self.upload(&data),
+            len: x.len(),
+            _t: PhantomData,
+        })
     }
 
     /// Upload a 2-D array into a new [`GpuMatrix`]: F-order input stays column-major, anything
@@ -123,7 +128,12 @@ impl<'c, T: Element> GpuVector<'c, T> {
     pub fn zeros(ctx: &'c Context, len: usize) -> Result<Self> {
         check_fits::<T>(ctx, "zeros", "len", len)?;
         let buf = ctx.zeroed((len * std::mem::size_of::<T>()) as u64);
-        Ok(GpuVector { ctx, buf, len, _t: PhantomData })
+        Ok(GpuVector {
+            ctx,
+            buf,
+            len,
+            _t: PhantomData,
+        })
     }
 
     /// Number of elements.
@@ -146,12 +156,18 @@ impl<'c, T: Element> GpuVector<'c, T> {
     /// # Errors
     /// [`Error::Gpu`] on a device failure.
     pub fn to_array(&self) -> Result<Array1<T>> {
-        let out = self.ctx.execute::<T>("to_array", &[], &[(&self.buf, self.len)])?;
+        let out = self
+            .ctx
+            .execute::<T>("to_array", &[], &[(&self.buf, self.len)])?;
         Ok(Array1::from_vec(out.into_iter().next().unwrap_or_default()))
     }
 
     pub(crate) fn device(&self) -> DeviceVec<'_> {
-        DeviceVec { buffer: &self.buf, len: self.len, ctx_id: self.ctx.id }
+        DeviceVec {
+            buffer: &self.buf,
+            len: self.len,
+            ctx_id: self.ctx.id,
+        }
     }
 }
 
@@ -160,10 +176,21 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
     ///
     /// # Errors
     /// [`Error::TooLarge`] past one storage binding of this adapter.
-    pub fn zeros(ctx: &'c Context, (rows, cols): (usize, usize), layout: MatrixLayout) -> Result<Self> {
+    pub fn zeros(
+        ctx: &'c Context,
+        (rows, cols): (usize, usize),
+        layout: MatrixLayout,
+    ) -> Result<Self> {
         check_fits::<T>(ctx, "zeros", "shape", rows * cols)?;
         let buf = ctx.zeroed((rows * cols * std::mem::size_of::<T>()) as u64);
-        Ok(GpuMatrix { ctx, buf, rows, cols, layout, _t: PhantomData })
+        Ok(GpuMatrix {
+            ctx,
+            buf,
+            rows,
+            cols,
+            layout,
+            _t: PhantomData,
+        })
     }
 
     /// (rows, columns).
@@ -195,13 +222,20 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
     /// [`Error::Gpu`] on a device failure.
     pub fn to_array(&self) -> Result<Array2<T>> {
         let n = self.rows * self.cols;
-        let data = self.ctx.execute::<T>("to_array", &[], &[(&self.buf, n)])?.pop().unwrap_or_default();
+        let data = self
+            .ctx
+            .execute::<T>("to_array", &[], &[(&self.buf, n)])?
+            .pop()
+            .unwrap_or_default();
         let shape = (self.rows, self.cols);
         let a = match self.layout {
             MatrixLayout::RowMajor => Array2::from_shape_vec(shape, data),
             MatrixLayout::ColMajor => Array2::from_shape_vec(shape.f(), data),
         };
-        a.map_err(|e| Error::Gpu { routine: "to_array", detail: e.to_string() })
+        a.map_err(|e| Error::Gpu {
+            routine: "to_array",
+            detail: e.to_string(),
+        })
     }
 
     /// The transposed matrix as an operand (no data moves): `blas::sgemm(.., a.t(), ..)`.
@@ -240,7 +274,9 @@ pub struct GpuScalar<'c, T> {
 
 impl<T> std::fmt::Debug for GpuScalar<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GpuScalar").field("word", &self.word).finish_non_exhaustive()
+        f.debug_struct("GpuScalar")
+            .field("word", &self.word)
+            .finish_non_exhaustive()
     }
 }
 
@@ -249,8 +285,20 @@ pub(crate) fn decode_f32(w: &[u32]) -> f32 {
 }
 
 impl<'c, T> GpuScalar<'c, T> {
-    pub(crate) fn new(ctx: &'c Context, buf: Buf, word: usize, words: usize, decode: fn(&[u32]) -> T) -> Self {
-        GpuScalar { ctx, buf, word, words, decode }
+    pub(crate) fn new(
+        ctx: &'c Context,
+        buf: Buf,
+        word: usize,
+        words: usize,
+        decode: fn(&[u32]) -> T,
+    ) -> Self {
+        GpuScalar {
+            ctx,
+            buf,
+            word,
+            words,
+            decode,
+        }
     }
 
     /// Read the value (submits held commands first: one submission, one read-back).
@@ -258,7 +306,9 @@ impl<'c, T> GpuScalar<'c, T> {
     /// # Errors
     /// [`Error::Gpu`] on a device failure.
     pub fn get(&self) -> Result<T> {
-        let out = self.ctx.execute::<u32>("get", &[], &[(&self.buf, self.word + self.words)])?;
+        let out = self
+            .ctx
+            .execute::<u32>("get", &[], &[(&self.buf, self.word + self.words)])?;
         Ok((self.decode)(&out[0][self.word..]))
     }
 }
@@ -288,9 +338,19 @@ impl<'c> GpuScalar<'c, f32> {
 
     fn op(&self, other: &GpuScalar<'c, f32>, op: u32) -> Result<GpuScalar<'c, f32>> {
         let out = self.ctx.zeroed(16);
-        let params = ScalarParams { a_word: self.word as u32, b_word: other.word as u32, _pad: [0; 2] };
-        let d = Dispatch::new(&SCALAR_SHADER, "main", &params, &[&self.buf, &other.buf, &out], [1, 1, 1])
-            .constants(&[("OP", op as f64)]);
+        let params = ScalarParams {
+            a_word: self.word as u32,
+            b_word: other.word as u32,
+            _pad: [0; 2],
+        };
+        let d = Dispatch::new(
+            &SCALAR_SHADER,
+            "main",
+            &params,
+            &[&self.buf, &other.buf, &out],
+            [1, 1, 1],
+        )
+        .constants(&[("OP", op as f64)]);
         self.ctx.execute::<u32>("GpuScalar", &[d], &[])?;
         Ok(GpuScalar::new(self.ctx, out, 0, 1, decode_f32))
     }
@@ -329,7 +389,10 @@ pub fn sdot<'a, 'c>(
 ///
 /// # Errors
 /// As [`crate::blas::sasum`].
-pub fn sasum<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+pub fn sasum<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<crate::layout::VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
     crate::blas::level1::asum::sasum_device(ctx, x)
 }
 
@@ -337,7 +400,10 @@ pub fn sasum<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) 
 ///
 /// # Errors
 /// As [`crate::blas::snrm2`].
-pub fn snrm2<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+pub fn snrm2<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<crate::layout::VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
     crate::blas::level1::nrm2::snrm2_device(ctx, x)
 }
 
@@ -346,6 +412,9 @@ pub fn snrm2<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) 
 ///
 /// # Errors
 /// As [`crate::blas::isamax`] (an empty vector is an error).
-pub fn isamax<'a, 'c>(ctx: &'c Context, x: impl Into<crate::layout::VecRef<'a>>) -> Result<GpuScalar<'c, usize>> {
+pub fn isamax<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<crate::layout::VecRef<'a>>,
+) -> Result<GpuScalar<'c, usize>> {
     crate::blas::level1::iamax::isamax_device(ctx, x)
 }

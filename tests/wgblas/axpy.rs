@@ -147,3 +147,43 @@ fn edge_large_n_past_one_dispatch_dimension() {
         assert_eq!(y[i], 2.0 * (i % 7) as f32 + 1.0, "element {i}");
     }
 }
+
+/// The resident form: the same fixtures and oracle, through `GpuVector`s.
+fn check_resident(seed: u64, n: usize, alpha: f32) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let gx = ctx().upload_vector(&x).unwrap();
+    let mut gy = ctx().upload_vector(&y).unwrap();
+    blas::saxpy(ctx(), alpha, &gx, &mut gy).unwrap();
+    let reference = oracle::saxpy(alpha, x.view(), y.view());
+    let bound = bounds::axpy(alpha, x.view(), y.view());
+    let f = metrics::forward_factor(&gy.to_array().unwrap(), &reference, &bound).unwrap();
+    assert!(
+        f <= THRESHOLD,
+        "resident saxpy n={n} alpha={alpha}: forward factor {f}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, alpha in -2.0f32..2.0) {
+        check_resident(seed, n, alpha);
+    }
+}
+
+#[test]
+fn resident_device_alpha_and_mixed_operands() {
+    // alpha = x·x = 1 + 4 + 0.25 = 5.25 from the device; y ← 5.25·x + y with a host x.
+    let x = array![1.0f32, -2.0, 0.5];
+    let gx = ctx().upload_vector(&x).unwrap();
+    let alpha = wgblas::resident::sdot(ctx(), &gx, &gx).unwrap();
+    let mut gy = ctx().upload_vector(&array![1.0f32, 1.0, 1.0]).unwrap();
+    blas::saxpy(ctx(), &alpha, &x, &mut gy).unwrap();
+    assert_eq!(gy.to_array().unwrap(), array![6.25, -9.5, 3.625]);
+    // Resident x, host y: the host output is read back and written.
+    let mut y = array![0.0f32, 0.0, 0.0];
+    blas::saxpy(ctx(), 2.0, &gx, &mut y).unwrap();
+    assert_eq!(y, array![2.0, -4.0, 1.0]);
+}

@@ -115,3 +115,21 @@ fn edge_large_n_sums_past_2_pow_24() {
     let x = Array1::<f32>::ones(n);
     assert_eq!(x.gpu_dot(&x).unwrap(), n as f32);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    /// The resident form: the result stays on the device as a `GpuScalar` until `get`.
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..5000) {
+        let mut r = rng(seed);
+        let x = rand_vec(&mut r, n);
+        let y = rand_vec(&mut r, n);
+        let (gx, gy) = (ctx().upload_vector(&x).unwrap(), ctx().upload_vector(&y).unwrap());
+        let d = wgblas::resident::sdot(ctx(), &gx, &gy).unwrap().get().unwrap();
+        let reference = oracle::sdot(x.view(), y.view());
+        let f = metrics::forward_factor_scalar(d, reference, bounds::dot(x.view(), y.view()));
+        prop_assert!(f <= THRESHOLD, "resident sdot n={n}: gpu {d} ref {reference} factor {f}");
+        // The host form on resident operands returns the same value.
+        prop_assert_eq!(blas::sdot(ctx(), &gx, &gy).unwrap().to_bits(), d.to_bits());
+    }
+}

@@ -288,3 +288,75 @@ fn edge_empty_outputs() {
     let b = Array2::<f32>::ones((4, 3));
     assert_eq!(a.gpu_gemm(&b).unwrap().dim(), (0, 3));
 }
+
+/// The resident form: the same fixtures and oracle through `GpuMatrix`es (row- or column-major
+/// storage, transposes through the flags and through `GpuMatrix::t`).
+fn check_resident(
+    seed: u64,
+    (m, n, k): (usize, usize, usize),
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f32,
+    beta: f32,
+    f_order: bool,
+) {
+    let mut r = rng(seed);
+    let a = rand_mat(&mut r, shape(ta, m, k).0, shape(ta, m, k).1);
+    let b = rand_mat(&mut r, shape(tb, k, n).0, shape(tb, k, n).1);
+    let c = rand_mat(&mut r, m, n);
+    let store = |x: &Array2<f32>| {
+        if f_order {
+            x.t().as_standard_layout().into_owned().reversed_axes()
+        } else {
+            x.clone()
+        }
+    };
+    let ga = ctx().upload_matrix(&store(&a)).unwrap();
+    let gb = ctx().upload_matrix(&store(&b)).unwrap();
+    let mut gc = ctx().upload_matrix(&store(&c)).unwrap();
+    blas::sgemm(ctx(), ta, tb, alpha, &ga, &gb, beta, &mut gc).unwrap();
+    let reference = oracle::sgemm(ta, tb, alpha, a.view(), b.view(), beta, c.view());
+    let bound = bounds::gemm(ta, tb, alpha, a.view(), b.view(), beta, c.view());
+    let f = metrics::forward_factor(&gc.to_array().unwrap(), &reference, &bound).unwrap();
+    assert!(
+        f <= THRESHOLD,
+        "resident sgemm {m}x{n}x{k} {ta:?}{tb:?} F={f_order}: factor {f}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), m in 0usize..10, n in 0usize..10, k in 0usize..10,
+                         ta in 0usize..2, tb in 0usize..2, alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
+                         f_order in any::<bool>()) {
+        check_resident(seed, (SIZES[m], SIZES[n], SIZES[k]), TRANS[ta], TRANS[tb], alpha, beta, f_order);
+    }
+}
+
+#[test]
+fn resident_transposed_view_and_device_scalars() {
+    // C = alpha·Aᵀ·B with A passed as `ga.t()` and alpha = 2 computed on the device (4 / 2).
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let b = array![[5.0f32, 6.0], [7.0, 8.0]];
+    let ga = ctx().upload_matrix(&a).unwrap();
+    let gb = ctx().upload_matrix(&b).unwrap();
+    let two = ctx().upload_vector(&array![2.0f32, 0.0]).unwrap();
+    let four = wgblas::resident::sdot(ctx(), &two, &two).unwrap();
+    let half = wgblas::resident::snrm2(ctx(), &two).unwrap();
+    let alpha = four.div(&half).unwrap();
+    let mut gc = wgblas::GpuMatrix::zeros(ctx(), (2, 2), wgblas::MatrixLayout::ColMajor).unwrap();
+    blas::sgemm(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        &alpha,
+        ga.t(),
+        &gb,
+        0.0,
+        &mut gc,
+    )
+    .unwrap();
+    // Aᵀ·B = [[26, 30], [38, 44]]
+    assert_eq!(gc.to_array().unwrap(), array![[52.0, 60.0], [76.0, 88.0]]);
+}

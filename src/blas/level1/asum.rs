@@ -95,11 +95,22 @@ pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
 }
 
 /// `Σ|x_i|` kept on the device: [`resident::sasum`](crate::resident::sasum).
-pub(crate) fn sasum_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+pub(crate) fn sasum_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
     const R: &str = "sasum";
     let x = x.into();
     check_dim(R, "x", x.len())?;
-    let xd = if x.is_empty() { None } else { Some(layout::vector(ctx, R, "x", &x)?) };
-    let kind = Kind { op: Op::Asum, elem: Elem::F32, words: 1 };
+    let xd = if x.is_empty() {
+        None
+    } else {
+        Some(layout::vector(ctx, R, "x", &x)?)
+    };
+    let kind = Kind {
+        op: Op::Asum,
+        elem: Elem::F32,
+        words: 1,
+    };
     reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 0, decode_f32)
 }

@@ -40,17 +40,35 @@ pub(crate) fn sdot_device<'a, 'c>(
     y: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
     let ops = operands(ctx, x.into(), y.into())?;
-    reduction::run_device(ctx, R, KIND, ops.as_ref().map(|(x, y)| (x, y)), 0, decode_f32)
+    reduction::run_device(
+        ctx,
+        R,
+        KIND,
+        ops.as_ref().map(|(x, y)| (x, y)),
+        0,
+        decode_f32,
+    )
 }
 
 const R: &str = "sdot";
-const KIND: Kind = Kind { op: Op::Dot, elem: Elem::F32, words: 1 };
+const KIND: Kind = Kind {
+    op: Op::Dot,
+    elem: Elem::F32,
+    words: 1,
+};
 
-fn operands(ctx: &Context, x: VecRef<'_>, y: VecRef<'_>) -> Result<Option<(VecOperand, VecOperand)>> {
+fn operands(
+    ctx: &Context,
+    x: VecRef<'_>,
+    y: VecRef<'_>,
+) -> Result<Option<(VecOperand, VecOperand)>> {
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(None);
     }
-    Ok(Some((layout::vector(ctx, R, "x", &x)?, layout::vector(ctx, R, "y", &y)?)))
+    Ok(Some((
+        layout::vector(ctx, R, "x", &x)?,
+        layout::vector(ctx, R, "y", &y)?,
+    )))
 }

@@ -109,7 +109,10 @@ pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize>
 
 /// The index of the first largest `|x_i|`, kept on the device:
 /// [`resident::isamax`](crate::resident::isamax).
-pub(crate) fn isamax_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) -> Result<GpuScalar<'c, usize>> {
+pub(crate) fn isamax_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a>>,
+) -> Result<GpuScalar<'c, usize>> {
     const R: &str = "isamax";
     let x = x.into();
     check_dim(R, "x", x.len())?;
@@ -117,7 +120,17 @@ pub(crate) fn isamax_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) 
         return Err(empty(R));
     }
     // n = 1: nothing runs and the index reads 0.
-    let xd = if x.len() == 1 { None } else { Some(layout::vector(ctx, R, "x", &x)?) };
-    let kind = Kind { op: Op::Iamax, elem: Elem::F32, words: 1 };
-    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| w[0] as usize)
+    let xd = if x.len() == 1 {
+        None
+    } else {
+        Some(layout::vector(ctx, R, "x", &x)?)
+    };
+    let kind = Kind {
+        op: Op::Iamax,
+        elem: Elem::F32,
+        words: 1,
+    };
+    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| {
+        w[0] as usize
+    })
 }

@@ -52,11 +52,22 @@ pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
 }
 
 /// `‖x‖₂` kept on the device: [`resident::snrm2`](crate::resident::snrm2).
-pub(crate) fn snrm2_device<'a, 'c>(ctx: &'c Context, x: impl Into<VecRef<'a>>) -> Result<GpuScalar<'c, f32>> {
+pub(crate) fn snrm2_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
     const R: &str = "snrm2";
     let x = x.into();
     check_dim(R, "x", x.len())?;
-    let xd = if x.is_empty() { None } else { Some(layout::vector(ctx, R, "x", &x)?) };
-    let kind = Kind { op: Op::Nrm2, elem: Elem::F32, words: 1 };
+    let xd = if x.is_empty() {
+        None
+    } else {
+        Some(layout::vector(ctx, R, "x", &x)?)
+    };
+    let kind = Kind {
+        op: Op::Nrm2,
+        elem: Elem::F32,
+        words: 1,
+    };
     reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 11, decode_f32)
 }

@@ -1,4 +1,3 @@
-
 use crate::blas::check_dim;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;

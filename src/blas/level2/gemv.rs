@@ -1,4 +1,3 @@
-
 use crate::blas::{check_dim, check_len};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
@@ -71,7 +70,15 @@ pub fn sgemv<'a>(
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = matvec::gemv(ctx, Mode::General, alpha.value(), &ad, &xd, beta.value(), &yd);
+    let d = matvec::gemv(
+        ctx,
+        Mode::General,
+        alpha.value(),
+        &ad,
+        &xd,
+        beta.value(),
+        &yd,
+    );
     let d = beta.apply(alpha.apply(d, matvec::ALPHA), matvec::BETA);
     layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
 }

@@ -1,4 +1,3 @@
-
 use crate::blas::{check_dim, check_len};
 use crate::drivers::matmul;
 use crate::error::Result;
@@ -55,9 +54,27 @@ pub fn sgemm<'a>(
         Transpose::Yes => b.t(),
     };
     let (m, k) = op_a.dim();
-    check_len(R, "b", op_b.nrows(), k, "rows of op(B) must equal the columns of op(A)")?;
-    check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of op(A)")?;
-    check_len(R, "c", c.ncols(), op_b.ncols(), "columns of C must equal the columns of op(B)")?;
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        R,
+        "c",
+        c.nrows(),
+        m,
+        "rows of C must equal the rows of op(A)",
+    )?;
+    check_len(
+        R,
+        "c",
+        c.ncols(),
+        op_b.ncols(),
+        "columns of C must equal the columns of op(B)",
+    )?;
     check_dim(R, "a", m.max(k))?;
     check_dim(R, "b", op_b.ncols())?;
     alpha.check(ctx, R, "alpha")?;
