@@ -1122,3 +1122,31 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         )
     }
 }
+
+/// Upload to the shared context's device: `a.to_gpu()` (see [`crate::resident`]).
+pub trait ToGpu {
+    /// The resident type: [`GpuVector`](crate::GpuVector) for 1-D arrays,
+    /// [`GpuMatrix`](crate::GpuMatrix) for 2-D ones.
+    type Resident;
+
+    /// Upload the array (any layout) to the shared context ([`Context::shared`]).
+    ///
+    /// # Errors
+    /// [`Error::NoAdapter`](crate::Error::NoAdapter), or
+    /// [`Error::TooLarge`](crate::Error::TooLarge) past one storage binding.
+    fn to_gpu(&self) -> Result<Self::Resident>;
+}
+
+impl<T: crate::resident::Element, S: Data<Elem = T>> ToGpu for ArrayBase<S, Ix1> {
+    type Resident = crate::GpuVector<'static, T>;
+    fn to_gpu(&self) -> Result<Self::Resident> {
+        Context::shared()?.upload_vector(self)
+    }
+}
+
+impl<T: crate::resident::Element, S: Data<Elem = T>> ToGpu for ArrayBase<S, Ix2> {
+    type Resident = crate::GpuMatrix<'static, T>;
+    fn to_gpu(&self) -> Result<Self::Resident> {
+        Context::shared()?.upload_matrix(self)
+    }
+}

@@ -55,6 +55,6 @@ pub use wgpu;
 pub mod prelude {
     pub use crate::ext::Level2VecExt;
     pub use crate::ext::{Level1Ext, Level2Ext, Level3Ext};
-    pub use crate::ext::{Level1MutExt, Level1RealExt};
+    pub use crate::ext::{Level1MutExt, Level1RealExt, ToGpu};
     pub use crate::flags::{Diag, Side, Transpose, Uplo};
 }

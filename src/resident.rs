@@ -11,7 +11,8 @@
 //! [`GpuScalar`] is a reduction result kept on the device ([`crate::resident::sdot`],
 //! `snrm2`, `sasum`, `isamax`); an f32 one can be the `alpha` or `beta` of `saxpy`, `sscal`,
 //! `sgemv` or `sgemm` with no host sync (the value is copied into the kernel's parameters on
-//! the device), and [`GpuScalar::div`] / [`GpuScalar::neg`] combine them on the device.
+//! the device), and [`GpuScalar::div`], [`GpuScalar::neg`] and [`GpuScalar::recip`] combine them on the
+//! device.
 //!
 //! ```
 //! use ndarray::Array1;
@@ -369,6 +370,14 @@ impl<'c> GpuScalar<'c, f32> {
     /// [`Error::Gpu`] on a device failure.
     pub fn neg(&self) -> Result<GpuScalar<'c, f32>> {
         self.op(self, 1)
+    }
+
+    /// `1 / self`, computed on the device.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn recip(&self) -> Result<GpuScalar<'c, f32>> {
+        self.op(self, 2)
     }
 }
 

@@ -1,6 +1,7 @@
 // Arithmetic on device scalars (GpuScalar), one invocation:
 //   OP = 0  out = a / b
 //   OP = 1  out = -a
+//   OP = 2  out = 1 / a
 // a and b are f32 values at word offsets of their buffers (a reduction's scratch, say).
 
 override OP: u32 = 0u;
@@ -24,6 +25,9 @@ fn main() {
     switch OP {
         case 1u: {
             out[0] = -x;
+        }
+        case 2u: {
+            out[0] = 1.0 / x;
         }
         default: {
             out[0] = x / y;

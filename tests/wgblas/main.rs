@@ -13,6 +13,7 @@ mod gemm;
 mod gemv;
 mod ger;
 mod oracle_l2;
+mod resident;
 mod symv;
 mod syr;
 mod syr2;
