@@ -124,7 +124,11 @@ impl Context {
             (bytes.len() as u64).max(MIN_BUFFER),
         );
         if !bytes.is_empty() {
-            self.flush_pending();
+            // The held commands are submitted and the write staged under the pending lock, so
+            // that no other thread's submission (holding commands it took earlier) can land
+            // between them and find this buffer already overwritten.
+            let mut pending = self.pending.lock().expect("pending commands poisoned");
+            self.submit_held(&mut pending);
             if bytes.len().is_multiple_of(4) {
                 self.queue.write_buffer(&buf, 0, bytes);
             } else {
@@ -160,8 +164,15 @@ impl Context {
 
     /// Submit the held commands, if any.
     pub(crate) fn flush_pending(&self) {
-        let commands =
-            std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        self.submit_held(&mut pending);
+    }
+
+    /// Submit the held commands, if any, with the pending lock held by the caller (taking the
+    /// commands and submitting them is one step for other threads: nothing they submit or
+    /// write can come in between).
+    fn submit_held(&self, pending: &mut Vec<Command>) {
+        let commands = std::mem::take(pending);
         if commands.is_empty() {
             return;
         }
@@ -264,7 +275,10 @@ impl Context {
             self.hold(commands);
             return self.pop_scopes(routine, scope, oom).map(|()| Vec::new());
         }
-        let mut all = std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        // The pending lock is held until the submission below: commands taken from another
+        // thread's calls reach the queue before anything a later caller submits or writes.
+        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        let mut all = std::mem::take(&mut *pending);
         all.extend(commands);
         let mut encoder = self
             .device
@@ -310,6 +324,7 @@ impl Context {
             encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
         }
         self.queue.submit(Some(encoder.finish()));
+        drop(pending);
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
         self.pop_scopes(routine, scope, oom)?;
         for (s, _) in &staging {

@@ -8,7 +8,7 @@ use wgblas::prelude::*;
 use wgblas::{blas, Error};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, f64_paths, rand_vec64, wide64, Vector64};
+use crate::oracle_l1::{self as o1, f64_paths, fallback_ctx, rand_vec64, wide64, Vector64};
 
 fn threshold(routine: &str) -> f64 {
     metrics::spec(routine).unwrap().threshold
@@ -180,4 +180,125 @@ fn edge_hand_values_f64_huge_tiny_both_paths() {
         assert_eq!(blas::dasum(c, x.slice(s![..;-2])).unwrap(), 12.0, "{path}");
     }
     assert_eq!(array![1.0f64, -2.0].gpu_asum().unwrap(), 3.0);
+}
+
+/// The resident forms: the same fixtures and oracle, through `GpuVector`s: sasum kept on the
+/// device (`resident::sasum`, and the host form on the same operand), dasum on a
+/// `GpuVector<f64>` on both f64 paths.
+fn check_resident(seed: u64, n: usize, wide: bool) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let reference = o1::sasum(x.view());
+    let gx = ctx().upload_vector(&x).unwrap();
+    let kept = wgblas::resident::sasum(ctx(), &gx).unwrap().get().unwrap();
+    let host_form = blas::sasum(ctx(), &gx).unwrap();
+    for (form, gpu) in [("resident::sasum", kept), ("blas::sasum", host_form)] {
+        let u = ulp_distance_f32(gpu, reference) as f64;
+        assert!(
+            u <= threshold("sasum"),
+            "{form} n={n}: gpu {gpu}, OpenBLAS {reference}, {u} ULP"
+        );
+    }
+    let d = if wide {
+        Array1::from_shape_simple_fn(n, || wide64(&mut r))
+    } else {
+        rand_vec64(&mut r, n)
+    };
+    let reference = o1::dasum(d.view());
+    for (path, c) in f64_paths() {
+        let gd = c.upload_vector(&d).unwrap();
+        let gpu = blas::dasum(c, &gd).unwrap();
+        let u = ulp_distance_f64(gpu, reference) as f64;
+        assert!(
+            u <= threshold("dasum"),
+            "resident dasum {path} n={n} wide={wide}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, wide in any::<bool>()) {
+        check_resident(seed, n, wide);
+    }
+}
+
+#[test]
+fn resident_hand_values_and_device_chain() {
+    let c = ctx();
+    let kept = |x: Array1<f32>| {
+        let g = c.upload_vector(&x).unwrap();
+        wgblas::resident::sasum(c, &g).unwrap().get().unwrap()
+    };
+    assert_eq!(kept(array![1.0, -2.0, 3.5]), 6.5);
+    assert_eq!(kept(Array1::zeros(0)), 0.0);
+    assert_eq!(
+        kept(array![f32::INFINITY, f32::NEG_INFINITY]),
+        f32::INFINITY
+    );
+    assert!(kept(array![1.0, f32::NAN, 2.0]).is_nan());
+    assert_eq!(kept(array![f32::MAX, f32::MAX]), f32::INFINITY);
+    // The kept sum as sscal's alpha, with no read-back in between: x ← Σ|x|·x.
+    let mut g = c.upload_vector(&array![1.0f32, -2.0, 0.5]).unwrap();
+    let s = wgblas::resident::sasum(c, &g).unwrap();
+    blas::sscal(c, &s, &mut g).unwrap();
+    assert_eq!(g.to_array().unwrap(), array![3.5, -7.0, 1.75]);
+    // dasum on GpuVector<f64>, huge and tiny, on both paths; another context's vector is an error.
+    let tiny = f64::from_bits(1);
+    for (path, c) in f64_paths() {
+        for (x, expected) in [
+            (array![1e300, -1e300, 1e-300], 2e300),
+            (array![tiny, tiny, -tiny, tiny], 4.0 * tiny),
+            (array![f64::MAX, -f64::MAX], f64::INFINITY),
+            (Array1::zeros(0), 0.0),
+        ] {
+            let g = c.upload_vector(&x).unwrap();
+            assert_eq!(blas::dasum(c, &g).unwrap(), expected, "{path}: {x}");
+        }
+    }
+    let g = fallback_ctx().upload_vector(&array![1.0f64, 2.0]).unwrap();
+    let err = blas::dasum(ctx(), &g).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "dasum",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn resident_concurrent_threads_keep_program_order() {
+    // Threads sharing one context: each thread's kept sum must see its own upload and its own
+    // held commands, whatever the other threads submit in between (a call that takes the held
+    // commands of every thread must submit them before anyone else submits or writes).
+    // Exact: sums of small integers.
+    let failures = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for t in 0..4usize {
+            let failures = &failures;
+            s.spawn(move || {
+                for i in 0..400usize {
+                    let n = 100 + (i * 37 + t * 11) % 2000;
+                    let x = Array1::from_shape_fn(n, |k| ((k + i) % 7) as f32 - 3.0);
+                    let want: f32 = x.iter().map(|v| v.abs()).sum();
+                    let g = ctx().upload_vector(&x).unwrap();
+                    let got = if (i + t) % 2 == 0 {
+                        wgblas::resident::sasum(ctx(), &g).unwrap().get().unwrap()
+                    } else {
+                        blas::sasum(ctx(), &g).unwrap()
+                    };
+                    if got != want {
+                        failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(failures.into_inner(), 0, "wrong sums under concurrency");
 }

@@ -4,10 +4,10 @@ use ndarray::{array, s, Array1};
 use proptest::prelude::*;
 use wgblas::metrics::{self, max_ulp_f32};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context, Error, GpuVector};
 
 use crate::common::*;
-use crate::oracle_l1 as o1;
+use crate::oracle_l1::{self as o1, fallback_ctx};
 
 fn threshold() -> f64 {
     metrics::spec("scopy").unwrap().threshold
@@ -128,4 +128,100 @@ fn edge_hand_values_bit_exact() {
     );
     assert!(buf.slice(s![..;2]).iter().all(|&v| v == 9.0));
     assert_eq!(Array1::<f32>::zeros(0).gpu_copy().unwrap().len(), 0);
+}
+
+/// The resident form: the same fixtures and oracle, through `GpuVector`s.
+fn check_resident(seed: u64, n: usize) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let gx = ctx().upload_vector(&x).unwrap();
+    // y's old values are never read: NaN.
+    let mut gy = ctx()
+        .upload_vector(&Array1::from_elem(n, f32::NAN))
+        .unwrap();
+    blas::scopy(ctx(), &gx, &mut gy).unwrap();
+    let u = max_ulp_f32(&gy.to_array().unwrap(), &o1::scopy(x.view())).unwrap() as f64;
+    assert!(u <= threshold(), "resident scopy n={n}: {u} ULP");
+    // The source is left as it was.
+    assert_eq!(gx.to_array().unwrap(), x);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000) {
+        check_resident(seed, n);
+    }
+}
+
+#[test]
+fn resident_mixed_operands_bit_exact() {
+    let x = array![
+        -0.0f32,
+        f32::INFINITY,
+        f32::from_bits(1),
+        f32::from_bits(0x7fc0_1234),
+        -1.5
+    ];
+    let bits = |a: &Array1<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    // Host reversed view into a resident y.
+    let mut gy = GpuVector::zeros(ctx(), 5).unwrap();
+    blas::scopy(ctx(), x.slice(s![..;-1]), &mut gy).unwrap();
+    let rev: Vec<u32> = x.iter().rev().map(|v| v.to_bits()).collect();
+    assert_eq!(bits(&gy.to_array().unwrap()), rev);
+    // Resident x into a stepped host view: the padding is not touched.
+    let gx = ctx().upload_vector(&x).unwrap();
+    let mut buf = Array1::from_elem(11, 9.0f32);
+    blas::scopy(ctx(), &gx, buf.slice_mut(s![1..;2])).unwrap();
+    assert_eq!(bits(&buf.slice(s![1..;2]).to_owned()), bits(&x));
+    assert!(buf.slice(s![..;2]).iter().all(|&v| v == 9.0));
+    // A length mismatch and an operand of another context are errors; y is unchanged.
+    let mut short = ctx().upload_vector(&array![7.0f32, 7.0]).unwrap();
+    assert!(matches!(
+        blas::scopy(ctx(), &gx, &mut short),
+        Err(Error::DimensionMismatch {
+            routine: "scopy",
+            arg: "y",
+            ..
+        })
+    ));
+    assert_eq!(short.to_array().unwrap(), array![7.0, 7.0]);
+    let other = fallback_ctx();
+    let mut foreign = other.upload_vector(&Array1::from_elem(5, 7.0f32)).unwrap();
+    let err = blas::scopy(ctx(), &x, &mut foreign).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "scopy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(foreign.to_array().unwrap(), Array1::from_elem(5, 7.0));
+}
+
+#[test]
+fn resident_chain_of_level1_calls_is_one_submission() {
+    // A context of its own, so that the counters see only this chain.
+    let c = Context::new().unwrap();
+    let gx = c.upload_vector(&array![1.0f32, 2.0, 3.0]).unwrap();
+    let mut gy = GpuVector::zeros(&c, 3).unwrap();
+    let mut gz = c.upload_vector(&array![10.0f32, 20.0, 30.0]).unwrap();
+    let s0 = c.submissions();
+    blas::scopy(&c, &gx, &mut gy).unwrap(); // y = [1, 2, 3]
+    blas::sswap(&c, &mut gy, &mut gz).unwrap(); // y = [10, 20, 30], z = [1, 2, 3]
+    blas::sscal(&c, 0.5, &mut gz).unwrap(); // z = [0.5, 1, 1.5]
+    blas::srot(&c, &mut gy, &mut gz, 0.0, 1.0).unwrap(); // y = z, z = −y
+    blas::srotm(&c, &mut gy, &mut gz, [0.0, f32::NAN, 0.0, 2.0, f32::NAN]).unwrap(); // y += 2z
+    assert_eq!(c.submissions(), s0, "resident-only calls must be held back");
+    assert_eq!(gy.to_array().unwrap(), array![-19.5, -39.0, -58.5]);
+    assert_eq!(
+        c.submissions(),
+        s0 + 1,
+        "the chain and its read-back: one submission"
+    );
+    assert_eq!(gz.to_array().unwrap(), array![-10.0, -20.0, -30.0]);
 }

@@ -6,10 +6,10 @@ use ndarray::{array, s, Array1};
 use proptest::prelude::*;
 use wgblas::metrics;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Error, GpuVector};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, f64_paths, rand_vec64, wide64, Vector64};
+use crate::oracle_l1::{self as o1, f64_paths, fallback_ctx, rand_vec64, wide64, Vector64};
 
 /// Exact index: the measure is 0 when the indices are equal, 1 otherwise.
 fn measure(gpu: usize, reference: usize) -> f64 {
@@ -260,4 +260,111 @@ fn edge_ties_and_nan_across_workgroups() {
     for (path, c) in f64_paths() {
         assert_eq!(blas::idamax(c, d.view()).unwrap(), 40_000, "{path}");
     }
+}
+
+/// The resident forms: the same fixtures and oracle, through `GpuVector`s: isamax kept on the
+/// device (`resident::isamax`) and the host form on a resident operand; idamax on a
+/// `GpuVector<f64>` on both f64 paths.
+fn check_resident(seed: u64, n: usize, wide: bool) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let reference = o1::isamax(x.view());
+    let gx = ctx().upload_vector(&x).unwrap();
+    let kept = wgblas::resident::isamax(ctx(), &gx).unwrap().get().unwrap();
+    let host_form = blas::isamax(ctx(), &gx).unwrap();
+    for (form, gpu) in [("resident::isamax", kept), ("blas::isamax", host_form)] {
+        assert!(
+            measure(gpu, reference) <= threshold("isamax"),
+            "{form} n={n}: gpu {gpu}, OpenBLAS {reference}"
+        );
+    }
+    let d = if wide {
+        Array1::from_shape_simple_fn(n, || wide64(&mut r))
+    } else {
+        rand_vec64(&mut r, n)
+    };
+    let reference = o1::idamax(d.view());
+    for (path, c) in f64_paths() {
+        let gd = c.upload_vector(&d).unwrap();
+        let gpu = blas::idamax(c, &gd).unwrap();
+        assert!(
+            measure(gpu, reference) <= threshold("idamax"),
+            "resident idamax {path} n={n} wide={wide}: gpu {gpu}, OpenBLAS {reference}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 1usize..3000, wide in any::<bool>()) {
+        check_resident(seed, n, wide);
+    }
+}
+
+#[test]
+fn resident_hand_values_nan_ties_and_errors() {
+    let c = ctx();
+    let both = |x: Array1<f32>| {
+        let g = c.upload_vector(&x).unwrap();
+        let kept = wgblas::resident::isamax(c, &g).unwrap().get().unwrap();
+        assert_eq!(kept, blas::isamax(c, &g).unwrap(), "{x}");
+        kept
+    };
+    assert_eq!(both(array![1.0, -7.0, 3.0, 7.0]), 1);
+    assert_eq!(both(array![1.0, f32::NAN, 5.0, f32::NAN]), 1);
+    assert_eq!(both(array![f32::INFINITY, 2.0, f32::NAN]), 2);
+    assert_eq!(both(array![0.0, f32::from_bits(1), 0.0]), 1);
+    assert_eq!(both(array![f32::NAN]), 0);
+    // Across workgroups: the kept index is a full usize, not a truncated word.
+    let mut big = Array1::from_shape_fn(100_000, |i| ((i * 7919) % 1000) as f32 / 1000.0);
+    big[70_000] = -2.0;
+    big[99_000] = 2.0;
+    assert_eq!(both(big), 70_000);
+    // An empty resident vector is an error in both forms.
+    let empty = GpuVector::<f32>::zeros(c, 0).unwrap();
+    for err in [
+        wgblas::resident::isamax(c, &empty).map(|_| ()).unwrap_err(),
+        blas::isamax(c, &empty).map(|_| ()).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::InvalidArgument {
+                    routine: "isamax",
+                    arg: "x",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    // idamax on GpuVector<f64>: magnitudes that differ in the low word only, and a NaN whose
+    // payload is only in the low word, on both paths; a vector of another context is an error.
+    for (path, c) in f64_paths() {
+        let g = c
+            .upload_vector(&array![1.0, -(1.0 + f64::EPSILON), 1.0 + f64::EPSILON])
+            .unwrap();
+        assert_eq!(blas::idamax(c, &g).unwrap(), 1, "{path}");
+        let g = c
+            .upload_vector(&array![
+                f64::INFINITY,
+                f64::from_bits(0x7ff0_0000_0000_0001)
+            ])
+            .unwrap();
+        assert_eq!(blas::idamax(c, &g).unwrap(), 1, "{path}");
+    }
+    let g = fallback_ctx().upload_vector(&array![1.0f64, 2.0]).unwrap();
+    let err = blas::idamax(ctx(), &g).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "idamax",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }

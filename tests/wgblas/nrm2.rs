@@ -115,3 +115,61 @@ fn edge_hand_values() {
     assert_eq!(blas::snrm2(c, x.slice(s![..;2])).unwrap(), 5.0);
     assert_eq!(x.slice(s![..;-2]).gpu_nrm2().unwrap(), 13.0);
 }
+
+/// The resident form: the same fixtures and oracle through a `GpuVector`, the norm kept on the
+/// device (`resident::snrm2`) and, on the same operand, the host form.
+fn check_resident(seed: u64, n: usize, scale: f32) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n) * scale;
+    let reference = o1::snrm2(x.view());
+    let gx = ctx().upload_vector(&x).unwrap();
+    let kept = wgblas::resident::snrm2(ctx(), &gx).unwrap().get().unwrap();
+    let host_form = blas::snrm2(ctx(), &gx).unwrap();
+    for (form, gpu) in [("resident::snrm2", kept), ("blas::snrm2", host_form)] {
+        let u = ulp_distance_f32(gpu, reference) as f64;
+        assert!(
+            u <= threshold(),
+            "{form} scale={scale:e} n={n}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, scale in 0usize..5) {
+        let scale = [1.0, 1e25, 1e-25, 1e15, 1e-17][scale];
+        check_resident(seed, n, scale);
+    }
+}
+
+#[test]
+fn resident_hand_values() {
+    let c = ctx();
+    let kept = |x: Array1<f32>| {
+        let g = c.upload_vector(&x).unwrap();
+        wgblas::resident::snrm2(c, &g).unwrap().get().unwrap()
+    };
+    let p = |e: i32| 2f32.powi(e);
+    assert_eq!(kept(Array1::zeros(0)), 0.0);
+    assert_eq!(kept(array![3.0, -4.0]), 5.0);
+    // Blue's scaling on the device path: huge, tiny, and big with medium.
+    assert_eq!(kept(array![3.0 * p(100), -4.0 * p(100)]), 5.0 * p(100));
+    assert_eq!(kept(array![3.0 * p(-100), -4.0 * p(-100)]), 5.0 * p(-100));
+    assert_eq!(kept(array![3.0 * p(43), p(45)]), 5.0 * p(43));
+    assert_eq!(kept(array![f32::MAX]), f32::MAX);
+    // Inf → +Inf, NaN → NaN (NaN wins), the norm itself overflowing → +Inf.
+    assert_eq!(kept(array![1e-30, f32::NEG_INFINITY, 1e30]), f32::INFINITY);
+    assert!(kept(array![f32::INFINITY, f32::NAN]).is_nan());
+    assert_eq!(kept(array![3e38, 3e38]), f32::INFINITY);
+    // Two kept norms combined on the device: ‖[6, 8]‖ / ‖[3, 4]‖ = 2, then y ← 2·x + y.
+    let a = c.upload_vector(&array![6.0f32, 8.0]).unwrap();
+    let b = c.upload_vector(&array![3.0f32, 4.0]).unwrap();
+    let two = wgblas::resident::snrm2(c, &a)
+        .unwrap()
+        .div(&wgblas::resident::snrm2(c, &b).unwrap())
+        .unwrap();
+    let mut y = array![1.0f32, 1.0];
+    blas::saxpy(c, &two, &b, &mut y).unwrap();
+    assert_eq!(y, array![7.0, 9.0]);
+}

@@ -145,3 +145,71 @@ fn edge_hand_values() {
     assert_eq!(xv, array![30.0, 20.0, 10.0]);
     assert_eq!(yv, array![-3.0, -1.0, -2.0, -1.0, -1.0]);
 }
+
+/// The resident form: the same fixtures, oracle and bounds, through `GpuVector`s.
+fn check_resident(seed: u64, n: usize, c: f32, s: f32) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let mut gx = ctx().upload_vector(&x).unwrap();
+    let mut gy = ctx().upload_vector(&y).unwrap();
+    blas::srot(ctx(), &mut gx, &mut gy, c, s).unwrap();
+    let (rx, ry) = o1::srot(x.view(), y.view(), c, s);
+    let (bx, by) = bounds::rot(c, s, x.view(), y.view());
+    let fx = metrics::forward_factor(&gx.to_array().unwrap(), &rx, &bx).unwrap();
+    let fy = metrics::forward_factor(&gy.to_array().unwrap(), &ry, &by).unwrap();
+    assert!(
+        fx.max(fy) <= threshold(),
+        "resident srot n={n} c={c} s={s}: factors x {fx}, y {fy}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, theta in -3.2f32..3.2, general in any::<bool>(),
+                         a in -2.0f32..2.0, b in -2.0f32..2.0) {
+        let (c, s) = if general { (a, b) } else { (theta.cos(), theta.sin()) };
+        check_resident(seed, n, c, s);
+    }
+}
+
+#[test]
+fn resident_hand_values_and_mixed_operands() {
+    // c = 0.5, s = 0.25 on resident x and y: x' = 0.5x + 0.25y, y' = 0.5y − 0.25x (exact).
+    let mut gx = ctx().upload_vector(&array![1.0f32, 2.0, -3.0]).unwrap();
+    let mut gy = ctx().upload_vector(&array![4.0f32, 8.0, 0.5]).unwrap();
+    blas::srot(ctx(), &mut gx, &mut gy, 0.5, 0.25).unwrap();
+    assert_eq!(gx.to_array().unwrap(), array![1.5, 3.0, -1.375]);
+    assert_eq!(gy.to_array().unwrap(), array![1.75, 3.5, 1.0]);
+    // Reversed host x against a resident y (c = 0, s = 1: x ← y, y ← −x).
+    let mut xv = array![1.0f32, 2.0, 3.0];
+    let mut gy = ctx().upload_vector(&array![10.0f32, 20.0, 30.0]).unwrap();
+    blas::srot(ctx(), xv.slice_mut(s![..;-1]), &mut gy, 0.0, 1.0).unwrap();
+    assert_eq!(xv, array![30.0, 20.0, 10.0]);
+    assert_eq!(gy.to_array().unwrap(), array![-3.0, -2.0, -1.0]);
+    // Resident x against a stepped host y: the padding is not touched.
+    let mut gx = ctx().upload_vector(&array![1.0f32, 2.0, 3.0]).unwrap();
+    let mut yv = array![10.0f32, -1.0, 20.0, -1.0, 30.0];
+    blas::srot(ctx(), &mut gx, yv.slice_mut(s![..;2]), 0.0, 1.0).unwrap();
+    assert_eq!(gx.to_array().unwrap(), array![10.0, 20.0, 30.0]);
+    assert_eq!(yv, array![-1.0, -1.0, -2.0, -1.0, -3.0]);
+    // c = 1, s = 0 still computes 1·x + 0·y on the device too: 0·inf = NaN.
+    let mut ga = ctx().upload_vector(&array![1.0f32]).unwrap();
+    let mut gb = ctx().upload_vector(&array![f32::INFINITY]).unwrap();
+    blas::srot(ctx(), &mut ga, &mut gb, 1.0, 0.0).unwrap();
+    assert!(ga.to_array().unwrap()[0].is_nan());
+    assert_eq!(gb.to_array().unwrap()[0], f32::INFINITY);
+    // A length mismatch is an error and leaves both unchanged.
+    let mut short = ctx().upload_vector(&array![5.0f32]).unwrap();
+    assert!(matches!(
+        blas::srot(ctx(), &mut gx, &mut short, 0.6, 0.8),
+        Err(Error::DimensionMismatch {
+            routine: "srot",
+            arg: "y",
+            ..
+        })
+    ));
+    assert_eq!(gx.to_array().unwrap(), array![10.0, 20.0, 30.0]);
+    assert_eq!(short.to_array().unwrap(), array![5.0]);
+}

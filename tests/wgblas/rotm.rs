@@ -185,3 +185,90 @@ fn edge_hand_values_every_flag() {
         .unwrap();
     assert_eq!((one_x[0], one_y[0]), (-1.0, 5.0));
 }
+
+/// The resident form: the same fixtures, oracle and bounds, through `GpuVector`s.
+fn check_resident(seed: u64, n: usize, param: [f32; 5]) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let mut gx = ctx().upload_vector(&x).unwrap();
+    let mut gy = ctx().upload_vector(&y).unwrap();
+    blas::srotm(ctx(), &mut gx, &mut gy, param).unwrap();
+    let (rx, ry) = o1::srotm(x.view(), y.view(), param);
+    let (bx, by) = bounds::rotm(param, x.view(), y.view());
+    let fx = metrics::forward_factor(&gx.to_array().unwrap(), &rx, &bx).unwrap();
+    let fy = metrics::forward_factor(&gy.to_array().unwrap(), &ry, &by).unwrap();
+    assert!(
+        fx.max(fy) <= threshold(),
+        "resident srotm n={n} {param:?}: factors x {fx}, y {fy}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, flag in 0usize..4,
+                         h in prop::array::uniform4(-2.0f32..2.0)) {
+        check_resident(seed, n, [FLAGS[flag], h[0], h[1], h[2], h[3]]);
+    }
+}
+
+#[test]
+fn resident_hand_values_every_flag_and_mixed_operands() {
+    let (x, y) = (array![1.0f32, -2.0], array![4.0f32, 0.5]);
+    let run = |param: [f32; 5]| {
+        let mut gx = ctx().upload_vector(&x).unwrap();
+        let mut gy = ctx().upload_vector(&y).unwrap();
+        blas::srotm(ctx(), &mut gx, &mut gy, param).unwrap();
+        (gx.to_array().unwrap(), gy.to_array().unwrap())
+    };
+    // The hand values of `edge_hand_values_every_flag`, through resident operands.
+    assert_eq!(
+        run([-1.0, 2.0, -1.0, 0.5, 0.25]),
+        (array![4.0, -3.75], array![0.0, 2.125])
+    );
+    assert_eq!(
+        run([0.0, NAN, -1.0, 0.5, NAN]),
+        (array![3.0, -1.75], array![3.0, 2.5])
+    );
+    assert_eq!(
+        run([1.0, 2.0, NAN, NAN, 0.25]),
+        (array![6.0, -3.5], array![0.0, 2.125])
+    );
+    // flag −2: H = I, the device data are not touched (a NaN payload stays bit for bit).
+    let mut gx = ctx()
+        .upload_vector(&array![f32::from_bits(0x7fc0_1234), 1.0])
+        .unwrap();
+    let mut gy = ctx().upload_vector(&array![2.0f32, f32::INFINITY]).unwrap();
+    blas::srotm(ctx(), &mut gx, &mut gy, [-2.0, 9.0, 9.0, 9.0, 9.0]).unwrap();
+    let gxa = gx.to_array().unwrap();
+    assert_eq!((gxa[0].to_bits(), gxa[1]), (0x7fc0_1234, 1.0));
+    assert_eq!(gy.to_array().unwrap(), array![2.0, f32::INFINITY]);
+    // Resident x against a reversed host y; flag 1, h11 = h22 = 0: x' = y, y' = −x.
+    let mut gx = ctx().upload_vector(&array![1.0f32, 2.0, 3.0]).unwrap();
+    let mut yv = array![10.0f32, 20.0, 30.0];
+    blas::srotm(
+        ctx(),
+        &mut gx,
+        yv.slice_mut(ndarray::s![..;-1]),
+        [1.0, 0.0, NAN, NAN, 0.0],
+    )
+    .unwrap();
+    assert_eq!(gx.to_array().unwrap(), array![30.0, 20.0, 10.0]);
+    assert_eq!(yv, array![-3.0, -2.0, -1.0]);
+    // An invalid flag is an error and leaves the resident operands unchanged.
+    let err = blas::srotm(ctx(), &mut gx, &mut gy, [2.0, 1.0, 1.0, 1.0, 1.0]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "srotm",
+                arg: "param",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(gx.to_array().unwrap(), array![30.0, 20.0, 10.0]);
+    assert_eq!(gy.to_array().unwrap(), array![2.0, f32::INFINITY]);
+}

@@ -14,6 +14,8 @@ use crate::{Context, GpuScalar};
 /// `n` of a sequential sum (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
 /// §4.2), and a sum of 2·10^7 ones is exactly 2·10^7 (a sequential f32 sum stalls at 2^24).
 /// A NaN gives NaN, an infinity +∞. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).
+/// `x` may be a resident [`GpuVector`](crate::GpuVector) (used in place, no upload); to keep
+/// the sum on the device too, see [`resident::sasum`](crate::resident::sasum).
 ///
 /// # Errors
 /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one storage binding;
@@ -57,6 +59,7 @@ pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
 ///   rounding. (Float-float arithmetic alone would not do: its exponent range is that of f32.)
 ///
 /// A NaN gives NaN, an infinity +∞. Metric: within 64 f64 ULP of OpenBLAS (DESIGN.md §2).
+/// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
 ///
 /// # Errors
 /// As [`sasum`].

@@ -1,9 +1,7 @@
-use ndarray::{ArrayView1, ArrayViewMut1};
-
 use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
-use crate::layout;
+use crate::layout::{self, Out, VecMut, VecRef};
 use crate::Context;
 
 /// `y ← x`.
@@ -12,6 +10,8 @@ use crate::Context;
 /// included; element `i` is the view's logical element `i`). `y` is never read: it is computed
 /// into a fresh device buffer and written back element by element, so elements between a
 /// strided `y`'s elements are never touched. The copy is bit-exact (NaN payloads, `-0.0`).
+/// Resident operands ([`GpuVector`](crate::GpuVector)) are accepted for `x` and `y`, mixed with
+/// host views or not; a resident `y` is written in place on the device (no read-back).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
@@ -28,18 +28,24 @@ use crate::Context;
 /// assert_eq!(y, array![3.0, 2.0, 1.0]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn scopy(ctx: &Context, x: ArrayView1<'_, f32>, mut y: ArrayViewMut1<'_, f32>) -> Result<()> {
+pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a>>) -> Result<()> {
     const R: &str = "scopy";
+    let (x, mut y) = (x.into(), y.into());
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(());
     }
     let xd = layout::vector(ctx, R, "x", &x)?;
-    layout::check_fits::<f32>(ctx, R, "y", y.len())?;
-    let yd = elementwise::contiguous(ctx, y.len());
+    // y is never read: a host y gets a fresh contiguous buffer (read back and written element
+    // by element), a resident y (contiguous already) is written in place.
+    let yd = match &y {
+        VecMut::Host(v) => {
+            layout::check_fits::<f32>(ctx, R, "y", v.len())?;
+            elementwise::contiguous(ctx, v.len())
+        }
+        VecMut::Device(_) => layout::vector(ctx, R, "y", y.view())?,
+    };
     let d = elementwise::dispatch(ctx, Op::Copy, [0.0; 4], &xd, &yd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
-    layout::write_vector(&mut y, &out[0], &yd);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
 }

@@ -24,7 +24,9 @@ fn empty(routine: &'static str) -> Error {
 /// complex `icamax` in LAPACK 3.10); `±∞` is larger than every finite value. The comparison is
 /// exact on every adapter: magnitudes are compared as the integers of their bit patterns (sign
 /// bit cleared), which order non-negative IEEE floats like their values, subnormals included.
-/// n = 1 returns 0 at once.
+/// n = 1 returns 0 at once. `x` may be a resident [`GpuVector`](crate::GpuVector) (used in
+/// place, no upload); to keep the index on the device too, see
+/// [`resident::isamax`](crate::resident::isamax).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] (`x`) when `x` is empty: there is no index to return (reference
@@ -69,6 +71,8 @@ pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
 ///   pairs of `u32` words and `|x_i|` compared as the 63-bit integer of its bit pattern without
 ///   the sign (high word, then low word), which orders magnitudes exactly over the whole f64
 ///   range, subnormals and infinities included; NaN maps above every number.
+///
+/// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
 ///
 /// # Errors
 /// As [`isamax`].

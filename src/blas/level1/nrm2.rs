@@ -21,6 +21,8 @@ use crate::{Context, GpuScalar};
 ///
 /// Special values (DESIGN.md §3), found from bit patterns: any NaN gives NaN; otherwise any `±∞`
 /// gives `+∞`. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).
+/// `x` may be a resident [`GpuVector`](crate::GpuVector) (used in place, no upload); to keep
+/// the norm on the device too, see [`resident::snrm2`](crate::resident::snrm2).
 ///
 /// # Errors
 /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one storage binding;

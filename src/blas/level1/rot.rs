@@ -1,9 +1,7 @@
-use ndarray::ArrayViewMut1;
-
 use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
-use crate::layout;
+use crate::layout::{self, Out, VecMut};
 use crate::Context;
 
 /// Apply the plane rotation `[[c, s], [−s, c]]`: `x_i ← c·x_i + s·y_i`,
@@ -13,7 +11,9 @@ use crate::Context;
 /// `c = 1, s = 0` (as in reference BLAS, which then still computes `1·x_i + 0·y_i`, so a NaN or
 /// ∞ in `y` makes `x_i` NaN). Each result may use a fused multiply-add, so it is within one
 /// rounding of the bound `|c·x_i| + |s·y_i|` (forward factor ≤ 1 of
-/// [`metrics::bounds::rot`](crate::metrics::bounds::rot)).
+/// [`metrics::bounds::rot`](crate::metrics::bounds::rot)). Resident operands
+/// ([`GpuVector`](crate::GpuVector)) are accepted for `x` and `y`, mixed with host views or not;
+/// resident ones are updated in place on the device (no read-back).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
@@ -30,23 +30,23 @@ use crate::Context;
 /// assert_eq!((x, y), (array![3.0, 4.0], array![-1.0, -2.0]));
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn srot(
+pub fn srot<'a>(
     ctx: &Context,
-    x: ArrayViewMut1<'_, f32>,
-    y: ArrayViewMut1<'_, f32>,
+    x: impl Into<VecMut<'a>>,
+    y: impl Into<VecMut<'a>>,
     c: f32,
     s: f32,
 ) -> Result<()> {
-    rotate(ctx, "srot", x, y, [c, s, -s, c])
+    rotate(ctx, "srot", x.into(), y.into(), [c, s, -s, c])
 }
 
 /// `(x_i, y_i) ← (h11·x_i + h12·y_i, h21·x_i + h22·y_i)` on the element-wise driver, after
 /// validation; shared by [`srot`] and [`srotm`](crate::blas::srotm).
-pub(crate) fn rotate(
+pub(crate) fn rotate<'a>(
     ctx: &Context,
     routine: &'static str,
-    mut x: ArrayViewMut1<'_, f32>,
-    mut y: ArrayViewMut1<'_, f32>,
+    mut x: VecMut<'a>,
+    mut y: VecMut<'a>,
     h: [f32; 4],
 ) -> Result<()> {
     check_len(routine, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
@@ -54,15 +54,13 @@ pub(crate) fn rotate(
     if x.is_empty() {
         return Ok(());
     }
-    let xd = layout::vector(ctx, routine, "x", &x.view())?;
-    let yd = layout::vector(ctx, routine, "y", &y.view())?;
+    let xd = layout::vector(ctx, routine, "x", x.view())?;
+    let yd = layout::vector(ctx, routine, "y", y.view())?;
     let d = elementwise::dispatch(ctx, Op::Rot, h, &xd, &yd);
-    let out = ctx.execute::<f32>(
+    layout::finish(
+        ctx,
         routine,
         &[d],
-        &[(&xd.buffer, xd.span), (&yd.buffer, yd.span)],
-    )?;
-    layout::write_vector(&mut x, &out[0], &xd);
-    layout::write_vector(&mut y, &out[1], &yd);
-    Ok(())
+        &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
+    )
 }

@@ -1,7 +1,6 @@
-use ndarray::ArrayViewMut1;
-
 use crate::blas::level1::rot::rotate;
 use crate::error::{Error, Result};
+use crate::layout::VecMut;
 use crate::Context;
 
 /// Apply the modified Givens transformation `H`: `x_i ← h11·x_i + h12·y_i`,
@@ -18,7 +17,9 @@ use crate::Context;
 /// BLAS: `srotm`. `x` and `y` are 1-D views of equal length, any stride. Each result may use a
 /// fused multiply-add, so it is within one rounding of `|h11·x_i| + |h12·y_i|` (x) and
 /// `|h21·x_i| + |h22·y_i|` (y) (forward factor ≤ 1 of
-/// [`metrics::bounds::rotm`](crate::metrics::bounds::rotm)).
+/// [`metrics::bounds::rotm`](crate::metrics::bounds::rotm)). Resident operands
+/// ([`GpuVector`](crate::GpuVector)) are accepted for `x` and `y`, mixed with host views or not;
+/// resident ones are updated in place on the device (no read-back).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] (`param`) when the flag is not −2, −1, 0 or 1 (reference BLAS
@@ -36,13 +37,14 @@ use crate::Context;
 /// assert_eq!((x, y), (array![7.0, 10.0], array![3.5, 5.0]));
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn srotm(
+pub fn srotm<'a>(
     ctx: &Context,
-    x: ArrayViewMut1<'_, f32>,
-    y: ArrayViewMut1<'_, f32>,
+    x: impl Into<VecMut<'a>>,
+    y: impl Into<VecMut<'a>>,
     param: [f32; 5],
 ) -> Result<()> {
     const R: &str = "srotm";
+    let (x, y) = (x.into(), y.into());
     let [flag, h11, h21, h12, h22] = param;
     let h = if flag == -2.0 {
         None

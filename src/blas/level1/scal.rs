@@ -10,7 +10,10 @@ use crate::Context;
 /// rounded product, so the result is bit-exact against any IEEE implementation), including for
 /// `alpha = 0`: as in reference BLAS, `0·NaN` and `0·∞` give NaN, not 0 (DESIGN.md §3;
 /// OpenBLAS 0.3.21 writes zeros there). `alpha = 1` returns at once (`x` unchanged, which is
-/// what the product would give).
+/// what the product would give). `x` may be a resident [`GpuVector`](crate::GpuVector)
+/// (scaled in place on the device, no read-back) and `alpha` a
+/// [`GpuScalar`](crate::GpuScalar) (read on the device; then no `alpha = 1` shortcut), in any
+/// mix with host operands.
 ///
 /// # Errors
 /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one storage binding;

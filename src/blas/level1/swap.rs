@@ -1,15 +1,15 @@
-use ndarray::ArrayViewMut1;
-
 use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
-use crate::layout;
+use crate::layout::{self, Out, VecMut};
 use crate::Context;
 
 /// `x ↔ y`.
 ///
 /// BLAS: `sswap`. `x` and `y` are 1-D views of equal length, any stride. Bit-exact; elements
-/// between a strided view's elements are never written.
+/// between a strided view's elements are never written. Resident operands
+/// ([`GpuVector`](crate::GpuVector)) are accepted for `x` and `y`, mixed with host views or not;
+/// resident ones are swapped in place on the device (no read-back).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
@@ -25,22 +25,21 @@ use crate::Context;
 /// assert_eq!((x, y), (array![3.0, 4.0], array![1.0, 2.0]));
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn sswap(
-    ctx: &Context,
-    mut x: ArrayViewMut1<'_, f32>,
-    mut y: ArrayViewMut1<'_, f32>,
-) -> Result<()> {
+pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a>>) -> Result<()> {
     const R: &str = "sswap";
+    let (mut x, mut y) = (x.into(), y.into());
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(());
     }
-    let xd = layout::vector(ctx, R, "x", &x.view())?;
-    let yd = layout::vector(ctx, R, "y", &y.view())?;
+    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let yd = layout::vector(ctx, R, "y", y.view())?;
     let d = elementwise::dispatch(ctx, Op::Swap, [0.0; 4], &xd, &yd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&xd.buffer, xd.span), (&yd.buffer, yd.span)])?;
-    layout::write_vector(&mut x, &out[0], &xd);
-    layout::write_vector(&mut y, &out[1], &yd);
-    Ok(())
+    layout::finish(
+        ctx,
+        R,
+        &[d],
+        &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
+    )
 }
