@@ -159,9 +159,15 @@ impl Context {
     }
 
     /// Submit the held commands, if any.
+    ///
+    /// The lock on the held commands is kept until they are submitted, here and in
+    /// [`Context::execute_then`]: a pooled buffer that held commands read may go back to the
+    /// pool before they are submitted, and another thread's `upload` into it (a
+    /// `Queue::write_buffer`, which runs before the *next* submission of any thread) must wait
+    /// until they are.
     pub(crate) fn flush_pending(&self) {
-        let commands =
-            std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        let commands = std::mem::take(&mut *pending);
         if commands.is_empty() {
             return;
         }
@@ -173,6 +179,7 @@ impl Context {
         encode(&mut encoder, commands, None);
         self.queue.submit(Some(encoder.finish()));
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+        drop(pending);
     }
 
     /// Workgroup counts for `groups` workgroups along one logical axis, split over x and y so
@@ -264,7 +271,9 @@ impl Context {
             self.hold(commands);
             return self.pop_scopes(routine, scope, oom).map(|()| Vec::new());
         }
-        let mut all = std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        // Held until the submission (see `flush_pending`).
+        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        let mut all = std::mem::take(&mut *pending);
         all.extend(commands);
         let mut encoder = self
             .device
@@ -311,6 +320,7 @@ impl Context {
         }
         self.queue.submit(Some(encoder.finish()));
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+        drop(pending);
         self.pop_scopes(routine, scope, oom)?;
         for (s, _) in &staging {
             s.slice(..).map_async(wgpu::MapMode::Read, |_| {});
