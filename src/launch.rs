@@ -163,6 +163,12 @@ impl Context {
     }
 
     /// Submit the held commands, if any.
+    ///
+    /// The lock on the held commands is kept until they are submitted, here, in `upload` and in
+    /// [`Context::execute_then`]: a pooled buffer that held commands read may go back to the
+    /// pool before they are submitted, and another thread's `upload` into it (a
+    /// `Queue::write_buffer`, which runs before the *next* submission of any thread) must wait
+    /// until they are.
     pub(crate) fn flush_pending(&self) {
         let mut pending = self.pending.lock().expect("pending commands poisoned");
         self.submit_held(&mut pending);

@@ -381,3 +381,81 @@ fn real_data_1138_bus() {
         assert!(f <= THRESHOLD, "sgemv 1138_bus {t:?}: forward factor {f}");
     }
 }
+
+/// The resident form of `check`: the same random inputs, oracle and metric, through a
+/// `GpuMatrix` (row- or column-major storage) and `GpuVector`s.
+fn check_resident(
+    seed: u64,
+    (m, n): (usize, usize),
+    trans: Transpose,
+    alpha: f32,
+    beta: f32,
+    f_order: bool,
+) {
+    let mut r = rng(seed);
+    let (ar, ac) = stored_shape(trans, m, n);
+    let a = rand_mat(&mut r, ar, ac);
+    let x = rand_vec(&mut r, n);
+    let y = if beta == 0.0 {
+        Array1::from_elem(m, f32::NAN)
+    } else {
+        rand_vec(&mut r, m)
+    };
+    let ga = l2::upload_matrix(&a, f_order);
+    let gx = ctx().upload_vector(&x).unwrap();
+    let mut gy = ctx().upload_vector(&y).unwrap();
+    blas::sgemv(ctx(), trans, alpha, &ga, &gx, beta, &mut gy).unwrap();
+    let got = gy.to_array().unwrap();
+    let what = format!("resident sgemv {m}x{n} {trans:?} alpha={alpha} beta={beta} F={f_order}");
+    if m == 0 || n == 0 {
+        assert!(l2::same_bits(&got, &y), "{what}: y changed");
+        return;
+    }
+    let y0 = if beta == 0.0 { Array1::zeros(m) } else { y };
+    let reference = oracle::sgemv(trans, alpha, a.view(), x.view(), beta, y0.view());
+    let bound = bounds::gemv(trans, alpha, a.view(), x.view(), beta, y0.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
+                         t in 0usize..2, alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
+                         f_order in any::<bool>()) {
+        check_resident(seed, (SIZES[m], SIZES[n]), TRANS[t], alpha, beta, f_order);
+    }
+}
+
+#[test]
+fn resident_mixed_operands_and_device_scalars() {
+    let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let ones = ctx().upload_vector(&array![1.0f32, 1.0]).unwrap();
+    // alpha = [1, 1]·[1, 1] = 2 on the device; beta = 0 on the device (‖[0]‖).
+    let two = wgblas::resident::sdot(ctx(), &ones, &ones).unwrap();
+    let zero =
+        wgblas::resident::snrm2(ctx(), &ctx().upload_vector(&array![0.0f32]).unwrap()).unwrap();
+    for f_order in [false, true] {
+        let ga = l2::upload_matrix(&a, f_order);
+        // Resident A and y, host x, device alpha, host beta = −1: 2·[6, 15] − 1 = [11, 29].
+        let mut gy = ctx().upload_vector(&array![1.0f32, 1.0]).unwrap();
+        let x = array![1.0f32, 1.0, 1.0];
+        blas::sgemv(ctx(), Transpose::No, &two, &ga, &x, -1.0, &mut gy).unwrap();
+        assert_eq!(gy.to_array().unwrap(), array![11.0, 29.0], "F={f_order}");
+        // Device beta = 0 never reads y: NaN and Inf in the resident y do not leak.
+        let mut gy = ctx()
+            .upload_vector(&array![f32::NAN, f32::INFINITY])
+            .unwrap();
+        blas::sgemv(ctx(), Transpose::No, 1.0, &ga, &x, &zero, &mut gy).unwrap();
+        assert_eq!(gy.to_array().unwrap(), array![6.0, 15.0], "F={f_order}");
+        // Aᵀ·[1, 2] = [9, 12, 15] by the flag and by `GpuMatrix::t`, into a host y.
+        let gx = ctx().upload_vector(&array![1.0f32, 2.0]).unwrap();
+        let mut y = Array1::from_elem(3, f32::NAN);
+        blas::sgemv(ctx(), Transpose::Yes, 1.0, &ga, &gx, 0.0, &mut y).unwrap();
+        assert_eq!(y, array![9.0, 12.0, 15.0], "flag F={f_order}");
+        let mut y = Array1::from_elem(3, f32::NAN);
+        blas::sgemv(ctx(), Transpose::No, 1.0, ga.t(), &gx, 0.0, &mut y).unwrap();
+        assert_eq!(y, array![9.0, 12.0, 15.0], "GpuMatrix::t F={f_order}");
+    }
+}

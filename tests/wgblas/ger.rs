@@ -240,3 +240,82 @@ fn edge_rounded_once_against_exact() {
         "sger not rounded once: factor {worst} against the exact update"
     );
 }
+
+/// The resident form of `check`: the same random inputs, oracle and metric, through a
+/// `GpuMatrix` (row- or column-major storage) updated in place and `GpuVector`s.
+fn check_resident(seed: u64, (m, n): (usize, usize), alpha: f32, f_order: bool) {
+    let mut r = rng(seed);
+    let a = rand_mat(&mut r, m, n);
+    let x = rand_vec(&mut r, m);
+    let y = rand_vec(&mut r, n);
+    let mut ga = l2::upload_matrix(&a, f_order);
+    let (gx, gy) = (
+        ctx().upload_vector(&x).unwrap(),
+        ctx().upload_vector(&y).unwrap(),
+    );
+    blas::sger(ctx(), alpha, &gx, &gy, &mut ga).unwrap();
+    let got = ga.to_array().unwrap();
+    let what = format!("resident sger {m}x{n} alpha={alpha} F={f_order}");
+    if alpha == 0.0 || m == 0 || n == 0 {
+        assert!(l2::same_bits(&got, &a), "{what}: A changed");
+        return;
+    }
+    let reference = l2::sger(alpha, x.view(), y.view(), a.view());
+    let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
+                         alpha in -2.0f32..2.0, f_order in any::<bool>()) {
+        check_resident(seed, (SIZES[m], SIZES[n]), alpha, f_order);
+    }
+}
+
+#[test]
+fn resident_hand_values_mixed_operands_and_errors() {
+    // 2·[1, 2]·[1, 0, −1] + ones = [[3, 1, −1], [5, 1, −3]].
+    let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);
+    let expected = array![[3.0f32, 1.0, -1.0], [5.0, 1.0, -3.0]];
+    let (gx, gy) = (
+        ctx().upload_vector(&x).unwrap(),
+        ctx().upload_vector(&y).unwrap(),
+    );
+    for f_order in [false, true] {
+        // Resident A, host x, resident y.
+        let mut ga = l2::upload_matrix(&Array2::ones((2, 3)), f_order);
+        blas::sger(ctx(), 2.0, &x, &gy, &mut ga).unwrap();
+        assert_eq!(ga.to_array().unwrap(), expected, "F={f_order}");
+        // Two updates in a row on the device (one read-back): A + 2·(2·x·yᵀ).
+        blas::sger(ctx(), 2.0, &gx, &y, &mut ga).unwrap();
+        assert_eq!(
+            ga.to_array().unwrap(),
+            array![[5.0f32, 1.0, -3.0], [9.0, 1.0, -7.0]],
+            "F={f_order} chained"
+        );
+        // A length mismatch is a typed error and leaves the resident A as it was.
+        let err = blas::sger(ctx(), 2.0, &gy, &gy, &mut ga).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::DimensionMismatch {
+                    routine: "sger",
+                    arg: "x",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            ga.to_array().unwrap(),
+            array![[5.0f32, 1.0, -3.0], [9.0, 1.0, -7.0]]
+        );
+    }
+    // Resident x and y into a host A.
+    let mut a = Array2::<f32>::ones((2, 3));
+    blas::sger(ctx(), 2.0, &gx, &gy, &mut a).unwrap();
+    assert_eq!(a, expected);
+}

@@ -301,3 +301,24 @@ pub fn ssyr2(
     };
     a
 }
+
+/// Upload `a` as a resident matrix stored column-major (`f_order`) or row-major, checking that
+/// the storage order is the one asked for (so resident tests really cover both).
+pub fn upload_matrix(a: &Array2<f32>, f_order: bool) -> wgblas::GpuMatrix<'static> {
+    let stored = if f_order {
+        a.t().as_standard_layout().into_owned().reversed_axes()
+    } else {
+        a.as_standard_layout().into_owned()
+    };
+    let g = crate::common::ctx().upload_matrix(&stored).unwrap();
+    let want = if f_order && a.nrows() > 1 && a.ncols() > 1 {
+        wgblas::MatrixLayout::ColMajor
+    } else if f_order {
+        // A single row or column is both C and F order; upload keeps it row-major.
+        g.layout()
+    } else {
+        wgblas::MatrixLayout::RowMajor
+    };
+    assert_eq!(g.layout(), want, "upload_matrix storage order");
+    g
+}

@@ -316,3 +316,73 @@ fn real_data_1138_bus() {
         }
     }
 }
+
+/// The resident form of `check`: the same random inputs (NaN outside the stored triangle),
+/// oracle and metric, through a `GpuMatrix` (row- or column-major storage) and `GpuVector`s.
+fn check_resident(seed: u64, n: usize, uplo: Uplo, alpha: f32, beta: f32, f_order: bool) {
+    let mut r = rng(seed);
+    let a = l2::sym_stored(&mut r, n, uplo);
+    let x = rand_vec(&mut r, n);
+    let y = if beta == 0.0 {
+        Array1::from_elem(n, f32::NAN)
+    } else {
+        rand_vec(&mut r, n)
+    };
+    let ga = l2::upload_matrix(&a, f_order);
+    let gx = ctx().upload_vector(&x).unwrap();
+    let mut gy = ctx().upload_vector(&y).unwrap();
+    blas::ssymv(ctx(), uplo, alpha, &ga, &gx, beta, &mut gy).unwrap();
+    let what = format!("resident ssymv n={n} {uplo:?} alpha={alpha} beta={beta} F={f_order}");
+    let y0 = if beta == 0.0 { Array1::zeros(n) } else { y };
+    let reference = l2::ssymv(uplo, alpha, a.view(), x.view(), beta, y0.view());
+    let bound = bounds::symv(uplo, alpha, a.view(), x.view(), beta, y0.view());
+    let f = metrics::forward_factor(&gy.to_array().unwrap(), &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
+                         alpha in -2.0f32..2.0, beta in -2.0f32..2.0, f_order in any::<bool>()) {
+        check_resident(seed, SIZES[n], UPLOS[u], alpha, beta, f_order);
+    }
+}
+
+#[test]
+fn resident_hand_values_device_scalars_and_mixed_operands() {
+    // As edge_hand_values_other_triangle_never_read, with A resident (NaN in the other
+    // triangle), alpha = 2 from the device, and host/resident x and y mixed.
+    let nan = f32::NAN;
+    let lower = array![[1.0f32, nan, nan], [2.0, 4.0, nan], [3.0, 5.0, 6.0]];
+    let upper = array![[1.0f32, 2.0, 3.0], [nan, 4.0, 5.0], [nan, nan, 6.0]];
+    let ones = ctx().upload_vector(&array![1.0f32, 1.0, 1.0]).unwrap();
+    let two =
+        wgblas::resident::snrm2(ctx(), &ctx().upload_vector(&array![2.0f32]).unwrap()).unwrap();
+    let zero =
+        wgblas::resident::sasum(ctx(), &ctx().upload_vector(&array![0.0f32]).unwrap()).unwrap();
+    for f_order in [false, true] {
+        for (uplo, a) in [(Uplo::Lower, &lower), (Uplo::Upper, &upper)] {
+            let ga = l2::upload_matrix(a, f_order);
+            // Resident x and y, device alpha = 2, beta = −1: [11, 20, 25].
+            let mut gy = ctx().upload_vector(&array![1.0f32, 2.0, 3.0]).unwrap();
+            blas::ssymv(ctx(), uplo, &two, &ga, &ones, -1.0, &mut gy).unwrap();
+            assert_eq!(
+                gy.to_array().unwrap(),
+                array![11.0, 20.0, 25.0],
+                "{uplo:?} F={f_order}"
+            );
+            // Host x = e_2, resident y holding NaN, device beta = 0: column 2 = [3, 5, 6].
+            let mut gy = ctx().upload_vector(&Array1::from_elem(3, nan)).unwrap();
+            let e2 = array![0.0f32, 0.0, 1.0];
+            blas::ssymv(ctx(), uplo, 1.0, &ga, &e2, &zero, &mut gy).unwrap();
+            assert_eq!(gy.to_array().unwrap(), array![3.0, 5.0, 6.0]);
+            // Resident A and x into a host y.
+            let mut y = array![1.0f32, 2.0, 3.0];
+            blas::ssymv(ctx(), uplo, 2.0, &ga, &ones, -1.0, &mut y).unwrap();
+            assert_eq!(y, array![11.0, 20.0, 25.0], "{uplo:?} F={f_order} host y");
+            // A itself is untouched on the device, NaN triangle included.
+            assert!(l2::same_bits(&ga.to_array().unwrap(), a));
+        }
+    }
+}

@@ -284,3 +284,80 @@ fn edge_rounded_once_against_exact() {
         "ssyr not rounded once: factor {worst} against the exact update"
     );
 }
+
+/// The resident form of `check`: the same random inputs (NaN in the other triangle), oracle and
+/// metric, through a `GpuMatrix` (row- or column-major storage) updated in place and a
+/// `GpuVector`; the whole matrix is read back, and the other triangle must be bit-identical.
+fn check_resident(seed: u64, n: usize, uplo: Uplo, alpha: f32, f_order: bool) {
+    let mut r = rng(seed);
+    let a = l2::sym_stored(&mut r, n, uplo);
+    let x = rand_vec(&mut r, n);
+    let mut ga = l2::upload_matrix(&a, f_order);
+    let gx = ctx().upload_vector(&x).unwrap();
+    blas::ssyr(ctx(), uplo, alpha, &gx, &mut ga).unwrap();
+    let got = ga.to_array().unwrap();
+    let what = format!("resident ssyr n={n} {uplo:?} alpha={alpha} F={f_order}");
+    assert!(
+        l2::same_bits(&other_triangle(&got, uplo), &other_triangle(&a, uplo)),
+        "{what}: the other triangle changed"
+    );
+    if alpha == 0.0 || n == 0 {
+        assert!(l2::same_bits(&got, &a), "{what}: A changed");
+        return;
+    }
+    let reference = l2::ssyr(uplo, alpha, x.view(), a.view());
+    let bound = bounds::syr(uplo, alpha, x.view(), a.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
+                         alpha in -2.0f32..2.0, f_order in any::<bool>()) {
+        check_resident(seed, SIZES[n], UPLOS[u], alpha, f_order);
+    }
+}
+
+#[test]
+fn resident_hand_values_only_the_triangle_is_written() {
+    // As edge_hand_values_only_the_triangle_is_written, on the device: x·xᵀ for x = [1, 2, 3]
+    // into a zero triangle, NaN in the other one, which must come back bit for bit.
+    let nan = f32::NAN;
+    let x = array![1.0f32, 2.0, 3.0];
+    let gx = ctx().upload_vector(&x).unwrap();
+    let cases = [
+        (
+            Uplo::Upper,
+            array![[1.0f32, 2.0, 3.0], [nan, 4.0, 6.0], [nan, nan, 9.0]],
+        ),
+        (
+            Uplo::Lower,
+            array![[1.0f32, nan, nan], [2.0, 4.0, nan], [3.0, 6.0, 9.0]],
+        ),
+    ];
+    for f_order in [false, true] {
+        for (uplo, expected) in &cases {
+            let start = Array2::from_shape_fn((3, 3), |(i, j)| {
+                if l2::in_triangle(*uplo, i, j) {
+                    0.0
+                } else {
+                    nan
+                }
+            });
+            // Resident x, then host x: 2·x·xᵀ in the triangle after the two updates.
+            let mut ga = l2::upload_matrix(&start, f_order);
+            blas::ssyr(ctx(), *uplo, 1.0, &gx, &mut ga).unwrap();
+            let got = ga.to_array().unwrap();
+            assert!(l2::same_bits(&got, expected), "{uplo:?} F={f_order}: {got}");
+            blas::ssyr(ctx(), *uplo, 1.0, &x, &mut ga).unwrap();
+            let twice = expected.mapv(|v| 2.0 * v);
+            let got = ga.to_array().unwrap();
+            assert!(
+                l2::same_bits(&got, &twice),
+                "{uplo:?} F={f_order} twice: {got}"
+            );
+        }
+    }
+}

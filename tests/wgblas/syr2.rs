@@ -295,3 +295,76 @@ fn edge_rounded_once_against_exact() {
         "ssyr2 not rounded once: factor {worst} against the exact update"
     );
 }
+
+/// The resident form of `check`: the same random inputs (NaN in the other triangle), oracle and
+/// metric, through a `GpuMatrix` (row- or column-major storage) updated in place and
+/// `GpuVector`s; the whole matrix is read back, and the other triangle must be bit-identical.
+fn check_resident(seed: u64, n: usize, uplo: Uplo, alpha: f32, f_order: bool) {
+    let mut r = rng(seed);
+    let a = l2::sym_stored(&mut r, n, uplo);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let mut ga = l2::upload_matrix(&a, f_order);
+    let (gx, gy) = (
+        ctx().upload_vector(&x).unwrap(),
+        ctx().upload_vector(&y).unwrap(),
+    );
+    blas::ssyr2(ctx(), uplo, alpha, &gx, &gy, &mut ga).unwrap();
+    let got = ga.to_array().unwrap();
+    let what = format!("resident ssyr2 n={n} {uplo:?} alpha={alpha} F={f_order}");
+    assert!(
+        l2::same_bits(&other_triangle(&got, uplo), &other_triangle(&a, uplo)),
+        "{what}: the other triangle changed"
+    );
+    if alpha == 0.0 || n == 0 {
+        assert!(l2::same_bits(&got, &a), "{what}: A changed");
+        return;
+    }
+    let reference = l2::ssyr2(uplo, alpha, x.view(), y.view(), a.view());
+    let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
+                         alpha in -2.0f32..2.0, f_order in any::<bool>()) {
+        check_resident(seed, SIZES[n], UPLOS[u], alpha, f_order);
+    }
+}
+
+#[test]
+fn resident_hand_values_other_triangle_kept_and_mixed_operands() {
+    // The doc example on the device: upper triangle of x·yᵀ + y·xᵀ for x = [1, 2], y = [3, 1]
+    // is [[6, 7], [., 4]]; the −7 below the diagonal (and a NaN in the 3×3 case) stays.
+    let (x, y) = (array![1.0f32, 2.0], array![3.0f32, 1.0]);
+    let (gx, gy) = (
+        ctx().upload_vector(&x).unwrap(),
+        ctx().upload_vector(&y).unwrap(),
+    );
+    for f_order in [false, true] {
+        let mut ga = l2::upload_matrix(&array![[0.0f32, 0.0], [-7.0, 0.0]], f_order);
+        blas::ssyr2(ctx(), Uplo::Upper, 1.0, &gx, &gy, &mut ga).unwrap();
+        assert_eq!(
+            ga.to_array().unwrap(),
+            array![[6.0, 7.0], [-7.0, 4.0]],
+            "F={f_order}"
+        );
+        // Host x, resident y, Lower, alpha = −1 on a NaN-filled upper triangle:
+        // −(x·yᵀ + y·xᵀ) = [[−6, .], [−7, −4]] with the NaN kept bit for bit.
+        let nan = f32::from_bits(0x7fc0_1234);
+        let mut ga = l2::upload_matrix(&array![[0.0f32, nan], [0.0, 0.0]], f_order);
+        blas::ssyr2(ctx(), Uplo::Lower, -1.0, &x, &gy, &mut ga).unwrap();
+        let got = ga.to_array().unwrap();
+        assert!(
+            l2::same_bits(&got, &array![[-6.0f32, nan], [-7.0, -4.0]]),
+            "F={f_order}: {got}"
+        );
+    }
+    // Resident x and y into a host A.
+    let mut a = array![[0.0f32, 0.0], [-7.0, 0.0]];
+    blas::ssyr2(ctx(), Uplo::Upper, 1.0, &gx, &gy, &mut a).unwrap();
+    assert_eq!(a, array![[6.0, 7.0], [-7.0, 4.0]]);
+}

@@ -217,3 +217,72 @@ fn real_data_1138_bus() {
         }
     }
 }
+
+/// The resident form of `check`: the same random inputs (NaN outside the triangle and on a
+/// unit diagonal), oracle and metric, through a `GpuMatrix` (row- or column-major storage) and
+/// a `GpuVector`.
+fn check_resident(seed: u64, n: usize, uplo: Uplo, trans: Transpose, diag: Diag, f_order: bool) {
+    let mut r = rng(seed);
+    let a = l2::tri_stored(&mut r, n, uplo, diag, 0.0, 1.0);
+    let x = rand_vec(&mut r, n);
+    let ga = l2::upload_matrix(&a, f_order);
+    let mut gx = ctx().upload_vector(&x).unwrap();
+    blas::strmv(ctx(), uplo, trans, diag, &ga, &mut gx).unwrap();
+    let what = format!("resident strmv n={n} {uplo:?} {trans:?} {diag:?} F={f_order}");
+    let reference = l2::strmv(uplo, trans, diag, a.view(), x.view());
+    let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
+    let f = metrics::forward_factor(&gx.to_array().unwrap(), &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
+                         t in 0usize..2, d in 0usize..2, f_order in any::<bool>()) {
+        check_resident(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], f_order);
+    }
+}
+
+#[test]
+fn resident_hand_values_and_mixed_operands() {
+    // As edge_hand_values_other_triangle_and_unit_diagonal_never_read, through a resident L
+    // (NaN above, and on the diagonal for Unit) and `GpuMatrix::t`, with resident or host x.
+    let nan = f32::NAN;
+    let l = array![[2.0f32, nan, nan], [1.0, 3.0, nan], [4.0, 5.0, 6.0]];
+    let mut lu = l.clone();
+    lu.diag_mut().fill(nan);
+    let ones = array![1.0f32, 1.0, 1.0];
+    let cases = [
+        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 4.0, 15.0]),
+        (&l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
+        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 2.0, 10.0]),
+        (&lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
+    ];
+    for f_order in [false, true] {
+        for (a, trans, diag, expected) in &cases {
+            let ga = l2::upload_matrix(a, f_order);
+            // Resident A and x: the product is copied into x on the device.
+            let mut gx = ctx().upload_vector(&ones).unwrap();
+            blas::strmv(ctx(), Uplo::Lower, *trans, *diag, &ga, &mut gx).unwrap();
+            assert_eq!(
+                gx.to_array().unwrap(),
+                expected,
+                "{trans:?} {diag:?} F={f_order}"
+            );
+            // `ga.t()` is Lᵀ = U: its upper triangle with the flag flipped gives the same.
+            let mut x = ones.clone();
+            blas::strmv(ctx(), Uplo::Upper, trans.flip(), *diag, ga.t(), &mut x).unwrap();
+            assert_eq!(x, expected, "t() {trans:?} {diag:?} F={f_order} host x");
+            // Host A, resident x.
+            let mut gx = ctx().upload_vector(&ones).unwrap();
+            blas::strmv(ctx(), Uplo::Lower, *trans, *diag, *a, &mut gx).unwrap();
+            assert_eq!(
+                gx.to_array().unwrap(),
+                expected,
+                "host A {trans:?} {diag:?}"
+            );
+            assert!(l2::same_bits(&ga.to_array().unwrap(), *a), "A changed");
+        }
+    }
+}

@@ -377,3 +377,177 @@ fn real_data_1138_bus_lower_triangle() {
     }
     println!("strsv 1138_bus lower: worst backward residual factor {worst:.3}");
 }
+
+/// The resident form of `check`: the same random triangles and right-hand sides, and the same
+/// backward residual (`metrics::trsv_residual` on the read-back x), through a `GpuMatrix`
+/// (row- or column-major storage) and a `GpuVector`.
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    diag_lo: f32,
+    f_order: bool,
+) {
+    let mut r = rng(seed);
+    let a = l2::tri_stored(&mut r, n, uplo, diag, diag_lo, 1.0 / n.max(1) as f32);
+    let b = rand_vec(&mut r, n);
+    let ga = l2::upload_matrix(&a, f_order);
+    let mut gx = ctx().upload_vector(&b).unwrap();
+    blas::strsv(ctx(), uplo, trans, diag, &ga, &mut gx).unwrap();
+    let x = gx.to_array().unwrap();
+    let what = format!("resident strsv n={n} {uplo:?} {trans:?} {diag:?} F={f_order}");
+    assert!(
+        x.iter().all(|v| v.is_finite()),
+        "{what}: non-finite solution"
+    );
+    let f = residual_factor(uplo, trans, diag, &a, &x, &b);
+    assert!(f <= THRESHOLD, "{what}: backward residual factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
+                         t in 0usize..2, d in 0usize..2, small_diag in any::<bool>(),
+                         f_order in any::<bool>()) {
+        let diag_lo = if small_diag { 0.01 } else { 1.0 };
+        check_resident(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], diag_lo, f_order);
+    }
+}
+
+#[test]
+fn resident_hand_values_and_mixed_operands() {
+    // As edge_hand_values_other_triangle_and_unit_diagonal_never_read, through a resident L
+    // (NaN above, and on the diagonal for Unit) and `GpuMatrix::t`, with resident or host x.
+    let nan = f32::NAN;
+    let l = array![[2.0f32, nan, nan], [1.0, 4.0, nan], [3.0, 2.0, 5.0]];
+    let mut lu = l.clone();
+    lu.diag_mut().fill(nan);
+    let cases = [
+        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 9.0, 22.0]),
+        (
+            &l,
+            Transpose::Yes,
+            Diag::NonUnit,
+            array![13.0f32, 14.0, 15.0],
+        ),
+        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 3.0, 10.0]),
+        (&lu, Transpose::Yes, Diag::Unit, array![12.0f32, 8.0, 3.0]),
+    ];
+    let x = array![1.0f32, 2.0, 3.0];
+    for f_order in [false, true] {
+        for (a, trans, diag, b) in &cases {
+            let ga = l2::upload_matrix(a, f_order);
+            let mut gx = ctx().upload_vector(b).unwrap();
+            blas::strsv(ctx(), Uplo::Lower, *trans, *diag, &ga, &mut gx).unwrap();
+            assert_eq!(gx.to_array().unwrap(), x, "{trans:?} {diag:?} F={f_order}");
+            // `ga.t()` is the upper triangle Lᵀ: the flipped flag solves the same system.
+            let mut hx = b.clone();
+            blas::strsv(ctx(), Uplo::Upper, trans.flip(), *diag, ga.t(), &mut hx).unwrap();
+            assert_eq!(hx, x, "t() {trans:?} {diag:?} F={f_order} host x");
+            // Host A, resident x.
+            let mut gx = ctx().upload_vector(b).unwrap();
+            blas::strsv(ctx(), Uplo::Lower, *trans, *diag, *a, &mut gx).unwrap();
+            assert_eq!(gx.to_array().unwrap(), x, "host A {trans:?} {diag:?}");
+            assert!(l2::same_bits(&ga.to_array().unwrap(), *a), "A changed");
+        }
+    }
+}
+
+#[test]
+fn resident_solve_is_held_back_then_one_submission() {
+    // n = 129 (three blocks, five dispatches), A and x resident on a fresh context: the solve
+    // submits nothing; the read-back submits the held dispatches and its copy, once.
+    let c = Context::new().unwrap();
+    let mut r = rng(6);
+    for uplo in UPLOS {
+        for f_order in [false, true] {
+            let a = l2::tri_stored(&mut r, 129, uplo, Diag::NonUnit, 1.0, 1.0 / 129.0);
+            let stored = if f_order {
+                a.t().as_standard_layout().into_owned().reversed_axes()
+            } else {
+                a.clone()
+            };
+            let b = rand_vec(&mut r, 129);
+            let ga = c.upload_matrix(&stored).unwrap();
+            let mut gx = c.upload_vector(&b).unwrap();
+            let (s0, d0, r0) = (c.submissions(), c.dispatches(), c.readbacks());
+            blas::strsv(&c, uplo, Transpose::No, Diag::NonUnit, &ga, &mut gx).unwrap();
+            assert_eq!(
+                c.submissions(),
+                s0,
+                "{uplo:?} F={f_order}: the solve submitted"
+            );
+            assert_eq!(
+                c.readbacks(),
+                r0,
+                "{uplo:?} F={f_order}: the solve read back"
+            );
+            assert_eq!(c.dispatches() - d0, 5, "{uplo:?} F={f_order}: dispatches");
+            let x = gx.to_array().unwrap();
+            assert_eq!(c.submissions() - s0, 1, "{uplo:?} F={f_order}: submissions");
+            assert_eq!(c.readbacks() - r0, 1, "{uplo:?} F={f_order}: read-backs");
+            let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
+            assert!(
+                f <= THRESHOLD,
+                "{uplo:?} F={f_order}: backward residual factor {f}"
+            );
+        }
+    }
+    // A resident operand of another context is a typed error, and x is left as it was.
+    let a = Array2::<f32>::eye(2);
+    let ga = c.upload_matrix(&a).unwrap();
+    let mut gx = ctx().upload_vector(&array![3.0f32, 4.0]).unwrap();
+    let err = blas::strsv(ctx(), Uplo::Lower, Transpose::No, Diag::Unit, &ga, &mut gx).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "strsv",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(gx.to_array().unwrap(), array![3.0, 4.0]);
+}
+
+#[test]
+fn resident_mixed_operands_from_several_threads() {
+    // Host A with a resident x: A's upload goes back to the buffer pool when the call returns,
+    // while the solve is still held back. Other threads uploading into pooled buffers at the
+    // same time must not overwrite it before the held solve has run (Context is Send + Sync).
+    // Before the launch path kept its lock on the held commands until their submission, this
+    // failed on every run (factors ~1e6: another thread's data solved against).
+    std::thread::scope(|s| {
+        for t in 0..8u64 {
+            s.spawn(move || {
+                let mut r = rng(1000 + t);
+                for i in 0..300 {
+                    let a = l2::tri_stored(&mut r, 5, Uplo::Lower, Diag::NonUnit, 1.0, 0.2);
+                    let b = rand_vec(&mut r, 5);
+                    let mut gx = ctx().upload_vector(&b).unwrap();
+                    blas::strsv(
+                        ctx(),
+                        Uplo::Lower,
+                        Transpose::No,
+                        Diag::NonUnit,
+                        &a,
+                        &mut gx,
+                    )
+                    .unwrap();
+                    let x = gx.to_array().unwrap();
+                    let f = residual_factor(Uplo::Lower, Transpose::No, Diag::NonUnit, &a, &x, &b);
+                    assert!(
+                        f <= THRESHOLD,
+                        "thread {t} call {i}: backward residual factor {f}"
+                    );
+                }
+            });
+        }
+    });
+}

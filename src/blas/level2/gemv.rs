@@ -15,6 +15,11 @@ use crate::Context;
 /// its element count, such as a step of 3 or a column of a wide matrix, is packed into one
 /// contiguous copy first; see [`crate::layout`].)
 ///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
+/// order, or its `.t()`), `x` and `y` as [`GpuVector`](crate::GpuVector)s, `alpha` and `beta` as
+/// f32 [`GpuScalar`](crate::GpuScalar)s; host and resident operands may be mixed in one call
+/// (see [`crate::resident`]).
+///
 /// Reference BLAS semantics: `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0`
 /// never reads `y`, so NaN or Inf in `y` do not leak. When `A` has no rows or no columns the
 /// routine returns at once and `y` is unchanged, as reference `SGEMV` does (`M = 0` or `N = 0`:

@@ -1,9 +1,7 @@
-use ndarray::{ArrayView1, ArrayViewMut2};
-
 use crate::blas::{check_dim, check_len};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
-use crate::layout;
+use crate::layout::{self, MatMut, Out, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
@@ -13,6 +11,10 @@ use crate::Context;
 /// place, element by element, with no copy (but see [`crate::layout`] for sparse views): a
 /// row-major `A` is the column-major `Aᵀ`, and the kernel walks whichever index is contiguous
 /// (see `drivers/rankupdate.rs`).
+///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) in either storage
+/// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
+/// host and resident operands may be mixed in one call (see [`crate::resident`]).
 ///
 /// Reference BLAS semantics (`SGER`): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A`
 /// are not read); a column with `y_j = 0` is left as it is (so an Inf or NaN in `x` does not reach
@@ -41,14 +43,15 @@ use crate::Context;
 /// assert_eq!(a, array![[3.0, 1.0, -1.0], [5.0, 1.0, -3.0]]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn sger(
+pub fn sger<'a>(
     ctx: &Context,
     alpha: f32,
-    x: ArrayView1<'_, f32>,
-    y: ArrayView1<'_, f32>,
-    mut a: ArrayViewMut2<'_, f32>,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecRef<'a>>,
+    a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "sger";
+    let (x, y, mut a) = (x.into(), y.into(), a.into());
     let (m, n) = a.dim();
     check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
     check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
@@ -56,11 +59,9 @@ pub fn sger(
     if m == 0 || n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &a.view())?;
+    let ad = layout::matrix(ctx, R, "a", a.view())?;
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", &y)?;
     let d = rankupdate::dispatch(ctx, Update::General, alpha, &xd, &yd, &ad);
-    let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
-    layout::write_matrix(&mut a, &out[0], &ad);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut a, &ad)])
 }

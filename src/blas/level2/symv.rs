@@ -1,10 +1,8 @@
-use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1};
-
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Uplo;
-use crate::layout;
+use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
 use crate::Context;
 
 /// `y ← alpha·A·x + beta·y`, `A` n×n symmetric, stored in its triangle `uplo`.
@@ -15,8 +13,14 @@ use crate::Context;
 /// whose triangle `uplo` holds the same symmetric matrix, so no flag flip and no copy are needed
 /// (see [`crate::layout`]). `x` and `y` have length n, any stride.
 ///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
+/// order, or its `.t()`), `x` and `y` as [`GpuVector`](crate::GpuVector)s, `alpha` and `beta` as
+/// f32 [`GpuScalar`](crate::GpuScalar)s; host and resident operands may be mixed in one call
+/// (see [`crate::resident`]).
+///
 /// Reference BLAS semantics: n = 0, or `alpha = 0` with `beta = 1`, returns at once;
-/// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y`.
+/// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y` (the
+/// kernel tests both values itself, so the rules hold for device scalars too).
 ///
 /// Computed by the matrix-vector driver of [`sgemv`](crate::blas::sgemv) with the symmetric
 /// operator (element `(i, j)` outside the stored triangle read as `(j, i)`): each `y_i` is one
@@ -41,29 +45,40 @@ use crate::Context;
 /// assert_eq!(y, array![5.0, 8.0]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn ssymv(
+#[allow(clippy::too_many_arguments)]
+pub fn ssymv<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-    beta: f32,
-    mut y: ArrayViewMut1<'_, f32>,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    y: impl Into<VecMut<'a>>,
 ) -> Result<()> {
     const R: &str = "ssymv";
+    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
     check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
     check_dim(R, "a", n)?;
-    if n == 0 || alpha == 0.0 && beta == 1.0 {
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
+    if n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &a)?;
     let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y.view())?;
-    let d = matvec::gemv(ctx, Mode::Symmetric(uplo), alpha, &ad, &xd, beta, &yd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
-    layout::write_vector(&mut y, &out[0], &yd);
-    Ok(())
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let d = matvec::gemv(
+        ctx,
+        Mode::Symmetric(uplo),
+        alpha.value(),
+        &ad,
+        &xd,
+        beta.value(),
+        &yd,
+    );
+    let d = beta.apply(alpha.apply(d, matvec::ALPHA), matvec::BETA);
+    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
 }

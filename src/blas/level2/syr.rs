@@ -1,10 +1,8 @@
-use ndarray::{ArrayView1, ArrayViewMut2};
-
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
-use crate::layout;
+use crate::layout::{self, MatMut, Out, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric rank-1 update).
@@ -13,6 +11,10 @@ use crate::Context;
 /// touches the other triangle, so it comes back bit for bit as it was (NaN included). `x` has
 /// length n, any stride; `A` may be in any layout and is updated in place with no copy (see
 /// [`sger`](crate::blas::sger)).
+///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) in either storage
+/// order (updated in place on the device), `x` as a [`GpuVector`](crate::GpuVector); host and resident operands may
+/// be mixed in one call (see [`crate::resident`]).
 ///
 /// Reference BLAS semantics (`SSYR`): n = 0 or `alpha = 0` returns at once; a column with `x_j = 0`
 /// is left as it is.
@@ -40,14 +42,15 @@ use crate::Context;
 /// assert_eq!(a, array![[2.0, -7.0], [3.0, 5.0]]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn ssyr(
+pub fn ssyr<'a>(
     ctx: &Context,
     uplo: Uplo,
     alpha: f32,
-    x: ArrayView1<'_, f32>,
-    mut a: ArrayViewMut2<'_, f32>,
+    x: impl Into<VecRef<'a>>,
+    a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "ssyr";
+    let (x, mut a) = (x.into(), a.into());
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
@@ -55,10 +58,8 @@ pub fn ssyr(
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &a.view())?;
+    let ad = layout::matrix(ctx, R, "a", a.view())?;
     let xd = layout::vector(ctx, R, "x", &x)?;
     let d = rankupdate::dispatch(ctx, Update::Symmetric(uplo), alpha, &xd, &xd, &ad);
-    let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
-    layout::write_matrix(&mut a, &out[0], &ad);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut a, &ad)])
 }

@@ -1,10 +1,8 @@
-use ndarray::{ArrayView1, ArrayViewMut2};
-
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
-use crate::layout;
+use crate::layout::{self, MatMut, Out, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric
@@ -14,6 +12,10 @@ use crate::Context;
 /// never touches the other triangle, so it comes back bit for bit as it was (NaN included). `x` and
 /// `y` have length n, any stride; `A` may be in any layout and is updated in place with no copy
 /// (see [`sger`](crate::blas::sger)).
+///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) in either storage
+/// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
+/// host and resident operands may be mixed in one call (see [`crate::resident`]).
 ///
 /// Reference BLAS semantics (`SSYR2`): n = 0 or `alpha = 0` returns at once; a column with `x_j =
 /// y_j = 0` is left as it is.
@@ -42,15 +44,16 @@ use crate::Context;
 /// assert_eq!(a, array![[6.0, 7.0], [-7.0, 4.0]]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn ssyr2(
+pub fn ssyr2<'a>(
     ctx: &Context,
     uplo: Uplo,
     alpha: f32,
-    x: ArrayView1<'_, f32>,
-    y: ArrayView1<'_, f32>,
-    mut a: ArrayViewMut2<'_, f32>,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecRef<'a>>,
+    a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "ssyr2";
+    let (x, y, mut a) = (x.into(), y.into(), a.into());
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
@@ -59,11 +62,9 @@ pub fn ssyr2(
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &a.view())?;
+    let ad = layout::matrix(ctx, R, "a", a.view())?;
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", &y)?;
     let d = rankupdate::dispatch(ctx, Update::Symmetric2(uplo), alpha, &xd, &yd, &ad);
-    let out = ctx.execute::<f32>(R, &[d], &[(&ad.buffer, ad.span)])?;
-    layout::write_matrix(&mut a, &out[0], &ad);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut a, &ad)])
 }

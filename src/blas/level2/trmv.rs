@@ -1,10 +1,8 @@
-use ndarray::{ArrayView2, ArrayViewMut1};
-
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
-use crate::layout::{self, VecOperand};
+use crate::layout::{self, MatRef, Out, VecMut, VecOperand};
 use crate::Context;
 
 /// `x ← op(A)·x`, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
@@ -15,10 +13,15 @@ use crate::Context;
 /// and the triangle flipped (the triangle `uplo` of `A` is the triangle `uplo.flip()` of `Aᵀ`;
 /// no copy). `x` has length n, any stride. n = 0 returns at once.
 ///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
+/// order, or its `.t()`), `x` as a [`GpuVector`](crate::GpuVector); host and resident operands
+/// may be mixed in one call (see [`crate::resident`]).
+///
 /// Computed by the matrix-vector driver of [`sgemv`](crate::blas::sgemv) with the triangular
 /// operator: row `i` is one `f32` dot product over the triangle only. Every row reads all of
 /// the input `x`, so the product goes to a separate device buffer and is written back into `x`
-/// afterwards (reference `STRMV` overwrites `x` column by column instead). Forward error bound
+/// afterwards (reference `STRMV` overwrites `x` column by column instead); for a resident `x`
+/// that copy is made on the device. Forward error bound
 /// [`metrics::bounds::trmv`](crate::metrics::bounds::trmv) (factor ≤ 2, DESIGN.md §2).
 ///
 /// # Errors
@@ -39,15 +42,16 @@ use crate::Context;
 /// assert_eq!(x, array![4.0, 8.0]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn strmv(
+pub fn strmv<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    mut x: ArrayViewMut1<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecMut<'a>>,
 ) -> Result<()> {
     const R: &str = "strmv";
+    let (a, mut x) = (a.into(), x.into());
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
@@ -61,7 +65,9 @@ pub fn strmv(
         Transpose::Yes => (a.t(), uplo.flip()),
     };
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", &x.view())?;
+    let xd = layout::vector(ctx, R, "x", x.view())?;
+    // The product goes to a contiguous scratch vector laid out as a resident `x` is (offset 0,
+    // unit stride), so `finish` copies it into a resident `x` on the device.
     let yd = VecOperand {
         buffer: ctx.zeroed((n * std::mem::size_of::<f32>()) as u64),
         offset: 0,
@@ -70,7 +76,5 @@ pub fn strmv(
         span: n,
     };
     let d = matvec::gemv(ctx, Mode::Triangular(uplo, diag), 1.0, &ad, &xd, 0.0, &yd);
-    let out = ctx.execute::<f32>(R, &[d], &[(&yd.buffer, yd.span)])?;
-    layout::write_vector(&mut x, &out[0], &yd);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut x, &yd)])
 }

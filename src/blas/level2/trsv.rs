@@ -1,10 +1,8 @@
-use ndarray::{ArrayView2, ArrayViewMut1};
-
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::trsolve;
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
-use crate::layout;
+use crate::layout::{self, MatRef, Out, VecMut};
 use crate::Context;
 
 /// Solve `op(A)·x = b` in place: `x ← op(A)⁻¹·x`, `A` n×n triangular.
@@ -14,6 +12,10 @@ use crate::Context;
 /// layout; `Transpose::Yes` and row-major storage are the same kernel with the strides swapped
 /// and the triangle flipped (no copy). No test for singularity is made (as in BLAS): a zero on
 /// the diagonal gives Inf or NaN.
+///
+/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
+/// order, or its `.t()`), `x` as a [`GpuVector`](crate::GpuVector); host and resident operands
+/// may be mixed in one call (see [`crate::resident`]).
 ///
 /// # Algorithm
 /// Blocked substitution (as OpenBLAS's `trsv` drivers block by `DTB_ENTRIES`: a small
@@ -28,6 +30,8 @@ use crate::Context;
 ///
 /// All `2·⌈n/64⌉` dispatches (the last block has no update) go into one command buffer and one
 /// submission; dispatches in one compute pass are ordered, so each reads the previous one's `x`.
+/// With a resident `A` and `x` nothing is submitted at all: the dispatches are held back and go
+/// with the next read-back, so a chain of resident solves costs one submission.
 ///
 /// Why 64: the block solve is the serial part (n/64 workgroups in a row, each doing 64 dependent
 /// steps with two barriers), while the update carries the O(n²) work in parallel. 64 rows make
@@ -60,15 +64,16 @@ use crate::Context;
 /// assert_eq!(x, array![1.0, 2.0]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn strsv(
+pub fn strsv<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    mut x: ArrayViewMut1<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecMut<'a>>,
 ) -> Result<()> {
     const R: &str = "strsv";
+    let (a, mut x) = (a.into(), x.into());
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
@@ -82,9 +87,7 @@ pub fn strsv(
         Transpose::Yes => (a.t(), uplo.flip()),
     };
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", &x.view())?;
+    let xd = layout::vector(ctx, R, "x", x.view())?;
     let d = trsolve::trsv(ctx, uplo, diag == Diag::Unit, &ad, &xd);
-    let out = ctx.execute::<f32>(R, &d, &[(&xd.buffer, xd.span)])?;
-    layout::write_vector(&mut x, &out[0], &xd);
-    Ok(())
+    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
 }
