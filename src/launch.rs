@@ -124,7 +124,10 @@ impl Context {
             (bytes.len() as u64).max(MIN_BUFFER),
         );
         if !bytes.is_empty() {
-            self.flush_pending();
+            // The held commands are submitted and the write queued under one lock, so that no
+            // other thread's submission of older commands can come after the write.
+            let mut pending = self.pending.lock().expect("pending commands poisoned");
+            self.submit_held(&mut pending);
             if bytes.len().is_multiple_of(4) {
                 self.queue.write_buffer(&buf, 0, bytes);
             } else {
@@ -160,8 +163,16 @@ impl Context {
 
     /// Submit the held commands, if any.
     pub(crate) fn flush_pending(&self) {
-        let commands =
-            std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        self.submit_held(&mut pending);
+    }
+
+    /// Submit `pending`, the held commands, whose lock the caller holds until the submission is
+    /// made: queue order then stays the order in which commands were held, across threads (a
+    /// pooled buffer freed by one call and reused by another thread is never written or cleared
+    /// before the older commands that read it are submitted).
+    fn submit_held(&self, pending: &mut Vec<Command>) {
+        let commands = std::mem::take(pending);
         if commands.is_empty() {
             return;
         }
@@ -264,7 +275,9 @@ impl Context {
             self.hold(commands);
             return self.pop_scopes(routine, scope, oom).map(|()| Vec::new());
         }
-        let mut all = std::mem::take(&mut *self.pending.lock().expect("pending commands poisoned"));
+        // Held until the submission (see `submit_held`).
+        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        let mut all = std::mem::take(&mut *pending);
         all.extend(commands);
         let mut encoder = self
             .device
@@ -310,6 +323,7 @@ impl Context {
             encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
         }
         self.queue.submit(Some(encoder.finish()));
+        drop(pending);
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
         self.pop_scopes(routine, scope, oom)?;
         for (s, _) in &staging {
