@@ -326,3 +326,101 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
         .unwrap();
     assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
 }
+
+/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
+/// row- or column-major), the other triangle of C checked bit for bit after the read-back.
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    (n, k): (usize, usize),
+    uplo: Uplo,
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f32,
+    beta: f32,
+    col_major: [bool; 3],
+) {
+    let mut r = rng(seed);
+    let (ra, ca) = shape(ta, n, k);
+    let (rb, cb) = shape(tb, k, n);
+    let a = rand_mat(&mut r, ra, ca);
+    let b = rand_mat(&mut r, rb, cb);
+    let c = if beta == 0.0 {
+        Array2::from_elem((n, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, n, n)
+    };
+    let (ga, gb) = (upload(&a, col_major[0]), upload(&b, col_major[1]));
+    let mut gc = upload(&c, col_major[2]);
+    blas::sgemmtr(ctx(), uplo, ta, tb, alpha, &ga, &gb, beta, &mut gc).unwrap();
+    let got = gc.to_array().unwrap();
+    let c0 = oracle_c(None, beta, &c);
+    let tri = oracle_l3::sgemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+    let reference = merge_triangle(uplo, &tri, &c);
+    let bound = bounds::gemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    let what = format!(
+        "resident sgemmtr {uplo:?} n={n} k={k} {ta:?}{tb:?} alpha={alpha} beta={beta} \
+         col-major={col_major:?}"
+    );
+    assert!(f <= THRESHOLD, "{what}: factor {f}");
+    assert!(
+        other_triangle_unchanged(uplo, &c, &got),
+        "{what}: other triangle changed"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in resident_dim(), k in resident_dim(),
+                         u in 0usize..2, ta in 0usize..2, tb in 0usize..2,
+                         alpha in -2.0f32..2.0, beta in -2.0f32..2.0, cm in any::<[bool; 3]>()) {
+        check_resident(seed, (n, k), UPLOS[u], TRANS[ta], TRANS[tb], alpha, beta, cm);
+    }
+}
+
+#[test]
+fn resident_mixed_operands_hand_values_other_triangle_kept() {
+    // A·B = [[19, 22], [43, 50]]; C ← 2·A·B − C on the lower triangle; the NaN above it stays.
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let b = array![[5.0f32, 6.0], [7.0, 8.0]];
+    let c = array![[1.0f32, f32::NAN], [1.0, 1.0]];
+    for col_major in [false, true] {
+        // Host A, resident B (passed as the transpose of its uploaded transpose), resident C.
+        let gbt = upload(&b.t().to_owned(), col_major);
+        let mut gc = upload(&c, col_major);
+        blas::sgemmtr(
+            ctx(),
+            Uplo::Lower,
+            Transpose::No,
+            Transpose::No,
+            2.0,
+            &a,
+            gbt.t(),
+            -1.0,
+            &mut gc,
+        )
+        .unwrap();
+        let got = gc.to_array().unwrap();
+        assert_eq!((got[[0, 0]], got[[1, 0]], got[[1, 1]]), (37.0, 85.0, 99.0));
+        assert!(got[[0, 1]].is_nan(), "col-major={col_major}: {got}");
+        // Resident A and B, host C: the host triangle is written, the other one is not.
+        let (ga, gb) = (upload(&a, col_major), upload(&b, !col_major));
+        let mut hc = array![[f32::INFINITY, -3.0], [f32::NAN, f32::NAN]];
+        blas::sgemmtr(
+            ctx(),
+            Uplo::Upper,
+            Transpose::No,
+            Transpose::No,
+            1.0,
+            &ga,
+            &gb,
+            0.0,
+            &mut hc,
+        )
+        .unwrap();
+        assert_eq!((hc[[0, 0]], hc[[0, 1]], hc[[1, 1]]), (19.0, 22.0, 50.0));
+        assert!(hc[[1, 0]].is_nan());
+    }
+}

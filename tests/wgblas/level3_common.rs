@@ -4,9 +4,9 @@
 use ndarray::Array2;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::{Diag, Side, Transpose, Uplo};
+use wgblas::{Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo};
 
-use crate::common::{triangle, value};
+use crate::common::{ctx, triangle, value};
 
 pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 pub const UPLOS: [Uplo; 2] = [Uplo::Lower, Uplo::Upper];
@@ -25,6 +25,27 @@ pub fn dim() -> impl Strategy<Value = usize> {
         3 => prop::sample::select(vec![31usize, 32, 33, 63, 64, 65]),
         1 => prop::sample::select(vec![127usize, 128, 129]),
     ]
+}
+
+/// A dimension for the resident fixtures: odd sizes and the 16/17 k-slab and 32/33 trsm-block
+/// edges, kept small because lavapipe is slow.
+pub fn resident_dim() -> impl Strategy<Value = usize> {
+    prop::sample::select(vec![0usize, 1, 2, 3, 5, 7, 9, 16, 17, 33])
+}
+
+/// `x` uploaded as a resident matrix of the shared context, stored column-major when
+/// `col_major` (a single row or column is stored row-major: both are the same memory).
+pub fn upload(x: &Array2<f32>, col_major: bool) -> GpuMatrix<'static> {
+    let m = if col_major {
+        x.t().as_standard_layout().into_owned().reversed_axes()
+    } else {
+        x.as_standard_layout().into_owned()
+    };
+    let g = ctx().upload_matrix(&m).unwrap();
+    if x.nrows() > 1 && x.ncols() > 1 {
+        assert_eq!(g.layout() == MatrixLayout::ColMajor, col_major);
+    }
+    g
 }
 
 /// `(rows, cols)` of an operand whose `op` form is `rows × cols`.

@@ -276,3 +276,81 @@ fn edge_empty() {
         (0, 3)
     );
 }
+
+/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
+/// row- or column-major; the unreferenced triangle of A is NaN on the device too).
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    (m, n): (usize, usize),
+    side: Side,
+    uplo: Uplo,
+    alpha: f32,
+    beta: f32,
+    col_major: [bool; 3],
+) {
+    let mut r = rng(seed);
+    let order = if side == Side::Left { m } else { n };
+    let a = symmetric_storage(&mut r, order, uplo);
+    let b = rand_mat(&mut r, m, n);
+    let c = if beta == 0.0 {
+        Array2::from_elem((m, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, m, n)
+    };
+    let (ga, gb) = (upload(&a, col_major[0]), upload(&b, col_major[1]));
+    let mut gc = upload(&c, col_major[2]);
+    blas::ssymm(ctx(), side, uplo, alpha, &ga, &gb, beta, &mut gc).unwrap();
+    let full = mirror(&a, uplo);
+    let c0 = oracle_c(None, beta, &c);
+    let reference = oracle_l3::ssymm(side, uplo, alpha, full.view(), b.view(), beta, c0.view());
+    let bound = bounds::symm(side, uplo, alpha, a.view(), b.view(), beta, c.view());
+    let f = metrics::forward_factor(&gc.to_array().unwrap(), &reference, &bound).unwrap();
+    let what = format!(
+        "resident ssymm {side:?} {uplo:?} {m}x{n} alpha={alpha} beta={beta} \
+         col-major={col_major:?}"
+    );
+    assert!(f <= THRESHOLD, "{what}: factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), m in resident_dim(), n in resident_dim(),
+                         s in 0usize..2, u in 0usize..2, alpha in -2.0f32..2.0,
+                         beta in -2.0f32..2.0, cm in any::<[bool; 3]>()) {
+        check_resident(seed, (m, n), SIDES[s], UPLOS[u], alpha, beta, cm);
+    }
+}
+
+#[test]
+fn resident_hand_values_nan_triangle_and_mixed_operands() {
+    // A = [[1, 2], [2, 3]] stored in its upper triangle, NaN below (never read), on the device.
+    let a = array![[1.0f32, 2.0], [f32::NAN, 3.0]];
+    let b = array![[1.0f32, 1.0], [0.0, 1.0]];
+    for col_major in [false, true] {
+        let ga = upload(&a, col_major);
+        // Left, host B, resident C (beta = 0: its NaNs are never read): A·B = [[1, 3], [2, 5]].
+        let mut gc = upload(&Array2::from_elem((2, 2), f32::NAN), !col_major);
+        blas::ssymm(ctx(), Side::Left, Uplo::Upper, 1.0, &ga, &b, 0.0, &mut gc).unwrap();
+        assert_eq!(gc.to_array().unwrap(), array![[1.0, 3.0], [2.0, 5.0]]);
+        // Right, resident B, the resident C as input: C ← 2·B·A − C = [[6, 10], [4, 6]] − C.
+        let gb = upload(&b, col_major);
+        blas::ssymm(
+            ctx(),
+            Side::Right,
+            Uplo::Upper,
+            2.0,
+            &ga,
+            &gb,
+            -1.0,
+            &mut gc,
+        )
+        .unwrap();
+        assert_eq!(gc.to_array().unwrap(), array![[5.0, 7.0], [2.0, 1.0]]);
+        // Resident A and B, host C.
+        let mut hc = Array2::<f32>::zeros((2, 2));
+        blas::ssymm(ctx(), Side::Right, Uplo::Upper, 1.0, &ga, &gb, 0.0, &mut hc).unwrap();
+        assert_eq!(hc, array![[3.0, 5.0], [2.0, 3.0]]);
+    }
+}

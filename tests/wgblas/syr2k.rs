@@ -285,3 +285,98 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
         .unwrap();
     assert_eq!(c, array![[2.0, 2.0], [6.0, 8.0]]);
 }
+
+/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
+/// row- or column-major), the other triangle of C checked bit for bit after the read-back.
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    (n, k): (usize, usize),
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    beta: f32,
+    col_major: [bool; 3],
+) {
+    let mut r = rng(seed);
+    let (ra, ca) = shape(trans, n, k);
+    let a = rand_mat(&mut r, ra, ca);
+    let b = rand_mat(&mut r, ra, ca);
+    let c = if beta == 0.0 {
+        Array2::from_elem((n, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, n, n)
+    };
+    let (ga, gb) = (upload(&a, col_major[0]), upload(&b, col_major[1]));
+    let mut gc = upload(&c, col_major[2]);
+    blas::ssyr2k(ctx(), uplo, trans, alpha, &ga, &gb, beta, &mut gc).unwrap();
+    let got = gc.to_array().unwrap();
+    let c0 = oracle_c(Some(uplo), beta, &c);
+    let tri = oracle_l3::ssyr2k(uplo, trans, alpha, a.view(), b.view(), beta, c0.view());
+    let reference = merge_triangle(uplo, &tri, &c);
+    let bound = bounds::syr2k(uplo, trans, alpha, a.view(), b.view(), beta, c.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    let what = format!(
+        "resident ssyr2k {uplo:?} {trans:?} n={n} k={k} alpha={alpha} beta={beta} \
+         col-major={col_major:?}"
+    );
+    assert!(f <= THRESHOLD, "{what}: factor {f}");
+    assert!(
+        other_triangle_unchanged(uplo, &c, &got),
+        "{what}: other triangle changed"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in resident_dim(), k in resident_dim(),
+                         u in 0usize..2, t in 0usize..2, alpha in -2.0f32..2.0,
+                         beta in -2.0f32..2.0, cm in any::<[bool; 3]>()) {
+        check_resident(seed, (n, k), UPLOS[u], TRANS[t], alpha, beta, cm);
+    }
+}
+
+#[test]
+fn resident_hand_values_mixed_operands_other_triangle_kept() {
+    // A = I: A·Bᵀ + B·Aᵀ = Bᵀ + B = [[2, 5], [5, 8]]; only the lower triangle is written.
+    let a = array![[1.0f32, 0.0], [0.0, 1.0]];
+    let b = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let c = array![[f32::NAN, f32::NAN], [f32::INFINITY, f32::NAN]];
+    for col_major in [false, true] {
+        // Host A, resident B, resident C (beta = 0: the NaNs and Inf of C are never read).
+        let gb = upload(&b, col_major);
+        let mut gc = upload(&c, !col_major);
+        blas::ssyr2k(
+            ctx(),
+            Uplo::Lower,
+            Transpose::No,
+            1.0,
+            &a,
+            &gb,
+            0.0,
+            &mut gc,
+        )
+        .unwrap();
+        let got = gc.to_array().unwrap();
+        assert_eq!((got[[0, 0]], got[[1, 0]], got[[1, 1]]), (2.0, 5.0, 8.0));
+        assert!(got[[0, 1]].is_nan(), "col-major={col_major}: {got}");
+        // trans = Yes with resident operands given as `.t()` of their uploaded transposes, and
+        // a host C: C ← 0.5·(Bᵀ + B) + C on the upper triangle.
+        let (gat, gbt) = (upload(&a, col_major), upload(&b.t().to_owned(), col_major));
+        let mut hc = array![[1.0f32, 1.0], [f32::NAN, 1.0]];
+        blas::ssyr2k(
+            ctx(),
+            Uplo::Upper,
+            Transpose::Yes,
+            0.5,
+            gat.t(),
+            gbt.t(),
+            1.0,
+            &mut hc,
+        )
+        .unwrap();
+        assert_eq!((hc[[0, 0]], hc[[0, 1]], hc[[1, 1]]), (2.0, 3.5, 5.0));
+        assert!(hc[[1, 0]].is_nan());
+    }
+}

@@ -231,3 +231,98 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a() {
     nan.gpu_syrk_inplace(Uplo::Upper, 0.0, 2.0, &mut c).unwrap();
     assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
 }
+
+/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
+/// row- or column-major), the other triangle of C checked bit for bit after the read-back.
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    (n, k): (usize, usize),
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    beta: f32,
+    col_major: [bool; 2],
+) {
+    let mut r = rng(seed);
+    let (ra, ca) = shape(trans, n, k);
+    let a = rand_mat(&mut r, ra, ca);
+    let c = if beta == 0.0 {
+        Array2::from_elem((n, n), f32::NAN)
+    } else {
+        rand_mat(&mut r, n, n)
+    };
+    let ga = upload(&a, col_major[0]);
+    let mut gc = upload(&c, col_major[1]);
+    blas::ssyrk(ctx(), uplo, trans, alpha, &ga, beta, &mut gc).unwrap();
+    let got = gc.to_array().unwrap();
+    let c0 = oracle_c(Some(uplo), beta, &c);
+    let tri = oracle_l3::ssyrk(uplo, trans, alpha, a.view(), beta, c0.view());
+    let reference = merge_triangle(uplo, &tri, &c);
+    let bound = bounds::syrk(uplo, trans, alpha, a.view(), beta, c.view());
+    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
+    let what = format!(
+        "resident ssyrk {uplo:?} {trans:?} n={n} k={k} alpha={alpha} beta={beta} \
+         col-major={col_major:?}"
+    );
+    assert!(f <= THRESHOLD, "{what}: factor {f}");
+    assert!(
+        other_triangle_unchanged(uplo, &c, &got),
+        "{what}: other triangle changed"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), n in resident_dim(), k in resident_dim(),
+                         u in 0usize..2, t in 0usize..2, alpha in -2.0f32..2.0,
+                         beta in -2.0f32..2.0, cm in any::<[bool; 2]>()) {
+        check_resident(seed, (n, k), UPLOS[u], TRANS[t], alpha, beta, cm);
+    }
+}
+
+#[test]
+fn resident_hand_values_mixed_operands_and_alpha_zero() {
+    // A·Aᵀ = [[5, 11], [11, 25]]; upper triangle of C ← A·Aᵀ + C, the NaN below it kept.
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let c = array![[1.0f32, 7.0], [f32::NAN, 1.0]];
+    for col_major in [false, true] {
+        // Resident Aᵀ passed as `.t()` with trans = No: op(A) = A.
+        let gat = upload(&a.t().to_owned(), col_major);
+        let mut gc = upload(&c, !col_major);
+        blas::ssyrk(
+            ctx(),
+            Uplo::Upper,
+            Transpose::No,
+            1.0,
+            gat.t(),
+            1.0,
+            &mut gc,
+        )
+        .unwrap();
+        let got = gc.to_array().unwrap();
+        assert_eq!((got[[0, 0]], got[[0, 1]], got[[1, 1]]), (6.0, 18.0, 26.0));
+        assert!(got[[1, 0]].is_nan(), "col-major={col_major}: {got}");
+        // The same product from a host A into the resident C, through trans = Yes on Aᵀ.
+        blas::ssyrk(
+            ctx(),
+            Uplo::Upper,
+            Transpose::Yes,
+            1.0,
+            a.t(),
+            -1.0,
+            &mut gc,
+        )
+        .unwrap();
+        let got = gc.to_array().unwrap();
+        assert_eq!((got[[0, 0]], got[[0, 1]], got[[1, 1]]), (-1.0, -7.0, -1.0));
+        assert!(got[[1, 0]].is_nan());
+        // alpha = 0 with a NaN resident A: C ← 0.5·C on the triangle, A never read.
+        let nan = upload(&Array2::from_elem((2, 2), f32::NAN), col_major);
+        blas::ssyrk(ctx(), Uplo::Upper, Transpose::No, 0.0, &nan, 0.5, &mut gc).unwrap();
+        let got = gc.to_array().unwrap();
+        assert_eq!((got[[0, 0]], got[[0, 1]], got[[1, 1]]), (-0.5, -3.5, -0.5));
+        assert!(got[[1, 0]].is_nan());
+    }
+}

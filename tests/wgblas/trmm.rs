@@ -289,3 +289,187 @@ fn edge_alpha_zero_never_reads_a_or_b() {
     .unwrap();
     assert_eq!(b, Array2::zeros((2, 2)));
 }
+
+/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
+/// row- or column-major; NaN outside the triangle and on a unit diagonal on the device too).
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    (m, n): (usize, usize),
+    side: Side,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    alpha: f32,
+    col_major: [bool; 2],
+) {
+    let mut r = rng(seed);
+    let order = if side == Side::Left { m } else { n };
+    let a = tri_storage(&mut r, order, uplo, diag, 1e-3);
+    let b = rand_mat(&mut r, m, n);
+    let ga = upload(&a, col_major[0]);
+    let mut gb = upload(&b, col_major[1]);
+    blas::strmm(ctx(), side, uplo, trans, diag, alpha, &ga, &mut gb).unwrap();
+    let clean = tri_clean(&a, uplo, diag);
+    let reference = oracle_l3::strmm(side, uplo, trans, diag, alpha, clean.view(), b.view());
+    let bound = bounds::trmm(side, uplo, trans, diag, alpha, a.view(), b.view());
+    let f = metrics::forward_factor(&gb.to_array().unwrap(), &reference, &bound).unwrap();
+    let what = format!(
+        "resident strmm {side:?} {uplo:?} {trans:?} {diag:?} {m}x{n} alpha={alpha} \
+         col-major={col_major:?}"
+    );
+    assert!(f <= THRESHOLD, "{what}: factor {f}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), m in resident_dim(), n in resident_dim(),
+                         s in 0usize..2, u in 0usize..2, t in 0usize..2, d in 0usize..2,
+                         alpha in -2.0f32..2.0, cm in any::<[bool; 2]>()) {
+        check_resident(seed, (m, n), SIDES[s], UPLOS[u], TRANS[t], DIAGS[d], alpha, cm);
+    }
+}
+
+#[test]
+fn resident_hand_values_mixed_operands() {
+    // Lower triangle with a unit diagonal: [[1, 0], [3, 1]]; the NaNs are never read.
+    let a = array![[f32::NAN, f32::NAN], [3.0f32, f32::NAN]];
+    let b = array![[1.0f32, 2.0], [3.0, 4.0]];
+    for col_major in [false, true] {
+        let ga = upload(&a, col_major);
+        // Left, resident A and B: 2·A·B = [[2, 4], [12, 20]].
+        let mut gb = upload(&b, !col_major);
+        blas::strmm(
+            ctx(),
+            Side::Left,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::Unit,
+            2.0,
+            &ga,
+            &mut gb,
+        )
+        .unwrap();
+        assert_eq!(gb.to_array().unwrap(), array![[2.0, 4.0], [12.0, 20.0]]);
+        // Right, host A as `.t()` of the upper storage, resident B: B·A = [[7, 2], [15, 4]].
+        let at = a.t().to_owned();
+        let mut gb = upload(&b, col_major);
+        blas::strmm(
+            ctx(),
+            Side::Right,
+            Uplo::Upper,
+            Transpose::Yes,
+            Diag::Unit,
+            1.0,
+            &at,
+            &mut gb,
+        )
+        .unwrap();
+        assert_eq!(gb.to_array().unwrap(), array![[7.0, 2.0], [15.0, 4.0]]);
+        // Resident A, host B.
+        let mut hb = b.clone();
+        blas::strmm(
+            ctx(),
+            Side::Right,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::Unit,
+            1.0,
+            &ga,
+            &mut hb,
+        )
+        .unwrap();
+        assert_eq!(hb, array![[7.0, 2.0], [15.0, 4.0]]);
+    }
+}
+
+#[test]
+fn resident_alpha_zero_zeroes_b_on_the_device_and_checks_the_context() {
+    let nan = Array2::from_elem((3, 2), f32::NAN);
+    let a = Array2::from_elem((3, 3), f32::NAN);
+    for col_major in [false, true] {
+        let ga = upload(&a, col_major);
+        let mut gb = upload(&nan, col_major);
+        blas::strmm(
+            ctx(),
+            Side::Left,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            0.0,
+            &ga,
+            &mut gb,
+        )
+        .unwrap();
+        assert_eq!(gb.to_array().unwrap(), Array2::<f32>::zeros((3, 2)));
+    }
+    // A resident B of another context is refused even where it would only be zeroed, and is
+    // left as it was.
+    let own = wgblas::Context::new().unwrap();
+    let mut gb = own.upload_matrix(&array![[1.0f32, 2.0]]).unwrap();
+    let err = blas::strmm(
+        ctx(),
+        Side::Right,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::NonUnit,
+        0.0,
+        &array![[1.0f32, 2.0], [0.0, 1.0]],
+        &mut gb,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "strmm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(gb.to_array().unwrap(), array![[1.0, 2.0]]);
+}
+
+#[test]
+fn resident_threads_reusing_pooled_buffers_keep_queue_order() {
+    // Each call uploads a host A into a pooled buffer and computes into a pooled scratch, both
+    // returned to the pool while the commands that read them are still held back; other threads
+    // take those buffers at once. Small integers: every product is exact.
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                for it in 0..40 {
+                    let s = (t * 31 + it) as f32;
+                    let a = Array2::from_shape_fn((8, 8), |(i, j)| {
+                        if i <= j {
+                            ((i + 2 * j) % 5) as f32 + 1.0
+                        } else {
+                            f32::NAN
+                        }
+                    });
+                    let b = Array2::from_shape_fn((8, 6), |(i, j)| ((i * 7 + j) % 4) as f32 + s);
+                    let mut gb = upload(&b, it % 2 == 0);
+                    blas::strmm(
+                        ctx(),
+                        Side::Left,
+                        Uplo::Upper,
+                        Transpose::No,
+                        Diag::NonUnit,
+                        1.0,
+                        &a,
+                        &mut gb,
+                    )
+                    .unwrap();
+                    let expected = tri_clean(&a, Uplo::Upper, Diag::NonUnit).dot(&b);
+                    assert_eq!(gb.to_array().unwrap(), expected, "thread {t} call {it}");
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}

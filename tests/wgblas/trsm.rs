@@ -446,3 +446,140 @@ fn edge_gpu_matches_openblas_on_a_well_conditioned_system() {
         "max |X − X_openblas| = {diff}, max |X| = {scale}"
     );
 }
+
+/// The resident form: the same operands and backward-residual metric, through `GpuMatrix`es
+/// (each operand row- or column-major; NaN outside the triangle and on a unit diagonal on the
+/// device too), the residual computed on the read-back X.
+#[allow(clippy::too_many_arguments)]
+fn check_resident(
+    seed: u64,
+    (m, n): (usize, usize),
+    side: Side,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    alpha: f32,
+    ill: bool,
+    col_major: [bool; 2],
+) {
+    let mut r = rng(seed);
+    let order = if side == Side::Left { m } else { n };
+    let a = operand(&mut r, order, uplo, diag, ill);
+    let b = rand_mat(&mut r, m, n);
+    let ga = upload(&a, col_major[0]);
+    let mut gb = upload(&b, col_major[1]);
+    blas::strsm(ctx(), side, uplo, trans, diag, alpha, &ga, &mut gb).unwrap();
+    let x = gb.to_array().unwrap();
+    let f = factor(side, uplo, trans, diag, alpha, &a, &x, &b);
+    let what = format!(
+        "resident strsm {side:?} {uplo:?} {trans:?} {diag:?} {m}x{n} alpha={alpha} ill={ill} \
+         col-major={col_major:?}"
+    );
+    assert!(f <= THRESHOLD, "{what}: backward residual factor {f}");
+    if alpha == 0.0 {
+        assert!(
+            x.iter().all(|&v| v == 0.0),
+            "{what}: alpha = 0 must give X = 0"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn resident_fixtures(seed in any::<u64>(), m in resident_dim(), n in resident_dim(),
+                         s in 0usize..2, u in 0usize..2, t in 0usize..2, d in 0usize..2,
+                         alpha in -2.0f32..2.0, ill in any::<bool>(), cm in any::<[bool; 2]>()) {
+        check_resident(seed, (m, n), SIDES[s], UPLOS[u], TRANS[t], DIAGS[d], alpha, ill, cm);
+    }
+}
+
+#[test]
+fn resident_hand_values_mixed_operands_and_alpha_zero() {
+    // Upper A = [[2, 1], [., 4]]; the NaN below the diagonal is never read.
+    let a = array![[2.0f32, 1.0], [f32::NAN, 4.0]];
+    let b = array![[4.0f32, 8.0], [8.0, 16.0]];
+    for col_major in [false, true] {
+        let ga = upload(&a, col_major);
+        // X·A = B: X = [[2, 1.5], [4, 3]] (resident A and B).
+        let mut gb = upload(&b, !col_major);
+        blas::strsm(
+            ctx(),
+            Side::Right,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            1.0,
+            &ga,
+            &mut gb,
+        )
+        .unwrap();
+        assert_eq!(gb.to_array().unwrap(), array![[2.0, 1.5], [4.0, 3.0]]);
+        // A·X = 0.5·B with a host A: X = [[0.5, 1], [1, 2]] (resident B).
+        let mut gb = upload(&b, col_major);
+        blas::strsm(
+            ctx(),
+            Side::Left,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            0.5,
+            &a,
+            &mut gb,
+        )
+        .unwrap();
+        assert_eq!(gb.to_array().unwrap(), array![[0.5, 1.0], [1.0, 2.0]]);
+        // Resident A, host B: Aᵀ·X = B, Aᵀ = [[2, 0], [1, 4]]: X = [[2, 4], [1.5, 3]].
+        let mut hb = b.clone();
+        blas::strsm(
+            ctx(),
+            Side::Left,
+            Uplo::Upper,
+            Transpose::Yes,
+            Diag::NonUnit,
+            1.0,
+            &ga,
+            &mut hb,
+        )
+        .unwrap();
+        assert_eq!(hb, array![[2.0, 4.0], [1.5, 3.0]]);
+        // alpha = 0: a NaN resident B becomes zero on the device, A not read.
+        let mut gb = upload(&Array2::from_elem((2, 3), f32::NAN), col_major);
+        let nan = upload(&Array2::from_elem((2, 2), f32::NAN), col_major);
+        blas::strsm(
+            ctx(),
+            Side::Left,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::Unit,
+            0.0,
+            &nan,
+            &mut gb,
+        )
+        .unwrap();
+        assert_eq!(gb.to_array().unwrap(), Array2::<f32>::zeros((2, 3)));
+    }
+}
+
+#[test]
+fn resident_trmm_then_trsm_chain_is_one_submission() {
+    // B ← A·B, then solve A·X = B: X is the original B, exactly (small integers and halves).
+    // A fresh context, so no other test's calls count.
+    let own = wgblas::Context::new().unwrap();
+    let a = array![[2.0f32, 1.0], [f32::NAN, 4.0]];
+    let b = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let ga = own.upload_matrix(&a).unwrap();
+    let mut gb = own.upload_matrix(&b.t().to_owned()).unwrap();
+    // gb holds Bᵀ; work on its transpose through Side::Right: Bᵀ·Aᵀ = (A·B)ᵀ.
+    let s0 = own.submissions();
+    let flags = (Side::Right, Uplo::Upper, Transpose::Yes, Diag::NonUnit);
+    blas::strmm(&own, flags.0, flags.1, flags.2, flags.3, 1.0, &ga, &mut gb).unwrap();
+    blas::strsm(&own, flags.0, flags.1, flags.2, flags.3, 1.0, &ga, &mut gb).unwrap();
+    assert_eq!(
+        own.submissions(),
+        s0,
+        "resident-only calls must be held back"
+    );
+    assert_eq!(gb.to_array().unwrap(), b.t());
+    assert_eq!(own.submissions(), s0 + 1, "one submission for the chain");
+}

@@ -1,21 +1,20 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
-
-use super::write_triangle;
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::layout;
+use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of `C` only, `op(X) = X` or `Xᵀ`.
 ///
-/// BLAS: `sgemmtr` (reference BLAS 3.12 / LAPACK 3.12 `SGEMMTR`; Debian's OpenBLAS 0.3.21 has
-/// no such symbol). `op(A)` is n×k, `op(B)` k×n, `C` n×n. The other triangle of `C` is neither
-/// read nor written (its elements keep their exact bits). Each operand may be in any layout (C
-/// order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics: k = 0
-/// or `alpha = 0` gives `C ← beta·C` on the triangle and reads neither A nor B; `beta = 0`
-/// never reads `C`. Forward error bound:
+/// BLAS: `sgemmtr` (reference BLAS 3.12 / LAPACK 3.12 `SGEMMTR`; Debian's OpenBLAS 0.3.21 has no
+/// such symbol). `op(A)` is n×k, `op(B)` k×n, `C` n×n. The other triangle of `C` is neither read
+/// nor written (its elements keep their exact bits). Each operand may be in any layout (C order, F
+/// order, mixed, transposed, sliced, strided), with no copy, or resident
+/// ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and resident operands mixed freely in one
+/// call (a resident `C` is updated on the device, its other triangle untouched). Reference
+/// semantics: k = 0 or `alpha = 0` gives `C ← beta·C` on the triangle and reads neither A nor B;
+/// `beta = 0` never reads `C`. Forward error bound:
 /// [`metrics::bounds::gemmtr`](crate::metrics::bounds::gemmtr) (factor ≤ 1).
 ///
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) restricted to a triangle of C
@@ -42,18 +41,19 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn sgemmtr(
+pub fn sgemmtr<'a>(
     ctx: &Context,
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
     alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
     beta: f32,
-    mut c: ArrayViewMut2<'_, f32>,
+    c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "sgemmtr";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
     let op_a = match transa {
         Transpose::No => a.view(),
         Transpose::Yes => a.t(),
@@ -92,14 +92,12 @@ pub fn sgemmtr(
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
     let variant = Variant {
         tri_c: Some(uplo),
         ..Variant::default()
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
     let d = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
-    write_triangle(&mut c, &out[0], &cd, uplo);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Tri(&mut c, &cd, uplo)])
 }

@@ -1,21 +1,20 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
-
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
-use crate::layout;
+use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
 /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
 /// symmetric, stored in its triangle `uplo`.
 ///
-/// BLAS: `ssymm`. `B` and `C` are m×n; `A` is m×m (Left) or n×n (Right). Only the triangle
-/// `uplo` of `A` is read: the other may hold anything (NaN included). Every operand may be in
-/// any layout (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference
-/// semantics: `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
-/// `C`. Forward error bound: [`metrics::bounds::symm`](crate::metrics::bounds::symm)
-/// (factor ≤ 1).
+/// BLAS: `ssymm`. `B` and `C` are m×n; `A` is m×m (Left) or n×n (Right). Only the triangle `uplo`
+/// of `A` is read: the other may hold anything (NaN included). Every operand may be in any layout
+/// (C order, F order, mixed, transposed, sliced, strided), with no copy, or resident
+/// ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and resident operands mixed freely in one
+/// call (a resident `C` is updated on the device). Reference semantics: `alpha = 0` gives `C ←
+/// beta·C` and reads neither A nor B; `beta = 0` never reads `C`. Forward error bound:
+/// [`metrics::bounds::symm`](crate::metrics::bounds::symm) (factor ≤ 1).
 ///
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) reading its left operand
 /// symmetrically (`A_MODE = 1`: element (i, p) outside the stored triangle is read at (p, i)).
@@ -43,17 +42,18 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn ssymm(
+pub fn ssymm<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
     alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
     beta: f32,
-    mut c: ArrayViewMut2<'_, f32>,
+    c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "ssymm";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, what) = match side {
@@ -75,7 +75,7 @@ pub fn ssymm(
     }
     let ad = layout::matrix(ctx, R, "a", &a)?;
     let bd = layout::matrix(ctx, R, "b", &b)?;
-    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
     let variant = Variant {
         a_mode: AMode::Symmetric(uplo),
         ..Variant::default()
@@ -85,7 +85,5 @@ pub fn ssymm(
         Side::Left => matmul::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
         Side::Right => matmul::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
     };
-    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
-    layout::write_matrix(&mut c, &out[0], &cd);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut c, &cd)])
 }

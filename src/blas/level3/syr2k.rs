@@ -1,23 +1,21 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
-
-use super::write_triangle;
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::layout;
+use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` on the triangle `uplo` of the
 /// symmetric `C`: `op(X) = X` (n×k) for `Transpose::No`, `op(X) = Xᵀ` (X k×n) for
 /// `Transpose::Yes`.
 ///
-/// BLAS: `ssyr2k`. `C` is n×n; only its triangle `uplo` is read (when `beta ≠ 0`) and written,
-/// the other triangle is not touched. Every operand may be in any layout (C order, F order,
-/// mixed, transposed, sliced, strided), with no copy. Reference semantics: k = 0 or
-/// `alpha = 0` gives `C ← beta·C` on the triangle and reads neither A nor B; `beta = 0` never
-/// reads `C`. Forward error bound: [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k)
-/// (factor ≤ 1).
+/// BLAS: `ssyr2k`. `C` is n×n; only its triangle `uplo` is read (when `beta ≠ 0`) and written, the
+/// other triangle is not touched. Every operand may be in any layout (C order, F order, mixed,
+/// transposed, sliced, strided), with no copy, or resident ([`GpuMatrix`](crate::GpuMatrix) or its
+/// `.t()`), host and resident operands mixed freely in one call (a resident `C` is updated on the
+/// device, its other triangle untouched). Reference semantics: k = 0 or `alpha = 0` gives `C ←
+/// beta·C` on the triangle and reads neither A nor B; `beta = 0` never reads `C`. Forward error
+/// bound: [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) (factor ≤ 1).
 ///
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) computing `op(A)·op(B)ᵀ` and then,
 /// in the same register tiles, `op(B)·op(A)ᵀ` from the same two bindings read with their roles
@@ -43,17 +41,18 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn ssyr2k(
+pub fn ssyr2k<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
     alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
     beta: f32,
-    mut c: ArrayViewMut2<'_, f32>,
+    c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "ssyr2k";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
     let (op_a, op_b) = match trans {
         Transpose::No => (a.view(), b.view()),
         Transpose::Yes => (a.t(), b.t()),
@@ -87,7 +86,7 @@ pub fn ssyr2k(
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
     let variant = Variant {
         tri_c: Some(uplo),
         syr2k: true,
@@ -97,7 +96,5 @@ pub fn ssyr2k(
     // as op(B) and op(A)ᵀ.
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
     let d = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
-    write_triangle(&mut c, &out[0], &cd, uplo);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Tri(&mut c, &cd, uplo)])
 }

@@ -1,21 +1,20 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
-
-use super::write_triangle;
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::layout;
+use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of the symmetric `C`:
 /// `op(A) = A` (n×k) for `Transpose::No`, `op(A) = Aᵀ` (A k×n) for `Transpose::Yes`.
 ///
-/// BLAS: `ssyrk`. `C` is n×n; only its triangle `uplo` is read (when `beta ≠ 0`) and written,
-/// the other triangle is not touched. `A` and `C` may be in any layout (C order, F order,
-/// transposed, sliced, strided), with no copy. Reference semantics: k = 0 or `alpha = 0` gives
-/// `C ← beta·C` on the triangle and does not read A; `beta = 0` never reads `C`. Forward error
-/// bound: [`metrics::bounds::syrk`](crate::metrics::bounds::syrk) (factor ≤ 1).
+/// BLAS: `ssyrk`. `C` is n×n; only its triangle `uplo` is read (when `beta ≠ 0`) and written, the
+/// other triangle is not touched. `A` and `C` may be in any layout (C order, F order, transposed,
+/// sliced, strided), with no copy, or resident ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`),
+/// host and resident operands mixed freely in one call (a resident `C` is updated on the device,
+/// its other triangle untouched). Reference semantics: k = 0 or `alpha = 0` gives `C ← beta·C` on
+/// the triangle and does not read A; `beta = 0` never reads `C`. Forward error bound:
+/// [`metrics::bounds::syrk`](crate::metrics::bounds::syrk) (factor ≤ 1).
 ///
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) with `op(A)` as the left operand
 /// and the same uploaded buffer, strides swapped, as `op(A)ᵀ` on the right; C restricted to the
@@ -38,16 +37,17 @@ use crate::Context;
 /// assert_eq!(c, array![[6.0, 18.0], [1.0, 26.0]]); // A·Aᵀ = [[5, 11], [11, 25]]
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn ssyrk(
+pub fn ssyrk<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
     alpha: f32,
-    a: ArrayView2<'_, f32>,
+    a: impl Into<MatRef<'a>>,
     beta: f32,
-    mut c: ArrayViewMut2<'_, f32>,
+    c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "ssyrk";
+    let (a, mut c) = (a.into(), c.into());
     let op_a = match trans {
         Transpose::No => a.view(),
         Transpose::Yes => a.t(),
@@ -66,7 +66,7 @@ pub fn ssyrk(
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let cd = layout::matrix(ctx, R, "c", &c.view())?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
     let variant = Variant {
         tri_c: Some(uplo),
         ..Variant::default()
@@ -82,7 +82,5 @@ pub fn ssyrk(
         Operand::of(&cd),
         variant,
     );
-    let out = ctx.execute::<f32>(R, &[d], &[(&cd.buffer, cd.span)])?;
-    write_triangle(&mut c, &out[0], &cd, uplo);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Tri(&mut c, &cd, uplo)])
 }

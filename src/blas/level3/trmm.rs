@@ -1,21 +1,21 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
-
+use super::check_context;
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{self, MatOperand};
+use crate::layout::{self, MatMut, MatOperand, MatRef, Out};
 use crate::Context;
 
 /// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`), `A` triangular,
 /// `op(A) = A` or `Aᵀ`.
 ///
-/// BLAS: `strmm`. `B` is m×n, `A` m×m (Left) or n×n (Right). `uplo` says which triangle of
-/// `A` holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as
-/// ones and never reads it. `A` and `B` may be in any layout (C order, F order, transposed,
-/// sliced, strided), with no copy. Reference semantics: `alpha = 0` sets `B` to zero without
-/// reading A or B. Forward error bound: [`metrics::bounds::trmm`](crate::metrics::bounds::trmm)
-/// (factor ≤ 1).
+/// BLAS: `strmm`. `B` is m×n, `A` m×m (Left) or n×n (Right). `uplo` says which triangle of `A`
+/// holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as ones and
+/// never reads it. `A` and `B` may be in any layout (C order, F order, transposed, sliced,
+/// strided), with no copy, or resident ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and
+/// resident operands mixed freely in one call (a resident `B` is updated on the device). Reference
+/// semantics: `alpha = 0` sets `B` to zero without reading A or B. Forward error bound:
+/// [`metrics::bounds::trmm`](crate::metrics::bounds::trmm) (factor ≤ 1).
 ///
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) with a triangular left operand
 /// (`A_MODE = 2`: zero outside the triangle without reading it, unit diagonal without reading
@@ -43,17 +43,18 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn strmm(
+pub fn strmm<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
     alpha: f32,
-    a: ArrayView2<'_, f32>,
-    mut b: ArrayViewMut2<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "strmm";
+    let (a, mut b) = (a.into(), b.into());
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, what) = match side {
@@ -66,7 +67,9 @@ pub fn strmm(
         return Ok(());
     }
     if alpha == 0.0 {
-        b.fill(0.0);
+        check_context(ctx, R, "a", a.view())?;
+        check_context(ctx, R, "b", b.view())?;
+        layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
     // The left operand L of the engine and its triangle: op(A) (Left) or op(A)ᵀ (Right).
@@ -79,7 +82,7 @@ pub fn strmm(
         Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
     };
     let ld = layout::matrix(ctx, R, "a", &l)?;
-    let bd = layout::matrix(ctx, R, "b", &b.view())?;
+    let bd = layout::matrix(ctx, R, "b", b.view())?;
     // The product, laid out like B.
     let out = MatOperand {
         buffer: ctx.zeroed(bd.span as u64 * 4),
@@ -94,7 +97,5 @@ pub fn strmm(
         Side::Left => matmul::engine(ctx, (m, n, m), alpha, lo, bo, 0.0, oo, variant),
         Side::Right => matmul::engine(ctx, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant),
     };
-    let data = ctx.execute::<f32>(R, &[d], &[(&out.buffer, out.span)])?;
-    layout::write_matrix(&mut b, &data[0], &out);
-    Ok(())
+    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut b, &out)])
 }

@@ -1,22 +1,22 @@
-use ndarray::{ArrayView2, ArrayViewMut2};
-
+use super::check_context;
 use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::blocksolve;
 use crate::drivers::matmul::Operand;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{self, check_fits};
+use crate::layout::{self, check_fits, MatMut, MatRef, Out};
 use crate::Context;
 
 /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
 /// `B ← X`, `A` triangular, `op(A) = A` or `Aᵀ`.
 ///
 /// BLAS: `strsm`. `B` is m×n, `A` m×m (Left) or n×n (Right). `uplo` says which triangle of `A`
-/// holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as
-/// ones and never reads it. `A` and `B` may be in any layout (C order, F order, transposed,
-/// sliced, strided), with no copy. Reference semantics: `alpha = 0` sets `B` to zero without
-/// reading A or B. No test for singularity is made (as in BLAS): a zero on the diagonal gives
-/// Inf or NaN.
+/// holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as ones and
+/// never reads it. `A` and `B` may be in any layout (C order, F order, transposed, sliced,
+/// strided), with no copy, or resident ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and
+/// resident operands mixed freely in one call (a resident `B` is updated on the device). Reference
+/// semantics: `alpha = 0` sets `B` to zero without reading A or B. No test for singularity is made
+/// (as in BLAS): a zero on the diagonal gives Inf or NaN.
 ///
 /// Algorithm: blocked substitution (`drivers/blocksolve.rs`): for each 32-row diagonal block,
 /// in solve order, a block solve for all right-hand sides at once, then a tile-engine update
@@ -46,17 +46,18 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn strsm(
+pub fn strsm<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
     alpha: f32,
-    a: ArrayView2<'_, f32>,
-    mut b: ArrayViewMut2<'_, f32>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     const R: &str = "strsm";
+    let (a, mut b) = (a.into(), b.into());
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, nrhs, what) = match side {
@@ -69,7 +70,9 @@ pub fn strsm(
         return Ok(());
     }
     if alpha == 0.0 {
-        b.fill(0.0);
+        check_context(ctx, R, "a", a.view())?;
+        check_context(ctx, R, "b", b.view())?;
+        layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
     // The triangle L of the canonical solve L·X = alpha·B: op(A) (Left) or op(A)ᵀ (Right).
@@ -82,7 +85,7 @@ pub fn strsm(
         Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
     };
     let ld = layout::matrix(ctx, R, "a", &l)?;
-    let bd = layout::matrix(ctx, R, "b", &b.view())?;
+    let bd = layout::matrix(ctx, R, "b", b.view())?;
     let scratch = blocksolve::scratch_len(r, nrhs);
     check_fits::<f32>(ctx, R, "b", scratch)?;
     let w = ctx.zeroed(scratch as u64 * 4);
@@ -92,7 +95,5 @@ pub fn strsm(
     };
     let unit = diag == Diag::Unit;
     let d = blocksolve::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
-    let out = ctx.execute::<f32>(R, &d, &[(&bd.buffer, bd.span)])?;
-    layout::write_matrix(&mut b, &out[0], &bd);
-    Ok(())
+    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut b, &bd)])
 }
