@@ -212,24 +212,12 @@ pub fn triangle(rng: &mut StdRng, n: usize, uplo: wgblas::Uplo, diag_lo: f32) ->
 pub mod oracle {
     use cblas_sys::*;
     use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
-    use wgblas::{Diag, Transpose, Uplo};
+    use wgblas::Transpose;
 
     fn trans(t: Transpose) -> CBLAS_TRANSPOSE {
         match t {
             Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
             Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
-        }
-    }
-    fn uplo(u: Uplo) -> CBLAS_UPLO {
-        match u {
-            Uplo::Upper => CBLAS_UPLO::CblasUpper,
-            Uplo::Lower => CBLAS_UPLO::CblasLower,
-        }
-    }
-    fn diag(d: Diag) -> CBLAS_DIAG {
-        match d {
-            Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
-            Diag::Unit => CBLAS_DIAG::CblasUnit,
         }
     }
     fn c(a: &ArrayView2<f32>) -> Array2<f32> {
@@ -277,31 +265,6 @@ pub mod oracle {
             )
         };
         y
-    }
-
-    pub fn strsv(
-        u: Uplo,
-        t: Transpose,
-        d: Diag,
-        a: ArrayView2<f32>,
-        b: ArrayView1<f32>,
-    ) -> Array1<f32> {
-        let (a, mut x) = (c(&a), v(&b));
-        let n = a.nrows();
-        unsafe {
-            cblas_strsv(
-                CBLAS_LAYOUT::CblasRowMajor,
-                uplo(u),
-                trans(t),
-                diag(d),
-                n as i32,
-                a.as_ptr(),
-                n.max(1) as i32,
-                x.as_mut_ptr(),
-                1,
-            )
-        };
-        x
     }
 
     #[allow(clippy::too_many_arguments)]
