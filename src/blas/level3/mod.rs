@@ -8,9 +8,49 @@ pub(crate) mod syrk;
 pub(crate) mod trmm;
 pub(crate) mod trsm;
 
+use crate::blas::{check_dim, check_len, check_square};
 use crate::error::Result;
+use crate::flags::{Side, Transpose, Uplo};
 use crate::layout::{self, MatRef};
 use crate::Context;
+
+/// The argument checks of `strmm`/`strsm`: `A` square, of the order of B's rows (`Left`) or
+/// columns (`Right`). Returns that order, `r`.
+pub(crate) fn check_side(
+    routine: &'static str,
+    side: Side,
+    a: (usize, usize),
+    b: (usize, usize),
+) -> Result<usize> {
+    check_square(routine, "a", a)?;
+    let (m, n) = b;
+    let (r, what) = match side {
+        Side::Left => (m, "rows of B must equal the order of A"),
+        Side::Right => (n, "columns of B must equal the order of A"),
+    };
+    check_len(routine, "b", r, a.0, what)?;
+    check_dim(routine, "b", m.max(n))?;
+    Ok(r)
+}
+
+/// The left triangular operand L of the canonical left-side problem, and its triangle:
+/// `op(A)` for `Left`, `op(A)ᵀ` for `Right` (`B·op(A) = (op(A)ᵀ·Bᵀ)ᵀ`); a transpose swaps the
+/// strides and flips the triangle, no data moves.
+pub(crate) fn left_triangle<'a>(
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    a: &'a MatRef<'_>,
+) -> (MatRef<'a>, Uplo) {
+    let (op_a, op_uplo) = match transa {
+        Transpose::No => (a.view(), uplo),
+        Transpose::Yes => (a.t(), uplo.flip()),
+    };
+    match side {
+        Side::Left => (op_a, op_uplo),
+        Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
+    }
+}
 
 /// `Err` unless a resident operand belongs to `ctx` (a host operand always passes), for the
 /// quick returns that write an output without reading the operands.

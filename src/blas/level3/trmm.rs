@@ -1,5 +1,4 @@
-use super::check_context;
-use crate::blas::{check_dim, check_len, check_square};
+use super::{check_context, check_side, left_triangle};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
@@ -55,14 +54,8 @@ pub fn strmm<'a>(
 ) -> Result<()> {
     const R: &str = "strmm";
     let (a, mut b) = (a.into(), b.into());
-    check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
-    let (r, what) = match side {
-        Side::Left => (m, "rows of B must equal the order of A"),
-        Side::Right => (n, "columns of B must equal the order of A"),
-    };
-    check_len(R, "b", r, a.nrows(), what)?;
-    check_dim(R, "b", m.max(n))?;
+    check_side(R, side, a.dim(), (m, n))?;
     if m == 0 || n == 0 {
         return Ok(());
     }
@@ -72,15 +65,8 @@ pub fn strmm<'a>(
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
-    // The left operand L of the engine and its triangle: op(A) (Left) or op(A)ᵀ (Right).
-    let (op_a, op_uplo) = match transa {
-        Transpose::No => (a.view(), uplo),
-        Transpose::Yes => (a.t(), uplo.flip()),
-    };
-    let (l, l_uplo) = match side {
-        Side::Left => (op_a, op_uplo),
-        Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
-    };
+    // The left operand L of the engine and its triangle.
+    let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
     let ld = layout::matrix(ctx, R, "a", &l)?;
     let bd = layout::matrix(ctx, R, "b", b.view())?;
     // The product, laid out like B.

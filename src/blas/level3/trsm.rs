@@ -1,5 +1,4 @@
-use super::check_context;
-use crate::blas::{check_dim, check_len, check_square};
+use super::{check_context, check_side, left_triangle};
 use crate::drivers::blocksolve;
 use crate::drivers::matmul::Operand;
 use crate::error::Result;
@@ -58,14 +57,12 @@ pub fn strsm<'a>(
 ) -> Result<()> {
     const R: &str = "strsm";
     let (a, mut b) = (a.into(), b.into());
-    check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
-    let (r, nrhs, what) = match side {
-        Side::Left => (m, n, "rows of B must equal the order of A"),
-        Side::Right => (n, m, "columns of B must equal the order of A"),
+    let r = check_side(R, side, a.dim(), (m, n))?;
+    let nrhs = match side {
+        Side::Left => n,
+        Side::Right => m,
     };
-    check_len(R, "b", r, a.nrows(), what)?;
-    check_dim(R, "b", m.max(n))?;
     if m == 0 || n == 0 {
         return Ok(());
     }
@@ -75,15 +72,8 @@ pub fn strsm<'a>(
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
-    // The triangle L of the canonical solve L·X = alpha·B: op(A) (Left) or op(A)ᵀ (Right).
-    let (op_a, op_uplo) = match transa {
-        Transpose::No => (a.view(), uplo),
-        Transpose::Yes => (a.t(), uplo.flip()),
-    };
-    let (l, l_uplo) = match side {
-        Side::Left => (op_a, op_uplo),
-        Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
-    };
+    // The triangle L of the canonical solve L·X = alpha·B.
+    let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
     let ld = layout::matrix(ctx, R, "a", &l)?;
     let bd = layout::matrix(ctx, R, "b", b.view())?;
     let scratch = blocksolve::scratch_len(r, nrhs);
