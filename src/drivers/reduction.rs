@@ -223,6 +223,32 @@ pub(crate) fn run_device<'c, T>(
     Ok(crate::GpuScalar::new(ctx, scratch.buffer, at, 1, decode))
 }
 
+/// [`run_device`] of a one-vector reduction (`x` as both operands): checks `x`'s length,
+/// uploads a host `x`, and runs nothing for an empty one.
+pub(crate) fn run_device_one<'c, T>(
+    ctx: &'c Context,
+    routine: &'static str,
+    kind: Kind,
+    x: &crate::layout::VecRef<'_>,
+    word: usize,
+    decode: fn(&[u32]) -> T,
+) -> Result<crate::GpuScalar<'c, T>> {
+    crate::blas::check_dim(routine, "x", x.len())?;
+    let xd = if x.is_empty() {
+        None
+    } else {
+        Some(crate::layout::vector(ctx, routine, "x", x)?)
+    };
+    run_device(
+        ctx,
+        routine,
+        kind,
+        xd.as_ref().map(|x| (x, x)),
+        word,
+        decode,
+    )
+}
+
 pub(crate) fn run(
     ctx: &Context,
     routine: &'static str,

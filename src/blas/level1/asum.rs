@@ -102,18 +102,10 @@ pub(crate) fn sasum_device<'a, 'c>(
     ctx: &'c Context,
     x: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
-    const R: &str = "sasum";
-    let x = x.into();
-    check_dim(R, "x", x.len())?;
-    let xd = if x.is_empty() {
-        None
-    } else {
-        Some(layout::vector(ctx, R, "x", &x)?)
-    };
     let kind = Kind {
         op: Op::Asum,
         elem: Elem::F32,
         words: 1,
     };
-    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 0, decode_f32)
+    reduction::run_device_one(ctx, "sasum", kind, &x.into(), 0, decode_f32)
 }

@@ -58,18 +58,10 @@ pub(crate) fn snrm2_device<'a, 'c>(
     ctx: &'c Context,
     x: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
-    const R: &str = "snrm2";
-    let x = x.into();
-    check_dim(R, "x", x.len())?;
-    let xd = if x.is_empty() {
-        None
-    } else {
-        Some(layout::vector(ctx, R, "x", &x)?)
-    };
     let kind = Kind {
         op: Op::Nrm2,
         elem: Elem::F32,
         words: 1,
     };
-    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 11, decode_f32)
+    reduction::run_device_one(ctx, "snrm2", kind, &x.into(), 11, decode_f32)
 }
