@@ -147,17 +147,33 @@ impl Context {
         if let Some(b) = options.backends {
             desc.backends = b;
         }
+        if desc.backends.is_empty() {
+            return Err(Error::NoAdapter {
+                detail: format!(
+                    "no backend selected (WGPU_BACKEND={:?}; use vulkan, metal, dx12 or gl)",
+                    std::env::var("WGPU_BACKEND").unwrap_or_default()
+                ),
+            });
+        }
         let instance = wgpu::Instance::new(desc);
         let adapter = match &options.adapter_name {
             Some(name) => {
                 let want = name.to_lowercase();
                 let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
-                let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+                let names: Vec<String> = adapters
+                    .iter()
+                    .map(|a| {
+                        let i = a.get_info();
+                        format!("{} [{:?}]", i.name, i.backend)
+                    })
+                    .collect();
                 adapters
                     .into_iter()
                     .find(|a| a.get_info().name.to_lowercase().contains(&want))
                     .ok_or_else(|| Error::NoAdapter {
-                        detail: format!("no adapter name contains {name:?}; found {names:?}"),
+                        detail: format!(
+                            "no adapter name contains {name:?} (WGPU_ADAPTER_NAME); found {names:?}"
+                        ),
                     })?
             }
             None => instance
@@ -169,7 +185,10 @@ impl Context {
                 })
                 .await
                 .map_err(|e| Error::NoAdapter {
-                    detail: e.to_string(),
+                    detail: format!(
+                        "{e}. Install a GPU driver; on a machine without a GPU, install lavapipe \
+                         (`apt-get install mesa-vulkan-drivers libvulkan1`)"
+                    ),
                 })?,
         };
         let info = adapter.get_info();

@@ -11,10 +11,7 @@
 pub enum Error {
     /// No GPU adapter could be found (no Vulkan/Metal/DX12/GL driver, or none matching
     /// `WGPU_BACKEND` / `WGPU_ADAPTER_NAME`).
-    #[error(
-        "wgblas: no GPU adapter found ({detail}). Install a driver; on a machine without a GPU, \
-         install lavapipe: `apt-get install mesa-vulkan-drivers libvulkan1`"
-    )]
+    #[error("wgblas: no GPU adapter found: {detail}")]
     NoAdapter {
         /// What was tried.
         detail: String,

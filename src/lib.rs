@@ -22,6 +22,8 @@
 //! # Ok::<(), wgblas::Error>(())
 //! ```
 //!
+//! Doc comments cite the design contract as "DESIGN.md §N": `docs/DESIGN.md` in the repository.
+//!
 //! Everything fallible returns [`Result`]: bad input gives an [`Error`] naming the routine and
 //! the argument, never a panic, and leaves the output unchanged.
 

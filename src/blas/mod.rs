@@ -6,6 +6,13 @@
 //! for how each reaches the kernels. `lda`, `incx` and the other stride arguments of reference
 //! BLAS are the view's strides, so ndarray makes them valid by construction.
 //!
+//! Arguments: vector inputs are `impl Into<VecRef>` (an ndarray view, `&Array1`, or a resident
+//! `&GpuVector`), vector outputs `impl Into<VecMut>` (a mutable view, `&mut Array1`, or
+//! `&mut GpuVector`), matrices likewise `MatRef`/`MatMut` (views, arrays, `&GpuMatrix`,
+//! `gpu_matrix.t()`), and `alpha`/`beta` of `saxpy`, `sscal`, `sgemv`, `ssymv` and `sgemm`
+//! `impl Into<Scalar>` (an `f32` or a device `&GpuScalar<f32>`); see [`crate::layout`] and
+//! [`crate::resident`]. Host and resident operands may be mixed in one call.
+//!
 //! Every routine checks its arguments first and returns a typed [`Error`] that
 //! names the routine and the argument; on any error the output view is unchanged.
 

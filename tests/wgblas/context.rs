@@ -15,10 +15,24 @@ fn no_matching_adapter_is_a_clear_error() {
     let err = Context::with_options(&options).unwrap_err();
     assert!(matches!(err, Error::NoAdapter { .. }), "{err:?}");
     let msg = err.to_string();
+    // It names what was asked for and lists what exists, with each adapter's backend.
+    let found = ctx().adapter_info();
     assert!(
-        msg.contains("no-such-adapter-0xdead") && msg.contains("lavapipe"),
+        msg.contains("no-such-adapter-0xdead") && msg.contains(&found.name),
         "{msg}"
     );
+    assert!(msg.contains(&format!("[{:?}]", found.backend)), "{msg}");
+}
+
+#[test]
+fn empty_backend_set_is_a_clear_error() {
+    let options = ContextOptions {
+        backends: Some(wgpu::Backends::empty()),
+        ..Default::default()
+    };
+    let err = Context::with_options(&options).unwrap_err();
+    assert!(matches!(err, Error::NoAdapter { .. }), "{err:?}");
+    assert!(err.to_string().contains("no backend selected"), "{err}");
 }
 
 #[test]
