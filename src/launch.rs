@@ -122,6 +122,7 @@ impl Context {
             &self.pool,
             &self.device,
             (bytes.len() as u64).max(MIN_BUFFER),
+            self.limits().max_storage_buffer_binding_size,
         );
         if !bytes.is_empty() {
             // The held commands are submitted and the write staged under the pending lock, so
@@ -143,7 +144,12 @@ impl Context {
     /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the
     /// device before any later command runs).
     pub(crate) fn zeroed(&self, bytes: u64) -> Buf {
-        let buf = pool::take(&self.pool, &self.device, bytes.max(MIN_BUFFER));
+        let buf = pool::take(
+            &self.pool,
+            &self.device,
+            bytes.max(MIN_BUFFER),
+            self.limits().max_storage_buffer_binding_size,
+        );
         self.hold(vec![Command::Clear {
             buffer: (*buf).clone(),
         }]);

@@ -74,9 +74,14 @@ impl Buf {
     }
 }
 
-/// Take a buffer of at least `bytes` bytes from `pool`, or create one.
-pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64) -> Buf {
-    let class = bytes.max(MIN_CLASS).next_power_of_two();
+/// Take a buffer of at least `bytes` bytes from `pool`, or create one. Sizes are rounded up to
+/// a power of two, except where that would pass `max` (the device's storage-binding limit):
+/// such a buffer gets its exact size (a multiple of 4).
+pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64, max: u64) -> Buf {
+    let class = match bytes.max(MIN_CLASS).next_power_of_two() {
+        c if c > max => bytes.div_ceil(4) * 4,
+        c => c,
+    };
     let mut p = pool.lock().expect("buffer pool poisoned");
     let reused = p.free.get_mut(&class).and_then(Vec::pop);
     let buffer = match reused {

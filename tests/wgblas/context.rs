@@ -116,3 +116,13 @@ fn profiling_records_gpu_time_where_timestamps_exist() {
         ),
     }
 }
+
+#[test]
+fn largest_operand_one_binding_allows_is_accepted() {
+    // The complement of the validation_too_large tests: exactly the adapter's storage-binding
+    // limit works (pooled buffers are never rounded up past it).
+    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4;
+    let x = Array1::<f32>::from_elem(n, 0.5);
+    let s = blas::sasum(ctx(), &x).unwrap();
+    assert_eq!(s, n as f32 * 0.5);
+}
