@@ -25,23 +25,36 @@ pub struct ContextOptions {
 impl ContextOptions {
     /// Options from `WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and `WGBLAS_POWER_PREFERENCE`
     /// (falling back to wgpu's `WGPU_POWER_PREF`).
-    pub fn from_env() -> Self {
-        let power_preference = match std::env::var("WGBLAS_POWER_PREFERENCE")
-            .ok()
-            .map(|s| s.to_ascii_lowercase())
-            .as_deref()
-        {
-            Some("low-power") | Some("low") => Some(wgpu::PowerPreference::LowPower),
-            Some("high-performance") | Some("high") => Some(wgpu::PowerPreference::HighPerformance),
-            _ => wgpu::PowerPreference::from_env(),
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] (routine `"context"`, argument `"WGBLAS_POWER_PREFERENCE"`)
+    /// for a value other than `low-power`, `high-performance` (or `low`, `high`).
+    pub fn from_env() -> Result<Self> {
+        let power_preference = match std::env::var("WGBLAS_POWER_PREFERENCE") {
+            Ok(v) => parse_power_preference(&v)?,
+            Err(_) => wgpu::PowerPreference::from_env(),
         };
-        ContextOptions {
+        Ok(ContextOptions {
             backends: wgpu::Backends::from_env(),
             adapter_name: std::env::var("WGPU_ADAPTER_NAME")
                 .ok()
                 .filter(|s| !s.is_empty()),
             power_preference,
-        }
+        })
+    }
+}
+
+/// The value of `WGBLAS_POWER_PREFERENCE`.
+fn parse_power_preference(v: &str) -> Result<Option<wgpu::PowerPreference>> {
+    match v.to_ascii_lowercase().as_str() {
+        "low-power" | "low" => Ok(Some(wgpu::PowerPreference::LowPower)),
+        "high-performance" | "high" => Ok(Some(wgpu::PowerPreference::HighPerformance)),
+        "" => Ok(None),
+        _ => Err(Error::InvalidArgument {
+            routine: "context",
+            arg: "WGBLAS_POWER_PREFERENCE",
+            detail: format!("{v:?}: use low-power or high-performance"),
+        }),
     }
 }
 
@@ -125,9 +138,10 @@ impl Context {
     ///
     /// # Errors
     /// [`Error::NoAdapter`] when no adapter matches; [`Error::RequestDevice`] when the adapter
-    /// refuses to create a device.
+    /// refuses to create a device; [`Error::InvalidArgument`] for an unknown
+    /// `WGBLAS_POWER_PREFERENCE`.
     pub fn new() -> Result<Self> {
-        Self::with_options(&ContextOptions::from_env())
+        Self::with_options(&ContextOptions::from_env()?)
     }
 
     /// A new context on the adapter picked by `options`.
@@ -412,6 +426,30 @@ impl Context {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn power_preference_values() {
+        use wgpu::PowerPreference::{HighPerformance, LowPower};
+        assert_eq!(parse_power_preference("low-power").unwrap(), Some(LowPower));
+        assert_eq!(
+            parse_power_preference("HIGH-PERFORMANCE").unwrap(),
+            Some(HighPerformance)
+        );
+        assert_eq!(
+            parse_power_preference("high").unwrap(),
+            Some(HighPerformance)
+        );
+        assert_eq!(parse_power_preference("").unwrap(), None);
+        let err = parse_power_preference("fastest").unwrap_err();
+        assert!(matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "context",
+                arg: "WGBLAS_POWER_PREFERENCE",
+                ..
+            }
+        ));
+    }
 
     #[test]
     fn context_is_send_sync() {
