@@ -36,7 +36,7 @@ struct Params {
     alpha: f32,
     beta: f32,
     tiles_m: u32,
-    _pad: u32,
+    vec_ok: u32,
 }
 
 /// One dispatch of `C = alpha·A·B + beta·C`, one workgroup per 128×128 tile of C.
@@ -183,14 +183,16 @@ pub(crate) fn engine<'a>(
         alpha,
         beta,
         tiles_m: tiles_m as u32,
-        _pad: 0,
+        // The vec4 views of A and B cover their whole buffers only if these are 16-byte multiples.
+        vec_ok: u32::from(a.buffer.size().is_multiple_of(16))
+            | (u32::from(b.buffer.size().is_multiple_of(16)) << 1),
     };
     let groups = ctx.grid((tiles_m * tiles_n) as u64);
     Dispatch::new(
         &SHADER,
         "gemm",
         &params,
-        &[a.buffer, b.buffer, c.buffer],
+        &[a.buffer, b.buffer, c.buffer, a.buffer, b.buffer],
         groups,
     )
     .constants(&variant.constants())

@@ -360,3 +360,59 @@ fn resident_transposed_view_and_device_scalars() {
     // Aᵀ·B = [[26, 30], [38, 44]]
     assert_eq!(gc.to_array().unwrap(), array![[52.0, 60.0], [76.0, 88.0]]);
 }
+
+#[test]
+fn edge_whole_aligned_tiles_in_every_storage_order() {
+    // 256×256 C with k = 64 (multiples of the tile and of 4): whole tiles whose rows or columns
+    // are contiguous and 16-byte aligned, read as vec4s, in all four combinations of storage
+    // order (via the trans flags) — and the same with A shifted by one column (unaligned).
+    for layouts in [
+        [Layout::C, Layout::C, Layout::C],
+        [Layout::F, Layout::F, Layout::F],
+        [Layout::C, Layout::F, Layout::C],
+        [Layout::F, Layout::C, Layout::F],
+    ] {
+        for ta in TRANS {
+            for tb in TRANS {
+                check(11, (256, 256, 64), ta, tb, 1.0, 0.5, layouts);
+            }
+        }
+    }
+    let mut r = rng(12);
+    let wide = rand_mat(&mut r, 256, 65);
+    let a = wide.slice(ndarray::s![.., 1..]);
+    let b = rand_mat(&mut r, 64, 256);
+    let mut c = Array2::<f32>::zeros((256, 256));
+    blas::sgemm(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a,
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap();
+    let zero = Array2::<f32>::zeros((256, 256));
+    let reference = oracle::sgemm(
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a,
+        b.view(),
+        0.0,
+        zero.view(),
+    );
+    let bound = bounds::gemm(
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a,
+        b.view(),
+        0.0,
+        zero.view(),
+    );
+    let f = metrics::forward_factor(&c, &reference, &bound).unwrap();
+    assert!(f <= THRESHOLD, "unaligned A: factor {f}");
+}

@@ -8,6 +8,8 @@
 // workgroup memory (BK = 16), and each invocation accumulates a TM×TN = 8×8 register tile.
 // Staging loads are mapped so that consecutive invocations read consecutive addresses for
 // either storage order. Out-of-range elements are staged as zero; stores are guarded.
+// Whole slabs whose rows or columns are contiguous and 16-byte aligned are staged with vec4
+// loads (bindings `a4`, `b4`: the same buffers); others element by element.
 //
 // Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C);
 // beta = 0 never reads C.
@@ -55,13 +57,16 @@ struct Params {
     alpha: f32,
     beta: f32,
     tiles_m: u32,  // number of tiles along m
-    _pad0: u32,
+    vec_ok: u32,   // bit 0: `a4` may be used, bit 1: `b4` (their bindings are whole vec4s)
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read> b: array<T>;
 @group(0) @binding(3) var<storage, read_write> c: array<T>;
+// The same buffers as `a` and `b`, read as vec4s by the staging fast paths.
+@group(0) @binding(4) var<storage, read> a4: array<vec4<T>>;
+@group(0) @binding(5) var<storage, read> b4: array<vec4<T>>;
 
 // As[p][i] and Bs[p][j], stored as vec4 rows so that the inner loop reads vectors.
 var<workgroup> As: array<vec4<T>, 512>;  // BK · BM / 4
@@ -95,6 +100,40 @@ fn read_a(i: u32, p: u32) -> T {
 // Stage the BM×BK slab of the left operand at (i0, p0). `second`: the SYR2K second product,
 // whose left operand is B'(i, p) = B(p, i) (strides (csb, rsb) of the b binding).
 fn load_a(i0: u32, p0: u32, t: u32, second: bool) {
+    // Fast paths: a whole general slab whose rows (csa = 1) or columns (rsa = 1) are
+    // contiguous and 16-byte aligned is read as vec4s (all values here are uniform).
+    let whole = i0 + BM <= P.m && p0 + BK <= P.k;
+    if (A_MODE == 0u && !second && whole && (P.vec_ok & 1u) != 0u && P.offa % 4u == 0u) {
+        if (P.csa == 1 && P.rsa % 4 == 0) {
+            // Invocation t: row t / 2 of the slab, 8 consecutive p from (t % 2)·8.
+            let il = t / 2u;
+            let pq = (t % 2u) * 8u;
+            let at = (u32(i32(P.offa) + i32(i0 + il) * P.rsa) + p0 + pq) / 4u;
+            let v0 = a4[at];
+            let v1 = a4[at + 1u];
+            let col = il / 4u;
+            let lane = il % 4u;
+            As[(pq + 0u) * (BM / 4u) + col][lane] = v0.x;
+            As[(pq + 1u) * (BM / 4u) + col][lane] = v0.y;
+            As[(pq + 2u) * (BM / 4u) + col][lane] = v0.z;
+            As[(pq + 3u) * (BM / 4u) + col][lane] = v0.w;
+            As[(pq + 4u) * (BM / 4u) + col][lane] = v1.x;
+            As[(pq + 5u) * (BM / 4u) + col][lane] = v1.y;
+            As[(pq + 6u) * (BM / 4u) + col][lane] = v1.z;
+            As[(pq + 7u) * (BM / 4u) + col][lane] = v1.w;
+            return;
+        }
+        if (P.rsa == 1 && P.csa % 4 == 0) {
+            // Invocation t: vec4 t % 32 of slab columns t / 32 and t / 32 + 8.
+            let v = t % 32u;
+            for (var r = 0u; r < 2u; r = r + 1u) {
+                let pl = t / 32u + 8u * r;
+                let at = u32(i32(P.offa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v;
+                As[pl * (BM / 4u) + v] = a4[at];
+            }
+            return;
+        }
+    }
     var rs = P.rsa;
     if (second) {
         rs = P.csb;
@@ -127,6 +166,38 @@ fn load_a(i0: u32, p0: u32, t: u32, second: bool) {
 // Stage the BK×BN slab of the right operand at (p0, j0). `second`: the SYR2K second product,
 // whose right operand is A'(p, j) = A(j, p) (strides (csa, rsa) of the a binding).
 fn load_b(p0: u32, j0: u32, t: u32, second: bool) {
+    // Fast paths, as in `load_a`: rows (csb = 1) or columns (rsb = 1) contiguous and aligned.
+    let whole = j0 + BN <= P.n && p0 + BK <= P.k;
+    if (!second && whole && (P.vec_ok & 2u) != 0u && P.offb % 4u == 0u) {
+        if (P.csb == 1 && P.rsb % 4 == 0) {
+            let v = t % 32u;
+            for (var r = 0u; r < 2u; r = r + 1u) {
+                let pl = t / 32u + 8u * r;
+                let at = u32(i32(P.offb) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v;
+                Bs[pl * (BN / 4u) + v] = b4[at];
+            }
+            return;
+        }
+        if (P.rsb == 1 && P.csb % 4 == 0) {
+            // Invocation t: column t / 2 of the slab, 8 consecutive p from (t % 2)·8.
+            let jl = t / 2u;
+            let pq = (t % 2u) * 8u;
+            let at = (u32(i32(P.offb) + i32(j0 + jl) * P.csb) + p0 + pq) / 4u;
+            let v0 = b4[at];
+            let v1 = b4[at + 1u];
+            let col = jl / 4u;
+            let lane = jl % 4u;
+            Bs[(pq + 0u) * (BN / 4u) + col][lane] = v0.x;
+            Bs[(pq + 1u) * (BN / 4u) + col][lane] = v0.y;
+            Bs[(pq + 2u) * (BN / 4u) + col][lane] = v0.z;
+            Bs[(pq + 3u) * (BN / 4u) + col][lane] = v0.w;
+            Bs[(pq + 4u) * (BN / 4u) + col][lane] = v1.x;
+            Bs[(pq + 5u) * (BN / 4u) + col][lane] = v1.y;
+            Bs[(pq + 6u) * (BN / 4u) + col][lane] = v1.z;
+            Bs[(pq + 7u) * (BN / 4u) + col][lane] = v1.w;
+            return;
+        }
+    }
     var cs = P.csb;
     if (second) {
         cs = P.rsa;
