@@ -29,7 +29,7 @@ use ndarray::{
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::flags::Uplo;
+use crate::flags::{Transpose, Uplo};
 use crate::launch::{Command, Dispatch};
 use crate::pool::Buf;
 use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
@@ -278,6 +278,23 @@ impl<'a, T> MatRef<'a, T> {
         match self {
             MatRef::Host(v) => MatRef::Host(v.t()),
             MatRef::Device(d) => MatRef::Device(d.t()),
+        }
+    }
+
+    /// `op(A)` of a BLAS `trans` argument: the matrix itself or its transpose (no copy).
+    pub fn op(&self, trans: Transpose) -> MatRef<'_, T> {
+        match trans {
+            Transpose::No => self.view(),
+            Transpose::Yes => self.t(),
+        }
+    }
+
+    /// `op(A)` of a triangular or symmetric matrix, with the triangle of `op(A)` that holds it:
+    /// transposing flips `uplo`.
+    pub fn op_triangle(&self, trans: Transpose, uplo: Uplo) -> (MatRef<'_, T>, Uplo) {
+        match trans {
+            Transpose::No => (self.view(), uplo),
+            Transpose::Yes => (self.t(), uplo.flip()),
         }
     }
 

@@ -59,10 +59,7 @@ pub fn sgemv<'a>(
 ) -> Result<()> {
     const R: &str = "sgemv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
-    let op_a = match trans {
-        Transpose::No => a.view(),
-        Transpose::Yes => a.t(),
-    };
+    let op_a = a.op(trans);
     let (m, n) = op_a.dim();
     check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
     check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;

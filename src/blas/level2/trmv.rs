@@ -60,10 +60,7 @@ pub fn strmv<'a>(
         return Ok(());
     }
     // op(A) = Aᵀ: swap the strides; its referenced triangle is the other one.
-    let (op_a, uplo) = match trans {
-        Transpose::No => (a.view(), uplo),
-        Transpose::Yes => (a.t(), uplo.flip()),
-    };
+    let (op_a, uplo) = a.op_triangle(trans, uplo);
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let xd = layout::vector(ctx, R, "x", x.view())?;
     // The product goes to a contiguous scratch vector laid out as a resident `x` is (offset 0,

@@ -45,14 +45,8 @@ pub fn sgemm<'a>(
 ) -> Result<()> {
     const R: &str = "sgemm";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    let op_a = match transa {
-        Transpose::No => a.view(),
-        Transpose::Yes => a.t(),
-    };
-    let op_b = match transb {
-        Transpose::No => b.view(),
-        Transpose::Yes => b.t(),
-    };
+    let op_a = a.op(transa);
+    let op_b = b.op(transb);
     let (m, k) = op_a.dim();
     check_len(
         R,

@@ -54,14 +54,8 @@ pub fn sgemmtr<'a>(
 ) -> Result<()> {
     const R: &str = "sgemmtr";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
-    let op_a = match transa {
-        Transpose::No => a.view(),
-        Transpose::Yes => a.t(),
-    };
-    let op_b = match transb {
-        Transpose::No => b.view(),
-        Transpose::Yes => b.t(),
-    };
+    let op_a = a.op(transa);
+    let op_b = b.op(transb);
     check_square(R, "c", c.dim())?;
     let n = c.nrows();
     let k = op_a.ncols();

@@ -42,10 +42,7 @@ pub(crate) fn left_triangle<'a>(
     transa: Transpose,
     a: &'a MatRef<'_>,
 ) -> (MatRef<'a>, Uplo) {
-    let (op_a, op_uplo) = match transa {
-        Transpose::No => (a.view(), uplo),
-        Transpose::Yes => (a.t(), uplo.flip()),
-    };
+    let (op_a, op_uplo) = a.op_triangle(transa, uplo);
     match side {
         Side::Left => (op_a, op_uplo),
         Side::Right => (op_a.reversed_axes(), op_uplo.flip()),

@@ -53,10 +53,7 @@ pub fn ssyr2k<'a>(
 ) -> Result<()> {
     const R: &str = "ssyr2k";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
-    let (op_a, op_b) = match trans {
-        Transpose::No => (a.view(), b.view()),
-        Transpose::Yes => (a.t(), b.t()),
-    };
+    let (op_a, op_b) = (a.op(trans), b.op(trans));
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());
     check_len(

@@ -48,10 +48,7 @@ pub fn ssyrk<'a>(
 ) -> Result<()> {
     const R: &str = "ssyrk";
     let (a, mut c) = (a.into(), c.into());
-    let op_a = match trans {
-        Transpose::No => a.view(),
-        Transpose::Yes => a.t(),
-    };
+    let op_a = a.op(trans);
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());
     check_len(
