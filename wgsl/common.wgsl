@@ -14,3 +14,13 @@ fn vidx(off: u32, i: u32, inc: i32) -> u32 {
 fn midx(off: u32, i: u32, j: u32, rs: i32, cs: i32) -> u32 {
     return u32(i32(off) + i32(i) * rs + i32(j) * cs);
 }
+
+// Special values are tested through bit patterns, never by comparing floats (DESIGN.md §3):
+// WGSL lets an implementation assume that no operand of a comparison is NaN, and naga emits
+// ordered SPIR-V comparisons, so `alpha != 0.0` is false for a NaN alpha on Vulkan. A NaN or
+// Inf alpha or beta is not 0.
+
+// Whether v is +0 or -0 (false for NaN, Inf and every other value).
+fn f32_is_zero(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) == 0u;
+}

@@ -39,11 +39,12 @@ struct Params {
     vec_ok: u32,
 }
 
-/// One dispatch of `C = alpha·A·B + beta·C`, one workgroup per 128×128 tile of C.
 /// Byte offsets of alpha and beta in the params, for device scalars.
 pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
 
+/// `C = alpha·A·B + beta·C` for general operands, one workgroup per 128×128 tile of C, split
+/// along k where k is long ([`engine_split`]).
 pub(crate) fn gemm<'a>(
     ctx: &Context,
     alpha: f32,
@@ -51,10 +52,47 @@ pub(crate) fn gemm<'a>(
     b: &'a MatOperand,
     beta: f32,
     c: &'a MatOperand,
-) -> Dispatch<'a> {
+) -> Vec<Dispatch<'a>> {
     let dims = (c.rows, c.cols, a.cols);
     let (a, b, c) = (Operand::of(a), Operand::of(b), Operand::of(c));
-    engine(ctx, dims, alpha, a, b, beta, c, Variant::default())
+    engine_split(ctx, dims, alpha, a, b, beta, c, Variant::default())
+}
+
+/// The most of the reduction length k that one dispatch runs over; a longer k is split over
+/// several dispatches ([`engine_split`]). Mesa's llvmpipe (lavapipe) stops the loops of a shader
+/// invocation after 65,535 iterations in all (one counter for all its loops, nested ones
+/// included, `LP_MAX_TGSI_LOOP_ITERATIONS`), silently; the k loop runs about 18 of them per 16 of
+/// k (the 16-step inner loop and the slab loop), so 16,384 of k stays near 18,500 (DESIGN.md §3).
+pub(crate) const K_SPLIT: usize = 16384;
+
+/// `C = alpha·A·B + beta·C` as [`engine`], with k split into parts of at most [`K_SPLIT`]
+/// (split-k over consecutive dispatches of one submission, which run in order): the first part
+/// computes `alpha·A₁·B₁ + beta·C`, each later one adds `alpha·Aₚ·Bₚ` to C (beta = 1). A device
+/// alpha is read by every part, a device beta only by the first ([`super::scalars`]). Only for
+/// [`AMode::General`]: a symmetric or triangular A is m×m with k = m, and m stays below 32,768
+/// (A fits one storage binding of at most 4 GiB), so its loops stay below the limit unsplit.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn engine_split<'a>(
+    ctx: &Context,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f32,
+    c: Operand<'a>,
+    variant: Variant,
+) -> Vec<Dispatch<'a>> {
+    if k <= K_SPLIT || alpha == 0.0 || variant.a_mode != AMode::General {
+        return vec![engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)];
+    }
+    (0..k)
+        .step_by(K_SPLIT)
+        .map(|k0| {
+            let kc = K_SPLIT.min(k - k0);
+            let beta = if k0 == 0 { beta } else { 1.0 };
+            engine(ctx, (m, n, kc), alpha, a.at(0, k0), b.at(k0, 0), beta, c, variant)
+        })
+        .collect()
 }
 
 /// An operand of one engine call: element `(i, j)` is `buffer[offset + i·rs + j·cs]`.

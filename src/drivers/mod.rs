@@ -11,6 +11,33 @@ pub(crate) mod rankupdate;
 pub(crate) mod reduction;
 pub(crate) mod trsolve;
 
+use crate::launch::Dispatch;
+use crate::layout::Scalar;
+
+/// Make the parts of a split dispatch (split-k, split columns) read their device scalars: alpha
+/// (params byte `alpha_at`) in every part, beta (`beta_at`) only in the first, since the later
+/// parts add to what the first wrote with beta = 1. Host scalars are already in the params.
+pub(crate) fn scalars<'d>(
+    parts: Vec<Dispatch<'d>>,
+    alpha: &Scalar<'d>,
+    alpha_at: usize,
+    beta: &Scalar<'d>,
+    beta_at: usize,
+) -> Vec<Dispatch<'d>> {
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let d = alpha.apply(d, alpha_at);
+            if i == 0 {
+                beta.apply(d, beta_at)
+            } else {
+                d
+            }
+        })
+        .collect()
+}
+
 /// Declare a `static` [`Shader`](crate::context::Shader) for a file under `wgsl/`.
 macro_rules! shader {
     ($name:ident, $path:literal) => {

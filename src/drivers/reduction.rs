@@ -265,7 +265,17 @@ pub(crate) fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::ext_to_f64;
+    use super::{ext_to_f64, MAX_GROUPS, WG};
+
+    /// Mesa's llvmpipe stops an invocation's loops after 65,535 iterations in all (DESIGN.md §3):
+    /// the grid-stride loop of `partial_sums` runs ⌈n / (MAX_GROUPS·WG)⌉ times, and n < 2^31
+    /// (`check_dim`), so it stays far below; the tree and `final_sum` loops are bounded by WG and
+    /// MAX_GROUPS.
+    #[test]
+    fn per_invocation_loops_stay_below_mesa_limit() {
+        let n_max = i32::MAX as u64 + 1;
+        assert!(n_max.div_ceil(MAX_GROUPS * WG) + 8 + MAX_GROUPS / WG + 8 < 16_384);
+    }
 
     #[test]
     fn ext_to_f64_rounds_once() {

@@ -305,3 +305,27 @@ pub mod oracle {
         cc
     }
 }
+
+/// Whether `got` and `want` agree element by element, NaN matching NaN and `-0` matching `+0`
+/// (DESIGN.md §3: the sign of a zero is not part of the contract outside scopy/sswap/sscal).
+pub fn same(got: &[f32], want: &[f32]) -> bool {
+    got.len() == want.len()
+        && got
+            .iter()
+            .zip(want)
+            .all(|(g, w)| (g.is_nan() && w.is_nan()) || g == w)
+}
+
+/// Panic with both arrays unless [`same`] holds.
+#[track_caller]
+pub fn assert_same<'a>(
+    got: impl IntoIterator<Item = &'a f32>,
+    want: impl IntoIterator<Item = &'a f32>,
+    what: &str,
+) {
+    let (got, want): (Vec<f32>, Vec<f32>) = (
+        got.into_iter().copied().collect(),
+        want.into_iter().copied().collect(),
+    );
+    assert!(same(&got, &want), "{what}: got {got:?}, want {want:?}");
+}

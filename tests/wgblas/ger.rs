@@ -158,17 +158,15 @@ fn edge_hand_values() {
 }
 
 #[test]
-fn edge_zero_y_column_is_skipped_as_in_reference() {
-    // Reference SGER skips column j when y_j = 0: Inf in x does not turn it into NaN.
+fn edge_zero_y_does_not_skip_the_column() {
+    // DESIGN.md §3, one NaN rule: no zero-skip (the reference Fortran SGER skips column j when
+    // y_j = 0; this crate does not). A(0,0) = 1 + Inf·0 = NaN, A(0,1) = 1 + Inf·1 = Inf.
     for layout in [Layout::C, Layout::F] {
         let mut a = Mat::new(&Array2::ones((2, 2)), layout);
         let (x, y) = (array![f32::INFINITY, 1.0], array![0.0f32, 1.0]);
         blas::sger(ctx(), 1.0, x.view(), y.view(), a.view_mut()).unwrap();
-        assert_eq!(
-            a.to_owned(),
-            array![[1.0, f32::INFINITY], [1.0, 2.0]],
-            "{layout:?}"
-        );
+        let want = array![[f32::NAN, f32::INFINITY], [1.0, 2.0]];
+        assert_same(&a.to_owned(), &want, &format!("{layout:?}"));
     }
 }
 

@@ -205,9 +205,10 @@ fn edge_hand_values_only_the_triangle_is_written() {
 }
 
 #[test]
-fn edge_zero_x_column_is_skipped_as_in_reference() {
-    // Reference SSYR skips column j when x_j = 0: with x = [Inf, 0], A(0,1) stays 1 instead
-    // of 1 + Inf·0 = NaN.
+fn edge_zero_x_does_not_skip_the_column() {
+    // DESIGN.md §3, one NaN rule: no zero-skip (the reference Fortran SSYR skips column j when
+    // x_j = 0). x = [Inf, 0], upper: A(0,0) = 1 + Inf·Inf = Inf, A(0,1) = 1 + Inf·0 = NaN,
+    // A(1,1) = 1 + 0·0 = 1, A(1,0) not referenced.
     for layout in [Layout::C, Layout::F] {
         let mut a = Mat::new(&Array2::ones((2, 2)), layout);
         blas::ssyr(
@@ -218,11 +219,8 @@ fn edge_zero_x_column_is_skipped_as_in_reference() {
             a.view_mut(),
         )
         .unwrap();
-        assert_eq!(
-            a.to_owned(),
-            array![[f32::INFINITY, 1.0], [1.0, 1.0]],
-            "{layout:?}"
-        );
+        let want = array![[f32::INFINITY, f32::NAN], [1.0, 1.0]];
+        assert_same(&a.to_owned(), &want, &format!("{layout:?}"));
     }
 }
 

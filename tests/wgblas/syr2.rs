@@ -213,17 +213,16 @@ fn edge_hand_values_only_the_triangle_is_written() {
 }
 
 #[test]
-fn edge_zero_columns_are_skipped_as_in_reference() {
-    // Reference SSYR2 skips column j when x_j = y_j = 0: A(0,1) stays 1, not 1 + Inf·0 = NaN.
+fn edge_zero_columns_are_not_skipped() {
+    // DESIGN.md §3, one NaN rule: no zero-skip (the reference Fortran SSYR2 skips column j when
+    // x_j = y_j = 0). x = [Inf, 0], y = [1, 0], upper: A(0,0) = 1 + Inf·1 + 1·Inf = Inf,
+    // A(0,1) = 1 + Inf·0 + 1·0 = NaN, A(1,1) = 1, A(1,0) not referenced.
     for layout in [Layout::C, Layout::F] {
         let mut a = Mat::new(&Array2::ones((2, 2)), layout);
         let (x, y) = (array![f32::INFINITY, 0.0], array![1.0f32, 0.0]);
         blas::ssyr2(ctx(), Uplo::Upper, 1.0, x.view(), y.view(), a.view_mut()).unwrap();
-        assert_eq!(
-            a.to_owned(),
-            array![[f32::INFINITY, 1.0], [1.0, 1.0]],
-            "{layout:?}"
-        );
+        let want = array![[f32::INFINITY, f32::NAN], [1.0, 1.0]];
+        assert_same(&a.to_owned(), &want, &format!("{layout:?}"));
     }
 }
 

@@ -1,5 +1,6 @@
 // Level 1 element-wise driver: one invocation per element i < n.
-//   OP = 0  axpy:  y_i = h11·x_i + y_i                       (h11 = alpha)
+//   OP = 0  axpy:  y_i = h11·x_i + y_i                       (h11 = alpha; alpha = 0: x and y
+//                                                             are not read, y is unchanged)
 //   OP = 1  copy:  y_i = x_i
 //   OP = 2  swap:  (x_i, y_i) = (y_i, x_i)
 //   OP = 3  scal:  x_i = h11·x_i                             (h11 = alpha; y is a dummy binding)
@@ -60,7 +61,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
             y[iy] = T(P.h21) * xi + T(P.h22) * yi;
         }
         default: {
-            y[iy] = T(P.h11) * x[ix] + y[iy];
+            // alpha = 0 (host or device scalar, tested on its bits) reads neither x nor y.
+            if (!f32_is_zero(P.h11)) {
+                y[iy] = T(P.h11) * x[ix] + y[iy];
+            }
         }
     }
 }

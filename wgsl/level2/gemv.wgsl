@@ -3,7 +3,9 @@
 //   `gemv_rows`: one invocation per row; coalesced when rows are contiguous (rs = ±1).
 //   `gemv_dot`:  one workgroup per row, invocations split the row and reduce as a tree;
 //                coalesced when columns are contiguous (cs = ±1).
-// alpha = 0 reads neither A nor x; beta = 0 never reads y (reference BLAS semantics).
+// alpha = 0 reads neither A nor x; beta = 0 never reads y (reference BLAS semantics), tested on
+// the bit patterns (`f32_is_zero`), so that a NaN alpha or beta is not taken as 0 and a device
+// scalar (patched into the params) gets the same rules as a host one.
 //
 // Flag variants are override constants (one pipeline per combination):
 //   MODE = 0  general (sgemv): A_ij read everywhere.
@@ -75,10 +77,10 @@ fn op_a(i: u32, j: u32) -> T {
 fn finish(i: u32, sum: T) {
     let iy = vidx(P.offy, i, P.incy);
     var r = T(0);
-    if (P.alpha != 0.0) {
+    if (!f32_is_zero(P.alpha)) {
         r = T(P.alpha) * sum;
     }
-    if (P.beta != 0.0) {
+    if (!f32_is_zero(P.beta)) {
         r = r + T(P.beta) * y[iy];
     }
     y[iy] = r;
@@ -93,7 +95,7 @@ fn gemv_rows(@builtin(workgroup_id) wid: vec3<u32>,
         return;
     }
     var sum = T(0);
-    if (P.alpha != 0.0) {
+    if (!f32_is_zero(P.alpha)) {
         for (var j = col_begin(i); j < col_end(i); j = j + 1u) {
             sum = sum + op_a(i, j) * x[vidx(P.offx, j, P.incx)];
         }
@@ -107,7 +109,7 @@ fn gemv_dot(@builtin(workgroup_id) wid: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
     let i = linear_group(wid, nwg);
     var sum = T(0);
-    if (P.alpha != 0.0 && i < P.m) {
+    if (!f32_is_zero(P.alpha) && i < P.m) {
         for (var j = col_begin(i) + lid; j < col_end(i); j = j + WG) {
             sum = sum + op_a(i, j) * x[vidx(P.offx, j, P.incx)];
         }

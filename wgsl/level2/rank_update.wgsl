@@ -1,11 +1,10 @@
 // Level 2 rank-1 and rank-2 update driver, one invocation per element (i, j) of A (m×n),
 // addressed by signed strides (layout.rs):
-//   TWO = false  A_ij ← A_ij + x_i·(alpha·y_j),                 skipped when y_j = 0   (sger;
-//                ssyr binds x as y)
-//   TWO = true   A_ij ← A_ij + x_i·(alpha·y_j) + y_i·(alpha·x_j), skipped when x_j = y_j = 0
-//                (ssyr2)
-// The zero tests are those of the reference BLAS (SGER, SSYR, SSYR2), so an Inf or NaN in x
-// meets a zero y_j exactly as in the reference.
+//   TWO = false  A_ij ← A_ij + x_i·(alpha·y_j)                   (sger; ssyr binds x as y)
+//   TWO = true   A_ij ← A_ij + x_i·(alpha·y_j) + y_i·(alpha·x_j)  (ssyr2)
+// No zero-skip (DESIGN.md §3, one NaN rule for every routine): a zero y_j (or x_j) still
+// multiplies x_i (y_i), so a NaN or Inf there makes A_ij NaN by IEEE arithmetic, as in ssyrk.
+// (The reference Fortran SGER, SSYR and SSYR2 skip a zero partner; this crate does not.)
 //   UPLO = 0     every element (sger);
 //   UPLO = 1, 2  only the upper (i ≤ j) / lower (i ≥ j) triangle is read or written (ssyr, ssyr2).
 // The linear invocation index walks A along its smaller stride (IFAST: i fastest), so that
@@ -120,9 +119,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     var xj = T(0);
     if (TWO) {
         xj = x[vidx(P.offx, j, P.incx)];
-    }
-    if (yj == T(0) && xj == T(0)) {
-        return;
     }
     let ia = midx(P.offa, i, j, P.rsa, P.csa);
     let alpha = f32(P.alpha);

@@ -12,7 +12,8 @@
 // loads (bindings `a4`, `b4`: the same buffers); others element by element.
 //
 // Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C);
-// beta = 0 never reads C.
+// beta = 0 never reads C. Both tests look at the bit patterns (`f32_is_zero`), so a NaN alpha or
+// beta is not taken as 0 and a device scalar gets the same rules as a host one.
 //
 // Variants (WGSL `override` constants, so the other Level 3 routines reuse this one engine):
 //   TRI_C  = 0: all of C; 1: only the lower triangle (i >= j) of C; 2: only the upper (i <= j).
@@ -250,10 +251,55 @@ fn store_row(i: u32, j: u32, v0: vec4<T>, v1: vec4<T>, run_k: bool) {
             }
             v = T(P.alpha) * acc;
         }
-        if (P.beta != 0.0) {
+        if (!f32_is_zero(P.beta)) {
             v = v + T(P.beta) * c[ic];
         }
         c[ic] = v;
+    }
+}
+
+// The products of one staged slab for a triangular A (A_MODE = 2), rows i..i+8 of this
+// invocation, each only where A(row, p) lies in the A_UPLO triangle (the diagonal included).
+fn masked_products(i: u32, p0: u32, tx: u32, ty: u32, c0: ptr<function, vec4<T>>, c1: ptr<function, vec4<T>>, c2: ptr<function, vec4<T>>, c3: ptr<function, vec4<T>>, c4: ptr<function, vec4<T>>, c5: ptr<function, vec4<T>>, c6: ptr<function, vec4<T>>, c7: ptr<function, vec4<T>>, c8: ptr<function, vec4<T>>, c9: ptr<function, vec4<T>>, c10: ptr<function, vec4<T>>, c11: ptr<function, vec4<T>>, c12: ptr<function, vec4<T>>, c13: ptr<function, vec4<T>>, c14: ptr<function, vec4<T>>, c15: ptr<function, vec4<T>>) {
+    let lower = A_UPLO == 1u;
+    for (var p = 0u; p < BK; p = p + 1u) {
+        let pg = p0 + p;
+        let a0 = As[p * (BM / 4u) + ty * 2u];
+        let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
+        let b0 = Bs[p * (BN / 4u) + tx * 2u];
+        let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
+        if (in_tri(lower, i + 0u, pg)) {
+            *c0 = *c0 + a0.x * b0;
+            *c1 = *c1 + a0.x * b1;
+        }
+        if (in_tri(lower, i + 1u, pg)) {
+            *c2 = *c2 + a0.y * b0;
+            *c3 = *c3 + a0.y * b1;
+        }
+        if (in_tri(lower, i + 2u, pg)) {
+            *c4 = *c4 + a0.z * b0;
+            *c5 = *c5 + a0.z * b1;
+        }
+        if (in_tri(lower, i + 3u, pg)) {
+            *c6 = *c6 + a0.w * b0;
+            *c7 = *c7 + a0.w * b1;
+        }
+        if (in_tri(lower, i + 4u, pg)) {
+            *c8 = *c8 + a1.x * b0;
+            *c9 = *c9 + a1.x * b1;
+        }
+        if (in_tri(lower, i + 5u, pg)) {
+            *c10 = *c10 + a1.y * b0;
+            *c11 = *c11 + a1.y * b1;
+        }
+        if (in_tri(lower, i + 6u, pg)) {
+            *c12 = *c12 + a1.z * b0;
+            *c13 = *c13 + a1.z * b1;
+        }
+        if (in_tri(lower, i + 7u, pg)) {
+            *c14 = *c14 + a1.w * b0;
+            *c15 = *c15 + a1.w * b1;
+        }
     }
 }
 
@@ -308,13 +354,22 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         products = 2u;
     }
 
-    let run_k = P.alpha != 0.0 && P.k > 0u;
+    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
     if (run_k) {
         for (var second = 0u; second < products; second = second + 1u) {
             for (var p0 = p_begin; p0 < p_end; p0 = p0 + BK) {
                 load_a(i0, p0, t, second == 1u);
                 load_b(p0, j0, t, second == 1u);
                 workgroupBarrier();
+                // A triangular A is staged as 0 outside its triangle; where a slab holds such
+                // zeros for this tile's rows, those products are masked out instead of added:
+                // 0·NaN or 0·Inf of a B element is not a product of the formula (DESIGN.md §3).
+                if (A_MODE == 2u && p0 + BK > i0 && p0 < i0 + BM) {
+                    masked_products(i0 + ty * TM, p0, tx, ty, &c0, &c1, &c2, &c3, &c4, &c5, &c6,
+                                    &c7, &c8, &c9, &c10, &c11, &c12, &c13, &c14, &c15);
+                    workgroupBarrier();
+                    continue;
+                }
                 for (var p = 0u; p < BK; p = p + 1u) {
                     let a0 = As[p * (BM / 4u) + ty * 2u];
                     let a1 = As[p * (BM / 4u) + ty * 2u + 1u];

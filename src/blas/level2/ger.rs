@@ -16,9 +16,10 @@ use crate::Context;
 /// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
 /// host and resident operands may be mixed in one call (see [`crate::resident`]).
 ///
-/// Reference BLAS semantics (`SGER`): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A`
-/// are not read); a column with `y_j = 0` is left as it is (so an Inf or NaN in `x` does not reach
-/// it), as in the reference.
+/// Semantics (DESIGN.md §3): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A` are
+/// not read), as in the reference `SGER`. There is no zero-skip: a zero `y_j` still multiplies
+/// `x_i`, so a NaN or Inf in `x` makes `A_ij` NaN (IEEE `0·NaN = 0·Inf = NaN`), the one NaN rule
+/// of every routine here (the reference Fortran skips such a column).
 ///
 /// Accuracy: each updated element is the exact `A_ij + alpha·x_i·y_j` rounded once (evaluated in
 /// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):

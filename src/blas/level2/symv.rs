@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::matvec::{self, Mode};
+use crate::drivers::{self, matvec::{self, Mode}};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
@@ -79,6 +79,6 @@ pub fn ssymv<'a>(
         beta.value(),
         &yd,
     );
-    let d = beta.apply(alpha.apply(d, matvec::ALPHA), matvec::BETA);
-    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
+    let d = drivers::scalars(d, &alpha, matvec::ALPHA, &beta, matvec::BETA);
+    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }

@@ -16,8 +16,9 @@ use crate::Context;
 /// order (updated in place on the device), `x` as a [`GpuVector`](crate::GpuVector); host and resident operands may
 /// be mixed in one call (see [`crate::resident`]).
 ///
-/// Reference BLAS semantics (`SSYR`): n = 0 or `alpha = 0` returns at once; a column with `x_j = 0`
-/// is left as it is.
+/// Semantics (DESIGN.md §3): n = 0 or `alpha = 0` returns at once, as in the reference `SSYR`.
+/// There is no zero-skip: a zero `x_j` still multiplies `x_i`, so a NaN or Inf in `x` makes every
+/// `A_ij` of its row and column in the triangle NaN (the reference Fortran skips such a column).
 ///
 /// Accuracy: each updated element is the exact `A_ij + alpha·x_i·x_j` rounded once (evaluated in
 /// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):

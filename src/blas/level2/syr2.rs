@@ -17,8 +17,9 @@ use crate::Context;
 /// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
 /// host and resident operands may be mixed in one call (see [`crate::resident`]).
 ///
-/// Reference BLAS semantics (`SSYR2`): n = 0 or `alpha = 0` returns at once; a column with `x_j =
-/// y_j = 0` is left as it is.
+/// Semantics (DESIGN.md §3): n = 0 or `alpha = 0` returns at once, as in the reference `SSYR2`.
+/// There is no zero-skip: zeros in `x_j` and `y_j` still multiply `y_i` and `x_i`, so a NaN or Inf
+/// there makes `A_ij` NaN (the reference Fortran skips such a column).
 ///
 /// Accuracy: each updated element is the exact `A_ij + alpha·(x_i·y_j + y_i·x_j)` rounded once
 /// (evaluated in double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see

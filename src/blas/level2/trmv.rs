@@ -73,5 +73,5 @@ pub fn strmv<'a>(
         span: n,
     };
     let d = matvec::gemv(ctx, Mode::Triangular(uplo, diag), 1.0, &ad, &xd, 0.0, &yd);
-    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut x, &yd)])
+    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)])
 }

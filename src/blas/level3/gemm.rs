@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::matmul;
+use crate::drivers::{self, matmul};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
@@ -79,7 +79,7 @@ pub fn sgemm<'a>(
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
     let cd = layout::matrix(ctx, R, "c", c.view())?;
-    let d = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
-    let d = beta.apply(alpha.apply(d, matmul::ALPHA), matmul::BETA);
-    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut c, &cd)])
+    let parts = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
+    let parts = drivers::scalars(parts, &alpha, matmul::ALPHA, &beta, matmul::BETA);
+    layout::finish(ctx, R, &parts, &mut [Out::Mat(&mut c, &cd)])
 }

@@ -69,7 +69,7 @@ pub fn ssyrk<'a>(
         ..Variant::default()
     };
     let ao = Operand::of(&ad);
-    let d = matmul::engine(
+    let parts = matmul::engine_split(
         ctx,
         (n, n, k),
         alpha,
@@ -79,5 +79,5 @@ pub fn ssyrk<'a>(
         Operand::of(&cd),
         variant,
     );
-    layout::finish(ctx, R, &[d], &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish(ctx, R, &parts, &mut [Out::Tri(&mut c, &cd, uplo)])
 }
