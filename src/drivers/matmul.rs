@@ -90,7 +90,16 @@ pub(crate) fn engine_split<'a>(
         .map(|k0| {
             let kc = K_SPLIT.min(k - k0);
             let beta = if k0 == 0 { beta } else { 1.0 };
-            engine(ctx, (m, n, kc), alpha, a.at(0, k0), b.at(k0, 0), beta, c, variant)
+            engine(
+                ctx,
+                (m, n, kc),
+                alpha,
+                a.at(0, k0),
+                b.at(k0, 0),
+                beta,
+                c,
+                variant,
+            )
         })
         .collect()
 }

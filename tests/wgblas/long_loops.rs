@@ -20,7 +20,16 @@ fn sgemv_transposed_c_order_100000x8() {
     // Issue 9: gave 65535 in each entry.
     let a = Array2::<f32>::ones((100_000, 8));
     let mut y = Array1::<f32>::zeros(8);
-    blas::sgemv(ctx(), Transpose::Yes, 1.0, &a, &Array1::ones(100_000), 0.0, &mut y).unwrap();
+    blas::sgemv(
+        ctx(),
+        Transpose::Yes,
+        1.0,
+        &a,
+        &Array1::ones(100_000),
+        0.0,
+        &mut y,
+    )
+    .unwrap();
     assert_eq!(y, Array1::from_elem(8, 100_000.0));
 }
 
@@ -28,7 +37,16 @@ fn sgemv_transposed_c_order_100000x8() {
 fn sgemv_f_order_8x70000_no_trans() {
     let a = Array2::<f32>::ones((8, 70_000).f());
     let mut y = Array1::<f32>::ones(8);
-    blas::sgemv(ctx(), Transpose::No, 1.0, &a, &Array1::ones(70_000), 2.0, &mut y).unwrap();
+    blas::sgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        &a,
+        &Array1::ones(70_000),
+        2.0,
+        &mut y,
+    )
+    .unwrap();
     assert_eq!(y, Array1::from_elem(8, 70_002.0));
 }
 
@@ -37,7 +55,16 @@ fn sgemv_c_order_1x140000() {
     // Issue 9: gave 131070.
     let a = Array2::<f32>::ones((1, 140_000));
     let mut y = Array1::<f32>::zeros(1);
-    blas::sgemv(ctx(), Transpose::No, 1.0, &a, &Array1::ones(140_000), 0.0, &mut y).unwrap();
+    blas::sgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        &a,
+        &Array1::ones(140_000),
+        0.0,
+        &mut y,
+    )
+    .unwrap();
     assert_eq!(y, Array1::from_elem(1, 140_000.0));
 }
 
@@ -49,7 +76,17 @@ fn sgemm_2x2x70000() {
         let a = Array2::<f32>::ones((2, 70_000).set_f(order));
         let b = Array2::<f32>::ones((70_000, 2).set_f(!order));
         let mut c = Array2::<f32>::ones((2, 2));
-        blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, &a, &b, 1.0, &mut c).unwrap();
+        blas::sgemm(
+            ctx(),
+            Transpose::No,
+            Transpose::No,
+            1.0,
+            &a,
+            &b,
+            1.0,
+            &mut c,
+        )
+        .unwrap();
         assert_eq!(c, Array2::from_elem((2, 2), 70_001.0), "F order {order}");
     }
 }
@@ -87,8 +124,17 @@ fn strsm_left_with_70000_right_hand_sides() {
     // Upper unit-diagonal [[1, 1], [0, 1]]: X = [[0, ...], [1, ...]] for B of ones.
     let a = Array2::from_shape_vec((2, 2), vec![1.0f32, 1.0, f32::NAN, 1.0]).unwrap();
     let mut b = Array2::<f32>::ones((2, 70_000));
-    blas::strsm(ctx(), Side::Left, Uplo::Upper, Transpose::No, Diag::Unit, 1.0, &a, &mut b)
-        .unwrap();
+    blas::strsm(
+        ctx(),
+        Side::Left,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::Unit,
+        1.0,
+        &a,
+        &mut b,
+    )
+    .unwrap();
     let want = Array2::from_shape_fn((2, 70_000), |(i, _)| i as f32);
     assert_eq!(b, want);
 }

@@ -37,10 +37,22 @@ fn devs() -> Vec<GpuScalar<'static, f32>> {
 /// in each operand (A's column 0 against x_0 = 0 / B's row 0 = 0, and the other way round).
 fn mats() -> Vec<(Array2<f32>, Array2<f32>)> {
     vec![
-        (array![[1.0, 2.0], [3.0, 4.0]], array![[1.0, -1.0], [2.0, 1.0]]),
-        (array![[NAN, 2.0], [INF, 4.0]], array![[0.0, 0.0], [2.0, 1.0]]),
-        (array![[0.0, 2.0], [0.0, 4.0]], array![[NAN, INF], [2.0, 1.0]]),
-        (array![[-INF, 0.0], [1.0, 0.0]], array![[1.0, 2.0], [0.0, 0.0]]),
+        (
+            array![[1.0, 2.0], [3.0, 4.0]],
+            array![[1.0, -1.0], [2.0, 1.0]],
+        ),
+        (
+            array![[NAN, 2.0], [INF, 4.0]],
+            array![[0.0, 0.0], [2.0, 1.0]],
+        ),
+        (
+            array![[0.0, 2.0], [0.0, 4.0]],
+            array![[NAN, INF], [2.0, 1.0]],
+        ),
+        (
+            array![[-INF, 0.0], [1.0, 0.0]],
+            array![[1.0, 2.0], [0.0, 0.0]],
+        ),
     ]
 }
 
@@ -55,7 +67,10 @@ fn vecs() -> Vec<(Array1<f32>, Array1<f32>)> {
 
 /// The C / y a call starts from: ordinary, then NaN and Inf (which beta = 0 must not read).
 fn outs() -> Vec<Array2<f32>> {
-    vec![array![[1.0, 2.0], [-1.0, 3.0]], array![[NAN, INF], [-INF, NAN]]]
+    vec![
+        array![[1.0, 2.0], [-1.0, 3.0]],
+        array![[NAN, INF], [-INF, NAN]],
+    ]
 }
 
 /// `alpha·s` with alpha = 0 not reading `s` (§3: A, B, x not read).
@@ -318,9 +333,10 @@ fn sgemm_every_alpha_and_beta() {
                 for (beta, db) in SCALARS.into_iter().zip(&devs) {
                     host_and_device(|on_dev| {
                         let what = format!("alpha {alpha} beta {beta} dev {on_dev} A {a} B {b}");
-                        for (ta, op_a) in
-                            [(Transpose::No, a.clone()), (Transpose::Yes, a.t().to_owned())]
-                        {
+                        for (ta, op_a) in [
+                            (Transpose::No, a.clone()),
+                            (Transpose::Yes, a.t().to_owned()),
+                        ] {
                             let want = mm(alpha, &op_a, &b, beta, &c0, all);
                             let mut c = c0.clone();
                             if on_dev {
@@ -369,8 +385,17 @@ fn level3_triangle_and_symmetric_every_alpha_and_beta() {
 
                     // ssyr2k: one accumulator over A·Bᵀ then B·Aᵀ, times alpha.
                     let mut c = c0.clone();
-                    blas::ssyr2k(ctx(), Uplo::Upper, Transpose::No, alpha, &a, &b, beta, &mut c)
-                        .unwrap();
+                    blas::ssyr2k(
+                        ctx(),
+                        Uplo::Upper,
+                        Transpose::No,
+                        alpha,
+                        &a,
+                        &b,
+                        beta,
+                        &mut c,
+                    )
+                    .unwrap();
                     let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                         if i > j {
                             return c0[[i, j]];
@@ -413,8 +438,17 @@ fn strmm_and_strsm_every_alpha() {
             // gives B = 0 without reading A or B.
             let mut got = b.clone();
             let side = Side::Left;
-            blas::strmm(ctx(), side, Uplo::Upper, Transpose::No, Diag::NonUnit, alpha, &t, &mut got)
-                .unwrap();
+            blas::strmm(
+                ctx(),
+                side,
+                Uplo::Upper,
+                Transpose::No,
+                Diag::NonUnit,
+                alpha,
+                &t,
+                &mut got,
+            )
+            .unwrap();
             let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                 let s = (i..2).fold(0.0f32, |s, p| s + t[[i, p]] * b[[p, j]]);
                 times_alpha(alpha, s)
@@ -422,8 +456,17 @@ fn strmm_and_strsm_every_alpha() {
             assert_same(&got, &want, &format!("strmm {what}"));
             // strsm: triu(A)·X = alpha·B by back substitution; alpha = 0 gives X = 0.
             let mut got = b.clone();
-            blas::strsm(ctx(), side, Uplo::Upper, Transpose::No, Diag::NonUnit, alpha, &t, &mut got)
-                .unwrap();
+            blas::strsm(
+                ctx(),
+                side,
+                Uplo::Upper,
+                Transpose::No,
+                Diag::NonUnit,
+                alpha,
+                &t,
+                &mut got,
+            )
+            .unwrap();
             let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                 if alpha == 0.0 {
                     return 0.0;
@@ -458,11 +501,31 @@ fn issue9_sgemv_nan_alpha_is_not_zero() {
 fn issue9_sgemm_1x1_nan_beta_is_not_zero() {
     let one = array![[1.0f32]];
     let mut c = array![[1.0f32]];
-    blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, &one, &one, NAN, &mut c).unwrap();
+    blas::sgemm(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        &one,
+        &one,
+        NAN,
+        &mut c,
+    )
+    .unwrap();
     assert_same(&c, &[NAN], "host beta");
     let mut c = array![[1.0f32]];
     let b = dev(NAN);
-    blas::sgemm(ctx(), Transpose::No, Transpose::No, 1.0, &one, &one, &b, &mut c).unwrap();
+    blas::sgemm(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        &one,
+        &one,
+        &b,
+        &mut c,
+    )
+    .unwrap();
     assert_same(&c, &[NAN], "device beta");
 }
 
@@ -470,8 +533,17 @@ fn issue9_sgemm_1x1_nan_beta_is_not_zero() {
 fn issue9_strmm_nan_alpha_gives_nan_not_zero() {
     let a = array![[1.0f32, 2.0], [0.0, 1.0]];
     let mut b = array![[1.0f32, 1.0], [1.0, 1.0]];
-    blas::strmm(ctx(), Side::Left, Uplo::Upper, Transpose::No, Diag::NonUnit, NAN, &a, &mut b)
-        .unwrap();
+    blas::strmm(
+        ctx(),
+        Side::Left,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::NonUnit,
+        NAN,
+        &a,
+        &mut b,
+    )
+    .unwrap();
     assert_same(&b, &[NAN; 4], "strmm");
 }
 
@@ -510,6 +582,16 @@ fn issue9_signed_zero_is_not_part_of_the_contract() {
     let a = array![[1.0f32], [1.0]];
     let b = array![[1.0f32]];
     let mut c = array![[-0.0f32], [1.0]];
-    blas::sgemm(ctx(), Transpose::No, Transpose::No, 0.0, &a, &b, 2.0, &mut c).unwrap();
+    blas::sgemm(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        0.0,
+        &a,
+        &b,
+        2.0,
+        &mut c,
+    )
+    .unwrap();
     assert_eq!(c, array![[0.0], [2.0]]);
 }

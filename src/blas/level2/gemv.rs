@@ -1,5 +1,8 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::{self, matvec::{self, Mode}};
+use crate::drivers::{
+    self,
+    matvec::{self, Mode},
+};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
