@@ -26,7 +26,12 @@ use crate::Context;
 /// Reference BLAS semantics: `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0`
 /// never reads `y`, so NaN or Inf in `y` do not leak. When `A` has no rows or no columns the
 /// routine returns at once and `y` is unchanged, as reference `SGEMV` does (`M = 0` or `N = 0`:
-/// quick return); so does `alpha = 0` with `beta = 1`.
+/// quick return); so does `alpha = 0` with `beta = 1`. These rules hold alike for an alpha or
+/// beta held on the device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or
+/// beta is not 0, and NaN or Inf in `A` or `x` propagate through every product, a zero partner
+/// included (DESIGN.md §3). Rows longer than 16,384 columns (4,194,304 for a row-contiguous
+/// `op(A)`) are summed in parts, one dispatch each, so that no shader loop passes lavapipe's
+/// 65,535-iteration limit.
 ///
 /// Each `y_i` is one dot product in `f32`: summed in order by one invocation when `op(A)` is
 /// column-major (its rows strided, reads coalesced across rows), else split over 256
