@@ -69,8 +69,8 @@ pub(crate) const K_SPLIT: usize = 16384;
 /// (split-k over consecutive dispatches of one submission, which run in order): the first part
 /// computes `alpha·A₁·B₁ + beta·C`, each later one adds `alpha·Aₚ·Bₚ` to C (beta = 1). A device
 /// alpha is read by every part, a device beta only by the first ([`super::scalars`]). Only for
-/// [`AMode::General`]: a symmetric or triangular A is m×m with k = m, and m stays below 32,768
-/// (A fits one storage binding of at most 4 GiB), so its loops stay below the limit unsplit.
+/// [`AMode::General`]: a symmetric or triangular A is m×m with k = m in one storage binding, and
+/// lavapipe (the driver with the limit) binds at most 128 MiB, so there k = m ≤ 5,792.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn engine_split<'a>(
     ctx: &Context,

@@ -73,8 +73,8 @@ pub(crate) const DOT_SPLIT: usize = 16384 * WG as usize;
 /// along the row). Rows longer than [`ROWS_SPLIT`] / [`DOT_SPLIT`] are split into column parts,
 /// one dispatch each, in order: the first computes `alpha·A₁·x₁ + beta·y`, each later one adds
 /// `alpha·Aₚ·xₚ` (beta = 1; device scalars through [`super::scalars`]). Only [`Mode::General`]
-/// is split: a symmetric or triangular A is n×n, and n stays below 32,768 (A fits one storage
-/// binding of at most 4 GiB).
+/// is split: a symmetric or triangular A is n×n with n² elements in one storage binding, and
+/// lavapipe (the driver with the limit) binds at most 128 MiB, so there n ≤ 5,792.
 pub(crate) fn gemv<'a>(
     ctx: &Context,
     mode: Mode,
