@@ -69,7 +69,10 @@ const OVERRIDE_VALUES: &[(&str, &str, &[f64])] = &[
 /// Shaders written over `alias T` that the crate never instantiates in every combination in
 /// f64, with the combinations it does run in f64 and why. Every other shader written over `T`
 /// must validate in f64 in all its combinations.
-const F64_ONLY: &[(&str, &str, &[(&str, &[f64])])] = &[];
+const F64_ONLY: &[(&str, &str, OverrideTable)] = &[];
+
+/// Override names with the values to try.
+type OverrideTable = &'static [(&'static str, &'static [f64])];
 
 /// Where the product of the override values is larger than this, each override runs through
 /// its values with the others at their defaults instead.
@@ -231,7 +234,7 @@ fn check_shader(
     source: &str,
     common: &str,
     elem: Elem,
-    restrict: Option<&[(&str, &[f64])]>,
+    restrict: Option<OverrideTable>,
 ) -> usize {
     let name = format!("wgsl/{shader} ({elem:?})");
     let text = instantiate(elem, common, source);
@@ -478,14 +481,8 @@ fn wgsl_literals(tokens: proc_macro2::TokenStream, out: &mut Vec<String>) {
     }
 }
 
-/// A WGSL struct flattened to scalar slots, with its size and member names.
-fn wgsl_slots(
-    module: &naga::Module,
-    layouter: &naga::proc::Layouter,
-    ty: naga::Handle<naga::Type>,
-    base: u32,
-    out: &mut Vec<Slot>,
-) {
+/// The scalar slots of a WGSL type placed at byte `base`, appended to `out`.
+fn wgsl_slots(module: &naga::Module, ty: naga::Handle<naga::Type>, base: u32, out: &mut Vec<Slot>) {
     match &module.types[ty].inner {
         naga::TypeInner::Scalar(s) | naga::TypeInner::Atomic(s) => {
             out.push((base, s.kind, s.width))
@@ -505,12 +502,12 @@ fn wgsl_slots(
             stride,
         } => {
             for i in 0..n.get() {
-                wgsl_slots(module, layouter, *elem, base + i * stride, out);
+                wgsl_slots(module, *elem, base + i * stride, out);
             }
         }
         naga::TypeInner::Struct { members, .. } => {
             for m in members {
-                wgsl_slots(module, layouter, m.ty, base + m.offset, out);
+                wgsl_slots(module, m.ty, base + m.offset, out);
             }
         }
         other => panic!("uniform member type {other:?} not handled"),
@@ -518,7 +515,15 @@ fn wgsl_slots(
 }
 
 /// The uniform structs of a shader (instantiated in f32): (struct name, size, slots, members).
-fn uniform_structs(shader: &str) -> Vec<(String, u32, Vec<Slot>, Vec<(String, u32)>)> {
+/// A WGSL struct flattened to scalar slots, with its size and its members' names and offsets.
+struct WgslStruct {
+    name: String,
+    size: u32,
+    slots: Vec<Slot>,
+    members: Vec<(String, u32)>,
+}
+
+fn uniform_structs(shader: &str) -> Vec<WgslStruct> {
     let common = read(&wgsl_dir().join("common.wgsl"));
     let source = read(&wgsl_dir().join(shader));
     let text = instantiate(Elem::F32, &common, &source);
@@ -536,17 +541,17 @@ fn uniform_structs(shader: &str) -> Vec<(String, u32, Vec<Slot>, Vec<(String, u3
             panic!("{shader}: uniform {:?} is not a struct", var.name)
         };
         let mut slots = Vec::new();
-        wgsl_slots(&module, &layouter, var.ty, 0, &mut slots);
-        let names = members
+        wgsl_slots(&module, var.ty, 0, &mut slots);
+        let members = members
             .iter()
             .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
             .collect();
-        out.push((
-            ty.name.clone().unwrap_or_default(),
-            layouter[var.ty].size,
+        out.push(WgslStruct {
+            name: ty.name.clone().unwrap_or_default(),
+            size: layouter[var.ty].size,
             slots,
-            names,
-        ));
+            members,
+        });
     }
     out
 }
@@ -589,30 +594,31 @@ fn params_structs_match_their_wgsl_structs() {
             })
             .collect();
         for shader in &shaders {
-            for (wname, wsize, wslots, wmembers) in uniform_structs(shader) {
+            for w in uniform_structs(shader) {
                 let row = PARAMS_OF.iter().find(|(f, s, _)| *f == rel && s == shader);
                 let rust = match row {
                     Some((_, _, r)) => structs.iter().find(|s| s.name == *r),
                     None if structs.len() == 1 => structs.first(),
-                    None => structs.iter().find(|s| s.name == wname),
+                    None => structs.iter().find(|s| s.name == w.name),
                 }
                 .unwrap_or_else(|| {
                     panic!(
-                        "{rel} declares {shader} (uniform struct {wname}) but no Rust params \
+                        "{rel} declares {shader} (uniform struct {}) but no Rust params \
                          struct pairs with it among {:?}: add a row to PARAMS_OF",
+                        w.name,
                         structs.iter().map(|s| &s.name).collect::<Vec<_>>()
                     )
                 });
-                let what = format!("{rel} {} ↔ wgsl/{shader} {wname}", rust.name);
+                let what = format!("{rel} {} ↔ wgsl/{shader} {}", rust.name, w.name);
                 assert_eq!(
-                    rust.size, wsize,
-                    "{what}: size\nRust {:?}\nWGSL {wmembers:?}",
-                    rust.fields
+                    rust.size, w.size,
+                    "{what}: size\nRust {:?}\nWGSL {:?}",
+                    rust.fields, w.members
                 );
                 assert_eq!(
-                    rust.slots, wslots,
-                    "{what}: scalar slots (offset, kind, width)\nRust {:?}\nWGSL {wmembers:?}",
-                    rust.fields
+                    rust.slots, w.slots,
+                    "{what}: scalar slots (offset, kind, width)\nRust {:?}\nWGSL {:?}",
+                    rust.fields, w.members
                 );
                 println!("{what}: {} bytes, {} slots", rust.size, rust.slots.len());
                 paired.entry(shader.clone()).or_default().push(what);
