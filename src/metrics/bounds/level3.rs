@@ -26,6 +26,14 @@ fn product_term(
     scaled(scale, (m, n), || abs2(opa).dot(&abs2(opb)))
 }
 
+/// `out` restricted to triangle `uplo` (0 elsewhere), plus `|coef·C_ij|` on it: the bound of a
+/// routine whose output is a triangle (C read only there, and not at all for `coef = 0`).
+fn on_triangle(mut out: Array2<f64>, uplo: Uplo, coef: f64, c: ArrayView2<'_, f32>) -> Array2<f64> {
+    mask_triangle(&mut out, uplo);
+    add_term2(&mut out, coef, c, Some(uplo));
+    out
+}
+
 /// `sgemm` (`C ← alpha·op(A)·op(B) + beta·C`, op(A) m×k, op(B) k×n):
 /// `bound_ij = (k+1)·|alpha|·Σ_p |op(A)_ip|·|op(B)_pj| + |beta|·|C_ij|`.
 ///
@@ -64,10 +72,8 @@ pub fn gemmtr(
     c: ArrayView2<'_, f32>,
 ) -> Array2<f64> {
     assert_square("bounds::gemmtr (c)", &c);
-    let mut out = product_term("bounds::gemmtr", transa, transb, alpha, a, b, c.dim());
-    mask_triangle(&mut out, uplo);
-    add_term2(&mut out, f64::from(beta), c, Some(uplo));
-    out
+    let out = product_term("bounds::gemmtr", transa, transb, alpha, a, b, c.dim());
+    on_triangle(out, uplo, f64::from(beta), c)
 }
 
 /// `ssyrk` (`C ← alpha·op(A)·op(A)ᵀ + beta·C` on triangle `uplo`; `op(A) = A` (n×k) for
@@ -89,13 +95,11 @@ pub fn syrk(
     let (n, k) = opa.dim();
     assert_eq!(c.dim(), (n, n), "bounds::syrk: c must be {n}x{n}");
     let scale = (k as f64 + 1.0) * f64::from(alpha).abs();
-    let mut out = scaled(scale, (n, n), || {
+    let out = scaled(scale, (n, n), || {
         let abs_a = abs2(opa);
         abs_a.dot(&abs_a.t())
     });
-    mask_triangle(&mut out, uplo);
-    add_term2(&mut out, f64::from(beta), c, Some(uplo));
-    out
+    on_triangle(out, uplo, f64::from(beta), c)
 }
 
 /// `ssyr2k` (`C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` on triangle `uplo`,
@@ -123,13 +127,11 @@ pub fn syr2k(
     let (n, k) = opa.dim();
     assert_eq!(c.dim(), (n, n), "bounds::syr2k: c must be {n}x{n}");
     let alpha = f64::from(alpha).abs();
-    let mut out = scaled(alpha, (n, n), || {
+    let out = scaled(alpha, (n, n), || {
         let (abs_a, abs_b) = (abs2(opa), abs2(opb));
         abs_a.dot(&abs_b.t()) * (k as f64 + 3.0) + &(abs_b.dot(&abs_a.t()) * (k as f64 + 2.0))
     });
-    mask_triangle(&mut out, uplo);
-    add_term2(&mut out, 3.0 * f64::from(beta), c, Some(uplo));
-    out
+    on_triangle(out, uplo, 3.0 * f64::from(beta), c)
 }
 
 /// `ssymm` (A symmetric r×r, stored in triangle `uplo`; B, C m×n):
