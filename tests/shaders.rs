@@ -187,6 +187,7 @@ fn override_values(shader: &str, module: &naga::Module) -> Vec<(String, Vec<f64>
                     o.init.is_some(),
                     "{shader}: override {name} has no default and no row in OVERRIDE_VALUES"
                 );
+                println!("wgsl/{shader}: override {name} validated at its default only");
                 continue;
             }
         };
