@@ -39,6 +39,7 @@ mod launch;
 pub mod layout;
 pub mod metrics;
 mod pool;
+mod transfer;
 pub mod resident;
 
 pub use context::{Context, ContextOptions};

@@ -10,6 +10,7 @@ mod axpy;
 mod context;
 mod dot;
 mod gemm;
+mod host;
 mod gemv;
 mod ger;
 mod oracle_l2;
