@@ -177,10 +177,11 @@ fn oom_child() {
     let n = held.len();
     let err = err.expect("64 MiB buffers up to 32 GiB never ran out of memory");
     assert!(matches!(err, Error::Gpu { routine: "zeros", .. }), "{err:?}");
-    // An upload and a call in the same state fail with typed errors too, or succeed.
-    let x = Array1::from_elem(16 << 20, 1.0f32);
+    // A host call in the same state fails with a typed error, or succeeds. (Host arrays stay
+    // small: a failed Rust allocation aborts by Rust's own rule, whatever the crate does.)
+    let x = Array1::from_elem(4 << 20, 1.0f32);
     match x.gpu_dot(&x) {
-        Ok(d) => assert_eq!(d, (16 << 20) as f32),
+        Ok(d) => assert_eq!(d, (4 << 20) as f32),
         Err(e) => assert!(matches!(e, Error::Gpu { .. }), "{e:?}"),
     }
     drop(held);
