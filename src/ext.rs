@@ -25,13 +25,19 @@ fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<
         limit: i32::MAX as u64 * 4,
     })?;
     crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
-    Ok(Array2::zeros((rows, cols)))
+    Array2::from_shape_vec((rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
+        crate::Error::InvalidArgument {
+            routine,
+            arg: "c",
+            detail: e.to_string(),
+        }
+    })
 }
 
 /// A new zero vector for a routine's output, after the checks of [`zeros2`].
 fn zeros1(routine: &'static str, len: usize) -> Result<Array1<f32>> {
     crate::layout::check_fits::<f32>(Context::shared()?, routine, "y", len)?;
-    Ok(Array1::zeros(len))
+    Ok(Array1::from_vec(crate::transfer::zeros_vec(len)))
 }
 
 /// An owned copy of an operand that the routine then updates in place, after the checks of

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use crate::context::{Context, Elem, Shader};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Buf};
+use crate::transfer::SharedBytes;
 
 /// Commands held back before a submission is forced.
 pub(crate) const MAX_PENDING: usize = 1024;
@@ -84,14 +85,18 @@ pub(crate) enum Command {
     },
 }
 
-/// One read-back: the first `bytes` bytes of `buffer`, handed to `sink` chunk by chunk as
-/// `(byte offset, bytes)`, only after every chunk of every read of the call has been mapped
+/// One read-back: the first `bytes` bytes of `buffer`, handed to `sink` piece by piece as
+/// `(byte offset, bytes)` (pieces are disjoint, 16-byte aligned, and may be handed over from
+/// several threads at once), only after every chunk of every read of the call has been mapped
 /// (so a failure leaves the caller's arrays untouched).
 pub(crate) struct Read<'r> {
     pub buffer: &'r wgpu::Buffer,
     pub bytes: u64,
-    pub sink: &'r mut (dyn FnMut(u64, &[u8]) + Send),
+    pub sink: &'r (dyn Fn(u64, &[u8]) + Sync),
 }
+
+/// Bytes of read-back handed to a sink at once (one task of the parallel copy).
+const PIECE: u64 = 2 << 20;
 
 impl<'a> Dispatch<'a> {
     pub fn new<P: bytemuck::Pod>(
@@ -405,29 +410,53 @@ impl Context {
         reads: &[(&wgpu::Buffer, usize)],
     ) -> Result<Vec<Vec<R>>> {
         let size = std::mem::size_of::<R>();
-        let mut out: Vec<Vec<R>> = reads.iter().map(|&(_, len)| vec![R::zeroed(); len]).collect();
+        // Fresh outputs are written once, straight from mapped memory, into their spare
+        // capacity (no zero-fill pass), and take their length only after the read succeeded.
+        let mut out: Vec<Vec<R>> = reads
+            .iter()
+            .map(|&(_, len)| crate::transfer::alloc_vec(len))
+            .collect();
+        let lens: Vec<(usize, u64)> = reads
+            .iter()
+            .map(|&(buffer, len)| (len, ((len * size) as u64).min(buffer.size())))
+            .collect();
         {
-            let mut sinks: Vec<Box<dyn FnMut(u64, &[u8]) + Send + '_>> = out
+            let dsts: Vec<crate::transfer::SharedBytes<'_>> = out
                 .iter_mut()
-                .map(|v| {
-                    let dst: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
-                    Box::new(move |off: u64, data: &[u8]| {
-                        let off = off as usize;
-                        let n = data.len().min(dst.len().saturating_sub(off));
-                        crate::transfer::par_copy(&data[..n], &mut dst[off..off + n]);
-                    }) as Box<dyn FnMut(u64, &[u8]) + Send>
+                .zip(&lens)
+                .map(|(v, &(len, _))| crate::transfer::SharedBytes::spare(v, len * size))
+                .collect();
+            let sinks: Vec<Box<dyn Fn(u64, &[u8]) + Sync + '_>> = dsts
+                .iter()
+                .map(|d| {
+                    // SAFETY: `execute_reads` hands over disjoint pieces.
+                    Box::new(move |off: u64, data: &[u8]| unsafe { d.write(off as usize, data) })
+                        as Box<dyn Fn(u64, &[u8]) + Sync>
                 })
                 .collect();
             let mut rs: Vec<Read<'_>> = reads
                 .iter()
-                .zip(sinks.iter_mut())
-                .map(|(&(buffer, len), sink)| Read {
+                .zip(sinks.iter())
+                .zip(&lens)
+                .map(|((&(buffer, _), sink), &(_, bytes))| Read {
                     buffer,
-                    bytes: ((len * size) as u64).min(buffer.size()),
-                    sink: &mut **sink,
+                    bytes,
+                    sink: &**sink,
                 })
                 .collect();
             self.execute_reads(routine, dispatches, after, &mut rs)?;
+        }
+        for (v, &(len, bytes)) in out.iter_mut().zip(&lens) {
+            if bytes < (len * size) as u64 {
+                // A buffer shorter than asked (never for the crate's own reads): zero the rest.
+                let b = SharedBytes::spare(v, len * size);
+                // SAFETY: only this thread writes `v`.
+                unsafe { b.write(bytes as usize, &vec![0u8; len * size - bytes as usize]) };
+            }
+            // SAFETY: every byte of the first `len` elements was written by the sinks above
+            // (the reads covered `bytes` of them, the rest was zeroed), and any bytes are a
+            // valid `R` (`Pod`).
+            unsafe { v.set_len(len) };
         }
         Ok(out)
     }
@@ -562,7 +591,7 @@ impl Context {
             encoder.resolve_query_set(set, 0..2, resolve, 0);
             encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
         }
-        self.queue.submit(Some(encoder.finish()));
+        let index = self.queue.submit(Some(encoder.finish()));
         drop(pending);
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
@@ -590,16 +619,32 @@ impl Context {
             flag
         });
         self.device
-            .poll(wgpu::PollType::wait_indefinitely())
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
             .map_err(|e| Error::Gpu {
                 routine,
                 detail: e.to_string(),
             })?;
+        // Another thread's poll may have collected our map callbacks and not run them yet:
+        // wait until every one has run (it happens without any further device work).
+        let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+        while !mapped.iter().all(done) || !timer_flag.as_ref().is_none_or(done) {
+            std::thread::yield_now();
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        }
         let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);
+
         if !mapped.iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
+            let cause = self
+                .take_device_error(routine)
+                .err()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default();
             return Err(Error::Gpu {
                 routine,
-                detail: "mapping a read-back buffer failed (device lost or out of memory)".into(),
+                detail: format!("mapping a read-back buffer failed{cause}"),
             });
         }
         if let Some((_, _, t)) = &timer {
@@ -626,9 +671,22 @@ impl Context {
                 detail: e.to_string(),
             })?);
         }
-        for ((i, off, _, _), view) in chunks.iter().zip(views) {
-            (reads[*i].sink)(*off, &view);
+        // One parallel copy over all chunks, in pieces of `PIECE` bytes.
+        let mut pieces: Vec<(usize, u64, &[u8])> = Vec::new();
+        for ((i, off, _, _), view) in chunks.iter().zip(&views) {
+            let bytes: &[u8] = view;
+            for (p, piece) in bytes.chunks(PIECE as usize).enumerate() {
+                pieces.push((*i, off + p as u64 * PIECE, piece));
+            }
         }
+        let reads_ref: &[Read<'_>] = reads;
+        crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
+            for &(i, off, piece) in &pieces[lo..hi] {
+                (reads_ref[i].sink)(off, piece);
+            }
+        });
+        drop(pieces);
+        drop(views);
         for (_, _, _, s) in chunks {
             s.unmap();
             self.staging.recycle_read(s);

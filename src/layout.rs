@@ -659,34 +659,38 @@ pub(crate) fn finish(
     {
         let targets: Vec<(&wgpu::Buffer, usize)> =
             sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
-        let mut fns: Vec<Box<dyn FnMut(u64, &[u8]) + Send + '_>> = sinks
+        let fns: Vec<Box<dyn Fn(u64, &[u8]) + Sync + '_>> = sinks
             .iter_mut()
-            .map(|(_, _, _, sink)| -> Box<dyn FnMut(u64, &[u8]) + Send + '_> {
+            .map(|(_, _, _, sink)| -> Box<dyn Fn(u64, &[u8]) + Sync + '_> {
                 match sink {
-                    Sink::Direct(plan) => Box::new(move |off: u64, bytes: &[u8]| {
-                        let vals: &[f32] = bytemuck::cast_slice(bytes);
-                        let lo = off as usize / 4;
-                        let n = vals.len().min(plan.len().saturating_sub(lo));
-                        // SAFETY: the plan comes from the output view, borrowed mutably by
-                        // `outs` for this whole call; `lo + n ≤ len`.
-                        unsafe { plan.scatter(lo, &vals[..n]) };
-                    }),
-                    Sink::Staged(buf) => Box::new(move |off: u64, bytes: &[u8]| {
-                        let dst: &mut [u8] = bytemuck::cast_slice_mut(buf.as_mut_slice());
-                        let off = off as usize;
-                        let n = bytes.len().min(dst.len().saturating_sub(off));
-                        crate::transfer::par_copy(&bytes[..n], &mut dst[off..off + n]);
-                    }),
+                    Sink::Direct(plan) => {
+                        let plan = &*plan;
+                        Box::new(move |off: u64, bytes: &[u8]| {
+                            let vals: &[f32] = bytemuck::cast_slice(bytes);
+                            // SAFETY: the plan comes from the output view, borrowed mutably by
+                            // `outs` for this whole call; pieces are disjoint.
+                            unsafe { plan.scatter_serial(off as usize / 4, vals) };
+                        })
+                    }
+                    Sink::Staged(buf) => {
+                        let dst = crate::transfer::SharedBytes::new(bytemuck::cast_slice_mut(
+                            buf.as_mut_slice(),
+                        ));
+                        // SAFETY: pieces are disjoint.
+                        Box::new(move |off: u64, bytes: &[u8]| unsafe {
+                            dst.write(off as usize, bytes)
+                        })
+                    }
                 }
             })
             .collect();
         let mut reads: Vec<Read<'_>> = targets
             .iter()
-            .zip(fns.iter_mut())
+            .zip(fns.iter())
             .map(|((buffer, span), f)| Read {
                 buffer,
                 bytes: ((*span * 4) as u64).min(buffer.size()),
-                sink: &mut **f,
+                sink: &**f,
             })
             .collect();
         ctx.execute_reads(routine, dispatches, copies, &mut reads)?;

@@ -180,8 +180,24 @@ impl FreeList {
         Some(b)
     }
 
+    /// Keep `b` if it fits the limit, dropping free buffers of larger classes first: a few
+    /// large transfers must not crowd out the small buffers every call needs.
     fn push(&mut self, b: wgpu::Buffer) {
         let size = b.size();
+        while self.bytes + size > STAGING_LIMIT {
+            let Some(&largest) = self
+                .free
+                .iter()
+                .filter(|(c, v)| **c > size && !v.is_empty())
+                .map(|(c, _)| c)
+                .max()
+            else {
+                break;
+            };
+            if self.free.get_mut(&largest).and_then(Vec::pop).is_some() {
+                self.bytes -= largest;
+            }
+        }
         if self.bytes + size <= STAGING_LIMIT {
             self.bytes += size;
             self.free.entry(size).or_default().push(b);

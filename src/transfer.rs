@@ -59,15 +59,85 @@ pub(crate) fn par_range(n: usize, min_part: usize, f: impl Fn(usize, usize) + Sy
     });
 }
 
-/// `dst.copy_from_slice(src)`, on several threads for large slices.
-pub(crate) fn par_copy(src: &[u8], dst: &mut [u8]) {
-    assert_eq!(src.len(), dst.len(), "par_copy: lengths differ");
-    let d = SendPtr(dst.as_mut_ptr());
-    par_range(src.len(), PAR_MIN_BYTES, |lo, hi| {
-        // SAFETY: the parts `lo..hi` are disjoint and inside both slices; `dst` is borrowed
-        // mutably for the whole call, `src` immutably, and they cannot overlap.
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr().add(lo), d.get().add(lo), hi - lo) };
+/// Bytes from which a fresh output is allocated with huge pages and touched in parallel.
+const LARGE_OUTPUT: usize = 4 << 20;
+
+/// An empty `Vec` with room for `len` elements, for an output that is about to be written in
+/// full. Large ones are backed by transparent huge pages where the kernel allows it (Linux
+/// `madvise(MADV_HUGEPAGE)`, a hint): writing fresh memory costs a page fault per 4 KiB page
+/// otherwise, which on the H200 host limited read-back into a new array to about 1 GB/s per
+/// thread, below the bus.
+pub(crate) fn alloc_vec<T>(len: usize) -> Vec<T> {
+    let v: Vec<T> = Vec::with_capacity(len);
+    let bytes = len * std::mem::size_of::<T>();
+    #[cfg(target_os = "linux")]
+    if bytes >= LARGE_OUTPUT {
+        let page = 4096usize;
+        let start = (v.as_ptr() as usize).div_ceil(page) * page;
+        let end = v.as_ptr() as usize + bytes;
+        if end > start {
+            // SAFETY: the range lies inside the Vec's own allocation (page-aligned start);
+            // MADV_HUGEPAGE is a hint that changes no contents.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    let _ = bytes;
+    v
+}
+
+/// A zero-filled `Vec` of `len` elements from [`alloc_vec`], touched by several threads when
+/// large (so that the page faults of fresh memory are taken in parallel, once).
+pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) -> Vec<T> {
+    let mut v = alloc_vec::<T>(len);
+    let p = SendPtr(v.as_mut_ptr());
+    let size = std::mem::size_of::<T>().max(1);
+    par_range(len, PAR_MIN_BYTES / size, |lo, hi| {
+        // SAFETY: disjoint parts of the Vec's capacity; all-zero bytes are a valid `T`.
+        unsafe { std::ptr::write_bytes(p.get().add(lo), 0, hi - lo) };
     });
+    // SAFETY: every element up to `len` was written above.
+    unsafe { v.set_len(len) };
+    v
+}
+
+/// A byte buffer that several threads write disjoint parts of (read-back chunks).
+pub(crate) struct SharedBytes<'a> {
+    ptr: SendPtr<u8>,
+    len: usize,
+    _b: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> SharedBytes<'a> {
+    /// The spare capacity of `v` (its first `bytes` bytes), to be written in full before
+    /// `set_len`.
+    pub fn spare<T>(v: &'a mut Vec<T>, bytes: usize) -> Self {
+        assert!(bytes <= v.capacity() * std::mem::size_of::<T>());
+        SharedBytes {
+            ptr: SendPtr(v.as_mut_ptr().cast()),
+            len: bytes,
+            _b: PhantomData,
+        }
+    }
+
+    pub fn new(bytes: &'a mut [u8]) -> Self {
+        SharedBytes {
+            ptr: SendPtr(bytes.as_mut_ptr()),
+            len: bytes.len(),
+            _b: PhantomData,
+        }
+    }
+
+    /// Copy `src` to byte `off` (clipped to the buffer).
+    ///
+    /// # Safety
+    /// No other thread writes the same bytes at the same time.
+    pub unsafe fn write(&self, off: usize, src: &[u8]) {
+        let n = src.len().min(self.len.saturating_sub(off));
+        // SAFETY: `off + n ≤ len`; disjointness is the caller's contract.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.get().add(off), n) };
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -213,7 +283,8 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
     pub unsafe fn of_view_packed(ptr: *mut T, shape: &[usize], strides: &[isize]) -> Self {
         let count: usize = shape.iter().product();
         let (rows, cols, rs, cs) = match (shape, strides) {
-            ([n], [s]) => (*n, 1, *s, 0),
+            // One row of n elements with stride s: a single strided run.
+            ([n], [s]) => (1, *n, 0, *s),
             ([m, n], [rs, cs]) => (*m, *n, *rs, *cs),
             _ => unreachable!("views are 1-D or 2-D"),
         };
@@ -308,7 +379,18 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
         unsafe { self.run(lo, hi, dev, true) }
     }
 
+    /// [`Plan::scatter`] on the calling thread (for callers that split the work themselves).
+    ///
+    /// # Safety
+    /// As [`Plan::scatter`]; no other thread scatters the same elements at the same time.
+    pub unsafe fn scatter_serial(&self, lo: usize, dev: &[T]) {
+        let n = dev.len().min(self.len.saturating_sub(lo));
+        // SAFETY: the caller's contract; `dev` is read only; `lo + n ≤ len`.
+        unsafe { self.run_serial(lo, lo + n, dev.as_ptr().cast_mut(), false) }
+    }
+
     /// Scatter `dev`, device elements `lo..lo + dev.len()`, into the view.
+    #[cfg(test)]
     ///
     /// # Safety
     /// The plan must come from a view borrowed mutably (`Plan::of_view` on `as_mut_ptr`), alive
