@@ -91,7 +91,11 @@ fn transfers(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::er
         drop(v);
     });
     println!("ROW,upload,n={n},-,host,GB/s,{:.2}", gb / up);
-    println!("# upload n={n}: median {:.2} ms, best {:.2} GB/s", up * 1e3, gb / up_min);
+    println!(
+        "# upload n={n}: median {:.2} ms, best {:.2} GB/s",
+        up * 1e3,
+        gb / up_min
+    );
     let v = ctx.upload_vector(&x)?;
     let back = v.to_array()?;
     assert_eq!(back, x, "read-back differs from the upload");
@@ -114,7 +118,11 @@ fn transfers(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::er
         ctx.synchronize().expect("sync");
         drop(v);
     });
-    println!("# upload of a step-2 view, n={}: {:.2} GB/s", xs.len(), gbs / st);
+    println!(
+        "# upload of a step-2 view, n={}: {:.2} GB/s",
+        xs.len(),
+        gbs / st
+    );
     Ok(())
 }
 
@@ -151,7 +159,10 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
     println!("REF,sgemm,{shape},NN-C,host,ms,openblas,{:.4}", o * 1e3);
     if n <= 64 {
         println!("ROW,sgemm,{shape},NN-C,host,us/call,{:.1}", w * 1e6);
-        println!("REF,sgemm,{shape},NN-C,host,us/call,openblas,{:.1}", o * 1e6);
+        println!(
+            "REF,sgemm,{shape},NN-C,host,us/call,openblas,{:.1}",
+            o * 1e6
+        );
     }
     println!(
         "# sgemm {shape} host: wgblas median {:.4} ms (min {:.4}), OpenBLAS {:.4} ms (min {:.4}), factor {factor:.2e}",
@@ -181,9 +192,15 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
     });
     let (o, o_min) = time(reps, 5, || {
         // SAFETY: contiguous vectors of length n.
-        std::hint::black_box(unsafe { cblas_sys::cblas_sdot(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) });
+        std::hint::black_box(unsafe {
+            cblas_sys::cblas_sdot(n as i32, x.as_ptr(), 1, y.as_ptr(), 1)
+        });
     });
-    let (metric, scale) = if n <= 1 << 16 { ("us/call", 1e6) } else { ("ms", 1e3) };
+    let (metric, scale) = if n <= 1 << 16 {
+        ("us/call", 1e6)
+    } else {
+        ("ms", 1e3)
+    };
     println!("ROW,sdot,n={n},-,host,{metric},{:.4}", w * scale);
     println!("REF,sdot,n={n},-,host,{metric},openblas,{:.4}", o * scale);
     println!(
@@ -203,12 +220,14 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
 /// memory types wgpu picks for `MAP_WRITE` and `MAP_READ` buffers allow, without wgblas.
 fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
     let bytes: u64 = 32 << 20;
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::HighPerformance,
         ..Default::default()
     }))?;
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))?;
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))?;
     let host = vec![1u8; bytes as usize];
     let mut sink = vec![0u8; bytes as usize];
     let gb = bytes as f64 / 1e9;
@@ -227,23 +246,33 @@ fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
     {
         let mut view = w.get_mapped_range_mut(..)?;
         let (m, _) = time(reps, 2, || view.copy_from_slice(&host));
-        println!("# probe: memcpy into mapped MAP_WRITE memory: {:.1} GB/s (1 thread)", gb / m);
+        println!(
+            "# probe: memcpy into mapped MAP_WRITE memory: {:.1} GB/s (1 thread)",
+            gb / m
+        );
     }
     w.unmap();
     // DMA from the staging buffer into device memory.
     let dev = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
         size: bytes,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
     let (m, _) = time(reps, 2, || {
         let mut e = device.create_command_encoder(&Default::default());
         e.copy_buffer_to_buffer(&w, 0, &dev, 0, bytes);
         queue.submit(Some(e.finish()));
-        device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
     });
-    println!("# probe: device copy MAP_WRITE staging -> device buffer: {:.1} GB/s", gb / m);
+    println!(
+        "# probe: device copy MAP_WRITE staging -> device buffer: {:.1} GB/s",
+        gb / m
+    );
     let r = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
         size: bytes,
@@ -254,15 +283,23 @@ fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
         let mut e = device.create_command_encoder(&Default::default());
         e.copy_buffer_to_buffer(&dev, 0, &r, 0, bytes);
         queue.submit(Some(e.finish()));
-        device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
     });
-    println!("# probe: device copy device buffer -> MAP_READ staging: {:.1} GB/s", gb / m);
+    println!(
+        "# probe: device copy device buffer -> MAP_READ staging: {:.1} GB/s",
+        gb / m
+    );
     r.map_async(wgpu::MapMode::Read, .., |_| {});
     device.poll(wgpu::PollType::wait_indefinitely())?;
     {
         let view = r.get_mapped_range(..)?;
         let (m, _) = time(reps, 2, || sink.copy_from_slice(&view));
-        println!("# probe: memcpy out of mapped MAP_READ memory: {:.1} GB/s (1 thread)", gb / m);
+        println!(
+            "# probe: memcpy out of mapped MAP_READ memory: {:.1} GB/s (1 thread)",
+            gb / m
+        );
     }
     r.unmap();
     Ok(())
@@ -272,17 +309,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let t = Instant::now();
     let ctx = Context::shared()?;
-    println!("# context created in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "# context created in {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let info = ctx.adapter_info();
-    println!("# adapter: {} ({:?}, {:?}), driver {} {}", info.name, info.backend, info.device_type, info.driver, info.driver_info);
+    println!(
+        "# adapter: {} ({:?}, {:?}), driver {} {}",
+        info.name, info.backend, info.device_type, info.driver, info.driver_info
+    );
     // SAFETY: OpenBLAS returns a static C string and an int.
     let (config, threads) = unsafe {
         (
-            std::ffi::CStr::from_ptr(openblas_get_config()).to_string_lossy().into_owned(),
+            std::ffi::CStr::from_ptr(openblas_get_config())
+                .to_string_lossy()
+                .into_owned(),
             openblas_get_num_threads(),
         )
     };
-    println!("# OpenBLAS: {config}, {threads} threads; copy threads: {}", std::env::var("WGBLAS_COPY_THREADS").unwrap_or_else(|_| "default (cores, at most 16)".into()));
+    println!(
+        "# OpenBLAS: {config}, {threads} threads; copy threads: {}",
+        std::env::var("WGBLAS_COPY_THREADS")
+            .unwrap_or_else(|_| "default (cores, at most 16)".into())
+    );
     println!("# pipeline cache on disk: {:?}", ctx.pipeline_cache_path());
     if flag("--probe") {
         probe(reps)?;
@@ -298,6 +347,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for n in list(&arg("--dot", "1024,16777216")) {
         dot(n, reps)?;
     }
-    println!("# staging buffers created: {}, storage buffers created: {}", ctx.staging_buffers_created(), ctx.buffers_created());
+    println!(
+        "# staging buffers created: {}, storage buffers created: {}",
+        ctx.staging_buffers_created(),
+        ctx.buffers_created()
+    );
     Ok(())
 }

@@ -452,8 +452,7 @@ impl Context {
             elem,
             constants.iter().map(|&(k, v)| (k, v.to_bits())).collect(),
         );
-        if let Some(p) = crate::pool::lock(&self.pipelines).get(&key)
-        {
+        if let Some(p) = crate::pool::lock(&self.pipelines).get(&key) {
             return Ok(p.clone());
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);

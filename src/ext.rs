@@ -138,7 +138,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         alpha: f32,
         y: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut out = owned("saxpy", &y)?;
+        let mut out = owned("saxpy", y)?;
         blas::saxpy(Context::shared()?, alpha, self.view(), out.view_mut())?;
         Ok(out)
     }
@@ -177,7 +177,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         c: f32,
         s: f32,
     ) -> Result<(Array1<f32>, Array1<f32>)> {
-        let (mut x, mut y) = (owned("srot", self)?, owned("srot", &y)?);
+        let (mut x, mut y) = (owned("srot", self)?, owned("srot", y)?);
         blas::srot(Context::shared()?, x.view_mut(), y.view_mut(), c, s)?;
         Ok((x, y))
     }
@@ -187,7 +187,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         y: &ArrayBase<S, Ix1>,
         param: [f32; 5],
     ) -> Result<(Array1<f32>, Array1<f32>)> {
-        let (mut x, mut y) = (owned("srotm", self)?, owned("srotm", &y)?);
+        let (mut x, mut y) = (owned("srotm", self)?, owned("srotm", y)?);
         blas::srotm(Context::shared()?, x.view_mut(), y.view_mut(), param)?;
         Ok((x, y))
     }
@@ -466,7 +466,7 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         b: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut x = owned("strsv", &b)?;
+        let mut x = owned("strsv", b)?;
         blas::strsv(
             Context::shared()?,
             uplo,
@@ -539,7 +539,7 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         x: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut out = owned("strmv", &x)?;
+        let mut out = owned("strmv", x)?;
         blas::strmv(
             Context::shared()?,
             uplo,
@@ -915,7 +915,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = owned("strmm", &b)?;
+        let mut out = owned("strmm", b)?;
         self.gpu_trmm_inplace(side, uplo, trans, diag, 1.0, &mut out)?;
         Ok(out)
     }
@@ -950,7 +950,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut x = owned("strsm", &b)?;
+        let mut x = owned("strsm", b)?;
         self.gpu_trsm_inplace(side, uplo, trans, diag, 1.0, &mut x)?;
         Ok(x)
     }
@@ -1076,7 +1076,7 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = owned("sger", &a)?;
+        let mut out = owned("sger", a)?;
         blas::sger(
             Context::shared()?,
             alpha,
@@ -1108,7 +1108,7 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         alpha: f32,
         a: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = owned("ssyr", &a)?;
+        let mut out = owned("ssyr", a)?;
         blas::ssyr(Context::shared()?, uplo, alpha, self.view(), out.view_mut())?;
         Ok(out)
     }
@@ -1129,7 +1129,7 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = owned("ssyr2", &a)?;
+        let mut out = owned("ssyr2", a)?;
         blas::ssyr2(
             Context::shared()?,
             uplo,

@@ -22,7 +22,6 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-
 use crate::context::{Context, Elem, Shader};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Buf};
@@ -94,6 +93,9 @@ pub(crate) struct Read<'r> {
     pub bytes: u64,
     pub sink: &'r (dyn Fn(u64, &[u8]) + Sync),
 }
+
+/// A boxed read-back sink (see [`Read`]).
+pub(crate) type SinkFn<'a> = Box<dyn Fn(u64, &[u8]) + Sync + 'a>;
 
 /// Bytes of read-back handed to a sink at once (one task of the parallel copy).
 const PIECE: u64 = 2 << 20;
@@ -201,7 +203,9 @@ impl Context {
                     unsafe { src.fill(lo as usize, hi as usize, ptr.cast::<T>()) };
                     if padded > len {
                         // SAFETY: the tail bytes lie inside the same mapped range.
-                        unsafe { std::ptr::write_bytes(ptr.add(len as usize), 0, (padded - len) as usize) };
+                        unsafe {
+                            std::ptr::write_bytes(ptr.add(len as usize), 0, (padded - len) as usize)
+                        };
                     }
                     Ok(())
                 }
@@ -426,12 +430,12 @@ impl Context {
                 .zip(&lens)
                 .map(|(v, &(len, _))| crate::transfer::SharedBytes::spare(v, len * size))
                 .collect();
-            let sinks: Vec<Box<dyn Fn(u64, &[u8]) + Sync + '_>> = dsts
+            let sinks: Vec<SinkFn<'_>> = dsts
                 .iter()
                 .map(|d| {
                     // SAFETY: `execute_reads` hands over disjoint pieces.
                     Box::new(move |off: u64, data: &[u8]| unsafe { d.write(off as usize, data) })
-                        as Box<dyn Fn(u64, &[u8]) + Sync>
+                        as SinkFn<'_>
                 })
                 .collect();
             let mut rs: Vec<Read<'_>> = reads
@@ -483,7 +487,10 @@ impl Context {
             }
         };
         let uniform = staged.as_ref().map(|(_, u, _)| u.clone());
-        let slots = staged.as_ref().map(|(_, _, s)| s.clone()).unwrap_or_default();
+        let slots = staged
+            .as_ref()
+            .map(|(_, _, s)| s.clone())
+            .unwrap_or_default();
         if let Some((cmd, _, _)) = staged {
             commands.push(cmd);
         }
@@ -831,7 +838,16 @@ mod tests {
         let ctx = context();
         let too_big = ctx.limits().max_buffer_size + 4;
         let err = ctx.alloc("test", too_big).unwrap_err();
-        assert!(matches!(err, Error::Gpu { routine: "test", .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                Error::Gpu {
+                    routine: "test",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         // The context still works.
         let buf = ctx.alloc("test", 64).unwrap();
         let data = ctx.execute::<u32>("test", &[], &[(&buf, 4)]).unwrap();
@@ -845,7 +861,16 @@ mod tests {
         let buf = ctx.upload_source("test", &src).unwrap();
         buf.destroy();
         let err = ctx.execute::<f32>("test", &[], &[(&buf, 4)]).unwrap_err();
-        assert!(matches!(err, Error::Gpu { routine: "test", .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                Error::Gpu {
+                    routine: "test",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         let buf = ctx.upload_source("test", &src).unwrap();
         let data = ctx.execute::<f32>("test", &[], &[(&buf, 4)]).unwrap();
         assert_eq!(data[0], vec![1.0, 2.0, 3.0, 4.0]);
@@ -859,7 +884,16 @@ mod tests {
         let buf = ctx.upload_source("test", &src).unwrap();
         ctx.device.destroy();
         let err = ctx.execute::<f32>("test", &[], &[(&buf, 64)]).unwrap_err();
-        assert!(matches!(err, Error::Gpu { routine: "test", .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                Error::Gpu {
+                    routine: "test",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         let err = ctx.upload_source("test", &src).map(|_| ()).unwrap_err();
         assert!(matches!(err, Error::Gpu { .. }), "{err:?}");
     }

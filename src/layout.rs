@@ -32,7 +32,7 @@ use ndarray::{
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::flags::{Transpose, Uplo};
-use crate::launch::{Command, Dispatch, Read};
+use crate::launch::{Command, Dispatch, Read, SinkFn};
 use crate::pool::Buf;
 use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
 use crate::transfer::{Dest, Source};
@@ -592,8 +592,7 @@ fn dest_for<'a, D: Dimension>(
     strides: &[isize],
 ) -> Option<Dest<'a, f32>> {
     // SAFETY: pointer, shape and strides come from a live view borrowed mutably for `'a`.
-    let (plan, off, st) =
-        unsafe { Dest::of_view(view.as_mut_ptr(), view.shape(), view.strides()) };
+    let (plan, off, st) = unsafe { Dest::of_view(view.as_mut_ptr(), view.shape(), view.strides()) };
     (off == offset as usize && st == strides).then_some(plan)
 }
 
@@ -659,9 +658,9 @@ pub(crate) fn finish(
     {
         let targets: Vec<(&wgpu::Buffer, usize)> =
             sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
-        let fns: Vec<Box<dyn Fn(u64, &[u8]) + Sync + '_>> = sinks
+        let fns: Vec<SinkFn<'_>> = sinks
             .iter_mut()
-            .map(|(_, _, _, sink)| -> Box<dyn Fn(u64, &[u8]) + Sync + '_> {
+            .map(|(_, _, _, sink)| -> SinkFn<'_> {
                 match sink {
                     Sink::Direct(plan) => {
                         let plan = &*plan;

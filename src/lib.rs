@@ -39,8 +39,8 @@ mod launch;
 pub mod layout;
 pub mod metrics;
 mod pool;
-mod transfer;
 pub mod resident;
+mod transfer;
 
 pub use context::{Context, ContextOptions};
 pub use resident::{GpuMatrix, GpuScalar, GpuVector, MatrixLayout};

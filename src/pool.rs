@@ -220,7 +220,10 @@ pub(crate) struct Staging {
 
 /// The staging size class for `bytes` (at most [`CHUNK`], which callers split by).
 pub(crate) fn staging_class(bytes: u64) -> u64 {
-    bytes.max(MIN_STAGING).next_power_of_two().min(CHUNK.max(MIN_STAGING))
+    bytes
+        .max(MIN_STAGING)
+        .next_power_of_two()
+        .min(CHUNK.max(MIN_STAGING))
 }
 
 impl Staging {

@@ -91,7 +91,9 @@ impl Context {
             Some(data) => Source::slice(data),
             // Any other stride is gathered in logical order, straight into staging memory.
             // SAFETY: pointer, shape and strides of a live view; the plan only reads.
-            None => unsafe { Source::of_view_packed(x.as_ptr().cast_mut(), x.shape(), x.strides()) },
+            None => unsafe {
+                Source::of_view_packed(x.as_ptr().cast_mut(), x.shape(), x.strides())
+            },
         };
         let buf = self.upload_source("upload", &src)?;
         Ok(GpuVector {

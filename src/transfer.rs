@@ -159,7 +159,12 @@ pub(crate) enum Order {
     /// The view's memory span, as it is: `base` is its lowest element.
     Dense,
     /// The elements in logical C order: `base` is logical element 0, `rs`, `cs` its strides.
-    Packed { rows: usize, cols: usize, rs: isize, cs: isize },
+    Packed {
+        rows: usize,
+        cols: usize,
+        rs: isize,
+        cs: isize,
+    },
 }
 
 /// A view's elements as the device receives them (see the module docs).

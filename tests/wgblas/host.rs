@@ -33,14 +33,27 @@ fn output_with_gaps_receives_exactly_its_elements() {
         let before = big.clone();
         {
             let c = big.slice_mut(s![1..5, ..;2]);
-            blas::sgemm(ctx, Transpose::No, Transpose::No, 1.0, a.view(), b.view(), beta, c)
-                .unwrap();
+            blas::sgemm(
+                ctx,
+                Transpose::No,
+                Transpose::No,
+                1.0,
+                a.view(),
+                b.view(),
+                beta,
+                c,
+            )
+            .unwrap();
         }
         for ((i, j), &v) in big.indexed_iter() {
             if (1..5).contains(&i) && j % 2 == 0 {
                 assert_eq!(v, ab[[i - 1, j / 2]] + beta * 7.0, "C({i},{j}) beta={beta}");
             } else {
-                assert_eq!(v, before[[i, j]], "element ({i},{j}) outside the view was written");
+                assert_eq!(
+                    v,
+                    before[[i, j]],
+                    "element ({i},{j}) outside the view was written"
+                );
             }
         }
     }
@@ -62,9 +75,23 @@ fn output_with_gaps_receives_exactly_its_elements() {
     // A vector output with a step of 3 inside a longer vector.
     let x = Array1::from_vec(vec![1.0f32, -2.0, 3.0]);
     let mut y = Array1::<f32>::from_elem(9, 5.0);
-    blas::sgemv(ctx, Transpose::No, 1.0, a.view(), x.view(), 0.0, y.slice_mut(s![..8;2])).unwrap();
-    let ax: Vec<f32> = (0..4).map(|i| (0..3).map(|p| a[[i, p]] * x[p]).sum()).collect();
-    assert_eq!(y.to_vec(), vec![ax[0], 5.0, ax[1], 5.0, ax[2], 5.0, ax[3], 5.0, 5.0]);
+    blas::sgemv(
+        ctx,
+        Transpose::No,
+        1.0,
+        a.view(),
+        x.view(),
+        0.0,
+        y.slice_mut(s![..8;2]),
+    )
+    .unwrap();
+    let ax: Vec<f32> = (0..4)
+        .map(|i| (0..3).map(|p| a[[i, p]] * x[p]).sum())
+        .collect();
+    assert_eq!(
+        y.to_vec(),
+        vec![ax[0], 5.0, ax[1], 5.0, ax[2], 5.0, ax[3], 5.0, 5.0]
+    );
 }
 
 #[test]
@@ -72,7 +99,8 @@ fn views_interleaved_with_memory_written_elsewhere() {
     // The even elements are read by the GPU call while another thread writes the odd ones:
     // only the view's own elements may be read (DESIGN.md, issue 9 item 6).
     let n = 4096;
-    let mut a = Array1::<f32>::from_shape_fn(2 * n, |i| if i % 2 == 0 { (i % 5) as f32 } else { 0.0 });
+    let mut a =
+        Array1::<f32>::from_shape_fn(2 * n, |i| if i % 2 == 0 { (i % 5) as f32 } else { 0.0 });
     let y = Array1::<f32>::from_shape_fn(n, |i| (i % 3) as f32);
     let expect: f32 = (0..n).map(|i| ((2 * i) % 5) as f32 * (i % 3) as f32).sum();
     let (even, mut odd) = a.multi_slice_mut((s![..;2], s![1..;2]));
@@ -141,13 +169,22 @@ fn overflowing_sizes_are_typed_errors() {
     let ctx = ctx();
     is_too_large(GpuVector::<f32>::zeros(ctx, 1 << 62), "zeros");
     is_too_large(GpuVector::<f64>::zeros(ctx, usize::MAX), "zeros");
-    is_too_large(GpuMatrix::<f32>::zeros(ctx, (1 << 31, 1 << 31), MatrixLayout::RowMajor), "zeros");
-    is_too_large(GpuMatrix::<f32>::zeros(ctx, (usize::MAX, 2), MatrixLayout::ColMajor), "zeros");
+    is_too_large(
+        GpuMatrix::<f32>::zeros(ctx, (1 << 31, 1 << 31), MatrixLayout::RowMajor),
+        "zeros",
+    );
+    is_too_large(
+        GpuMatrix::<f32>::zeros(ctx, (usize::MAX, 2), MatrixLayout::ColMajor),
+        "zeros",
+    );
     let one = Array1::from_elem(1, 1.0f32);
     let huge = one.broadcast(1usize << 40).unwrap();
     is_too_large(ctx.upload_vector(&huge), "upload");
     let one2 = Array2::from_elem((1, 1), 1.0f32);
-    is_too_large(ctx.upload_matrix(&one2.broadcast((1 << 20, 1 << 20)).unwrap()), "upload");
+    is_too_large(
+        ctx.upload_matrix(&one2.broadcast((1 << 20, 1 << 20)).unwrap()),
+        "upload",
+    );
     // 2^32×1 times 1×2^32: the 2^64-element output is refused before any allocation.
     let a = one2.broadcast((1usize << 32, 1)).unwrap();
     let b = one2.broadcast((1, 1usize << 32)).unwrap();
@@ -176,7 +213,16 @@ fn oom_child() {
     }
     let n = held.len();
     let err = err.expect("64 MiB buffers up to 32 GiB never ran out of memory");
-    assert!(matches!(err, Error::Gpu { routine: "zeros", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Gpu {
+                routine: "zeros",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     // A host call in the same state fails with a typed error, or succeeds. (Host arrays stay
     // small: a failed Rust allocation aborts by Rust's own rule, whatever the crate does.)
     let x = Array1::from_elem(4 << 20, 1.0f32);
