@@ -395,11 +395,11 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
     }
 
     /// Scatter `dev`, device elements `lo..lo + dev.len()`, into the view.
-    #[cfg(test)]
     ///
     /// # Safety
     /// The plan must come from a view borrowed mutably (`Plan::of_view` on `as_mut_ptr`), alive
     /// for this call; `lo + dev.len() ≤ len`.
+    #[cfg(test)]
     pub unsafe fn scatter(&self, lo: usize, dev: &[T]) {
         // SAFETY: the caller's contract; `dev` is read only.
         unsafe { self.run(lo, lo + dev.len(), dev.as_ptr().cast_mut(), false) }
