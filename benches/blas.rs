@@ -83,5 +83,39 @@ fn sdot(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sgemm, sdot);
+/// Host↔device transfers (issue 10): `upload_vector` (until the device holds the data) and
+/// `to_array`, contiguous and with a step of 2 (gathered straight into staging memory).
+/// `WGBLAS_BENCH_TRANSFER=67108864` on a real GPU; lavapipe's figures only show the shape.
+fn transfers(c: &mut Criterion) {
+    let ctx = Context::shared().expect("a GPU adapter (lavapipe on CPU-only machines)");
+    let mut group = c.benchmark_group("transfer");
+    group.sample_size(10);
+    for n in sizes("WGBLAS_BENCH_TRANSFER", &[1 << 16, 1 << 22]) {
+        let x = Array1::<f32>::from_shape_fn(2 * n, |i| i as f32);
+        let dense = x.slice(ndarray::s![..n]);
+        let step2 = x.slice(ndarray::s![..;2]);
+        group.throughput(Throughput::Bytes(4 * n as u64));
+        group.bench_with_input(BenchmarkId::new("upload", n), &n, |bench, _| {
+            bench.iter(|| {
+                let v = ctx.upload_vector(&dense).unwrap();
+                ctx.synchronize().unwrap();
+                v
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("upload_step2", n), &n, |bench, _| {
+            bench.iter(|| {
+                let v = ctx.upload_vector(&step2).unwrap();
+                ctx.synchronize().unwrap();
+                v
+            })
+        });
+        let v = ctx.upload_vector(&dense).unwrap();
+        group.bench_with_input(BenchmarkId::new("readback", n), &n, |bench, _| {
+            bench.iter(|| v.to_array().unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, sgemm, sdot, transfers);
 criterion_main!(benches);

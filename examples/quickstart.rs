@@ -17,7 +17,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = Array2::random((n, n), dist);
     let b = Array2::random((n, n), dist);
 
+    let t = std::time::Instant::now();
     let ctx = wgblas::Context::shared()?;
+    let ctx_time = t.elapsed();
     let info = ctx.adapter_info();
     println!(
         "adapter: {} ({:?}, {:?})",
@@ -27,6 +29,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = std::time::Instant::now();
     let c = a.gpu_gemm(&b)?; // C = A·B
     let gpu_time = t.elapsed();
+    println!(
+        "first call in this process: context {:.1} ms + first gpu_gemm {:.2} ms (pipeline cache: {:?})",
+        ctx_time.as_secs_f64() * 1e3,
+        gpu_time.as_secs_f64() * 1e3,
+        ctx.pipeline_cache_path()
+    );
+    let t = std::time::Instant::now();
+    let c2 = a.gpu_gemm(&b)?;
+    println!("second gpu_gemm: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    assert_eq!(c, c2);
 
     // The oracle: OpenBLAS sgemm on the same operands.
     let mut reference = Array2::<f32>::zeros((n, n));

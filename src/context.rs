@@ -44,6 +44,53 @@ impl ContextOptions {
     }
 }
 
+/// The directory of the on-disk pipeline cache (see [`Context::pipeline_cache_path`]).
+fn cache_dir() -> Option<std::path::PathBuf> {
+    match std::env::var_os("WGBLAS_CACHE_DIR") {
+        Some(d) if d.is_empty() => None,
+        Some(d) => Some(d.into()),
+        None => std::env::var_os("XDG_CACHE_HOME")
+            .filter(|d| !d.is_empty())
+            .map(|d| std::path::PathBuf::from(d).join("wgblas"))
+            .or_else(|| {
+                std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/wgblas"))
+            }),
+    }
+}
+
+/// The driver's pipeline cache, loaded from disk where the adapter offers one. Any failure
+/// (no feature, no directory, stale or foreign data) means no cache or an empty one: wgpu
+/// validates the data and falls back to an empty cache (`fallback: true`).
+fn open_disk_cache(
+    device: &wgpu::Device,
+    info: &wgpu::AdapterInfo,
+    features: wgpu::Features,
+) -> Option<(wgpu::PipelineCache, std::path::PathBuf)> {
+    if !features.contains(wgpu::Features::PIPELINE_CACHE) {
+        return None;
+    }
+    let key = wgpu::util::pipeline_cache_key(info)?;
+    let dir = cache_dir()?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let path = dir.join(key);
+    let data = std::fs::read(&path).ok();
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    // SAFETY: `data` was written by `PipelineCache::get_data` for an adapter with the same
+    // `pipeline_cache_key` (the file name); wgpu and the driver check its header (vendor,
+    // device, driver version, wgpu's own format) and ignore data that does not match.
+    let cache = unsafe {
+        device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+            label: Some("wgblas pipeline cache"),
+            data: data.as_deref(),
+            fallback: true,
+        })
+    };
+    if pollster::block_on(scope.pop()).is_some() {
+        return None;
+    }
+    Some((cache, path))
+}
+
 /// The value of `WGBLAS_POWER_PREFERENCE`.
 fn parse_power_preference(v: &str) -> Result<Option<wgpu::PowerPreference>> {
     match v.to_ascii_lowercase().as_str() {
@@ -113,6 +160,12 @@ pub struct Context {
     last_gpu_ns: AtomicU64,
     pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
     pub(crate) pending: Mutex<Vec<crate::launch::Command>>,
+    pub(crate) staging: crate::pool::Staging,
+    /// The last wgpu error that reached no error scope (see `launch.rs`), to be returned by
+    /// the next call that can return an error.
+    device_error: Arc<Mutex<Option<String>>>,
+    /// The driver's pipeline cache (Vulkan, where wgpu offers `PIPELINE_CACHE`), kept on disk.
+    disk_cache: Option<(wgpu::PipelineCache, std::path::PathBuf)>,
     pub(crate) id: u64,
 }
 
@@ -206,8 +259,10 @@ impl Context {
                 })?,
         };
         let info = adapter.get_info();
-        let wanted =
-            wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+        let wanted = wgpu::Features::SHADER_F64
+            | wgpu::Features::SUBGROUP
+            | wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::PIPELINE_CACHE;
         let features = adapter.features() & wanted;
         let limits = adapter.limits();
         let (device, queue) = adapter
@@ -222,7 +277,21 @@ impl Context {
                 adapter: info.name.clone(),
                 detail: e.to_string(),
             })?;
+        // wgpu's default handler panics on an error outside an error scope (for example a
+        // buffer that cannot be allocated for a held command): keep it for the next call
+        // instead, which returns it as `Error::Gpu`.
+        let device_error = Arc::new(Mutex::new(None));
+        let sink = device_error.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            *crate::pool::lock(&sink) = Some(e.to_string());
+        }));
+        let lost = device_error.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            *crate::pool::lock(&lost) = Some(format!("device lost ({reason:?}): {message}"));
+        });
+        let disk_cache = open_disk_cache(&device, &info, features);
         Ok(Context {
+            disk_cache,
             device,
             queue,
             info,
@@ -236,6 +305,8 @@ impl Context {
             last_gpu_ns: AtomicU64::new(u64::MAX),
             pool: Arc::new(Mutex::new(crate::pool::Pool::new(DEFAULT_POOL_LIMIT))),
             pending: Mutex::new(Vec::new()),
+            staging: crate::pool::Staging::default(),
+            device_error,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -303,6 +374,21 @@ impl Context {
         self.flush_pending();
     }
 
+    /// `Err` with the last wgpu error that reached no error scope (out of memory while creating
+    /// a buffer for a held command, device lost), once.
+    pub(crate) fn take_device_error(&self, routine: &'static str) -> Result<()> {
+        match crate::pool::lock(&self.device_error).take() {
+            Some(detail) => Err(Error::Gpu { routine, detail }),
+            None => Ok(()),
+        }
+    }
+
+    /// Staging buffers (host-visible, for uploads and read-backs) created so far; pooled ones
+    /// are reused, so a steady stream of host calls stops creating them.
+    pub fn staging_buffers_created(&self) -> u64 {
+        self.staging.created()
+    }
+
     /// Bytes of free buffers the pool holds now (at most [`Context::pool_limit`]).
     pub fn pool_bytes(&self) -> u64 {
         crate::pool::stats(&self.pool).0
@@ -366,17 +452,12 @@ impl Context {
             elem,
             constants.iter().map(|&(k, v)| (k, v.to_bits())).collect(),
         );
-        if let Some(p) = self
-            .pipelines
-            .lock()
-            .expect("pipeline cache poisoned")
-            .get(&key)
-        {
+        if let Some(p) = crate::pool::lock(&self.pipelines).get(&key) {
             return Ok(p.clone());
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = {
-            let mut modules = self.modules.lock().expect("module cache poisoned");
+            let mut modules = crate::pool::lock(&self.modules);
             modules
                 .entry((shader.name, elem))
                 .or_insert_with(|| {
@@ -400,26 +481,60 @@ impl Context {
                     constants,
                     zero_initialize_workgroup_memory: false,
                 },
-                cache: None,
+                cache: self.disk_cache.as_ref().map(|(c, _)| c),
             });
         if let Some(err) = pollster::block_on(scope.pop()) {
             // Drop the module too, so a later call reports the error again instead of
             // reusing a broken module.
-            self.modules
-                .lock()
-                .expect("module cache poisoned")
-                .remove(&(shader.name, elem));
+            crate::pool::lock(&self.modules).remove(&(shader.name, elem));
             return Err(Error::Gpu {
                 routine,
                 detail: format!("{}::{entry}: {err}", shader.name),
             });
         }
         let pipeline = Arc::new(pipeline);
-        self.pipelines
-            .lock()
-            .expect("pipeline cache poisoned")
-            .insert(key, pipeline.clone());
+        crate::pool::lock(&self.pipelines).insert(key, pipeline.clone());
+        self.save_disk_cache();
         Ok(pipeline)
+    }
+
+    /// Write the driver's pipeline cache to disk (best effort: a cache that cannot be written
+    /// only costs compile time in the next process). Written to a temporary file, then
+    /// renamed, so that concurrent processes never read a torn file.
+    fn save_disk_cache(&self) {
+        let Some((cache, path)) = &self.disk_cache else {
+            return;
+        };
+        let Some(data) = cache.get_data() else {
+            return;
+        };
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&tmp, data).is_ok() {
+            let _ = std::fs::rename(&tmp, path);
+        }
+    }
+
+    /// Submit the held commands and wait until the device has finished every command
+    /// submitted so far (for example before timing an upload).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when the device is lost or an earlier command failed.
+    pub fn synchronize(&self) -> Result<()> {
+        self.flush_pending();
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Gpu {
+                routine: "synchronize",
+                detail: e.to_string(),
+            })?;
+        self.take_device_error("synchronize")
+    }
+
+    /// Where the pipeline cache of this adapter is kept on disk, if there is one (Vulkan
+    /// adapters with `PIPELINE_CACHE`): `$WGBLAS_CACHE_DIR`, else `$XDG_CACHE_HOME/wgblas`, else
+    /// `$HOME/.cache/wgblas`. Set `WGBLAS_CACHE_DIR` to an empty string to turn it off.
+    pub fn pipeline_cache_path(&self) -> Option<&std::path::Path> {
+        self.disk_cache.as_ref().map(|(_, p)| p.as_path())
     }
 }
 

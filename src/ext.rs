@@ -14,6 +14,42 @@ use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::Context;
 
+/// A new zero matrix for a routine's output, after checking that its size is representable
+/// and fits the shared context's device (so that an absurd shape, for example the product of
+/// 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).
+fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<f32>> {
+    let elems = rows.checked_mul(cols).ok_or(crate::Error::TooLarge {
+        routine,
+        arg: "c",
+        bytes: u64::MAX,
+        limit: i32::MAX as u64 * 4,
+    })?;
+    crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
+    Array2::from_shape_vec((rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
+        crate::Error::InvalidArgument {
+            routine,
+            arg: "c",
+            detail: e.to_string(),
+        }
+    })
+}
+
+/// A new zero vector for a routine's output, after the checks of [`zeros2`].
+fn zeros1(routine: &'static str, len: usize) -> Result<Array1<f32>> {
+    crate::layout::check_fits::<f32>(Context::shared()?, routine, "y", len)?;
+    Ok(Array1::from_vec(crate::transfer::zeros_vec(len)))
+}
+
+/// An owned copy of an operand that the routine then updates in place, after the checks of
+/// [`zeros2`] (a broadcast view may have far more elements than memory).
+fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
+    routine: &'static str,
+    a: &ArrayBase<S, D>,
+) -> Result<ndarray::Array<A, D>> {
+    crate::layout::check_fits::<A>(Context::shared()?, routine, "output", a.len())?;
+    Ok(a.to_owned())
+}
+
 /// Level 1 methods on 1-D `f32` arrays.
 pub trait Level1Ext {
     /// `xᵀ·y`. BLAS `sdot`; see [`blas::sdot`].
@@ -102,7 +138,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         alpha: f32,
         y: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut out = y.to_owned();
+        let mut out = owned("saxpy", y)?;
         blas::saxpy(Context::shared()?, alpha, self.view(), out.view_mut())?;
         Ok(out)
     }
@@ -116,7 +152,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
     }
 
     fn gpu_copy(&self) -> Result<Array1<f32>> {
-        let mut y = Array1::zeros(self.len());
+        let mut y = zeros1("scopy", self.len())?;
         blas::scopy(Context::shared()?, self.view(), y.view_mut())?;
         Ok(y)
     }
@@ -126,7 +162,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
     }
 
     fn gpu_scal(&self, alpha: f32) -> Result<Array1<f32>> {
-        let mut x = self.to_owned();
+        let mut x = owned("sscal", self)?;
         blas::sscal(Context::shared()?, alpha, x.view_mut())?;
         Ok(x)
     }
@@ -141,7 +177,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         c: f32,
         s: f32,
     ) -> Result<(Array1<f32>, Array1<f32>)> {
-        let (mut x, mut y) = (self.to_owned(), y.to_owned());
+        let (mut x, mut y) = (owned("srot", self)?, owned("srot", y)?);
         blas::srot(Context::shared()?, x.view_mut(), y.view_mut(), c, s)?;
         Ok((x, y))
     }
@@ -151,7 +187,7 @@ impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
         y: &ArrayBase<S, Ix1>,
         param: [f32; 5],
     ) -> Result<(Array1<f32>, Array1<f32>)> {
-        let (mut x, mut y) = (self.to_owned(), y.to_owned());
+        let (mut x, mut y) = (owned("srotm", self)?, owned("srotm", y)?);
         blas::srotm(Context::shared()?, x.view_mut(), y.view_mut(), param)?;
         Ok((x, y))
     }
@@ -392,7 +428,7 @@ pub trait Level2Ext {
 
 impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
     fn gpu_gemv<S: Data<Elem = f32>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<f32>> {
-        let mut y = Array1::zeros(self.nrows());
+        let mut y = zeros1("sgemv", self.nrows())?;
         blas::sgemv(
             Context::shared()?,
             Transpose::No,
@@ -430,7 +466,7 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         b: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut x = b.to_owned();
+        let mut x = owned("strsv", b)?;
         blas::strsv(
             Context::shared()?,
             uplo,
@@ -464,7 +500,7 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         uplo: Uplo,
         x: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut y = Array1::zeros(self.nrows());
+        let mut y = zeros1("ssymv", self.nrows())?;
         blas::ssymv(
             Context::shared()?,
             uplo,
@@ -503,7 +539,7 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         x: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<f32>> {
-        let mut out = x.to_owned();
+        let mut out = owned("strmv", x)?;
         blas::strmv(
             Context::shared()?,
             uplo,
@@ -715,7 +751,7 @@ pub trait Level3Ext {
 
 impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
     fn gpu_gemm<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<f32>> {
-        let mut c = Array2::zeros((self.nrows(), b.ncols()));
+        let mut c = zeros2("sgemm", (self.nrows(), b.ncols()))?;
         let ctx = Context::shared()?;
         blas::sgemm(
             ctx,
@@ -755,7 +791,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut c = Array2::zeros((self.nrows(), b.ncols()));
+        let mut c = zeros2("sgemmtr", (self.nrows(), b.ncols()))?;
         self.gpu_gemmtr_inplace(uplo, 1.0, b, 0.0, &mut c)?;
         Ok(c)
     }
@@ -783,7 +819,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
     }
 
     fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>> {
-        let mut c = Array2::zeros((self.nrows(), self.nrows()));
+        let mut c = zeros2("ssyrk", (self.nrows(), self.nrows()))?;
         self.gpu_syrk_inplace(uplo, 1.0, 0.0, &mut c)?;
         Ok(c)
     }
@@ -812,7 +848,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut c = Array2::zeros((self.nrows(), self.nrows()));
+        let mut c = zeros2("ssyr2k", (self.nrows(), self.nrows()))?;
         self.gpu_syr2k_inplace(uplo, 1.0, b, 0.0, &mut c)?;
         Ok(c)
     }
@@ -844,7 +880,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut c = Array2::zeros(b.dim());
+        let mut c = zeros2("ssymm", b.dim())?;
         self.gpu_symm_inplace(side, uplo, 1.0, b, 0.0, &mut c)?;
         Ok(c)
     }
@@ -879,7 +915,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = b.to_owned();
+        let mut out = owned("strmm", b)?;
         self.gpu_trmm_inplace(side, uplo, trans, diag, 1.0, &mut out)?;
         Ok(out)
     }
@@ -914,7 +950,7 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut x = b.to_owned();
+        let mut x = owned("strsm", b)?;
         self.gpu_trsm_inplace(side, uplo, trans, diag, 1.0, &mut x)?;
         Ok(x)
     }
@@ -1040,7 +1076,7 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = a.to_owned();
+        let mut out = owned("sger", a)?;
         blas::sger(
             Context::shared()?,
             alpha,
@@ -1072,7 +1108,7 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         alpha: f32,
         a: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = a.to_owned();
+        let mut out = owned("ssyr", a)?;
         blas::ssyr(Context::shared()?, uplo, alpha, self.view(), out.view_mut())?;
         Ok(out)
     }
@@ -1093,7 +1129,7 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<f32>> {
-        let mut out = a.to_owned();
+        let mut out = owned("ssyr2", a)?;
         blas::ssyr2(
             Context::shared()?,
             uplo,

@@ -6,8 +6,15 @@
 //! once: their commands are held back in the context and submitted with the next call that
 //! reads something back, with [`Context::flush`], or when [`MAX_PENDING`] commands are held. A
 //! chain of resident calls therefore costs one submission and no host round trip. Host data
-//! reaches the device through `Queue::write_buffer` into pooled buffers (`pool.rs`); the held
-//! commands are submitted before any such write, so the queue order stays the program order.
+//! reaches the device through pooled, persistently mapped staging buffers (`pool.rs`): an
+//! upload fills one and holds a copy command like any other, so the queue order stays the
+//! program order. Read-back copies into pooled `MAP_READ` buffers and hands each chunk of mapped
+//! memory to a sink that writes it straight into the caller's array (`layout.rs`).
+//!
+//! Errors: every wgpu call that can fail runs inside error scopes (validation and out of
+//! memory) or, where no `Result` can be returned at once (a buffer created for a held command),
+//! its error is caught by the context's uncaptured-error handler and returned by the next call
+//! that can return it. No wgpu error reaches a panic.
 //!
 //! Binding convention of every shader in `wgsl/`: `@group(0) @binding(0)` is the params uniform,
 //! `@binding(1)`, `@binding(2)`, ... are the storage buffers in the order of [`Dispatch::buffers`].
@@ -15,11 +22,10 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use wgpu::util::DeviceExt;
-
 use crate::context::{Context, Elem, Shader};
 use crate::error::{Error, Result};
-use crate::pool::{self, Buf};
+use crate::pool::{self, lock, Buf};
+use crate::transfer::SharedBytes;
 
 /// Commands held back before a submission is forced.
 pub(crate) const MAX_PENDING: usize = 1024;
@@ -59,7 +65,40 @@ pub(crate) enum Command {
     Clear {
         buffer: wgpu::Buffer,
     },
+    /// The params of one call's dispatches: a copy of `size` bytes from an (unmapped) staging
+    /// buffer into `uniform`, encoded at the start of the submission (before every other
+    /// command of it). Both buffers return to their pools only when that submission is done,
+    /// so no other call can write `uniform` in between.
+    Params {
+        staging: wgpu::Buffer,
+        uniform: wgpu::Buffer,
+        size: u64,
+    },
+    /// A copy out of an (unmapped) upload staging buffer, which is mapped again for reuse once
+    /// the submission that carries it is done.
+    Upload {
+        staging: wgpu::Buffer,
+        dst: wgpu::Buffer,
+        dst_offset: u64,
+        size: u64,
+    },
 }
+
+/// One read-back: the first `bytes` bytes of `buffer`, handed to `sink` piece by piece as
+/// `(byte offset, bytes)` (pieces are disjoint, 16-byte aligned, and may be handed over from
+/// several threads at once), only after every chunk of every read of the call has been mapped
+/// (so a failure leaves the caller's arrays untouched).
+pub(crate) struct Read<'r> {
+    pub buffer: &'r wgpu::Buffer,
+    pub bytes: u64,
+    pub sink: &'r (dyn Fn(u64, &[u8]) + Sync),
+}
+
+/// A boxed read-back sink (see [`Read`]).
+pub(crate) type SinkFn<'a> = Box<dyn Fn(u64, &[u8]) + Sync + 'a>;
+
+/// Bytes of read-back handed to a sink at once (one task of the parallel copy).
+const PIECE: u64 = 2 << 20;
 
 impl<'a> Dispatch<'a> {
     pub fn new<P: bytemuck::Pod>(
@@ -115,35 +154,160 @@ impl<'a> Dispatch<'a> {
 const MIN_BUFFER: u64 = 16;
 
 impl Context {
-    /// A storage buffer holding `data` (from the pool; held commands are submitted first).
-    pub(crate) fn upload<T: bytemuck::Pod>(&self, data: &[T]) -> Buf {
-        let bytes: &[u8] = bytemuck::cast_slice(data);
+    /// A storage buffer holding the elements of `src`, in its device order: each chunk of at
+    /// most [`pool::CHUNK`] bytes is filled straight into mapped staging memory (by several
+    /// threads for large chunks) and copied on the device. The copies are held back with the
+    /// other commands; a transfer of several chunks submits each chunk as it is filled, so
+    /// the device copies one chunk while the host fills the next.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when wgpu fails to create or map a buffer (out of memory, device lost).
+    pub(crate) fn upload_source<T: bytemuck::Pod + Send + Sync>(
+        &self,
+        routine: &'static str,
+        src: &crate::transfer::Source<'_, T>,
+    ) -> Result<Buf> {
+        let size = std::mem::size_of::<T>() as u64;
+        let elems = src.len() as u64;
+        let bytes = elems.checked_mul(size).ok_or(Error::TooLarge {
+            routine,
+            arg: "upload",
+            bytes: u64::MAX,
+            limit: self.limits().max_buffer_size,
+        })?;
+        self.take_device_error(routine)?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let buf = pool::take(
             &self.pool,
             &self.device,
-            (bytes.len() as u64).max(MIN_BUFFER),
+            bytes.max(MIN_BUFFER),
             self.limits().max_storage_buffer_binding_size,
         );
-        if !bytes.is_empty() {
-            // The held commands are submitted and the write staged under the pending lock, so
-            // that no other thread's submission (holding commands it took earlier) can land
-            // between them and find this buffer already overwritten.
-            let mut pending = self.pending.lock().expect("pending commands poisoned");
-            self.submit_held(&mut pending);
-            if bytes.len().is_multiple_of(4) {
-                self.queue.write_buffer(&buf, 0, bytes);
+        let chunk_elems = (pool::CHUNK / size).max(1);
+        let chunks = elems.div_ceil(chunk_elems);
+        let mut result = Ok(());
+        for c in 0..chunks {
+            let lo = c * chunk_elems;
+            let hi = (lo + chunk_elems).min(elems);
+            let len = (hi - lo) * size;
+            let padded = len.div_ceil(4) * 4;
+            let staging = self.staging.take_write(&self.device, padded);
+            let filled = match staging.get_mapped_range_mut(..padded) {
+                Ok(mut view) => {
+                    let mut w = view.slice(..);
+                    let ptr = w.as_raw_ptr().cast::<u8>().as_ptr();
+                    // SAFETY: `ptr` points at `padded` writable bytes of mapped memory that
+                    // nothing else accesses while `view` lives; the staging buffer's mapping
+                    // is aligned to `MAP_ALIGNMENT` (8), enough for `T` (f32, f64, u32).
+                    unsafe { src.fill(lo as usize, hi as usize, ptr.cast::<T>()) };
+                    if padded > len {
+                        // SAFETY: the tail bytes lie inside the same mapped range.
+                        unsafe {
+                            std::ptr::write_bytes(ptr.add(len as usize), 0, (padded - len) as usize)
+                        };
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(Error::Gpu {
+                    routine,
+                    detail: format!("mapping an upload staging buffer: {e}"),
+                }),
+            };
+            if let Err(e) = filled {
+                result = Err(e);
+                break;
+            }
+            staging.unmap();
+            let cmd = Command::Upload {
+                staging,
+                dst: (*buf).clone(),
+                dst_offset: lo * size,
+                size: padded,
+            };
+            if chunks > 1 {
+                let mut pending = lock(&self.pending);
+                pending.push(cmd);
+                self.submit_held(&mut pending);
             } else {
-                let mut padded = bytes.to_vec();
-                padded.resize(bytes.len().div_ceil(4) * 4, 0);
-                self.queue.write_buffer(&buf, 0, &padded);
+                self.hold(vec![cmd]);
             }
         }
-        buf
+        let scopes = self.pop_scopes(routine, scope, oom);
+        result.and(scopes).and(self.take_device_error(routine))?;
+        Ok(buf)
+    }
+
+    /// The params of `dispatches`, each padded to 16 bytes, at offsets aligned to the device's
+    /// uniform offset alignment, written into one mapped staging buffer: the command that
+    /// copies them into a pooled uniform buffer, that buffer, and each dispatch's (offset,
+    /// length). `None` for no dispatches. No buffer is created in a steady stream of calls.
+    #[allow(clippy::type_complexity)]
+    fn stage_params(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+    ) -> Result<Option<(Command, wgpu::Buffer, Vec<(u64, u64)>)>> {
+        if dispatches.is_empty() {
+            return Ok(None);
+        }
+        let align = u64::from(self.limits().min_uniform_buffer_offset_alignment).max(16);
+        let mut slots = Vec::with_capacity(dispatches.len());
+        let mut total = 0u64;
+        for d in dispatches {
+            let len = (d.params.len() as u64).max(16).div_ceil(16) * 16;
+            slots.push((total, len));
+            total = (total + len).div_ceil(align) * align;
+        }
+        let staging = self.staging.take_write(&self.device, total);
+        {
+            let mut view = staging
+                .get_mapped_range_mut(..total)
+                .map_err(|e| Error::Gpu {
+                    routine,
+                    detail: format!("mapping a params staging buffer: {e}"),
+                })?;
+            for (d, &(slot, len)) in dispatches.iter().zip(&slots) {
+                let mut dst = view.slice(slot as usize..(slot + len) as usize);
+                let mut bytes = d.params.clone();
+                bytes.resize(len as usize, 0);
+                dst.copy_from_slice(&bytes);
+            }
+        }
+        staging.unmap();
+        let uniform = self.staging.take_uniform(&self.device, total);
+        let cmd = Command::Params {
+            staging,
+            uniform: uniform.clone(),
+            size: total,
+        };
+        Ok(Some((cmd, uniform, slots)))
+    }
+
+    /// A storage buffer of at least `bytes` bytes from the pool, contents unspecified (for an
+    /// output the kernel writes in full).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when wgpu fails to create the buffer (out of memory).
+    pub(crate) fn alloc(&self, routine: &'static str, bytes: u64) -> Result<Buf> {
+        self.take_device_error(routine)?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let buf = pool::take(
+            &self.pool,
+            &self.device,
+            bytes.max(MIN_BUFFER),
+            self.limits().max_storage_buffer_binding_size,
+        );
+        self.pop_scopes(routine, scope, oom)?;
+        Ok(buf)
     }
 
     /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the
     /// device before any later command runs).
     pub(crate) fn zeroed(&self, bytes: u64) -> Buf {
+        // A failed creation is caught by the uncaptured-error handler and returned by the
+        // next call that can return an error (the Clear below is then invalid too).
         let buf = pool::take(
             &self.pool,
             &self.device,
@@ -156,10 +320,22 @@ impl Context {
         buf
     }
 
+    /// [`Context::zeroed`], with a failed creation returned as an error at once.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when wgpu fails to create the buffer (out of memory).
+    pub(crate) fn zeroed_checked(&self, routine: &'static str, bytes: u64) -> Result<Buf> {
+        let buf = self.alloc(routine, bytes)?;
+        self.hold(vec![Command::Clear {
+            buffer: (*buf).clone(),
+        }]);
+        Ok(buf)
+    }
+
     /// Hold `commands` back for the next submission.
     pub(crate) fn hold(&self, commands: Vec<Command>) {
         let full = {
-            let mut pending = self.pending.lock().expect("pending commands poisoned");
+            let mut pending = lock(&self.pending);
             pending.extend(commands);
             pending.len() >= MAX_PENDING
         };
@@ -176,7 +352,7 @@ impl Context {
     /// `Queue::write_buffer`, which runs before the *next* submission of any thread) must wait
     /// until they are.
     pub(crate) fn flush_pending(&self) {
-        let mut pending = self.pending.lock().expect("pending commands poisoned");
+        let mut pending = lock(&self.pending);
         self.submit_held(&mut pending);
     }
 
@@ -193,8 +369,11 @@ impl Context {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("wgblas held"),
             });
-        encode(&mut encoder, commands, None);
+        let staged = encode(&mut encoder, commands, None);
         self.queue.submit(Some(encoder.finish()));
+        for (b, u) in staged {
+            self.staging.recycle_write(b, u);
+        }
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -234,32 +413,112 @@ impl Context {
         after: Vec<Command>,
         reads: &[(&wgpu::Buffer, usize)],
     ) -> Result<Vec<Vec<R>>> {
+        let size = std::mem::size_of::<R>();
+        // Fresh outputs are written once, straight from mapped memory, into their spare
+        // capacity (no zero-fill pass), and take their length only after the read succeeded.
+        let mut out: Vec<Vec<R>> = reads
+            .iter()
+            .map(|&(_, len)| crate::transfer::alloc_vec(len))
+            .collect();
+        let lens: Vec<(usize, u64)> = reads
+            .iter()
+            .map(|&(buffer, len)| (len, ((len * size) as u64).min(buffer.size())))
+            .collect();
+        {
+            let dsts: Vec<crate::transfer::SharedBytes<'_>> = out
+                .iter_mut()
+                .zip(&lens)
+                .map(|(v, &(len, _))| crate::transfer::SharedBytes::spare(v, len * size))
+                .collect();
+            let sinks: Vec<SinkFn<'_>> = dsts
+                .iter()
+                .map(|d| {
+                    // SAFETY: `execute_reads` hands over disjoint pieces.
+                    Box::new(move |off: u64, data: &[u8]| unsafe { d.write(off as usize, data) })
+                        as SinkFn<'_>
+                })
+                .collect();
+            let mut rs: Vec<Read<'_>> = reads
+                .iter()
+                .zip(sinks.iter())
+                .zip(&lens)
+                .map(|((&(buffer, _), sink), &(_, bytes))| Read {
+                    buffer,
+                    bytes,
+                    sink: &**sink,
+                })
+                .collect();
+            self.execute_reads(routine, dispatches, after, &mut rs)?;
+        }
+        for (v, &(len, bytes)) in out.iter_mut().zip(&lens) {
+            if bytes < (len * size) as u64 {
+                // A buffer shorter than asked (never for the crate's own reads): zero the rest.
+                let b = SharedBytes::spare(v, len * size);
+                // SAFETY: only this thread writes `v`.
+                unsafe { b.write(bytes as usize, &vec![0u8; len * size - bytes as usize]) };
+            }
+            // SAFETY: every byte of the first `len` elements was written by the sinks above
+            // (the reads covered `bytes` of them, the rest was zeroed), and any bytes are a
+            // valid `R` (`Pod`).
+            unsafe { v.set_len(len) };
+        }
+        Ok(out)
+    }
+
+    /// Record `dispatches`, then `after`; with no `reads` (and GPU timing off) hold them back,
+    /// else submit everything held with them plus the copies of each read into pooled
+    /// `MAP_READ` staging buffers, wait, and hand the mapped chunks to the sinks.
+    pub(crate) fn execute_reads(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &mut [Read<'_>],
+    ) -> Result<()> {
+        self.take_device_error(routine)?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let mut commands = Vec::with_capacity(dispatches.len() + after.len());
-        for d in dispatches {
-            let pipeline = self.pipeline(routine, d.shader, d.entry, d.elem, &d.constants)?;
-            let mut params = d.params.clone();
-            params.resize(params.len().max(16).div_ceil(16) * 16, 0);
-            let uniform = self
-                .device
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("wgblas params"),
-                    contents: &params,
-                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                });
+        let mut commands = Vec::with_capacity(dispatches.len() + after.len() + 1);
+        let staged = match self.stage_params(routine, dispatches) {
+            Ok(p) => p,
+            Err(e) => {
+                drop(self.pop_scopes(routine, scope, oom));
+                return Err(e);
+            }
+        };
+        let uniform = staged.as_ref().map(|(_, u, _)| u.clone());
+        let slots = staged
+            .as_ref()
+            .map(|(_, _, s)| s.clone())
+            .unwrap_or_default();
+        if let Some((cmd, _, _)) = staged {
+            commands.push(cmd);
+        }
+        for (d, &(slot, len)) in dispatches.iter().zip(&slots) {
+            let pipeline = match self.pipeline(routine, d.shader, d.entry, d.elem, &d.constants) {
+                Ok(p) => p,
+                Err(e) => {
+                    drop(self.pop_scopes(routine, scope, oom));
+                    return Err(e);
+                }
+            };
+            let uniform = uniform.as_ref().expect("params staged for every dispatch");
             for &(field, src, src_offset) in &d.patches {
                 commands.push(Command::Copy {
                     src: src.clone(),
                     src_offset,
                     dst: uniform.clone(),
-                    dst_offset: field,
+                    dst_offset: slot + field,
                     size: 4,
                 });
             }
             let mut entries = vec![wgpu::BindGroupEntry {
                 binding: 0,
-                resource: uniform.as_entire_binding(),
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: uniform,
+                    offset: slot,
+                    size: std::num::NonZeroU64::new(len),
+                }),
             }];
             for &(binding, b) in &d.buffers {
                 entries.push(wgpu::BindGroupEntry {
@@ -285,18 +544,10 @@ impl Context {
         let profiling = self.profiling();
         if reads.is_empty() && !profiling {
             self.hold(commands);
-            return self.pop_scopes(routine, scope, oom).map(|()| Vec::new());
+            return self
+                .pop_scopes(routine, scope, oom)
+                .and(self.take_device_error(routine));
         }
-        // The pending lock is held until the submission below: commands taken from another
-        // thread's calls reach the queue before anything a later caller submits or writes.
-        let mut pending = self.pending.lock().expect("pending commands poisoned");
-        let mut all = std::mem::take(&mut *pending);
-        all.extend(commands);
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some(routine),
-            });
         let timer = profiling.then(|| {
             let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("wgblas timer"),
@@ -317,42 +568,94 @@ impl Context {
             });
             (set, resolve, staging)
         });
-        encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
-        let mut staging = Vec::with_capacity(reads.len());
-        for &(buffer, len) in reads {
-            let bytes = ((len * std::mem::size_of::<R>()) as u64).max(4).div_ceil(4) * 4;
-            let bytes = bytes.min(buffer.size());
-            let s = self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("wgblas read-back"),
-                size: bytes,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
+        // Read-back staging, chunk by chunk: (read index, byte offset, bytes, buffer).
+        let mut chunks: Vec<(usize, u64, u64, wgpu::Buffer)> = Vec::new();
+        for (i, r) in reads.iter().enumerate() {
+            let total = r.bytes.div_ceil(4) * 4;
+            let total = total.min(r.buffer.size());
+            let mut off = 0;
+            while off < total {
+                let len = (total - off).min(pool::CHUNK);
+                chunks.push((i, off, len, self.staging.take_read(&self.device, len)));
+                off += len;
+            }
+        }
+        // The pending lock is held until the submission below: commands taken from another
+        // thread's calls reach the queue before anything a later caller submits or writes.
+        let mut pending = lock(&self.pending);
+        let mut all = std::mem::take(&mut *pending);
+        all.extend(commands);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some(routine),
             });
-            encoder.copy_buffer_to_buffer(buffer, 0, &s, 0, bytes);
-            staging.push((s, len));
+        let staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
+        for (i, off, len, s) in &chunks {
+            encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
         }
         if let Some((set, resolve, staging)) = &timer {
             encoder.resolve_query_set(set, 0..2, resolve, 0);
             encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
         }
-        self.queue.submit(Some(encoder.finish()));
+        let index = self.queue.submit(Some(encoder.finish()));
         drop(pending);
+        for (b, u) in staged {
+            self.staging.recycle_write(b, u);
+        }
         self.counters.submissions.fetch_add(1, Ordering::Relaxed);
         self.pop_scopes(routine, scope, oom)?;
-        for (s, _) in &staging {
-            s.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-        }
-        if let Some((_, _, t)) = &timer {
-            t.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-        }
+        self.take_device_error(routine)?;
+        let mapped: Vec<Arc<std::sync::Mutex<Option<bool>>>> = chunks
+            .iter()
+            .map(|(_, _, len, s)| {
+                let flag = Arc::new(std::sync::Mutex::new(None));
+                let f = flag.clone();
+                s.map_async(wgpu::MapMode::Read, ..*len, move |r| {
+                    *lock(&f) = Some(r.is_ok());
+                });
+                flag
+            })
+            .collect();
+        let timer_flag = timer.as_ref().map(|(_, _, t)| {
+            let flag = Arc::new(std::sync::Mutex::new(None));
+            let f = flag.clone();
+            t.map_async(wgpu::MapMode::Read, .., move |r| {
+                *lock(&f) = Some(r.is_ok());
+            });
+            flag
+        });
         self.device
-            .poll(wgpu::PollType::wait_indefinitely())
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
             .map_err(|e| Error::Gpu {
                 routine,
                 detail: e.to_string(),
             })?;
+        // Another thread's poll may have collected our map callbacks and not run them yet:
+        // wait until every one has run (it happens without any further device work).
+        let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+        while !mapped.iter().all(done) || !timer_flag.as_ref().is_none_or(done) {
+            std::thread::yield_now();
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        }
+        let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);
+
+        if !mapped.iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
+            let cause = self
+                .take_device_error(routine)
+                .err()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default();
+            return Err(Error::Gpu {
+                routine,
+                detail: format!("mapping a read-back buffer failed{cause}"),
+            });
+        }
         if let Some((_, _, t)) = &timer {
-            let view = t.slice(..).get_mapped_range().map_err(|e| Error::Gpu {
+            let view = t.get_mapped_range(..).map_err(|e| Error::Gpu {
                 routine,
                 detail: e.to_string(),
             })?;
@@ -362,24 +665,40 @@ impl Context {
             t.unmap();
             self.record_gpu_time((ticks as f64 * self.queue.get_timestamp_period() as f64) as u64);
         }
-        if staging.is_empty() {
-            return Ok(Vec::new());
+        if chunks.is_empty() {
+            return Ok(());
         }
         self.counters.readbacks.fetch_add(1, Ordering::Relaxed);
-        let mut out = Vec::with_capacity(staging.len());
-        for (s, len) in staging {
-            let view = s.slice(..).get_mapped_range().map_err(|e| Error::Gpu {
+        // Every chunk is mapped: check the views first, then write, so that an error leaves
+        // the caller's arrays as they were.
+        let mut views = Vec::with_capacity(chunks.len());
+        for (_, _, len, s) in &chunks {
+            views.push(s.get_mapped_range(..*len).map_err(|e| Error::Gpu {
                 routine,
                 detail: e.to_string(),
-            })?;
-            let mut v: Vec<R> = vec![R::zeroed(); len];
-            let n = (len * std::mem::size_of::<R>()).min(view.len());
-            bytemuck::cast_slice_mut::<R, u8>(&mut v)[..n].copy_from_slice(&view[..n]);
-            drop(view);
-            s.unmap();
-            out.push(v);
+            })?);
         }
-        Ok(out)
+        // One parallel copy over all chunks, in pieces of `PIECE` bytes.
+        let mut pieces: Vec<(usize, u64, &[u8])> = Vec::new();
+        for ((i, off, _, _), view) in chunks.iter().zip(&views) {
+            let bytes: &[u8] = view;
+            for (p, piece) in bytes.chunks(PIECE as usize).enumerate() {
+                pieces.push((*i, off + p as u64 * PIECE, piece));
+            }
+        }
+        let reads_ref: &[Read<'_>] = reads;
+        crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
+            for &(i, off, piece) in &pieces[lo..hi] {
+                (reads_ref[i].sink)(off, piece);
+            }
+        });
+        drop(pieces);
+        drop(views);
+        for (_, _, _, s) in chunks {
+            s.unmap();
+            self.staging.recycle_read(s);
+        }
+        Ok(())
     }
 
     fn pop_scopes(
@@ -412,7 +731,25 @@ fn encode(
     encoder: &mut wgpu::CommandEncoder,
     commands: Vec<Command>,
     timer: Option<&wgpu::QuerySet>,
-) {
+) -> Vec<(wgpu::Buffer, Option<wgpu::Buffer>)> {
+    let mut staged = Vec::new();
+    // Params first: each uniform buffer belongs to one call of this submission (see
+    // `Command::Params`), so writing them all before any dispatch changes nothing.
+    let mut rest = Vec::with_capacity(commands.len());
+    for c in commands {
+        match c {
+            Command::Params {
+                staging,
+                uniform,
+                size,
+            } => {
+                encoder.copy_buffer_to_buffer(&staging, 0, &uniform, 0, size);
+                staged.push((staging, Some(uniform)));
+            }
+            c => rest.push(c),
+        }
+    }
+    let commands = rest;
     let passes = {
         let mut count = 0;
         let mut in_pass = false;
@@ -439,6 +776,16 @@ fn encode(
                 encoder.copy_buffer_to_buffer(&src, src_offset, &dst, dst_offset, size);
             }
             Command::Clear { buffer } => encoder.clear_buffer(&buffer, 0, None),
+            Command::Params { .. } => {}
+            Command::Upload {
+                staging,
+                dst,
+                dst_offset,
+                size,
+            } => {
+                encoder.copy_buffer_to_buffer(&staging, 0, &dst, dst_offset, size);
+                staged.push((staging, None));
+            }
             Command::Dispatch {
                 pipeline,
                 bind_group,
@@ -474,5 +821,80 @@ fn encode(
                 }
             }
         }
+    }
+    staged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> Context {
+        Context::new().expect("the tests need a GPU adapter (lavapipe on CPU-only machines)")
+    }
+
+    #[test]
+    fn a_buffer_past_max_buffer_size_is_a_typed_error() {
+        let ctx = context();
+        let too_big = ctx.limits().max_buffer_size + 4;
+        let err = ctx.alloc("test", too_big).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Gpu {
+                    routine: "test",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        // The context still works.
+        let buf = ctx.alloc("test", 64).unwrap();
+        let data = ctx.execute::<u32>("test", &[], &[(&buf, 4)]).unwrap();
+        assert_eq!(data[0].len(), 4);
+    }
+
+    #[test]
+    fn a_failed_read_back_is_a_typed_error_and_the_context_recovers() {
+        let ctx = context();
+        let src = crate::transfer::Source::slice(&[1.0f32, 2.0, 3.0, 4.0]);
+        let buf = ctx.upload_source("test", &src).unwrap();
+        buf.destroy();
+        let err = ctx.execute::<f32>("test", &[], &[(&buf, 4)]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Gpu {
+                    routine: "test",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        let buf = ctx.upload_source("test", &src).unwrap();
+        let data = ctx.execute::<f32>("test", &[], &[(&buf, 4)]).unwrap();
+        assert_eq!(data[0], vec![1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn a_failed_map_is_a_typed_error() {
+        // A map on a lost device fails: the call returns an error, nothing panics.
+        let ctx = context();
+        let src = crate::transfer::Source::slice(&[1.0f32; 64]);
+        let buf = ctx.upload_source("test", &src).unwrap();
+        ctx.device.destroy();
+        let err = ctx.execute::<f32>("test", &[], &[(&buf, 64)]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Gpu {
+                    routine: "test",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        let err = ctx.upload_source("test", &src).map(|_| ()).unwrap_err();
+        assert!(matches!(err, Error::Gpu { .. }), "{err:?}");
     }
 }

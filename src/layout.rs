@@ -3,19 +3,21 @@
 //! Kernels address operands through an element offset and signed element strides:
 //! vector element `i` is `buf[offset + i·inc]`, matrix element `(i, j)` is
 //! `buf[offset + i·rs + j·cs]`. So C order (`rs = lda, cs = 1`), F order (`rs = 1, cs = lda`),
-//! transposed views (`.t()` swaps `rs` and `cs`), sliced sub-matrices (`lda` larger than the
-//! row), stepped and negative-stride views all reach the kernel **without a copy**: the memory
-//! span the view covers, from its lowest to its highest element, is uploaded as it is, and the
-//! offset of logical element 0 inside that span is passed along. This is the OpenBLAS rule "a
-//! row-major matrix is a column-major one transposed" applied once, here, for every routine.
+//! transposed views (`.t()` swaps `rs` and `cs`) and negative-stride views reach the kernel
+//! **with no host-side copy**: a view without gaps is copied straight from its memory span
+//! into mapped staging memory, and the offset of logical element 0 inside that span is passed
+//! along. This is the OpenBLAS rule "a row-major matrix is a column-major one transposed"
+//! applied once, here, for every routine.
 //!
-//! One exception: a view whose span is more than twice its element count plus 16 (for example a
-//! column taken out of a wide matrix, or a step of 3 or more) is packed into a contiguous
-//! C-order copy first, so that the upload stays proportional to the data. Both paths are
-//! exact copies, so results do not depend on the path.
+//! A view with gaps (a sub-matrix of a wider array, a step of 2 or more, a column of a
+//! C-order matrix, a broadcast) is gathered element by element, in its logical C order,
+//! straight into the staging memory: only the view's own elements are read, never the memory
+//! between them (which safe code may be writing through another view at the same time). Both
+//! paths are exact copies, so results do not depend on the path (`transfer.rs`).
 //!
-//! Results are written back element by element into the caller's view, never over the whole
-//! span, so elements between a strided view's elements are never written.
+//! Results are written back into the caller's view the same way: straight from the mapped
+//! read-back memory, only into the view's own elements (a triangle output only into its
+//! triangle).
 //!
 //! Resident operands ([`GpuVector`], [`GpuMatrix`]) are already in a device buffer with known
 //! strides, so they reach the kernels as they are. Every routine takes its operands as the
@@ -30,9 +32,10 @@ use ndarray::{
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::flags::{Transpose, Uplo};
-use crate::launch::{Command, Dispatch};
+use crate::launch::{Command, Dispatch, Read, SinkFn};
 use crate::pool::Buf;
 use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
+use crate::transfer::{Dest, Source};
 
 /// A resident vector as an operand: contiguous, in `buffer`.
 #[derive(Debug, Clone, Copy)]
@@ -418,34 +421,6 @@ pub(crate) struct MatOperand {
     pub span: usize,
 }
 
-/// How a view's memory is laid out: the span from its lowest to its highest element.
-struct Span {
-    /// Offset (in elements, may be negative) of the lowest element from logical element 0.
-    low: isize,
-    /// Elements from the lowest to the highest element, inclusive.
-    len: usize,
-}
-
-fn span_of(shape: &[usize], strides: &[isize]) -> Span {
-    let mut low = 0isize;
-    let mut high = 0isize;
-    for (&n, &s) in shape.iter().zip(strides) {
-        if n == 0 {
-            return Span { low: 0, len: 0 };
-        }
-        let ext = (n as isize - 1) * s;
-        if ext < 0 {
-            low += ext;
-        } else {
-            high += ext;
-        }
-    }
-    Span {
-        low,
-        len: (high - low) as usize + 1,
-    }
-}
-
 /// Check that `elems` elements of `T` fit one storage binding of this device and the kernels'
 /// 32-bit signed addressing.
 pub(crate) fn check_fits<T>(
@@ -455,13 +430,13 @@ pub(crate) fn check_fits<T>(
     elems: usize,
 ) -> Result<()> {
     let size = std::mem::size_of::<T>() as u64;
-    let bytes = elems as u64 * size;
     let limits = ctx.limits();
     let limit = limits
         .max_storage_buffer_binding_size
         .min(limits.max_buffer_size)
         .min(i32::MAX as u64 * size);
-    if bytes > limit {
+    let bytes = (elems as u64).saturating_mul(size);
+    if elems as u128 * size as u128 > limit as u128 {
         return Err(Error::TooLarge {
             routine,
             arg,
@@ -472,42 +447,18 @@ pub(crate) fn check_fits<T>(
     Ok(())
 }
 
-/// The view's data as one slice plus the offset of logical element 0 and the strides to use,
-/// either borrowed (the span) or packed (C order).
-fn gather<'a, T: Copy, D: Dimension>(
+/// The device plan of an input view, with the device offset of logical element 0 and the
+/// device strides.
+fn source<'a, T: Copy + Send + Sync, D: Dimension>(
     view: &ndarray::ArrayView<'a, T, D>,
-) -> (std::borrow::Cow<'a, [T]>, usize, Vec<isize>) {
-    let shape = view.shape().to_vec();
-    let strides = view.strides().to_vec();
-    let count: usize = shape.iter().product();
-    let span = span_of(&shape, &strides);
-    if count > 0 && span.len <= 2 * count + 16 {
-        // SAFETY: every element of the view lies inside one allocation, between the lowest and
-        // the highest element, so the span is inside that allocation; ndarray views are
-        // initialised, and the `Pod` element types the crate uses accept any bit pattern.
-        let slice: &'a [T] = unsafe {
-            let base = view.as_ptr().offset(span.low);
-            std::slice::from_raw_parts(base, span.len)
-        };
-        (
-            std::borrow::Cow::Borrowed(slice),
-            (-span.low) as usize,
-            strides,
-        )
-    } else {
-        let packed: Vec<T> = view.iter().copied().collect();
-        let mut c_strides = vec![0isize; shape.len()];
-        let mut acc = 1isize;
-        for d in (0..shape.len()).rev() {
-            c_strides[d] = acc;
-            acc *= shape[d].max(1) as isize;
-        }
-        (std::borrow::Cow::Owned(packed), 0, c_strides)
-    }
+) -> (Source<'a, T>, usize, Vec<isize>) {
+    // SAFETY: pointer, shape and strides come from a live view borrowed for `'a`; the plan
+    // only reads (gathers) through it.
+    unsafe { Source::of_view(view.as_ptr().cast_mut(), view.shape(), view.strides()) }
 }
 
 /// Upload a vector view (any stride, including negative and zero).
-pub(crate) fn vector<'v, T: bytemuck::Pod + 'v>(
+pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
@@ -526,23 +477,44 @@ pub(crate) fn vector<'v, T: bytemuck::Pod + 'v>(
             });
         }
     };
-    let (data, offset, strides) = gather(&x);
-    check_fits::<T>(ctx, routine, arg, data.len())?;
+    let (src, offset, strides) = source(&x);
+    check_fits::<T>(ctx, routine, arg, src.len())?;
     Ok(VecOperand {
-        buffer: ctx.upload(&data),
+        buffer: ctx.upload_source(routine, &src)?,
         offset: offset as u32,
         inc: strides[0] as i32,
         len: x.len(),
-        span: data.len(),
+        span: src.len(),
     })
 }
 
 /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-pub(crate) fn matrix<'v, T: bytemuck::Pod + 'v>(
+pub(crate) fn matrix<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
     a: impl Into<MatRef<'v, T>>,
+) -> Result<MatOperand> {
+    matrix_for(ctx, routine, arg, a, true)
+}
+
+/// The device operand of an output matrix that the kernel writes in full without reading it
+/// (`beta = 0`): laid out as [`matrix`] would, but nothing is uploaded.
+pub(crate) fn matrix_output<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    a: impl Into<MatRef<'v, T>>,
+) -> Result<MatOperand> {
+    matrix_for(ctx, routine, arg, a, false)
+}
+
+fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    a: impl Into<MatRef<'v, T>>,
+    upload: bool,
 ) -> Result<MatOperand> {
     let a = match a.into() {
         MatRef::Host(a) => a,
@@ -559,28 +531,33 @@ pub(crate) fn matrix<'v, T: bytemuck::Pod + 'v>(
             });
         }
     };
-    let (data, offset, strides) = gather(&a);
-    check_fits::<T>(ctx, routine, arg, data.len())?;
+    let (src, offset, strides) = source(&a);
+    check_fits::<T>(ctx, routine, arg, src.len())?;
+    let buffer = if upload {
+        ctx.upload_source(routine, &src)?
+    } else {
+        ctx.alloc(routine, (src.len() * std::mem::size_of::<T>()) as u64)?
+    };
     Ok(MatOperand {
-        buffer: ctx.upload(&data),
+        buffer,
         offset: offset as u32,
         rs: strides[0] as i32,
         cs: strides[1] as i32,
         rows: a.nrows(),
         cols: a.ncols(),
-        span: data.len(),
+        span: src.len(),
     })
 }
 
 /// Write the read-back span of `op` into the caller's view, element by element.
-pub(crate) fn write_vector<T: Copy>(out: &mut ArrayViewMut1<'_, T>, data: &[T], op: &VecOperand) {
+fn write_vector<T: Copy>(out: &mut ArrayViewMut1<'_, T>, data: &[T], op: &VecOperand) {
     for (i, v) in out.iter_mut().enumerate() {
         *v = data[(op.offset as isize + i as isize * op.inc as isize) as usize];
     }
 }
 
 /// Write the read-back span of `op` into the caller's view, element by element.
-pub(crate) fn write_matrix<T: Copy>(out: &mut ArrayViewMut2<'_, T>, data: &[T], op: &MatOperand) {
+fn write_matrix<T: Copy>(out: &mut ArrayViewMut2<'_, T>, data: &[T], op: &MatOperand) {
     let (off, rs, cs) = (op.offset as isize, op.rs as isize, op.cs as isize);
     for ((i, j), v) in out.indexed_iter_mut() {
         *v = data[(off + i as isize * rs + j as isize * cs) as usize];
@@ -589,7 +566,7 @@ pub(crate) fn write_matrix<T: Copy>(out: &mut ArrayViewMut2<'_, T>, data: &[T], 
 
 /// Write the triangle `uplo` of the read-back span of `op` into the caller's square view,
 /// element by element; the other triangle of the view is not touched at all.
-pub(crate) fn write_triangle<T: Copy>(
+fn write_triangle<T: Copy>(
     out: &mut ArrayViewMut2<'_, T>,
     data: &[T],
     op: &MatOperand,
@@ -605,6 +582,18 @@ pub(crate) fn write_triangle<T: Copy>(
             *v = data[(off + i as isize * rs + j as isize * cs) as usize];
         }
     }
+}
+
+/// The plan of an output view, if the device holds it in exactly that plan's order (it was
+/// uploaded from this view): then read-back scatters straight into the view.
+fn dest_for<'a, D: Dimension>(
+    view: &'a mut ndarray::ArrayViewMut<'_, f32, D>,
+    offset: u32,
+    strides: &[isize],
+) -> Option<Dest<'a, f32>> {
+    // SAFETY: pointer, shape and strides come from a live view borrowed mutably for `'a`.
+    let (plan, off, st) = unsafe { Dest::of_view(view.as_mut_ptr(), view.shape(), view.strides()) };
+    (off == offset as usize && st == strides).then_some(plan)
 }
 
 /// Where a routine's result goes: the output argument and the device operand that holds the
@@ -628,42 +617,109 @@ pub(crate) fn finish(
     dispatches: &[Dispatch<'_>],
     outs: &mut [Out<'_, '_>],
 ) -> Result<()> {
-    let mut reads: Vec<(&wgpu::Buffer, usize)> = Vec::new();
     let mut copies = Vec::new();
-    for o in outs.iter() {
-        let (device, buffer, span) = match o {
-            Out::Vec(VecMut::Device(d), op) => (Some(d.buffer), &op.buffer, op.span),
-            Out::Mat(MatMut::Device(d), op) | Out::Tri(MatMut::Device(d), op, _) => {
-                (Some(d.buffer), &op.buffer, op.span)
+    // Host outputs: a direct plan, or a buffer for an element-wise write after the read.
+    enum Sink<'p> {
+        Direct(Dest<'p, f32>),
+        Staged(Vec<f32>),
+    }
+    let mut sinks: Vec<(usize, &wgpu::Buffer, usize, Sink<'_>)> = Vec::new();
+    for (k, o) in outs.iter_mut().enumerate() {
+        match o {
+            Out::Vec(VecMut::Device(d), op) => {
+                if *op.buffer != *d.buffer {
+                    copies.push(copy_into(&op.buffer, d.buffer, op.span));
+                }
             }
-            Out::Vec(_, op) => (None, &op.buffer, op.span),
-            Out::Mat(_, op) | Out::Tri(_, op, _) => (None, &op.buffer, op.span),
-        };
-        match device {
-            Some(target) if **buffer != *target => copies.push(Command::Copy {
-                src: (**buffer).clone(),
-                src_offset: 0,
-                dst: target.clone(),
-                dst_offset: 0,
-                size: (span.max(1) * 4) as u64,
-            }),
-            Some(_) => {}
-            None => reads.push((buffer, span)),
+            Out::Mat(MatMut::Device(d), op) | Out::Tri(MatMut::Device(d), op, _) => {
+                if *op.buffer != *d.buffer {
+                    copies.push(copy_into(&op.buffer, d.buffer, op.span));
+                }
+            }
+            Out::Vec(VecMut::Host(v), op) => {
+                let sink = match dest_for(v, op.offset, &[op.inc as isize]) {
+                    Some(p) if p.len() == op.span => Sink::Direct(p),
+                    _ => Sink::Staged(vec![0.0; op.span]),
+                };
+                sinks.push((k, &op.buffer, op.span, sink));
+            }
+            Out::Mat(MatMut::Host(v), op) => {
+                let sink = match dest_for(v, op.offset, &[op.rs as isize, op.cs as isize]) {
+                    Some(p) if p.len() == op.span => Sink::Direct(p),
+                    _ => Sink::Staged(vec![0.0; op.span]),
+                };
+                sinks.push((k, &op.buffer, op.span, sink));
+            }
+            Out::Tri(MatMut::Host(_), op, _) => {
+                sinks.push((k, &op.buffer, op.span, Sink::Staged(vec![0.0; op.span])));
+            }
         }
     }
-    let data = ctx.execute_then::<f32>(routine, dispatches, copies, &reads)?;
-    let mut data = data.into_iter();
-    for o in outs.iter_mut() {
-        match o {
-            Out::Vec(VecMut::Host(v), op) => write_vector(v, &data.next().unwrap_or_default(), op),
-            Out::Mat(MatMut::Host(v), op) => write_matrix(v, &data.next().unwrap_or_default(), op),
-            Out::Tri(MatMut::Host(v), op, uplo) => {
-                write_triangle(v, &data.next().unwrap_or_default(), op, *uplo)
-            }
+    {
+        let targets: Vec<(&wgpu::Buffer, usize)> =
+            sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
+        let fns: Vec<SinkFn<'_>> = sinks
+            .iter_mut()
+            .map(|(_, _, _, sink)| -> SinkFn<'_> {
+                match sink {
+                    Sink::Direct(plan) => {
+                        let plan = &*plan;
+                        Box::new(move |off: u64, bytes: &[u8]| {
+                            let vals: &[f32] = bytemuck::cast_slice(bytes);
+                            // SAFETY: the plan comes from the output view, borrowed mutably by
+                            // `outs` for this whole call; pieces are disjoint.
+                            unsafe { plan.scatter_serial(off as usize / 4, vals) };
+                        })
+                    }
+                    Sink::Staged(buf) => {
+                        let dst = crate::transfer::SharedBytes::new(bytemuck::cast_slice_mut(
+                            buf.as_mut_slice(),
+                        ));
+                        // SAFETY: pieces are disjoint.
+                        Box::new(move |off: u64, bytes: &[u8]| unsafe {
+                            dst.write(off as usize, bytes)
+                        })
+                    }
+                }
+            })
+            .collect();
+        let mut reads: Vec<Read<'_>> = targets
+            .iter()
+            .zip(fns.iter())
+            .map(|((buffer, span), f)| Read {
+                buffer,
+                bytes: ((*span * 4) as u64).min(buffer.size()),
+                sink: &**f,
+            })
+            .collect();
+        ctx.execute_reads(routine, dispatches, copies, &mut reads)?;
+    }
+    let staged: Vec<(usize, Vec<f32>)> = sinks
+        .into_iter()
+        .filter_map(|(k, _, _, s)| match s {
+            Sink::Staged(v) => Some((k, v)),
+            Sink::Direct(_) => None,
+        })
+        .collect();
+    for (k, data) in staged {
+        match &mut outs[k] {
+            Out::Vec(VecMut::Host(v), op) => write_vector(v, &data, op),
+            Out::Mat(MatMut::Host(v), op) => write_matrix(v, &data, op),
+            Out::Tri(MatMut::Host(v), op, uplo) => write_triangle(v, &data, op, *uplo),
             _ => {}
         }
     }
     Ok(())
+}
+
+fn copy_into(src: &wgpu::Buffer, dst: &wgpu::Buffer, span: usize) -> Command {
+    Command::Copy {
+        src: src.clone(),
+        src_offset: 0,
+        dst: dst.clone(),
+        dst_offset: 0,
+        size: (span.max(1) * 4) as u64,
+    }
 }
 
 /// Set every element of `out` to zero (on the device for a resident output).
@@ -682,30 +738,29 @@ mod tests {
     use ndarray::{s, Array2};
 
     #[test]
-    fn span_of_negative_and_stepped_views() {
-        let a = Array2::<f32>::zeros((4, 6));
-        let v = a.slice(s![..;-1, ..;2]);
-        let sp = span_of(v.shape(), v.strides());
-        // rows reversed: stride -6, 3 rows of extent; columns step 2: 2 steps of 2.
-        assert_eq!(sp.low, -18);
-        assert_eq!(sp.len, 18 + 4 + 1);
-    }
-
-    #[test]
-    fn gather_borrows_dense_and_packs_sparse() {
+    fn sources_borrow_dense_and_pack_sparse() {
         let a = Array2::<f32>::from_shape_fn((3, 40), |(i, j)| (i * 40 + j) as f32);
-        let (data, off, st) = gather(&a.t());
-        assert!(matches!(data, std::borrow::Cow::Borrowed(_)));
+        let at = a.t();
+        let (src, off, st) = source(&at);
+        assert_eq!(src.order(), crate::transfer::Order::Dense);
         assert_eq!((off, st.as_slice()), (0, &[1isize, 40][..]));
         let col = a.column(5);
-        let (data, off, st) = gather(&col);
-        assert!(matches!(data, std::borrow::Cow::Owned(_)));
+        let (src, off, st) = source(&col);
+        assert_ne!(src.order(), crate::transfer::Order::Dense);
         assert_eq!((off, st[0]), (0, 1));
-        assert_eq!(data.as_ref(), &[5.0, 45.0, 85.0]);
+        let mut data = vec![0f32; src.len()];
+        unsafe { src.fill(0, src.len(), data.as_mut_ptr()) };
+        assert_eq!(data, vec![5.0, 45.0, 85.0]);
         let rev = a.slice(s![1, ..;-1]);
-        let (data, off, st) = gather(&rev);
+        let (src, off, st) = source(&rev);
         assert_eq!(st[0], -1);
+        let mut data = vec![0f32; src.len()];
+        unsafe { src.fill(0, src.len(), data.as_mut_ptr()) };
         assert_eq!(data[off], 79.0);
         assert_eq!(data[(off as isize + 39 * st[0]) as usize], 40.0);
+        // A step of 2 has gaps: packed, never read as a span.
+        let even = a.slice(s![.., ..;2]);
+        let (src, _, st) = source(&even);
+        assert_eq!((src.len(), st.as_slice()), (60, &[20isize, 1][..]));
     }
 }

@@ -40,6 +40,7 @@ pub mod layout;
 pub mod metrics;
 mod pool;
 pub mod resident;
+mod transfer;
 
 pub use context::{Context, ContextOptions};
 pub use resident::{GpuMatrix, GpuScalar, GpuVector, MatrixLayout};

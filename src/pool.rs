@@ -1,20 +1,45 @@
-//! The buffer pool: storage buffers are reused across calls instead of created and destroyed
-//! each time.
+//! The buffer pools: storage buffers and staging buffers are reused across calls instead of
+//! created and destroyed each time.
 //!
-//! Buffers are kept by size class (powers of two from 256 bytes). A buffer leaving use (an
-//! operand's upload, a scratch buffer, a dropped [`GpuVector`](crate::GpuVector)) goes back to
-//! the pool while the bytes the pool holds stay within its limit, and is destroyed otherwise,
-//! so the pool never holds more than [`Context::pool_limit`](crate::Context::pool_limit)
-//! bytes. Host data reaches a pooled buffer through `Queue::write_buffer`, which the queue
-//! orders after every command submitted before it; the launch path submits the commands it
-//! holds back before any such write (see `launch.rs`), so a buffer is never overwritten before
-//! the commands that read its previous contents have run.
+//! Storage buffers are kept by size class (powers of two from 256 bytes). A buffer leaving use
+//! (an operand's upload, a scratch buffer, a dropped [`GpuVector`](crate::GpuVector)) goes back
+//! to the pool while the bytes the pool holds stay within its limit, and is dropped otherwise,
+//! so the pool never holds more than [`Context::pool_limit`](crate::Context::pool_limit) bytes.
+//!
+//! Host data reaches a storage buffer through a *staging* buffer (`MAP_WRITE | COPY_SRC`) that
+//! stays mapped while it waits in the pool: an upload writes (or gathers) the caller's elements
+//! straight into that mapped memory, unmaps it, and records a buffer-to-buffer copy among the
+//! context's held commands (`launch.rs`). The copy is ordered with every other command, so a
+//! pooled storage buffer is never overwritten before the commands that read its previous
+//! contents have run. After the submission that carries the copy, the staging buffer is mapped
+//! again (`map_async`), and the callback puts it back into the pool once the device is done.
+//! Read-back goes the other way through pooled `MAP_READ | COPY_DST` buffers. Transfers larger
+//! than [`CHUNK`] bytes go through several staging buffers, so that the staging memory stays
+//! bounded and the copies of one chunk overlap with the filling of the next.
+//!
+//! No pool lock is held across a wgpu call that can fail: buffers are created outside the
+//! locks, and a poisoned lock is recovered (the pools hold only plain lists).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Smallest size class, in bytes.
+/// Smallest storage size class, in bytes.
 const MIN_CLASS: u64 = 256;
+
+/// Smallest staging size class, in bytes.
+const MIN_STAGING: u64 = 4096;
+
+/// Largest staging buffer, in bytes: bigger transfers are split into chunks of this size.
+pub(crate) const CHUNK: u64 = 32 << 20;
+
+/// Most bytes of free staging buffers kept, in each direction.
+const STAGING_LIMIT: u64 = 256 << 20;
+
+/// Lock `m`, recovering the data of a poisoned lock: every structure behind the crate's locks
+/// stays valid after a panic elsewhere (lists and maps, changed in single statements).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 #[derive(Debug)]
 pub(crate) struct Pool {
@@ -52,7 +77,7 @@ impl std::ops::Deref for Buf {
 impl Drop for Buf {
     fn drop(&mut self) {
         if let Some(pool) = &self.pool {
-            let mut p = pool.lock().expect("buffer pool poisoned");
+            let mut p = lock(pool);
             let size = self.buffer.size();
             if p.free_bytes + size <= p.limit {
                 p.free_bytes += size;
@@ -74,33 +99,41 @@ impl Buf {
     }
 }
 
-/// Take a buffer of at least `bytes` bytes from `pool`, or create one. Sizes are rounded up to
-/// a power of two, except where that would pass `max` (the device's storage-binding limit):
-/// such a buffer gets its exact size (a multiple of 4).
+/// The size class of a storage buffer of `bytes` bytes: the next power of two, except where
+/// that would pass `max` (the device's storage-binding limit): then the exact size, rounded up
+/// to a multiple of 4.
+fn class_of(bytes: u64, max: u64) -> u64 {
+    match bytes.max(MIN_CLASS).checked_next_power_of_two() {
+        Some(c) if c <= max => c,
+        _ => bytes.div_ceil(4) * 4,
+    }
+}
+
+/// Take a buffer of at least `bytes` bytes from `pool`, or create one (outside the lock). A
+/// failed creation (out of memory, past `max_buffer_size`) is reported by wgpu to the error
+/// scope of the caller, or to the context's error sink (`Context::take_device_error`).
 pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64, max: u64) -> Buf {
-    let class = match bytes.max(MIN_CLASS).next_power_of_two() {
-        c if c > max => bytes.div_ceil(4) * 4,
-        c => c,
-    };
-    let mut p = pool.lock().expect("buffer pool poisoned");
-    let reused = p.free.get_mut(&class).and_then(Vec::pop);
-    let buffer = match reused {
-        Some(b) => {
+    let class = class_of(bytes, max);
+    let reused = {
+        let mut p = lock(pool);
+        let b = p.free.get_mut(&class).and_then(Vec::pop);
+        if b.is_some() {
             p.free_bytes -= class;
-            b
-        }
-        None => {
+        } else {
             p.created += 1;
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("wgblas pooled"),
-                size: class,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
         }
+        b
     };
+    let buffer = reused.unwrap_or_else(|| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgblas pooled"),
+            size: class,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    });
     Buf {
         buffer,
         pool: Some(pool.clone()),
@@ -109,13 +142,13 @@ pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64, m
 
 /// Bytes held by the pool (free buffers), and buffers created so far.
 pub(crate) fn stats(pool: &Arc<Mutex<Pool>>) -> (u64, u64) {
-    let p = pool.lock().expect("buffer pool poisoned");
+    let p = lock(pool);
     (p.free_bytes, p.created)
 }
 
 /// Change the limit; frees buffers down to it.
 pub(crate) fn set_limit(pool: &Arc<Mutex<Pool>>, limit: u64) {
-    let mut p = pool.lock().expect("buffer pool poisoned");
+    let mut p = lock(pool);
     p.limit = limit;
     let mut sizes: Vec<u64> = p.free.keys().copied().collect();
     sizes.sort_unstable_by(|a, b| b.cmp(a));
@@ -130,5 +163,165 @@ pub(crate) fn set_limit(pool: &Arc<Mutex<Pool>>, limit: u64) {
 }
 
 pub(crate) fn limit(pool: &Arc<Mutex<Pool>>) -> u64 {
-    pool.lock().expect("buffer pool poisoned").limit
+    lock(pool).limit
+}
+
+/// Free staging buffers of one direction, by size class.
+#[derive(Debug, Default)]
+struct FreeList {
+    free: HashMap<u64, Vec<wgpu::Buffer>>,
+    bytes: u64,
+}
+
+impl FreeList {
+    fn pop(&mut self, class: u64) -> Option<wgpu::Buffer> {
+        let b = self.free.get_mut(&class).and_then(Vec::pop)?;
+        self.bytes -= class;
+        Some(b)
+    }
+
+    /// Keep `b` if it fits the limit, dropping free buffers of larger classes first: a few
+    /// large transfers must not crowd out the small buffers every call needs.
+    fn push(&mut self, b: wgpu::Buffer) {
+        let size = b.size();
+        while self.bytes + size > STAGING_LIMIT {
+            let Some(&largest) = self
+                .free
+                .iter()
+                .filter(|(c, v)| **c > size && !v.is_empty())
+                .map(|(c, _)| c)
+                .max()
+            else {
+                break;
+            };
+            if self.free.get_mut(&largest).and_then(Vec::pop).is_some() {
+                self.bytes -= largest;
+            }
+        }
+        if self.bytes + size <= STAGING_LIMIT {
+            self.bytes += size;
+            self.free.entry(size).or_default().push(b);
+        }
+    }
+}
+
+/// The staging pools (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct Staging {
+    /// `MAP_WRITE | COPY_SRC` buffers, mapped, ready to be written.
+    write: Arc<Mutex<FreeList>>,
+    /// `MAP_READ | COPY_DST` buffers, unmapped, ready to be copied into.
+    read: Mutex<FreeList>,
+    /// `UNIFORM | COPY_DST` buffers for the params of one call's dispatches, free.
+    uniform: Arc<Mutex<FreeList>>,
+    /// Staging buffers created so far (both directions).
+    created: std::sync::atomic::AtomicU64,
+}
+
+/// The staging size class for `bytes` (at most [`CHUNK`], which callers split by).
+pub(crate) fn staging_class(bytes: u64) -> u64 {
+    bytes
+        .max(MIN_STAGING)
+        .next_power_of_two()
+        .min(CHUNK.max(MIN_STAGING))
+}
+
+impl Staging {
+    /// A mapped `MAP_WRITE` staging buffer of at least `bytes` (≤ [`CHUNK`]) bytes.
+    pub fn take_write(&self, device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+        let class = staging_class(bytes);
+        if let Some(b) = lock(&self.write).pop(class) {
+            return b;
+        }
+        // Let finished submissions run their map callbacks, then look again.
+        let _ = device.poll(wgpu::PollType::Poll);
+        if let Some(b) = lock(&self.write).pop(class) {
+            return b;
+        }
+        self.created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgblas upload staging"),
+            size: class,
+            usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: true,
+        })
+    }
+
+    /// Map `b` (a `MAP_WRITE` staging buffer just submitted) again; it returns to the pool when
+    /// the device is done with the submission, and so does `uniform` (the params buffer that
+    /// `b` filled in that submission), which no command can use any more by then.
+    pub fn recycle_write(&self, b: wgpu::Buffer, uniform: Option<wgpu::Buffer>) {
+        let free = self.write.clone();
+        let uniforms = self.uniform.clone();
+        let again = b.clone();
+        b.map_async(wgpu::MapMode::Write, .., move |r| {
+            if r.is_ok() {
+                lock(&free).push(again);
+                if let Some(u) = uniform {
+                    lock(&uniforms).push(u);
+                }
+            }
+        });
+    }
+
+    /// A `UNIFORM | COPY_DST` buffer of at least `bytes` bytes, not used by any command that
+    /// is held or running.
+    pub fn take_uniform(&self, device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+        let class = staging_class(bytes);
+        if let Some(b) = lock(&self.uniform).pop(class) {
+            return b;
+        }
+        self.created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgblas params"),
+            size: class,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// An unmapped `MAP_READ` staging buffer of at least `bytes` (≤ [`CHUNK`]) bytes.
+    pub fn take_read(&self, device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+        let class = staging_class(bytes);
+        if let Some(b) = lock(&self.read).pop(class) {
+            return b;
+        }
+        self.created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgblas read-back staging"),
+            size: class,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// Put an unmapped read staging buffer back.
+    pub fn recycle_read(&self, b: wgpu::Buffer) {
+        lock(&self.read).push(b);
+    }
+
+    /// Staging buffers created so far.
+    pub fn created(&self) -> u64 {
+        self.created.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_classes() {
+        assert_eq!(class_of(1, 1 << 30), 256);
+        assert_eq!(class_of(1000, 1 << 30), 1024);
+        assert_eq!(class_of(3 << 20, 4 << 20), 4 << 20);
+        assert_eq!(class_of(5 << 20, 4 << 20), 5 << 20);
+        // Past u64's largest power of two: the exact size, no overflow.
+        assert_eq!(class_of((1 << 63) + 4, u64::MAX), (1 << 63) + 4);
+        assert_eq!(staging_class(1), 4096);
+        assert_eq!(staging_class(CHUNK + 1), CHUNK);
+    }
 }

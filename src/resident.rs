@@ -37,6 +37,7 @@ use crate::error::{Error, Result};
 use crate::launch::Dispatch;
 use crate::layout::{check_fits, DeviceMat, DeviceVec};
 use crate::pool::Buf;
+use crate::transfer::Source;
 
 /// Element types a resident array can hold.
 pub trait Element: bytemuck::Pod + Default + Copy + Send + Sync + 'static {}
@@ -85,10 +86,19 @@ impl Context {
         x: &ArrayBase<S, Ix1>,
     ) -> Result<GpuVector<'_, T>> {
         check_fits::<T>(self, "upload", "x", x.len())?;
-        let data: Vec<T> = x.iter().copied().collect();
+        let x = x.view();
+        let src = match x.as_slice() {
+            Some(data) => Source::slice(data),
+            // Any other stride is gathered in logical order, straight into staging memory.
+            // SAFETY: pointer, shape and strides of a live view; the plan only reads.
+            None => unsafe {
+                Source::of_view_packed(x.as_ptr().cast_mut(), x.shape(), x.strides())
+            },
+        };
+        let buf = self.upload_source("upload", &src)?;
         Ok(GpuVector {
             ctx: self,
-            buf: self.upload(&data),
+            buf,
             len: x.len(),
             _t: PhantomData,
         })
@@ -105,14 +115,25 @@ impl Context {
     ) -> Result<GpuMatrix<'_, T>> {
         check_fits::<T>(self, "upload", "a", a.len())?;
         let f_order = a.t().is_standard_layout() && !a.is_standard_layout();
-        let (data, layout): (Vec<T>, _) = if f_order {
-            (a.t().iter().copied().collect(), MatrixLayout::ColMajor)
+        // C order and F order are copied as they are; anything else is gathered in C order
+        // (the plan of a standard-layout view is exactly its memory, and a packed plan is C
+        // order), straight into staging memory.
+        let (v, layout) = if f_order {
+            (a.t(), MatrixLayout::ColMajor)
         } else {
-            (a.iter().copied().collect(), MatrixLayout::RowMajor)
+            (a.view(), MatrixLayout::RowMajor)
+        };
+        let src = if v.is_standard_layout() {
+            Source::slice(v.to_slice().unwrap_or_default())
+        } else {
+            // A non-standard view of a C-order request: force the packed (C) order by
+            // describing it as a 2-D gather of its rows.
+            // SAFETY: pointer, shape and strides of a live view; the plan only reads.
+            unsafe { Source::of_view_packed(v.as_ptr().cast_mut(), v.shape(), v.strides()) }
         };
         Ok(GpuMatrix {
             ctx: self,
-            buf: self.upload(&data),
+            buf: self.upload_source("upload", &src)?,
             rows: a.nrows(),
             cols: a.ncols(),
             layout,
@@ -128,7 +149,7 @@ impl<'c, T: Element> GpuVector<'c, T> {
     /// [`Error::TooLarge`] past one storage binding of this adapter.
     pub fn zeros(ctx: &'c Context, len: usize) -> Result<Self> {
         check_fits::<T>(ctx, "zeros", "len", len)?;
-        let buf = ctx.zeroed((len * std::mem::size_of::<T>()) as u64);
+        let buf = ctx.zeroed_checked("zeros", (len * std::mem::size_of::<T>()) as u64)?;
         Ok(GpuVector {
             ctx,
             buf,
@@ -182,8 +203,14 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
         (rows, cols): (usize, usize),
         layout: MatrixLayout,
     ) -> Result<Self> {
-        check_fits::<T>(ctx, "zeros", "shape", rows * cols)?;
-        let buf = ctx.zeroed((rows * cols * std::mem::size_of::<T>()) as u64);
+        let elems = rows.checked_mul(cols).ok_or(Error::TooLarge {
+            routine: "zeros",
+            arg: "shape",
+            bytes: u64::MAX,
+            limit: ctx.limits().max_storage_buffer_binding_size,
+        })?;
+        check_fits::<T>(ctx, "zeros", "shape", elems)?;
+        let buf = ctx.zeroed_checked("zeros", (elems * std::mem::size_of::<T>()) as u64)?;
         Ok(GpuMatrix {
             ctx,
             buf,

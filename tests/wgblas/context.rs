@@ -48,8 +48,10 @@ fn adapter_found_by_name_and_features_requested() {
     // The device gets the adapter's own limits, not wgpu's defaults (16 KiB workgroup memory).
     assert!(own.limits().max_storage_buffer_binding_size >= 128 << 20);
     // Optional features are enabled exactly where the adapter has them.
-    let wanted =
-        wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+    let wanted = wgpu::Features::SHADER_F64
+        | wgpu::Features::SUBGROUP
+        | wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::PIPELINE_CACHE;
     assert!(wanted.contains(own.features()));
 }
 

@@ -12,6 +12,7 @@ mod dot;
 mod gemm;
 mod gemv;
 mod ger;
+mod host;
 mod oracle_l2;
 mod resident;
 mod special_values;

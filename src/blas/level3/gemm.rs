@@ -82,7 +82,13 @@ pub fn sgemm<'a>(
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    // beta = 0: the first split-k part writes every element of C without reading it (later
+    // parts add to what it wrote), so C is not uploaded.
+    let cd = if beta.is(0.0) {
+        layout::matrix_output(ctx, R, "c", c.view())?
+    } else {
+        layout::matrix(ctx, R, "c", c.view())?
+    };
     let parts = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
     let parts = drivers::scalars(parts, &alpha, matmul::ALPHA, &beta, matmul::BETA);
     layout::finish(ctx, R, &parts, &mut [Out::Mat(&mut c, &cd)])

@@ -1,0 +1,356 @@
+//! Host-path report (issue 10): transfers and host-form calls (ndarray in, ndarray out, wall
+//! time) beside OpenBLAS in the same process, for the GPU runs of `../shared/GPU.md`.
+//!
+//! Prints one `ROW,...` line per wgblas figure and one `REF,...,openblas,...` line per OpenBLAS
+//! figure (`../shared/BENCH.md` format), medians of `--reps` runs after warm-ups, minima on the
+//! `#` lines. Every host-form result is checked against OpenBLAS with its DESIGN.md §2 metric.
+//! A diagnostic section (`--probe`) times raw copies into and out of mapped wgpu staging memory
+//! on a device of its own, to tell what limits the transfers.
+//!
+//! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
+//! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe]`
+
+extern crate blas_src;
+
+use std::time::Instant;
+
+use ndarray::{Array1, Array2};
+use ndarray_rand::rand_distr::Uniform;
+use ndarray_rand::RandomExt;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::Context;
+
+extern "C" {
+    fn openblas_get_config() -> *const std::os::raw::c_char;
+    fn openblas_get_num_threads() -> std::os::raw::c_int;
+}
+
+fn arg(name: &str, default: &str) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| default.to_string())
+}
+
+fn flag(name: &str) -> bool {
+    std::env::args().any(|a| a == name)
+}
+
+fn list(s: &str) -> Vec<usize> {
+    s.split(',').filter_map(|t| t.trim().parse().ok()).collect()
+}
+
+/// (median, min) of `reps` timings of `f` in seconds, after `warm` warm-ups.
+fn time(reps: usize, warm: usize, mut f: impl FnMut()) -> (f64, f64) {
+    for _ in 0..warm {
+        f();
+    }
+    let mut v: Vec<f64> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    (v[v.len() / 2], v[0])
+}
+
+fn sgemm_openblas(a: &Array2<f32>, b: &Array2<f32>, c: &mut Array2<f32>) {
+    let (m, k) = a.dim();
+    let n = b.ncols();
+    // SAFETY: C-order arrays of the stated shapes; OpenBLAS reads a and b and writes c.
+    unsafe {
+        cblas_sys::cblas_sgemm(
+            cblas_sys::CBLAS_LAYOUT::CblasRowMajor,
+            cblas_sys::CBLAS_TRANSPOSE::CblasNoTrans,
+            cblas_sys::CBLAS_TRANSPOSE::CblasNoTrans,
+            m as i32,
+            n as i32,
+            k as i32,
+            1.0,
+            a.as_ptr(),
+            k as i32,
+            b.as_ptr(),
+            n as i32,
+            0.0,
+            c.as_mut_ptr(),
+            n as i32,
+        )
+    }
+}
+
+fn transfers(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let x = Array1::from_shape_fn(n, |i| (i % 1000) as f32);
+    let gb = (n * 4) as f64 / 1e9;
+    let (up, up_min) = time(reps, 2, || {
+        let v = ctx.upload_vector(&x).expect("upload");
+        ctx.synchronize().expect("sync");
+        drop(v);
+    });
+    println!("ROW,upload,n={n},-,host,GB/s,{:.2}", gb / up);
+    println!(
+        "# upload n={n}: median {:.2} ms, best {:.2} GB/s",
+        up * 1e3,
+        gb / up_min
+    );
+    let v = ctx.upload_vector(&x)?;
+    let back = v.to_array()?;
+    assert_eq!(back, x, "read-back differs from the upload");
+    let (down, down_min) = time(reps, 2, || {
+        let y = v.to_array().expect("read-back");
+        std::hint::black_box(&y);
+    });
+    println!("ROW,readback,n={n},-,host,GB/s,{:.2}", gb / down);
+    println!(
+        "# readback n={n}: median {:.2} ms, best {:.2} GB/s",
+        down * 1e3,
+        gb / down_min
+    );
+    // A strided view gathered straight into staging memory (every other element of 2n).
+    let x2 = Array1::from_shape_fn(2 * n.min(1 << 25), |i| i as f32);
+    let xs = x2.slice(ndarray::s![..;2]);
+    let gbs = (xs.len() * 4) as f64 / 1e9;
+    let (st, _) = time(reps, 1, || {
+        let v = ctx.upload_vector(&xs).expect("upload");
+        ctx.synchronize().expect("sync");
+        drop(v);
+    });
+    println!(
+        "# upload of a step-2 view, n={}: {:.2} GB/s",
+        xs.len(),
+        gbs / st
+    );
+    Ok(())
+}
+
+fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let a = Array2::random((n, n), dist);
+    let b = Array2::random((n, n), dist);
+    let c = a.gpu_gemm(&b)?;
+    let mut reference = Array2::<f32>::zeros((n, n));
+    sgemm_openblas(&a, &b, &mut reference);
+    let zero = Array2::<f32>::zeros((n, n));
+    let bound = bounds::gemm(
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        zero.view(),
+    );
+    let factor = metrics::forward_factor(&c, &reference, &bound)?;
+    let reps = if n >= 2048 { reps } else { reps.max(101) };
+    let (w, w_min) = time(reps, 3, || {
+        let c = a.gpu_gemm(&b).expect("gpu_gemm");
+        std::hint::black_box(&c);
+    });
+    let (o, o_min) = time(reps, 3, || {
+        let mut c = Array2::<f32>::zeros((n, n));
+        sgemm_openblas(&a, &b, &mut c);
+        std::hint::black_box(&c);
+    });
+    let shape = format!("{n}x{n}x{n}");
+    println!("ROW,sgemm,{shape},NN-C,host,ms,{:.4}", w * 1e3);
+    println!("REF,sgemm,{shape},NN-C,host,ms,openblas,{:.4}", o * 1e3);
+    if n <= 64 {
+        println!("ROW,sgemm,{shape},NN-C,host,us/call,{:.1}", w * 1e6);
+        println!(
+            "REF,sgemm,{shape},NN-C,host,us/call,openblas,{:.1}",
+            o * 1e6
+        );
+    }
+    println!(
+        "# sgemm {shape} host: wgblas median {:.4} ms (min {:.4}), OpenBLAS {:.4} ms (min {:.4}), factor {factor:.2e}",
+        w * 1e3,
+        w_min * 1e3,
+        o * 1e3,
+        o_min * 1e3
+    );
+    if factor > 1.0 {
+        return Err(format!("sgemm {shape}: forward-error factor {factor} above 1").into());
+    }
+    let _ = ctx;
+    Ok(())
+}
+
+fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let x = Array1::random(n, dist);
+    let y = Array1::random(n, dist);
+    let d = x.gpu_dot(&y)?;
+    let r = (0..n).map(|i| x[i] as f64 * y[i] as f64).sum::<f64>();
+    let bound = bounds::dot(x.view(), y.view());
+    let factor = metrics::forward_factor_scalar(d, r as f32, bound);
+    let reps = if n >= 1 << 20 { reps } else { reps.max(1001) };
+    let (w, w_min) = time(reps, 5, || {
+        std::hint::black_box(x.gpu_dot(&y).expect("gpu_dot"));
+    });
+    let (o, o_min) = time(reps, 5, || {
+        // SAFETY: contiguous vectors of length n.
+        std::hint::black_box(unsafe {
+            cblas_sys::cblas_sdot(n as i32, x.as_ptr(), 1, y.as_ptr(), 1)
+        });
+    });
+    let (metric, scale) = if n <= 1 << 16 {
+        ("us/call", 1e6)
+    } else {
+        ("ms", 1e3)
+    };
+    println!("ROW,sdot,n={n},-,host,{metric},{:.4}", w * scale);
+    println!("REF,sdot,n={n},-,host,{metric},openblas,{:.4}", o * scale);
+    println!(
+        "# sdot n={n} host: wgblas median {:.4} (min {:.4}) {metric}, OpenBLAS {:.4} (min {:.4}), factor {factor:.2e}",
+        w * scale,
+        w_min * scale,
+        o * scale,
+        o_min * scale
+    );
+    if factor > 1.0 {
+        return Err(format!("sdot n={n}: forward-error factor {factor} above 1").into());
+    }
+    Ok(())
+}
+
+/// Raw copy speeds into and out of mapped staging memory on a separate wgpu device: what the
+/// memory types wgpu picks for `MAP_WRITE` and `MAP_READ` buffers allow, without wgblas.
+fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let bytes: u64 = 32 << 20;
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        ..Default::default()
+    }))?;
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))?;
+    let host = vec![1u8; bytes as usize];
+    let mut sink = vec![0u8; bytes as usize];
+    let gb = bytes as f64 / 1e9;
+    let (m, _) = time(reps, 2, || {
+        sink.copy_from_slice(&host);
+        std::hint::black_box(&sink);
+    });
+    println!("# probe: host memcpy 32 MiB: {:.1} GB/s (1 thread)", gb / m);
+    // Write into a mapped MAP_WRITE buffer (what uploads fill).
+    let w = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: true,
+    });
+    {
+        let mut view = w.get_mapped_range_mut(..)?;
+        let (m, _) = time(reps, 2, || view.copy_from_slice(&host));
+        println!(
+            "# probe: memcpy into mapped MAP_WRITE memory: {:.1} GB/s (1 thread)",
+            gb / m
+        );
+    }
+    w.unmap();
+    // DMA from the staging buffer into device memory.
+    let dev = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let (m, _) = time(reps, 2, || {
+        let mut e = device.create_command_encoder(&Default::default());
+        e.copy_buffer_to_buffer(&w, 0, &dev, 0, bytes);
+        queue.submit(Some(e.finish()));
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
+    });
+    println!(
+        "# probe: device copy MAP_WRITE staging -> device buffer: {:.1} GB/s",
+        gb / m
+    );
+    let r = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let (m, _) = time(reps, 2, || {
+        let mut e = device.create_command_encoder(&Default::default());
+        e.copy_buffer_to_buffer(&dev, 0, &r, 0, bytes);
+        queue.submit(Some(e.finish()));
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
+    });
+    println!(
+        "# probe: device copy device buffer -> MAP_READ staging: {:.1} GB/s",
+        gb / m
+    );
+    r.map_async(wgpu::MapMode::Read, .., |_| {});
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    {
+        let view = r.get_mapped_range(..)?;
+        let (m, _) = time(reps, 2, || sink.copy_from_slice(&view));
+        println!(
+            "# probe: memcpy out of mapped MAP_READ memory: {:.1} GB/s (1 thread)",
+            gb / m
+        );
+    }
+    r.unmap();
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let reps: usize = arg("--reps", "11").parse()?;
+    let t = Instant::now();
+    let ctx = Context::shared()?;
+    println!(
+        "# context created in {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let info = ctx.adapter_info();
+    println!(
+        "# adapter: {} ({:?}, {:?}), driver {} {}",
+        info.name, info.backend, info.device_type, info.driver, info.driver_info
+    );
+    // SAFETY: OpenBLAS returns a static C string and an int.
+    let (config, threads) = unsafe {
+        (
+            std::ffi::CStr::from_ptr(openblas_get_config())
+                .to_string_lossy()
+                .into_owned(),
+            openblas_get_num_threads(),
+        )
+    };
+    println!(
+        "# OpenBLAS: {config}, {threads} threads; copy threads: {}",
+        std::env::var("WGBLAS_COPY_THREADS")
+            .unwrap_or_else(|_| "default (cores, at most 16)".into())
+    );
+    println!("# pipeline cache on disk: {:?}", ctx.pipeline_cache_path());
+    if flag("--probe") {
+        probe(reps)?;
+    }
+    let n: usize = arg("--transfer", "67108864").parse()?;
+    transfers(ctx, n, reps)?;
+    if arg("--only", "") == "transfers" {
+        return Ok(());
+    }
+    for n in list(&arg("--gemm", "64,512,2048,4096")) {
+        gemm(ctx, n, reps)?;
+    }
+    for n in list(&arg("--dot", "1024,16777216")) {
+        dot(n, reps)?;
+    }
+    println!(
+        "# staging buffers created: {}, storage buffers created: {}",
+        ctx.staging_buffers_created(),
+        ctx.buffers_created()
+    );
+    Ok(())
+}
