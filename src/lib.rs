@@ -35,6 +35,8 @@ mod drivers;
 mod error;
 pub mod ext;
 mod flags;
+#[doc(hidden)]
+pub mod lab;
 mod launch;
 pub mod layout;
 pub mod metrics;

@@ -9,6 +9,8 @@ use crate::layout::VecOperand;
 super::shader!(SHADER, "level1/elementwise.wgsl");
 
 const WG: u64 = 256;
+/// vec4 units per invocation in `main_vec4`.
+const UNROLL: u64 = 4;
 
 /// The per-element operation (the shader's `OP` override).
 #[derive(Debug, Clone, Copy)]
@@ -42,25 +44,60 @@ struct Params {
 /// Byte offset of `h[0]` (alpha) in the params, for a device scalar.
 pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, h);
 
-pub(crate) fn dispatch<'a>(
+/// The dispatches of `op` over the `x.len` elements of `x` and `y`, with coefficients
+/// `h = [h11, h12, h21, h22]` (`[alpha, 0, 0, 0]` for axpy and scal). Where both vectors have
+/// unit stride and offsets that are multiples of 4, the `vec4` kernel runs the first
+/// `4·⌊n/4⌋` elements (each invocation four units, loads before stores) and the scalar kernel
+/// the last `n mod 4`; otherwise the scalar kernel, one element per invocation, runs them all.
+pub(crate) fn dispatches<'a>(
     ctx: &Context,
     op: Op,
     h: [f32; 4],
     x: &'a VecOperand,
     y: &'a VecOperand,
-) -> Dispatch<'a> {
-    let params = Params {
-        n: x.len as u32,
-        offx: x.offset,
+) -> Vec<Dispatch<'a>> {
+    let params = |n: usize, skip: u32| Params {
+        n: n as u32,
+        offx: (x.offset as i64 + i64::from(skip) * i64::from(x.inc)) as u32,
         incx: x.inc,
-        offy: y.offset,
+        offy: (y.offset as i64 + i64::from(skip) * i64::from(y.inc)) as u32,
         incy: y.inc,
         h,
         _pad: [0; 3],
     };
-    let groups = ctx.grid((x.len as u64).div_ceil(WG));
-    Dispatch::new(&SHADER, "main", &params, &[&x.buffer, &y.buffer], groups)
-        .constants(&[("OP", op as u32 as f64)])
+    let c = [("OP", op as u32 as f64)];
+    // scal's y is a 16-byte dummy: only x decides.
+    let aligned =
+        |v: &VecOperand| v.inc == 1 && v.offset.is_multiple_of(4) && v.buffer.size() >= 16;
+    let vec4 = crate::lab::get(crate::lab::Driver::Elementwise) == crate::lab::Variant::Auto
+        && aligned(x)
+        && (matches!(op, Op::Scal) || aligned(y))
+        && x.len >= 4;
+    let scalar = |n: usize, skip: u32| {
+        let groups = ctx.grid((n as u64).div_ceil(WG));
+        Dispatch::new(
+            &SHADER,
+            "main",
+            &params(n, skip),
+            &[&x.buffer, &y.buffer],
+            groups,
+        )
+        .constants(&c)
+    };
+    if !vec4 {
+        return vec![scalar(x.len, 0)];
+    }
+    let whole = x.len / 4 * 4;
+    let groups = ctx.grid((whole as u64 / 4).div_ceil(WG * UNROLL));
+    let mut d = vec![
+        Dispatch::new(&SHADER, "main_vec4", &params(whole, 0), &[], groups)
+            .bindings(&[(3, &x.buffer), (4, &y.buffer)])
+            .constants(&c),
+    ];
+    if whole < x.len {
+        d.push(scalar(x.len - whole, whole as u32));
+    }
+    d
 }
 
 /// A device buffer of `n` zeros addressed contiguously (offset 0, stride 1): the output of

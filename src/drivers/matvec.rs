@@ -6,7 +6,7 @@
 use crate::context::Context;
 use crate::flags::{Diag, Uplo};
 use crate::launch::Dispatch;
-use crate::layout::{MatOperand, VecOperand};
+use crate::layout::{MatOperand, Scalar, VecOperand};
 
 super::shader!(SHADER, "level2/gemv.wgsl");
 
@@ -57,9 +57,263 @@ impl Mode {
     }
 }
 
-/// Byte offsets of alpha and beta in the params, for device scalars.
+/// Byte offsets of alpha and beta in the params (both kernels' params), for device scalars.
 pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
+const _: () = assert!(
+    ALPHA == std::mem::offset_of!(WideParams, alpha)
+        && BETA == std::mem::offset_of!(WideParams, beta)
+);
+
+super::shader!(WIDE, "level2/gemv_wide.wgsl");
+
+/// Params of `wgsl/level2/gemv_wide.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct WideParams {
+    m: u32,
+    n: u32,
+    offa: u32,
+    rsa: i32,
+    csa: i32,
+    offx: u32,
+    incx: i32,
+    offy: u32,
+    incy: i32,
+    alpha: f32,
+    beta: f32,
+    chunks: u32,
+    chunk: u32,
+    row_blocks: u32,
+    _pad: [u32; 2],
+}
+
+/// Workgroups the wide kernels aim for before splitting the columns into chunks (a few per
+/// compute unit of a large GPU: the H200 has 132).
+const TARGET_GROUPS: u64 = 2048;
+
+/// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Kernel {
+    /// The first kernels: `gemv_rows` (one row per invocation) or `gemv_dot` (one row per
+    /// workgroup) of `wgsl/level2/gemv.wgsl`; also every symmetric operator.
+    Legacy,
+    /// `gemv_rowdot` or `gemv_coldot` of `wgsl/level2/gemv_wide.wgsl`.
+    Wide {
+        /// `gemv_coldot` (columns contiguous) rather than `gemv_rowdot`.
+        coldot: bool,
+        /// Invocations per row (rowdot) or row units per workgroup (coldot).
+        lanes: u32,
+        /// A read as vec4 units.
+        vec: bool,
+        row_blocks: u64,
+        chunks: u64,
+        /// Columns per chunk (a multiple of 4).
+        chunk: u64,
+    },
+    /// `symv_tiles` of `wgsl/level2/gemv_wide.wgsl` (ssymv: 64×64 tiles of the stored
+    /// triangle, each read once and used for both of its products), then `gemv_finish`.
+    SymTiles {
+        /// Tiles per side, ⌈n/64⌉: the partial sums per row.
+        blocks: u64,
+        /// The tile load runs down the columns (`rs = 1`).
+        cols_fast: bool,
+        /// Whole off-diagonal tiles read as vec4 units.
+        vec: bool,
+    },
+}
+
+fn scalar_variant(v: crate::lab::Variant) -> bool {
+    v == crate::lab::Variant::Scalar
+}
+
+/// The kernel for `mode` on `a` (already in its op form).
+pub(crate) fn plan(mode: Mode, a: &MatOperand) -> Kernel {
+    let variant = crate::lab::get(crate::lab::Driver::Matvec);
+    if variant == crate::lab::Variant::Legacy {
+        return Kernel::Legacy;
+    }
+    if matches!(mode, Mode::Symmetric(_)) {
+        let cols_fast = a.rs.abs() == 1 && a.cs.abs() != 1;
+        let (unit, other) = if cols_fast {
+            (a.rs, a.cs)
+        } else {
+            (a.cs, a.rs)
+        };
+        return Kernel::SymTiles {
+            blocks: (a.rows as u64).div_ceil(64),
+            cols_fast,
+            vec: !scalar_variant(variant)
+                && unit == 1
+                && a.offset.is_multiple_of(4)
+                && other.rem_euclid(4) == 0,
+        };
+    }
+    let (m, n) = (a.rows as u64, a.cols as u64);
+    let scalar = variant == crate::lab::Variant::Scalar;
+    let coldot = a.rs.abs() == 1 && a.cs.abs() != 1;
+    let (lanes, row_blocks, step, vec) = if coldot {
+        let units = m.div_ceil(4);
+        // Row units per workgroup: 64 (1 KiB contiguous per column), more when there are few
+        // columns, so that each invocation still has about 8 columns to load (a tall-skinny
+        // m×4 operator runs 256 row units and one column lane), fewer when m is small.
+        let col_lanes = n.div_ceil(8).next_power_of_two().clamp(1, 4);
+        let lanes = units.next_power_of_two().clamp(1, 256 / col_lanes);
+        let vec = a.rs == 1 && a.offset.is_multiple_of(4) && a.cs.rem_euclid(4) == 0;
+        // A lane steps over 256 / lanes columns.
+        (lanes, units.div_ceil(lanes), 256 / lanes, vec)
+    } else {
+        let units = n.div_ceil(4);
+        let lanes = units.div_ceil(8).next_power_of_two().clamp(1, 64);
+        let vec = a.cs == 1 && a.offset.is_multiple_of(4) && (a.rs.rem_euclid(4) == 0 || m == 1);
+        // A lane steps over 4·lanes columns.
+        (lanes, m.div_ceil(256 / lanes), 4 * lanes, vec)
+    };
+    // At least 8 steps per lane in a chunk; at most 16,384 (loop trip counts, DESIGN.md §3).
+    let most = (n / (8 * step)).max(1);
+    let least = n.div_ceil(16_384 * step);
+    let chunks = TARGET_GROUPS.div_ceil(row_blocks).clamp(1, most).max(least);
+    let chunk = n.div_ceil(chunks).div_ceil(4) * 4;
+    Kernel::Wide {
+        coldot,
+        lanes: lanes as u32,
+        vec: vec && !scalar,
+        row_blocks,
+        chunks: n.div_ceil(chunk),
+        chunk,
+    }
+}
+
+/// The scratch buffer of a [`Kernel`]: the chunks' partial sums (`chunks·m` elements), or a
+/// 16-byte placeholder where there is one chunk.
+pub(crate) fn scratch(ctx: &Context, kernel: Kernel, a: &MatOperand) -> crate::pool::Buf {
+    let words = match kernel {
+        Kernel::Wide { chunks, .. } if chunks > 1 => chunks * a.rows as u64,
+        Kernel::SymTiles { blocks, .. } => blocks * a.rows as u64,
+        _ => 4,
+    };
+    ctx.zeroed(words * 4)
+}
+
+/// `dispatches` reading alpha and beta from device scalars where they are: the legacy split
+/// parts take beta in their first part only ([`super::scalars`]); the other kernels take both
+/// in every dispatch (the last one, or the only one, applies them).
+pub(crate) fn scalars<'d>(
+    kernel: Kernel,
+    dispatches: Vec<Dispatch<'d>>,
+    alpha: &Scalar<'d>,
+    beta: &Scalar<'d>,
+) -> Vec<Dispatch<'d>> {
+    match kernel {
+        Kernel::Legacy => super::scalars(dispatches, alpha, ALPHA, beta, BETA),
+        _ => dispatches
+            .into_iter()
+            .map(|d| beta.apply(alpha.apply(d, ALPHA), BETA))
+            .collect(),
+    }
+}
+
+/// The dispatches of `y = alpha·A·x + beta·y` with `kernel` (from [`plan`]) and its `scratch`.
+/// [`Kernel::Legacy`]: rows of a column-contiguous `A` go one per invocation (coalesced down the
+/// columns); rows of a row-contiguous or strided `A` go one per workgroup. [`Kernel::Wide`]:
+/// see `wgsl/level2/gemv_wide.wgsl`; alpha and beta are applied by the last dispatch.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemv<'a>(
+    ctx: &Context,
+    mode: Mode,
+    alpha: f32,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+    beta: f32,
+    y: &'a VecOperand,
+    kernel: Kernel,
+    scratch: &'a wgpu::Buffer,
+) -> Vec<Dispatch<'a>> {
+    let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
+        Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
+        Kernel::SymTiles { blocks, vec, .. } => (false, 1, vec, 0, blocks, 64),
+        Kernel::Wide {
+            coldot,
+            lanes,
+            vec,
+            row_blocks,
+            chunks,
+            chunk,
+        } => (coldot, lanes, vec, row_blocks, chunks, chunk),
+    };
+    let params = WideParams {
+        m: a.rows as u32,
+        n: a.cols as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        alpha,
+        beta,
+        chunks: chunks as u32,
+        chunk: chunk as u32,
+        row_blocks: row_blocks as u32,
+        _pad: [0; 2],
+    };
+    let [mode_c, lower, unit] = mode.constants();
+    let constants = [
+        mode_c,
+        lower,
+        unit,
+        ("LANES", f64::from(lanes)),
+        ("VEC", f64::from(u32::from(vec))),
+    ];
+    let entry = if coldot { "gemv_coldot" } else { "gemv_rowdot" };
+    let mut d = if let Kernel::SymTiles {
+        blocks, cols_fast, ..
+    } = kernel
+    {
+        vec![Dispatch::new(
+            &WIDE,
+            "symv_tiles",
+            &params,
+            &[],
+            ctx.grid(blocks * (blocks + 1) / 2),
+        )
+        .bindings(&[(1, &a.buffer), (2, &x.buffer), (4, &a.buffer), (6, scratch)])
+        .constants(&[
+            mode_c,
+            lower,
+            ("COLS_FAST", f64::from(u32::from(cols_fast))),
+            ("VEC", f64::from(u32::from(vec))),
+        ])]
+    } else {
+        vec![
+            Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(row_blocks * chunks))
+                .bindings(&[
+                    (1, &a.buffer),
+                    (2, &x.buffer),
+                    (3, &y.buffer),
+                    (4, &a.buffer),
+                    (6, scratch),
+                ])
+                .constants(&constants),
+        ]
+    };
+    if chunks > 1 || matches!(kernel, Kernel::SymTiles { .. }) {
+        let flanes = chunks.div_ceil(4).next_power_of_two().clamp(1, 256);
+        d.push(
+            Dispatch::new(
+                &WIDE,
+                "gemv_finish",
+                &params,
+                &[],
+                ctx.grid((a.rows as u64).div_ceil(256 / flanes)),
+            )
+            .bindings(&[(3, &y.buffer), (6, scratch)])
+            .constants(&[("FLANES", flanes as f64)]),
+        );
+    }
+    d
+}
 
 /// The most columns one dispatch runs over, per invocation of `gemv_rows` (which loops over all
 /// of them) and per workgroup of `gemv_dot` (whose WG invocations share them). Mesa's llvmpipe
@@ -68,14 +322,14 @@ pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
 pub(crate) const ROWS_SPLIT: usize = 16384;
 pub(crate) const DOT_SPLIT: usize = 16384 * WG as usize;
 
-/// `y = alpha·A·x + beta·y`. Rows of a column-contiguous `A` go one per invocation (coalesced
+/// The legacy kernels ([`Kernel::Legacy`]): `y = alpha·A·x + beta·y`. Rows of a column-contiguous `A` go one per invocation (coalesced
 /// down the columns); rows of a row-contiguous or strided `A` go one per workgroup (coalesced
 /// along the row). Rows longer than [`ROWS_SPLIT`] / [`DOT_SPLIT`] are split into column parts,
 /// one dispatch each, in order: the first computes `alpha·A₁·x₁ + beta·y`, each later one adds
-/// `alpha·Aₚ·xₚ` (beta = 1; device scalars through [`super::scalars`]). Only [`Mode::General`]
+/// `alpha·Aₚ·xₚ` (beta = 1; device scalars through [`scalars`]). Only [`Mode::General`]
 /// is split: a symmetric or triangular A is n×n with n² elements in one storage binding, and
 /// lavapipe (the driver with the limit) binds at most 128 MiB, so there n ≤ 5,792.
-pub(crate) fn gemv<'a>(
+pub(crate) fn legacy<'a>(
     ctx: &Context,
     mode: Mode,
     alpha: f32,

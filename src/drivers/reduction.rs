@@ -60,18 +60,65 @@ struct Params {
     _pad: [u32; 2],
 }
 
-/// The scratch buffer of one reduction: `groups` partial accumulators, then the total.
+/// How a reduction runs: one pass with a last-workgroup finish (f32 data, `OP` 0–4), reading
+/// `x` (and `y`) as `vec4` where both have unit stride and offsets that are multiples of 4; or
+/// the two passes (`partial_sums`, `final_sum`) otherwise (f64 data, the extended dasum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    TwoPass,
+    Single,
+    SingleVec4,
+}
+
+impl Path {
+    fn of(kind: Kind, x: Option<(&VecOperand, &VecOperand)>) -> Path {
+        let single = kind.elem == Elem::F32 && kind.words == 1 && kind.op != Op::AsumExt;
+        if !single {
+            return Path::TwoPass;
+        }
+        let aligned = |v: &VecOperand| v.inc == 1 && v.offset.is_multiple_of(4);
+        match crate::lab::get(crate::lab::Driver::Reduction) {
+            crate::lab::Variant::Legacy => return Path::TwoPass,
+            crate::lab::Variant::Scalar => return Path::Single,
+            crate::lab::Variant::Auto | crate::lab::Variant::Experimental => {}
+        }
+        match x {
+            Some((x, y)) if aligned(x) && aligned(y) && x.len >= 4 => Path::SingleVec4,
+            _ => Path::Single,
+        }
+    }
+
+    /// Workgroups for `n` elements: the two-pass reduction runs one term per invocation up to
+    /// [`MAX_GROUPS`] workgroups; the single pass gives each invocation at least `UNROLL` (4)
+    /// units (vec4 or scalar) before it spreads over more workgroups, so that small `n` keep
+    /// the last workgroup's finish short.
+    fn groups(self, n: usize) -> u32 {
+        let n = n as u64;
+        match self {
+            Path::TwoPass => n.div_ceil(WG),
+            Path::Single => n.div_ceil(WG * 4),
+            Path::SingleVec4 => (n / 4).div_ceil(WG * 4),
+        }
+        .clamp(1, MAX_GROUPS) as u32
+    }
+}
+
+/// The scratch buffer of one reduction: `groups` partial accumulators, the total, and the
+/// single pass's counter of finished workgroups.
 pub(crate) struct Scratch {
     pub buffer: crate::pool::Buf,
     pub groups: u32,
+    pub path: Path,
 }
 
 impl Scratch {
-    pub fn new(ctx: &Context, n: usize) -> Self {
-        let groups = (n as u64).div_ceil(WG).clamp(1, MAX_GROUPS) as u32;
+    pub fn new(ctx: &Context, kind: Kind, x: Option<(&VecOperand, &VecOperand)>) -> Self {
+        let path = Path::of(kind, x);
+        let groups = path.groups(x.map_or(0, |(x, _)| x.len));
         Scratch {
-            buffer: ctx.zeroed((groups as u64 + 1) * ACC_WORDS as u64 * 4),
+            buffer: ctx.zeroed((groups as u64 + 2) * ACC_WORDS as u64 * 4),
             groups,
+            path,
         }
     }
 
@@ -184,21 +231,47 @@ pub(crate) fn dispatches<'a>(
         ("OP", kind.op as u32 as f64),
         ("WORDS", f64::from(kind.words)),
     ];
-    vec![
-        Dispatch::new(
-            &SHADER,
-            "partial_sums",
-            &params,
-            &[&x.buffer, &y.buffer, &scratch.buffer, &x.buffer],
-            [scratch.groups, 1, 1],
-        )
-        .constants(&c)
-        .elem(kind.elem),
-        Dispatch::new(&SHADER, "final_sum", &params, &[], [1, 1, 1])
-            .bindings(&[(3, &scratch.buffer)])
+    let groups = [scratch.groups, 1, 1];
+    match scratch.path {
+        Path::Single => vec![Dispatch::new(&SHADER, "single_pass", &params, &[], groups)
+            .bindings(&[
+                (1, &x.buffer),
+                (2, &y.buffer),
+                (4, &x.buffer),
+                (5, &scratch.buffer),
+            ])
+            .constants(&c)
+            .elem(kind.elem)],
+        Path::SingleVec4 => vec![
+            Dispatch::new(&SHADER, "single_pass_vec4", &params, &[], groups)
+                .bindings(&[
+                    (1, &x.buffer),
+                    (2, &y.buffer),
+                    (4, &x.buffer),
+                    (5, &scratch.buffer),
+                    (6, &x.buffer),
+                    (7, &y.buffer),
+                    (8, &x.buffer),
+                ])
+                .constants(&c)
+                .elem(kind.elem),
+        ],
+        Path::TwoPass => vec![
+            Dispatch::new(
+                &SHADER,
+                "partial_sums",
+                &params,
+                &[&x.buffer, &y.buffer, &scratch.buffer, &x.buffer],
+                groups,
+            )
             .constants(&c)
             .elem(kind.elem),
-    ]
+            Dispatch::new(&SHADER, "final_sum", &params, &[], [1, 1, 1])
+                .bindings(&[(3, &scratch.buffer)])
+                .constants(&c)
+                .elem(kind.elem),
+        ],
+    }
 }
 
 /// Run the reduction over `x` (and `y`, for dot; single-operand reductions pass `x` again) and
@@ -214,7 +287,7 @@ pub(crate) fn run_device<'c, T>(
     word: usize,
     decode: fn(&[u32]) -> T,
 ) -> Result<crate::GpuScalar<'c, T>> {
-    let scratch = Scratch::new(ctx, operands.map_or(0, |(x, _)| x.len));
+    let scratch = Scratch::new(ctx, kind, operands);
     if let Some((x, y)) = operands {
         let d = dispatches(kind, x, y, &scratch);
         ctx.execute::<u32>(routine, &d, &[])?;
@@ -256,7 +329,7 @@ pub(crate) fn run(
     x: &VecOperand,
     y: &VecOperand,
 ) -> Result<Total> {
-    let scratch = Scratch::new(ctx, x.len);
+    let scratch = Scratch::new(ctx, kind, Some((x, y)));
     let d = dispatches(kind, x, y, &scratch);
     let out = ctx.execute::<u32>(routine, &d, &[(&scratch.buffer, scratch.words())])?;
     let words = &out[0][scratch.words() - ACC_WORDS..];

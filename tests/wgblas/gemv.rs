@@ -20,7 +20,7 @@ fn stored_shape(t: Transpose, m: usize, n: usize) -> (usize, usize) {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check(
+pub fn check(
     seed: u64,
     (m, n): (usize, usize),
     trans: Transpose,

@@ -11,7 +11,7 @@ use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_N, SIZES, VPAIRS};
 
 const THRESHOLD: f64 = 2.0;
 
-fn check(seed: u64, (m, n): (usize, usize), alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
+pub fn check(seed: u64, (m, n): (usize, usize), alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
     let mut r = rng(seed);
     let a = rand_mat(&mut r, m, n);
     let x = rand_vec(&mut r, m);

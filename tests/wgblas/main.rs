@@ -7,6 +7,7 @@ extern crate blas_src;
 mod common;
 
 mod axpy;
+mod bandwidth;
 mod context;
 mod dot;
 mod gemm;

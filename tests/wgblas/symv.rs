@@ -13,7 +13,7 @@ use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_BETA, NETLIB_N, SIZES, U
 const THRESHOLD: f64 = 2.0;
 
 #[allow(clippy::too_many_arguments)]
-fn check(
+pub fn check(
     seed: u64,
     n: usize,
     uplo: Uplo,

@@ -47,7 +47,7 @@ fn check_matrix(a: &Array2<f32>, x: &Array1<f32>, uplo: Uplo, alpha: f32, la: La
     assert!(f <= THRESHOLD, "{what}: forward factor {f}");
 }
 
-fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
+pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
     let mut r = rng(seed);
     // NaN in the other triangle: neither read nor written.
     let a = l2::sym_stored(&mut r, n, uplo);

@@ -55,7 +55,7 @@ fn check_matrix(
     assert!(f <= THRESHOLD, "{what}: forward factor {f}");
 }
 
-fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
+pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
     let mut r = rng(seed);
     let a = l2::sym_stored(&mut r, n, uplo);
     let x = rand_vec(&mut r, n);

@@ -12,7 +12,15 @@ use crate::oracle_l2::{self as l2, DIAGS, NETLIB_N, SIZES, TRANS, UPLOS};
 const THRESHOLD: f64 = 2.0;
 
 #[allow(clippy::too_many_arguments)]
-fn check(seed: u64, n: usize, uplo: Uplo, trans: Transpose, diag: Diag, la: Layout, lx: VLayout) {
+pub fn check(
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    la: Layout,
+    lx: VLayout,
+) {
     let mut r = rng(seed);
     // NaN outside the triangle, and on the diagonal for Unit: never read.
     let a = l2::tri_stored(&mut r, n, uplo, diag, 0.0, 1.0);

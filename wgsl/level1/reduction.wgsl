@@ -200,6 +200,31 @@ fn ext_term(j: u32) -> vec4<u32> {
     return vec4<u32>(bitcast<u32>(e), mhi, lo, 0u);
 }
 
+// Blue's classification of one f32 element, from its bits: the square in the big, medium or
+// small sum (scaled), or an Inf/NaN flag.
+fn nrm2_term(bits: u32) -> Acc {
+    var r = zero();
+    let b = bits & 0x7fffffffu;
+    if (b > F32_INF) {
+        r.k.x = FLAG_NAN;
+    } else if (b == F32_INF) {
+        r.k.x = FLAG_INF;
+    } else {
+        let ax = bitcast<f32>(b);
+        if (b > TBIG_BITS) {
+            let s = mul_pow2(ax, SBIG_EXP);
+            r.f.x = s * s;
+        } else if (b < TSML_BITS) {
+            // One product: ax may be subnormal.
+            let s = ax * SSML;
+            r.f.z = s * s;
+        } else {
+            r.f.y = ax * ax;
+        }
+    }
+    return r;
+}
+
 fn term(i: u32) -> Acc {
     var r = zero();
     let j = vidx(P.offx, i, P.incx);
@@ -208,24 +233,7 @@ fn term(i: u32) -> Acc {
             r.t = abs(x[j]);
         }
         case 2u: {
-            let b = xb[j] & 0x7fffffffu;
-            if (b > F32_INF) {
-                r.k.x = FLAG_NAN;
-            } else if (b == F32_INF) {
-                r.k.x = FLAG_INF;
-            } else {
-                let ax = bitcast<f32>(b);
-                if (b > TBIG_BITS) {
-                    let s = mul_pow2(ax, SBIG_EXP);
-                    r.f.x = s * s;
-                } else if (b < TSML_BITS) {
-                    // One product: ax may be subnormal.
-                    let s = ax * SSML;
-                    r.f.z = s * s;
-                } else {
-                    r.f.y = ax * ax;
-                }
-            }
+            r = nrm2_term(xb[j]);
         }
         case 3u: {
             let key = key_at(j);
@@ -421,4 +429,261 @@ fn final_sum(@builtin(local_invocation_index) lid: u32) {
         }
         partial[P.groups] = total;
     }
+}
+
+// ---- Single pass (f32 data, WORDS = 1) ------------------------------------------------------
+// `single_pass` and `single_pass_vec4` reduce in one dispatch: each workgroup reduces its
+// grid-stride share, stores its accumulator word by word (atomics: visible to every workgroup)
+// into `words[12·g ..]`, then counts itself done on the counter at `words[12·(groups + 1)]`; the
+// workgroup that counts last (it sees groups − 1) combines all the partial accumulators as a
+// tree and writes the total where `final_sum` would (slot `groups`, nrm2 finished). The
+// "last block" finish of the CUDA samples' threadFenceReduction, with atomics standing in for
+// the fence. `single_pass_vec4` reads x (and y) as vec4 (the host guarantees unit strides and
+// offsets that are multiples of 4); the n mod 4 last elements go through `term`.
+// Loops: a thread's grid-stride loop runs n / (4·4·WG·groups) + 4 times at most, far below
+// 65,535 for any n < 2^32; the finish loop runs groups / WG ≤ 4 times.
+
+// Unrolled loads in flight per thread and loop iteration.
+const UNROLL: u32 = 4u;
+const ACC_WORDS: u32 = 12u;
+
+@group(0) @binding(5) var<storage, read_write> words: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read> xv: array<vec4<T>>;
+@group(0) @binding(7) var<storage, read> yv: array<vec4<T>>;
+@group(0) @binding(8) var<storage, read> xbv: array<vec4<u32>>;
+
+var<workgroup> sh_last: u32;
+
+// The term of element i from its value v, its bits b (f32 data) and the matching y element w.
+fn term_v(i: u32, v: T, b: u32, w: T) -> Acc {
+    var r = zero();
+    switch OP {
+        case 1u: {
+            r.t = abs(v);
+        }
+        case 2u: {
+            r = nrm2_term(b);
+        }
+        case 3u: {
+            // As `key_at`: NaN is the largest key (both words), so that the first NaN wins.
+            let a = b & 0x7fffffffu;
+            let nan = a > F32_INF;
+            r.k = vec4<u32>(select(a, 0xffffffffu, nan), select(0u, 0xffffffffu, nan), i, 0u);
+        }
+        case 4u: {
+            r.t = abs(v);
+            r.k.z = i;
+            r.k.w = select(0u, 1u, (b & 0x7fffffffu) > F32_INF);
+        }
+        default: {
+            r.t = v * w;
+        }
+    }
+    return r;
+}
+
+// Combine the four terms of the vec4 unit q (elements 4q .. 4q + 3) into acc.
+fn combine4(acc: Acc, q: u32, v: vec4<T>, b: vec4<u32>, w: vec4<T>) -> Acc {
+    var r = acc;
+    if (OP == 0u) {
+        // dot: one accumulator, the unit's four products summed pairwise.
+        r.t = r.t + ((v.x * w.x + v.y * w.y) + (v.z * w.z + v.w * w.w));
+        return r;
+    }
+    if (OP == 1u) {
+        r.t = r.t + ((abs(v.x) + abs(v.y)) + (abs(v.z) + abs(v.w)));
+        return r;
+    }
+    let i = 4u * q;
+    let ab = b & vec4<u32>(0x7fffffffu);
+    if (OP == 2u && all(ab >= vec4<u32>(TSML_BITS)) && all(ab <= vec4<u32>(TBIG_BITS))) {
+        // nrm2, all four in the medium range (the common case): squares into the medium sum.
+        let f = bitcast<vec4<f32>>(ab);
+        r.f.y = r.f.y + ((f.x * f.x + f.y * f.y) + (f.z * f.z + f.w * f.w));
+        return r;
+    }
+    if (OP == 3u && all(ab <= vec4<u32>(F32_INF))) {
+        // iamax, no NaN among the four: the first largest key of the unit replaces the
+        // accumulator only if strictly larger (the accumulator holds lower indices) or empty.
+        let m = max(max(ab.x, ab.y), max(ab.z, ab.w));
+        if (m > r.k.x || r.k.z == 0xffffffffu) {
+            var k = 3u;
+            if (ab.z == m) {
+                k = 2u;
+            }
+            if (ab.y == m) {
+                k = 1u;
+            }
+            if (ab.x == m) {
+                k = 0u;
+            }
+            r.k = vec4<u32>(m, 0u, i + k, 0u);
+        }
+        return r;
+    }
+    r = combine(r, term_v(i, v.x, b.x, w.x));
+    r = combine(r, term_v(i + 1u, v.y, b.y, w.y));
+    r = combine(r, term_v(i + 2u, v.z, b.z, w.z));
+    r = combine(r, term_v(i + 3u, v.w, b.w, w.w));
+    return r;
+}
+
+fn load_x4(q: u32) -> vec4<T> {
+    if (OP == 2u || OP == 3u) {
+        return vec4<T>();
+    }
+    return xv[P.offx / 4u + q];
+}
+
+fn load_b4(q: u32) -> vec4<u32> {
+    if (OP == 2u || OP == 3u || OP == 4u) {
+        return xbv[P.offx / 4u + q];
+    }
+    return vec4<u32>();
+}
+
+fn load_y4(q: u32) -> vec4<T> {
+    if (OP == 0u) {
+        return yv[P.offy / 4u + q];
+    }
+    return vec4<T>();
+}
+
+// Only the words of `Acc` that OP uses go through the atomics.
+fn store_words(slot: u32, a: Acc) {
+    let base = slot * ACC_WORDS;
+    switch OP {
+        case 2u: {
+            atomicStore(&words[base + 4u], bitcast<u32>(a.f.x));
+            atomicStore(&words[base + 5u], bitcast<u32>(a.f.y));
+            atomicStore(&words[base + 6u], bitcast<u32>(a.f.z));
+            atomicStore(&words[base + 8u], a.k.x);
+            atomicStore(&words[base + 11u], a.k.w);
+        }
+        case 3u: {
+            atomicStore(&words[base + 8u], a.k.x);
+            atomicStore(&words[base + 9u], a.k.y);
+            atomicStore(&words[base + 10u], a.k.z);
+        }
+        case 4u: {
+            atomicStore(&words[base], bitcast<u32>(f32(a.t)));
+            atomicStore(&words[base + 10u], a.k.z);
+            atomicStore(&words[base + 11u], a.k.w);
+        }
+        default: {
+            atomicStore(&words[base], bitcast<u32>(f32(a.t)));
+        }
+    }
+}
+
+fn load_words(slot: u32) -> Acc {
+    let base = slot * ACC_WORDS;
+    var a = zero();
+    switch OP {
+        case 2u: {
+            a.f = vec3<f32>(bitcast<f32>(atomicLoad(&words[base + 4u])),
+                            bitcast<f32>(atomicLoad(&words[base + 5u])),
+                            bitcast<f32>(atomicLoad(&words[base + 6u])));
+            a.k.x = atomicLoad(&words[base + 8u]);
+        }
+        case 3u: {
+            a.k.x = atomicLoad(&words[base + 8u]);
+            a.k.y = atomicLoad(&words[base + 9u]);
+            a.k.z = atomicLoad(&words[base + 10u]);
+        }
+        case 4u: {
+            a.t = T(bitcast<f32>(atomicLoad(&words[base])));
+            a.k.z = atomicLoad(&words[base + 10u]);
+            a.k.w = atomicLoad(&words[base + 11u]);
+        }
+        default: {
+            a.t = T(bitcast<f32>(atomicLoad(&words[base])));
+        }
+    }
+    return a;
+}
+
+// The workgroup's accumulator `mine` (per invocation) to the total, as described above.
+fn finish_single(g: u32, lid: u32, mine: Acc) {
+    let total = tree(lid, mine);
+    if (lid == 0u) {
+        store_words(g, total);
+        storageBarrier();
+        let done = atomicAdd(&words[(P.groups + 1u) * ACC_WORDS], 1u);
+        sh_last = select(0u, 1u, done == P.groups - 1u);
+    }
+    workgroupBarrier();
+    if (workgroupUniformLoad(&sh_last) == 0u) {
+        return;
+    }
+    var acc = zero();
+    for (var s = lid; s < P.groups; s = s + WG) {
+        acc = combine(acc, load_words(s));
+    }
+    var all = tree(lid, acc);
+    if (lid == 0u) {
+        if (OP == 2u) {
+            all.k.w = nrm2_finish(all);
+        }
+        store_words(P.groups, all);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn single_pass(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    let stride = P.groups * WG;
+    var acc = zero();
+    var i = g * WG + lid;
+    // UNROLL independent terms per iteration, so that UNROLL loads are in flight.
+    for (; i + (UNROLL - 1u) * stride < P.n; i = i + UNROLL * stride) {
+        let t0 = term(i);
+        let t1 = term(i + stride);
+        let t2 = term(i + 2u * stride);
+        let t3 = term(i + 3u * stride);
+        acc = combine(acc, combine(combine(t0, t1), combine(t2, t3)));
+    }
+    for (; i < P.n; i = i + stride) {
+        acc = combine(acc, term(i));
+    }
+    finish_single(g, lid, acc);
+}
+
+@compute @workgroup_size(WG)
+fn single_pass_vec4(@builtin(workgroup_id) wid: vec3<u32>,
+                    @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    let stride = P.groups * WG;
+    let n4 = P.n / 4u;
+    var acc = zero();
+    var q = g * WG + lid;
+    for (; q + (UNROLL - 1u) * stride < n4; q = q + UNROLL * stride) {
+        let v0 = load_x4(q);
+        let v1 = load_x4(q + stride);
+        let v2 = load_x4(q + 2u * stride);
+        let v3 = load_x4(q + 3u * stride);
+        let b0 = load_b4(q);
+        let b1 = load_b4(q + stride);
+        let b2 = load_b4(q + 2u * stride);
+        let b3 = load_b4(q + 3u * stride);
+        let w0 = load_y4(q);
+        let w1 = load_y4(q + stride);
+        let w2 = load_y4(q + 2u * stride);
+        let w3 = load_y4(q + 3u * stride);
+        acc = combine4(acc, q, v0, b0, w0);
+        acc = combine4(acc, q + stride, v1, b1, w1);
+        acc = combine4(acc, q + 2u * stride, v2, b2, w2);
+        acc = combine4(acc, q + 3u * stride, v3, b3, w3);
+    }
+    for (; q < n4; q = q + stride) {
+        acc = combine4(acc, q, load_x4(q), load_b4(q), load_y4(q));
+    }
+    // The n mod 4 last elements, one per invocation of workgroup 0.
+    if (g == 0u && lid < P.n - 4u * n4) {
+        acc = combine(acc, term(4u * n4 + lid));
+    }
+    finish_single(g, lid, acc);
 }

@@ -138,3 +138,77 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         a[ia] = T(s.x);
     }
 }
+
+// `main_vec4`: the same update on vec4 units along A's unit stride (i where P.ifast, else j):
+// one invocation per 4 elements, one vec4 load and store. The host runs it only where the
+// unit-stride dimension is contiguous with a length that is a multiple of 4 and the offset and
+// the other stride are multiples of 4. On a triangle (UPLO), a unit that crosses the diagonal
+// stores its elements outside the triangle back unchanged (bit for bit); a unit wholly
+// outside is not touched. Every product is formed (no zero skip: 0·Inf = NaN reaches A), and
+// alpha = 0 (tested on its bits) leaves A untouched, as reference BLAS returns at once.
+@group(0) @binding(4) var<storage, read_write> av: array<vec4<T>>;
+
+fn rank_update_one(aij: T, i: u32, j: u32) -> T {
+    let alpha = f32(P.alpha);
+    let p1 = scaled_product(f32(x[vidx(P.offx, i, P.incx)]), alpha,
+                            f32(y[vidx(P.offy, j, P.incy)]));
+    var s = two_sum(f32(aij), p1.x);
+    var lo = s.y + p1.y;
+    if (TWO) {
+        let p2 = scaled_product(f32(y[vidx(P.offy, i, P.incy)]), alpha,
+                                f32(x[vidx(P.offx, j, P.incx)]));
+        let s2 = two_sum(s.x, p2.x);
+        lo = lo + s2.y + p2.y;
+        s.x = s2.x;
+    }
+    if (is_finite(s.x)) {
+        return T(s.x + lo);
+    }
+    return T(s.x);
+}
+
+fn in_triangle(i: u32, j: u32) -> bool {
+    return !((UPLO == 1u && i > j) || (UPLO == 2u && i < j));
+}
+
+@compute @workgroup_size(WG)
+fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg) * WG + lid;
+    let fast = select(P.n, P.m, P.ifast != 0u);
+    let per_line = fast / 4u;
+    if (g >= per_line * select(P.m, P.n, P.ifast != 0u)
+        || f32_is_zero(P.alpha)) {
+        return;
+    }
+    let line = g / per_line;
+    let e = 4u * (g % per_line);
+    var i0 = line;
+    var j0 = e;
+    var di = 0u;
+    var dj = 1u;
+    if (P.ifast != 0u) {
+        i0 = e;
+        j0 = line;
+        di = 1u;
+        dj = 0u;
+    }
+    // Wholly outside the triangle: not touched.
+    let i3 = i0 + 3u * di;
+    let j3 = j0 + 3u * dj;
+    if ((UPLO == 1u && min(i0, i3) > max(j0, j3)) || (UPLO == 2u && max(i0, i3) < min(j0, j3))) {
+        return;
+    }
+    let k = u32(i32(P.offa) + i32(i0) * P.rsa + i32(j0) * P.csa) / 4u;
+    let v = av[k];
+    var r = v;
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        let i = i0 + q * di;
+        let j = j0 + q * dj;
+        if (in_triangle(i, j)) {
+            r[q] = rank_update_one(v[q], i, j);
+        }
+    }
+    av[k] = r;
+}

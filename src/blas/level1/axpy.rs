@@ -43,7 +43,10 @@ pub fn saxpy<'a>(
     }
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = elementwise::dispatch(ctx, Op::Axpy, [alpha.value(), 0.0, 0.0, 0.0], &xd, &yd);
-    let d = alpha.apply(d, elementwise::ALPHA);
-    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
+    let d = elementwise::dispatches(ctx, Op::Axpy, [alpha.value(), 0.0, 0.0, 0.0], &xd, &yd);
+    let d: Vec<_> = d
+        .into_iter()
+        .map(|d| alpha.apply(d, elementwise::ALPHA))
+        .collect();
+    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }

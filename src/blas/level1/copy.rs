@@ -46,6 +46,6 @@ pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a
         }
         VecMut::Device(_) => layout::vector(ctx, R, "y", y.view())?,
     };
-    let d = elementwise::dispatch(ctx, Op::Copy, [0.0; 4], &xd, &yd);
-    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut y, &yd)])
+    let d = elementwise::dispatches(ctx, Op::Copy, [0.0; 4], &xd, &yd);
+    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }

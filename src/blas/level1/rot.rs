@@ -56,11 +56,11 @@ pub(crate) fn rotate<'a>(
     }
     let xd = layout::vector(ctx, routine, "x", x.view())?;
     let yd = layout::vector(ctx, routine, "y", y.view())?;
-    let d = elementwise::dispatch(ctx, Op::Rot, h, &xd, &yd);
+    let d = elementwise::dispatches(ctx, Op::Rot, h, &xd, &yd);
     layout::finish(
         ctx,
         routine,
-        &[d],
+        &d,
         &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
     )
 }

@@ -49,7 +49,10 @@ pub fn sscal<'a>(
     }
     let xd = layout::vector(ctx, R, "x", x.view())?;
     let dummy = elementwise::contiguous(ctx, 0);
-    let d = elementwise::dispatch(ctx, Op::Scal, [alpha.value(), 0.0, 0.0, 0.0], &xd, &dummy);
-    let d = alpha.apply(d, elementwise::ALPHA);
-    layout::finish(ctx, R, &[d], &mut [Out::Vec(&mut x, &xd)])
+    let d = elementwise::dispatches(ctx, Op::Scal, [alpha.value(), 0.0, 0.0, 0.0], &xd, &dummy);
+    let d: Vec<_> = d
+        .into_iter()
+        .map(|d| alpha.apply(d, elementwise::ALPHA))
+        .collect();
+    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
 }

@@ -35,11 +35,11 @@ pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a
     }
     let xd = layout::vector(ctx, R, "x", x.view())?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = elementwise::dispatch(ctx, Op::Swap, [0.0; 4], &xd, &yd);
+    let d = elementwise::dispatches(ctx, Op::Swap, [0.0; 4], &xd, &yd);
     layout::finish(
         ctx,
         R,
-        &[d],
+        &d,
         &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
     )
 }

@@ -1,8 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::{
-    self,
-    matvec::{self, Mode},
-};
+use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
@@ -80,7 +77,9 @@ pub fn sgemv<'a>(
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = matvec::gemv(
+    let kernel = matvec::plan(Mode::General, &ad);
+    let scratch = matvec::scratch(ctx, kernel, &ad);
+    let d: Vec<_> = matvec::gemv(
         ctx,
         Mode::General,
         alpha.value(),
@@ -88,7 +87,9 @@ pub fn sgemv<'a>(
         &xd,
         beta.value(),
         &yd,
+        kernel,
+        &scratch,
     );
-    let d = drivers::scalars(d, &alpha, matvec::ALPHA, &beta, matvec::BETA);
+    let d = matvec::scalars(kernel, d, &alpha, &beta);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }

@@ -72,6 +72,9 @@ pub fn strmv<'a>(
         len: n,
         span: n,
     };
-    let d = matvec::gemv(ctx, Mode::Triangular(uplo, diag), 1.0, &ad, &xd, 0.0, &yd);
+    let mode = Mode::Triangular(uplo, diag);
+    let kernel = matvec::plan(mode, &ad);
+    let scratch = matvec::scratch(ctx, kernel, &ad);
+    let d = matvec::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)])
 }

@@ -1,0 +1,650 @@
+//! Bandwidth report (issue 12): Level 1 and Level 2 on resident operands, GPU time by timestamp
+//! queries, as `ROW,` lines in the `BENCH.md` format, with a device copy of the same bytes as
+//! the `copy-bandwidth` reference (`REF,` lines), result checks (`CHECK,` lines) and, with
+//! `--lab`, every kernel variant of the lab switches (`LAB,` lines).
+//!
+//! GB/s counts the bytes the routine must read and write once (Level 1: its vectors; sgemv,
+//! ssymv, strmv: the matrix elements it reads, a triangle for ssymv and strmv, plus its vectors;
+//! sger, ssyr, ssyr2: the elements of A it reads and writes). Times are medians of `--reps`
+//! (default 11) after 3 warm-ups; the minimum is printed beside on `#` lines.
+//!
+//! The device copy runs on a second wgpu device of the same adapter: `copy_buffer_to_buffer` of
+//! half the routine's bytes (read + write = the routine's bytes), timed by timestamps written in
+//! the encoder where the adapter has `TIMESTAMP_QUERY_INSIDE_ENCODERS`, else by wall time over 50
+//! copies in one submission.
+//!
+//! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
+//! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes).
+//!
+//! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
+//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--reps 11]`
+
+extern crate blas_src;
+
+use std::time::Instant;
+
+use ndarray::{Array1, Array2};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use wgblas::lab::{self, Driver, Variant};
+use wgblas::metrics::{self, bounds};
+use wgblas::{blas, Context, Diag, GpuMatrix, GpuVector, Transpose, Uplo};
+
+fn arg(name: &str, default: &str) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| default.to_string())
+}
+
+fn list(s: &str) -> Vec<usize> {
+    s.split(',').filter_map(|v| v.trim().parse().ok()).collect()
+}
+
+struct Stats {
+    median: f64,
+    min: f64,
+}
+
+fn stats(mut v: Vec<f64>) -> Stats {
+    v.sort_by(f64::total_cmp);
+    Stats {
+        median: v[v.len() / 2],
+        min: v[0],
+    }
+}
+
+/// GPU seconds of `f` (timestamps), median and minimum of `reps` after 3 warm-ups.
+fn time_gpu(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
+    for _ in 0..3 {
+        f();
+    }
+    stats(
+        (0..reps)
+            .map(|_| {
+                f();
+                ctx.last_gpu_time().map_or(f64::NAN, |d| d.as_secs_f64())
+            })
+            .collect(),
+    )
+}
+
+fn rand_vec(r: &mut StdRng, n: usize) -> Array1<f32> {
+    Array1::from_shape_simple_fn(n, || {
+        let v: f32 = r.random_range(1e-3f32..=1.0);
+        if r.random_bool(0.5) {
+            -v
+        } else {
+            v
+        }
+    })
+}
+
+fn rand_mat(r: &mut StdRng, m: usize, n: usize) -> Array2<f32> {
+    Array2::from_shape_simple_fn((m, n), || r.random_range(-1.0f32..=1.0))
+}
+
+/// A second device on the adapter, for the copy reference.
+struct Copier {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Copier {
+    fn new() -> Copier {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        }))
+        .expect("an adapter for the copy reference");
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("copy reference"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .expect("a device for the copy reference");
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("copy"),
+            source: wgpu::ShaderSource::Wgsl(COPY_WGSL.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("copy"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Copier {
+            device,
+            queue,
+            pipeline,
+        }
+    }
+
+    /// Seconds to copy `bytes` bytes device to device by a compute shader (`vec4` loads and
+    /// stores, four per invocation, as a plain copy kernel), median and minimum of `reps`
+    /// after 3 warm-ups, GPU time by timestamps around the compute pass.
+    fn copy_seconds(&mut self, bytes: u64, reps: usize) -> Stats {
+        let bytes = bytes.div_ceil(16) * 16;
+        let make = |label, usage| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let st = wgpu::BufferUsages::STORAGE;
+        let (src, dst) = (make("src", st), make("dst", st));
+        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: src.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: dst.as_entire_binding(),
+                },
+            ],
+        });
+        let groups = (bytes / 16).div_ceil(1024);
+        let (gx, gy) = if groups <= 65535 {
+            (groups as u32, 1)
+        } else {
+            let gy = groups.div_ceil(65535);
+            (groups.div_ceil(gy) as u32, gy as u32)
+        };
+        let mut samples = Vec::new();
+        for rep in 0..reps + 3 {
+            let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: None,
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            });
+            let resolve = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let read = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let mut e = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = e.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: None,
+                    timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                        query_set: &set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    }),
+                });
+                pass.set_pipeline(&self.pipeline);
+                pass.set_bind_group(0, &bind, &[]);
+                pass.dispatch_workgroups(gx, gy, 1);
+            }
+            e.resolve_query_set(&set, 0..2, &resolve, 0);
+            e.copy_buffer_to_buffer(&resolve, 0, &read, 0, 16);
+            self.queue.submit(Some(e.finish()));
+            read.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+            self.device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .unwrap();
+            let v = read.slice(..).get_mapped_range().unwrap();
+            let ts: [u64; 2] = bytemuck::pod_read_unaligned(&v[..16]);
+            let t = ts[1].saturating_sub(ts[0]) as f64
+                * f64::from(self.queue.get_timestamp_period())
+                * 1e-9;
+            if rep >= 3 {
+                samples.push(t);
+            }
+        }
+        stats(samples)
+    }
+}
+
+const COPY_WGSL: &str = "
+@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let base = (wid.x + wid.y * nwg.x) * 1024u + lid;
+    let n = arrayLength(&dst);
+    if (base + 768u < n) {
+        let a = src[base];
+        let b = src[base + 256u];
+        let c = src[base + 512u];
+        let d = src[base + 768u];
+        dst[base] = a;
+        dst[base + 256u] = b;
+        dst[base + 512u] = c;
+        dst[base + 768u] = d;
+        return;
+    }
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        if (base + 256u * k < n) {
+            dst[base + 256u * k] = src[base + 256u * k];
+        }
+    }
+}
+";
+
+/// Print a `ROW` (or a `LAB` line for a non-default variant) of a rate in GB/s, then measure
+/// a device copy of the same bytes right after it (so that both see the same state of this
+/// shared machine) and print it as the `REF` (a `#` line for a `LAB`).
+#[allow(clippy::too_many_arguments)]
+fn row(
+    copier: &mut Copier,
+    reps: usize,
+    tag: &str,
+    routine: &str,
+    shape: &str,
+    layout: &str,
+    bytes: f64,
+    s: &Stats,
+) {
+    let gbs = bytes / s.median / 1e9;
+    if tag != "auto" {
+        println!(
+            "# {routine} {shape} {layout} {tag}: {:.2} us median ({:.2} min) = {:.0} GB/s ({:.0} at min)",
+            s.median * 1e6,
+            s.min * 1e6,
+            gbs,
+            bytes / s.min / 1e9
+        );
+        println!("LAB,{tag},{routine},{shape},{layout},resident,GB/s,{gbs:.0}");
+        return;
+    }
+    let c = copier.copy_seconds((bytes / 2.0) as u64, reps);
+    let cgbs = bytes / c.median / 1e9;
+    println!(
+        "# {routine} {shape} {layout} {tag}: {:.2} us median ({:.2} min) = {:.0} GB/s ({:.0} at min); copy {:.2} us ({:.2} min) = {:.0} GB/s; ratio {:.3}",
+        s.median * 1e6,
+        s.min * 1e6,
+        gbs,
+        bytes / s.min / 1e9,
+        c.median * 1e6,
+        c.min * 1e6,
+        cgbs,
+        gbs / cgbs
+    );
+    println!("ROW,{routine},{shape},{layout},resident,GB/s,{gbs:.0}");
+    println!("REF,{routine},{shape},{layout},resident,GB/s,copy-bandwidth,{cgbs:.0}");
+}
+
+fn variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
+    if lab_on {
+        vec![
+            (Variant::Auto, "auto"),
+            (Variant::Scalar, "scalar"),
+            (Variant::Legacy, "legacy"),
+        ]
+    } else {
+        vec![(Variant::Auto, "auto")]
+    }
+}
+
+fn rank_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
+    if lab_on {
+        vec![(Variant::Auto, "auto"), (Variant::Experimental, "vec4")]
+    } else {
+        vec![(Variant::Auto, "auto")]
+    }
+}
+
+fn set_all(v: Variant) {
+    for d in [Driver::Reduction, Driver::Elementwise, Driver::Matvec] {
+        lab::set(d, v);
+    }
+}
+
+fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: bool) {
+    let n = 1usize << logn;
+    let shape = format!("n={n}");
+    let mut r = StdRng::seed_from_u64(logn as u64);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let x64 = x.mapv(f64::from);
+    let gx = ctx.upload_vector(&x).unwrap();
+    let gy = ctx.upload_vector(&y).unwrap();
+    let gx64 = ctx.upload_vector(&x64).unwrap();
+    let mut wx = ctx.upload_vector(&x).unwrap();
+    let mut wy = ctx.upload_vector(&y).unwrap();
+    let f = n as f64 * 4.0;
+
+    // Checks of the default kernels against the host (the §2 metrics), once per size.
+    set_all(Variant::Auto);
+    {
+        let d = blas::sdot(ctx, &gx, &gy).unwrap();
+        let want: f64 = x
+            .iter()
+            .zip(&y)
+            .map(|(a, b)| f64::from(*a) * f64::from(*b))
+            .sum();
+        let fac = metrics::forward_factor_scalar(d, want as f32, bounds::dot(x.view(), y.view()));
+        println!("CHECK,sdot,{shape},forward,{fac:.3},<=1");
+        let s = blas::sasum(ctx, &gx).unwrap();
+        let want = x.iter().map(|v| f64::from(v.abs())).sum::<f64>() as f32;
+        println!(
+            "CHECK,sasum,{shape},ulp,{},<=50",
+            metrics::ulp_distance_f32(s, want)
+        );
+        let s = blas::snrm2(ctx, &gx).unwrap();
+        let want = x.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>().sqrt() as f32;
+        println!(
+            "CHECK,snrm2,{shape},ulp,{},<=50",
+            metrics::ulp_distance_f32(s, want)
+        );
+        let i = blas::isamax(ctx, &gx).unwrap();
+        let mut best = 0;
+        for (k, v) in x.iter().enumerate() {
+            if v.abs() > x[best].abs() {
+                best = k;
+            }
+        }
+        println!("CHECK,isamax,{shape},index,{},{best}", i);
+    }
+
+    for (v, tag) in variants(lab_on) {
+        set_all(v);
+        let l1: [(&str, f64); 4] = [
+            ("sdot", 2.0),
+            ("sasum", 1.0),
+            ("snrm2", 1.0),
+            ("isamax", 1.0),
+        ];
+        for (name, k) in l1 {
+            let s = time_gpu(ctx, reps, || match name {
+                "sdot" => {
+                    std::hint::black_box(blas::sdot(ctx, &gx, &gy).unwrap());
+                }
+                "sasum" => {
+                    std::hint::black_box(blas::sasum(ctx, &gx).unwrap());
+                }
+                "snrm2" => {
+                    std::hint::black_box(blas::snrm2(ctx, &gx).unwrap());
+                }
+                _ => {
+                    std::hint::black_box(blas::isamax(ctx, &gx).unwrap());
+                }
+            });
+            row(copier, reps, tag, name, &shape, "-", k * f, &s);
+        }
+        let s = time_gpu(ctx, reps, || blas::saxpy(ctx, 0.5, &gx, &mut wy).unwrap());
+        row(copier, reps, tag, "saxpy", &shape, "-", 3.0 * f, &s);
+        let s = time_gpu(ctx, reps, || blas::scopy(ctx, &gx, &mut wy).unwrap());
+        row(copier, reps, tag, "scopy", &shape, "-", 2.0 * f, &s);
+        let s = time_gpu(ctx, reps, || blas::sswap(ctx, &mut wx, &mut wy).unwrap());
+        row(copier, reps, tag, "sswap", &shape, "-", 4.0 * f, &s);
+        let s = time_gpu(ctx, reps, || blas::sscal(ctx, 0.999, &mut wx).unwrap());
+        row(copier, reps, tag, "sscal", &shape, "-", 2.0 * f, &s);
+        let s = time_gpu(ctx, reps, || {
+            blas::srot(ctx, &mut wx, &mut wy, 0.6, 0.8).unwrap()
+        });
+        row(copier, reps, tag, "srot", &shape, "-", 4.0 * f, &s);
+        let s = time_gpu(ctx, reps, || {
+            blas::srotm(ctx, &mut wx, &mut wy, [-1.0, 0.6, -0.8, 0.8, 0.6]).unwrap()
+        });
+        row(copier, reps, tag, "srotm", &shape, "-", 4.0 * f, &s);
+        if v == Variant::Auto {
+            let s = time_gpu(ctx, reps, || {
+                std::hint::black_box(blas::idamax(ctx, &gx64).unwrap());
+            });
+            row(copier, reps, tag, "idamax", &shape, "-", 2.0 * f, &s);
+            let s = time_gpu(ctx, reps, || {
+                std::hint::black_box(blas::dasum(ctx, &gx64).unwrap());
+            });
+            row(copier, reps, tag, "dasum", &shape, "-", 2.0 * f, &s);
+        }
+    }
+    set_all(Variant::Auto);
+}
+
+fn trans_name(t: Transpose) -> &'static str {
+    match t {
+        Transpose::No => "N",
+        Transpose::Yes => "T",
+    }
+}
+
+/// sgemv on `a` (C order, m×n as stored) and on its F-order transpose view, both transposes.
+#[allow(clippy::too_many_arguments)]
+fn gemv_set(
+    ctx: &Context,
+    copier: &mut Copier,
+    host: &Array2<f32>,
+    ga: &GpuMatrix<'_>,
+    reps: usize,
+    lab_on: bool,
+    check: bool,
+) {
+    let (rows, cols) = host.dim();
+    let mut r = StdRng::seed_from_u64(7);
+    for f_order in [false, true] {
+        // The operand as the user passes it: C-order `a` (rows × cols) or the F-order view
+        // `a.t()` (cols × rows).
+        let (sm, sn) = if f_order { (cols, rows) } else { (rows, cols) };
+        for t in [Transpose::No, Transpose::Yes] {
+            let (m, n) = match t {
+                Transpose::No => (sm, sn),
+                Transpose::Yes => (sn, sm),
+            };
+            let x = rand_vec(&mut r, n);
+            let gx = ctx.upload_vector(&x).unwrap();
+            let mut gy = GpuVector::<f32>::zeros(ctx, m).unwrap();
+            let layout = format!("{}-{}", trans_name(t), if f_order { "F" } else { "C" });
+            let shape = format!("{sm}x{sn}");
+            let bytes = 4.0 * (sm as f64 * sn as f64 + m as f64 + n as f64);
+            let call = |gy: &mut GpuVector<'_>| {
+                if f_order {
+                    blas::sgemv(ctx, t, 1.0, ga.t(), &gx, 0.0, gy).unwrap()
+                } else {
+                    blas::sgemv(ctx, t, 1.0, ga, &gx, 0.0, gy).unwrap()
+                }
+            };
+            // The legacy gemv kernels take up to 1.4 s a call on these shapes (run 1): not here.
+            for (v, tag) in variants(lab_on).into_iter().take(2) {
+                lab::set(Driver::Matvec, v);
+                let s = time_gpu(ctx, reps, || call(&mut gy));
+                row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
+            if check {
+                call(&mut gy);
+                let got = gy.to_array().unwrap();
+                let stored = if f_order { host.t() } else { host.view() };
+                let zero = Array1::<f32>::zeros(m);
+                let op = match t {
+                    Transpose::No => stored.to_owned(),
+                    Transpose::Yes => stored.t().to_owned(),
+                };
+                let want = op
+                    .mapv(f64::from)
+                    .dot(&x.mapv(f64::from))
+                    .mapv(|v| v as f32);
+                let b = bounds::gemv(t, 1.0, stored, x.view(), 0.0, zero.view());
+                let fac = metrics::forward_factor(&got, &want, &b).unwrap();
+                println!("CHECK,sgemv,{shape},{layout},forward,{fac:.3},<=4");
+            }
+        }
+    }
+}
+
+fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
+    let mut r = StdRng::seed_from_u64(2);
+    for n in list(&arg("--gemv", "4096,8192,16384")) {
+        let a = rand_mat(&mut r, n, n);
+        let ga = ctx.upload_matrix(&a).unwrap();
+        gemv_set(ctx, copier, &a, &ga, reps, lab_on, n <= 4096);
+    }
+    for logk in list(&arg("--skinny", "23")) {
+        let k = 1usize << logk;
+        for (m, n) in [(k, 4), (4, k)] {
+            let a = rand_mat(&mut r, m, n);
+            let ga = ctx.upload_matrix(&a).unwrap();
+            gemv_set(ctx, copier, &a, &ga, reps, lab_on, true);
+        }
+    }
+    for n in list(&arg("--sq", "16384")) {
+        let a = rand_mat(&mut r, n, n);
+        let mut ga = ctx.upload_matrix(&a).unwrap();
+        drop(a);
+        let x = rand_vec(&mut r, n);
+        let y = rand_vec(&mut r, n);
+        let gx = ctx.upload_vector(&x).unwrap();
+        let gyv = ctx.upload_vector(&y).unwrap();
+        let mut gy = GpuVector::<f32>::zeros(ctx, n).unwrap();
+        let mut wx = ctx.upload_vector(&x).unwrap();
+        let shape = format!("{n}x{n}");
+        let nf = n as f64;
+        let tri = 4.0 * nf * (nf + 1.0) / 2.0;
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            let u = if uplo == Uplo::Lower { "L" } else { "U" };
+            for (v, tag) in variants(lab_on) {
+                lab::set(Driver::Matvec, v);
+                let s = time_gpu(ctx, reps, || {
+                    blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "ssymv",
+                    &shape,
+                    &format!("{u}-C"),
+                    tri + 12.0 * nf,
+                    &s,
+                );
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
+            for (v, tag) in variants(lab_on) {
+                lab::set(Driver::Matvec, v);
+                for t in [Transpose::No, Transpose::Yes] {
+                    let s = time_gpu(ctx, reps, || {
+                        blas::strmv(ctx, uplo, t, Diag::NonUnit, &ga, &mut wx).unwrap()
+                    });
+                    let layout = format!("{u}{}-C", trans_name(t));
+                    row(
+                        copier,
+                        reps,
+                        tag,
+                        "strmv",
+                        &shape,
+                        &layout,
+                        tri + 8.0 * nf,
+                        &s,
+                    );
+                }
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
+            for (v, tag) in rank_variants(lab_on) {
+                lab::set(Driver::RankUpdate, v);
+                let s = time_gpu(ctx, reps, || {
+                    blas::ssyr(ctx, uplo, 1e-3, &gx, &mut ga).unwrap()
+                });
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "ssyr",
+                    &shape,
+                    &format!("{u}-C"),
+                    2.0 * tri,
+                    &s,
+                );
+                let s = time_gpu(ctx, reps, || {
+                    blas::ssyr2(ctx, uplo, 1e-3, &gx, &gyv, &mut ga).unwrap()
+                });
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "ssyr2",
+                    &shape,
+                    &format!("{u}-C"),
+                    2.0 * tri,
+                    &s,
+                );
+            }
+            lab::set(Driver::RankUpdate, Variant::Auto);
+        }
+        for (v, tag) in rank_variants(lab_on) {
+            lab::set(Driver::RankUpdate, v);
+            let s = time_gpu(ctx, reps, || {
+                blas::sger(ctx, 1e-3, &gx, &gyv, &mut ga).unwrap()
+            });
+            row(copier, reps, tag, "sger", &shape, "C", 8.0 * nf * nf, &s);
+        }
+        lab::set(Driver::RankUpdate, Variant::Auto);
+    }
+    for n in list(&arg("--trsv", "8192")) {
+        // A well-conditioned triangle: unit-ish diagonal, small off-diagonal entries.
+        let mut a = rand_mat(&mut r, n, n).mapv(|v| v / n as f32);
+        for i in 0..n {
+            a[(i, i)] = 1.0 + a[(i, i)].abs();
+        }
+        let ga = ctx.upload_matrix(&a).unwrap();
+        drop(a);
+        let b = rand_vec(&mut r, n);
+        let mut gb = ctx.upload_vector(&b).unwrap();
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for t in [Transpose::No, Transpose::Yes] {
+                let s = time_gpu(ctx, reps.min(5), || {
+                    blas::strsv(ctx, uplo, t, Diag::NonUnit, &ga, &mut gb).unwrap()
+                });
+                let u = if uplo == Uplo::Lower { "L" } else { "U" };
+                let layout = format!("{u}{}-C", trans_name(t));
+                println!(
+                    "# strsv n={n} {layout}: {:.3} ms median ({:.3} min)",
+                    s.median * 1e3,
+                    s.min * 1e3
+                );
+                println!(
+                    "ROW,strsv,{n}x{n},{layout},resident,ms,{:.3}",
+                    s.median * 1e3
+                );
+            }
+        }
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let reps: usize = arg("--reps", "11").parse()?;
+    let sets = arg("--sets", "l1,l2");
+    let lab_on = sets.contains("lab");
+    let ctx = Context::shared()?;
+    ctx.set_profiling(true);
+    let info = ctx.adapter_info();
+    println!(
+        "# adapter: {} ({:?}, {:?}), driver {} {}; GB/s = bytes read + written once / GPU time (timestamps), median of {reps} after 3 warm-ups",
+        info.name, info.backend, info.device_type, info.driver, info.driver_info
+    );
+    let mut copier = Copier::new();
+    println!("# copy reference: a vec4 compute-shader copy on a second device of the adapter, measured right after each routine");
+    let t0 = Instant::now();
+    if sets.contains("l1") {
+        for logn in list(&arg("--l1", "20,26")) {
+            level1(ctx, &mut copier, logn, reps, lab_on);
+        }
+    }
+    if sets.contains("l2") {
+        level2(ctx, &mut copier, reps, sets.contains("lab-l2"));
+    }
+    println!("# total {:.1} s", t0.elapsed().as_secs_f64());
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Kernel-variant switches for measurement and tests (a kernel lab): one binary can time and
+//! check every variant of the Level 1 and Level 2 kernels side by side, with no rebuild.
+//!
+//! Every switch defaults to [`Variant::Auto`], the choice the drivers make by themselves
+//! (documented on each routine). The switches are process-wide; set them only from a report
+//! binary or a test that holds them for its whole run. They change speed, never results beyond
+//! the routine's DESIGN.md §2 metric.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The kernel family a driver may be forced onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Variant {
+    /// The driver's own choice (by element type, strides, alignment and shape).
+    Auto = 0,
+    /// The first kernels of the crate: two-pass reductions, one element per invocation,
+    /// one-row-per-invocation or one-row-per-workgroup gemv.
+    Legacy = 1,
+    /// The new kernels, without `vec4` loads (scalar, strided addressing).
+    Scalar = 2,
+    /// Kernels written but not chosen by default, because no measurement shows them faster
+    /// yet: the `vec4` rank updates (sger, ssyr, ssyr2).
+    Experimental = 3,
+}
+
+/// Which driver a switch applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    /// sdot, sasum, snrm2, isamax (f32 reductions).
+    Reduction = 0,
+    /// saxpy, scopy, sswap, sscal, srot, srotm.
+    Elementwise = 1,
+    /// sgemv, ssymv and strmv.
+    Matvec = 2,
+    /// sger, ssyr and ssyr2 (`Experimental`: the `vec4` kernel; every other variant runs the
+    /// one-element kernel).
+    RankUpdate = 3,
+}
+
+static SWITCHES: [AtomicU8; 4] = [
+    AtomicU8::new(0),
+    AtomicU8::new(0),
+    AtomicU8::new(0),
+    AtomicU8::new(0),
+];
+
+/// Force `driver` onto `variant` (process-wide) until the next call.
+pub fn set(driver: Driver, variant: Variant) {
+    SWITCHES[driver as usize].store(variant as u8, Ordering::Relaxed);
+}
+
+/// The variant `driver` is set to.
+pub fn get(driver: Driver) -> Variant {
+    match SWITCHES[driver as usize].load(Ordering::Relaxed) {
+        1 => Variant::Legacy,
+        2 => Variant::Scalar,
+        3 => Variant::Experimental,
+        _ => Variant::Auto,
+    }
+}

@@ -1,0 +1,392 @@
+//! The kernel variants of issue 12 (Level 1 and Level 2 at the bandwidth limit), each pinned
+//! against OpenBLAS with its DESIGN.md §2 metric at small sizes:
+//! - reductions (sdot, sasum, snrm2, isamax): the single pass with a last-workgroup finish,
+//!   `vec4` (unit stride) and scalar (stride 2, reversed), and the two-pass kernels (lab switch
+//!   `Legacy`), at sizes with one and with many workgroups, the n mod 4 tail included;
+//! - element-wise (saxpy, scopy, sswap, sscal, srot): `vec4` plus the scalar tail, and the
+//!   scalar kernel;
+//! - sgemv: `gemv_rowdot` and `gemv_coldot` in each storage order (C, F, strided, reversed),
+//!   tall-skinny and short-wide, with and without column chunks, `vec4` and scalar, and the
+//!   legacy kernels; strmv on the same kernels.
+//!
+//! The lab switches are process-wide: tests that set them hold `LAB` and reset them, and every
+//! variant computes within the metric, so other tests running meanwhile stay correct.
+
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use ndarray::Array1;
+use wgblas::blas;
+use wgblas::lab::{self, Driver, Variant};
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+
+use crate::common::*;
+use crate::oracle_l1 as o1;
+
+static LAB: Mutex<()> = Mutex::new(());
+
+fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
+    let _guard = LAB.lock().unwrap_or_else(|e| e.into_inner());
+    lab::set(driver, v);
+    let r = catch_unwind(AssertUnwindSafe(f));
+    lab::set(driver, Variant::Auto);
+    if let Err(e) = r {
+        resume_unwind(e);
+    }
+}
+
+const VARIANTS: [Variant; 3] = [Variant::Auto, Variant::Scalar, Variant::Legacy];
+/// Sizes: below one vec4, every n mod 4, one workgroup, and many workgroups of the single pass
+/// (100,003 elements: 98 scalar workgroups, 25 vec4 workgroups; 2^20 + 3: the 1024-workgroup cap,
+/// so invocations loop).
+const L1_SIZES: [usize; 12] = [1, 2, 3, 4, 5, 7, 8, 1023, 1025, 4099, 100_003, 1_048_579];
+
+fn check_reductions(seed: u64, n: usize, l: VLayout, what: &str) {
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    let (xs, ys) = (Vector::new(&x, l), Vector::new(&y, l));
+    let d = blas::sdot(ctx(), xs.view(), ys.view()).unwrap();
+    let reference = oracle::sdot(x.view(), y.view());
+    let f = metrics::forward_factor_scalar(d, reference, bounds::dot(x.view(), y.view()));
+    assert!(f <= 1.0, "sdot n={n} {l:?} {what}: factor {f}");
+    // sasum and snrm2 against the correctly rounded value (DESIGN.md §2), ≤ 50 ULP.
+    let s = blas::sasum(ctx(), xs.view()).unwrap();
+    let want = x.iter().map(|v| f64::from(v.abs())).sum::<f64>() as f32;
+    let u = metrics::ulp_distance_f32(s, want);
+    assert!(
+        u <= 50,
+        "sasum n={n} {l:?} {what}: {s} vs {want}: {u} ULP (OpenBLAS {})",
+        o1::sasum(x.view())
+    );
+    let s = blas::snrm2(ctx(), xs.view()).unwrap();
+    let want = x.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>().sqrt() as f32;
+    let u = metrics::ulp_distance_f32(s, want);
+    assert!(
+        u <= 50,
+        "snrm2 n={n} {l:?} {what}: {s} vs {want}: {u} ULP (OpenBLAS {})",
+        o1::snrm2(x.view())
+    );
+    let i = blas::isamax(ctx(), xs.view()).unwrap();
+    assert_eq!(i, o1::isamax(x.view()), "isamax n={n} {l:?} {what}");
+}
+
+#[test]
+fn reductions_every_path_against_openblas() {
+    for v in VARIANTS {
+        with_variant(Driver::Reduction, v, || {
+            for (k, &n) in L1_SIZES.iter().enumerate() {
+                for l in [VLayout::Unit, VLayout::Step2, VLayout::Reversed] {
+                    if n > 200_000 && l != VLayout::Unit {
+                        continue;
+                    }
+                    check_reductions(k as u64, n, l, &format!("{v:?}"));
+                }
+            }
+        });
+    }
+}
+
+/// First NaN, ties and Inf on every reduction path, at positions in the vec4 body, in the tail
+/// and in late workgroups; values hand-computed.
+#[test]
+fn reductions_special_values_every_path() {
+    for v in VARIANTS {
+        with_variant(Driver::Reduction, v, || {
+            for &n in &[4099usize, 100_003] {
+                for l in [VLayout::Unit, VLayout::Step2] {
+                    let what = format!("{v:?} n={n} {l:?}");
+                    let mut x = Array1::from_elem(n, 0.5f32);
+                    x[n - 1] = f32::NAN; // in the tail (n mod 4 = 3)
+                    x[2050] = f32::NAN;
+                    x[7] = f32::INFINITY;
+                    x[9] = -3.0;
+                    let xs = Vector::new(&x, l);
+                    assert_eq!(blas::isamax(ctx(), xs.view()).unwrap(), 2050, "{what}");
+                    assert!(blas::sasum(ctx(), xs.view()).unwrap().is_nan(), "{what}");
+                    assert!(blas::snrm2(ctx(), xs.view()).unwrap().is_nan(), "{what}");
+                    let ones = Array1::from_elem(n, 1.0f32);
+                    let os = Vector::new(&ones, l);
+                    assert!(
+                        blas::sdot(ctx(), xs.view(), os.view()).unwrap().is_nan(),
+                        "{what}"
+                    );
+                    // Inf without NaN: isamax finds the Inf, snrm2 is +Inf.
+                    x[n - 1] = 0.25;
+                    x[2050] = 0.25;
+                    let xs = Vector::new(&x, l);
+                    assert_eq!(blas::isamax(ctx(), xs.view()).unwrap(), 7, "{what}");
+                    assert_eq!(
+                        blas::snrm2(ctx(), xs.view()).unwrap(),
+                        f32::INFINITY,
+                        "{what}"
+                    );
+                    // Ties: equal magnitudes of both signs, the lowest index wins.
+                    let mut t = Array1::from_elem(n, 1.0f32);
+                    t[n - 2] = -4.0;
+                    t[n / 2 + 1] = 4.0;
+                    t[n / 2 + 2] = -4.0;
+                    let ts = Vector::new(&t, l);
+                    assert_eq!(blas::isamax(ctx(), ts.view()).unwrap(), n / 2 + 1, "{what}");
+                    // sasum of n halves and a 3: exact.
+                    let mut h = Array1::from_elem(n, 0.5f32);
+                    h[n - 1] = -3.0;
+                    let hs = Vector::new(&h, l);
+                    let want = (n - 1) as f32 * 0.5 + 3.0;
+                    assert_eq!(blas::sasum(ctx(), hs.view()).unwrap(), want, "{what}");
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn elementwise_vec4_and_scalar_against_openblas() {
+    for v in [Variant::Auto, Variant::Legacy] {
+        with_variant(Driver::Elementwise, v, || {
+            for (k, &n) in L1_SIZES[..11].iter().enumerate() {
+                for l in [VLayout::Unit, VLayout::Step2] {
+                    let what = format!("{v:?} n={n} {l:?}");
+                    let mut r = rng(100 + k as u64);
+                    let x = rand_vec(&mut r, n);
+                    let y = rand_vec(&mut r, n);
+                    // saxpy: forward factor ≤ 1.
+                    let xs = Vector::new(&x, l);
+                    let mut ys = Vector::new(&y, l);
+                    blas::saxpy(ctx(), 0.7, xs.view(), ys.view_mut()).unwrap();
+                    assert!(ys.outside_is_untouched(), "saxpy {what}");
+                    let f = metrics::forward_factor(
+                        &ys.to_owned(),
+                        &oracle::saxpy(0.7, x.view(), y.view()),
+                        &bounds::axpy(0.7, x.view(), y.view()),
+                    )
+                    .unwrap();
+                    assert!(f <= 1.0, "saxpy {what}: factor {f}");
+                    // scopy, sscal, sswap: bit-exact (0 ULP).
+                    let mut ys = Vector::new(&y, l);
+                    blas::scopy(ctx(), xs.view(), ys.view_mut()).unwrap();
+                    assert!(ys.outside_is_untouched(), "scopy {what}");
+                    assert_eq!(
+                        metrics::max_ulp_f32(&ys.to_owned(), &o1::scopy(x.view())).unwrap(),
+                        0,
+                        "scopy {what}"
+                    );
+                    let mut xs2 = Vector::new(&x, l);
+                    blas::sscal(ctx(), 0.7, xs2.view_mut()).unwrap();
+                    assert!(xs2.outside_is_untouched(), "sscal {what}");
+                    assert_eq!(
+                        metrics::max_ulp_f32(&xs2.to_owned(), &o1::sscal(0.7, x.view())).unwrap(),
+                        0,
+                        "sscal {what}"
+                    );
+                    let (mut xs3, mut ys3) = (Vector::new(&x, l), Vector::new(&y, l));
+                    blas::sswap(ctx(), xs3.view_mut(), ys3.view_mut()).unwrap();
+                    assert!(
+                        xs3.outside_is_untouched() && ys3.outside_is_untouched(),
+                        "sswap {what}"
+                    );
+                    assert_eq!(xs3.to_owned(), y, "sswap {what}");
+                    assert_eq!(ys3.to_owned(), x, "sswap {what}");
+                    // srot: forward factor ≤ 1 on both outputs.
+                    let (mut xs4, mut ys4) = (Vector::new(&x, l), Vector::new(&y, l));
+                    blas::srot(ctx(), xs4.view_mut(), ys4.view_mut(), 0.6, 0.8).unwrap();
+                    let (rx, ry) = o1::srot(x.view(), y.view(), 0.6, 0.8);
+                    let (bx, by) = bounds::rot(0.6, 0.8, x.view(), y.view());
+                    let fx = metrics::forward_factor(&xs4.to_owned(), &rx, &bx).unwrap();
+                    let fy = metrics::forward_factor(&ys4.to_owned(), &ry, &by).unwrap();
+                    assert!(fx <= 1.0 && fy <= 1.0, "srot {what}: factors {fx} {fy}");
+                }
+            }
+        });
+    }
+}
+
+/// sgemv on every kernel: rowdot with 1 to 64 lanes, coldot with 1 to 64 row units, column
+/// chunks and the finish pass, in C, F, strided and reversed storage, both transposes.
+#[test]
+fn gemv_kernels_by_storage_order_and_aspect_ratio() {
+    let shapes: [(usize, usize); 10] = [
+        (3000, 3),   // tall-skinny: rowdot 1 lane (C, N), coldot (F, N)
+        (8193, 4),   // tall-skinny, whole vec4 rows
+        (3, 70_000), // short-wide: column chunks and the finish pass
+        (4, 40_000), // short-wide, whole vec4 units
+        (1, 5000),
+        (129, 257),
+        (257, 129),
+        (64, 64),
+        (1000, 1000), // coldot with chunks (F, N / C, T)
+        (17, 15),
+    ];
+    for v in VARIANTS {
+        with_variant(Driver::Matvec, v, || {
+            for (k, &(m, n)) in shapes.iter().enumerate() {
+                for t in [Transpose::No, Transpose::Yes] {
+                    for la in LAYOUTS {
+                        if m * n > 200_000 && la != Layout::C && la != Layout::F {
+                            continue;
+                        }
+                        for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {
+                            crate::gemv::check(
+                                k as u64,
+                                (m, n),
+                                t,
+                                alpha,
+                                beta,
+                                la,
+                                VLayout::Unit,
+                                VLayout::Unit,
+                            );
+                        }
+                        crate::gemv::check(
+                            k as u64,
+                            (m, n),
+                            t,
+                            0.7,
+                            0.9,
+                            la,
+                            VLayout::Step2,
+                            VLayout::Reversed,
+                        );
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// strmv on the same kernels: every triangle, transpose and diagonal, NaN in the other triangle
+/// (and on a unit diagonal), with chunks at n = 700.
+#[test]
+fn strmv_on_the_gemv_kernels() {
+    for v in VARIANTS {
+        with_variant(Driver::Matvec, v, || {
+            for &n in &[1usize, 5, 129, 130, 700] {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for t in [Transpose::No, Transpose::Yes] {
+                        for diag in [Diag::NonUnit, Diag::Unit] {
+                            for la in [Layout::C, Layout::F] {
+                                crate::trmv::check(n as u64, n, uplo, t, diag, la, VLayout::Unit);
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// ssymv on the tiles of its stored triangle (and the legacy kernel): every triangle, C and F
+/// order, one tile and many (with partial tiles), NaN in the other triangle.
+#[test]
+fn ssymv_tiles_against_openblas() {
+    for v in [Variant::Auto, Variant::Legacy] {
+        with_variant(Driver::Matvec, v, || {
+            for &n in &[1usize, 3, 64, 65, 200, 256] {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for la in [Layout::C, Layout::F] {
+                        for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {
+                            crate::symv::check(
+                                n as u64,
+                                n,
+                                uplo,
+                                alpha,
+                                beta,
+                                la,
+                                VLayout::Unit,
+                                VLayout::Unit,
+                            );
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// isamax of all-zero vectors (the first index, on every path), and snrm2 of values across
+/// Blue's three ranges mixed inside vec4 units (hand-computed).
+#[test]
+fn reductions_zero_vectors_and_mixed_ranges() {
+    for v in VARIANTS {
+        with_variant(Driver::Reduction, v, || {
+            for &n in &[1usize, 4, 9, 4099] {
+                let z = Array1::<f32>::zeros(n);
+                assert_eq!(blas::isamax(ctx(), z.view()).unwrap(), 0, "{v:?} n={n}");
+                assert_eq!(blas::snrm2(ctx(), z.view()).unwrap(), 0.0, "{v:?} n={n}");
+            }
+            // 3·2^60, 4·2^60 (big range), 3·2^-70, 4·2^-70 (small range), and 1.0s: the norm
+            // is 5·2^60 within rounding; the units mix ranges.
+            let mut x = Array1::from_elem(4099, 0.0f32);
+            x[1] = 3.0 * 2f32.powi(60);
+            x[6] = 4.0 * 2f32.powi(60);
+            x[2] = 3.0 * 2f32.powi(-70);
+            x[3] = 4.0 * 2f32.powi(-70);
+            let got = blas::snrm2(ctx(), x.view()).unwrap();
+            assert!(
+                metrics::ulp_distance_f32(got, 5.0 * 2f32.powi(60)) <= 1,
+                "{v:?}: {got}"
+            );
+            let mut y = Array1::from_elem(4099, 0.0f32);
+            y[2] = 3.0 * 2f32.powi(-70);
+            y[3] = 4.0 * 2f32.powi(-70);
+            let got = blas::snrm2(ctx(), y.view()).unwrap();
+            assert!(
+                metrics::ulp_distance_f32(got, 5.0 * 2f32.powi(-70)) <= 1,
+                "{v:?}: {got}"
+            );
+            let ones = Array1::from_elem(4096, 1.0f32);
+            assert_eq!(blas::snrm2(ctx(), ones.view()).unwrap(), 64.0, "{v:?}");
+        });
+    }
+}
+
+/// sger, ssyr and ssyr2 on the vec4 kernel (lab `Experimental`: unit stride, length a multiple
+/// of 4) and the one-element kernel, C and F order, units crossing the diagonal, NaN in the
+/// other triangle.
+#[test]
+fn rank_updates_vec4_and_scalar_against_openblas() {
+    for v in [Variant::Experimental, Variant::Auto] {
+        with_variant(Driver::RankUpdate, v, || {
+            for (k, &(m, n)) in [
+                (4usize, 4usize),
+                (8, 12),
+                (64, 36),
+                (128, 5),
+                (5, 128),
+                (1, 8),
+            ]
+            .iter()
+            .enumerate()
+            {
+                for la in LAYOUTS {
+                    crate::ger::check(k as u64, (m, n), 0.7, la, VLayout::Unit, VLayout::Unit);
+                }
+                crate::ger::check(
+                    k as u64,
+                    (m, n),
+                    0.7,
+                    Layout::F,
+                    VLayout::Step2,
+                    VLayout::Reversed,
+                );
+            }
+            for &n in &[4usize, 8, 12, 64, 68] {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for la in [Layout::C, Layout::F] {
+                        crate::syr::check(n as u64, n, uplo, 0.7, la, VLayout::Unit);
+                        crate::syr2::check(
+                            n as u64,
+                            n,
+                            uplo,
+                            0.7,
+                            la,
+                            VLayout::Unit,
+                            VLayout::Unit,
+                        );
+                    }
+                }
+            }
+        });
+    }
+}
