@@ -61,10 +61,10 @@ fn explicit_context_counts_submissions_and_readbacks() {
     let x = Array1::<f32>::ones(1000);
     let d = blas::sdot(&own, x.view(), x.view()).unwrap();
     assert_eq!(d, 1000.0);
-    // One submission (both reduction passes), one read-back.
+    // One submission, one read-back, one dispatch (the single-pass reduction).
     assert_eq!(
         (own.submissions(), own.readbacks(), own.dispatches()),
-        (1, 1, 2)
+        (1, 1, 1)
     );
 }
 

@@ -10,7 +10,8 @@ use crate::{Context, GpuScalar};
 ///
 /// BLAS: `sasum`. `x` is a 1-D view, any stride; n = 0 gives 0. The sum is a tree (each
 /// invocation sums a grid-stride share of at most `⌈n / 262144⌉` terms, then the workgroup and
-/// the workgroups are summed pairwise), so its error grows like `log2 n` roundings instead of the
+/// the workgroups are summed pairwise, in one pass: the last workgroup to finish adds the
+/// others' sums; `vec4` loads for a contiguous `x`), so its error grows like `log2 n` roundings instead of the
 /// `n` of a sequential sum (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
 /// §4.2), and a sum of 2·10^7 ones is exactly 2·10^7 (a sequential f32 sum stalls at 2^24).
 /// A NaN gives NaN, an infinity +∞. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).

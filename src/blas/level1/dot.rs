@@ -9,7 +9,9 @@ use crate::{Context, GpuScalar};
 /// `xᵀ·y = Σ_i x_i·y_i`.
 ///
 /// BLAS: `sdot`. `x` and `y` are 1-D views of equal length, any stride. n = 0 gives 0.
-/// Summation is pairwise (a tree per workgroup, then a tree over workgroups), so the error
+/// Summation is pairwise (a tree per workgroup, then a tree over workgroups, in one pass: the
+/// last workgroup to finish adds the others' sums; `vec4` loads where both vectors are
+/// contiguous), so the error
 /// stays within the forward bound `n·eps·Σ|x_i·y_i|`
 /// ([`metrics::bounds::dot`](crate::metrics::bounds::dot); Higham, *Accuracy and Stability
 /// of Numerical Algorithms*, 2nd ed., §3.1).

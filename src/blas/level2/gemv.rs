@@ -26,13 +26,16 @@ use crate::Context;
 /// quick return); so does `alpha = 0` with `beta = 1`. These rules hold alike for an alpha or
 /// beta held on the device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or
 /// beta is not 0, and NaN or Inf in `A` or `x` propagate through every product, a zero partner
-/// included (DESIGN.md §3). Rows longer than 16,384 columns (4,194,304 for a row-contiguous
-/// `op(A)`) are summed in parts, one dispatch each, so that no shader loop passes lavapipe's
-/// 65,535-iteration limit.
+/// included (DESIGN.md §3).
 ///
-/// Each `y_i` is one dot product in `f32`: summed in order by one invocation when `op(A)` is
-/// column-major (its rows strided, reads coalesced across rows), else split over 256
-/// invocations and summed as a tree (reads coalesced along the row). Forward error bound
+/// The kernel is chosen by storage order and aspect ratio (`wgsl/level2/gemv_wide.wgsl`): where
+/// the rows of `op(A)` are contiguous (C order, or F order transposed), 1 to 64 invocations share
+/// each row, reading 4 columns at a time (`vec4` where aligned) and summing as a tree; where its
+/// columns are contiguous, each invocation holds 4 consecutive rows (one `vec4` per column) and
+/// up to 256 column lanes share the columns. When there are too few rows to fill the device
+/// (short-wide shapes) the columns are split into chunks whose partial sums a second dispatch
+/// adds; no shader loop passes 16,384 iterations (lavapipe stops loops at 65,535). Each `y_i`
+/// is a dot product in `f32`, summed in parts and then pairwise. Forward error bound
 /// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv) (factor ≤ 4, DESIGN.md §2; Higham,
 /// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1).
 ///

@@ -22,9 +22,11 @@ use crate::Context;
 /// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y` (the
 /// kernel tests both values itself, so the rules hold for device scalars too).
 ///
-/// Computed by the matrix-vector driver of [`sgemv`](crate::blas::sgemv) with the symmetric
-/// operator (element `(i, j)` outside the stored triangle read as `(j, i)`): each `y_i` is one
-/// `f32` dot product. Forward error bound
+/// The stored triangle is cut into 64×64 tiles, each read once into workgroup memory and used
+/// twice: for its rows' products with `x` and, off the diagonal, for the mirrored tile's (the
+/// blocked symmetric product of MAGMA and cuBLAS); a second dispatch adds the ⌈n/64⌉ partial
+/// sums of each row and applies alpha and beta. Each `y_i` is an `f32` sum of partial dot
+/// products. Forward error bound
 /// [`metrics::bounds::symv`](crate::metrics::bounds::symv) (factor ≤ 2, DESIGN.md §2).
 ///
 /// # Errors
