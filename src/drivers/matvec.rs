@@ -259,14 +259,29 @@ pub(crate) fn gemv<'a>(
         _pad: [0; 2],
     };
     let [mode_c, lower, unit] = mode.constants();
+    // x as vec4 units too (rowdot): unit stride, aligned offset, whole vec4s of x.
+    let xvec = vec && !coldot && x.inc == 1 && x.offset.is_multiple_of(4) && x.len >= 4;
     let constants = [
         mode_c,
         lower,
         unit,
         ("LANES", f64::from(lanes)),
         ("VEC", f64::from(u32::from(vec))),
+        ("XVEC", f64::from(u32::from(xvec))),
     ];
     let entry = if coldot { "gemv_coldot" } else { "gemv_rowdot" };
+    let a_buf: &'a wgpu::Buffer = &a.buffer;
+    let x_buf: &'a wgpu::Buffer = &x.buffer;
+    let mut bindings = vec![
+        (1, a_buf),
+        (2, x_buf),
+        (3, &*y.buffer),
+        (4, a_buf),
+        (6, scratch),
+    ];
+    if !coldot {
+        bindings.push((5, x_buf));
+    }
     let mut d = if let Kernel::SymTiles {
         blocks, cols_fast, ..
     } = kernel
@@ -288,13 +303,7 @@ pub(crate) fn gemv<'a>(
     } else {
         vec![
             Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(row_blocks * chunks))
-                .bindings(&[
-                    (1, &a.buffer),
-                    (2, &x.buffer),
-                    (3, &y.buffer),
-                    (4, &a.buffer),
-                    (6, scratch),
-                ])
+                .bindings(&bindings)
                 .constants(&constants),
         ]
     };

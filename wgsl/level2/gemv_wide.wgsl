@@ -33,6 +33,8 @@ override LANES: u32 = 64u;
 override FLANES: u32 = 8u;
 // A read as vec4 units (the host checks the alignment of offa and of the other stride).
 override VEC: bool = false;
+// x read as vec4 units in `gemv_rowdot` (unit stride, offset a multiple of 4).
+override XVEC: bool = false;
 
 struct Params {
     m: u32,
@@ -58,6 +60,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> x: array<T>;
 @group(0) @binding(3) var<storage, read_write> y: array<T>;
 @group(0) @binding(4) var<storage, read> av: array<vec4<T>>;
+@group(0) @binding(5) var<storage, read> xv: array<vec4<T>>;
 @group(0) @binding(6) var<storage, read_write> partial: array<T>;
 
 var<workgroup> sh: array<T, WG>;
@@ -147,8 +150,13 @@ fn gemv_rowdot(@builtin(workgroup_id) wid: vec3<u32>,
                 && !(MODE == 2u && UNIT && i >= j && i < j + 4u);
             if (whole) {
                 let v = a4(row + i32(j));
-                sum = sum + ((v.x * xat(j) + v.y * xat(j + 1u))
-                           + (v.z * xat(j + 2u) + v.w * xat(j + 3u)));
+                var w: vec4<T>;
+                if (XVEC) {
+                    w = xv[P.offx / 4u + u];
+                } else {
+                    w = vec4<T>(xat(j), xat(j + 1u), xat(j + 2u), xat(j + 3u));
+                }
+                sum = sum + ((v.x * w.x + v.y * w.y) + (v.z * w.z + v.w * w.w));
             } else {
                 for (var k = 0u; k < 4u; k = k + 1u) {
                     let jk = j + k;
