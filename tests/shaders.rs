@@ -56,6 +56,18 @@ const OVERRIDE_VALUES: &[(&str, &str, &[f64])] = &[
     ("level1/reduction.wgsl", "WORDS", &[1.0, 2.0]),
     // matvec::Mode: General, Symmetric, Triangular.
     ("level2/gemv.wgsl", "MODE", &[0.0, 1.0, 2.0]),
+    // matvec::Mode for the wide kernels (1: symv_tiles); LANES, FLANES: powers of 2 to 256.
+    ("level2/gemv_wide.wgsl", "MODE", &[0.0, 1.0, 2.0]),
+    (
+        "level2/gemv_wide.wgsl",
+        "LANES",
+        &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0],
+    ),
+    (
+        "level2/gemv_wide.wgsl",
+        "FLANES",
+        &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0],
+    ),
     // rankupdate::Update: 0 general, 1 upper, 2 lower.
     ("level2/rank_update.wgsl", "UPLO", &[0.0, 1.0, 2.0]),
     // matmul::Variant: TRI_C 0 (none), 1 lower, 2 upper; A_MODE general, symmetric, triangular.
