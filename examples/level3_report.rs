@@ -1,20 +1,31 @@
-//! Level 3 speed report: GPU time (timestamp queries, kernels only) and wall time (whole call,
-//! with upload and read-back) of the seven Level 3 routines at n×n×n, each result checked with
-//! its DESIGN.md §2 metric (against OpenBLAS for the forward factors, by the backward residual
-//! for strsm) at sizes up to `--check`, so every figure is a strict-FP32 result that passes.
+//! Level 3 speed report on GPU-resident operands: GPU time (timestamp queries, kernels only) of
+//! sgemm in every transpose and storage order, of sgemm on the rectangular shape set, and of
+//! the other Level 3 routines, each result checked with its DESIGN.md §2 metric at sizes up to
+//! `--check` (against OpenBLAS for the forward factors, by the backward residual for strsm), so
+//! every figure is a strict-FP32 result that passes.
 //!
-//! Run: `cargo run --release --example level3_report -- [--n 1024,4096] [--reps 11] [--check 1024]`
+//! Every measurement prints one `ROW,<routine>,<shape>,<layout>,resident,TFLOP/s,<value>` line
+//! (`../shared/BENCH.md`; flops counted per routine: 2mnk for gemm, n³ for syrk, gemmtr, trmm
+//! and trsm, 2n³ for syr2k and symm), the median of `--reps` after 2 warm-ups, with the best
+//! run and the factor on a `#` line beside it.
+//!
+//! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3]
+//! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
+//! [--level3-n 4096] [--reps 11] [--check 2048]`
 
 extern crate blas_src;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use cblas_sys::*;
-use ndarray::Array2;
+use ndarray::{Array2, ShapeBuilder};
 use ndarray_rand::rand_distr::Uniform;
 use ndarray_rand::RandomExt;
 use wgblas::metrics::{self, bounds};
-use wgblas::{blas, Context, Diag, Side, Transpose, Uplo};
+use wgblas::{blas, Context, Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo};
+
+const RECT: &str =
+    "4096x4096x128,4096x4096x1024,128x4096x4096,8192x64x8192,64x8192x8192,4097x4097x4097,1000x1000x1000,3000x5000x700";
+const LAYOUTS: &str = "NN-C,NT-C,TN-C,TT-C,NN-F,NT-F,TN-F,TT-F";
 
 fn arg(name: &str, default: &str) -> String {
     let args: Vec<String> = std::env::args().collect();
@@ -24,126 +35,258 @@ fn arg(name: &str, default: &str) -> String {
         .unwrap_or_else(|| default.to_string())
 }
 
-/// Median and minimum.
-fn stats(mut v: Vec<f64>) -> (f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 2], v[0])
+fn list(s: &str) -> Vec<usize> {
+    s.split(',').filter_map(|t| t.trim().parse().ok()).collect()
 }
 
-/// Time `f` `reps` times after 2 warm-ups: ((GPU median, min), (wall median, min)) in ms.
-fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> ((f64, f64), (f64, f64)) {
+/// GPU times (s) of `reps` calls of `f` after 2 warm-ups, sorted. With profiling on, each call
+/// is submitted and waited for, and its kernels timed.
+fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
     for _ in 0..2 {
         f();
     }
-    let (mut gpu, mut wall) = (Vec::new(), Vec::new());
-    for _ in 0..reps {
-        let t = Instant::now();
-        f();
-        wall.push(t.elapsed().as_secs_f64() * 1e3);
-        gpu.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64() * 1e3);
+    let mut v: Vec<f64> = (0..reps)
+        .map(|_| {
+            f();
+            ctx.last_gpu_time()
+                .unwrap_or(Duration::ZERO)
+                .as_secs_f64()
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+fn row(routine: &str, shape: &str, layout: &str, flops: f64, t: &[f64], check: &str) {
+    let med = flops / t[t.len() / 2] / 1e12;
+    let best = flops / t[0] / 1e12;
+    println!("ROW,{routine},{shape},{layout},resident,TFLOP/s,{med:.2}");
+    println!("# {routine} {shape} {layout}: median {med:.2}, best {best:.2} TFLOP/s; {check}");
+}
+
+fn order(f_order: bool) -> MatrixLayout {
+    if f_order {
+        MatrixLayout::ColMajor
+    } else {
+        MatrixLayout::RowMajor
     }
-    (stats(gpu), stats(wall))
+}
+
+/// `v` as an array in F (column-major) or C order.
+fn in_order(v: &Array2<f32>, f_order: bool) -> Array2<f32> {
+    if f_order {
+        let mut out = Array2::zeros(v.dim().f());
+        out.assign(v);
+        out
+    } else {
+        v.to_owned()
+    }
+}
+
+fn tr(c: u8) -> Transpose {
+    if c == b'T' {
+        Transpose::Yes
+    } else {
+        Transpose::No
+    }
+}
+
+/// The stored shape of an operand whose op form is rows×cols.
+fn stored(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
+    match t {
+        Transpose::No => (rows, cols),
+        Transpose::Yes => (cols, rows),
+    }
+}
+
+/// sgemm m×n×k in `layout` (e.g. `TN-F`), timed, checked at sizes ≤ `check`.
+fn sgemm(
+    ctx: &Context,
+    (m, n, k): (usize, usize, usize),
+    layout: &str,
+    reps: usize,
+    check: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let lb = layout.as_bytes();
+    let (ta, tb, f) = (tr(lb[0]), tr(lb[1]), lb[3] == b'F');
+    let a = in_order(&Array2::random(stored(ta, m, k), dist), f);
+    let b = in_order(&Array2::random(stored(tb, k, n), dist), f);
+    let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
+    let mut gc = GpuMatrix::<f32>::zeros(ctx, (m, n), order(f))?;
+    let t = time(ctx, reps, || {
+        blas::sgemm(ctx, ta, tb, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+    });
+    let mut metric = String::from("factor not checked at this size");
+    if m.max(n).max(k) <= check {
+        let got = gc.to_array()?;
+        let zero = Array2::<f32>::zeros((m, n));
+        let mut reference = zero.clone();
+        wgblas_oracle_sgemm(ta, tb, &a, &b, &mut reference);
+        let bound = bounds::gemm(ta, tb, 1.0, a.view(), b.view(), 0.0, zero.view());
+        let fct = metrics::forward_factor(&got, &reference, &bound)?;
+        metric = format!("forward factor {fct:.3} (≤ 1)");
+    }
+    let flops = 2.0 * m as f64 * n as f64 * k as f64;
+    row("sgemm", &format!("{m}x{n}x{k}"), layout, flops, &t, &metric);
+    Ok(())
+}
+
+/// OpenBLAS sgemm, row-major, `c = op(a)·op(b)`.
+fn wgblas_oracle_sgemm(
+    ta: Transpose,
+    tb: Transpose,
+    a: &Array2<f32>,
+    b: &Array2<f32>,
+    c: &mut Array2<f32>,
+) {
+    use cblas_sys::*;
+    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+    let (m, n) = c.dim();
+    let k = if ta == Transpose::No {
+        a.ncols()
+    } else {
+        a.nrows()
+    };
+    let t = |t| {
+        if t == Transpose::No {
+            CBLAS_TRANSPOSE::CblasNoTrans
+        } else {
+            CBLAS_TRANSPOSE::CblasTrans
+        }
+    };
+    unsafe {
+        cblas_sgemm(
+            CBLAS_LAYOUT::CblasRowMajor,
+            t(ta),
+            t(tb),
+            m as i32,
+            n as i32,
+            k as i32,
+            1.0,
+            a.as_ptr(),
+            a.ncols().max(1) as i32,
+            b.as_ptr(),
+            b.ncols().max(1) as i32,
+            0.0,
+            c.as_mut_ptr(),
+            n.max(1) as i32,
+        )
+    }
+}
+
+/// The other Level 3 routines at n×n×n, C order, resident.
+fn level3(ctx: &Context, n: usize, reps: usize, check: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let (no, yes, lo, up) = (Transpose::No, Transpose::Yes, Uplo::Lower, Uplo::Upper);
+    let (left, right, nonunit) = (Side::Left, Side::Right, Diag::NonUnit);
+    let a = Array2::random((n, n), dist);
+    let b = Array2::random((n, n), dist);
+    let c0 = Array2::random((n, n), dist);
+    // A lower triangle with a dominant diagonal (NaN above: never read), for trmm and trsm.
+    let t = Array2::from_shape_fn((n, n), |(i, j)| {
+        if i == j {
+            2.0 + a[[i, j]].abs()
+        } else if i > j {
+            a[[i, j]] / n as f32
+        } else {
+            f32::NAN
+        }
+    });
+    let (ga, gb, gt) = (
+        ctx.upload_matrix(&a)?,
+        ctx.upload_matrix(&b)?,
+        ctx.upload_matrix(&t)?,
+    );
+    let nf = n as f64;
+    let cases: [(&str, &str, f64); 8] = [
+        ("sgemmtr", "-", nf.powi(3)),
+        ("ssyrk", "-", nf.powi(3)),
+        ("ssyr2k", "-", 2.0 * nf.powi(3)),
+        ("ssymm", "L", 2.0 * nf.powi(3)),
+        ("strmm", "L", nf.powi(3)),
+        ("strmm", "R", nf.powi(3)),
+        ("strsm", "L", nf.powi(3)),
+        ("strsm", "R", nf.powi(3)),
+    ];
+    for (name, side, flops) in cases {
+        let mut gc = ctx.upload_matrix(if name.starts_with("strmm") || name.starts_with("strsm") {
+            &b
+        } else {
+            &c0
+        })?;
+        let run = |gc: &mut GpuMatrix<f32>| {
+            match (name, side) {
+                ("sgemmtr", _) => blas::sgemmtr(ctx, lo, no, no, 1.0, &ga, &gb, 0.5, gc),
+                ("ssyrk", _) => blas::ssyrk(ctx, up, no, 1.0, &ga, 0.5, gc),
+                ("ssyr2k", _) => blas::ssyr2k(ctx, lo, yes, 1.0, &ga, &gb, 0.5, gc),
+                ("ssymm", _) => blas::ssymm(ctx, left, lo, 1.0, &gt, &gb, 0.5, gc),
+                ("strmm", "L") => blas::strmm(ctx, left, lo, no, nonunit, 1.0, &gt, gc),
+                ("strmm", _) => blas::strmm(ctx, right, lo, yes, nonunit, 1.0, &gt, gc),
+                ("strsm", "L") => blas::strsm(ctx, left, lo, no, nonunit, 1.0, &gt, gc),
+                _ => blas::strsm(ctx, right, lo, yes, nonunit, 1.0, &gt, gc),
+            }
+            .unwrap()
+        };
+        let times = time(ctx, reps, || run(&mut gc));
+        let mut metric = String::from("not checked at this size");
+        if n <= check {
+            let start = if name.starts_with("strmm") || name.starts_with("strsm") {
+                &b
+            } else {
+                &c0
+            };
+            let mut g = ctx.upload_matrix(start)?;
+            run(&mut g);
+            let got = g.to_array()?;
+            let sd = if side == "R" { right } else { left };
+            let trn = if side == "R" { yes } else { no };
+            metric = if name == "strsm" {
+                let res = metrics::trsm_residual(sd, lo, trn, nonunit, 1.0, t.view(), got.view(), b.view())?;
+                let bound = bounds::trsm(sd, lo, trn, nonunit, t.view(), got.view());
+                format!("backward residual factor {:.3} (≤ 5)", metrics::backward_residual_factor(&res, &bound)?)
+            } else {
+                let (reference, bound) = reference(name, sd, &a, &b, &c0, &t);
+                format!("forward factor {:.3} (≤ 1)", metrics::forward_factor(&got, &reference, &bound)?)
+            };
+        }
+        let layout = if side == "-" { "-".to_string() } else { format!("{side}-C") };
+        row(name, &format!("n={n}"), &layout, flops, &times, &metric);
+    }
+    Ok(())
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
-    let check: usize = arg("--check", "1024").parse()?;
+    let check: usize = arg("--check", "2048").parse()?;
+    let sections = arg("--sections", "sgemm,rect,level3");
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
     let info = ctx.adapter_info();
     println!(
-        "adapter: {} ({:?}), driver {} {}",
+        "# adapter: {} ({:?}), driver {} {}",
         info.name, info.backend, info.driver, info.driver_info
     );
-    println!("ms: median (min) of {reps} after 2 warm-ups; gpu = kernels only, wall = whole call");
-    let dist = Uniform::new(-1.0f32, 1.0)?;
-    let (no, yes, lo, up) = (Transpose::No, Transpose::Yes, Uplo::Lower, Uplo::Upper);
-    let (left, right, nonunit) = (Side::Left, Side::Right, Diag::NonUnit);
-    for n in arg("--n", "256,1024")
-        .split(',')
-        .filter_map(|t| t.trim().parse::<usize>().ok())
-    {
-        let a = Array2::random((n, n), dist);
-        let b = Array2::random((n, n), dist);
-        let c0 = Array2::random((n, n), dist);
-        // A triangle with a dominant diagonal, for strmm and strsm.
-        let t = Array2::from_shape_fn((n, n), |(i, j)| {
-            if i == j {
-                2.0 + a[[i, j]].abs()
-            } else if i > j {
-                a[[i, j]] / n as f32
-            } else {
-                f32::NAN
+    println!("# GPU time of resident calls (timestamp queries, kernels only); median of {reps} after 2 warm-ups");
+    if sections.contains("sgemm") {
+        let layouts = arg("--layouts", LAYOUTS);
+        for n in list(&arg("--n", "1024,2048,4096,8192")) {
+            for layout in layouts.split(',') {
+                sgemm(ctx, (n, n, n), layout, reps, check)?;
             }
-        });
-        let nf = n as f64;
-        let cases: Vec<(&str, f64)> = vec![
-            ("sgemm", 2.0 * nf.powi(3)),
-            ("sgemmtr", nf.powi(3)),
-            ("ssyrk", nf.powi(3)),
-            ("ssyr2k", 2.0 * nf.powi(3)),
-            ("ssymm L", 2.0 * nf.powi(3)),
-            ("strmm L", nf.powi(3)),
-            ("strsm L", nf.powi(3)),
-            ("strsm R", nf.powi(3)),
-        ];
-        for (name, flops) in cases {
-            let mut out = c0.clone();
-            let run = |out: &mut Array2<f32>| {
-                let v = out.view_mut();
-                match name {
-                    "sgemm" => blas::sgemm(ctx, no, no, 1.0, a.view(), b.view(), 0.5, v),
-                    "sgemmtr" => blas::sgemmtr(ctx, lo, no, no, 1.0, a.view(), b.view(), 0.5, v),
-                    "ssyrk" => blas::ssyrk(ctx, up, no, 1.0, a.view(), 0.5, v),
-                    "ssyr2k" => blas::ssyr2k(ctx, lo, yes, 1.0, a.view(), b.view(), 0.5, v),
-                    "ssymm L" => blas::ssymm(ctx, left, lo, 1.0, t.view(), b.view(), 0.5, v),
-                    "strmm L" => blas::strmm(ctx, left, lo, no, nonunit, 1.0, t.view(), v),
-                    "strsm L" => blas::strsm(ctx, left, lo, no, nonunit, 1.0, t.view(), v),
-                    _ => blas::strsm(ctx, right, lo, yes, nonunit, 1.0, t.view(), v),
-                }
-                .unwrap()
-            };
-            let (g, w) = time(ctx, reps, || {
-                // trmm and trsm overwrite B: start each run from the same B.
-                out.assign(&b);
-                run(&mut out)
-            });
-            let mut metric = String::from("not checked at this size");
-            if n <= check {
-                let mut got = if name.starts_with("strmm") || name.starts_with("strsm") {
-                    b.clone()
-                } else {
-                    c0.clone()
-                };
-                run(&mut got);
-                let f = match name {
-                    "strsm L" | "strsm R" => {
-                        let side = if name == "strsm L" { left } else { right };
-                        let tr = if name == "strsm L" { no } else { yes };
-                        let res = metrics::trsm_residual(
-                            side,
-                            lo,
-                            tr,
-                            nonunit,
-                            1.0,
-                            t.view(),
-                            got.view(),
-                            b.view(),
-                        )?;
-                        let bound = bounds::trsm(side, lo, tr, nonunit, t.view(), got.view());
-                        metrics::backward_residual_factor(&res, &bound)?
-                    }
-                    _ => {
-                        let (reference, bound) = reference(name, &a, &b, &c0, &t);
-                        metrics::forward_factor(&got, &reference, &bound)?
-                    }
-                };
-                metric = format!("factor {f:.3}");
-            }
-            println!(
-                "{name:8} n={n}: gpu {:.3} ({:.3}) ms = {:.1} GFLOP/s, wall {:.1} ({:.1}) ms; {metric}",
-                g.0, g.1, flops / g.0 / 1e6, w.0, w.1
-            );
+        }
+    }
+    if sections.contains("rect") {
+        let rect = arg("--rect", "all");
+        let rect = if rect == "all" { RECT.to_string() } else { rect };
+        for shape in rect.split(',') {
+            let d = list(&shape.replace('x', ","));
+            sgemm(ctx, (d[0], d[1], d[2]), "NN-C", reps, check)?;
+        }
+    }
+    if sections.contains("level3") {
+        for n in list(&arg("--level3-n", "4096")) {
+            level3(ctx, n, reps, check)?;
         }
     }
     Ok(())
@@ -152,11 +295,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// OpenBLAS's result and the §2 bound for the forward-factor routines of the report.
 fn reference(
     name: &str,
+    side: Side,
     a: &Array2<f32>,
     b: &Array2<f32>,
     c0: &Array2<f32>,
     t: &Array2<f32>,
 ) -> (Array2<f32>, Array2<f64>) {
+    use cblas_sys::*;
     let n = a.nrows() as i32;
     let (row, ntr, tr) = (
         CBLAS_LAYOUT::CblasRowMajor,
@@ -166,55 +311,19 @@ fn reference(
     let (clo, cup) = (CBLAS_UPLO::CblasLower, CBLAS_UPLO::CblasUpper);
     let (no, yes) = (Transpose::No, Transpose::Yes);
     let mut r = c0.clone();
-    // The lower triangle of t with zeros above and its mirror, for OpenBLAS (which gets no NaN).
+    // The lower triangle of t with zeros above, for OpenBLAS (which gets no NaN).
     let tl = t.mapv(|v| if v.is_nan() { 0.0 } else { v });
+    let right = side == Side::Right;
     unsafe {
         match name {
-            "sgemm" | "sgemmtr" => cblas_sgemm(
-                row,
-                ntr,
-                ntr,
-                n,
-                n,
-                n,
-                1.0,
-                a.as_ptr(),
-                n,
-                b.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
+            "sgemmtr" => cblas_sgemm(
+                row, ntr, ntr, n, n, n, 1.0, a.as_ptr(), n, b.as_ptr(), n, 0.5, r.as_mut_ptr(), n,
             ),
-            "ssyrk" => cblas_ssyrk(
-                row,
-                cup,
-                ntr,
-                n,
-                n,
-                1.0,
-                a.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
-            ),
+            "ssyrk" => cblas_ssyrk(row, cup, ntr, n, n, 1.0, a.as_ptr(), n, 0.5, r.as_mut_ptr(), n),
             "ssyr2k" => cblas_ssyr2k(
-                row,
-                clo,
-                tr,
-                n,
-                n,
-                1.0,
-                a.as_ptr(),
-                n,
-                b.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
+                row, clo, tr, n, n, 1.0, a.as_ptr(), n, b.as_ptr(), n, 0.5, r.as_mut_ptr(), n,
             ),
-            "ssymm L" => cblas_ssymm(
+            "ssymm" => cblas_ssymm(
                 row,
                 CBLAS_SIDE::CblasLeft,
                 clo,
@@ -233,9 +342,9 @@ fn reference(
                 r.assign(b);
                 cblas_strmm(
                     row,
-                    CBLAS_SIDE::CblasLeft,
+                    if right { CBLAS_SIDE::CblasRight } else { CBLAS_SIDE::CblasLeft },
                     clo,
-                    ntr,
+                    if right { tr } else { ntr },
                     CBLAS_DIAG::CblasNonUnit,
                     n,
                     n,
@@ -256,7 +365,6 @@ fn reference(
         }
     };
     let bound = match name {
-        "sgemm" => bounds::gemm(no, no, 1.0, a.view(), b.view(), 0.5, c0.view()),
         "sgemmtr" => {
             keep(Uplo::Lower, &mut r);
             bounds::gemmtr(Uplo::Lower, no, no, 1.0, a.view(), b.view(), 0.5, c0.view())
@@ -269,19 +377,11 @@ fn reference(
             keep(Uplo::Lower, &mut r);
             bounds::syr2k(Uplo::Lower, yes, 1.0, a.view(), b.view(), 0.5, c0.view())
         }
-        "ssymm L" => bounds::symm(
-            Side::Left,
-            Uplo::Lower,
-            1.0,
-            t.view(),
-            b.view(),
-            0.5,
-            c0.view(),
-        ),
+        "ssymm" => bounds::symm(Side::Left, Uplo::Lower, 1.0, t.view(), b.view(), 0.5, c0.view()),
         _ => bounds::trmm(
-            Side::Left,
+            side,
             Uplo::Lower,
-            no,
+            if right { yes } else { no },
             Diag::NonUnit,
             1.0,
             t.view(),

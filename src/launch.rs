@@ -31,6 +31,7 @@ use crate::transfer::SharedBytes;
 pub(crate) const MAX_PENDING: usize = 1024;
 
 /// One compute dispatch of one pipeline.
+#[derive(Clone)]
 pub(crate) struct Dispatch<'a> {
     pub shader: &'static Shader,
     pub entry: &'static str,
@@ -305,6 +306,17 @@ impl Context {
 
     /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the
     /// device before any later command runs).
+    /// A storage buffer of at least `bytes` from the pool, contents undefined (for scratch
+    /// that the dispatches write before they read it).
+    pub(crate) fn scratch(&self, bytes: u64) -> Buf {
+        pool::take(
+            &self.pool,
+            &self.device,
+            bytes.max(MIN_BUFFER),
+            self.limits().max_storage_buffer_binding_size,
+        )
+    }
+
     pub(crate) fn zeroed(&self, bytes: u64) -> Buf {
         // A failed creation is caught by the uncaptured-error handler and returned by the
         // next call that can return an error (the Clear below is then invalid too).

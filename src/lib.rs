@@ -44,6 +44,12 @@ mod pool;
 pub mod resident;
 mod transfer;
 
+/// The Level 3 tile engine's choices (tile shape, split-k, packing) and a process-wide override
+/// of them (per thread) for tuning experiments (`examples/kernel_lab.rs`).
+pub mod tuning {
+    pub use crate::drivers::matmul::{choose, set_tuning, Config, Tile, Tuning};
+}
+
 pub use context::{Context, ContextOptions};
 pub use resident::{GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
 

@@ -1,25 +1,30 @@
 //! Matrix-matrix Level 3 tile engine (`wgsl/level3/gemm.wgsl`): `C = alpha·A·B + beta·C` with
 //! `A`, `B` already in their `op` forms (strides swapped for a transpose, layout.rs).
 //!
-//! Every Level 3 routine runs on this one engine, through its [`Variant`] (WGSL `override`
-//! constants): `sgemmtr`, `ssyrk` and `ssyr2k` restrict C to a triangle ([`Variant::tri_c`]),
-//! `ssymm` reads A symmetrically and `strmm` reads it as a triangle ([`AMode`]), `ssyr2k`
-//! accumulates its second product in the same tiles ([`Variant::syr2k`]), and `strsm`'s
-//! off-diagonal updates are plain engine calls on sub-blocks ([`Operand::at`]).
+//! Every Level 3 routine runs on this one engine, through its [`Variant`]: `sgemmtr`, `ssyrk`
+//! and `ssyr2k` restrict C to a triangle ([`Variant::tri_c`]), `ssymm` and `strmm` have their
+//! structured A packed densely first (entry `pack`, [`AMode`]) and `strmm` skips the zero slabs
+//! of its triangle, `ssyr2k` adds its second product in a second pass ([`Variant::syr2k`]),
+//! and `strsm`'s off-diagonal updates are plain engine calls on sub-blocks ([`Operand::at`]).
+//!
+//! A call becomes a [`Plan`]: the tile shape and buffering chosen from the adapter's limits and
+//! the problem's shape ([`Config`]), optional packing of operands that the vec4 staging cannot
+//! read (unaligned or strided), the transposed problem `Cᵀ = Bᵀ·Aᵀ` when C is column-major (so
+//! that stores run along C's contiguous dimension), and split-k (partial sums of k slices in a
+//! scratch buffer, then entry `splitk_reduce`) when C has too few tiles to fill the device.
+
+use std::cell::Cell;
 
 use crate::context::Context;
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::MatOperand;
+use crate::pool::Buf;
 
 super::shader!(SHADER, "level3/gemm.wgsl");
 
-/// Rows and columns of C per workgroup (the shader's `BM`, `BN`).
-const BM: usize = 128;
-const BN: usize = 128;
-
 #[repr(C)]
-#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(Debug, Clone, Copy, Default, bytemuck::Pod, bytemuck::Zeroable)]
 struct Params {
     m: u32,
     n: u32,
@@ -36,15 +41,19 @@ struct Params {
     alpha: f32,
     beta: f32,
     tiles_m: u32,
-    vec_ok: u32,
+    tiles: u32,
+    kslice: u32,
+    pack_cols: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
-/// Byte offsets of alpha and beta in the params, for device scalars.
+/// Byte offsets of alpha and beta in the params of every dispatch of a [`Plan`], for device
+/// scalars.
 pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
 
-/// `C = alpha·A·B + beta·C` for general operands, one workgroup per 128×128 tile of C, split
-/// along k where k is long ([`engine_split`]).
+/// The dispatches of `C = alpha·A·B + beta·C` for `sgemm` (operands in their `op` forms).
 pub(crate) fn gemm<'a>(
     ctx: &Context,
     alpha: f32,
@@ -52,56 +61,10 @@ pub(crate) fn gemm<'a>(
     b: &'a MatOperand,
     beta: f32,
     c: &'a MatOperand,
-) -> Vec<Dispatch<'a>> {
+) -> Plan<'a> {
     let dims = (c.rows, c.cols, a.cols);
     let (a, b, c) = (Operand::of(a), Operand::of(b), Operand::of(c));
-    engine_split(ctx, dims, alpha, a, b, beta, c, Variant::default())
-}
-
-/// The most of the reduction length k that one dispatch runs over; a longer k is split over
-/// several dispatches ([`engine_split`]). Mesa's llvmpipe (lavapipe) stops the loops of a shader
-/// invocation after 65,535 iterations in all (one counter for all its loops, nested ones
-/// included, `LP_MAX_TGSI_LOOP_ITERATIONS`), silently; the k loop runs about 18 of them per 16 of
-/// k (the 16-step inner loop and the slab loop), so 16,384 of k stays near 18,500 (DESIGN.md §3).
-pub(crate) const K_SPLIT: usize = 16384;
-
-/// `C = alpha·A·B + beta·C` as [`engine`], with k split into parts of at most [`K_SPLIT`]
-/// (split-k over consecutive dispatches of one submission, which run in order): the first part
-/// computes `alpha·A₁·B₁ + beta·C`, each later one adds `alpha·Aₚ·Bₚ` to C (beta = 1). A device
-/// alpha is read by every part, a device beta only by the first ([`super::scalars`]). Only for
-/// [`AMode::General`]: a symmetric or triangular A is m×m with k = m in one storage binding, and
-/// lavapipe (the driver with the limit) binds at most 128 MiB, so there k = m ≤ 5,792.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn engine_split<'a>(
-    ctx: &Context,
-    (m, n, k): (usize, usize, usize),
-    alpha: f32,
-    a: Operand<'a>,
-    b: Operand<'a>,
-    beta: f32,
-    c: Operand<'a>,
-    variant: Variant,
-) -> Vec<Dispatch<'a>> {
-    if k <= K_SPLIT || alpha == 0.0 || variant.a_mode != AMode::General {
-        return vec![engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)];
-    }
-    (0..k)
-        .step_by(K_SPLIT)
-        .map(|k0| {
-            let kc = K_SPLIT.min(k - k0);
-            let beta = if k0 == 0 { beta } else { 1.0 };
-            engine(
-                ctx,
-                (m, n, kc),
-                alpha,
-                a.at(0, k0),
-                b.at(k0, 0),
-                beta,
-                c,
-                variant,
-            )
-        })
-        .collect()
+    engine(ctx, dims, alpha, a, b, beta, c, Variant::default())
 }
 
 /// An operand of one engine call: element `(i, j)` is `buffer[offset + i·rs + j·cs]`.
@@ -156,14 +119,14 @@ pub(crate) enum AMode {
     Triangular(Uplo, bool),
 }
 
-/// The engine's variant: its `override` constants.
+/// The engine's variant.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Variant {
     /// Restrict C to this triangle (reads and writes).
     pub tri_c: Option<Uplo>,
     /// How A is read.
     pub a_mode: AMode,
-    /// Accumulate the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`).
+    /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`).
     pub syr2k: bool,
 }
 
@@ -174,47 +137,425 @@ fn uplo_code(u: Uplo) -> f64 {
     }
 }
 
-impl Variant {
-    fn constants(&self) -> Vec<(&'static str, f64)> {
-        let mut out = Vec::new();
-        if let Some(u) = self.tri_c {
-            out.push(("TRI_C", uplo_code(u)));
-        }
-        match self.a_mode {
-            AMode::General => {}
-            AMode::Symmetric(u) => {
-                out.push(("A_MODE", 1.0));
-                out.push(("A_UPLO", uplo_code(u)));
-            }
-            AMode::Triangular(u, unit) => {
-                out.push(("A_MODE", 2.0));
-                out.push(("A_UPLO", uplo_code(u)));
-                out.push(("A_UNIT", unit as u32 as f64));
-            }
-        }
-        if self.syr2k {
-            out.push(("SYR2K", 1.0));
-        }
-        out
+fn flip(u: Uplo) -> Uplo {
+    match u {
+        Uplo::Lower => Uplo::Upper,
+        Uplo::Upper => Uplo::Lower,
     }
 }
 
-/// One dispatch of `C = alpha·A·B + beta·C` (C m×n, reduction length k; `dims = (m, n, k)`) in
-/// `variant`, one workgroup per 128×128 tile of C (tiles outside a triangular C return at once).
+/// A workgroup tile: `bm × bn` of C per workgroup (8×8 per invocation, so `bm·bn/64`
+/// invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2: double-buffered).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tile {
+    /// Rows of C per workgroup (64 or 128).
+    pub bm: u32,
+    /// Columns of C per workgroup (64 or 128).
+    pub bn: u32,
+    /// Depth of a staged slab (8, 16 or 32).
+    pub bk: u32,
+    /// Workgroup-memory buffers: 1, or 2 for double buffering.
+    pub nbuf: u32,
+}
+
+impl Tile {
+    /// Workgroup memory the tile needs, in bytes (f32).
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.nbuf * self.bk * (self.bm + self.bn) * 4)
+    }
+
+    /// Invocations per workgroup.
+    pub fn invocations(&self) -> u32 {
+        self.bm * self.bn / 64
+    }
+
+    /// Whether the kernel supports this shape and `ctx`'s adapter can run it.
+    pub fn fits(&self, limits: &wgpu::Limits) -> bool {
+        let shape_ok = matches!(self.bm, 64 | 128)
+            && matches!(self.bn, 64 | 128)
+            && matches!(self.bk, 8 | 16 | 32)
+            && matches!(self.nbuf, 1 | 2)
+            // Each invocation stages between 1 and 8 vec4s of each operand per slab.
+            && (1..=8).contains(&(16 * self.bk / self.bn))
+            && (1..=8).contains(&(16 * self.bk / self.bm));
+        shape_ok
+            && self.bytes() <= u64::from(limits.max_compute_workgroup_storage_size)
+            && self.invocations() <= limits.max_compute_invocations_per_workgroup
+            && self.invocations() <= limits.max_compute_workgroup_size_x
+    }
+}
+
+/// How one engine call runs: its tile, split-k and packing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    /// The workgroup tile.
+    pub tile: Tile,
+    /// Number of k slices (1: no split-k).
+    pub split: usize,
+    /// Pack operands the vec4 staging cannot read (unaligned or strided) when worth it.
+    pub pack: bool,
+    /// Solve `Cᵀ = Bᵀ·Aᵀ` when C is column-major.
+    pub swap: bool,
+}
+
+/// Tuning override (see [`set_tuning`]): fields given replace the engine's own choice.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Tuning {
+    /// Tile to use where it fits.
+    pub tile: Option<Tile>,
+    /// Number of k slices.
+    pub split: Option<usize>,
+    /// Pack every operand that the vec4 staging cannot read (`true`), or none (`false`),
+    /// whatever the size.
+    pub pack: Option<bool>,
+    /// Transposed problem for column-major C on or off.
+    pub swap: Option<bool>,
+    /// Keep the bounds-checked kernel (`EDGE`) even where every tile and slab is whole.
+    pub edge: Option<bool>,
+}
+
+thread_local! {
+    static TUNING: Cell<Option<Tuning>> = const { Cell::new(None) };
+}
+
+/// Set (or clear, with `None`) an override of the tile engine's choices for the calls made on
+/// this thread, for tuning experiments (`examples/kernel_lab.rs`) and for tests that pin each
+/// path. Results stay correct under any override: a tile that does not [`Tile::fits`] the
+/// adapter is ignored.
+pub fn set_tuning(t: Option<Tuning>) {
+    TUNING.with(|c| c.set(t));
+}
+
+/// Invocations that keep a large GPU busy: wgpu does not report the number of compute units,
+/// so this is a fixed target (two 256-invocation workgroups on each of the 132 SMs of an H200;
+/// smaller GPUs then simply run more waves). Measured on the H200 (benches/results/README.md,
+/// run 10): 128×128 tiles win wherever they give this many invocations, 64×64 tiles with
+/// split-k where they do not.
+const TARGET_INVOCATIONS: usize = 264 * 256;
+
+fn tiles(m: usize, n: usize, t: &Tile) -> usize {
+    m.div_ceil(t.bm as usize).max(1) * n.div_ceil(t.bn as usize).max(1)
+}
+
+/// The engine's choice for an `m×n×k` call on `limits` (before any [`Tuning`] override);
+/// `splittable`: split-k allowed (C general, A general).
+pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
+    let tile = |bm, bn, bk| Tile { bm, bn, bk, nbuf: 1 };
+    // Single-buffered: double buffering through registers measured slower on the H200 (run 10).
+    let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
+    let big = fitting(&[tile(128, 128, 16), tile(128, 128, 8), tile(64, 64, 16), tile(64, 64, 8)])
+        .unwrap_or(tile(64, 64, 8));
+    let small = fitting(&[tile(64, 64, 32), tile(64, 64, 16), tile(64, 64, 8)]).unwrap_or(big);
+    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
+    let t = if enough(&big) { big } else { small };
+    let mut split = 1;
+    if splittable && !enough(&t) && k >= 512 {
+        // Split k into slices of at least 256 so that each slice still streams.
+        let groups = tiles(m, n, &t) * t.invocations() as usize;
+        split = TARGET_INVOCATIONS
+            .div_ceil(groups)
+            .min(k / 256)
+            .clamp(1, 32);
+    }
+    Config {
+        tile: t,
+        split,
+        pack: true,
+        swap: true,
+    }
+}
+
+/// The choice for this call, and forced packing and edge decisions from a [`Tuning`] override.
+fn config(
+    ctx: &Context,
+    dims: (usize, usize, usize),
+    splittable: bool,
+) -> (Config, Option<bool>, Option<bool>) {
+    let limits = ctx.limits();
+    let mut c = choose(limits, dims, splittable);
+    let tuning = TUNING.with(Cell::get);
+    if let Some(t) = tuning {
+        if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
+            c.tile = tile;
+        }
+        if let Some(s) = t.split {
+            c.split = s.max(1);
+        }
+        if let Some(p) = t.pack {
+            c.pack = p;
+        }
+        if let Some(s) = t.swap {
+            c.swap = s;
+        }
+    }
+    if !splittable {
+        c.split = 1;
+    }
+    (c, tuning.and_then(|t| t.pack), tuning.and_then(|t| t.edge))
+}
+
+/// A buffer of a plan: the caller's, or a scratch buffer the plan owns.
+#[derive(Debug, Clone, Copy)]
+enum BufRef<'a> {
+    Ext(&'a wgpu::Buffer),
+    Scratch(usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Op<'a> {
+    buf: BufRef<'a>,
+    offset: u32,
+    rs: i32,
+    cs: i32,
+}
+
+impl<'a> Op<'a> {
+    fn ext(o: Operand<'a>) -> Self {
+        Op {
+            buf: BufRef::Ext(o.buffer),
+            offset: o.offset,
+            rs: o.rs,
+            cs: o.cs,
+        }
+    }
+
+    fn t(self) -> Self {
+        Op {
+            rs: self.cs,
+            cs: self.rs,
+            ..self
+        }
+    }
+}
+
+struct Step<'a> {
+    entry: &'static str,
+    params: Params,
+    constants: Vec<(&'static str, f64)>,
+    bindings: Vec<(u32, BufRef<'a>)>,
+    groups: [u32; 3],
+}
+
+/// The dispatches of one engine call, with the scratch buffers they use.
+pub(crate) struct Plan<'a> {
+    steps: Vec<Step<'a>>,
+    scratch: Vec<Buf>,
+}
+
+impl<'a> Plan<'a> {
+    /// The dispatches, in order.
+    pub fn dispatches(&self) -> Vec<Dispatch<'_>> {
+        let buf = |r: BufRef<'a>| -> &wgpu::Buffer {
+            match r {
+                BufRef::Ext(b) => b,
+                BufRef::Scratch(i) => &self.scratch[i],
+            }
+        };
+        self.steps
+            .iter()
+            .map(|s| {
+                let bindings: Vec<(u32, &wgpu::Buffer)> =
+                    s.bindings.iter().map(|&(i, r)| (i, buf(r))).collect();
+                Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
+                    .bindings(&bindings)
+                    .constants(&s.constants)
+            })
+            .collect()
+    }
+
+    fn size(&self, ctx_buf: BufRef<'a>) -> u64 {
+        match ctx_buf {
+            BufRef::Ext(b) => b.size(),
+            BufRef::Scratch(i) => self.scratch[i].size(),
+        }
+    }
+}
+
+/// vec4 staging mode of the left (`left`) or right operand: 0 along its rows' index, 1 along
+/// k, 2 none. For A (m×k) "along m" needs rs = 1; for B (k×n) "along n" needs cs = 1.
+fn vec_mode(o: &Op, size: u64, left: bool) -> u32 {
+    if !size.is_multiple_of(16) || o.offset % 4 != 0 {
+        return 2;
+    }
+    let (outer, inner) = if left { (o.rs, o.cs) } else { (o.cs, o.rs) };
+    // outer: stride along m (A) or n (B); inner: along k.
+    if outer == 1 && inner % 4 == 0 {
+        0
+    } else if inner == 1 && outer % 4 == 0 {
+        1
+    } else {
+        2
+    }
+}
+
+/// One engine call `C = alpha·A·B + beta·C` (C m×n, reduction length k; `dims = (m, n, k)`)
+/// in `variant`, planned for `ctx`'s adapter.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn engine<'a>(
     ctx: &Context,
-    (m, n, k): (usize, usize, usize),
+    dims: (usize, usize, usize),
     alpha: f32,
     a: Operand<'a>,
     b: Operand<'a>,
     beta: f32,
     c: Operand<'a>,
     variant: Variant,
-) -> Dispatch<'a> {
-    let tiles_m = m.div_ceil(BM).max(1);
-    let tiles_n = n.div_ceil(BN).max(1);
+) -> Plan<'a> {
+    let mut plan = Plan {
+        steps: Vec::new(),
+        scratch: Vec::new(),
+    };
+    let (m, _, k) = dims;
+    let (mut a, b, c) = (Op::ext(a), Op::ext(b), Op::ext(c));
+    let mut k_tri = 0.0;
+    // A structured A is packed densely (column-major, like the vec4 staging along m wants).
+    match variant.a_mode {
+        AMode::General => {}
+        AMode::Symmetric(u) => {
+            a = pack(ctx, &mut plan, a, (m, k), &[("A_MODE", 1.0), ("A_UPLO", uplo_code(u))]);
+        }
+        AMode::Triangular(u, unit) => {
+            let consts = [
+                ("A_MODE", 2.0),
+                ("A_UPLO", uplo_code(u)),
+                ("A_UNIT", unit as u32 as f64),
+            ];
+            a = pack(ctx, &mut plan, a, (m, k), &consts);
+            k_tri = uplo_code(u);
+        }
+    }
+    product(ctx, &mut plan, dims, alpha, a, b, beta, c, variant.tri_c, k_tri);
+    if variant.syr2k {
+        // The second product B'·A' = op(B)·op(A)ᵀ, added to the first.
+        let (a2, b2) = (b.t(), a.t());
+        product(ctx, &mut plan, dims, alpha, a2, b2, 1.0, c, variant.tri_c, 0.0);
+    }
+    plan
+}
+
+/// Pack the m×k operand `a` (read as `consts` say) into a new dense scratch operand: column-major
+/// (vec4 staging along m) if `a` runs along m, else row-major; pitches a multiple of 4.
+fn pack<'a>(
+    ctx: &Context,
+    plan: &mut Plan<'a>,
+    a: Op<'a>,
+    (m, k): (usize, usize),
+    consts: &[(&'static str, f64)],
+) -> Op<'a> {
+    let col_major = a.rs.abs() == 1 || a.cs.abs() != 1;
+    let (fast, slow) = if col_major { (m, k) } else { (k, m) };
+    let pitch = fast.div_ceil(4) * 4;
+    let len = (pitch * slow).max(4);
+    plan.scratch.push(ctx.scratch(len as u64 * 4));
+    let idx = plan.scratch.len() - 1;
+    let src = a.buf;
     let params = Params {
+        m: m as u32,
+        k: k as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        tiles: pitch as u32,
+        pack_cols: u32::from(!col_major),
+        ..Params::default()
+    };
+    plan.steps.push(Step {
+        entry: "pack",
+        params,
+        constants: consts.to_vec(),
+        bindings: vec![(1, src), (3, BufRef::Scratch(idx))],
+        groups: ctx.grid(((pitch * slow) as u64).div_ceil(256)),
+    });
+    let (rs, cs) = if col_major {
+        (1, pitch as i32)
+    } else {
+        (pitch as i32, 1)
+    };
+    Op {
+        buf: BufRef::Scratch(idx),
+        offset: 0,
+        rs,
+        cs,
+    }
+}
+
+/// The dispatches of one product `C = alpha·A·B + beta·C`.
+#[allow(clippy::too_many_arguments)]
+fn product<'a>(
+    ctx: &Context,
+    plan: &mut Plan<'a>,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    a: Op<'a>,
+    b: Op<'a>,
+    beta: f32,
+    c: Op<'a>,
+    tri_c: Option<Uplo>,
+    k_tri: f64,
+) {
+    let splittable = tri_c.is_none() && k_tri == 0.0;
+    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), splittable);
+    let (mut m, mut n, mut a, mut b, mut c, mut tri_c) = (m, n, a, b, c, tri_c);
+    // Column-major C: solve Cᵀ = Bᵀ·Aᵀ, so that stores run along C's contiguous dimension.
+    if cfg.swap && k_tri == 0.0 && c.rs.abs() == 1 && c.cs.abs() != 1 {
+        (m, n) = (n, m);
+        (a, b) = (b.t(), a.t());
+        c = c.t();
+        tri_c = tri_c.map(flip);
+    }
+    let work = m as f64 * n as f64 * k as f64;
+    let mut al = vec_mode(&a, plan.size(a.buf), true);
+    let mut bl = vec_mode(&b, plan.size(b.buf), false);
+    // Pack an operand the vec4 staging cannot read when the product reuses it enough (or
+    // when a tuning override says so).
+    let worth = |other: usize| {
+        force_pack.unwrap_or(cfg.pack && work >= (1u64 << 27) as f64 && other >= 128 && k >= 16)
+    };
+    if al == 2 && m * k > 0 && worth(n) {
+        a = pack(ctx, plan, a, (m, k), &[]);
+        al = vec_mode(&a, plan.size(a.buf), true);
+    }
+    if bl == 2 && n * k > 0 && worth(m) {
+        b = pack(ctx, plan, b.t(), (n, k), &[]).t();
+        bl = vec_mode(&b, plan.size(b.buf), false);
+    }
+    let t = cfg.tile;
+    let tiles_m = m.div_ceil(t.bm as usize).max(1);
+    let tiles_n = n.div_ceil(t.bn as usize).max(1);
+    let ntiles = tiles_m * tiles_n;
+    let mut split = cfg.split.max(1);
+    let mut kslice = k;
+    if split > 1 {
+        let bk = t.bk as usize;
+        kslice = k.div_ceil(split).div_ceil(bk) * bk;
+        split = k.div_ceil(kslice.max(1)).max(1);
+        // The partial sums must fit one binding.
+        let max = ctx.limits().max_storage_buffer_binding_size as usize / 4;
+        while split > 1 && split * m * n > max {
+            split /= 2;
+            kslice = k.div_ceil(split).div_ceil(bk) * bk;
+            split = k.div_ceil(kslice).max(1);
+        }
+    }
+    // Whole tiles and slabs only, both operands vec4-readable: the kernel without edge code.
+    let whole = m % t.bm as usize == 0 && n % t.bn as usize == 0 && k % t.bk as usize == 0;
+    let edge = force_edge.unwrap_or(false) || !(whole && al < 2 && bl < 2);
+    let mut constants = vec![
+        ("BM", f64::from(t.bm)),
+        ("BN", f64::from(t.bn)),
+        ("BK", f64::from(t.bk)),
+        ("NBUF", f64::from(t.nbuf)),
+        ("AL", f64::from(al)),
+        ("BL", f64::from(bl)),
+        ("EDGE", f64::from(u8::from(edge))),
+    ];
+    if let Some(u) = tri_c {
+        constants.push(("TRI_C", uplo_code(u)));
+    }
+    if k_tri != 0.0 {
+        constants.push(("K_TRI", k_tri));
+    }
+    let mut params = Params {
         m: m as u32,
         n: n as u32,
         k: k as u32,
@@ -230,17 +571,36 @@ pub(crate) fn engine<'a>(
         alpha,
         beta,
         tiles_m: tiles_m as u32,
-        // The vec4 views of A and B cover their whole buffers only if these are 16-byte multiples.
-        vec_ok: u32::from(a.buffer.size().is_multiple_of(16))
-            | (u32::from(b.buffer.size().is_multiple_of(16)) << 1),
+        tiles: ntiles as u32,
+        kslice: kslice as u32,
+        ..Params::default()
     };
-    let groups = ctx.grid((tiles_m * tiles_n) as u64);
-    Dispatch::new(
-        &SHADER,
-        "gemm",
-        &params,
-        &[a.buffer, b.buffer, c.buffer, a.buffer, b.buffer],
-        groups,
-    )
-    .constants(&variant.constants())
+    if split > 1 {
+        constants.push(("SPLIT", 1.0));
+        plan.scratch.push(ctx.scratch((split * m * n) as u64 * 4));
+        let part = BufRef::Scratch(plan.scratch.len() - 1);
+        plan.steps.push(Step {
+            entry: "gemm",
+            params,
+            constants,
+            bindings: vec![(1, a.buf), (2, b.buf), (3, part), (4, a.buf), (5, b.buf)],
+            groups: ctx.grid((ntiles * split) as u64),
+        });
+        params.kslice = split as u32;
+        plan.steps.push(Step {
+            entry: "splitk_reduce",
+            params,
+            constants: Vec::new(),
+            bindings: vec![(3, c.buf), (6, part)],
+            groups: ctx.grid(((m * n) as u64).div_ceil(256)),
+        });
+    } else {
+        plan.steps.push(Step {
+            entry: "gemm",
+            params,
+            constants,
+            bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf), (4, a.buf), (5, b.buf)],
+            groups: ctx.grid(ntiles as u64),
+        });
+    }
 }

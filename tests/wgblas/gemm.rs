@@ -416,3 +416,115 @@ fn edge_whole_aligned_tiles_in_every_storage_order() {
     let f = metrics::forward_factor(&c, &reference, &bound).unwrap();
     assert!(f <= THRESHOLD, "unaligned A: factor {f}");
 }
+
+/// Every tile the engine may choose (shape, slab depth, single or double buffer), pinned
+/// through the per-thread tuning override, against OpenBLAS at sizes with whole and partial
+/// tiles, in every transpose and storage order (C order output, F order output with and
+/// without the transposed problem `Cᵀ = Bᵀ·Aᵀ`), vec4 and element-wise staging.
+#[test]
+fn engine_every_tile_in_every_storage_order() {
+    use wgblas::tuning::{set_tuning, Tile, Tuning};
+    let tiles = [
+        (128, 128, 16, 2),
+        (128, 128, 16, 1),
+        (128, 128, 8, 1),
+        (128, 128, 32, 1),
+        (128, 64, 16, 2),
+        (64, 128, 16, 1),
+        (64, 64, 16, 2),
+        (64, 64, 8, 1),
+        (64, 64, 32, 1),
+    ];
+    for (bm, bn, bk, nbuf) in tiles {
+        for swap in [true, false] {
+            set_tuning(Some(Tuning {
+                tile: Some(Tile { bm, bn, bk, nbuf }),
+                swap: Some(swap),
+                split: Some(1),
+                ..Tuning::default()
+            }));
+            for layouts in [
+                [Layout::C, Layout::C, Layout::C],
+                [Layout::F, Layout::F, Layout::F],
+                [Layout::C, Layout::F, Layout::F],
+                [Layout::Strided, Layout::Reversed, Layout::C],
+            ] {
+                for ta in TRANS {
+                    for tb in TRANS {
+                        // Whole tiles and aligned slabs (vec4 staging), then edges everywhere.
+                        check(21, (128, 128, 64), ta, tb, 1.0, 0.5, layouts);
+                        check(22, (131, 67, 37), ta, tb, 0.7, 0.0, layouts);
+                    }
+                }
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// Split-k (partial sums of k slices, then the reduction that applies alpha and beta), pinned
+/// at several slice counts, including slices that do not divide k and a last slice shorter
+/// than the others; beta = 0 never reads C; alpha = 0 reads neither A nor B nor the partials.
+#[test]
+fn engine_split_k() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    for split in [2, 3, 7] {
+        set_tuning(Some(Tuning {
+            split: Some(split),
+            ..Tuning::default()
+        }));
+        for layouts in [[Layout::C; 3], [Layout::F; 3]] {
+            check(31, (20, 33, 1000), Transpose::No, Transpose::No, 1.0, 0.0, layouts);
+            check(32, (65, 9, 517), Transpose::Yes, Transpose::No, 0.7, 0.9, layouts);
+            check(33, (3, 130, 300), Transpose::No, Transpose::Yes, -1.0, 1.0, layouts);
+        }
+        let a = Array2::from_elem((4, 600), f32::NAN);
+        let b = Array2::from_elem((600, 3), f32::INFINITY);
+        let mut c = Array2::<f32>::from_elem((4, 3), 2.0);
+        a.gpu_gemm_inplace(0.0, &b, 0.5, &mut c).unwrap();
+        assert_eq!(c, Array2::from_elem((4, 3), 1.0));
+    }
+    set_tuning(None);
+}
+
+/// Packing of operands the vec4 staging cannot read (strided, reversed, unaligned), forced at
+/// small sizes through the tuning override, in every transpose.
+#[test]
+fn engine_packed_operands() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    set_tuning(Some(Tuning {
+        pack: Some(true),
+        ..Tuning::default()
+    }));
+    for (la, lb) in [
+        (Layout::Strided, Layout::Reversed),
+        (Layout::Reversed, Layout::Strided),
+        (Layout::Strided, Layout::C),
+    ] {
+        for ta in TRANS {
+            for tb in TRANS {
+                check(41, (130, 70, 45), ta, tb, 1.0, 0.5, [la, lb, Layout::F]);
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// A k loop of more slabs than lavapipe runs in one loop (65,535): the nested k loop stays
+/// correct (2×2×1,100,000: 68,750 slabs of 16, split-k off). Hand-computed: A = 1, B = 1/4096
+/// (exact), so every element of C is 1,100,000 / 4096.
+#[test]
+fn engine_k_loop_past_65535_slabs() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    set_tuning(Some(Tuning {
+        split: Some(1),
+        ..Tuning::default()
+    }));
+    let k = 1_100_000;
+    let a = Array2::<f32>::ones((2, k));
+    let b = Array2::<f32>::from_elem((k, 2), 1.0 / 4096.0);
+    let c = a.gpu_gemm(&b).unwrap();
+    set_tuning(None);
+    // Each partial sum is a multiple of 2^-12 below 2^12: every addition is exact.
+    assert_eq!(c, Array2::from_elem((2, 2), k as f32 / 4096.0));
+}

@@ -3,44 +3,65 @@
 // strides swapped, and C, F, mixed-order and strided operands need no copy (layout.rs).
 //
 // Tiling (the register-tiled scheme of Volkov & Demmel, "Benchmarking GPUs to tune dense linear
-// algebra", SC08, as laid out in CUTLASS's SIMT sgemm): a workgroup of 16×16 invocations owns a
-// BM×BN = 128×128 tile of C; per step it stages a BM×BK slab of A and a BK×BN slab of B in
-// workgroup memory (BK = 16), and each invocation accumulates a TM×TN = 8×8 register tile.
-// Staging loads are mapped so that consecutive invocations read consecutive addresses for
-// either storage order. Out-of-range elements are staged as zero; stores are guarded.
-// Whole slabs whose rows or columns are contiguous and 16-byte aligned are staged with vec4
-// loads (bindings `a4`, `b4`: the same buffers); others element by element.
+// algebra", SC08, as laid out in CUTLASS's SIMT sgemm): a workgroup of NT = BM·BN/64
+// invocations owns a BM×BN tile of C; per step it stages a BM×BK slab of A (transposed: As[p][i])
+// and a BK×BN slab of B (Bs[p][j]) in workgroup memory, and each invocation accumulates an 8×8
+// register tile. Invocation (tx, ty) owns rows ty·4 + {0..3} and BM/2 + ty·4 + {0..3}, columns
+// tx·4 + {0..3} and BN/2 + tx·4 + {0..3}: its four vec4 reads per step hit consecutive vec4s
+// across a subgroup (no bank conflicts), and its stores of C are runs of 4 along a row.
 //
-// Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C);
-// beta = 0 never reads C. Both tests look at the bit patterns (`f32_is_zero`), so a NaN alpha or
-// beta is not taken as 0 and a device scalar gets the same rules as a host one.
+// Staging: an operand whose rows or columns are contiguous and 16-byte aligned (AL, BL < 2, set
+// by the driver) is read as vec4s on whole slabs with no bounds checks; partial slabs (edges of
+// C, the last k slab) and other operands go element by element with guards. The driver packs
+// big unaligned or strided operands into aligned ones first (entry `pack`).
+// NBUF = 2 double-buffers workgroup memory: the next slab's global loads are issued before the
+// current slab's products and stored after them, one barrier per slab.
 //
-// Variants (WGSL `override` constants, so the other Level 3 routines reuse this one engine):
-//   TRI_C  = 0: all of C; 1: only the lower triangle (i >= j) of C; 2: only the upper (i <= j).
-//            Tiles wholly outside the triangle return at once, stores are masked on the tiles
-//            the diagonal crosses: elements outside the triangle are neither read nor written
-//            (sgemmtr, ssyrk, ssyr2k).
-//   A_MODE = 0: A general; 1: A symmetric, only its A_UPLO triangle read, element (i, p) of the
-//            other triangle read as (p, i) (ssymm); 2: A triangular in its A_UPLO triangle, zero
-//            outside and never read there, and with A_UNIT the diagonal is 1 and never read;
-//            the k loop then also skips the slabs that are zero for the whole tile (strmm).
-//   A_UPLO = 1: lower; 2: upper.
-//   SYR2K  = true: a second product is accumulated after the first, from the same bindings with
-//            the roles swapped: C = alpha·(A·B + B'·A') + beta·C, where B'(i, p) = B(p, i) and
-//            A'(p, j) = A(j, p); with A = op(A) and B = op(B)ᵀ this is ssyr2k.
+// The k loop is nested (at most KCHUNK slabs per inner loop), so no loop runs more than 65,535
+// iterations however large k is (DESIGN.md §3: lavapipe stops longer loops silently).
+//
+// Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C); beta = 0
+// never reads C. Zero tests go through bit patterns (±0 only): a NaN alpha or beta is not 0.
+//
+// Variants (WGSL `override` constants):
+//   BM, BN, BK, NBUF: tile shape and buffering (the driver picks them from the adapter's limits).
+//   AL = 0: A read as vec4s along m (rsa = 1); 1: along k (csa = 1); 2: element-wise only.
+//   BL = 0: B read as vec4s along n (csb = 1); 1: along k (rsb = 1); 2: element-wise only.
+//   TRI_C = 0: all of C; 1: only its lower triangle (i >= j); 2: only the upper (i <= j). Tiles
+//           wholly outside the triangle return at once, stores are masked on the tiles the
+//           diagonal crosses: elements outside are neither read nor written (sgemmtr, ssyrk,
+//           ssyr2k).
+//   K_TRI = 1 (2): A is zero right (left) of the diagonal: the k loop skips the slabs that are
+//           zero for the whole tile (strmm, whose triangle the driver packs densely first).
+//   EDGE = false: the driver guarantees whole tiles and slabs only (m, n, k multiples of BM, BN,
+//          BK) and vec4-readable A and B: the element-wise paths and the bounds checks are
+//          compiled out, which leaves the invocation fewer registers to hold.
+//   SPLIT: split-k. Workgroup s·tiles + tile sums the k range [s·kslice, (s+1)·kslice) and
+//          stores its raw sums to the scratch bound as `c` (dense, C order, s·m·n + i·n + j);
+//          entry `splitk_reduce` then forms C = alpha·Σ + beta·C.
+// Entry `pack` writes op(A) densely (zero padded), reading it as A_MODE says:
+//   A_MODE = 0: general; 1: symmetric, only its A_UPLO triangle read, element (i, p) of the
+//            other triangle read as (p, i) (ssymm); 2: triangular in its A_UPLO triangle, zero
+//            outside and never read there, and with A_UNIT the diagonal is 1 and never read.
 
-const BM: u32 = 128u;
-const BN: u32 = 128u;
-const BK: u32 = 16u;
-const TM: u32 = 8u;
-const TN: u32 = 8u;
-const WG: u32 = 256u;  // (BM / TM) · (BN / TN)
-
+override BM: u32 = 128u;
+override BN: u32 = 128u;
+override BK: u32 = 16u;
+override NBUF: u32 = 1u;
+override AL: u32 = 2u;
+override BL: u32 = 2u;
 override TRI_C: u32 = 0u;
+override K_TRI: u32 = 0u;
+override SPLIT: bool = false;
+override EDGE: bool = true;
 override A_MODE: u32 = 0u;
 override A_UPLO: u32 = 1u;
 override A_UNIT: bool = false;
-override SYR2K: bool = false;
+
+override NT: u32 = BM * BN / 64u;          // invocations per workgroup
+override AS_LEN: u32 = NBUF * BK * BM / 4u; // vec4s of As (all buffers)
+override BS_LEN: u32 = NBUF * BK * BN / 4u;
+const KCHUNK: u32 = 32768u;                  // slabs per inner k loop
 
 struct Params {
     m: u32,
@@ -57,8 +78,12 @@ struct Params {
     csc: i32,
     alpha: f32,
     beta: f32,
-    tiles_m: u32,  // number of tiles along m
-    vec_ok: u32,   // bit 0: `a4` may be used, bit 1: `b4` (their bindings are whole vec4s)
+    tiles_m: u32,  // tiles along m
+    tiles: u32,    // tiles of C (SPLIT: workgroups per k slice); pack: padded length of the fast dimension
+    kslice: u32,   // SPLIT: k elements per slice (a multiple of BK); splitk_reduce: number of slices
+    pack_cols: u32, // pack: 1 if the output's fast dimension is p (row-major), 0 if i
+    _pad0: u32,
+    _pad1: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -68,13 +93,374 @@ struct Params {
 // The same buffers as `a` and `b`, read as vec4s by the staging fast paths.
 @group(0) @binding(4) var<storage, read> a4: array<vec4<T>>;
 @group(0) @binding(5) var<storage, read> b4: array<vec4<T>>;
+// splitk_reduce: the partial sums.
+@group(0) @binding(6) var<storage, read> part: array<T>;
 
-// As[p][i] and Bs[p][j], stored as vec4 rows so that the inner loop reads vectors.
-var<workgroup> As: array<vec4<T>, 512>;  // BK · BM / 4
-var<workgroup> Bs: array<vec4<T>, 512>;  // BK · BN / 4
+var<workgroup> As: array<vec4<T>, AS_LEN>;
+var<workgroup> Bs: array<vec4<T>, BS_LEN>;
+// Global loads of the next slab, held in registers across the products (fast paths).
+var<private> ra: array<vec4<T>, 8>;
+var<private> rb: array<vec4<T>, 8>;
+
+fn is_zero(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0u;
+}
 
 fn in_tri(lower: bool, i: u32, j: u32) -> bool {
     return (lower && i >= j) || (!lower && i <= j);
+}
+
+// Slab of A at (i0, p0): global part. Fast paths read into `ra` (NBUF = 2: stored by `put_a`
+// after the products) or straight into buffer `buf` (NBUF = 1); the element-wise path writes
+// straight into `buf` (whose readers are past a barrier when this runs).
+fn fetch_a(fast: bool, i0: u32, p0: u32, t: u32, buf: u32) {
+    if (fast) {
+        for (var r = 0u; r < BM * BK / (4u * NT); r = r + 1u) {
+            let e = t + r * NT;
+            var x: vec4<T>;
+            if (AL == 0u) {
+                let pl = e / (BM / 4u);
+                let v = e % (BM / 4u);
+                x = a4[u32(i32(P.offa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v];
+            } else {
+                let il = e % BM;
+                let pv = e / BM;
+                x = a4[u32(i32(P.offa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
+            }
+            if (NBUF == 1u) {
+                put_a1(e, buf, x);
+            } else {
+                ra[r] = x;
+            }
+        }
+        return;
+    }
+    let base = buf * (BK * BM / 4u);
+    for (var e = t; e < BM * BK; e = e + NT) {
+        var il: u32;
+        var pl: u32;
+        if (P.rsa == 1 || P.rsa == -1) {
+            il = e % BM;
+            pl = e / BM;
+        } else {
+            pl = e % BK;
+            il = e / BK;
+        }
+        let i = i0 + il;
+        let p = p0 + pl;
+        var v = T(0);
+        if (i < P.m && p < P.k) {
+            v = a[midx(P.offa, i, p, P.rsa, P.csa)];
+        }
+        As[base + pl * (BM / 4u) + il / 4u][il % 4u] = v;
+    }
+}
+
+// Store the e-th vec4 of a fast-path A slab into buffer `buf`.
+fn put_a1(e: u32, buf: u32, x: vec4<T>) {
+    let base = buf * (BK * BM / 4u);
+    if (AL == 0u) {
+        As[base + e] = x;
+    } else {
+        let il = e % BM;
+        let pl = (e / BM) * 4u;
+        let col = base + il / 4u;
+        let lane = il % 4u;
+        As[col + pl * (BM / 4u)][lane] = x.x;
+        As[col + (pl + 1u) * (BM / 4u)][lane] = x.y;
+        As[col + (pl + 2u) * (BM / 4u)][lane] = x.z;
+        As[col + (pl + 3u) * (BM / 4u)][lane] = x.w;
+    }
+}
+
+// Store the fast-path A slab held in `ra` (NBUF = 2) into buffer `buf`.
+fn put_a(fast: bool, t: u32, buf: u32) {
+    if (!fast || NBUF == 1u) {
+        return;
+    }
+    for (var r = 0u; r < BM * BK / (4u * NT); r = r + 1u) {
+        put_a1(t + r * NT, buf, ra[r]);
+    }
+}
+
+fn fetch_b(fast: bool, p0: u32, j0: u32, t: u32, buf: u32) {
+    if (fast) {
+        for (var r = 0u; r < BN * BK / (4u * NT); r = r + 1u) {
+            let e = t + r * NT;
+            var x: vec4<T>;
+            if (BL == 0u) {
+                let pl = e / (BN / 4u);
+                let v = e % (BN / 4u);
+                x = b4[u32(i32(P.offb) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v];
+            } else {
+                let jl = e % BN;
+                let pv = e / BN;
+                x = b4[u32(i32(P.offb) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
+            }
+            if (NBUF == 1u) {
+                put_b1(e, buf, x);
+            } else {
+                rb[r] = x;
+            }
+        }
+        return;
+    }
+    let base = buf * (BK * BN / 4u);
+    for (var e = t; e < BN * BK; e = e + NT) {
+        var jl: u32;
+        var pl: u32;
+        if (P.csb == 1 || P.csb == -1) {
+            jl = e % BN;
+            pl = e / BN;
+        } else {
+            pl = e % BK;
+            jl = e / BK;
+        }
+        let j = j0 + jl;
+        let p = p0 + pl;
+        var v = T(0);
+        if (j < P.n && p < P.k) {
+            v = b[midx(P.offb, p, j, P.rsb, P.csb)];
+        }
+        Bs[base + pl * (BN / 4u) + jl / 4u][jl % 4u] = v;
+    }
+}
+
+fn put_b1(e: u32, buf: u32, x: vec4<T>) {
+    let base = buf * (BK * BN / 4u);
+    if (BL == 0u) {
+        Bs[base + e] = x;
+    } else {
+        let jl = e % BN;
+        let pl = (e / BN) * 4u;
+        let col = base + jl / 4u;
+        let lane = jl % 4u;
+        Bs[col + pl * (BN / 4u)][lane] = x.x;
+        Bs[col + (pl + 1u) * (BN / 4u)][lane] = x.y;
+        Bs[col + (pl + 2u) * (BN / 4u)][lane] = x.z;
+        Bs[col + (pl + 3u) * (BN / 4u)][lane] = x.w;
+    }
+}
+
+fn put_b(fast: bool, t: u32, buf: u32) {
+    if (!fast || NBUF == 1u) {
+        return;
+    }
+    for (var r = 0u; r < BN * BK / (4u * NT); r = r + 1u) {
+        put_b1(t + r * NT, buf, rb[r]);
+    }
+}
+
+// Store row i, columns j..j+4 of the register tile: C = alpha·acc + beta·C (beta = 0: C not
+// read; run_k false: C = beta·C), or the raw sums for SPLIT.
+fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
+    if (EDGE && !whole && i >= P.m) {
+        return;
+    }
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        let jq = j + q;
+        if (EDGE && !whole && jq >= P.n) {
+            return;
+        }
+        if (SPLIT) {
+            c[offc + i * P.n + jq] = acc[q];
+            continue;
+        }
+        if (TRI_C != 0u && !in_tri(TRI_C == 1u, i, jq)) {
+            continue;
+        }
+        let ic = midx(P.offc, i, jq, P.rsc, P.csc);
+        var v = T(0);
+        if (run_k) {
+            v = T(P.alpha) * acc[q];
+        }
+        if (!is_zero(P.beta)) {
+            v = v + T(P.beta) * c[ic];
+        }
+        c[ic] = v;
+    }
+}
+
+@compute @workgroup_size(NT)
+fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) t: u32) {
+    var tile = linear_group(wid, nwg);
+    var slice = 0u;
+    if (SPLIT) {
+        slice = tile / P.tiles;
+        tile = tile % P.tiles;
+    }
+    let i0 = (tile % P.tiles_m) * BM;
+    let j0 = (tile / P.tiles_m) * BN;
+    let tx = t % (BN / 8u);
+    let ty = t / (BN / 8u);
+
+    // A tile wholly outside the triangle of C: nothing to read or write (uniform per workgroup).
+    if ((TRI_C == 1u && i0 + BM <= j0) || (TRI_C == 2u && j0 + BN <= i0)) {
+        return;
+    }
+
+    var c0 = vec4<T>(T(0));
+    var c1 = c0;
+    var c2 = c0;
+    var c3 = c0;
+    var c4 = c0;
+    var c5 = c0;
+    var c6 = c0;
+    var c7 = c0;
+    var c8 = c0;
+    var c9 = c0;
+    var c10 = c0;
+    var c11 = c0;
+    var c12 = c0;
+    var c13 = c0;
+    var c14 = c0;
+    var c15 = c0;
+
+    // The k range of the tile: all of it, except for a triangular A, whose rows i0..i0+BM are
+    // zero from column i0+BM on (lower) or before column i0 (upper); and a split-k slice.
+    var p_begin = 0u;
+    var p_end = P.k;
+    if (K_TRI == 1u) {
+        p_end = min(P.k, i0 + BM);
+    } else if (K_TRI == 2u) {
+        p_begin = min(P.k, i0);
+    }
+    if (SPLIT) {
+        p_begin = min(P.k, slice * P.kslice);
+        p_end = min(P.k, p_begin + P.kslice);
+    }
+
+    let run_k = !is_zero(P.alpha) && P.k > 0u;
+    if (SPLIT && !run_k) {
+        return;  // splitk_reduce reads no partial sums then
+    }
+    let whole_m = i0 + BM <= P.m;
+    let whole_n = j0 + BN <= P.n;
+    let slabs = (p_end - p_begin + BK - 1u) / BK;
+    if (run_k && slabs > 0u) {
+        // Prologue (NBUF = 2): the first slab into buffer 0.
+        if (NBUF == 2u) {
+            let fa = !EDGE || (AL < 2u && whole_m && p_begin + BK <= P.k);
+            let fb = !EDGE || (BL < 2u && whole_n && p_begin + BK <= P.k);
+            fetch_a(fa, i0, p_begin, t, 0u);
+            fetch_b(fb, p_begin, j0, t, 0u);
+            put_a(fa, t, 0u);
+            put_b(fb, t, 0u);
+            workgroupBarrier();
+        }
+        for (var s0 = 0u; s0 < slabs; s0 = s0 + KCHUNK) {
+            let s1 = min(slabs, s0 + KCHUNK);
+            for (var s = s0; s < s1; s = s + 1u) {
+                var cur = 0u;
+                var fa = false;
+                var fb = false;
+                if (NBUF == 2u) {
+                    cur = s % 2u;
+                    // Issue the next slab's loads into registers (or the other buffer).
+                    let pn = p_begin + (s + 1u) * BK;
+                    if (s + 1u < slabs) {
+                        fa = !EDGE || (AL < 2u && whole_m && pn + BK <= P.k);
+                        fb = !EDGE || (BL < 2u && whole_n && pn + BK <= P.k);
+                        fetch_a(fa, i0, pn, t, 1u - cur);
+                        fetch_b(fb, pn, j0, t, 1u - cur);
+                    }
+                } else {
+                    let p0 = p_begin + s * BK;
+                    fa = !EDGE || (AL < 2u && whole_m && p0 + BK <= P.k);
+                    fb = !EDGE || (BL < 2u && whole_n && p0 + BK <= P.k);
+                    fetch_a(fa, i0, p0, t, 0u);
+                    fetch_b(fb, p0, j0, t, 0u);
+                    put_a(fa, t, 0u);
+                    put_b(fb, t, 0u);
+                    workgroupBarrier();
+                }
+                let ab = cur * (BK * BM / 4u);
+                let bb = cur * (BK * BN / 4u);
+                for (var p = 0u; p < BK; p = p + 1u) {
+                    let a0 = As[ab + p * (BM / 4u) + ty];
+                    let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
+                    let b0 = Bs[bb + p * (BN / 4u) + tx];
+                    let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
+                    c0 = c0 + a0.x * b0;
+                    c1 = c1 + a0.x * b1;
+                    c2 = c2 + a0.y * b0;
+                    c3 = c3 + a0.y * b1;
+                    c4 = c4 + a0.z * b0;
+                    c5 = c5 + a0.z * b1;
+                    c6 = c6 + a0.w * b0;
+                    c7 = c7 + a0.w * b1;
+                    c8 = c8 + a1.x * b0;
+                    c9 = c9 + a1.x * b1;
+                    c10 = c10 + a1.y * b0;
+                    c11 = c11 + a1.y * b1;
+                    c12 = c12 + a1.z * b0;
+                    c13 = c13 + a1.z * b1;
+                    c14 = c14 + a1.w * b0;
+                    c15 = c15 + a1.w * b1;
+                }
+                if (NBUF == 2u) {
+                    if (s + 1u < slabs) {
+                        put_a(fa, t, 1u - cur);
+                        put_b(fb, t, 1u - cur);
+                    }
+                }
+                workgroupBarrier();
+            }
+        }
+    }
+
+    let whole = !EDGE || (whole_m && whole_n && TRI_C == 0u);
+    let offc = slice * P.m * P.n;
+    let ia = i0 + ty * 4u;
+    let ib = i0 + BM / 2u + ty * 4u;
+    let ja = j0 + tx * 4u;
+    let jb = j0 + BN / 2u + tx * 4u;
+    store4(ia, ja, c0, run_k, whole, offc);
+    store4(ia, jb, c1, run_k, whole, offc);
+    store4(ia + 1u, ja, c2, run_k, whole, offc);
+    store4(ia + 1u, jb, c3, run_k, whole, offc);
+    store4(ia + 2u, ja, c4, run_k, whole, offc);
+    store4(ia + 2u, jb, c5, run_k, whole, offc);
+    store4(ia + 3u, ja, c6, run_k, whole, offc);
+    store4(ia + 3u, jb, c7, run_k, whole, offc);
+    store4(ib, ja, c8, run_k, whole, offc);
+    store4(ib, jb, c9, run_k, whole, offc);
+    store4(ib + 1u, ja, c10, run_k, whole, offc);
+    store4(ib + 1u, jb, c11, run_k, whole, offc);
+    store4(ib + 2u, ja, c12, run_k, whole, offc);
+    store4(ib + 2u, jb, c13, run_k, whole, offc);
+    store4(ib + 3u, ja, c14, run_k, whole, offc);
+    store4(ib + 3u, jb, c15, run_k, whole, offc);
+}
+
+// Split-k epilogue: C(i, j) = alpha·Σ_s part[s·m·n + i·n + j] + beta·C(i, j), one invocation
+// per element of C (kslice = number of slices; beta = 0: C not read; alpha = 0: no partial
+// sum read).
+@compute @workgroup_size(256)
+fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) t: u32) {
+    let e = linear_group(wid, nwg) * 256u + t;
+    if (e >= P.m * P.n) {
+        return;
+    }
+    let i = e / P.n;
+    let j = e % P.n;
+    let ic = midx(P.offc, i, j, P.rsc, P.csc);
+    var v = T(0);
+    if (!is_zero(P.alpha) && P.k > 0u) {
+        var sum = T(0);
+        for (var s = 0u; s < P.kslice; s = s + 1u) {
+            sum = sum + part[s * P.m * P.n + e];
+        }
+        v = T(P.alpha) * sum;
+    }
+    if (!is_zero(P.beta)) {
+        v = v + T(P.beta) * c[ic];
+    }
+    c[ic] = v;
 }
 
 // Element (i, p) of the left operand, in range, as A_MODE reads it.
@@ -98,313 +484,32 @@ fn read_a(i: u32, p: u32) -> T {
     return T(0);
 }
 
-// Stage the BM×BK slab of the left operand at (i0, p0). `second`: the SYR2K second product,
-// whose left operand is B'(i, p) = B(p, i) (strides (csb, rsb) of the b binding).
-fn load_a(i0: u32, p0: u32, t: u32, second: bool) {
-    // Fast paths: a whole general slab whose rows (csa = 1) or columns (rsa = 1) are
-    // contiguous and 16-byte aligned is read as vec4s (all values here are uniform).
-    let whole = i0 + BM <= P.m && p0 + BK <= P.k;
-    if (A_MODE == 0u && !second && whole && (P.vec_ok & 1u) != 0u && P.offa % 4u == 0u) {
-        if (P.csa == 1 && P.rsa % 4 == 0) {
-            // Invocation t: row t / 2 of the slab, 8 consecutive p from (t % 2)·8.
-            let il = t / 2u;
-            let pq = (t % 2u) * 8u;
-            let at = (u32(i32(P.offa) + i32(i0 + il) * P.rsa) + p0 + pq) / 4u;
-            let v0 = a4[at];
-            let v1 = a4[at + 1u];
-            let col = il / 4u;
-            let lane = il % 4u;
-            As[(pq + 0u) * (BM / 4u) + col][lane] = v0.x;
-            As[(pq + 1u) * (BM / 4u) + col][lane] = v0.y;
-            As[(pq + 2u) * (BM / 4u) + col][lane] = v0.z;
-            As[(pq + 3u) * (BM / 4u) + col][lane] = v0.w;
-            As[(pq + 4u) * (BM / 4u) + col][lane] = v1.x;
-            As[(pq + 5u) * (BM / 4u) + col][lane] = v1.y;
-            As[(pq + 6u) * (BM / 4u) + col][lane] = v1.z;
-            As[(pq + 7u) * (BM / 4u) + col][lane] = v1.w;
-            return;
-        }
-        if (P.rsa == 1 && P.csa % 4 == 0) {
-            // Invocation t: vec4 t % 32 of slab columns t / 32 and t / 32 + 8.
-            let v = t % 32u;
-            for (var r = 0u; r < 2u; r = r + 1u) {
-                let pl = t / 32u + 8u * r;
-                let at = u32(i32(P.offa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v;
-                As[pl * (BM / 4u) + v] = a4[at];
-            }
-            return;
-        }
-    }
-    var rs = P.rsa;
-    if (second) {
-        rs = P.csb;
-    }
-    // 2048 elements, 8 per invocation.
-    for (var r = 0u; r < 8u; r = r + 1u) {
-        var il: u32;
-        var pl: u32;
-        if (rs == 1 || rs == -1) {
-            il = t % BM;
-            pl = t / BM + 2u * r;
-        } else {
-            pl = t % BK;
-            il = t / BK + 16u * r;
-        }
-        let i = i0 + il;
-        let p = p0 + pl;
-        var v = T(0);
-        if (i < P.m && p < P.k) {
-            if (second) {
-                v = b[midx(P.offb, p, i, P.rsb, P.csb)];
-            } else {
-                v = read_a(i, p);
-            }
-        }
-        As[pl * (BM / 4u) + il / 4u][il % 4u] = v;
-    }
-}
-
-// Stage the BK×BN slab of the right operand at (p0, j0). `second`: the SYR2K second product,
-// whose right operand is A'(p, j) = A(j, p) (strides (csa, rsa) of the a binding).
-fn load_b(p0: u32, j0: u32, t: u32, second: bool) {
-    // Fast paths, as in `load_a`: rows (csb = 1) or columns (rsb = 1) contiguous and aligned.
-    let whole = j0 + BN <= P.n && p0 + BK <= P.k;
-    if (!second && whole && (P.vec_ok & 2u) != 0u && P.offb % 4u == 0u) {
-        if (P.csb == 1 && P.rsb % 4 == 0) {
-            let v = t % 32u;
-            for (var r = 0u; r < 2u; r = r + 1u) {
-                let pl = t / 32u + 8u * r;
-                let at = u32(i32(P.offb) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v;
-                Bs[pl * (BN / 4u) + v] = b4[at];
-            }
-            return;
-        }
-        if (P.rsb == 1 && P.csb % 4 == 0) {
-            // Invocation t: column t / 2 of the slab, 8 consecutive p from (t % 2)·8.
-            let jl = t / 2u;
-            let pq = (t % 2u) * 8u;
-            let at = (u32(i32(P.offb) + i32(j0 + jl) * P.csb) + p0 + pq) / 4u;
-            let v0 = b4[at];
-            let v1 = b4[at + 1u];
-            let col = jl / 4u;
-            let lane = jl % 4u;
-            Bs[(pq + 0u) * (BN / 4u) + col][lane] = v0.x;
-            Bs[(pq + 1u) * (BN / 4u) + col][lane] = v0.y;
-            Bs[(pq + 2u) * (BN / 4u) + col][lane] = v0.z;
-            Bs[(pq + 3u) * (BN / 4u) + col][lane] = v0.w;
-            Bs[(pq + 4u) * (BN / 4u) + col][lane] = v1.x;
-            Bs[(pq + 5u) * (BN / 4u) + col][lane] = v1.y;
-            Bs[(pq + 6u) * (BN / 4u) + col][lane] = v1.z;
-            Bs[(pq + 7u) * (BN / 4u) + col][lane] = v1.w;
-            return;
-        }
-    }
-    var cs = P.csb;
-    if (second) {
-        cs = P.rsa;
-    }
-    for (var r = 0u; r < 8u; r = r + 1u) {
-        var jl: u32;
-        var pl: u32;
-        if (cs == 1 || cs == -1) {
-            jl = t % BN;
-            pl = t / BN + 2u * r;
-        } else {
-            pl = t % BK;
-            jl = t / BK + 16u * r;
-        }
-        let j = j0 + jl;
-        let p = p0 + pl;
-        var v = T(0);
-        if (j < P.n && p < P.k) {
-            if (second) {
-                v = a[midx(P.offa, j, p, P.rsa, P.csa)];
-            } else {
-                v = b[midx(P.offb, p, j, P.rsb, P.csb)];
-            }
-        }
-        Bs[pl * (BN / 4u) + jl / 4u][jl % 4u] = v;
-    }
-}
-
-// Write C(i, j..j+8) = alpha·(v0, v1) + beta·C (beta = 0: C not read), in range and, for
-// TRI_C, in the triangle only.
-fn store_row(i: u32, j: u32, v0: vec4<T>, v1: vec4<T>, run_k: bool) {
-    if (i >= P.m) {
-        return;
-    }
-    for (var q = 0u; q < TN; q = q + 1u) {
-        if (j + q >= P.n) {
-            return;
-        }
-        if (TRI_C != 0u && !in_tri(TRI_C == 1u, i, j + q)) {
-            continue;
-        }
-        let ic = midx(P.offc, i, j + q, P.rsc, P.csc);
-        var v = T(0);
-        if (run_k) {
-            var acc: T;
-            if (q < 4u) {
-                acc = v0[q];
-            } else {
-                acc = v1[q - 4u];
-            }
-            v = T(P.alpha) * acc;
-        }
-        if (!f32_is_zero(P.beta)) {
-            v = v + T(P.beta) * c[ic];
-        }
-        c[ic] = v;
-    }
-}
-
-// The products of one staged slab for a triangular A (A_MODE = 2), rows i..i+8 of this
-// invocation, each only where A(row, p) lies in the A_UPLO triangle (the diagonal included).
-fn masked_products(i: u32, p0: u32, tx: u32, ty: u32, c0: ptr<function, vec4<T>>, c1: ptr<function, vec4<T>>, c2: ptr<function, vec4<T>>, c3: ptr<function, vec4<T>>, c4: ptr<function, vec4<T>>, c5: ptr<function, vec4<T>>, c6: ptr<function, vec4<T>>, c7: ptr<function, vec4<T>>, c8: ptr<function, vec4<T>>, c9: ptr<function, vec4<T>>, c10: ptr<function, vec4<T>>, c11: ptr<function, vec4<T>>, c12: ptr<function, vec4<T>>, c13: ptr<function, vec4<T>>, c14: ptr<function, vec4<T>>, c15: ptr<function, vec4<T>>) {
-    let lower = A_UPLO == 1u;
-    for (var p = 0u; p < BK; p = p + 1u) {
-        let pg = p0 + p;
-        let a0 = As[p * (BM / 4u) + ty * 2u];
-        let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
-        let b0 = Bs[p * (BN / 4u) + tx * 2u];
-        let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
-        if (in_tri(lower, i + 0u, pg)) {
-            *c0 = *c0 + a0.x * b0;
-            *c1 = *c1 + a0.x * b1;
-        }
-        if (in_tri(lower, i + 1u, pg)) {
-            *c2 = *c2 + a0.y * b0;
-            *c3 = *c3 + a0.y * b1;
-        }
-        if (in_tri(lower, i + 2u, pg)) {
-            *c4 = *c4 + a0.z * b0;
-            *c5 = *c5 + a0.z * b1;
-        }
-        if (in_tri(lower, i + 3u, pg)) {
-            *c6 = *c6 + a0.w * b0;
-            *c7 = *c7 + a0.w * b1;
-        }
-        if (in_tri(lower, i + 4u, pg)) {
-            *c8 = *c8 + a1.x * b0;
-            *c9 = *c9 + a1.x * b1;
-        }
-        if (in_tri(lower, i + 5u, pg)) {
-            *c10 = *c10 + a1.y * b0;
-            *c11 = *c11 + a1.y * b1;
-        }
-        if (in_tri(lower, i + 6u, pg)) {
-            *c12 = *c12 + a1.z * b0;
-            *c13 = *c13 + a1.z * b1;
-        }
-        if (in_tri(lower, i + 7u, pg)) {
-            *c14 = *c14 + a1.w * b0;
-            *c15 = *c15 + a1.w * b1;
-        }
-    }
-}
-
-@compute @workgroup_size(16, 16)
-fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
+// Dense copy of the m×k operand A into `c` at offc: row-major with row pitch `tiles`
+// (pack_cols = 1) or column-major with column pitch `tiles` (pack_cols = 0), the padding
+// zero. One invocation per element of the padded copy, consecutive along its fast dimension.
+@compute @workgroup_size(256)
+fn pack(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_id) loc: vec3<u32>,
         @builtin(local_invocation_index) t: u32) {
-    let tile = linear_group(wid, nwg);
-    let i0 = (tile % P.tiles_m) * BM;
-    let j0 = (tile / P.tiles_m) * BN;
-    let tx = loc.x;  // along n
-    let ty = loc.y;  // along m
-
-    // A tile wholly outside the triangle of C: nothing to read or write (uniform per workgroup).
-    if ((TRI_C == 1u && i0 + BM <= j0) || (TRI_C == 2u && j0 + BN <= i0)) {
-        return;
-    }
-
-    // The 8×8 register tile as 16 named vec4s (row r of the tile is c[2r], c[2r+1]): a local
-    // array indexed in loops may be kept in memory by the driver, named values are registers.
-    var c0 = vec4<T>(T(0));
-    var c1 = c0;
-    var c2 = c0;
-    var c3 = c0;
-    var c4 = c0;
-    var c5 = c0;
-    var c6 = c0;
-    var c7 = c0;
-    var c8 = c0;
-    var c9 = c0;
-    var c10 = c0;
-    var c11 = c0;
-    var c12 = c0;
-    var c13 = c0;
-    var c14 = c0;
-    var c15 = c0;
-
-    // The k range of the tile: all of it, except for a triangular A, whose rows i0..i0+BM are
-    // zero before column i0 (upper) or from column i0+BM on (lower). i0 is a multiple of BK.
-    var p_begin = 0u;
-    var p_end = P.k;
-    if (A_MODE == 2u) {
-        if (A_UPLO == 1u) {
-            p_end = min(P.k, i0 + BM);
-        } else {
-            p_begin = min(P.k, i0);
+    let e = linear_group(wid, nwg) * 256u + t;
+    var i: u32;
+    var p: u32;
+    if (P.pack_cols == 1u) {
+        i = e / P.tiles;
+        p = e % P.tiles;
+        if (i >= P.m) {
+            return;
+        }
+    } else {
+        p = e / P.tiles;
+        i = e % P.tiles;
+        if (p >= P.k) {
+            return;
         }
     }
-    var products = 1u;
-    if (SYR2K) {
-        products = 2u;
+    var v = T(0);
+    if (i < P.m && p < P.k) {
+        v = read_a(i, p);
     }
-
-    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
-    if (run_k) {
-        for (var second = 0u; second < products; second = second + 1u) {
-            for (var p0 = p_begin; p0 < p_end; p0 = p0 + BK) {
-                load_a(i0, p0, t, second == 1u);
-                load_b(p0, j0, t, second == 1u);
-                workgroupBarrier();
-                // A triangular A is staged as 0 outside its triangle; where a slab holds such
-                // zeros for this tile's rows, those products are masked out instead of added:
-                // 0·NaN or 0·Inf of a B element is not a product of the formula (DESIGN.md §3).
-                if (A_MODE == 2u && p0 + BK > i0 && p0 < i0 + BM) {
-                    masked_products(i0 + ty * TM, p0, tx, ty, &c0, &c1, &c2, &c3, &c4, &c5, &c6,
-                                    &c7, &c8, &c9, &c10, &c11, &c12, &c13, &c14, &c15);
-                    workgroupBarrier();
-                    continue;
-                }
-                for (var p = 0u; p < BK; p = p + 1u) {
-                    let a0 = As[p * (BM / 4u) + ty * 2u];
-                    let a1 = As[p * (BM / 4u) + ty * 2u + 1u];
-                    let b0 = Bs[p * (BN / 4u) + tx * 2u];
-                    let b1 = Bs[p * (BN / 4u) + tx * 2u + 1u];
-                    c0 = c0 + a0.x * b0;
-                    c1 = c1 + a0.x * b1;
-                    c2 = c2 + a0.y * b0;
-                    c3 = c3 + a0.y * b1;
-                    c4 = c4 + a0.z * b0;
-                    c5 = c5 + a0.z * b1;
-                    c6 = c6 + a0.w * b0;
-                    c7 = c7 + a0.w * b1;
-                    c8 = c8 + a1.x * b0;
-                    c9 = c9 + a1.x * b1;
-                    c10 = c10 + a1.y * b0;
-                    c11 = c11 + a1.y * b1;
-                    c12 = c12 + a1.z * b0;
-                    c13 = c13 + a1.z * b1;
-                    c14 = c14 + a1.w * b0;
-                    c15 = c15 + a1.w * b1;
-                }
-                workgroupBarrier();
-            }
-        }
-    }
-
-    let i = i0 + ty * TM;
-    let j = j0 + tx * TN;
-    store_row(i, j, c0, c1, run_k);
-    store_row(i + 1u, j, c2, c3, run_k);
-    store_row(i + 2u, j, c4, c5, run_k);
-    store_row(i + 3u, j, c6, c7, run_k);
-    store_row(i + 4u, j, c8, c9, run_k);
-    store_row(i + 5u, j, c10, c11, run_k);
-    store_row(i + 6u, j, c12, c13, run_k);
-    store_row(i + 7u, j, c14, c15, run_k);
+    c[P.offc + e] = v;
 }

@@ -10,8 +10,8 @@
 // NB×NC block of X (8 KiB, rows padded to 65) in workgroup memory, then each invocation solves its own column by
 // row-oriented substitution (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
 // Alg. 8.1 / 8.2, backward stable, Thm. 8.5), reading L by broadcast: 2 barriers in all, none
-// per row. The solved block goes back into X and, in C order, into `w` (nb×n), from which the
-// following tile-engine update reads it (X itself is written by that update, and a buffer may
+// per row. The solved block goes back into X and, in C order, into `w` (r×n, row k0 + i), from which the
+// following tile-engine updates read it (X itself is written by that update, and a buffer may
 // not be bound read-only and read-write in one dispatch).
 
 override LOWER: bool = true;
@@ -115,7 +115,7 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
         if (s.x < nb && j < P.n) {
             let v = Xs[s.x * XS + s.y];
             x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)] = v;
-            w[s.x * P.n + j] = v;
+            w[(k0 + s.x) * P.n + j] = v;
         }
     }
 }

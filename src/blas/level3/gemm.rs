@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::{self, matmul};
+use crate::drivers::matmul;
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
@@ -10,11 +10,7 @@ use crate::Context;
 /// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
 /// (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics:
 /// k = 0 or `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
-/// `C`, so NaN or Inf in `C` do not leak. These rules hold alike for an alpha or beta held on the
-/// device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or beta is not 0, and
-/// NaN or Inf in A or B propagate through every product, a zero partner included (DESIGN.md §3).
-/// A k past 16,384 is split over several dispatches (split-k), so that no shader loop passes
-/// lavapipe's 65,535-iteration limit. Forward error bound:
+/// `C`, so NaN or Inf in `C` do not leak. Forward error bound:
 /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
 ///
 /// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (128×128 workgroup tile,
@@ -82,14 +78,18 @@ pub fn sgemm<'a>(
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    // beta = 0: the first split-k part writes every element of C without reading it (later
-    // parts add to what it wrote), so C is not uploaded.
+    // beta = 0: the dispatches write every element of C without reading it (later k chunks
+    // add to what the first wrote), so C is not uploaded.
     let cd = if beta.is(0.0) {
         layout::matrix_output(ctx, R, "c", c.view())?
     } else {
         layout::matrix(ctx, R, "c", c.view())?
     };
-    let parts = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
-    let parts = drivers::scalars(parts, &alpha, matmul::ALPHA, &beta, matmul::BETA);
-    layout::finish(ctx, R, &parts, &mut [Out::Mat(&mut c, &cd)])
+    let plan = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
+    let d: Vec<_> = plan
+        .dispatches()
+        .into_iter()
+        .map(|d| beta.apply(alpha.apply(d, matmul::ALPHA), matmul::BETA))
+        .collect();
+    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)])
 }

@@ -92,6 +92,6 @@ pub fn sgemmtr<'a>(
         ..Variant::default()
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
-    let parts = matmul::engine_split(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    layout::finish(ctx, R, &parts, &mut [Out::Tri(&mut c, &cd, uplo)])
+    let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
+    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Tri(&mut c, &cd, uplo)])
 }

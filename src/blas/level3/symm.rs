@@ -81,9 +81,9 @@ pub fn ssymm<'a>(
         ..Variant::default()
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
-    let d = match side {
+    let plan = match side {
         Side::Left => matmul::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
         Side::Right => matmul::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
     };
-    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut c, &cd)])
+    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Mat(&mut c, &cd)])
 }

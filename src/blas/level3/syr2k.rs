@@ -92,6 +92,6 @@ pub fn ssyr2k<'a>(
     // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them back
     // as op(B) and op(A)ᵀ.
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
-    let parts = matmul::engine_split(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    layout::finish(ctx, R, &parts, &mut [Out::Tri(&mut c, &cd, uplo)])
+    let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
+    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Tri(&mut c, &cd, uplo)])
 }

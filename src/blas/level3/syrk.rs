@@ -69,7 +69,7 @@ pub fn ssyrk<'a>(
         ..Variant::default()
     };
     let ao = Operand::of(&ad);
-    let parts = matmul::engine_split(
+    let plan = matmul::engine(
         ctx,
         (n, n, k),
         alpha,
@@ -79,5 +79,5 @@ pub fn ssyrk<'a>(
         Operand::of(&cd),
         variant,
     );
-    layout::finish(ctx, R, &parts, &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Tri(&mut c, &cd, uplo)])
 }

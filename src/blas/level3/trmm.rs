@@ -79,9 +79,9 @@ pub fn strmm<'a>(
         ..Variant::default()
     };
     let (lo, bo, oo) = (Operand::of(&ld), Operand::of(&bd), Operand::of(&out));
-    let d = match side {
+    let plan = match side {
         Side::Left => matmul::engine(ctx, (m, n, m), alpha, lo, bo, 0.0, oo, variant),
         Side::Right => matmul::engine(ctx, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant),
     };
-    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut b, &out)])
+    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Mat(&mut b, &out)])
 }

@@ -78,12 +78,12 @@ pub fn strsm<'a>(
     let bd = layout::matrix(ctx, R, "b", b.view())?;
     let scratch = blocksolve::scratch_len(r, nrhs);
     check_fits::<f32>(ctx, R, "b", scratch)?;
-    let w = ctx.zeroed(scratch as u64 * 4);
+    let w = ctx.scratch(scratch as u64 * 4);
     let x = match side {
         Side::Left => Operand::of(&bd),
         Side::Right => Operand::of(&bd).t(),
     };
     let unit = diag == Diag::Unit;
-    let d = blocksolve::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
-    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut b, &bd)])
+    let steps = blocksolve::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
+    layout::finish(ctx, R, &blocksolve::dispatches(&steps), &mut [Out::Mat(&mut b, &bd)])
 }

@@ -1,0 +1,174 @@
+//! Kernel lab: many tile-engine variants (tile shape, slab depth, double buffering, split-k,
+//! packing, the transposed problem for column-major C) tried in one run with no rebuild, each
+//! on GPU-resident operands, timed by GPU timestamps (median and best of `--reps`), and each
+//! result checked against OpenBLAS with the DESIGN.md §2 forward factor (bound
+//! `(k+1)·|A|·|B|`, computed by OpenBLAS in f32 on the absolute values).
+//!
+//! Run: `cargo run --release --example kernel_lab -- --shapes 4096x4096x4096,128x4096x4096
+//! --layouts NN-C,TT-F --variants "auto;bm=128,bn=128,bk=16,nbuf=1;split=8" --reps 11`
+//!
+//! A variant is `auto` (the engine's own choice) or a comma list of `bm`, `bn`, `bk`, `nbuf`
+//! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (1: keep the bounds-checked
+//! kernel on whole tiles). Output: one line per run,
+//! `LAB,<shape>,<layout>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
+
+extern crate blas_src;
+
+use std::time::Duration;
+
+use cblas_sys::*;
+use ndarray::{Array2, ShapeBuilder};
+use ndarray_rand::rand_distr::Uniform;
+use ndarray_rand::RandomExt;
+use wgblas::tuning::{self, Tile, Tuning};
+use wgblas::{blas, metrics, Context, GpuMatrix, Transpose};
+
+fn arg(name: &str, default: &str) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| default.to_string())
+}
+
+fn parse_variant(s: &str) -> Option<Tuning> {
+    if s == "auto" {
+        return None;
+    }
+    let mut t = Tuning::default();
+    let (mut bm, mut bn, mut bk, mut nbuf) = (None, None, None, None);
+    for kv in s.split(',') {
+        let (k, v) = kv.split_once('=').expect("variant: key=value");
+        let v: usize = v.parse().expect("variant: a number");
+        match k {
+            "bm" => bm = Some(v as u32),
+            "bn" => bn = Some(v as u32),
+            "bk" => bk = Some(v as u32),
+            "nbuf" => nbuf = Some(v as u32),
+            "split" => t.split = Some(v),
+            "pack" => t.pack = Some(v != 0),
+            "swap" => t.swap = Some(v != 0),
+            "edge" => t.edge = Some(v != 0),
+            _ => panic!("variant: unknown key {k}"),
+        }
+    }
+    if let (Some(bm), Some(bn), Some(bk), Some(nbuf)) = (bm, bn, bk, nbuf) {
+        t.tile = Some(Tile { bm, bn, bk, nbuf });
+    }
+    Some(t)
+}
+
+/// `values` (the logical matrix, or its transpose when `trans`) stored in C or F order.
+fn stored(values: &Array2<f32>, trans: bool, f_order: bool) -> Array2<f32> {
+    let logical = if trans {
+        values.t().to_owned()
+    } else {
+        values.clone()
+    };
+    if f_order {
+        let mut out = Array2::zeros(logical.dim().f());
+        out.assign(&logical);
+        out
+    } else {
+        logical
+    }
+}
+
+/// Row-major C = A·B by OpenBLAS.
+fn sgemm_ref(a: &Array2<f32>, b: &Array2<f32>) -> Array2<f32> {
+    let (m, k) = a.dim();
+    let n = b.ncols();
+    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+    let mut c = Array2::zeros((m, n));
+    unsafe {
+        cblas_sgemm(
+            CBLAS_LAYOUT::CblasRowMajor,
+            CBLAS_TRANSPOSE::CblasNoTrans,
+            CBLAS_TRANSPOSE::CblasNoTrans,
+            m as i32,
+            n as i32,
+            k as i32,
+            1.0,
+            a.as_ptr(),
+            k.max(1) as i32,
+            b.as_ptr(),
+            n.max(1) as i32,
+            0.0,
+            c.as_mut_ptr(),
+            n.max(1) as i32,
+        );
+    }
+    c
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let reps: usize = arg("--reps", "11").parse()?;
+    let ctx = Context::shared()?;
+    ctx.set_profiling(true);
+    let info = ctx.adapter_info();
+    println!(
+        "adapter: {} ({:?}), driver {} {}; workgroup memory {} B",
+        info.name,
+        info.backend,
+        info.driver,
+        info.driver_info,
+        ctx.limits().max_compute_workgroup_storage_size
+    );
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let variants: Vec<String> = arg("--variants", "auto")
+        .split(';')
+        .map(str::to_string)
+        .collect();
+    for shape in arg("--shapes", "256x256x256").split(',') {
+        let d: Vec<usize> = shape.split('x').map(|v| v.parse().unwrap()).collect();
+        let (m, n, k) = (d[0], d[1], d[2]);
+        let opa = Array2::random((m, k), dist);
+        let opb = Array2::random((k, n), dist);
+        let reference = sgemm_ref(&opa, &opb);
+        let scale = (k as f64 + 1.0) as f32;
+        let bound = sgemm_ref(&opa.mapv(f32::abs), &opb.mapv(f32::abs)).mapv(|v| v as f64 * scale as f64);
+        let flops = 2.0 * m as f64 * n as f64 * k as f64;
+        for layout in arg("--layouts", "NN-C").split(',') {
+            let lb = layout.as_bytes();
+            let (ta, tb, f) = (lb[0] == b'T', lb[1] == b'T', lb[3] == b'F');
+            let tr = |t| if t { Transpose::Yes } else { Transpose::No };
+            let ga = ctx.upload_matrix(&stored(&opa, ta, f))?;
+            let gb = ctx.upload_matrix(&stored(&opb, tb, f))?;
+            let cl = if f {
+                wgblas::MatrixLayout::ColMajor
+            } else {
+                wgblas::MatrixLayout::RowMajor
+            };
+            let mut gc = GpuMatrix::<f32>::zeros(ctx, (m, n), cl)?;
+            for v in &variants {
+                tuning::set_tuning(parse_variant(v));
+                // With profiling on, each call is submitted and waited for, and its kernels timed.
+                let mut run = || {
+                    blas::sgemm(ctx, tr(ta), tr(tb), 1.0, &ga, &gb, 0.0, &mut gc).unwrap();
+                };
+                for _ in 0..2 {
+                    run();
+                }
+                let mut times = Vec::new();
+                for _ in 0..reps {
+                    run();
+                    times.push(
+                        ctx.last_gpu_time()
+                            .unwrap_or(Duration::ZERO)
+                            .as_secs_f64(),
+                    );
+                }
+                times.sort_by(f64::total_cmp);
+                let got = gc.to_array()?;
+                let factor = metrics::forward_factor(&got, &reference, &bound)?;
+                println!(
+                    "LAB,{shape},{layout},{v},{:.2},{:.2},{factor:.3}",
+                    flops / times[reps / 2] / 1e12,
+                    flops / times[0] / 1e12
+                );
+            }
+            tuning::set_tuning(None);
+        }
+    }
+    Ok(())
+}
