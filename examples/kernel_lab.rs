@@ -49,6 +49,7 @@ fn parse_variant(s: &str) -> Option<Tuning> {
             "pack" => t.pack = Some(v != 0),
             "swap" => t.swap = Some(v != 0),
             "edge" => t.edge = Some(v != 0),
+            "columns" => t.trsm_columns = Some(v != 0),
             _ => panic!("variant: unknown key {k}"),
         }
     }
@@ -119,14 +120,52 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .split(';')
         .map(str::to_string)
         .collect();
-    for shape in arg("--shapes", "256x256x256").split(',') {
+    // strsm (left, lower, no transpose) on r×r triangles with nrhs right-hand sides: the time
+    // per call, to separate the cost of the diagonal-block solves from that of the updates.
+    for spec in arg("--trsm", "").split(',').filter(|s| !s.is_empty()) {
+        let (r, nrhs) = spec.split_once('x').expect("--trsm RxN");
+        let (r, nrhs): (usize, usize) = (r.parse()?, nrhs.parse()?);
+        let a = Array2::random((r, r), dist);
+        let t = Array2::from_shape_fn((r, r), |(i, j)| {
+            if i == j {
+                2.0 + a[[i, j]].abs()
+            } else if i > j {
+                a[[i, j]] / r as f32
+            } else {
+                0.0
+            }
+        });
+        let gt = ctx.upload_matrix(&t)?;
+        let mut gb = ctx.upload_matrix(&Array2::random((r, nrhs), dist))?;
+        for v in &variants {
+            tuning::set_tuning(parse_variant(v));
+            let mut times = Vec::new();
+            for rep in 0..reps + 2 {
+                let (l, no, nu) = (wgblas::Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
+                blas::strsm(ctx, wgblas::Side::Left, l, no, nu, 1.0, &gt, &mut gb)?;
+                if rep >= 2 {
+                    times.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64());
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            let flops = (r * r * nrhs) as f64;
+            println!(
+                "TRSM,{spec},{v},{:.1} us,{:.2} TFLOP/s",
+                times[reps / 2] * 1e6,
+                flops / times[reps / 2] / 1e12
+            );
+        }
+        tuning::set_tuning(None);
+    }
+    for shape in arg("--shapes", "").split(',').filter(|s| !s.is_empty()) {
         let d: Vec<usize> = shape.split('x').map(|v| v.parse().unwrap()).collect();
         let (m, n, k) = (d[0], d[1], d[2]);
         let opa = Array2::random((m, k), dist);
         let opb = Array2::random((k, n), dist);
         let reference = sgemm_ref(&opa, &opb);
         let scale = (k as f64 + 1.0) as f32;
-        let bound = sgemm_ref(&opa.mapv(f32::abs), &opb.mapv(f32::abs)).mapv(|v| v as f64 * scale as f64);
+        let bound =
+            sgemm_ref(&opa.mapv(f32::abs), &opb.mapv(f32::abs)).mapv(|v| v as f64 * scale as f64);
         let flops = 2.0 * m as f64 * n as f64 * k as f64;
         for layout in arg("--layouts", "NN-C").split(',') {
             let lb = layout.as_bytes();
@@ -152,11 +191,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let mut times = Vec::new();
                 for _ in 0..reps {
                     run();
-                    times.push(
-                        ctx.last_gpu_time()
-                            .unwrap_or(Duration::ZERO)
-                            .as_secs_f64(),
-                    );
+                    times.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64());
                 }
                 times.sort_by(f64::total_cmp);
                 let got = gc.to_array()?;

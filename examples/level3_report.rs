@@ -48,9 +48,7 @@ fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
     let mut v: Vec<f64> = (0..reps)
         .map(|_| {
             f();
-            ctx.last_gpu_time()
-                .unwrap_or(Duration::ZERO)
-                .as_secs_f64()
+            ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64()
         })
         .collect();
     v.sort_by(f64::total_cmp);
@@ -176,7 +174,12 @@ fn wgblas_oracle_sgemm(
 }
 
 /// The other Level 3 routines at n×n×n, C order, resident.
-fn level3(ctx: &Context, n: usize, reps: usize, check: usize) -> Result<(), Box<dyn std::error::Error>> {
+fn level3(
+    ctx: &Context,
+    n: usize,
+    reps: usize,
+    check: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
     let dist = Uniform::new(-1.0f32, 1.0)?;
     let (no, yes, lo, up) = (Transpose::No, Transpose::Yes, Uplo::Lower, Uplo::Upper);
     let (left, right, nonunit) = (Side::Left, Side::Right, Diag::NonUnit);
@@ -210,11 +213,12 @@ fn level3(ctx: &Context, n: usize, reps: usize, check: usize) -> Result<(), Box<
         ("strsm", "R", nf.powi(3)),
     ];
     for (name, side, flops) in cases {
-        let mut gc = ctx.upload_matrix(if name.starts_with("strmm") || name.starts_with("strsm") {
-            &b
-        } else {
-            &c0
-        })?;
+        let mut gc =
+            ctx.upload_matrix(if name.starts_with("strmm") || name.starts_with("strsm") {
+                &b
+            } else {
+                &c0
+            })?;
         let run = |gc: &mut GpuMatrix<f32>| {
             match (name, side) {
                 ("sgemmtr", _) => blas::sgemmtr(ctx, lo, no, no, 1.0, &ga, &gb, 0.5, gc),
@@ -242,15 +246,34 @@ fn level3(ctx: &Context, n: usize, reps: usize, check: usize) -> Result<(), Box<
             let sd = if side == "R" { right } else { left };
             let trn = if side == "R" { yes } else { no };
             metric = if name == "strsm" {
-                let res = metrics::trsm_residual(sd, lo, trn, nonunit, 1.0, t.view(), got.view(), b.view())?;
+                let res = metrics::trsm_residual(
+                    sd,
+                    lo,
+                    trn,
+                    nonunit,
+                    1.0,
+                    t.view(),
+                    got.view(),
+                    b.view(),
+                )?;
                 let bound = bounds::trsm(sd, lo, trn, nonunit, t.view(), got.view());
-                format!("backward residual factor {:.3} (≤ 5)", metrics::backward_residual_factor(&res, &bound)?)
+                format!(
+                    "backward residual factor {:.3} (≤ 5)",
+                    metrics::backward_residual_factor(&res, &bound)?
+                )
             } else {
                 let (reference, bound) = reference(name, sd, &a, &b, &c0, &t);
-                format!("forward factor {:.3} (≤ 1)", metrics::forward_factor(&got, &reference, &bound)?)
+                format!(
+                    "forward factor {:.3} (≤ 1)",
+                    metrics::forward_factor(&got, &reference, &bound)?
+                )
             };
         }
-        let layout = if side == "-" { "-".to_string() } else { format!("{side}-C") };
+        let layout = if side == "-" {
+            "-".to_string()
+        } else {
+            format!("{side}-C")
+        };
         row(name, &format!("n={n}"), &layout, flops, &times, &metric);
     }
     Ok(())
@@ -278,7 +301,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if sections.contains("rect") {
         let rect = arg("--rect", "all");
-        let rect = if rect == "all" { RECT.to_string() } else { rect };
+        let rect = if rect == "all" {
+            RECT.to_string()
+        } else {
+            rect
+        };
         for shape in rect.split(',') {
             let d = list(&shape.replace('x', ","));
             sgemm(ctx, (d[0], d[1], d[2]), "NN-C", reps, check)?;
@@ -317,11 +344,48 @@ fn reference(
     unsafe {
         match name {
             "sgemmtr" => cblas_sgemm(
-                row, ntr, ntr, n, n, n, 1.0, a.as_ptr(), n, b.as_ptr(), n, 0.5, r.as_mut_ptr(), n,
+                row,
+                ntr,
+                ntr,
+                n,
+                n,
+                n,
+                1.0,
+                a.as_ptr(),
+                n,
+                b.as_ptr(),
+                n,
+                0.5,
+                r.as_mut_ptr(),
+                n,
             ),
-            "ssyrk" => cblas_ssyrk(row, cup, ntr, n, n, 1.0, a.as_ptr(), n, 0.5, r.as_mut_ptr(), n),
+            "ssyrk" => cblas_ssyrk(
+                row,
+                cup,
+                ntr,
+                n,
+                n,
+                1.0,
+                a.as_ptr(),
+                n,
+                0.5,
+                r.as_mut_ptr(),
+                n,
+            ),
             "ssyr2k" => cblas_ssyr2k(
-                row, clo, tr, n, n, 1.0, a.as_ptr(), n, b.as_ptr(), n, 0.5, r.as_mut_ptr(), n,
+                row,
+                clo,
+                tr,
+                n,
+                n,
+                1.0,
+                a.as_ptr(),
+                n,
+                b.as_ptr(),
+                n,
+                0.5,
+                r.as_mut_ptr(),
+                n,
             ),
             "ssymm" => cblas_ssymm(
                 row,
@@ -342,7 +406,11 @@ fn reference(
                 r.assign(b);
                 cblas_strmm(
                     row,
-                    if right { CBLAS_SIDE::CblasRight } else { CBLAS_SIDE::CblasLeft },
+                    if right {
+                        CBLAS_SIDE::CblasRight
+                    } else {
+                        CBLAS_SIDE::CblasLeft
+                    },
                     clo,
                     if right { tr } else { ntr },
                     CBLAS_DIAG::CblasNonUnit,
@@ -377,7 +445,15 @@ fn reference(
             keep(Uplo::Lower, &mut r);
             bounds::syr2k(Uplo::Lower, yes, 1.0, a.view(), b.view(), 0.5, c0.view())
         }
-        "ssymm" => bounds::symm(Side::Left, Uplo::Lower, 1.0, t.view(), b.view(), 0.5, c0.view()),
+        "ssymm" => bounds::symm(
+            Side::Left,
+            Uplo::Lower,
+            1.0,
+            t.view(),
+            b.view(),
+            0.5,
+            c0.view(),
+        ),
         _ => bounds::trmm(
             side,
             Uplo::Lower,

@@ -151,9 +151,13 @@ impl<'a> Solve<'_, 'a> {
     }
 
     fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
+        let columns = matmul::tuning()
+            .and_then(|t| t.trsm_columns)
+            .unwrap_or(true);
         let constants = [
             ("LOWER", self.lower as u32 as f64),
             ("UNIT", self.unit as u32 as f64),
+            ("COLUMNS", columns as u32 as f64),
         ];
         let params = Params {
             n: self.n as u32,

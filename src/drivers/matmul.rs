@@ -18,7 +18,7 @@ use std::cell::Cell;
 use crate::context::Context;
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
-use crate::layout::MatOperand;
+use crate::layout::{MatOperand, Scalar};
 use crate::pool::Buf;
 
 super::shader!(SHADER, "level3/gemm.wgsl");
@@ -212,6 +212,8 @@ pub struct Tuning {
     pub swap: Option<bool>,
     /// Keep the bounds-checked kernel (`EDGE`) even where every tile and slab is whole.
     pub edge: Option<bool>,
+    /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
+    pub trsm_columns: Option<bool>,
 }
 
 thread_local! {
@@ -224,6 +226,11 @@ thread_local! {
 /// adapter is ignored.
 pub fn set_tuning(t: Option<Tuning>) {
     TUNING.with(|c| c.set(t));
+}
+
+/// The override of this thread, if any.
+pub(crate) fn tuning() -> Option<Tuning> {
+    TUNING.with(Cell::get)
 }
 
 /// Invocations that keep a large GPU busy: wgpu does not report the number of compute units,
@@ -240,11 +247,21 @@ fn tiles(m: usize, n: usize, t: &Tile) -> usize {
 /// The engine's choice for an `m×n×k` call on `limits` (before any [`Tuning`] override);
 /// `splittable`: split-k allowed (C general, A general).
 pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
-    let tile = |bm, bn, bk| Tile { bm, bn, bk, nbuf: 1 };
+    let tile = |bm, bn, bk| Tile {
+        bm,
+        bn,
+        bk,
+        nbuf: 1,
+    };
     // Single-buffered: double buffering through registers measured slower on the H200 (run 10).
     let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
-    let big = fitting(&[tile(128, 128, 16), tile(128, 128, 8), tile(64, 64, 16), tile(64, 64, 8)])
-        .unwrap_or(tile(64, 64, 8));
+    let big = fitting(&[
+        tile(128, 128, 16),
+        tile(128, 128, 8),
+        tile(64, 64, 16),
+        tile(64, 64, 8),
+    ])
+    .unwrap_or(tile(64, 64, 8));
     let small = fitting(&[tile(64, 64, 32), tile(64, 64, 16), tile(64, 64, 8)]).unwrap_or(big);
     let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
     let t = if enough(&big) { big } else { small };
@@ -326,6 +343,15 @@ impl<'a> Op<'a> {
             ..self
         }
     }
+
+    /// The sub-matrix whose element `(0, 0)` is element `(i, j)` of this one.
+    fn at(self, i: usize, j: usize) -> Self {
+        let offset = self.offset as i64 + i as i64 * self.rs as i64 + j as i64 * self.cs as i64;
+        Op {
+            offset: offset as u32,
+            ..self
+        }
+    }
 }
 
 struct Step<'a> {
@@ -334,6 +360,9 @@ struct Step<'a> {
     constants: Vec<(&'static str, f64)>,
     bindings: Vec<(u32, BufRef<'a>)>,
     groups: [u32; 3],
+    /// Whether a device beta is to be read into this dispatch's params (the dispatch that
+    /// applies beta; later k chunks add with beta = 1).
+    beta: bool,
 }
 
 /// The dispatches of one engine call, with the scratch buffers they use.
@@ -359,6 +388,27 @@ impl<'a> Plan<'a> {
                 Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
                     .bindings(&bindings)
                     .constants(&s.constants)
+            })
+            .collect()
+    }
+
+    /// The dispatches with device scalars patched in: `alpha` into every one, `beta` into
+    /// the one that applies it.
+    pub fn dispatches_with<'s>(
+        &'s self,
+        alpha: &Scalar<'s>,
+        beta: &Scalar<'s>,
+    ) -> Vec<Dispatch<'s>> {
+        self.dispatches()
+            .into_iter()
+            .zip(&self.steps)
+            .map(|(d, s)| {
+                let d = alpha.apply(d, ALPHA);
+                if s.beta {
+                    beta.apply(d, BETA)
+                } else {
+                    d
+                }
             })
             .collect()
     }
@@ -412,7 +462,13 @@ pub(crate) fn engine<'a>(
     match variant.a_mode {
         AMode::General => {}
         AMode::Symmetric(u) => {
-            a = pack(ctx, &mut plan, a, (m, k), &[("A_MODE", 1.0), ("A_UPLO", uplo_code(u))]);
+            a = pack(
+                ctx,
+                &mut plan,
+                a,
+                (m, k),
+                &[("A_MODE", 1.0), ("A_UPLO", uplo_code(u))],
+            );
         }
         AMode::Triangular(u, unit) => {
             let consts = [
@@ -424,11 +480,33 @@ pub(crate) fn engine<'a>(
             k_tri = uplo_code(u);
         }
     }
-    product(ctx, &mut plan, dims, alpha, a, b, beta, c, variant.tri_c, k_tri);
+    product(
+        ctx,
+        &mut plan,
+        dims,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        variant.tri_c,
+        k_tri,
+    );
     if variant.syr2k {
         // The second product B'·A' = op(B)·op(A)ᵀ, added to the first.
         let (a2, b2) = (b.t(), a.t());
-        product(ctx, &mut plan, dims, alpha, a2, b2, 1.0, c, variant.tri_c, 0.0);
+        product(
+            ctx,
+            &mut plan,
+            dims,
+            alpha,
+            a2,
+            b2,
+            1.0,
+            c,
+            variant.tri_c,
+            0.0,
+        );
     }
     plan
 }
@@ -465,6 +543,7 @@ fn pack<'a>(
         constants: consts.to_vec(),
         bindings: vec![(1, src), (3, BufRef::Scratch(idx))],
         groups: ctx.grid(((pitch * slow) as u64).div_ceil(256)),
+        beta: false,
     });
     let (rs, cs) = if col_major {
         (1, pitch as i32)
@@ -519,27 +598,97 @@ fn product<'a>(
         b = pack(ctx, plan, b.t(), (n, k), &[]).t();
         bl = vec_mode(&b, plan.size(b.buf), false);
     }
+    // k in chunks of one dispatch each (at most K_SPLIT per workgroup and dispatch), run in
+    // order: the first with beta, the later ones adding to C (beta = 1).
     let t = cfg.tile;
+    let max = ctx.limits().max_storage_buffer_binding_size as usize / 4;
+    let mut split = cfg.split.max(1);
+    // The partial sums must fit one binding.
+    while split > 1 && split * m * n > max {
+        split /= 2;
+    }
+    let chunk = split * K_SPLIT;
+    let mut k0 = 0;
+    loop {
+        let kc = chunk.min(k - k0);
+        let first = k0 == 0;
+        let (ac, bc) = (a.at(0, k0), b.at(k0, 0));
+        let al = if k0 == 0 {
+            al
+        } else {
+            vec_mode(&ac, plan.size(ac.buf), true)
+        };
+        let bl = if k0 == 0 {
+            bl
+        } else {
+            vec_mode(&bc, plan.size(bc.buf), false)
+        };
+        let beta_c = if first { beta } else { 1.0 };
+        let g = Gemm {
+            dims: (m, n, kc),
+            alpha,
+            beta: beta_c,
+            a: ac,
+            b: bc,
+            c,
+            modes: (al, bl),
+            tile: t,
+            split,
+            tri_c,
+            k_tri,
+            force_edge: force_edge.unwrap_or(false),
+        };
+        dispatch(ctx, plan, g, first);
+        k0 += kc;
+        if k0 >= k {
+            break;
+        }
+    }
+}
+
+/// The most of k that one workgroup runs over in one dispatch. Mesa's llvmpipe (lavapipe)
+/// stops the loops of an invocation after 65,535 iterations in all (one counter for all its
+/// loops, nested ones included), silently. Per k slab the kernel runs at most 1 + BK + 2·32
+/// loop iterations (the slab loop, the BK-step product loop, the element-wise staging loops
+/// of A and B: BM·BK/NT ≤ 32 each), i.e. at most 97 for 64×64×32 and 33 for 128×128×16, so
+/// 16,384 of k is at most 512 slabs, 49,664 iterations, plus 64 for the stores (DESIGN.md §3).
+/// Longer k is split over dispatches (and split-k slices never exceed it).
+pub(crate) const K_SPLIT: usize = 16384;
+
+/// One `gemm` dispatch (with its split-k reduction).
+struct Gemm<'a> {
+    dims: (usize, usize, usize),
+    alpha: f32,
+    beta: f32,
+    a: Op<'a>,
+    b: Op<'a>,
+    c: Op<'a>,
+    modes: (u32, u32),
+    tile: Tile,
+    split: usize,
+    tri_c: Option<Uplo>,
+    k_tri: f64,
+    force_edge: bool,
+}
+
+/// Emit `g`; `first`: its last dispatch applies beta (a device beta is read there only).
+fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
+    let (m, n, k) = g.dims;
+    let (a, b, c, t) = (g.a, g.b, g.c, g.tile);
+    let (al, bl) = g.modes;
+    let bk = t.bk as usize;
     let tiles_m = m.div_ceil(t.bm as usize).max(1);
     let tiles_n = n.div_ceil(t.bn as usize).max(1);
     let ntiles = tiles_m * tiles_n;
-    let mut split = cfg.split.max(1);
+    let mut split = g.split;
     let mut kslice = k;
     if split > 1 {
-        let bk = t.bk as usize;
         kslice = k.div_ceil(split).div_ceil(bk) * bk;
         split = k.div_ceil(kslice.max(1)).max(1);
-        // The partial sums must fit one binding.
-        let max = ctx.limits().max_storage_buffer_binding_size as usize / 4;
-        while split > 1 && split * m * n > max {
-            split /= 2;
-            kslice = k.div_ceil(split).div_ceil(bk) * bk;
-            split = k.div_ceil(kslice).max(1);
-        }
     }
     // Whole tiles and slabs only, both operands vec4-readable: the kernel without edge code.
-    let whole = m % t.bm as usize == 0 && n % t.bn as usize == 0 && k % t.bk as usize == 0;
-    let edge = force_edge.unwrap_or(false) || !(whole && al < 2 && bl < 2);
+    let whole = m % t.bm as usize == 0 && n % t.bn as usize == 0 && k % bk == 0;
+    let edge = g.force_edge || !(whole && al < 2 && bl < 2);
     let mut constants = vec![
         ("BM", f64::from(t.bm)),
         ("BN", f64::from(t.bn)),
@@ -549,11 +698,11 @@ fn product<'a>(
         ("BL", f64::from(bl)),
         ("EDGE", f64::from(u8::from(edge))),
     ];
-    if let Some(u) = tri_c {
+    if let Some(u) = g.tri_c {
         constants.push(("TRI_C", uplo_code(u)));
     }
-    if k_tri != 0.0 {
-        constants.push(("K_TRI", k_tri));
+    if g.k_tri != 0.0 {
+        constants.push(("K_TRI", g.k_tri));
     }
     let mut params = Params {
         m: m as u32,
@@ -568,8 +717,8 @@ fn product<'a>(
         offc: c.offset,
         rsc: c.rs,
         csc: c.cs,
-        alpha,
-        beta,
+        alpha: g.alpha,
+        beta: g.beta,
         tiles_m: tiles_m as u32,
         tiles: ntiles as u32,
         kslice: kslice as u32,
@@ -585,6 +734,7 @@ fn product<'a>(
             constants,
             bindings: vec![(1, a.buf), (2, b.buf), (3, part), (4, a.buf), (5, b.buf)],
             groups: ctx.grid((ntiles * split) as u64),
+            beta: false,
         });
         params.kslice = split as u32;
         plan.steps.push(Step {
@@ -593,6 +743,7 @@ fn product<'a>(
             constants: Vec::new(),
             bindings: vec![(3, c.buf), (6, part)],
             groups: ctx.grid(((m * n) as u64).div_ceil(256)),
+            beta: first,
         });
     } else {
         plan.steps.push(Step {
@@ -601,6 +752,7 @@ fn product<'a>(
             constants,
             bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf), (4, a.buf), (5, b.buf)],
             groups: ctx.grid(ntiles as u64),
+            beta: first,
         });
     }
 }

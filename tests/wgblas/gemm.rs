@@ -474,9 +474,33 @@ fn engine_split_k() {
             ..Tuning::default()
         }));
         for layouts in [[Layout::C; 3], [Layout::F; 3]] {
-            check(31, (20, 33, 1000), Transpose::No, Transpose::No, 1.0, 0.0, layouts);
-            check(32, (65, 9, 517), Transpose::Yes, Transpose::No, 0.7, 0.9, layouts);
-            check(33, (3, 130, 300), Transpose::No, Transpose::Yes, -1.0, 1.0, layouts);
+            check(
+                31,
+                (20, 33, 1000),
+                Transpose::No,
+                Transpose::No,
+                1.0,
+                0.0,
+                layouts,
+            );
+            check(
+                32,
+                (65, 9, 517),
+                Transpose::Yes,
+                Transpose::No,
+                0.7,
+                0.9,
+                layouts,
+            );
+            check(
+                33,
+                (3, 130, 300),
+                Transpose::No,
+                Transpose::Yes,
+                -1.0,
+                1.0,
+                layouts,
+            );
         }
         let a = Array2::from_elem((4, 600), f32::NAN);
         let b = Array2::from_elem((600, 3), f32::INFINITY);

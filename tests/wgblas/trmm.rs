@@ -473,3 +473,40 @@ fn resident_threads_reusing_pooled_buffers_keep_queue_order() {
         h.join().unwrap();
     }
 }
+
+/// Products with the unreferenced triangle are not part of the formula: an Inf of B that only
+/// the zero triangle of A would meet stays out of C (DESIGN.md §3), on the engine's edge path
+/// (3×3) and on whole tiles (128×128, vec4 staging). Hand-computed: A lower with A_ii = 2 on the
+/// diagonal and 1 below it, B = ones with B(n−1, 0) = Inf: X(i, 0) = 2 + i for i < n − 1,
+/// X(n−1, 0) = Inf.
+#[test]
+fn edge_inf_in_b_does_not_meet_the_unreferenced_triangle() {
+    for n in [3usize, 128] {
+        let a = Array2::from_shape_fn((n, n), |(i, j)| {
+            if i == j {
+                2.0f32
+            } else if i > j {
+                1.0
+            } else {
+                f32::NAN
+            }
+        });
+        let mut b = Array2::<f32>::ones((n, n));
+        b[[n - 1, 0]] = f32::INFINITY;
+        blas::strmm(
+            ctx(),
+            Side::Left,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::NonUnit,
+            1.0,
+            a.view(),
+            b.view_mut(),
+        )
+        .unwrap();
+        for i in 0..n - 1 {
+            assert_eq!(b[[i, 0]], 2.0 + i as f32, "n = {n}, row {i}");
+        }
+        assert_eq!(b[[n - 1, 0]], f32::INFINITY);
+    }
+}

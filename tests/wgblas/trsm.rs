@@ -583,3 +583,37 @@ fn resident_trmm_then_trsm_chain_is_one_submission() {
     assert_eq!(gb.to_array().unwrap(), b.t());
     assert_eq!(own.submissions(), s0 + 1, "one submission for the chain");
 }
+
+/// Both substitution orders of the diagonal-block solve (column-oriented, the default, and
+/// row-oriented, pinned through the tuning override), with the recursive splitting of 100 and
+/// 129 rows into 32-row blocks and engine updates, well and ill conditioned, every flag.
+#[test]
+fn edge_row_and_column_oriented_block_solves() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    for columns in [false, true] {
+        set_tuning(Some(Tuning {
+            trsm_columns: Some(columns),
+            ..Tuning::default()
+        }));
+        for (order, rhs) in [(100, 9), (129, 70)] {
+            for side in SIDES {
+                for uplo in UPLOS {
+                    for trans in TRANS {
+                        for diag in DIAGS {
+                            for ill in [false, true] {
+                                let (m, n) = if side == Side::Left {
+                                    (order, rhs)
+                                } else {
+                                    (rhs, order)
+                                };
+                                let layouts = [Layout::C, Layout::F];
+                                check(5, (m, n), side, uplo, trans, diag, 0.9, ill, layouts);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    set_tuning(None);
+}

@@ -32,7 +32,9 @@
 //           diagonal crosses: elements outside are neither read nor written (sgemmtr, ssyrk,
 //           ssyr2k).
 //   K_TRI = 1 (2): A is zero right (left) of the diagonal: the k loop skips the slabs that are
-//           zero for the whole tile (strmm, whose triangle the driver packs densely first).
+//           zero for the whole tile, and on the slabs across the diagonal leaves out the
+//           products with the zero triangle (strmm, whose triangle the driver packs densely
+//           first).
 //   EDGE = false: the driver guarantees whole tiles and slabs only (m, n, k multiples of BM, BN,
 //          BK) and vec4-readable A and B: the element-wise paths and the bounds checks are
 //          compiled out, which leaves the invocation fewer registers to hold.
@@ -108,6 +110,11 @@ fn is_zero(x: f32) -> bool {
 
 fn in_tri(lower: bool, i: u32, j: u32) -> bool {
     return (lower && i >= j) || (!lower && i <= j);
+}
+
+// Whether element (i, p) of a K_TRI triangular A lies in its triangle (the diagonal included).
+fn tri_a(i: u32, p: u32) -> bool {
+    return (K_TRI == 1u && i >= p) || (K_TRI == 2u && i <= p);
 }
 
 // Slab of A at (i0, p0): global part. Fast paths read into `ra` (NBUF = 2: stored by `put_a`
@@ -378,27 +385,59 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
                 }
                 let ab = cur * (BK * BM / 4u);
                 let bb = cur * (BK * BN / 4u);
-                for (var p = 0u; p < BK; p = p + 1u) {
-                    let a0 = As[ab + p * (BM / 4u) + ty];
-                    let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
-                    let b0 = Bs[bb + p * (BN / 4u) + tx];
-                    let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
-                    c0 = c0 + a0.x * b0;
-                    c1 = c1 + a0.x * b1;
-                    c2 = c2 + a0.y * b0;
-                    c3 = c3 + a0.y * b1;
-                    c4 = c4 + a0.z * b0;
-                    c5 = c5 + a0.z * b1;
-                    c6 = c6 + a0.w * b0;
-                    c7 = c7 + a0.w * b1;
-                    c8 = c8 + a1.x * b0;
-                    c9 = c9 + a1.x * b1;
-                    c10 = c10 + a1.y * b0;
-                    c11 = c11 + a1.y * b1;
-                    c12 = c12 + a1.z * b0;
-                    c13 = c13 + a1.z * b1;
-                    c14 = c14 + a1.w * b0;
-                    c15 = c15 + a1.w * b1;
+                let pb = p_begin + s * BK;
+                if (K_TRI != 0u && pb < i0 + BM && pb + BK > i0) {
+                    // A slab across the diagonal of a triangular A: the products with its
+                    // zero (unreferenced) triangle are left out, not added as 0·B, so that a
+                    // NaN or Inf of B there does not reach C (DESIGN.md §3).
+                    let ia = i0 + ty * 4u;
+                    let ib = i0 + BM / 2u + ty * 4u;
+                    for (var p = 0u; p < BK; p = p + 1u) {
+                        let a0 = As[ab + p * (BM / 4u) + ty];
+                        let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
+                        let b0 = Bs[bb + p * (BN / 4u) + tx];
+                        let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
+                        let pg = pb + p;
+                        c0 = select(c0, c0 + a0.x * b0, tri_a(ia, pg));
+                        c1 = select(c1, c1 + a0.x * b1, tri_a(ia, pg));
+                        c2 = select(c2, c2 + a0.y * b0, tri_a(ia + 1u, pg));
+                        c3 = select(c3, c3 + a0.y * b1, tri_a(ia + 1u, pg));
+                        c4 = select(c4, c4 + a0.z * b0, tri_a(ia + 2u, pg));
+                        c5 = select(c5, c5 + a0.z * b1, tri_a(ia + 2u, pg));
+                        c6 = select(c6, c6 + a0.w * b0, tri_a(ia + 3u, pg));
+                        c7 = select(c7, c7 + a0.w * b1, tri_a(ia + 3u, pg));
+                        c8 = select(c8, c8 + a1.x * b0, tri_a(ib, pg));
+                        c9 = select(c9, c9 + a1.x * b1, tri_a(ib, pg));
+                        c10 = select(c10, c10 + a1.y * b0, tri_a(ib + 1u, pg));
+                        c11 = select(c11, c11 + a1.y * b1, tri_a(ib + 1u, pg));
+                        c12 = select(c12, c12 + a1.z * b0, tri_a(ib + 2u, pg));
+                        c13 = select(c13, c13 + a1.z * b1, tri_a(ib + 2u, pg));
+                        c14 = select(c14, c14 + a1.w * b0, tri_a(ib + 3u, pg));
+                        c15 = select(c15, c15 + a1.w * b1, tri_a(ib + 3u, pg));
+                    }
+                } else {
+                    for (var p = 0u; p < BK; p = p + 1u) {
+                        let a0 = As[ab + p * (BM / 4u) + ty];
+                        let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
+                        let b0 = Bs[bb + p * (BN / 4u) + tx];
+                        let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
+                        c0 = c0 + a0.x * b0;
+                        c1 = c1 + a0.x * b1;
+                        c2 = c2 + a0.y * b0;
+                        c3 = c3 + a0.y * b1;
+                        c4 = c4 + a0.z * b0;
+                        c5 = c5 + a0.z * b1;
+                        c6 = c6 + a0.w * b0;
+                        c7 = c7 + a0.w * b1;
+                        c8 = c8 + a1.x * b0;
+                        c9 = c9 + a1.x * b1;
+                        c10 = c10 + a1.y * b0;
+                        c11 = c11 + a1.y * b1;
+                        c12 = c12 + a1.z * b0;
+                        c13 = c13 + a1.z * b1;
+                        c14 = c14 + a1.w * b0;
+                        c15 = c15 + a1.w * b1;
+                    }
                 }
                 if (NBUF == 2u) {
                     if (s + 1u < slabs) {

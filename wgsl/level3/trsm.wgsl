@@ -8,7 +8,7 @@
 //
 // One workgroup per NC = 64 columns of X: it stages the block's triangle (≤ 4 KiB) and the
 // NB×NC block of X (8 KiB, rows padded to 65) in workgroup memory, then each invocation solves its own column by
-// row-oriented substitution (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
+// column-oriented (COLUMNS) or row-oriented substitution (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
 // Alg. 8.1 / 8.2, backward stable, Thm. 8.5), reading L by broadcast: 2 barriers in all, none
 // per row. The solved block goes back into X and, in C order, into `w` (r×n, row k0 + i), from which the
 // following tile-engine updates read it (X itself is written by that update, and a buffer may
@@ -16,6 +16,9 @@
 
 override LOWER: bool = true;
 override UNIT: bool = false;
+// Column-oriented substitution (true) or row-oriented (false); both backward stable (Higham,
+// Alg. 8.1 / 8.2 and Thm. 8.5).
+override COLUMNS: bool = true;
 const NB: u32 = 32u;
 const NC: u32 = 64u;
 const WG: u32 = 64u;
@@ -88,25 +91,51 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
     }
     workgroupBarrier();
     let c = t;
-    for (var step = 0u; step < nb; step = step + 1u) {
-        var i = step;
-        if (!LOWER) {
-            i = nb - 1u - step;
-        }
-        var sum = Xs[i * XS + c];
-        if (LOWER) {
-            for (var j = 0u; j < i; j = j + 1u) {
-                sum = sum - Ls[i * NB + j] * Xs[j * XS + c];
+    if (COLUMNS) {
+        // Column-oriented: x_i /= L_ii, then x_r -= L_ri·x_i for the rows r after i in solve
+        // order: the updates of one step are independent of each other (no long dependency
+        // chain through one sum).
+        for (var step = 0u; step < nb; step = step + 1u) {
+            var i = step;
+            if (!LOWER) {
+                i = nb - 1u - step;
             }
-        } else {
-            for (var j = i + 1u; j < nb; j = j + 1u) {
-                sum = sum - Ls[i * NB + j] * Xs[j * XS + c];
+            var xi = Xs[i * XS + c];
+            if (!UNIT) {
+                xi = xi / Ls[i * NB + i];
+            }
+            Xs[i * XS + c] = xi;
+            if (LOWER) {
+                for (var r = i + 1u; r < nb; r = r + 1u) {
+                    Xs[r * XS + c] = Xs[r * XS + c] - Ls[r * NB + i] * xi;
+                }
+            } else {
+                for (var r = 0u; r < i; r = r + 1u) {
+                    Xs[r * XS + c] = Xs[r * XS + c] - Ls[r * NB + i] * xi;
+                }
             }
         }
-        if (!UNIT) {
-            sum = sum / Ls[i * NB + i];
+    } else {
+        for (var step = 0u; step < nb; step = step + 1u) {
+            var i = step;
+            if (!LOWER) {
+                i = nb - 1u - step;
+            }
+            var sum = Xs[i * XS + c];
+            if (LOWER) {
+                for (var j = 0u; j < i; j = j + 1u) {
+                    sum = sum - Ls[i * NB + j] * Xs[j * XS + c];
+                }
+            } else {
+                for (var j = i + 1u; j < nb; j = j + 1u) {
+                    sum = sum - Ls[i * NB + j] * Xs[j * XS + c];
+                }
+            }
+            if (!UNIT) {
+                sum = sum / Ls[i * NB + i];
+            }
+            Xs[i * XS + c] = sum;
         }
-        Xs[i * XS + c] = sum;
     }
     workgroupBarrier();
     for (var e = t; e < NB * NC; e = e + WG) {

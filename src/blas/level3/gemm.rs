@@ -13,8 +13,10 @@ use crate::Context;
 /// `C`, so NaN or Inf in `C` do not leak. Forward error bound:
 /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
 ///
-/// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (128×128 workgroup tile,
-/// 8×8 per invocation; Volkov & Demmel, SC08).
+/// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (8×8 per invocation;
+/// Volkov & Demmel, SC08), its workgroup tile (128×128 or 64×64), split-k, packing of
+/// operands it cannot read as vec4s, and the transposed problem for column-major `C` chosen
+/// per call from the shape and the adapter's limits ([`crate::tuning::choose`]).
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `b` (inner dimensions)
@@ -86,10 +88,10 @@ pub fn sgemm<'a>(
         layout::matrix(ctx, R, "c", c.view())?
     };
     let plan = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
-    let d: Vec<_> = plan
-        .dispatches()
-        .into_iter()
-        .map(|d| beta.apply(alpha.apply(d, matmul::ALPHA), matmul::BETA))
-        .collect();
-    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)])
+    layout::finish(
+        ctx,
+        R,
+        &plan.dispatches_with(&alpha, &beta),
+        &mut [Out::Mat(&mut c, &cd)],
+    )
 }

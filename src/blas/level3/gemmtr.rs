@@ -93,5 +93,10 @@ pub fn sgemmtr<'a>(
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
     let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [Out::Tri(&mut c, &cd, uplo)],
+    )
 }

@@ -16,8 +16,9 @@ use crate::Context;
 /// beta·C` and reads neither A nor B; `beta = 0` never reads `C`. Forward error bound:
 /// [`metrics::bounds::symm`](crate::metrics::bounds::symm) (factor ≤ 1).
 ///
-/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) reading its left operand
-/// symmetrically (`A_MODE = 1`: element (i, p) outside the stored triangle is read at (p, i)).
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the symmetric operand, first
+/// packed densely by the engine's `pack` entry (`A_MODE = 1`: element (i, p) outside the stored
+/// triangle read at (p, i), so the other triangle is never read).
 /// `Side::Right` runs as `Cᵀ ← alpha·A·Bᵀ + beta·Cᵀ` (`A = Aᵀ`), the transposes being stride
 /// swaps.
 ///

@@ -17,10 +17,10 @@ use crate::Context;
 /// beta·C` on the triangle and reads neither A nor B; `beta = 0` never reads `C`. Forward error
 /// bound: [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) (factor ≤ 1).
 ///
-/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) computing `op(A)·op(B)ᵀ` and then,
-/// in the same register tiles, `op(B)·op(A)ᵀ` from the same two bindings read with their roles
-/// swapped (`SYR2K`), on the triangle of C only (`TRI_C`). Each element is one sum of 2k
-/// products, rounded once by `alpha` and once by the `beta` update.
+/// Kernel: two passes of the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the triangle of C
+/// only (`TRI_C`): `C ← alpha·op(A)·op(B)ᵀ + beta·C`, then `C ← alpha·op(B)·op(A)ᵀ + C`, the
+/// transposes being stride swaps. Each element is two sums of k products, each rounded once by
+/// `alpha` and once by its update.
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
@@ -93,5 +93,10 @@ pub fn ssyr2k<'a>(
     // as op(B) and op(A)ᵀ.
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
     let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [Out::Tri(&mut c, &cd, uplo)],
+    )
 }

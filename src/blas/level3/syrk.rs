@@ -79,5 +79,10 @@ pub fn ssyrk<'a>(
         Operand::of(&cd),
         variant,
     );
-    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [Out::Tri(&mut c, &cd, uplo)],
+    )
 }

@@ -16,10 +16,11 @@ use crate::Context;
 /// semantics: `alpha = 0` sets `B` to zero without reading A or B. Forward error bound:
 /// [`metrics::bounds::trmm`](crate::metrics::bounds::trmm) (factor ≤ 1).
 ///
-/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) with a triangular left operand
-/// (`A_MODE = 2`: zero outside the triangle without reading it, unit diagonal without reading
-/// it, and the k slabs that are zero for a whole tile skipped, so about half the products of a
-/// full gemm are done). The product goes to a new device buffer laid out like `B` (B is read
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on a triangular left operand,
+/// first packed densely by the engine's `pack` entry (`A_MODE = 2`: zeros outside the triangle
+/// without reading it, a unit diagonal without reading it), then multiplied with the k slabs
+/// that are zero for a whole tile skipped (`K_TRI`), so about half the products of a full gemm
+/// are done. The product goes to a new device buffer laid out like `B` (B is read
 /// and written, and a gemm cannot run in place), then into `B`. `Side::Right` runs as
 /// `Bᵀ ← alpha·op(A)ᵀ·Bᵀ`, the transposes being stride swaps (`op(A)ᵀ` has the other triangle).
 ///

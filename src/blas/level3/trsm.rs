@@ -17,9 +17,11 @@ use crate::Context;
 /// semantics: `alpha = 0` sets `B` to zero without reading A or B. No test for singularity is made
 /// (as in BLAS): a zero on the diagonal gives Inf or NaN.
 ///
-/// Algorithm: blocked substitution (`drivers/blocksolve.rs`): for each 32-row diagonal block,
-/// in solve order, a block solve for all right-hand sides at once, then a tile-engine update
-/// (`wgsl/level3/gemm.wgsl`) of the rows still to solve, all in one submission. `Side::Right`
+/// Algorithm: recursive blocked substitution (`drivers/blocksolve.rs`; Elmroth, Gustavson,
+/// Jonsson and Kågström, SIAM Review 46(1), 2004): the rows split in halves, the first half
+/// solved, the second updated by one tile-engine product (`wgsl/level3/gemm.wgsl`) of depth
+/// r/2, r/4, ..., then solved; 32-row diagonal blocks solved directly for all right-hand sides
+/// at once; all in one submission. `Side::Right`
 /// runs as `op(A)ᵀ·Xᵀ = alpha·Bᵀ`, the transposes being stride swaps. Blocked substitution
 /// with conventional products is backward stable (Higham, *Accuracy and Stability of
 /// Numerical Algorithms*, 2nd ed., Thm. 8.5 and §13.1): the backward-residual factor of
@@ -85,5 +87,10 @@ pub fn strsm<'a>(
     };
     let unit = diag == Diag::Unit;
     let steps = blocksolve::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
-    layout::finish(ctx, R, &blocksolve::dispatches(&steps), &mut [Out::Mat(&mut b, &bd)])
+    layout::finish(
+        ctx,
+        R,
+        &blocksolve::dispatches(&steps),
+        &mut [Out::Mat(&mut b, &bd)],
+    )
 }
