@@ -8,8 +8,8 @@
 //! --layouts NN-C,TT-F --variants "auto;bm=128,bn=128,bk=16,nbuf=1;split=8" --reps 11`
 //!
 //! A variant is `auto` (the engine's own choice) or a comma list of `bm`, `bn`, `bk`, `nbuf`
-//! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (1: keep the bounds-checked
-//! kernel on whole tiles). Output: one line per run,
+//! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
+//! code where every tile is whole). Output: one line per run,
 //! `LAB,<shape>,<layout>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
 
 extern crate blas_src;

@@ -210,7 +210,9 @@ pub struct Tuning {
     pub pack: Option<bool>,
     /// Transposed problem for column-major C on or off.
     pub swap: Option<bool>,
-    /// Keep the bounds-checked kernel (`EDGE`) even where every tile and slab is whole.
+    /// `false`: the kernel without edge code (`EDGE = false`) wherever every tile and slab is
+    /// whole and both operands vec4-readable; `true` or unset: the bounds-checked kernel
+    /// everywhere (measured as fast or faster on the H200, run 11).
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
@@ -235,9 +237,7 @@ pub(crate) fn tuning() -> Option<Tuning> {
 
 /// Invocations that keep a large GPU busy: wgpu does not report the number of compute units,
 /// so this is a fixed target (two 256-invocation workgroups on each of the 132 SMs of an H200;
-/// smaller GPUs then simply run more waves). Measured on the H200 (benches/results/README.md,
-/// run 10): 128×128 tiles win wherever they give this many invocations, 64×64 tiles with
-/// split-k where they do not.
+/// smaller GPUs then simply run more waves).
 const TARGET_INVOCATIONS: usize = 264 * 256;
 
 fn tiles(m: usize, n: usize, t: &Tile) -> usize {
@@ -245,7 +245,11 @@ fn tiles(m: usize, n: usize, t: &Tile) -> usize {
 }
 
 /// The engine's choice for an `m×n×k` call on `limits` (before any [`Tuning`] override);
-/// `splittable`: split-k allowed (C general, A general).
+/// `splittable`: split-k allowed (C general, A general). Measured on the H200
+/// (benches/results/README.md, runs 10 and 11): 128×128 tiles, BK 16, single-buffered, where
+/// they give [`TARGET_INVOCATIONS`]; below that, split-k, on 128×128 tiles while both sides of C
+/// are at least 512 (1000³: 15.4 against 7.9 TFLOP/s on 64×64 tiles), else on a 128×64 (64×128)
+/// tile whose long side runs along the longer side of C (128×4096×4096: 20–21 against 10).
 pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
     let tile = |bm, bn, bk| Tile {
         bm,
@@ -253,7 +257,6 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
         bk,
         nbuf: 1,
     };
-    // Single-buffered: double buffering through registers measured slower on the H200 (run 10).
     let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
     let big = fitting(&[
         tile(128, 128, 16),
@@ -262,12 +265,19 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
         tile(64, 64, 8),
     ])
     .unwrap_or(tile(64, 64, 8));
-    let small = fitting(&[tile(64, 64, 32), tile(64, 64, 16), tile(64, 64, 8)]).unwrap_or(big);
     let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
-    let t = if enough(&big) { big } else { small };
+    let mut t = big;
+    if !enough(&big) && m.min(n) < 512 {
+        let rect = if m >= n {
+            tile(128, 64, 16)
+        } else {
+            tile(64, 128, 16)
+        };
+        t = fitting(&[rect, tile(64, 64, 16), tile(64, 64, 8)]).unwrap_or(big);
+    }
     let mut split = 1;
     if splittable && !enough(&t) && k >= 512 {
-        // Split k into slices of at least 256 so that each slice still streams.
+        // Slices of at least 256 of k, so that each still streams.
         let groups = tiles(m, n, &t) * t.invocations() as usize;
         split = TARGET_INVOCATIONS
             .div_ceil(groups)
@@ -636,7 +646,7 @@ fn product<'a>(
             split,
             tri_c,
             k_tri,
-            force_edge: force_edge.unwrap_or(false),
+            edge_free: force_edge == Some(false),
         };
         dispatch(ctx, plan, g, first);
         k0 += kc;
@@ -668,7 +678,7 @@ struct Gemm<'a> {
     split: usize,
     tri_c: Option<Uplo>,
     k_tri: f64,
-    force_edge: bool,
+    edge_free: bool,
 }
 
 /// Emit `g`; `first`: its last dispatch applies beta (a device beta is read there only).
@@ -686,9 +696,10 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         kslice = k.div_ceil(split).div_ceil(bk) * bk;
         split = k.div_ceil(kslice.max(1)).max(1);
     }
-    // Whole tiles and slabs only, both operands vec4-readable: the kernel without edge code.
+    // The kernel without edge code only where asked for and valid (whole tiles and slabs,
+    // both operands vec4-readable).
     let whole = m % t.bm as usize == 0 && n % t.bn as usize == 0 && k % bk == 0;
-    let edge = g.force_edge || !(whole && al < 2 && bl < 2);
+    let edge = !(g.edge_free && whole && al < 2 && bl < 2);
     let mut constants = vec![
         ("BM", f64::from(t.bm)),
         ("BN", f64::from(t.bn)),

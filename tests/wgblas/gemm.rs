@@ -420,7 +420,8 @@ fn edge_whole_aligned_tiles_in_every_storage_order() {
 /// Every tile the engine may choose (shape, slab depth, single or double buffer), pinned
 /// through the per-thread tuning override, against OpenBLAS at sizes with whole and partial
 /// tiles, in every transpose and storage order (C order output, F order output with and
-/// without the transposed problem `Cᵀ = Bᵀ·Aᵀ`), vec4 and element-wise staging.
+/// without the transposed problem `Cᵀ = Bᵀ·Aᵀ`), vec4 and element-wise staging, with and
+/// without edge code on whole tiles.
 #[test]
 fn engine_every_tile_in_every_storage_order() {
     use wgblas::tuning::{set_tuning, Tile, Tuning};
@@ -437,10 +438,12 @@ fn engine_every_tile_in_every_storage_order() {
     ];
     for (bm, bn, bk, nbuf) in tiles {
         for swap in [true, false] {
+            // With the transposed problem, the kernel without edge code where tiles are whole.
             set_tuning(Some(Tuning {
                 tile: Some(Tile { bm, bn, bk, nbuf }),
                 swap: Some(swap),
                 split: Some(1),
+                edge: Some(!swap),
                 ..Tuning::default()
             }));
             for layouts in [
@@ -534,11 +537,12 @@ fn engine_packed_operands() {
     set_tuning(None);
 }
 
-/// A k loop of more slabs than lavapipe runs in one loop (65,535): the nested k loop stays
-/// correct (2×2×1,100,000: 68,750 slabs of 16, split-k off). Hand-computed: A = 1, B = 1/4096
-/// (exact), so every element of C is 1,100,000 / 4096.
+/// A k far past what lavapipe runs in one invocation (65,535 loop iterations in all): k is
+/// split over dispatches of at most 16,384 (2×2×1,100,000, split-k off, then the default with
+/// split-k). Hand-computed: A = 1, B = 1/4096 (exact), so every element of C is
+/// 1,100,000 / 4096.
 #[test]
-fn engine_k_loop_past_65535_slabs() {
+fn engine_k_past_lavapipes_loop_limit() {
     use wgblas::tuning::{set_tuning, Tuning};
     set_tuning(Some(Tuning {
         split: Some(1),
@@ -551,4 +555,8 @@ fn engine_k_loop_past_65535_slabs() {
     set_tuning(None);
     // Each partial sum is a multiple of 2^-12 below 2^12: every addition is exact.
     assert_eq!(c, Array2::from_elem((2, 2), k as f32 / 4096.0));
+    assert_eq!(
+        a.gpu_gemm(&b).unwrap(),
+        Array2::from_elem((2, 2), k as f32 / 4096.0)
+    );
 }
