@@ -21,7 +21,7 @@
 // iterations however large k is (DESIGN.md §3: lavapipe stops longer loops silently).
 //
 // Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C); beta = 0
-// never reads C. Zero tests go through bit patterns (±0 only): a NaN alpha or beta is not 0.
+// never reads C. Zero tests go through bit patterns (`f32_is_zero`, ±0 only): a NaN alpha or beta is not 0.
 //
 // Variants (WGSL `override` constants):
 //   BM, BN, BK, NBUF: tile shape and buffering (the driver picks them from the adapter's limits).
@@ -103,10 +103,6 @@ var<workgroup> Bs: array<vec4<T>, BS_LEN>;
 // Global loads of the next slab, held in registers across the products (fast paths).
 var<private> ra: array<vec4<T>, 8>;
 var<private> rb: array<vec4<T>, 8>;
-
-fn is_zero(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0u;
-}
 
 fn in_tri(lower: bool, i: u32, j: u32) -> bool {
     return (lower && i >= j) || (!lower && i <= j);
@@ -281,7 +277,7 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
         if (run_k) {
             v = T(P.alpha) * acc[q];
         }
-        if (!is_zero(P.beta)) {
+        if (!f32_is_zero(P.beta)) {
             v = v + T(P.beta) * c[ic];
         }
         c[ic] = v;
@@ -339,7 +335,7 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         p_end = min(P.k, p_begin + P.kslice);
     }
 
-    let run_k = !is_zero(P.alpha) && P.k > 0u;
+    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
     if (SPLIT && !run_k) {
         return;  // splitk_reduce reads no partial sums then
     }
@@ -489,14 +485,14 @@ fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
     let j = e % P.n;
     let ic = midx(P.offc, i, j, P.rsc, P.csc);
     var v = T(0);
-    if (!is_zero(P.alpha) && P.k > 0u) {
+    if (!f32_is_zero(P.alpha) && P.k > 0u) {
         var sum = T(0);
         for (var s = 0u; s < P.kslice; s = s + 1u) {
             sum = sum + part[s * P.m * P.n + e];
         }
         v = T(P.alpha) * sum;
     }
-    if (!is_zero(P.beta)) {
+    if (!f32_is_zero(P.beta)) {
         v = v + T(P.beta) * c[ic];
     }
     c[ic] = v;

@@ -10,7 +10,11 @@ use crate::Context;
 /// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
 /// (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics:
 /// k = 0 or `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
-/// `C`, so NaN or Inf in `C` do not leak. Forward error bound:
+/// `C`, so NaN or Inf in `C` do not leak. These rules hold alike for an alpha or beta held on the
+/// device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or beta is not 0, and
+/// NaN or Inf in A or B propagate through every product, a zero partner included (DESIGN.md §3).
+/// A k past 16,384 is split over several dispatches, so that no shader loop passes lavapipe's
+/// 65,535-iteration limit. Forward error bound:
 /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
 ///
 /// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (8×8 per invocation;
