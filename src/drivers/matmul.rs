@@ -43,7 +43,7 @@ struct Params {
     tiles_m: u32,
     tiles: u32,
     kslice: u32,
-    pack_cols: u32,
+    _pad2: u32,
     _pad0: u32,
     _pad1: u32,
 }
@@ -434,7 +434,7 @@ impl<'a> Plan<'a> {
 /// vec4 staging mode of the left (`left`) or right operand: 0 along its rows' index, 1 along
 /// k, 2 none. For A (m×k) "along m" needs rs = 1; for B (k×n) "along n" needs cs = 1.
 fn vec_mode(o: &Op, size: u64, left: bool) -> u32 {
-    if !size.is_multiple_of(16) || o.offset % 4 != 0 {
+    if !size.is_multiple_of(16) || !o.offset.is_multiple_of(4) {
         return 2;
     }
     let (outer, inner) = if left { (o.rs, o.cs) } else { (o.cs, o.rs) };
@@ -468,8 +468,14 @@ pub(crate) fn engine<'a>(
     let (m, _, k) = dims;
     let (mut a, b, c) = (Op::ext(a), Op::ext(b), Op::ext(c));
     let mut k_tri = 0.0;
-    // A structured A is packed densely (column-major, like the vec4 staging along m wants).
-    match variant.a_mode {
+    // A structured A is packed densely (column-major, like the vec4 staging along m wants);
+    // with alpha = 0 nothing of A is read at all (the kernel reads neither A nor B then).
+    let a_mode = if alpha == 0.0 {
+        AMode::General
+    } else {
+        variant.a_mode
+    };
+    match a_mode {
         AMode::General => {}
         AMode::Symmetric(u) => {
             a = pack(
@@ -490,6 +496,42 @@ pub(crate) fn engine<'a>(
             k_tri = uplo_code(u);
         }
     }
+    let (_, n, _) = dims;
+    let pitch = (2 * k).div_ceil(4) * 4;
+    let fits = (n * pitch) as u64 * 4 <= ctx.limits().max_storage_buffer_binding_size;
+    if variant.syr2k && alpha != 0.0 && k > 0 && fits {
+        // One sum of 2k products per element, as the formula has it: C = alpha·L·Mᵀ + beta·C
+        // with L = [op(A) | op(B)] and M = [op(B) | op(A)] (n×2k each, packed row-major).
+        let op_b = b.t();
+        let mut concat = |x: Op<'a>, y: Op<'a>| {
+            plan.scratch
+                .push(ctx.scratch((n * pitch).max(4) as u64 * 4));
+            let idx = plan.scratch.len() - 1;
+            pack_into(ctx, &mut plan, x, (n, k), &[], (idx, 0, pitch, k));
+            pack_into(ctx, &mut plan, y, (n, k), &[], (idx, k, pitch, pitch - k));
+            Op {
+                buf: BufRef::Scratch(idx),
+                offset: 0,
+                rs: pitch as i32,
+                cs: 1,
+            }
+        };
+        let l = concat(a, op_b);
+        let mt = concat(op_b, a).t();
+        product(
+            ctx,
+            &mut plan,
+            (n, n, 2 * k),
+            alpha,
+            l,
+            mt,
+            beta,
+            c,
+            variant.tri_c,
+            0.0,
+        );
+        return plan;
+    }
     product(
         ctx,
         &mut plan,
@@ -502,8 +544,9 @@ pub(crate) fn engine<'a>(
         variant.tri_c,
         k_tri,
     );
-    if variant.syr2k {
-        // The second product B'·A' = op(B)·op(A)ᵀ, added to the first.
+    if variant.syr2k && alpha != 0.0 && k > 0 {
+        // Past one binding for the packed operands: the second product B'·A' = op(B)·op(A)ᵀ
+        // added in a second pass (two sums of k products, each scaled by alpha).
         let (a2, b2) = (b.t(), a.t());
         product(
             ctx,
@@ -533,39 +576,63 @@ fn pack<'a>(
     let col_major = a.rs.abs() == 1 || a.cs.abs() != 1;
     let (fast, slow) = if col_major { (m, k) } else { (k, m) };
     let pitch = fast.div_ceil(4) * 4;
-    let len = (pitch * slow).max(4);
-    plan.scratch.push(ctx.scratch(len as u64 * 4));
+    plan.scratch
+        .push(ctx.scratch((pitch * slow).max(4) as u64 * 4));
     let idx = plan.scratch.len() - 1;
-    let src = a.buf;
+    if col_major {
+        // Column-major: the transpose packed row-major (its triangle is the other one).
+        let flipped: Vec<(&'static str, f64)> = consts
+            .iter()
+            .map(|&(c, v)| if c == "A_UPLO" { (c, 3.0 - v) } else { (c, v) })
+            .collect();
+        pack_into(ctx, plan, a.t(), (k, m), &flipped, (idx, 0, pitch, pitch));
+        Op {
+            buf: BufRef::Scratch(idx),
+            offset: 0,
+            rs: 1,
+            cs: pitch as i32,
+        }
+    } else {
+        pack_into(ctx, plan, a, (m, k), consts, (idx, 0, pitch, pitch));
+        Op {
+            buf: BufRef::Scratch(idx),
+            offset: 0,
+            rs: pitch as i32,
+            cs: 1,
+        }
+    }
+}
+
+/// One `pack` dispatch: the m×k operand `a` into scratch buffer `idx`, row-major with row
+/// `pitch`, its columns at `col0..col0 + width` (zero past k), `dst = (idx, col0, pitch,
+/// width)`.
+fn pack_into<'a>(
+    ctx: &Context,
+    plan: &mut Plan<'a>,
+    a: Op<'a>,
+    (m, k): (usize, usize),
+    consts: &[(&'static str, f64)],
+    (idx, col0, pitch, width): (usize, usize, usize, usize),
+) {
     let params = Params {
         m: m as u32,
+        n: width as u32,
         k: k as u32,
         offa: a.offset,
         rsa: a.rs,
         csa: a.cs,
+        offc: col0 as u32,
         tiles: pitch as u32,
-        pack_cols: u32::from(!col_major),
         ..Params::default()
     };
     plan.steps.push(Step {
         entry: "pack",
         params,
         constants: consts.to_vec(),
-        bindings: vec![(1, src), (3, BufRef::Scratch(idx))],
-        groups: ctx.grid(((pitch * slow) as u64).div_ceil(256)),
+        bindings: vec![(1, a.buf), (3, BufRef::Scratch(idx))],
+        groups: ctx.grid(((m * width) as u64).div_ceil(256)),
         beta: false,
     });
-    let (rs, cs) = if col_major {
-        (1, pitch as i32)
-    } else {
-        (pitch as i32, 1)
-    };
-    Op {
-        buf: BufRef::Scratch(idx),
-        offset: 0,
-        rs,
-        cs,
-    }
 }
 
 /// The dispatches of one product `C = alpha·A·B + beta·C`.
@@ -600,11 +667,11 @@ fn product<'a>(
     let worth = |other: usize| {
         force_pack.unwrap_or(cfg.pack && work >= (1u64 << 27) as f64 && other >= 128 && k >= 16)
     };
-    if al == 2 && m * k > 0 && worth(n) {
+    if al == 2 && m * k > 0 && alpha != 0.0 && worth(n) {
         a = pack(ctx, plan, a, (m, k), &[]);
         al = vec_mode(&a, plan.size(a.buf), true);
     }
-    if bl == 2 && n * k > 0 && worth(m) {
+    if bl == 2 && n * k > 0 && alpha != 0.0 && worth(m) {
         b = pack(ctx, plan, b.t(), (n, k), &[]).t();
         bl = vec_mode(&b, plan.size(b.buf), false);
     }

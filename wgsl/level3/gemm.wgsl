@@ -81,9 +81,9 @@ struct Params {
     alpha: f32,
     beta: f32,
     tiles_m: u32,  // tiles along m
-    tiles: u32,    // tiles of C (SPLIT: workgroups per k slice); pack: padded length of the fast dimension
+    tiles: u32,    // tiles of C (SPLIT: workgroups per k slice); pack: row pitch of the output
     kslice: u32,   // SPLIT: k elements per slice (a multiple of BK); splitk_reduce: number of slices
-    pack_cols: u32, // pack: 1 if the output's fast dimension is p (row-major), 0 if i
+    _pad2: u32,
     _pad0: u32,
     _pad1: u32,
 }
@@ -519,32 +519,22 @@ fn read_a(i: u32, p: u32) -> T {
     return T(0);
 }
 
-// Dense copy of the m×k operand A into `c` at offc: row-major with row pitch `tiles`
-// (pack_cols = 1) or column-major with column pitch `tiles` (pack_cols = 0), the padding
-// zero. One invocation per element of the padded copy, consecutive along its fast dimension.
+// Dense copy of the m×k operand A, row-major with row pitch `tiles`, into columns
+// offc..offc + n of `c` (n ≥ k: the columns past k are zero). One invocation per element
+// written, consecutive along the rows.
 @compute @workgroup_size(256)
 fn pack(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) t: u32) {
     let e = linear_group(wid, nwg) * 256u + t;
-    var i: u32;
-    var p: u32;
-    if (P.pack_cols == 1u) {
-        i = e / P.tiles;
-        p = e % P.tiles;
-        if (i >= P.m) {
-            return;
-        }
-    } else {
-        p = e / P.tiles;
-        i = e % P.tiles;
-        if (p >= P.k) {
-            return;
-        }
+    let i = e / P.n;
+    let p = e % P.n;
+    if (i >= P.m) {
+        return;
     }
     var v = T(0);
-    if (i < P.m && p < P.k) {
+    if (p < P.k) {
         v = read_a(i, p);
     }
-    c[P.offc + e] = v;
+    c[P.offc + i * P.tiles + p] = v;
 }
