@@ -247,7 +247,7 @@ fn tiles(m: usize, n: usize, t: &Tile) -> usize {
 /// The engine's choice for an `m×n×k` call on `limits` (before any [`Tuning`] override);
 /// `splittable`: split-k allowed (C general, A general). Measured on the H200
 /// (benches/results/README.md, runs 10 and 11): 128×128 tiles, BK 16, single-buffered, where
-/// they give [`TARGET_INVOCATIONS`]; below that, split-k, on 128×128 tiles while both sides of C
+/// they give 264·256 invocations (two workgroups per SM of an H200); below that, split-k, on 128×128 tiles while both sides of C
 /// are at least 512 (1000³: 15.4 against 7.9 TFLOP/s on 64×64 tiles), else on a 128×64 (64×128)
 /// tile whose long side runs along the longer side of C (128×4096×4096: 20–21 against 10).
 pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
