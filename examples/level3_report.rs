@@ -274,7 +274,14 @@ fn level3(
         } else {
             format!("{side}-C")
         };
-        row(name, &format!("n={n}"), &layout, flops, &times, &metric);
+        row(
+            name,
+            &format!("{n}x{n}x{n}"),
+            &layout,
+            flops,
+            &times,
+            &metric,
+        );
     }
     Ok(())
 }

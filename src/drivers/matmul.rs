@@ -4,7 +4,8 @@
 //! Every Level 3 routine runs on this one engine, through its [`Variant`]: `sgemmtr`, `ssyrk`
 //! and `ssyr2k` restrict C to a triangle ([`Variant::tri_c`]), `ssymm` and `strmm` have their
 //! structured A packed densely first (entry `pack`, [`AMode`]) and `strmm` skips the zero slabs
-//! of its triangle, `ssyr2k` adds its second product in a second pass ([`Variant::syr2k`]),
+//! of its triangle, `ssyr2k` runs as one product of depth 2k on packed operands
+//! ([`Variant::syr2k`]),
 //! and `strsm`'s off-diagonal updates are plain engine calls on sub-blocks ([`Operand::at`]).
 //!
 //! A call becomes a [`Plan`]: the tile shape and buffering chosen from the adapter's limits and
@@ -126,7 +127,8 @@ pub(crate) struct Variant {
     pub tri_c: Option<Uplo>,
     /// How A is read.
     pub a_mode: AMode,
-    /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`).
+    /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`) in the
+    /// same sums: `[A | B']·[B ; A']`.
     pub syr2k: bool,
 }
 

@@ -17,10 +17,12 @@ use crate::Context;
 /// beta·C` on the triangle and reads neither A nor B; `beta = 0` never reads `C`. Forward error
 /// bound: [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) (factor ≤ 1).
 ///
-/// Kernel: two passes of the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the triangle of C
-/// only (`TRI_C`): `C ← alpha·op(A)·op(B)ᵀ + beta·C`, then `C ← alpha·op(B)·op(A)ᵀ + C`, the
-/// transposes being stride swaps. Each element is two sums of k products, each rounded once by
-/// `alpha` and once by its update.
+/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the triangle of C only
+/// (`TRI_C`), as one product of depth 2k: `C ← alpha·[op(A) | op(B)]·[op(B) | op(A)]ᵀ + beta·C`,
+/// the two n×2k operands packed on the device first. Each element is one sum of 2k products,
+/// rounded once by `alpha` and once by the `beta` update. Where the packed operands would pass
+/// one storage binding, two passes instead (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
+/// `C ← alpha·op(B)·op(A)ᵀ + C`).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
