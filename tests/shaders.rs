@@ -70,10 +70,20 @@ const OVERRIDE_VALUES: &[(&str, &str, &[f64])] = &[
     ),
     // rankupdate::Update: 0 general, 1 upper, 2 lower.
     ("level2/rank_update.wgsl", "UPLO", &[0.0, 1.0, 2.0]),
-    // matmul::Variant: TRI_C 0 (none), 1 lower, 2 upper; A_MODE general, symmetric, triangular.
+    // matmul: TRI_C 0 (none), 1 lower, 2 upper; K_TRI likewise for a triangular A; A_MODE
+    // (entry pack) general, symmetric, triangular; the tile (matmul::Tile: BM, BN 64 or 128,
+    // BK 8, 16 or 32, NBUF 1 or 2) and the staging modes AL, BL (vec4 along m / n, along k,
+    // element-wise).
     ("level3/gemm.wgsl", "TRI_C", &[0.0, 1.0, 2.0]),
+    ("level3/gemm.wgsl", "K_TRI", &[0.0, 1.0, 2.0]),
     ("level3/gemm.wgsl", "A_MODE", &[0.0, 1.0, 2.0]),
     ("level3/gemm.wgsl", "A_UPLO", &[1.0, 2.0]),
+    ("level3/gemm.wgsl", "BM", &[64.0, 128.0]),
+    ("level3/gemm.wgsl", "BN", &[64.0, 128.0]),
+    ("level3/gemm.wgsl", "BK", &[8.0, 16.0, 32.0]),
+    ("level3/gemm.wgsl", "NBUF", &[1.0, 2.0]),
+    ("level3/gemm.wgsl", "AL", &[0.0, 1.0, 2.0]),
+    ("level3/gemm.wgsl", "BL", &[0.0, 1.0, 2.0]),
     // GpuScalar: div, neg, recip.
     ("scalar.wgsl", "OP", &[0.0, 1.0, 2.0]),
 ];
