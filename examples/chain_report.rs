@@ -1,0 +1,78 @@
+//! Resident chains on the device: wall time per routine call (issue 12's chain targets).
+//!
+//! Prints `ROW,` lines in the format of `benches/results/README.md`:
+//! - `chain_saxpy`: 1000 chained resident `saxpy` calls at n = 1024, then one read-back;
+//! - `chain_dot_scal`: `resident::sdot` → `GpuScalar::recip` → `sscal`, repeated, then one
+//!   read-back; the figure is per routine call (three calls a round).
+//!
+//! Medians of `--reps` (default 11) after warm-up.
+//!
+//! ```sh
+//! cargo run --release --example chain_report -- --reps 11
+//! ```
+use ndarray::Array1;
+use std::time::Instant;
+use wgblas::{blas, resident, Context};
+
+fn median(mut v: Vec<f64>) -> (f64, f64) {
+    v.sort_by(|a, b| a.total_cmp(b));
+    (v[v.len() / 2], v[0])
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut reps = 11usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--reps" => reps = args.next().ok_or("--reps needs a value")?.parse()?,
+            other => return Err(format!("unknown argument {other:?} (accepted: --reps N)").into()),
+        }
+    }
+    let ctx = Context::shared()?;
+    let n = 1024;
+    let calls = 1000;
+    let x = ctx.upload_vector(&Array1::from_elem(n, 1.0f32))?;
+    let mut y = ctx.upload_vector(&Array1::from_elem(n, 0.0f32))?;
+
+    // chain_saxpy: y += 1e-3 * x, 1000 times, one read-back.
+    let mut per_call = Vec::new();
+    for rep in 0..reps + 2 {
+        let t = Instant::now();
+        for _ in 0..calls {
+            blas::saxpy(ctx, 1e-3f32, &x, &mut y)?;
+        }
+        let out = y.to_array()?;
+        let us = t.elapsed().as_secs_f64() * 1e6 / calls as f64;
+        assert!(out[0].is_finite());
+        if rep >= 2 {
+            per_call.push(us);
+        }
+    }
+    let (med, min) = median(per_call);
+    println!("# chain_saxpy n={n}: {med:.2} us/call median, {min:.2} min, {calls} calls a chain");
+    println!("ROW,chain_saxpy,n={n},-,resident,us/call,{med:.2}");
+
+    // chain_dot_scal: s = v·v; r = 1/s; v *= r (three routine calls a round). From v = ones
+    // the values alternate between 1 and 1/n, so they stay finite with no read-back.
+    let mut v = ctx.upload_vector(&Array1::from_elem(n, 1.0f32))?;
+    let rounds = 300;
+    let mut per_call = Vec::new();
+    for rep in 0..reps + 2 {
+        let t = Instant::now();
+        for _ in 0..rounds {
+            let s = resident::sdot(ctx, &v, &v)?;
+            let r = s.recip()?;
+            blas::sscal(ctx, &r, &mut v)?;
+        }
+        let out = v.to_array()?;
+        let us = t.elapsed().as_secs_f64() * 1e6 / (rounds * 3) as f64;
+        assert!(out[0].is_finite());
+        if rep >= 2 {
+            per_call.push(us);
+        }
+    }
+    let (med, min) = median(per_call);
+    println!("# chain_dot_scal n={n}: {med:.2} us per routine call median, {min:.2} min (sdot, recip, sscal)");
+    println!("ROW,chain_dot_scal,n={n},-,resident,us/call,{med:.2}");
+    Ok(())
+}
