@@ -62,7 +62,8 @@ dev = "cuda"
 
 
 def row(routine, shape, layout, form, metric, reference, value, minimum=None):
-    print(f"REF,{routine},{shape},{layout},{form},{metric},{reference},{value:.4g}", flush=True)
+    text = f"{value:.4g}" if abs(value) < 1e4 else f"{value:.0f}"  # four digits, never an exponent
+    print(f"REF,{routine},{shape},{layout},{form},{metric},{reference},{text}", flush=True)
     if minimum is not None:
         print(f"# {routine} {shape} {layout} {reference}: best sample {minimum:.4g} {metric}", flush=True)
 
