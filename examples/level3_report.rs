@@ -16,12 +16,14 @@ use ndarray_rand::RandomExt;
 use wgblas::metrics::{self, bounds};
 use wgblas::{blas, Context, Diag, Side, Transpose, Uplo};
 
-fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| default.to_string())
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[("--n", "256,1024"), ("--reps", "11"), ("--check", "1024")];
+
+fn arg(name: &str, _default: &str) -> String {
+    args::get(FLAGS, name)
 }
 
 /// Median and minimum.
@@ -59,10 +61,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dist = Uniform::new(-1.0f32, 1.0)?;
     let (no, yes, lo, up) = (Transpose::No, Transpose::Yes, Uplo::Lower, Uplo::Upper);
     let (left, right, nonunit) = (Side::Left, Side::Right, Diag::NonUnit);
-    for n in arg("--n", "256,1024")
+    let sizes = arg("--n", "256,1024")
         .split(',')
-        .filter_map(|t| t.trim().parse::<usize>().ok())
-    {
+        .map(|t| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|e| format!("--n: {t:?}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    for n in sizes {
         let a = Array2::random((n, n), dist);
         let b = Array2::random((n, n), dist);
         let c0 = Array2::random((n, n), dist);
