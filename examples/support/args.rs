@@ -6,8 +6,12 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The value of `name` among `flags` (each `(name, default)`), parsing the command line on the
-/// first call. `name` must be one of `flags`.
+/// The default of a flag that takes no value: [`get`] gives `"1"` when it is present, `""` when
+/// not.
+pub const SWITCH: &str = "(switch)";
+
+/// The value of `name` among `flags` (each `(name, default)`, or `(name, SWITCH)`), parsing the
+/// command line on the first call. `name` must be one of `flags`.
 pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
     static PARSED: OnceLock<HashMap<String, String>> = OnceLock::new();
     let parsed = PARSED.get_or_init(|| {
@@ -20,14 +24,29 @@ pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
         flags
             .iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, d)| d.to_string())
+            .map(|(_, d)| {
+                if *d == SWITCH {
+                    String::new()
+                } else {
+                    d.to_string()
+                }
+            })
             .unwrap_or_else(|| panic!("{name} is not among the example's flags"))
     })
 }
 
 fn usage(flags: &[(&'static str, &'static str)]) -> String {
     let program = std::env::args().next().unwrap_or_default();
-    let list: Vec<String> = flags.iter().map(|(n, d)| format!("[{n} {d}]")).collect();
+    let list: Vec<String> = flags
+        .iter()
+        .map(|(n, d)| {
+            if *d == SWITCH {
+                format!("[{n}]")
+            } else {
+                format!("[{n} {d}]")
+            }
+        })
+        .collect();
     format!("usage: {program} {}", list.join(" "))
 }
 
