@@ -1,32 +1,213 @@
-//! Criterion benches: wgblas against OpenBLAS in the same run.
+//! Criterion benches: wgblas against OpenBLAS in the same run, in the two forms of the results
+//! file (`benches/results/README.md`):
+//!
+//! - `<routine>/resident (GPU time)`: operands already on the device (`GpuMatrix`,
+//!   `GpuVector`), time = the kernels' GPU time by timestamp queries (`Context::set_profiling`);
+//! - `<routine>/host (wall)`: ndarray in, ndarray out, time = wall time of the whole call
+//!   (upload, kernels, read-back), beside OpenBLAS's wall time on the same arrays.
+//!
+//! Throughput is in GFLOP/s for sgemm (2n³ flops) and in GB/s for sdot (8n bytes) and the
+//! host↔device transfers (`transfer`: upload and read-back, wall time). HTML reports
+//! with plots: `target/criterion/report/index.html`.
 //!
 //! `cargo bench` (sizes small enough for lavapipe by default). On a real GPU set
-//! `WGBLAS_BENCH_GEMM=1024,4096` and `WGBLAS_BENCH_DOT=1048576,67108864`. wgblas times are wall
-//! times of the host-form call: upload, kernel, read-back.
+//! `WGBLAS_BENCH_GEMM=1024,4096` and `WGBLAS_BENCH_DOT=1048576,67108864`.
 
 extern crate blas_src;
 
+use std::time::{Duration, Instant};
+
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ndarray::{Array1, Array2};
-use wgblas::{blas, Context, Transpose};
+use wgblas::{blas, resident, Context, GpuMatrix, MatrixLayout, Transpose};
 
-fn sizes(var: &str, default: &[usize]) -> Vec<usize> {
-    std::env::var(var)
-        .ok()
-        .map(|s| s.split(',').filter_map(|t| t.trim().parse().ok()).collect())
-        .unwrap_or_else(|| default.to_vec())
+#[path = "../examples/support/openblas.rs"]
+mod openblas;
+
+/// Wall-clock measurement (as criterion's `WallTime`) whose throughput reads `Elements` as flops
+/// (GFLOP/s) and `BytesDecimal` as GB/s, the units of the results file.
+struct Seconds;
+
+struct Units;
+
+impl Units {
+    fn rate(
+        amount: f64,
+        typical: f64,
+        values: &mut [f64],
+        units: [&'static str; 4],
+    ) -> &'static str {
+        let per_second = amount * 1e9 / typical;
+        let (scale, unit) = if per_second < 1e3 {
+            (1.0, units[0])
+        } else if per_second < 1e6 {
+            (1e3, units[1])
+        } else if per_second < 1e9 {
+            (1e6, units[2])
+        } else {
+            (1e9, units[3])
+        };
+        for v in values {
+            *v = amount * 1e9 / *v / scale;
+        }
+        unit
+    }
 }
 
-fn sgemm(c: &mut Criterion) {
-    let ctx = Context::shared().expect("a GPU adapter (lavapipe on CPU-only machines)");
-    let mut group = c.benchmark_group("sgemm");
-    group.sample_size(10);
-    for n in sizes("WGBLAS_BENCH_GEMM", &[128, 256]) {
+impl ValueFormatter for Units {
+    fn scale_throughputs(
+        &self,
+        typical: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        match *throughput {
+            Throughput::Elements(flops) => Self::rate(
+                flops as f64,
+                typical,
+                values,
+                ["FLOP/s", "KFLOP/s", "MFLOP/s", "GFLOP/s"],
+            ),
+            Throughput::Bytes(b) | Throughput::BytesDecimal(b) => {
+                Self::rate(b as f64, typical, values, ["B/s", "KB/s", "MB/s", "GB/s"])
+            }
+            Throughput::Bits(b) => {
+                Self::rate(b as f64, typical, values, ["b/s", "Kb/s", "Mb/s", "Gb/s"])
+            }
+        }
+    }
+
+    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if ns < 1e3 {
+            (1.0, "ns")
+        } else if ns < 1e6 {
+            (1e-3, "µs")
+        } else if ns < 1e9 {
+            (1e-6, "ms")
+        } else {
+            (1e-9, "s")
+        };
+        for v in values {
+            *v *= factor;
+        }
+        unit
+    }
+
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+impl Measurement for Seconds {
+    type Intermediate = Instant;
+    type Value = Duration;
+
+    fn start(&self) -> Instant {
+        Instant::now()
+    }
+    fn end(&self, i: Instant) -> Duration {
+        i.elapsed()
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &Units
+    }
+}
+
+fn sizes(var: &str, default: &[usize]) -> Vec<usize> {
+    match std::env::var(var) {
+        Err(_) => default.to_vec(),
+        Ok(s) => s
+            .split(',')
+            .map(|t| {
+                t.trim().parse().unwrap_or_else(|_| {
+                    panic!("{var}: {t:?} is not a size (a comma-separated list)")
+                })
+            })
+            .collect(),
+    }
+}
+
+fn context() -> &'static Context {
+    Context::shared().expect("a GPU adapter (lavapipe on CPU-only machines)")
+}
+
+/// Sum of the GPU times of `iters` calls of `f` (each submitted and timed alone with profiling
+/// on), or `None` where the adapter has no timestamp queries.
+fn gpu_time(ctx: &Context, iters: u64, mut f: impl FnMut()) -> Option<Duration> {
+    ctx.set_profiling(true);
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        f();
+        total += ctx.last_gpu_time()?;
+    }
+    ctx.set_profiling(false);
+    Some(total)
+}
+
+fn has_timestamps(ctx: &Context) -> bool {
+    ctx.features()
+        .contains(wgblas::wgpu::Features::TIMESTAMP_QUERY)
+}
+
+fn sgemm(c: &mut Criterion<Seconds>) {
+    let ctx = context();
+    let gemm_sizes = sizes("WGBLAS_BENCH_GEMM", &[128, 256]);
+    let operands = |n: usize| {
         let a = Array2::<f32>::from_shape_fn((n, n), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
         let b = a.t().to_owned();
+        (a, b)
+    };
+
+    let mut group = c.benchmark_group("sgemm/resident (GPU time)");
+    group.sample_size(10);
+    if has_timestamps(ctx) {
+        for &n in &gemm_sizes {
+            let (a, b) = operands(n);
+            let ga = ctx.upload_matrix(&a).unwrap();
+            let gb = ctx.upload_matrix(&b).unwrap();
+            let mut gc = GpuMatrix::<f32>::zeros(ctx, (n, n), MatrixLayout::RowMajor).unwrap();
+            group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
+            group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
+                bench.iter_custom(|iters| {
+                    gpu_time(ctx, iters, || {
+                        blas::sgemm(
+                            ctx,
+                            Transpose::No,
+                            Transpose::No,
+                            1.0,
+                            &ga,
+                            &gb,
+                            0.0,
+                            &mut gc,
+                        )
+                        .unwrap()
+                    })
+                    .expect("timestamps")
+                })
+            });
+        }
+    } else {
+        eprintln!("sgemm/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("sgemm/host (wall)");
+    group.sample_size(10);
+    for &n in &gemm_sizes {
+        let (a, b) = operands(n);
         let mut out = Array2::<f32>::zeros((n, n));
         group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
-        group.bench_with_input(BenchmarkId::new("wgblas", n), &n, |bench, _| {
+        group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
             bench.iter(|| {
                 blas::sgemm(
                     ctx,
@@ -41,60 +222,71 @@ fn sgemm(c: &mut Criterion) {
                 .unwrap()
             })
         });
-        group.bench_with_input(BenchmarkId::new("openblas", n), &n, |bench, _| {
-            bench.iter(|| unsafe {
-                cblas_sys::cblas_sgemm(
-                    cblas_sys::CBLAS_LAYOUT::CblasRowMajor,
-                    cblas_sys::CBLAS_TRANSPOSE::CblasNoTrans,
-                    cblas_sys::CBLAS_TRANSPOSE::CblasNoTrans,
-                    n as i32,
-                    n as i32,
-                    n as i32,
-                    1.0,
-                    a.as_ptr(),
-                    n as i32,
-                    b.as_ptr(),
-                    n as i32,
-                    0.0,
-                    out.as_mut_ptr(),
-                    n as i32,
-                )
-            })
+        group.bench_function(BenchmarkId::new("openblas", n), |bench| {
+            bench.iter(|| openblas::sgemm_into(a.view(), b.view(), out.view_mut()))
         });
     }
     group.finish();
 }
 
-fn sdot(c: &mut Criterion) {
-    let ctx = Context::shared().expect("a GPU adapter (lavapipe on CPU-only machines)");
-    let mut group = c.benchmark_group("sdot");
-    group.sample_size(10);
-    for n in sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]) {
+fn sdot(c: &mut Criterion<Seconds>) {
+    let ctx = context();
+    let dot_sizes = sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]);
+    let operands = |n: usize| {
         let x = Array1::<f32>::from_shape_fn(n, |i| (i % 13) as f32 - 6.0);
         let y = Array1::<f32>::from_shape_fn(n, |i| (i % 5) as f32 - 2.0);
-        group.throughput(Throughput::Bytes(8 * n as u64));
-        group.bench_with_input(BenchmarkId::new("wgblas", n), &n, |bench, _| {
+        (x, y)
+    };
+
+    let mut group = c.benchmark_group("sdot/resident (GPU time)");
+    group.sample_size(10);
+    if has_timestamps(ctx) {
+        for &n in &dot_sizes {
+            let (x, y) = operands(n);
+            let gx = ctx.upload_vector(&x).unwrap();
+            let gy = ctx.upload_vector(&y).unwrap();
+            group.throughput(Throughput::BytesDecimal(8 * n as u64));
+            group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
+                bench.iter_custom(|iters| {
+                    gpu_time(ctx, iters, || {
+                        resident::sdot(ctx, &gx, &gy).unwrap();
+                    })
+                    .expect("timestamps")
+                })
+            });
+        }
+    } else {
+        eprintln!("sdot/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("sdot/host (wall)");
+    group.sample_size(10);
+    for &n in &dot_sizes {
+        let (x, y) = operands(n);
+        group.throughput(Throughput::BytesDecimal(8 * n as u64));
+        group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
             bench.iter(|| blas::sdot(ctx, x.view(), y.view()).unwrap())
         });
-        group.bench_with_input(BenchmarkId::new("openblas", n), &n, |bench, _| {
-            bench.iter(|| unsafe { cblas_sys::cblas_sdot(n as i32, x.as_ptr(), 1, y.as_ptr(), 1) })
+        group.bench_function(BenchmarkId::new("openblas", n), |bench| {
+            bench.iter(|| openblas::sdot(x.view(), y.view()))
         });
     }
     group.finish();
 }
 
 /// Host↔device transfers (issue 10): `upload_vector` (until the device holds the data) and
-/// `to_array`, contiguous and with a step of 2 (gathered straight into staging memory).
-/// `WGBLAS_BENCH_TRANSFER=67108864` on a real GPU; lavapipe's figures only show the shape.
-fn transfers(c: &mut Criterion) {
-    let ctx = Context::shared().expect("a GPU adapter (lavapipe on CPU-only machines)");
+/// `to_array`, contiguous and with a step of 2 (gathered straight into staging memory), wall
+/// time. `WGBLAS_BENCH_TRANSFER=67108864` on a real GPU; lavapipe's figures only show the shape.
+fn transfers(c: &mut Criterion<Seconds>) {
+    let ctx = context();
     let mut group = c.benchmark_group("transfer");
     group.sample_size(10);
     for n in sizes("WGBLAS_BENCH_TRANSFER", &[1 << 16, 1 << 22]) {
         let x = Array1::<f32>::from_shape_fn(2 * n, |i| i as f32);
         let dense = x.slice(ndarray::s![..n]);
         let step2 = x.slice(ndarray::s![..;2]);
-        group.throughput(Throughput::Bytes(4 * n as u64));
+        group.throughput(Throughput::BytesDecimal(4 * n as u64));
         group.bench_with_input(BenchmarkId::new("upload", n), &n, |bench, _| {
             bench.iter(|| {
                 let v = ctx.upload_vector(&dense).unwrap();
@@ -117,5 +309,9 @@ fn transfers(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sgemm, sdot, transfers);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(Seconds);
+    targets = sgemm, sdot, transfers
+}
 criterion_main!(benches);

@@ -13,10 +13,16 @@
 //!   as `GpuScalar`s, the convergence test read back every 10 iterations;
 //! - OpenBLAS `cblas_sgemv`/`cblas_sdot`/`cblas_saxpy`.
 //!
-//! Run: `cargo run --release --example cg [path/to/matrix.mtx] [tolerance] [max_iterations]`
+//! Each solver's line is printed as it finishes; a progress bar (on a terminal) counts the
+//! iterations of a running solve.
+//!
+//! Run: `cargo run --release --example cg -- [path/to/matrix.mtx] [--tol 1e-5] [--max-iter 5000]`
 
 extern crate blas_src;
 
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
 use ndarray::{Array1, Array2};
 use wgblas::prelude::*;
 
@@ -24,40 +30,62 @@ use wgblas::prelude::*;
 mod cg;
 #[path = "support/mtx.rs"]
 mod mtx;
+#[path = "support/openblas.rs"]
+mod openblas;
 
 use cg::Outcome;
 
-fn cblas_gemv(a: &Array2<f32>, x: &Array1<f32>) -> Result<Array1<f32>, String> {
-    let (m, n) = a.dim();
-    let mut y = Array1::<f32>::zeros(m);
-    let a = a.as_standard_layout();
-    unsafe {
-        cblas_sys::cblas_sgemv(
-            cblas_sys::CBLAS_LAYOUT::CblasRowMajor,
-            cblas_sys::CBLAS_TRANSPOSE::CblasNoTrans,
-            m as i32,
-            n as i32,
-            1.0,
-            a.as_ptr(),
-            n as i32,
-            x.as_ptr(),
-            1,
-            0.0,
-            y.as_mut_ptr(),
-            1,
-        )
+struct Args {
+    path: String,
+    tol: f64,
+    max_iter: usize,
+}
+
+fn parse_args() -> Result<Args, lexopt::Error> {
+    use lexopt::prelude::*;
+    let local = "data/1138_bus.mtx";
+    let mut args = Args {
+        path: if std::path::Path::new(local).exists() {
+            local.to_string()
+        } else {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/data/1138_bus.mtx").to_string()
+        },
+        tol: 1e-5,
+        max_iter: 5000,
     };
-    Ok(y)
+    let mut path_given = false;
+    let mut parser = lexopt::Parser::from_env();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("tol") => args.tol = parser.value()?.parse()?,
+            Long("max-iter") => args.max_iter = parser.value()?.parse()?,
+            Long("help") | Short('h') => {
+                println!("usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000]");
+                std::process::exit(0);
+            }
+            Value(v) if !path_given => {
+                args.path = v.string()?;
+                path_given = true;
+            }
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    if args.tol.is_nan() || args.tol < 0.0 {
+        return Err(format!("--tol must be a non-negative number, not {}", args.tol).into());
+    }
+    Ok(args)
 }
 
-fn cblas_dot(x: &Array1<f32>, y: &Array1<f32>) -> Result<f32, String> {
-    Ok(unsafe { cblas_sys::cblas_sdot(x.len() as i32, x.as_ptr(), 1, y.as_ptr(), 1) })
-}
-
-fn cblas_axpy(alpha: f32, x: &Array1<f32>, y: &Array1<f32>) -> Result<Array1<f32>, String> {
-    let mut out = y.clone();
-    unsafe { cblas_sys::cblas_saxpy(x.len() as i32, alpha, x.as_ptr(), 1, out.as_mut_ptr(), 1) };
-    Ok(out)
+/// A progress bar of `max_iter` iterations for one solver, drawn on stderr only when it is a
+/// terminal (indicatif hides it otherwise), so logs keep only the result lines.
+fn progress(name: &str, max_iter: usize) -> ProgressBar {
+    let bar = ProgressBar::new(max_iter as u64).with_prefix(name.to_string());
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:<17} {bar:30} {pos} iterations, {elapsed}")
+            .expect("a valid progress template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
 }
 
 /// `‖b − Â·x‖₂ / ‖b‖₂` and `‖x − ones‖₂ / ‖ones‖₂`, in f64.
@@ -74,18 +102,11 @@ fn report(name: &str, a: &Array2<f64>, b: &Array1<f64>, out: &Outcome) {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).cloned().unwrap_or_else(|| {
-        let local = "data/1138_bus.mtx";
-        if std::path::Path::new(local).exists() {
-            local.to_string()
-        } else {
-            concat!(env!("CARGO_MANIFEST_DIR"), "/data/1138_bus.mtx").to_string()
-        }
-    });
-    let tol: f64 = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(1e-5);
-    let max_iter: usize = args.get(3).map(|s| s.parse()).transpose()?.unwrap_or(5000);
-
+    let Args {
+        path,
+        tol,
+        max_iter,
+    } = parse_args()?;
     let a64 = mtx::read_dense(&path)?;
     let n = a64.nrows();
     // Symmetric diagonal scaling: Â_ij = A_ij / sqrt(A_ii·A_jj).
@@ -106,21 +127,43 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "adapter: {} ({:?}, {:?})",
         info.name, info.backend, info.device_type
     );
+    if info.device_type == wgblas::wgpu::DeviceType::Cpu {
+        println!("  a CPU adapter (lavapipe): the GPU runs take tens of seconds here");
+    }
     println!("CG in f32, tolerance ‖r‖/‖b‖ ≤ {tol:e}, at most {max_iter} iterations, b = Â·ones");
 
+    let bar = progress("wgblas host form", max_iter);
     let gpu = cg::host_form(
         &a,
         &b,
         tol,
         max_iter,
-        |a, p| a.gpu_gemv(p),
+        |a, p| {
+            bar.inc(1); // one gemv per iteration
+            a.gpu_gemv(p)
+        },
         |x, y| x.gpu_dot(y),
         |alpha, x, y| x.gpu_axpy(alpha, y),
     )?;
-    let resident = cg::resident_form(ctx, &a, &b, tol, max_iter, 10)?;
-    let cpu = cg::host_form(&a, &b, tol, max_iter, cblas_gemv, cblas_dot, cblas_axpy)?;
+    bar.finish_and_clear();
     report("wgblas host form", &a_hat, &b64, &gpu);
+
+    let bar = progress("wgblas resident", max_iter);
+    let resident = cg::resident_form_with(ctx, &a, &b, tol, max_iter, 10, |k| {
+        bar.set_position(k as u64)
+    })?;
+    bar.finish_and_clear();
     report("wgblas resident", &a_hat, &b64, &resident);
+
+    let cpu = cg::host_form(
+        &a,
+        &b,
+        tol,
+        max_iter,
+        |a, p| Ok::<_, wgblas::Error>(openblas::sgemv(a.view(), p.view())),
+        |x, y| Ok(openblas::sdot(x.view(), y.view())),
+        |alpha, x, y| Ok(openblas::saxpy(alpha, x.view(), y.view())),
+    )?;
     report("OpenBLAS", &a_hat, &b64, &cpu);
     println!(
         "host form: every call uploads its operands and reads back; resident: A and b uploaded once, \

@@ -26,20 +26,37 @@ extern "C" {
     fn openblas_get_num_threads() -> std::os::raw::c_int;
 }
 
-fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| default.to_string())
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[
+    ("--reps", "11"),
+    ("--probe", args::SWITCH),
+    ("--transfer", "67108864"),
+    ("--only", ""),
+    ("--gemm", "64,512,2048,4096"),
+    ("--dot", "1024,16777216"),
+];
+
+fn arg(name: &str, _default: &str) -> String {
+    args::get(FLAGS, name)
 }
 
 fn flag(name: &str) -> bool {
-    std::env::args().any(|a| a == name)
+    !args::get(FLAGS, name).is_empty()
 }
 
+/// A comma-separated list of sizes; an entry that is not a number stops the program.
 fn list(s: &str) -> Vec<usize> {
-    s.split(',').filter_map(|t| t.trim().parse().ok()).collect()
+    s.split(',')
+        .map(|t| {
+            t.trim().parse().unwrap_or_else(|_| {
+                eprintln!("error: {t:?} is not a size in the list {s:?}");
+                std::process::exit(2)
+            })
+        })
+        .collect()
 }
 
 /// (median, min) of `reps` timings of `f` in seconds, after `warm` warm-ups.

@@ -20,12 +20,14 @@ use rand::{Rng, SeedableRng};
 use wgblas::metrics::{self, bounds, max_ulp_f32, ulp_distance_f32, ulp_distance_f64};
 use wgblas::{blas, Context};
 
-fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| default.to_string())
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[("--n", "1000000"), ("--reps", "5")];
+
+fn arg(name: &str, _default: &str) -> String {
+    args::get(FLAGS, name)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -27,16 +27,37 @@ const RECT: &str =
     "4096x4096x128,4096x4096x1024,128x4096x4096,8192x64x8192,64x8192x8192,4097x4097x4097,1000x1000x1000,3000x5000x700";
 const LAYOUTS: &str = "NN-C,NT-C,TN-C,TT-C,NN-F,NT-F,TN-F,TT-F";
 
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[
+    ("--reps", "11"),
+    ("--check", "2048"),
+    ("--sections", "sgemm,rect,level3"),
+    ("--layouts", LAYOUTS),
+    ("--n", "1024,2048,4096,8192"),
+    ("--rect", "all"),
+    ("--level3-n", "4096"),
+];
+
+/// The value of a flag (its default where absent); the default argument documents the call
+/// site and must match `FLAGS`.
 fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| default.to_string())
+    debug_assert!(FLAGS.contains(&(name, default)), "{name}: default differs from FLAGS");
+    args::get(FLAGS, name)
 }
 
+/// A comma-separated list of sizes; a value that is not a size stops the program.
 fn list(s: &str) -> Vec<usize> {
-    s.split(',').filter_map(|t| t.trim().parse().ok()).collect()
+    s.split(',')
+        .map(|t| {
+            t.trim().parse().unwrap_or_else(|e| {
+                eprintln!("error: {t:?} is not a size: {e}");
+                std::process::exit(2)
+            })
+        })
+        .collect()
 }
 
 /// GPU times (s) of `reps` calls of `f` after 2 warm-ups, sorted. With profiling on, each call

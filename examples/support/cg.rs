@@ -69,6 +69,20 @@ pub fn resident_form(
     max_iter: usize,
     check_every: usize,
 ) -> wgblas::Result<Outcome> {
+    resident_form_with(ctx, a, b, tol, max_iter, check_every, |_| {})
+}
+
+/// [`resident_form`], calling `on_iteration(k)` after iteration k is encoded (for a progress
+/// indicator; the call does not wait for the device).
+pub fn resident_form_with(
+    ctx: &Context,
+    a: &Array2<f32>,
+    b: &Array1<f32>,
+    tol: f64,
+    max_iter: usize,
+    check_every: usize,
+    mut on_iteration: impl FnMut(usize),
+) -> wgblas::Result<Outcome> {
     let start = Instant::now();
     let n = b.len();
     let ga = ctx.upload_matrix(a)?;
@@ -93,6 +107,7 @@ pub fn resident_form(
         p = t;
         rr = rr_new;
         iterations += 1;
+        on_iteration(iterations);
         if iterations % check_every == 0 && (rr.get()? as f64).sqrt() <= tol * bnorm {
             break;
         }

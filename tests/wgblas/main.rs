@@ -26,6 +26,7 @@ mod trsv;
 mod gemmtr;
 mod level3_common;
 mod level3_real_data;
+mod mtx_reader;
 mod oracle_l3;
 mod symm;
 mod syr2k;
