@@ -44,7 +44,10 @@ const FLAGS: &[(&str, &str)] = &[
 /// The value of a flag (its default where absent); the default argument documents the call
 /// site and must match `FLAGS`.
 fn arg(name: &str, default: &str) -> String {
-    debug_assert!(FLAGS.contains(&(name, default)), "{name}: default differs from FLAGS");
+    debug_assert!(
+        FLAGS.contains(&(name, default)),
+        "{name}: default differs from FLAGS"
+    );
     args::get(FLAGS, name)
 }
 
