@@ -30,16 +30,40 @@ use wgblas::lab::{self, Driver, Variant};
 use wgblas::metrics::{self, bounds};
 use wgblas::{blas, Context, Diag, GpuMatrix, GpuVector, Transpose, Uplo};
 
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[
+    ("--gemv", "4096,8192,16384"),
+    ("--skinny", "23"),
+    ("--sq", "16384"),
+    ("--trsv", "8192"),
+    ("--reps", "11"),
+    ("--sets", "l1,l2"),
+    ("--l1", "20,26"),
+];
+
+/// The value of a flag (its default where absent); the default argument documents the call
+/// site and must match `FLAGS`.
 fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| default.to_string())
+    debug_assert!(
+        FLAGS.contains(&(name, default)),
+        "{name}: default differs from FLAGS"
+    );
+    args::get(FLAGS, name)
 }
 
+/// A comma-separated list of sizes; a value that is not a size stops the program.
 fn list(s: &str) -> Vec<usize> {
-    s.split(',').filter_map(|v| v.trim().parse().ok()).collect()
+    s.split(',')
+        .map(|t| {
+            t.trim().parse().unwrap_or_else(|e| {
+                eprintln!("error: {t:?} is not a size: {e}");
+                std::process::exit(2)
+            })
+        })
+        .collect()
 }
 
 struct Stats {

@@ -14,20 +14,19 @@ use ndarray::Array1;
 use std::time::Instant;
 use wgblas::{blas, resident, Context};
 
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[("--reps", "11")];
+
 fn median(mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
     (v[v.len() / 2], v[0])
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut reps = 11usize;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--reps" => reps = args.next().ok_or("--reps needs a value")?.parse()?,
-            other => return Err(format!("unknown argument {other:?} (accepted: --reps N)").into()),
-        }
-    }
+    let reps: usize = args::get(FLAGS, "--reps").parse()?;
     let ctx = Context::shared()?;
     let n = 1024;
     let calls = 1000;

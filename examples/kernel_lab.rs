@@ -23,12 +23,26 @@ use ndarray_rand::RandomExt;
 use wgblas::tuning::{self, Tile, Tuning};
 use wgblas::{blas, metrics, Context, GpuMatrix, Transpose};
 
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[
+    ("--reps", "11"),
+    ("--variants", "auto"),
+    ("--trsm", ""),
+    ("--shapes", ""),
+    ("--layouts", "NN-C"),
+];
+
+/// The value of a flag (its default where absent); the default argument documents the call
+/// site and must match `FLAGS`.
 fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| default.to_string())
+    debug_assert!(
+        FLAGS.contains(&(name, default)),
+        "{name}: default differs from FLAGS"
+    );
+    args::get(FLAGS, name)
 }
 
 fn parse_variant(s: &str) -> Option<Tuning> {
