@@ -54,17 +54,7 @@ fn arg(name: &str, default: &str) -> String {
     args::get(FLAGS, name)
 }
 
-/// A comma-separated list of sizes; a value that is not a size stops the program.
-fn list(s: &str) -> Vec<usize> {
-    s.split(',')
-        .map(|t| {
-            t.trim().parse().unwrap_or_else(|e| {
-                eprintln!("error: {t:?} is not a size: {e}");
-                std::process::exit(2)
-            })
-        })
-        .collect()
-}
+use args::sizes as list;
 
 struct Stats {
     median: f64,

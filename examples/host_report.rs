@@ -47,17 +47,7 @@ fn flag(name: &str) -> bool {
     !args::get(FLAGS, name).is_empty()
 }
 
-/// A comma-separated list of sizes; an entry that is not a number stops the program.
-fn list(s: &str) -> Vec<usize> {
-    s.split(',')
-        .map(|t| {
-            t.trim().parse().unwrap_or_else(|_| {
-                eprintln!("error: {t:?} is not a size in the list {s:?}");
-                std::process::exit(2)
-            })
-        })
-        .collect()
-}
+use args::sizes as list;
 
 /// (median, min) of `reps` timings of `f` in seconds, after `warm` warm-ups.
 fn time(reps: usize, warm: usize, mut f: impl FnMut()) -> (f64, f64) {

@@ -51,17 +51,7 @@ fn arg(name: &str, default: &str) -> String {
     args::get(FLAGS, name)
 }
 
-/// A comma-separated list of sizes; a value that is not a size stops the program.
-fn list(s: &str) -> Vec<usize> {
-    s.split(',')
-        .map(|t| {
-            t.trim().parse().unwrap_or_else(|e| {
-                eprintln!("error: {t:?} is not a size: {e}");
-                std::process::exit(2)
-            })
-        })
-        .collect()
-}
+use args::sizes as list;
 
 /// GPU times (s) of `reps` calls of `f` after 2 warm-ups, sorted. With profiling on, each call
 /// is submitted and waited for, and its kernels timed.

@@ -35,6 +35,19 @@ pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
     })
 }
 
+/// A comma-separated list of sizes (`--n 1024,2048`); a value that is not a size stops the
+/// program with a message (exit status 2), as a bad flag does.
+pub fn sizes(s: &str) -> Vec<usize> {
+    s.split(',')
+        .map(|t| {
+            t.trim().parse().unwrap_or_else(|_| {
+                eprintln!("error: {t:?} is not a size in the list {s:?}");
+                std::process::exit(2)
+            })
+        })
+        .collect()
+}
+
 fn usage(flags: &[(&'static str, &'static str)]) -> String {
     let program = std::env::args().next().unwrap_or_default();
     let list: Vec<String> = flags
