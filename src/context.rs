@@ -167,6 +167,40 @@ pub struct Context {
     /// The driver's pipeline cache (Vulkan, where wgpu offers `PIPELINE_CACHE`), kept on disk.
     disk_cache: Option<(wgpu::PipelineCache, std::path::PathBuf)>,
     pub(crate) id: u64,
+    /// Declared last, so dropped last: see [`DEVICE_LIFECYCLE`].
+    _teardown: TeardownEnd,
+}
+
+/// Serialises the creation and the teardown of every context's device in this process.
+///
+/// NVIDIA's driver (580.159, H200) deadlocks when threads destroy devices at the same time: in
+/// `vkDestroyDevice`, in `vkFreeMemory` (gpu-allocator's drop) and in EGL's teardown, all three
+/// waiting in `libnvidia-eglcore` (backtraces in `benches/results/2026-11-30-hang/`).
+/// `Context::drop` takes this lock; [`TeardownEnd`], the context's last field, releases it once
+/// every other field (and with them the wgpu device) has been dropped.
+static DEVICE_LIFECYCLE: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    static TEARDOWN: std::cell::RefCell<Option<std::sync::MutexGuard<'static, ()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let guard = crate::pool::lock(&DEVICE_LIFECYCLE);
+        // At thread exit the slot may be gone: then the teardown runs unserialised.
+        let _ = TEARDOWN.try_with(|t| *t.borrow_mut() = Some(guard));
+    }
+}
+
+/// Releases [`DEVICE_LIFECYCLE`] after the rest of a [`Context`] has been dropped.
+#[derive(Debug, Default)]
+struct TeardownEnd;
+
+impl Drop for TeardownEnd {
+    fn drop(&mut self) {
+        let _ = TEARDOWN.try_with(|t| t.borrow_mut().take());
+    }
 }
 
 /// Default bound of the buffer pool, in bytes.
@@ -206,27 +240,22 @@ impl Context {
     /// # Errors
     /// As [`Context::new`].
     pub fn with_options(options: &ContextOptions) -> Result<Self> {
+        let _serialised = crate::pool::lock(&DEVICE_LIFECYCLE);
         pollster::block_on(Self::create(options))
     }
 
-    async fn create(options: &ContextOptions) -> Result<Self> {
+    /// The adapter `options` pick among those of `backends`.
+    async fn pick_adapter(
+        backends: wgpu::Backends,
+        options: &ContextOptions,
+    ) -> Result<wgpu::Adapter> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-        if let Some(b) = options.backends {
-            desc.backends = b;
-        }
-        if desc.backends.is_empty() {
-            return Err(Error::NoAdapter {
-                detail: format!(
-                    "no backend selected (WGPU_BACKEND={:?}; use vulkan, metal, dx12 or gl)",
-                    std::env::var("WGPU_BACKEND").unwrap_or_default()
-                ),
-            });
-        }
+        desc.backends = backends;
         let instance = wgpu::Instance::new(desc);
-        let adapter = match &options.adapter_name {
+        Ok(match &options.adapter_name {
             Some(name) => {
                 let want = name.to_lowercase();
-                let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+                let adapters = instance.enumerate_adapters(backends).await;
                 let names: Vec<String> = adapters
                     .iter()
                     .map(|a| {
@@ -257,6 +286,33 @@ impl Context {
                          (`apt-get install mesa-vulkan-drivers libvulkan1`)"
                     ),
                 })?,
+        })
+    }
+
+    async fn create(options: &ContextOptions) -> Result<Self> {
+        let explicit = options.backends.is_some();
+        let backends = options
+            .backends
+            .unwrap_or(wgpu::InstanceDescriptor::new_without_display_handle_from_env().backends);
+        if backends.is_empty() {
+            return Err(Error::NoAdapter {
+                detail: format!(
+                    "no backend selected (WGPU_BACKEND={:?}; use vulkan, metal, dx12 or gl)",
+                    std::env::var("WGPU_BACKEND").unwrap_or_default()
+                ),
+            });
+        }
+        // Unless the user names the backends, look at Vulkan, Metal and DX12 first, and start
+        // GL (EGL) only where none of them has an adapter: EGL's start-up and teardown cost time
+        // and, on NVIDIA, take part in the teardown deadlock of `DEVICE_LIFECYCLE`.
+        let primary = backends & wgpu::Backends::PRIMARY;
+        let adapter = if !explicit && !primary.is_empty() && primary != backends {
+            match Self::pick_adapter(primary, options).await {
+                Ok(a) => a,
+                Err(_) => Self::pick_adapter(backends, options).await?,
+            }
+        } else {
+            Self::pick_adapter(backends, options).await?
         };
         let info = adapter.get_info();
         let wanted = wgpu::Features::SHADER_F64
@@ -308,6 +364,7 @@ impl Context {
             staging: crate::pool::Staging::default(),
             device_error,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            _teardown: TeardownEnd,
         })
     }
 
@@ -541,6 +598,38 @@ impl Context {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contexts_made_and_dropped_on_many_threads_at_once_all_work() {
+        // On NVIDIA's driver, threads tearing devices down at the same time deadlocked (see
+        // `DEVICE_LIFECYCLE`); here eight threads make, use and drop contexts together, and one
+        // of each pair also fails a submission first, as the failed-read-back test does.
+        std::thread::scope(|s| {
+            let runs: Vec<_> = (0..8)
+                .map(|t| {
+                    s.spawn(move || {
+                        for round in 0..3 {
+                            let ctx = Context::new().expect("the tests need a GPU adapter");
+                            let data = [t as f32, round as f32];
+                            let src = crate::transfer::Source::slice(&data);
+                            let buf = ctx.upload_source("test", &src).unwrap();
+                            if t % 2 == 1 {
+                                // A failed read must not undo `buf`'s upload, held before it.
+                                let lost = ctx.alloc("test", 8).unwrap();
+                                lost.destroy();
+                                assert!(ctx.execute::<f32>("test", &[], &[(&lost, 2)]).is_err());
+                            }
+                            let data = ctx.execute::<f32>("test", &[], &[(&buf, 2)]).unwrap();
+                            assert_eq!(data[0], vec![t as f32, round as f32]);
+                        }
+                    })
+                })
+                .collect();
+            for r in runs {
+                r.join().unwrap();
+            }
+        });
+    }
 
     #[test]
     fn power_preference_values() {

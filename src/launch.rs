@@ -50,6 +50,7 @@ pub(crate) struct Dispatch<'a> {
 }
 
 /// A recorded command, held until its submission.
+#[derive(Clone)]
 pub(crate) enum Command {
     Dispatch {
         pipeline: Arc<wgpu::ComputePipeline>,
@@ -596,13 +597,17 @@ impl Context {
         // thread's calls reach the queue before anything a later caller submits or writes.
         let mut pending = lock(&self.pending);
         let mut all = std::mem::take(&mut *pending);
+        // Commands of earlier calls, kept to be submitted again on their own if this call's
+        // submission fails (wgpu rejects a failed submission whole): an error of this call
+        // must not undo an upload or a held call made before it.
+        let earlier = (!all.is_empty()).then(|| all.clone());
         all.extend(commands);
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some(routine),
             });
-        let staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
+        let mut staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
         for (i, off, len, s) in &chunks {
             encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
         }
@@ -611,13 +616,30 @@ impl Context {
             encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
         }
         let index = self.queue.submit(Some(encoder.finish()));
+        self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+        let submitted = self
+            .pop_scopes(routine, scope, oom)
+            .and_then(|()| self.take_device_error(routine));
+        if let (Err(_), Some(earlier)) = (&submitted, earlier) {
+            // Still under the pending lock, so nothing submitted later overtakes them. Their
+            // staging buffers return to the pool through this submission; the failed one's
+            // are dropped (a buffer in both lists must not be mapped twice).
+            let retry = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("wgblas held, again"),
+                });
+            staged = encode(&mut encoder, earlier, None);
+            self.queue.submit(Some(encoder.finish()));
+            self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+            drop(pollster::block_on(retry.pop()));
+        }
         drop(pending);
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
         }
-        self.counters.submissions.fetch_add(1, Ordering::Relaxed);
-        self.pop_scopes(routine, scope, oom)?;
-        self.take_device_error(routine)?;
+        submitted?;
         let mapped: Vec<Arc<std::sync::Mutex<Option<bool>>>> = chunks
             .iter()
             .map(|(_, _, len, s)| {
