@@ -152,10 +152,13 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
     );
     let factor = metrics::forward_factor(&c, &reference, &bound)?;
     let reps = if n >= 2048 { reps } else { reps.max(101) };
+    let before = ctx.phase_times();
+    let t = Instant::now();
     let (w, w_min) = time(reps, 3, || {
         let c = a.gpu_gemm(&b).expect("gpu_gemm");
         std::hint::black_box(&c);
     });
+    phases(ctx, &before, t.elapsed(), reps + 3, &format!("sgemm {n}"));
     let (o, o_min) = time(reps, 3, || {
         let mut c = Array2::<f32>::zeros((n, n));
         sgemm_openblas(&a, &b, &mut c);
@@ -194,9 +197,13 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
     let bound = bounds::dot(x.view(), y.view());
     let factor = metrics::forward_factor_scalar(d, r as f32, bound);
     let reps = if n >= 1 << 20 { reps } else { reps.max(1001) };
+    let ctx = Context::shared()?;
+    let before = ctx.phase_times();
+    let t = Instant::now();
     let (w, w_min) = time(reps, 5, || {
         std::hint::black_box(x.gpu_dot(&y).expect("gpu_dot"));
     });
+    phases(ctx, &before, t.elapsed(), reps + 5, &format!("sdot {n}"));
     let (o, o_min) = time(reps, 5, || {
         // SAFETY: contiguous vectors of length n.
         std::hint::black_box(unsafe {
@@ -221,6 +228,27 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
         return Err(format!("sdot n={n}: forward-error factor {factor} above 1").into());
     }
     Ok(())
+}
+
+/// Print the mean wall time per call of each host-side phase (`Context::phase_times`) over
+/// `calls` calls that took `total`, and the rest (output allocation, argument checks, ...).
+fn phases(
+    ctx: &Context,
+    before: &[(wgblas::Phase, std::time::Duration)],
+    total: std::time::Duration,
+    calls: usize,
+    what: &str,
+) {
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1e6 / calls as f64;
+    let mut line = format!("# phases of {what}, us per call:");
+    let mut sum = 0.0;
+    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(before) {
+        let us = per(*t - *t0);
+        sum += us;
+        line += &format!(" {p:?} {us:.1},");
+    }
+    line += &format!(" other {:.1}, wall {:.1}", per(total) - sum, per(total));
+    println!("{line}");
 }
 
 /// Raw copy speeds into and out of mapped staging memory on a separate wgpu device: what the

@@ -111,6 +111,47 @@ pub(crate) struct Counters {
     pub submissions: AtomicU64,
     pub readbacks: AtomicU64,
     pub dispatches: AtomicU64,
+    /// Wall time spent in each [`Phase`] so far, in nanoseconds.
+    pub phase_ns: [AtomicU64; Phase::ALL.len()],
+}
+
+/// A stage of a call's host-side work, timed by [`Context::phase_times`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Filling upload staging buffers from host arrays and recording their copies.
+    Upload,
+    /// Params uniforms, pipeline look-ups and bind groups of a call's dispatches.
+    Record,
+    /// Encoding, submitting, and checking the submission's error scopes.
+    Submit,
+    /// Waiting for the device to finish the submission (`Device::poll`).
+    Wait,
+    /// Waiting for the read-back buffers' map callbacks.
+    Map,
+    /// Copying mapped read-back memory into the caller's arrays.
+    Copy,
+}
+
+impl Phase {
+    /// Every phase, in the order a call passes through them.
+    pub const ALL: [Phase; 6] = [
+        Phase::Upload,
+        Phase::Record,
+        Phase::Submit,
+        Phase::Wait,
+        Phase::Map,
+        Phase::Copy,
+    ];
+}
+
+impl Counters {
+    /// Add the time since `*since` to `phase`, and restart `since`.
+    pub(crate) fn lap(&self, phase: Phase, since: &mut std::time::Instant) {
+        let now = std::time::Instant::now();
+        let ns = now.duration_since(*since).as_nanos() as u64;
+        self.phase_ns[phase as usize].fetch_add(ns, Ordering::Relaxed);
+        *since = now;
+    }
 }
 
 /// Element type a shader is instantiated for (`alias T = f32;` or `alias T = f64;`).
@@ -417,6 +458,36 @@ impl Context {
     /// Number of device-to-host read-backs made on this context so far.
     pub fn readbacks(&self) -> u64 {
         self.counters.readbacks.load(Ordering::Relaxed)
+    }
+
+    /// Wall time spent so far in each [`Phase`] of the calls made on this context, summed over
+    /// every thread (for profiling host calls: take the difference around a call).
+    pub fn phase_times(&self) -> Vec<(Phase, std::time::Duration)> {
+        Phase::ALL
+            .iter()
+            .map(|&p| {
+                let ns = self.counters.phase_ns[p as usize].load(Ordering::Relaxed);
+                (p, std::time::Duration::from_nanos(ns))
+            })
+            .collect()
+    }
+
+    /// How long a call that reads results back polls for its submission before it blocks:
+    /// `WGBLAS_SPIN_US` microseconds (default 200 on a GPU, 0 on a CPU adapter such as
+    /// lavapipe, whose threads need the cores).
+    pub(crate) fn spin_wait(&self) -> std::time::Duration {
+        static SPIN_US: OnceLock<Option<u64>> = OnceLock::new();
+        let env = *SPIN_US.get_or_init(|| {
+            std::env::var("WGBLAS_SPIN_US")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        });
+        let us = env.unwrap_or(if self.info.device_type == wgpu::DeviceType::Cpu {
+            0
+        } else {
+            200
+        });
+        std::time::Duration::from_micros(us)
     }
 
     /// Number of compute dispatches recorded on this context so far.

@@ -22,7 +22,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use crate::context::{Context, Elem, Shader};
+use crate::context::{Context, Elem, Phase, Shader};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Buf};
 use crate::transfer::SharedBytes;
@@ -178,6 +178,7 @@ impl Context {
             limit: self.limits().max_buffer_size,
         })?;
         self.take_device_error(routine)?;
+        let mut clock = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let buf = pool::take(
@@ -236,6 +237,7 @@ impl Context {
             }
         }
         let scopes = self.pop_scopes(routine, scope, oom);
+        self.counters.lap(Phase::Upload, &mut clock);
         result.and(scopes).and(self.take_device_error(routine))?;
         Ok(buf)
     }
@@ -489,6 +491,7 @@ impl Context {
         reads: &mut [Read<'_>],
     ) -> Result<()> {
         self.take_device_error(routine)?;
+        let mut clock = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let mut commands = Vec::with_capacity(dispatches.len() + after.len() + 1);
@@ -555,6 +558,7 @@ impl Context {
             .dispatches
             .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
         let profiling = self.profiling();
+        self.counters.lap(Phase::Record, &mut clock);
         if reads.is_empty() && !profiling {
             self.hold(commands);
             return self
@@ -639,6 +643,7 @@ impl Context {
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
         }
+        self.counters.lap(Phase::Submit, &mut clock);
         submitted?;
         let mapped: Vec<Arc<std::sync::Mutex<Option<bool>>>> = chunks
             .iter()
@@ -659,22 +664,42 @@ impl Context {
             });
             flag
         });
-        self.device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(index),
-                timeout: None,
-            })
-            .map_err(|e| Error::Gpu {
-                routine,
-                detail: e.to_string(),
-            })?;
+        // A short call is done within microseconds: poll for it first (a blocking wait's
+        // wake-up costs tens of microseconds on a GPU driver), then block.
+        let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+        let spin = self.spin_wait();
+        let spun = std::time::Instant::now();
+        let mut finished = false;
+        while !spin.is_zero() && spun.elapsed() < spin {
+            // The map callbacks run once the submission that copies into them is done.
+            if self.device.poll(wgpu::PollType::Poll).is_ok()
+                && mapped.iter().all(done)
+                && timer_flag.as_ref().is_none_or(done)
+            {
+                finished = true;
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        if !finished {
+            self.device
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(index),
+                    timeout: None,
+                })
+                .map_err(|e| Error::Gpu {
+                    routine,
+                    detail: e.to_string(),
+                })?;
+        }
+        self.counters.lap(Phase::Wait, &mut clock);
         // Another thread's poll may have collected our map callbacks and not run them yet:
         // wait until every one has run (it happens without any further device work).
-        let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
         while !mapped.iter().all(done) || !timer_flag.as_ref().is_none_or(done) {
             std::thread::yield_now();
             let _ = self.device.poll(wgpu::PollType::Poll);
         }
+        self.counters.lap(Phase::Map, &mut clock);
         let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);
 
         if !mapped.iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
@@ -732,6 +757,7 @@ impl Context {
             s.unmap();
             self.staging.recycle_read(s);
         }
+        self.counters.lap(Phase::Copy, &mut clock);
         Ok(())
     }
 

@@ -50,7 +50,7 @@ pub mod tuning {
     pub use crate::drivers::matmul::{choose, set_tuning, Config, Tile, Tuning};
 }
 
-pub use context::{Context, ContextOptions};
+pub use context::{Context, ContextOptions, Phase};
 pub use resident::{GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
 
 /// The README's code runs as a doctest.
