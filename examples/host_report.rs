@@ -37,6 +37,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--only", ""),
     ("--gemm", "64,512,2048,4096"),
     ("--dot", "1024,16777216"),
+    ("--split", "2048,4096"),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -230,6 +231,59 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The parts of a host sgemm timed one by one (each waited for): a fresh zeroed output, the
+/// uploads of A and B, the resident sgemm, and the read-back of C. Their sum against the
+/// host call shows what the host path adds.
+fn split(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let a = Array2::random((n, n), dist);
+    let b = Array2::random((n, n), dist);
+    let (zero, _) = time(reps, 2, || {
+        std::hint::black_box(Array2::<f32>::zeros((n, n)));
+    });
+    let (up, _) = time(reps, 2, || {
+        let (ga, gb) = (
+            ctx.upload_matrix(&a).unwrap(),
+            ctx.upload_matrix(&b).unwrap(),
+        );
+        ctx.synchronize().unwrap();
+        drop((ga, gb));
+    });
+    let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
+    let mut gc = ctx.upload_matrix(&Array2::<f32>::zeros((n, n)))?;
+    let (kernel, _) = time(reps, 2, || {
+        wgblas::blas::sgemm(
+            ctx,
+            Transpose::No,
+            Transpose::No,
+            1.0,
+            &ga,
+            &gb,
+            0.0,
+            &mut gc,
+        )
+        .unwrap();
+        ctx.synchronize().unwrap();
+    });
+    let (down, _) = time(reps, 2, || {
+        std::hint::black_box(gc.to_array().unwrap());
+    });
+    let (host, _) = time(reps, 2, || {
+        std::hint::black_box(a.gpu_gemm(&b).unwrap());
+    });
+    println!(
+        "# split sgemm {n}: zeroed output {:.2} ms + upload A, B {:.2} ms + resident sgemm (wall) \
+         {:.2} ms + read-back C {:.2} ms = {:.2} ms; host call {:.2} ms (medians)",
+        zero * 1e3,
+        up * 1e3,
+        kernel * 1e3,
+        down * 1e3,
+        (zero + up + kernel + down) * 1e3,
+        host * 1e3
+    );
+    Ok(())
+}
+
 /// Print the mean wall time per call of each host-side phase (`Context::phase_times`) over
 /// `calls` calls that took `total`, and the rest (output allocation, argument checks, ...).
 fn phases(
@@ -378,6 +432,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for n in list(&arg("--gemm", "64,512,2048,4096")) {
         gemm(ctx, n, reps)?;
+    }
+    for n in list(&arg("--split", "2048,4096")) {
+        split(ctx, n, reps)?;
     }
     for n in list(&arg("--dot", "1024,16777216")) {
         dot(n, reps)?;

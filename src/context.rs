@@ -473,8 +473,9 @@ impl Context {
     }
 
     /// How long a call that reads results back polls for its submission before it blocks:
-    /// `WGBLAS_SPIN_US` microseconds (default 200 on a GPU, 0 on a CPU adapter such as
-    /// lavapipe, whose threads need the cores).
+    /// `WGBLAS_SPIN_US` microseconds (default 1000 on a GPU, 0 on a CPU adapter such as
+    /// lavapipe, whose threads need the cores). On the H200 a 1024-element host `sdot` took
+    /// 160 µs blocking at once, 116 µs with 200 µs of polling and 107 µs with 1000.
     pub(crate) fn spin_wait(&self) -> std::time::Duration {
         static SPIN_US: OnceLock<Option<u64>> = OnceLock::new();
         let env = *SPIN_US.get_or_init(|| {
@@ -485,7 +486,7 @@ impl Context {
         let us = env.unwrap_or(if self.info.device_type == wgpu::DeviceType::Cpu {
             0
         } else {
-            200
+            1000
         });
         std::time::Duration::from_micros(us)
     }
