@@ -1,12 +1,13 @@
-//! Triangular-solve Level 2 driver (`wgsl/level2/trsv.wgsl`): blocked substitution, a
-//! diagonal-block solve then a parallel update of the remaining rows, per block of
-//! [`NB`] rows, all in one submission.
+//! Triangular-solve Level 2 driver (`wgsl/level2/trsv.wgsl`): blocked substitution, one
+//! dispatch per block of [`NB`] rows (each workgroup solves the diagonal block in workgroup
+//! memory, then updates its own rows), then one copy of the solution into `x`, all in one
+//! submission.
 //!
-//! Block size `NB = 64`: the block solve is one workgroup that needs two barriers per row, so
-//! it is the serial part; 64 rows keep it to one workgroup of 64 invocations (two subgroups on
-//! the H200, eight on lavapipe) while the update kernel, which carries the O(n²) work, gets
-//! n/64 launches wide enough to fill the device. Larger blocks lengthen the serial part,
-//! smaller ones multiply launches.
+//! Block size `NB = 64`: the block solve is the serial part (two barriers per row, in
+//! workgroup memory), repeated by every workgroup of a dispatch so that the update needs no
+//! second dispatch; 64 rows keep it short while the update, which carries the O(n²) work,
+//! gets n/64 workgroups of 256 invocations. Larger blocks lengthen the serial part (and the
+//! 64×65 tile of workgroup memory), smaller ones multiply dispatches.
 
 use crate::context::Context;
 use crate::flags::Uplo;
@@ -32,20 +33,39 @@ struct Params {
     nb: u32,
 }
 
+/// The scratch of one solve: the solution, block by block, before `copy_out` moves it into
+/// `x` (`n` elements of the element type).
+pub(crate) fn scratch(ctx: &Context, n: usize, elem_bytes: usize) -> crate::pool::Buf {
+    ctx.scratch((n.max(1) * elem_bytes) as u64)
+}
+
 /// The dispatches solving `A·x = b` in place in `x`, `A` triangular in its `op` form (`uplo`
-/// is the triangle of that form), `unit` for an implicit unit diagonal.
+/// is the triangle of that form), `unit` for an implicit unit diagonal; `sol` from
+/// [`scratch`].
 pub(crate) fn trsv<'a>(
     ctx: &Context,
     uplo: Uplo,
     unit: bool,
     a: &'a MatOperand,
     x: &'a VecOperand,
+    sol: &'a wgpu::Buffer,
 ) -> Vec<Dispatch<'a>> {
     let n = a.rows;
     let lower = uplo == Uplo::Lower;
     let constants = [("LOWER", lower as u32 as f64), ("UNIT", unit as u32 as f64)];
     let mut out = Vec::new();
     let blocks = n.div_ceil(NB);
+    let mut params = Params {
+        n: n as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        k0: 0,
+        nb: 0,
+    };
+    let buffers: [&wgpu::Buffer; 3] = [&a.buffer, &x.buffer, sol];
     for b in 0..blocks {
         // Blocks in solve order: from the top for lower, from the bottom for upper.
         let k0 = if lower {
@@ -58,28 +78,20 @@ pub(crate) fn trsv<'a>(
         } else {
             n - b * NB - k0
         };
-        let params = Params {
-            n: n as u32,
-            offa: a.offset,
-            rsa: a.rs,
-            csa: a.cs,
-            offx: x.offset,
-            incx: x.inc,
-            k0: k0 as u32,
-            nb: nb as u32,
-        };
-        let buffers: [&wgpu::Buffer; 2] = [&a.buffer, &x.buffer];
-        out.push(
-            Dispatch::new(&SHADER, "block_solve", &params, &buffers, [1, 1, 1])
-                .constants(&constants),
-        );
+        params.k0 = k0 as u32;
+        params.nb = nb as u32;
+        // One workgroup per NB rows left to solve, and at least one for the block itself.
         let rest = if lower { n - k0 - nb } else { k0 };
-        if rest > 0 {
-            let groups = ctx.grid((rest as u64).div_ceil(WG));
-            out.push(
-                Dispatch::new(&SHADER, "update", &params, &buffers, groups).constants(&constants),
-            );
-        }
+        let groups = ctx.grid((rest as u64).div_ceil(NB as u64).max(1));
+        out.push(
+            Dispatch::new(&SHADER, "solve_update", &params, &buffers, groups).constants(&constants),
+        );
     }
+    let groups = ctx.grid((n as u64).div_ceil(WG));
+    out.push(
+        Dispatch::new(&SHADER, "copy_out", &params, &[], groups)
+            .bindings(&[(2, &x.buffer), (3, sol)])
+            .constants(&constants),
+    );
     out
 }

@@ -1,19 +1,31 @@
-// Level 2 triangular solve, blocked: solve A·x = b in place in x, A n×n triangular, addressed
-// by signed strides (op(A) = Aᵀ is the same kernel with rs and cs swapped and the triangle
-// flipped, layout.rs).
+// Level 2 triangular solve, blocked: solve A·x = b, A n×n triangular, addressed by signed
+// strides (op(A) = Aᵀ is the same kernel with rs and cs swapped and the triangle flipped,
+// layout.rs).
 //   LOWER = true:  forward substitution, blocks from the top;
 //   LOWER = false: back substitution, blocks from the bottom.
 //   UNIT  = true:  the diagonal is taken as 1 and never read.
-// For each diagonal block of NB rows, in solve order:
-//   `block_solve`: one workgroup solves the NB×NB diagonal block by column-oriented
-//                  substitution, x held in workgroup memory (2·NB barriers);
-//   `update`:      one invocation per remaining row i subtracts Σ_{j in block} A(i,j)·x_j.
-// All 2·⌈n/NB⌉ dispatches are encoded in one submission. Only the `uplo` triangle is read.
+// One dispatch of `solve_update` per diagonal block of NB rows, in solve order. Every
+// workgroup of it
+//   1. loads the NB×NB diagonal block into workgroup memory (coalesced along whichever of
+//      A's strides is the smaller) and the block's part of x (final: every earlier dispatch
+//      has subtracted its block's contribution);
+//   2. solves the block by column-oriented substitution in workgroup memory (2·NB barriers,
+//      no global memory access inside the loop); workgroup 0 writes the block's solution to
+//      `sol` (x's own elements of this block are only read during the sweep, so no workgroup
+//      can see a half-solved block);
+//   3. subtracts Σ_{j in block} A(i,j)·x_j from the NB rows i it owns among those left to
+//      solve, from a tile of A staged in workgroup memory (TPR invocations per row).
+// Then `copy_out` moves `sol` into x. Only the `uplo` triangle is read; every loop has a
+// fixed trip count of at most NB·NB / WG or NB.
 
 override LOWER: bool = true;
 override UNIT: bool = false;
 const NB: u32 = 64u;
 const WG: u32 = 256u;
+// Invocations per row in the update (WG / NB).
+const TPR: u32 = 4u;
+// Row pitch of the tile in workgroup memory (one pad element against bank conflicts).
+const PITCH: u32 = 65u;
 
 struct Params {
     n: u32,
@@ -29,63 +41,117 @@ struct Params {
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> x: array<T>;
+@group(0) @binding(3) var<storage, read_write> sol: array<T>;
 
+// The diagonal block, then the update tile: element (r, c) at w[r * PITCH + c].
+var<workgroup> w: array<T, 4160>;  // NB * PITCH
 var<workgroup> xs: array<T, NB>;
+var<workgroup> part: array<T, WG>;
 
 fn A(i: u32, j: u32) -> T {
     return a[midx(P.offa, i, j, P.rsa, P.csa)];
 }
 
-@compute @workgroup_size(NB)
-fn block_solve(@builtin(local_invocation_index) t: u32) {
+// Tile coordinates of the e-th element loaded, so that consecutive invocations read
+// consecutive addresses: along columns when A's column stride is the smaller one.
+fn tile_rc(e: u32) -> vec2<u32> {
+    if (abs(P.csa) <= abs(P.rsa)) {
+        return vec2<u32>(e / NB, e % NB);
+    }
+    return vec2<u32>(e % NB, e / NB);
+}
+
+@compute @workgroup_size(WG)
+fn solve_update(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
     let nb = P.nb;
-    if (t < nb) {
-        xs[t] = x[vidx(P.offx, P.k0 + t, P.incx)];
+    let k0 = P.k0;
+    // 1. The diagonal block (its referenced triangle only) and its part of x.
+    for (var e = lid; e < NB * NB; e = e + WG) {
+        let rc = tile_rc(e);
+        let r = rc.x;
+        let c = rc.y;
+        var v = T(0);
+        let inside = (LOWER && c < r) || (!LOWER && c > r) || (!UNIT && c == r);
+        if (r < nb && c < nb && inside) {
+            v = A(k0 + r, k0 + c);
+        }
+        w[r * PITCH + c] = v;
+    }
+    if (lid < nb) {
+        xs[lid] = x[vidx(P.offx, k0 + lid, P.incx)];
     }
     workgroupBarrier();
+    // 2. Substitution: column r of the block is finished at step s.
     for (var s = 0u; s < nb; s = s + 1u) {
-        // Column r of the block is finished at step s.
         var r = s;
         if (!LOWER) {
             r = nb - 1u - s;
         }
-        if (!UNIT && t == r) {
-            xs[r] = xs[r] / A(P.k0 + r, P.k0 + r);
+        if (!UNIT && lid == r) {
+            xs[r] = xs[r] / w[r * PITCH + r];
         }
         workgroupBarrier();
-        let below = (LOWER && t > r) || (!LOWER && t < r);
-        if (t < nb && below) {
-            xs[t] = xs[t] - A(P.k0 + t, P.k0 + r) * xs[r];
+        let below = (LOWER && lid > r) || (!LOWER && lid < r);
+        if (lid < nb && below) {
+            xs[lid] = xs[lid] - w[lid * PITCH + r] * xs[r];
         }
         workgroupBarrier();
     }
-    if (t < nb) {
-        x[vidx(P.offx, P.k0 + t, P.incx)] = xs[t];
+    let g = linear_group(wid, nwg);
+    if (g == 0u && lid < nb) {
+        sol[k0 + lid] = xs[lid];
+    }
+    // 3. The update of this workgroup's NB rows among those left to solve: below the block
+    //    (lower) or above it (upper).
+    var first: u32;
+    var rows: u32;
+    if (LOWER) {
+        first = k0 + nb;
+        rows = P.n - first;
+    } else {
+        first = 0u;
+        rows = k0;
+    }
+    let r0 = g * NB;
+    if (r0 >= rows) {
+        return;
+    }
+    for (var e = lid; e < NB * NB; e = e + WG) {
+        let rc = tile_rc(e);
+        let r = rc.x;
+        let c = rc.y;
+        var v = T(0);
+        if (r0 + r < rows && c < nb) {
+            v = A(first + r0 + r, k0 + c);
+        }
+        w[r * PITCH + c] = v;
+    }
+    workgroupBarrier();
+    let r = lid / TPR;
+    let q = lid % TPR;
+    // Columns q·16 .. q·16 + 15 of row r (zeros past nb).
+    var sum = T(0);
+    for (var c = q * (NB / TPR); c < (q + 1u) * (NB / TPR); c = c + 1u) {
+        sum = sum + w[r * PITCH + c] * xs[c];
+    }
+    part[lid] = sum;
+    workgroupBarrier();
+    if (q == 0u && r0 + r < rows) {
+        let total = (part[lid] + part[lid + 1u]) + (part[lid + 2u] + part[lid + 3u]);
+        let ix = vidx(P.offx, first + r0 + r, P.incx);
+        x[ix] = x[ix] - total;
     }
 }
 
+// x ← sol, element by element (after the last block).
 @compute @workgroup_size(WG)
-fn update(@builtin(workgroup_id) wid: vec3<u32>,
-          @builtin(num_workgroups) nwg: vec3<u32>,
-          @builtin(local_invocation_index) lid: u32) {
-    let g = linear_group(wid, nwg) * WG + lid;
-    // Rows left to solve: below the block (lower) or above it (upper).
-    var i: u32;
-    if (LOWER) {
-        i = P.k0 + P.nb + g;
-        if (i >= P.n) {
-            return;
-        }
-    } else {
-        if (g >= P.k0) {
-            return;
-        }
-        i = g;
+fn copy_out(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let i = linear_group(wid, nwg) * WG + lid;
+    if (i < P.n) {
+        x[vidx(P.offx, i, P.incx)] = sol[i];
     }
-    var sum = T(0);
-    for (var j = 0u; j < P.nb; j = j + 1u) {
-        sum = sum + A(i, P.k0 + j) * x[vidx(P.offx, P.k0 + j, P.incx)];
-    }
-    let ix = vidx(P.offx, i, P.incx);
-    x[ix] = x[ix] - sum;
 }

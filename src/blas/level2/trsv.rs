@@ -21,25 +21,24 @@ use crate::Context;
 /// Blocked substitution (as OpenBLAS's `trsv` drivers block by `DTB_ENTRIES`: a small
 /// triangular solve, then a `gemv` update of the rest), not n sequential dispatches. `op(A)` is
 /// cut into diagonal blocks of `NB = 64` rows, taken in solve order (from the top for a lower,
-/// from the bottom for an upper triangle). For each block:
-/// 1. **block solve**: one workgroup of 64 invocations solves the 64×64 diagonal block by
-///    column-oriented substitution, with its part of `x` held in workgroup memory (two barriers
-///    per row);
-/// 2. **update**: one invocation per remaining row `i` subtracts `Σ_{j in block} A_ij·x_j`
-///    from `x_i`, in parallel over all the rows left to solve.
+/// from the bottom for an upper triangle). One dispatch per block, in which every workgroup
+/// 1. **solves the block**: it loads the 64×64 diagonal block into workgroup memory (coalesced
+///    along A's smaller stride, so C and F order read alike) and solves it by column-oriented
+///    substitution there (two barriers per row, no global memory access in the loop);
+/// 2. **updates its rows**: it subtracts `Σ_{j in block} A_ij·x_j` from the 64 rows it owns
+///    among those left to solve, from a tile of A staged in workgroup memory.
 ///
-/// All `2·⌈n/64⌉` dispatches (the last block has no update) go into one command buffer and one
-/// submission; dispatches in one compute pass are ordered, so each reads the previous one's `x`.
-/// With a resident `A` and `x` nothing is submitted at all: the dispatches are held back and go
-/// with the next read-back, so a chain of resident solves costs one submission.
+/// Workgroup 0 writes the block's solution to a scratch vector; `x`'s own elements of the
+/// block are only read during the sweep, and a last dispatch copies the solution into `x`. So
+/// the solve is `⌈n/64⌉ + 1` dispatches in one command buffer and one submission; dispatches
+/// in one compute pass are ordered, so each reads the previous one's `x`. With a resident `A`
+/// and `x` nothing is submitted at all: the dispatches are held back and go with the next
+/// read-back, so a chain of resident solves costs one submission.
 ///
-/// Why 64: the block solve is the serial part (n/64 workgroups in a row, each doing 64 dependent
-/// steps with two barriers), while the update carries the O(n²) work in parallel. 64 rows make
-/// the block solve exactly one workgroup of 64 invocations, within WebGPU's guaranteed minimum
-/// of 256 invocations per workgroup (two subgroups of 32 on the H200, eight of 8 on lavapipe),
-/// with 256 bytes of workgroup memory. A larger block lengthens the serial chain of barriers for
-/// no gain; a smaller one multiplies the number of dispatches (each a launch and a global
-/// memory round trip for `x`) and makes each update too narrow to fill the device.
+/// Why 64: the block solve is the serial part (n/64 dispatches in a row, each doing 64
+/// dependent steps with two barriers), while the update carries the O(n²) work in parallel.
+/// A larger block lengthens that serial chain and the workgroup tile (64×65 elements); a
+/// smaller one multiplies the dispatches, each a launch and a global memory round trip.
 ///
 /// Accuracy: substitution, in any blocking, is backward stable (Higham, *Accuracy and Stability
 /// of Numerical Algorithms*, 2nd ed., Thm. 8.5: `(T + ΔT)·x̂ = b`, `|ΔT| ≤ γ_n |T|`), so the
@@ -85,6 +84,7 @@ pub fn strsv<'a>(
     let (op_a, uplo) = a.op_triangle(trans, uplo);
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let xd = layout::vector(ctx, R, "x", x.view())?;
-    let d = trsolve::trsv(ctx, uplo, diag == Diag::Unit, &ad, &xd);
+    let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f32>());
+    let d = trsolve::trsv(ctx, uplo, diag == Diag::Unit, &ad, &xd, &sol);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
 }
