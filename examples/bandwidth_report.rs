@@ -69,8 +69,46 @@ fn stats(mut v: Vec<f64>) -> Stats {
     }
 }
 
-/// GPU seconds of `f` (timestamps), median and minimum of `reps` after 3 warm-ups.
+/// How many back-to-back calls make a batch of about `TARGET_S` seconds, for one call of `one`
+/// seconds (1 to 1000), as `benches/reference.py` sizes its CUDA batches.
+fn batch_size(one: f64) -> usize {
+    ((TARGET_S / one.max(1e-9)) as usize).clamp(1, 1000)
+}
+
+/// Seconds of GPU work a timed batch aims at.
+const TARGET_S: f64 = 1e-3;
+
+/// GPU seconds of one call of `f`, median and minimum of `reps` samples after 3 warm-ups. A
+/// sample is a batch of back-to-back calls, held and submitted together, timed by timestamps
+/// at its start and end ([`Context::time_batch`]), divided by the number of calls; the batch is
+/// sized to about 1 ms, as `benches/reference.py` times cuBLAS (an isolated short dispatch
+/// runs at the idle clocks of the GPU, as would an isolated CUDA launch).
 fn time_gpu(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
+    for _ in 0..3 {
+        f();
+    }
+    let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
+    let inner = batch_size(one);
+    stats(
+        (0..reps)
+            .map(|_| {
+                let t = ctx
+                    .time_batch(|| {
+                        for _ in 0..inner {
+                            f();
+                        }
+                    })
+                    .expect("timestamps");
+                t.as_secs_f64() / inner as f64
+            })
+            .collect(),
+    )
+}
+
+/// GPU seconds of `f`, a call that reads its result back (`idamax`, `dasum`: no resident
+/// form), so it cannot be batched: timestamps around its own submission, median and minimum
+/// of `reps` after 3 warm-ups.
+fn time_gpu_reading(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
     for _ in 0..3 {
         f();
     }
@@ -144,7 +182,8 @@ impl Copier {
 
     /// Seconds to copy `bytes` bytes device to device by a compute shader (`vec4` loads and
     /// stores, four per invocation, as a plain copy kernel), median and minimum of `reps`
-    /// after 3 warm-ups, GPU time by timestamps around the compute pass.
+    /// samples after 3 warm-ups; a sample is a batch of back-to-back copies in one compute pass
+    /// (sized as [`time_gpu`]'s), timed by timestamps around the pass.
     fn copy_seconds(&mut self, bytes: u64, reps: usize) -> Stats {
         let bytes = bytes.div_ceil(16) * 16;
         let make = |label, usage| {
@@ -179,7 +218,8 @@ impl Copier {
             (groups.div_ceil(gy) as u32, gy as u32)
         };
         let mut samples = Vec::new();
-        for rep in 0..reps + 3 {
+        let mut inner = 1;
+        for rep in 0..reps + 4 {
             let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: None,
                 ty: wgpu::QueryType::Timestamp,
@@ -209,7 +249,9 @@ impl Copier {
                 });
                 pass.set_pipeline(&self.pipeline);
                 pass.set_bind_group(0, &bind, &[]);
-                pass.dispatch_workgroups(gx, gy, 1);
+                for _ in 0..inner {
+                    pass.dispatch_workgroups(gx, gy, 1);
+                }
             }
             e.resolve_query_set(&set, 0..2, &resolve, 0);
             e.copy_buffer_to_buffer(&resolve, 0, &read, 0, 16);
@@ -222,8 +264,12 @@ impl Copier {
             let ts: [u64; 2] = bytemuck::pod_read_unaligned(&v[..16]);
             let t = ts[1].saturating_sub(ts[0]) as f64
                 * f64::from(self.queue.get_timestamp_period())
-                * 1e-9;
-            if rep >= 3 {
+                * 1e-9
+                / inner as f64;
+            // Three warm-ups, then one call that sizes the batches (as `time_gpu` does).
+            if rep == 3 {
+                inner = batch_size(t);
+            } else if rep > 3 {
                 samples.push(t);
             }
         }
@@ -385,16 +431,16 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         for (name, k) in l1 {
             let s = time_gpu(ctx, reps, || match name {
                 "sdot" => {
-                    std::hint::black_box(blas::sdot(ctx, &gx, &gy).unwrap());
+                    std::hint::black_box(wgblas::resident::sdot(ctx, &gx, &gy).unwrap());
                 }
                 "sasum" => {
-                    std::hint::black_box(blas::sasum(ctx, &gx).unwrap());
+                    std::hint::black_box(wgblas::resident::sasum(ctx, &gx).unwrap());
                 }
                 "snrm2" => {
-                    std::hint::black_box(blas::snrm2(ctx, &gx).unwrap());
+                    std::hint::black_box(wgblas::resident::snrm2(ctx, &gx).unwrap());
                 }
                 _ => {
-                    std::hint::black_box(blas::isamax(ctx, &gx).unwrap());
+                    std::hint::black_box(wgblas::resident::isamax(ctx, &gx).unwrap());
                 }
             });
             row(copier, reps, tag, name, &shape, "-", k * f, &s);
@@ -416,11 +462,11 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         });
         row(copier, reps, tag, "srotm", &shape, "-", 4.0 * f, &s);
         if v == Variant::Auto {
-            let s = time_gpu(ctx, reps, || {
+            let s = time_gpu_reading(ctx, reps, || {
                 std::hint::black_box(blas::idamax(ctx, &gx64).unwrap());
             });
             row(copier, reps, tag, "idamax", &shape, "-", 2.0 * f, &s);
-            let s = time_gpu(ctx, reps, || {
+            let s = time_gpu_reading(ctx, reps, || {
                 std::hint::black_box(blas::dasum(ctx, &gx64).unwrap());
             });
             row(copier, reps, tag, "dasum", &shape, "-", 2.0 * f, &s);
@@ -645,7 +691,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ctx.set_profiling(true);
     let info = ctx.adapter_info();
     println!(
-        "# adapter: {} ({:?}, {:?}), driver {} {}; GB/s = bytes read + written once / GPU time (timestamps), median of {reps} after 3 warm-ups",
+        "# adapter: {} ({:?}, {:?}), driver {} {}; GB/s = bytes read + written once / GPU time per call (timestamps around batches of back-to-back calls of about 1 ms), median of {reps} after 3 warm-ups",
         info.name, info.backend, info.device_type, info.driver, info.driver_info
     );
     let mut copier = Copier::new();

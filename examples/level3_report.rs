@@ -15,8 +15,6 @@
 
 extern crate blas_src;
 
-use std::time::Duration;
-
 use ndarray::{Array2, ShapeBuilder};
 use ndarray_rand::rand_distr::Uniform;
 use ndarray_rand::RandomExt;
@@ -53,16 +51,27 @@ fn arg(name: &str, default: &str) -> String {
 
 use args::sizes as list;
 
-/// GPU times (s) of `reps` calls of `f` after 2 warm-ups, sorted. With profiling on, each call
-/// is submitted and waited for, and its kernels timed.
+/// GPU times (s) of one call of `f`, `reps` samples after 2 warm-ups, sorted. A sample is a
+/// batch of back-to-back calls held and submitted together, timed by timestamps around it
+/// ([`Context::time_batch`]) and divided by the number of calls; batches are sized to about
+/// 1 ms of GPU work (1 to 1000 calls), as `benches/reference.py` times cuBLAS. A lone short
+/// dispatch would run at the GPU's idle clocks, as would a lone CUDA launch.
 fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
     for _ in 0..2 {
         f();
     }
+    let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
+    let inner = ((1e-3 / one.max(1e-9)) as usize).clamp(1, 1000);
     let mut v: Vec<f64> = (0..reps)
         .map(|_| {
-            f();
-            ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64()
+            let t = ctx
+                .time_batch(|| {
+                    for _ in 0..inner {
+                        f();
+                    }
+                })
+                .expect("timestamps");
+            t.as_secs_f64() / inner as f64
         })
         .collect();
     v.sort_by(f64::total_cmp);
@@ -311,7 +320,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "# adapter: {} ({:?}), driver {} {}",
         info.name, info.backend, info.driver, info.driver_info
     );
-    println!("# GPU time of resident calls (timestamp queries, kernels only); median of {reps} after 2 warm-ups");
+    println!("# GPU time of resident calls (timestamp queries around batches of back-to-back calls of about 1 ms, kernels only); median of {reps} after 2 warm-ups");
     if sections.contains("sgemm") {
         let layouts = arg("--layouts", LAYOUTS);
         for n in list(&arg("--n", "1024,2048,4096,8192")) {

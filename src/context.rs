@@ -198,6 +198,8 @@ pub struct Context {
     pub(crate) counters: Counters,
     force_f64_fallback: AtomicBool,
     profiling: AtomicBool,
+    /// Inside [`Context::time_batch`]: calls are held back even with profiling on.
+    batching: AtomicBool,
     last_gpu_ns: AtomicU64,
     pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
     pub(crate) pending: Mutex<Vec<crate::launch::Command>>,
@@ -399,6 +401,7 @@ impl Context {
             counters: Counters::default(),
             force_f64_fallback: AtomicBool::new(std::env::var_os("WGBLAS_F64_FALLBACK").is_some()),
             profiling: AtomicBool::new(false),
+            batching: AtomicBool::new(false),
             last_gpu_ns: AtomicU64::new(u64::MAX),
             pool: Arc::new(Mutex::new(crate::pool::Pool::new(DEFAULT_POOL_LIMIT))),
             pending: Mutex::new(Vec::new()),
@@ -543,6 +546,63 @@ impl Context {
     /// compute pass, read by [`Context::last_gpu_time`]. Off by default.
     pub fn set_profiling(&self, on: bool) {
         self.profiling.store(on, Ordering::Relaxed);
+    }
+
+    /// GPU time (timestamp queries) of all the device work that `f` records, submitted as one
+    /// batch: the calls `f` makes are held back, not submitted one by one (even with
+    /// [`Context::set_profiling`] on), then go to the device in one submission with timestamps
+    /// at the start of its first compute pass and the end of its last. Dividing by the number
+    /// of calls gives the time per call of back-to-back calls, the way CUDA libraries are timed
+    /// (a batch of launches between two events), with the device kept busy throughout.
+    ///
+    /// `f` should make resident calls only: a call that reads results back submits what is
+    /// held with it. While `f` runs, every call on this context, from any thread, is held.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] (routine `"time_batch"`) where the adapter lacks
+    /// `TIMESTAMP_QUERY`, `f` recorded no compute pass, or `f` submitted work of its own (a
+    /// read-back); [`Error::Gpu`] as for any call.
+    pub fn time_batch(&self, f: impl FnOnce()) -> Result<std::time::Duration> {
+        const R: &str = "time_batch";
+        if !self.features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+            return Err(Error::InvalidArgument {
+                routine: R,
+                arg: "f",
+                detail: format!("{} has no TIMESTAMP_QUERY", self.info.name),
+            });
+        }
+        self.synchronize()?;
+        let was = self.profiling.swap(true, Ordering::Relaxed);
+        self.batching.store(true, Ordering::Relaxed);
+        let (before, submitted) = (self.dispatches(), self.submissions());
+        f();
+        let recorded = self.dispatches() > before;
+        let split = self.submissions() != submitted;
+        self.batching.store(false, Ordering::Relaxed);
+        self.last_gpu_ns.store(u64::MAX, Ordering::Relaxed);
+        let run = self.execute_reads(R, &[], Vec::new(), &mut []);
+        self.profiling.store(was, Ordering::Relaxed);
+        run?;
+        if split {
+            return Err(Error::InvalidArgument {
+                routine: R,
+                arg: "f",
+                detail: "f submitted work (a read-back): the batch was not one submission".into(),
+            });
+        }
+        match self.last_gpu_time() {
+            Some(t) if recorded => Ok(t),
+            _ => Err(Error::InvalidArgument {
+                routine: R,
+                arg: "f",
+                detail: "f recorded no compute pass".into(),
+            }),
+        }
+    }
+
+    /// Whether calls are held back for [`Context::time_batch`].
+    pub(crate) fn batching(&self) -> bool {
+        self.batching.load(Ordering::Relaxed)
     }
 
     /// Whether GPU timing is on and supported.

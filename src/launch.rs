@@ -559,7 +559,7 @@ impl Context {
             .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
         let profiling = self.profiling();
         self.counters.lap(Phase::Record, &mut clock);
-        if reads.is_empty() && !profiling {
+        if reads.is_empty() && (!profiling || (self.batching() && !commands.is_empty())) {
             self.hold(commands);
             return self
                 .pop_scopes(routine, scope, oom)

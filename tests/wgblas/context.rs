@@ -120,6 +120,61 @@ fn profiling_records_gpu_time_where_timestamps_exist() {
 }
 
 #[test]
+fn time_batch_times_held_calls_in_one_submission() {
+    let own = Context::new().unwrap();
+    if !own.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        let err = own.time_batch(|| ()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::InvalidArgument {
+                    routine: "time_batch",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        return;
+    }
+    let x = own.upload_vector(&Array1::from_elem(1000, 1.0f32)).unwrap();
+    let mut y = own.upload_vector(&Array1::from_elem(1000, 2.0f32)).unwrap();
+    own.synchronize().unwrap();
+    let (s0, d0) = (own.submissions(), own.dispatches());
+    let t = own
+        .time_batch(|| {
+            for _ in 0..10 {
+                blas::saxpy(&own, 0.5, &x, &mut y).unwrap();
+            }
+        })
+        .unwrap();
+    assert!(t > std::time::Duration::ZERO, "{t:?}");
+    assert_eq!(own.dispatches() - d0, 10);
+    assert_eq!(
+        own.submissions() - s0,
+        1,
+        "the ten calls went in one submission"
+    );
+    // 2 + 10 · 0.5 · 1, exact in f32.
+    assert!(y.to_array().unwrap().iter().all(|&v| v == 7.0));
+    // Profiling stays as it was (off): a later call is held, not submitted. A batch with no
+    // dispatch is an error.
+    let s1 = own.submissions();
+    blas::saxpy(&own, 0.5, &x, &mut y).unwrap();
+    assert_eq!(own.submissions(), s1);
+    let err = own.time_batch(|| ()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "time_batch",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
 fn largest_operand_one_binding_allows_is_accepted() {
     // The complement of the validation_too_large tests: exactly the adapter's storage-binding
     // limit works (pooled buffers are never rounded up past it).
