@@ -93,7 +93,7 @@ fn main() {
     };
     // One layout for all three entries: build it from `copy`, which uses both bindings.
     let (p_copy, p_fill, p_read) = (pipeline("copy"), pipeline("fill"), pipeline("load"));
-    let max = device.limits().max_storage_buffer_binding_size as u64;
+    let max = device.limits().max_storage_buffer_binding_size;
     let usages = [("STORAGE|COPY_SRC|COPY_DST", wgpu::BufferUsages::STORAGE)];
     for &mib in &sizes {
         let bytes = (mib << 20).min(max / 16 * 16);
