@@ -149,11 +149,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     report("wgblas host form", &a_hat, &b64, &gpu);
 
     let bar = progress("wgblas resident", max_iter);
+    let (phases0, dispatches0, submissions0) =
+        (ctx.phase_times(), ctx.dispatches(), ctx.submissions());
     let resident = cg::resident_form_with(ctx, &a, &b, tol, max_iter, 10, |k| {
         bar.set_position(k as u64)
     })?;
     bar.finish_and_clear();
     report("wgblas resident", &a_hat, &b64, &resident);
+    // Where the resident run's time went, per iteration (host-side phases of the calls).
+    let per = |v: f64| v / resident.iterations.max(1) as f64;
+    let mut line = format!(
+        "  resident, per iteration: {:.1} dispatches, {:.2} submissions; host us:",
+        per((ctx.dispatches() - dispatches0) as f64),
+        per((ctx.submissions() - submissions0) as f64)
+    );
+    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(&phases0) {
+        line += &format!(" {p:?} {:.1}", per((*t - *t0).as_secs_f64() * 1e6));
+    }
+    println!("{line}; wall {:.1}", per(resident.seconds * 1e6));
 
     let cpu = cg::host_form(
         &a,
