@@ -210,6 +210,8 @@ pub struct Context {
     /// The driver's pipeline cache (Vulkan, where wgpu offers `PIPELINE_CACHE`), kept on disk.
     disk_cache: Option<(wgpu::PipelineCache, std::path::PathBuf)>,
     pub(crate) id: u64,
+    /// The most bytes one dispatch binds of a storage buffer ([`Context::max_binding`]).
+    max_binding: AtomicU64,
     /// Declared last, so dropped last: see [`DEVICE_LIFECYCLE`].
     _teardown: TeardownEnd,
 }
@@ -248,6 +250,12 @@ impl Drop for TeardownEnd {
 
 /// Default bound of the buffer pool, in bytes.
 const DEFAULT_POOL_LIMIT: u64 = 256 << 20;
+
+/// The adapter's own binding limit: `max_storage_buffer_binding_size`, at most
+/// `max_buffer_size`, rounded down to a multiple of 16.
+fn device_binding(limits: &wgpu::Limits) -> u64 {
+    (u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size)) / 16 * 16
+}
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -394,7 +402,6 @@ impl Context {
             device,
             queue,
             info,
-            limits,
             features,
             modules: Mutex::new(HashMap::new()),
             pipelines: Mutex::new(HashMap::new()),
@@ -409,6 +416,8 @@ impl Context {
             device_error,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             _teardown: TeardownEnd,
+            max_binding: AtomicU64::new(device_binding(&limits)),
+            limits,
         })
     }
 
@@ -432,6 +441,25 @@ impl Context {
     /// The limits the device was created with (the adapter's own).
     pub fn limits(&self) -> &wgpu::Limits {
         &self.limits
+    }
+
+    /// The most bytes of a storage buffer that one dispatch binds: the adapter's
+    /// `max_storage_buffer_binding_size` (and `max_buffer_size`), or less after
+    /// [`Context::set_max_binding`]. Operands larger than this are processed in parts (windows
+    /// of their buffer, each within this size: `layout.rs`); an operand itself may be as large
+    /// as `max_buffer_size`.
+    pub fn max_binding(&self) -> u64 {
+        self.max_binding.load(Ordering::Relaxed)
+    }
+
+    /// Lower the bytes one dispatch binds (see [`Context::max_binding`]) to `bytes`, rounded
+    /// down to a multiple of 16 and kept between 4 KiB and the adapter's own limit, so that
+    /// the chunked paths of large operands can be tested at small sizes; results do not
+    /// change beyond each routine's DESIGN.md §2 metric. Returns the limit now in force.
+    pub fn set_max_binding(&self, bytes: u64) -> u64 {
+        let v = (bytes / 16 * 16).clamp(4096, device_binding(&self.limits).max(4096));
+        self.max_binding.store(v, Ordering::Relaxed);
+        v
     }
 
     /// The optional features enabled on the device.

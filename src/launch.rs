@@ -40,8 +40,9 @@ pub(crate) struct Dispatch<'a> {
     pub constants: Vec<(&'static str, f64)>,
     /// The params uniform's bytes (a `#[repr(C)]` `Pod` struct), padded here to 16 bytes.
     pub params: Vec<u8>,
-    /// Storage buffers with their binding numbers (`1..`).
-    pub buffers: Vec<(u32, &'a wgpu::Buffer)>,
+    /// Storage buffers (or windows of them, [`Buf::window`]) with their binding numbers
+    /// (`1..`).
+    pub buffers: Vec<(u32, &'a Buf)>,
     /// Workgroup counts; see [`Context::grid`].
     pub groups: [u32; 3],
     /// Params fields filled on the device from a buffer (a [`GpuScalar`](crate::GpuScalar) used
@@ -107,7 +108,7 @@ impl<'a> Dispatch<'a> {
         shader: &'static Shader,
         entry: &'static str,
         params: &P,
-        buffers: &[&'a wgpu::Buffer],
+        buffers: &[&'a Buf],
         groups: [u32; 3],
     ) -> Self {
         Dispatch {
@@ -128,7 +129,7 @@ impl<'a> Dispatch<'a> {
 
     /// Bind `buffers` at explicit binding numbers instead of `1, 2, ...` (for entry points
     /// that use only some of a shader's bindings).
-    pub fn bindings(mut self, buffers: &[(u32, &'a wgpu::Buffer)]) -> Self {
+    pub fn bindings(mut self, buffers: &[(u32, &'a Buf)]) -> Self {
         self.buffers = buffers.to_vec();
         self
     }
@@ -539,7 +540,7 @@ impl Context {
             for &(binding, b) in &d.buffers {
                 entries.push(wgpu::BindGroupEntry {
                     binding,
-                    resource: b.as_entire_binding(),
+                    resource: b.binding(),
                 });
             }
             let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {

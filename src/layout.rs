@@ -421,8 +421,10 @@ pub(crate) struct MatOperand {
     pub span: usize,
 }
 
-/// Check that `elems` elements of `T` fit one storage binding of this device and the kernels'
-/// 32-bit signed addressing.
+/// Check that `elems` elements of `T` fit one buffer of this device (`max_buffer_size`) and
+/// the 32-bit element offsets of the kernels' parameters. An operand past one storage binding
+/// is processed in parts (see [`VecOperand::part`]); routines that are not yet check that with
+/// [`check_binding`].
 pub(crate) fn check_fits<T>(
     ctx: &Context,
     routine: &'static str,
@@ -430,11 +432,7 @@ pub(crate) fn check_fits<T>(
     elems: usize,
 ) -> Result<()> {
     let size = std::mem::size_of::<T>() as u64;
-    let limits = ctx.limits();
-    let limit = limits
-        .max_storage_buffer_binding_size
-        .min(limits.max_buffer_size)
-        .min(i32::MAX as u64 * size);
+    let limit = ctx.limits().max_buffer_size.min(u64::from(u32::MAX) * size);
     let bytes = (elems as u64).saturating_mul(size);
     if elems as u128 * size as u128 > limit as u128 {
         return Err(Error::TooLarge {
@@ -447,6 +445,143 @@ pub(crate) fn check_fits<T>(
     Ok(())
 }
 
+/// Check that `bytes` of an operand fit one storage binding ([`Context::max_binding`]), for
+/// routines that bind their operands whole.
+pub(crate) fn check_binding(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    bytes: u64,
+) -> Result<()> {
+    let limit = ctx.max_binding().min(i32::MAX as u64 * 4);
+    if bytes > limit {
+        return Err(Error::TooLarge {
+            routine,
+            arg,
+            bytes,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// The byte alignment of binding windows: the device's `min_storage_buffer_offset_alignment`,
+/// at least 16 (so a window keeps the vec4 alignment of the offsets inside it).
+fn window_align(ctx: &Context) -> u64 {
+    u64::from(ctx.limits().min_storage_buffer_offset_alignment).max(16)
+}
+
+/// The window of `buffer` (a whole operand's buffer) that holds its elements `low..=high`
+/// (of `elem` bytes each): the window, starting at an aligned byte offset and ending at the
+/// next multiple of 16 bytes (or the buffer's end), and the index of its first element.
+fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Buf, u64) {
+    let align = window_align(ctx);
+    let start = low * elem / align * align;
+    let end = (((high + 1) * elem).div_ceil(16) * 16).min(buffer.size());
+    (buffer.window(start, end - start), start / elem)
+}
+
+/// Elements of one chunk: the longest run of `n` logical elements with stride `inc` whose
+/// window (span, plus alignment slack) fits one binding of `ctx`.
+pub(crate) fn chunk_len(ctx: &Context, elem: u64, inc: i64) -> usize {
+    let room = (ctx.max_binding() - window_align(ctx) - 16) / elem;
+    let inc = inc.unsigned_abs().max(1);
+    ((room - 1) / inc + 1) as usize
+}
+
+/// The chunks `lo..hi` of `0..n` for vector operands of `elem` bytes with strides `incs`: one
+/// chunk (`0..n`) when every operand's buffer fits one binding, else runs of at most
+/// [`chunk_len`] elements.
+pub(crate) fn vec_chunks(
+    ctx: &Context,
+    n: usize,
+    elem: u64,
+    ops: &[&VecOperand],
+) -> Vec<(usize, usize)> {
+    if ops.iter().all(|o| o.buffer.size() <= ctx.max_binding()) {
+        return vec![(0, n)];
+    }
+    let len = ops
+        .iter()
+        .map(|o| chunk_len(ctx, elem, i64::from(o.inc)))
+        .min()
+        .unwrap_or(n)
+        .max(1);
+    (0..n.div_ceil(len))
+        .map(|c| (c * len, ((c + 1) * len).min(n)))
+        .collect()
+}
+
+impl VecOperand {
+    /// Logical elements `lo..hi` of this operand (of `elem` bytes each) as an operand of their
+    /// own, bound through a window of the same buffer that holds just their span (aligned),
+    /// with its element offset relative to the window.
+    pub(crate) fn part(&self, ctx: &Context, elem: u64, lo: usize, hi: usize) -> VecOperand {
+        let at = |i: usize| self.offset as i64 + i as i64 * i64::from(self.inc);
+        let (a, b) = (at(lo), at(hi.max(lo + 1) - 1));
+        let (low, high) = (a.min(b) as u64, a.max(b) as u64);
+        let (buffer, first) = window_of(ctx, &self.buffer, elem, low, high);
+        VecOperand {
+            buffer,
+            offset: (a as u64 - first) as u32,
+            inc: self.inc,
+            len: hi - lo,
+            span: (high - first + 1) as usize,
+        }
+    }
+}
+
+impl MatOperand {
+    /// Whether the whole operand fits one binding of `ctx`.
+    pub(crate) fn fits(&self, ctx: &Context) -> bool {
+        self.buffer.size() <= ctx.max_binding()
+    }
+
+    /// Span in elements of a `rows`×`cols` block of this operand.
+    pub(crate) fn block_span(&self, rows: usize, cols: usize) -> u64 {
+        if rows == 0 || cols == 0 {
+            return 0;
+        }
+        (rows as u64 - 1) * u64::from(self.rs.unsigned_abs())
+            + (cols as u64 - 1) * u64::from(self.cs.unsigned_abs())
+            + 1
+    }
+
+    /// Whether a `rows`×`cols` block of this operand (of `elem`-byte elements) fits one
+    /// binding window of `ctx` (span plus alignment slack).
+    pub(crate) fn block_fits(&self, ctx: &Context, elem: u64, rows: usize, cols: usize) -> bool {
+        self.block_span(rows, cols) * elem + window_align(ctx) + 16 <= ctx.max_binding()
+    }
+
+    /// Rows `r0..r1` and columns `c0..c1` of this operand as an operand of their own, bound
+    /// through a window of the same buffer (see [`VecOperand::part`]).
+    pub(crate) fn block(
+        &self,
+        ctx: &Context,
+        elem: u64,
+        (r0, r1): (usize, usize),
+        (c0, c1): (usize, usize),
+    ) -> MatOperand {
+        let at = |i: usize, j: usize| {
+            self.offset as i64 + i as i64 * i64::from(self.rs) + j as i64 * i64::from(self.cs)
+        };
+        let (rl, cl) = (r1.max(r0 + 1) - 1, c1.max(c0 + 1) - 1);
+        let corners = [at(r0, c0), at(rl, c0), at(r0, cl), at(rl, cl)];
+        let low = *corners.iter().min().expect("four corners") as u64;
+        let high = *corners.iter().max().expect("four corners") as u64;
+        let (buffer, first) = window_of(ctx, &self.buffer, elem, low, high);
+        MatOperand {
+            buffer,
+            offset: (corners[0] as u64 - first) as u32,
+            rs: self.rs,
+            cs: self.cs,
+            rows: r1 - r0,
+            cols: c1 - c0,
+            span: (high - first + 1) as usize,
+        }
+    }
+}
+
 /// The device plan of an input view, with the device offset of logical element 0 and the
 /// device strides.
 fn source<'a, T: Copy + Send + Sync, D: Dimension>(
@@ -457,17 +592,43 @@ fn source<'a, T: Copy + Send + Sync, D: Dimension>(
     unsafe { Source::of_view(view.as_ptr().cast_mut(), view.shape(), view.strides()) }
 }
 
-/// Upload a vector view (any stride, including negative and zero).
+/// Upload a vector view (any stride, including negative and zero), or take a resident one as
+/// it is; the operand must fit one storage binding ([`check_binding`]).
 pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
     x: impl Into<VecRef<'v, T>>,
 ) -> Result<VecOperand> {
-    let x = match x.into() {
+    vector_for(ctx, routine, arg, x.into(), true)
+}
+
+/// [`vector`] for routines that process operands in parts ([`vec_chunks`]): the operand may be
+/// as large as one buffer of the device.
+pub(crate) fn vector_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    x: impl Into<VecRef<'v, T>>,
+) -> Result<VecOperand> {
+    vector_for(ctx, routine, arg, x.into(), false)
+}
+
+fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    x: VecRef<'v, T>,
+    whole: bool,
+) -> Result<VecOperand> {
+    let size = std::mem::size_of::<T>() as u64;
+    let x = match x {
         VecRef::Host(x) => x,
         VecRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
+            if whole {
+                check_binding(ctx, routine, arg, d.len as u64 * size)?;
+            }
             return Ok(VecOperand {
                 buffer: Buf::shared(d.buffer),
                 offset: 0,
@@ -479,6 +640,9 @@ pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     };
     let (src, offset, strides) = source(&x);
     check_fits::<T>(ctx, routine, arg, src.len())?;
+    if whole {
+        check_binding(ctx, routine, arg, src.len() as u64 * size)?;
+    }
     Ok(VecOperand {
         buffer: ctx.upload_source(routine, &src)?,
         offset: offset as u32,
@@ -495,7 +659,28 @@ pub(crate) fn matrix<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     arg: &'static str,
     a: impl Into<MatRef<'v, T>>,
 ) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, true)
+    matrix_for(ctx, routine, arg, a, true, true)
+}
+
+/// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
+/// operand may be as large as one buffer of the device.
+pub(crate) fn matrix_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    a: impl Into<MatRef<'v, T>>,
+) -> Result<MatOperand> {
+    matrix_for(ctx, routine, arg, a, true, false)
+}
+
+/// [`matrix_output`] of any size (see [`matrix_any`]).
+pub(crate) fn matrix_output_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    a: impl Into<MatRef<'v, T>>,
+) -> Result<MatOperand> {
+    matrix_for(ctx, routine, arg, a, false, false)
 }
 
 /// The device operand of an output matrix that the kernel writes in full without reading it
@@ -506,7 +691,7 @@ pub(crate) fn matrix_output<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     arg: &'static str,
     a: impl Into<MatRef<'v, T>>,
 ) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, false)
+    matrix_for(ctx, routine, arg, a, false, true)
 }
 
 fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
@@ -515,11 +700,16 @@ fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     arg: &'static str,
     a: impl Into<MatRef<'v, T>>,
     upload: bool,
+    whole: bool,
 ) -> Result<MatOperand> {
+    let size = std::mem::size_of::<T>() as u64;
     let a = match a.into() {
         MatRef::Host(a) => a,
         MatRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
+            if whole {
+                check_binding(ctx, routine, arg, d.span as u64 * size)?;
+            }
             return Ok(MatOperand {
                 buffer: Buf::shared(d.buffer),
                 offset: 0,
@@ -533,6 +723,9 @@ fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     };
     let (src, offset, strides) = source(&a);
     check_fits::<T>(ctx, routine, arg, src.len())?;
+    if whole {
+        check_binding(ctx, routine, arg, src.len() as u64 * size)?;
+    }
     let buffer = if upload {
         ctx.upload_source(routine, &src)?
     } else {

@@ -60,11 +60,15 @@ impl Pool {
     }
 }
 
-/// A storage buffer that goes back to its pool when dropped (or a resident buffer, shared).
+/// A storage buffer that goes back to its pool when dropped (or a resident buffer, shared),
+/// or a *window* of one: the bytes `offset .. offset + size` of a buffer that may be larger
+/// than one storage binding, bound alone (see [`Buf::window`]).
 #[derive(Debug)]
 pub(crate) struct Buf {
     buffer: wgpu::Buffer,
     pool: Option<Arc<Mutex<Pool>>>,
+    /// `(byte offset, bytes)` of the bound window; `None`: the whole buffer.
+    window: Option<(u64, u64)>,
 }
 
 impl std::ops::Deref for Buf {
@@ -95,6 +99,43 @@ impl Buf {
         Buf {
             buffer: buffer.clone(),
             pool: None,
+            window: None,
+        }
+    }
+
+    /// The bytes `offset .. offset + size` of this buffer (offset relative to this window),
+    /// as a binding of their own: a handle that is never pooled. `offset` must be a multiple
+    /// of the device's `min_storage_buffer_offset_alignment`, and the window must lie inside
+    /// this one (the caller's contract, `layout.rs`).
+    pub fn window(&self, offset: u64, size: u64) -> Self {
+        let base = self.offset();
+        debug_assert!(offset + size <= self.size());
+        Buf {
+            buffer: self.buffer.clone(),
+            pool: None,
+            window: Some((base + offset, size)),
+        }
+    }
+
+    /// Byte offset of the bound window in the buffer (0 for a whole buffer).
+    pub fn offset(&self) -> u64 {
+        self.window.map_or(0, |w| w.0)
+    }
+
+    /// Bytes bound: the window's size, or the whole buffer's.
+    pub fn size(&self) -> u64 {
+        self.window.map_or_else(|| self.buffer.size(), |w| w.1)
+    }
+
+    /// The wgpu binding of this buffer or window.
+    pub fn binding(&self) -> wgpu::BindingResource<'_> {
+        match self.window {
+            None => self.buffer.as_entire_binding(),
+            Some((offset, size)) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &self.buffer,
+                offset,
+                size: std::num::NonZeroU64::new(size),
+            }),
         }
     }
 }
@@ -137,6 +178,7 @@ pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64, m
     Buf {
         buffer,
         pool: Some(pool.clone()),
+        window: None,
     }
 }
 

@@ -80,7 +80,8 @@ impl Context {
     /// Upload a 1-D array (any stride) into a new contiguous [`GpuVector`].
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
+    /// may be larger than one storage binding (routines process it in parts).
     pub fn upload_vector<T: Element, S: Data<Elem = T>>(
         &self,
         x: &ArrayBase<S, Ix1>,
@@ -108,7 +109,8 @@ impl Context {
     /// else becomes row-major (C order), with `ld` the row (column) length.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
+    /// may be larger than one storage binding (routines process it in parts).
     pub fn upload_matrix<T: Element, S: Data<Elem = T>>(
         &self,
         a: &ArrayBase<S, Ix2>,
@@ -146,7 +148,8 @@ impl<'c, T: Element> GpuVector<'c, T> {
     /// A zero vector of `len` elements on `ctx`.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
+    /// may be larger than one storage binding (routines process it in parts).
     pub fn zeros(ctx: &'c Context, len: usize) -> Result<Self> {
         check_fits::<T>(ctx, "zeros", "len", len)?;
         let buf = ctx.zeroed_checked("zeros", (len * std::mem::size_of::<T>()) as u64)?;
@@ -197,7 +200,8 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
     /// A zero `rows`×`cols` matrix on `ctx` in `layout`.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
+    /// may be larger than one storage binding (routines process it in parts).
     pub fn zeros(
         ctx: &'c Context,
         (rows, cols): (usize, usize),

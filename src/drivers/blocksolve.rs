@@ -20,6 +20,7 @@ use super::matmul::{self, Operand, Variant};
 use crate::context::Context;
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
+use crate::pool::Buf;
 
 super::shader!(SHADER, "level3/trsm.wgsl");
 
@@ -64,7 +65,7 @@ pub(crate) fn trsm<'a>(
     alpha: f32,
     l: Operand<'a>,
     x: Operand<'a>,
-    w: &'a wgpu::Buffer,
+    w: &'a Buf,
 ) -> Vec<Step<'a>> {
     let mut out = Vec::new();
     let s = Solve {
@@ -107,7 +108,7 @@ struct Solve<'c, 'a> {
     alpha: f32,
     l: Operand<'a>,
     x: Operand<'a>,
-    w: &'a wgpu::Buffer,
+    w: &'a Buf,
 }
 
 impl<'a> Solve<'_, 'a> {

@@ -4,7 +4,7 @@
 
 use crate::context::Context;
 use crate::launch::Dispatch;
-use crate::layout::VecOperand;
+use crate::layout::{self, VecOperand};
 
 super::shader!(SHADER, "level1/elementwise.wgsl");
 
@@ -98,6 +98,53 @@ pub(crate) fn dispatches<'a>(
         d.push(scalar(x.len - whole, whole as u32));
     }
     d
+}
+
+/// The parts of `x` and `y` for [`dispatches_split`]: none when both fit one storage binding,
+/// else runs of elements (the same for both) whose windows each fit one binding
+/// ([`layout::vec_chunks`]). `scal`'s dummy `y` is bound whole in every part.
+pub(crate) fn split(
+    ctx: &Context,
+    op: Op,
+    x: &VecOperand,
+    y: &VecOperand,
+) -> Vec<(VecOperand, VecOperand)> {
+    let scal = matches!(op, Op::Scal);
+    let ops: Vec<&VecOperand> = if scal { vec![x] } else { vec![x, y] };
+    let chunks = layout::vec_chunks(ctx, x.len, 4, &ops);
+    if chunks.len() == 1 {
+        return Vec::new();
+    }
+    chunks
+        .into_iter()
+        .map(|(lo, hi)| {
+            let yp = if scal {
+                y.part(ctx, 4, 0, y.len.max(1))
+            } else {
+                y.part(ctx, 4, lo, hi)
+            };
+            (x.part(ctx, 4, lo, hi), yp)
+        })
+        .collect()
+}
+
+/// The dispatches of `op` over `x` and `y` of any size: [`dispatches`] of the whole operands,
+/// or of each of `parts` (from [`split`]) in order.
+pub(crate) fn dispatches_split<'a>(
+    ctx: &Context,
+    op: Op,
+    h: [f32; 4],
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    parts: &'a [(VecOperand, VecOperand)],
+) -> Vec<Dispatch<'a>> {
+    if parts.is_empty() {
+        return dispatches(ctx, op, h, x, y);
+    }
+    parts
+        .iter()
+        .flat_map(|(xp, yp)| dispatches(ctx, op, h, xp, yp))
+        .collect()
 }
 
 /// A device buffer of `n` zeros addressed contiguously (offset 0, stride 1): the output of

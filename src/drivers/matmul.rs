@@ -71,7 +71,7 @@ pub(crate) fn gemm<'a>(
 /// An operand of one engine call: element `(i, j)` is `buffer[offset + i·rs + j·cs]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Operand<'a> {
-    pub buffer: &'a wgpu::Buffer,
+    pub buffer: &'a Buf,
     pub offset: u32,
     pub rs: i32,
     pub cs: i32,
@@ -326,7 +326,7 @@ fn config(
 /// A buffer of a plan: the caller's, or a scratch buffer the plan owns.
 #[derive(Debug, Clone, Copy)]
 enum BufRef<'a> {
-    Ext(&'a wgpu::Buffer),
+    Ext(&'a Buf),
     Scratch(usize),
 }
 
@@ -386,7 +386,7 @@ pub(crate) struct Plan<'a> {
 impl<'a> Plan<'a> {
     /// The dispatches, in order.
     pub fn dispatches(&self) -> Vec<Dispatch<'_>> {
-        let buf = |r: BufRef<'a>| -> &wgpu::Buffer {
+        let buf = |r: BufRef<'a>| -> &Buf {
             match r {
                 BufRef::Ext(b) => b,
                 BufRef::Scratch(i) => &self.scratch[i],
@@ -395,7 +395,7 @@ impl<'a> Plan<'a> {
         self.steps
             .iter()
             .map(|s| {
-                let bindings: Vec<(u32, &wgpu::Buffer)> =
+                let bindings: Vec<(u32, &Buf)> =
                     s.bindings.iter().map(|&(i, r)| (i, buf(r))).collect();
                 Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
                     .bindings(&bindings)

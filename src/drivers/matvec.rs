@@ -7,6 +7,7 @@ use crate::context::Context;
 use crate::flags::{Diag, Uplo};
 use crate::launch::Dispatch;
 use crate::layout::{MatOperand, Scalar, VecOperand};
+use crate::pool::Buf;
 
 super::shader!(SHADER, "level2/gemv.wgsl");
 
@@ -227,7 +228,7 @@ pub(crate) fn gemv<'a>(
     beta: f32,
     y: &'a VecOperand,
     kernel: Kernel,
-    scratch: &'a wgpu::Buffer,
+    scratch: &'a Buf,
 ) -> Vec<Dispatch<'a>> {
     let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
         Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
@@ -270,12 +271,12 @@ pub(crate) fn gemv<'a>(
         ("XVEC", f64::from(u32::from(xvec))),
     ];
     let entry = if coldot { "gemv_coldot" } else { "gemv_rowdot" };
-    let a_buf: &'a wgpu::Buffer = &a.buffer;
-    let x_buf: &'a wgpu::Buffer = &x.buffer;
+    let a_buf: &'a Buf = &a.buffer;
+    let x_buf: &'a Buf = &x.buffer;
     let mut bindings = vec![
         (1, a_buf),
         (2, x_buf),
-        (3, &*y.buffer),
+        (3, &y.buffer),
         (4, a_buf),
         (6, scratch),
     ];
@@ -392,7 +393,7 @@ fn part<'a>(
         beta,
         _pad: 0,
     };
-    let buffers: [&wgpu::Buffer; 3] = [&a.buffer, &x.buffer, &y.buffer];
+    let buffers: [&Buf; 3] = [&a.buffer, &x.buffer, &y.buffer];
     if rows_kernel {
         let groups = ctx.grid((a.rows as u64).div_ceil(WG));
         Dispatch::new(&SHADER, "gemv_rows", &params, &buffers, groups).constants(&mode.constants())

@@ -57,7 +57,10 @@ struct Params {
     offy: u32,
     incy: i32,
     groups: u32,
-    _pad: [u32; 2],
+    /// Logical index of the dispatch's element 0 (a chunk's first index).
+    base: u32,
+    /// First slot of the partial accumulators that `partial_sums` writes.
+    slot: u32,
 }
 
 /// How a reduction runs: one pass with a last-workgroup finish (f32 data, `OP` 0–4), reading
@@ -225,7 +228,8 @@ pub(crate) fn dispatches<'a>(
         offy: y.offset,
         incy: y.inc,
         groups: scratch.groups,
-        _pad: [0; 2],
+        base: 0,
+        slot: 0,
     };
     let c = [
         ("OP", kind.op as u32 as f64),
@@ -274,8 +278,127 @@ pub(crate) fn dispatches<'a>(
     }
 }
 
-/// Run the reduction over `x` (and `y`, for dot; single-operand reductions pass `x` again) and
-/// read the total back.
+/// One part of a reduction over operands past one storage binding: windows of `x` and `y`
+/// over logical elements `base..base + x.len`, reduced by `groups` workgroups into the partial
+/// slots `slot..slot + groups`.
+struct Part {
+    x: VecOperand,
+    y: VecOperand,
+    base: usize,
+    groups: u32,
+    slot: u32,
+}
+
+/// A reduction planned for its operands: the scratch buffer and, for operands past one storage
+/// binding, the parts. Each part runs `partial_sums` into its own slots (its iamax indices
+/// offset by its first index), and one `final_sum` combines every slot with the same
+/// `combine` as within a part: the same sums, Blue's three sums, and the iamax rules (the
+/// larger key wins, NaN above every number, ties to the lower global index), so the result
+/// is the reduction of the whole vector.
+pub(crate) struct Plan {
+    scratch: Scratch,
+    parts: Vec<Part>,
+}
+
+impl Plan {
+    pub fn new(ctx: &Context, kind: Kind, operands: Option<(&VecOperand, &VecOperand)>) -> Self {
+        let whole = || Plan {
+            scratch: Scratch::new(ctx, kind, operands),
+            parts: Vec::new(),
+        };
+        let Some((x, y)) = operands else {
+            return whole();
+        };
+        let elem = 4 * u64::from(kind.words);
+        let chunks = crate::layout::vec_chunks(ctx, x.len, elem, &[x, y]);
+        if chunks.len() == 1 {
+            return whole();
+        }
+        let mut slot = 0u32;
+        let parts: Vec<Part> = chunks
+            .into_iter()
+            .map(|(lo, hi)| {
+                let groups = Path::TwoPass.groups(hi - lo);
+                let p = Part {
+                    x: x.part(ctx, elem, lo, hi),
+                    y: y.part(ctx, elem, lo, hi),
+                    base: lo,
+                    groups,
+                    slot,
+                };
+                slot += groups;
+                p
+            })
+            .collect();
+        Plan {
+            scratch: Scratch {
+                buffer: ctx.zeroed((u64::from(slot) + 2) * ACC_WORDS as u64 * 4),
+                groups: slot,
+                path: Path::TwoPass,
+            },
+            parts,
+        }
+    }
+
+    /// The dispatches over `x` and `y` (the operands the plan was made for).
+    pub fn dispatches<'a>(
+        &'a self,
+        kind: Kind,
+        x: &'a VecOperand,
+        y: &'a VecOperand,
+    ) -> Vec<Dispatch<'a>> {
+        if self.parts.is_empty() {
+            return dispatches(kind, x, y, &self.scratch);
+        }
+        let c = [
+            ("OP", kind.op as u32 as f64),
+            ("WORDS", f64::from(kind.words)),
+        ];
+        let mut out: Vec<Dispatch<'a>> = self
+            .parts
+            .iter()
+            .map(|p| {
+                let params = Params {
+                    n: p.x.len as u32,
+                    offx: p.x.offset,
+                    incx: p.x.inc,
+                    offy: p.y.offset,
+                    incy: p.y.inc,
+                    groups: p.groups,
+                    base: p.base as u32,
+                    slot: p.slot,
+                };
+                Dispatch::new(
+                    &SHADER,
+                    "partial_sums",
+                    &params,
+                    &[&p.x.buffer, &p.y.buffer, &self.scratch.buffer, &p.x.buffer],
+                    [p.groups, 1, 1],
+                )
+                .constants(&c)
+                .elem(kind.elem)
+            })
+            .collect();
+        let params = Params {
+            n: x.len as u32,
+            offx: 0,
+            incx: 1,
+            offy: 0,
+            incy: 1,
+            groups: self.scratch.groups,
+            base: 0,
+            slot: 0,
+        };
+        out.push(
+            Dispatch::new(&SHADER, "final_sum", &params, &[], [1, 1, 1])
+                .bindings(&[(3, &self.scratch.buffer)])
+                .constants(&c)
+                .elem(kind.elem),
+        );
+        out
+    }
+}
+
 /// Run the reduction, keeping the total on the device: the result is `word` of the total
 /// accumulator (0: `t`, 10: the iamax index, 11: the nrm2 norm), decoded by `decode`. With no
 /// operands (an empty vector) nothing runs and the value reads 0.
@@ -287,11 +410,12 @@ pub(crate) fn run_device<'c, T>(
     word: usize,
     decode: fn(&[u32]) -> T,
 ) -> Result<crate::GpuScalar<'c, T>> {
-    let scratch = Scratch::new(ctx, kind, operands);
+    let plan = Plan::new(ctx, kind, operands);
     if let Some((x, y)) = operands {
-        let d = dispatches(kind, x, y, &scratch);
+        let d = plan.dispatches(kind, x, y);
         ctx.execute::<u32>(routine, &d, &[])?;
     }
+    let scratch = plan.scratch;
     let at = scratch.words() - ACC_WORDS + word;
     Ok(crate::GpuScalar::new(ctx, scratch.buffer, at, 1, decode))
 }
@@ -310,7 +434,7 @@ pub(crate) fn run_device_one<'c, T>(
     let xd = if x.is_empty() {
         None
     } else {
-        Some(crate::layout::vector(ctx, routine, "x", x)?)
+        Some(crate::layout::vector_any(ctx, routine, "x", x)?)
     };
     run_device(
         ctx,
@@ -329,8 +453,9 @@ pub(crate) fn run(
     x: &VecOperand,
     y: &VecOperand,
 ) -> Result<Total> {
-    let scratch = Scratch::new(ctx, kind, Some((x, y)));
-    let d = dispatches(kind, x, y, &scratch);
+    let plan = Plan::new(ctx, kind, Some((x, y)));
+    let d = plan.dispatches(kind, x, y);
+    let scratch = &plan.scratch;
     let out = ctx.execute::<u32>(routine, &d, &[(&scratch.buffer, scratch.words())])?;
     let words = &out[0][scratch.words() - ACC_WORDS..];
     Ok(Total(words.try_into().expect("one accumulator")))

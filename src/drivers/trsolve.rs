@@ -13,6 +13,7 @@ use crate::context::Context;
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::{MatOperand, VecOperand};
+use crate::pool::Buf;
 
 super::shader!(SHADER, "level2/trsv.wgsl");
 
@@ -48,7 +49,7 @@ pub(crate) fn trsv<'a>(
     unit: bool,
     a: &'a MatOperand,
     x: &'a VecOperand,
-    sol: &'a wgpu::Buffer,
+    sol: &'a Buf,
 ) -> Vec<Dispatch<'a>> {
     let n = a.rows;
     let lower = uplo == Uplo::Lower;
@@ -65,7 +66,7 @@ pub(crate) fn trsv<'a>(
         k0: 0,
         nb: 0,
     };
-    let buffers: [&wgpu::Buffer; 3] = [&a.buffer, &x.buffer, sol];
+    let buffers: [&Buf; 3] = [&a.buffer, &x.buffer, sol];
     for b in 0..blocks {
         // Blocks in solve order: from the top for lower, from the bottom for upper.
         let k0 = if lower {

@@ -45,4 +45,5 @@ mod nrm2;
 mod rot;
 mod rotm;
 mod scal;
+mod scale;
 mod swap;

@@ -68,31 +68,20 @@ fn validation_invalid_flag() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let mut x = Array1::<f32>::zeros(limit / 4 + 1);
-    let mut y = Array1::<f32>::zeros(limit / 4 + 1);
-    x[0] = 2.0;
-    y[0] = 3.0;
-    let err = blas::srotm(
+fn past_one_binding() {
+    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let mut x = Array1::<f32>::zeros(n);
+    let mut y = Array1::<f32>::zeros(n);
+    (x[0], y[0], x[n - 1], y[n - 1]) = (2.0, 3.0, 1.0, 1.0);
+    // H = [[1, 3], [2, 4]]: x ← x + 3y, y ← 2x + 4y.
+    blas::srotm(
         ctx(),
         x.view_mut(),
         y.view_mut(),
         [-1.0, 1.0, 2.0, 3.0, 4.0],
     )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "srotm",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!((x[0], y[0]), (2.0, 3.0));
+    .unwrap();
+    assert_eq!((x[0], y[0], x[n - 1], y[n - 1]), (11.0, 16.0, 4.0, 6.0));
 }
 
 fn check(seed: u64, n: usize, param: [f32; 5], lx: VLayout, ly: VLayout) {

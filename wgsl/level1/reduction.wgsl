@@ -48,8 +48,11 @@ struct Params {
     offy: u32,
     incy: i32,
     groups: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // Chunked reductions (operands past one storage binding): the logical index of this
+    // dispatch's element 0 (iamax's indices are global), and the first slot of `partial` that
+    // `partial_sums` writes (each chunk its own slots; `final_sum` then combines them all).
+    base: u32,
+    slot: u32,
 }
 
 // One accumulator (48 bytes for T = f32 and for T = f64; the host decodes it from u32 words).
@@ -237,11 +240,11 @@ fn term(i: u32) -> Acc {
         }
         case 3u: {
             let key = key_at(j);
-            r.k = vec4<u32>(key.x, key.y, i, 0u);
+            r.k = vec4<u32>(key.x, key.y, P.base + i, 0u);
         }
         case 4u: {
             r.t = abs(x[j]);
-            r.k.z = i;
+            r.k.z = P.base + i;
             r.k.w = select(0u, 1u, key_at(j).x == 0xffffffffu);
         }
         case 5u: {
@@ -412,7 +415,7 @@ fn partial_sums(@builtin(workgroup_id) wid: vec3<u32>,
     }
     let total = tree(lid, acc);
     if (lid == 0u) {
-        partial[g] = total;
+        partial[P.slot + g] = total;
     }
 }
 

@@ -36,7 +36,7 @@ pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
     if x.is_empty() {
         return Ok(0.0);
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
     let kind = Kind {
         op: Op::Asum,
         elem: Elem::F32,
@@ -80,7 +80,7 @@ pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
     if x.is_empty() {
         return Ok(0.0);
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
     if ctx.native_f64() {
         let kind = Kind {
             op: Op::Asum,

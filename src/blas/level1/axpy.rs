@@ -41,9 +41,11 @@ pub fn saxpy<'a>(
     if x.is_empty() || alpha.is(0.0) {
         return Ok(());
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = elementwise::dispatches(ctx, Op::Axpy, [alpha.value(), 0.0, 0.0, 0.0], &xd, &yd);
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", y.view())?;
+    let h = [alpha.value(), 0.0, 0.0, 0.0];
+    let parts = elementwise::split(ctx, Op::Axpy, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Op::Axpy, h, &xd, &yd, &parts);
     let d: Vec<_> = d
         .into_iter()
         .map(|d| alpha.apply(d, elementwise::ALPHA))

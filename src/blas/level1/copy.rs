@@ -36,7 +36,7 @@ pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a
     if x.is_empty() {
         return Ok(());
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
     // y is never read: a host y gets a fresh contiguous buffer (read back and written element
     // by element), a resident y (contiguous already) is written in place.
     let yd = match &y {
@@ -44,8 +44,9 @@ pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a
             layout::check_fits::<f32>(ctx, R, "y", v.len())?;
             elementwise::contiguous(ctx, v.len())
         }
-        VecMut::Device(_) => layout::vector(ctx, R, "y", y.view())?,
+        VecMut::Device(_) => layout::vector_any(ctx, R, "y", y.view())?,
     };
-    let d = elementwise::dispatches(ctx, Op::Copy, [0.0; 4], &xd, &yd);
+    let parts = elementwise::split(ctx, Op::Copy, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Op::Copy, [0.0; 4], &xd, &yd, &parts);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }

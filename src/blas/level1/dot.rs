@@ -70,7 +70,7 @@ fn operands(
         return Ok(None);
     }
     Ok(Some((
-        layout::vector(ctx, R, "x", &x)?,
-        layout::vector(ctx, R, "y", &y)?,
+        layout::vector_any(ctx, R, "x", &x)?,
+        layout::vector_any(ctx, R, "y", &y)?,
     )))
 }

@@ -52,7 +52,7 @@ pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
         1 => return Ok(0),
         _ => {}
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
     let kind = Kind {
         op: Op::Iamax,
         elem: Elem::F32,
@@ -94,7 +94,7 @@ pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize>
         1 => return Ok(0),
         _ => {}
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
     let kind = if ctx.native_f64() {
         Kind {
             op: Op::IamaxNative,
@@ -127,7 +127,7 @@ pub(crate) fn isamax_device<'a, 'c>(
     let xd = if x.len() == 1 {
         None
     } else {
-        Some(layout::vector(ctx, R, "x", &x)?)
+        Some(layout::vector_any(ctx, R, "x", &x)?)
     };
     let kind = Kind {
         op: Op::Iamax,

@@ -44,7 +44,7 @@ pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
     if x.is_empty() {
         return Ok(0.0);
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
     let kind = Kind {
         op: Op::Nrm2,
         elem: Elem::F32,

@@ -54,9 +54,10 @@ pub(crate) fn rotate<'a>(
     if x.is_empty() {
         return Ok(());
     }
-    let xd = layout::vector(ctx, routine, "x", x.view())?;
-    let yd = layout::vector(ctx, routine, "y", y.view())?;
-    let d = elementwise::dispatches(ctx, Op::Rot, h, &xd, &yd);
+    let xd = layout::vector_any(ctx, routine, "x", x.view())?;
+    let yd = layout::vector_any(ctx, routine, "y", y.view())?;
+    let parts = elementwise::split(ctx, Op::Rot, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Op::Rot, h, &xd, &yd, &parts);
     layout::finish(
         ctx,
         routine,

@@ -47,9 +47,11 @@ pub fn sscal<'a>(
         }
         return Ok(());
     }
-    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let xd = layout::vector_any(ctx, R, "x", x.view())?;
     let dummy = elementwise::contiguous(ctx, 0);
-    let d = elementwise::dispatches(ctx, Op::Scal, [alpha.value(), 0.0, 0.0, 0.0], &xd, &dummy);
+    let h = [alpha.value(), 0.0, 0.0, 0.0];
+    let parts = elementwise::split(ctx, Op::Scal, &xd, &dummy);
+    let d = elementwise::dispatches_split(ctx, Op::Scal, h, &xd, &dummy, &parts);
     let d: Vec<_> = d
         .into_iter()
         .map(|d| alpha.apply(d, elementwise::ALPHA))

@@ -33,9 +33,10 @@ pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a
     if x.is_empty() {
         return Ok(());
     }
-    let xd = layout::vector(ctx, R, "x", x.view())?;
-    let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = elementwise::dispatches(ctx, Op::Swap, [0.0; 4], &xd, &yd);
+    let xd = layout::vector_any(ctx, R, "x", x.view())?;
+    let yd = layout::vector_any(ctx, R, "y", y.view())?;
+    let parts = elementwise::split(ctx, Op::Swap, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Op::Swap, [0.0; 4], &xd, &yd, &parts);
     layout::finish(
         ctx,
         R,

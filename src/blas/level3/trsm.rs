@@ -3,7 +3,7 @@ use crate::drivers::blocksolve;
 use crate::drivers::matmul::Operand;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{self, check_fits, MatMut, MatRef, Out};
+use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
 /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
@@ -79,7 +79,7 @@ pub fn strsm<'a>(
     let ld = layout::matrix(ctx, R, "a", &l)?;
     let bd = layout::matrix(ctx, R, "b", b.view())?;
     let scratch = blocksolve::scratch_len(r, nrhs);
-    check_fits::<f32>(ctx, R, "b", scratch)?;
+    layout::check_binding(ctx, R, "b", scratch as u64 * 4)?;
     let w = ctx.scratch(scratch as u64 * 4);
     let x = match side {
         Side::Left => Operand::of(&bd),

@@ -1,0 +1,192 @@
+//! Operands past one storage binding (issue 15): every routine that processes its operands in
+//! parts (windows of one buffer, each within one binding) against hand-computed values.
+//!
+//! Two kinds of test: the chunk edges at cheap sizes, on a context whose binding limit is
+//! lowered to 64 KiB ([`Context::set_max_binding`]: about 16,300 f32 per window), and a few
+//! real operands past lavapipe's 128 MiB binding (`past_binding_*`).
+
+use std::sync::OnceLock;
+
+use ndarray::{s, Array1, Array2};
+use wgblas::{blas, Context, Error, GpuVector, Transpose};
+
+use crate::common::*;
+
+/// A context whose dispatches bind at most 64 KiB of a buffer.
+fn small() -> &'static Context {
+    static CTX: OnceLock<Context> = OnceLock::new();
+    CTX.get_or_init(|| {
+        let c =
+            Context::new().expect("the tests need a GPU adapter (lavapipe on CPU-only machines)");
+        assert_eq!(c.set_max_binding(64 << 10), 64 << 10);
+        c
+    })
+}
+
+/// Elements of one window at the lowered limit: at least this many fit (the window's alignment
+/// slack is below 512 bytes), so index 20,000 lies in the second chunk of a unit-stride vector
+/// and 40,000 in the third.
+const N: usize = 100_003;
+
+#[test]
+fn chunked_saxpy_host_strided_and_resident() {
+    let ctx = small();
+    let x = Array1::from_shape_fn(N, |i| (i % 7) as f32);
+    let mut y = Array1::<f32>::ones(N);
+    // On a context of its own (nothing else counts there): one dispatch per window at least.
+    let own = Context::new().unwrap();
+    own.set_max_binding(64 << 10);
+    blas::saxpy(&own, 2.0, x.view(), y.view_mut()).unwrap();
+    assert!(own.dispatches() >= 7, "{} dispatches", own.dispatches());
+    assert!(y
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 2.0 * (i % 7) as f32 + 1.0));
+    let mut y = Array1::<f32>::ones(N);
+    blas::saxpy(ctx, 2.0, x.view(), y.view_mut()).unwrap();
+    assert!(y
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 2.0 * (i % 7) as f32 + 1.0));
+    // A step-2 x (gathered) and a reversed y (its memory span, negative stride).
+    let x2 = Array1::from_shape_fn(2 * N, |i| (i / 2 % 5) as f32);
+    let mut y2 = Array1::<f32>::from_elem(N, 3.0);
+    blas::saxpy(ctx, -1.0, x2.slice(s![..;2]), y2.slice_mut(s![..;-1])).unwrap();
+    assert!(y2
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 3.0 - ((N - 1 - i) % 5) as f32));
+    // Resident: the result stays on the device until read.
+    let xg = ctx.upload_vector(&x).unwrap();
+    let mut yg = ctx.upload_vector(&Array1::<f32>::ones(N)).unwrap();
+    blas::saxpy(ctx, 0.5, &xg, &mut yg).unwrap();
+    let back = yg.to_array().unwrap();
+    assert!(back
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 0.5 * (i % 7) as f32 + 1.0));
+}
+
+#[test]
+fn chunked_copy_scal_swap_rot() {
+    let ctx = small();
+    let x = Array1::from_shape_fn(N, |i| (i % 11) as f32 - 5.0);
+    let mut y = Array1::<f32>::from_elem(N, f32::NAN);
+    blas::scopy(ctx, x.view(), y.view_mut()).unwrap();
+    assert_eq!(y, x);
+    blas::sscal(ctx, -2.0, y.view_mut()).unwrap();
+    assert!(y.iter().zip(&x).all(|(a, b)| *a == -2.0 * b));
+    let mut a = x.clone();
+    let mut b = Array1::<f32>::from_elem(N, 7.0);
+    blas::sswap(ctx, a.view_mut(), b.view_mut()).unwrap();
+    assert!(a.iter().all(|&v| v == 7.0));
+    assert_eq!(b, x);
+    // Rotation by (c, s) = (0, 1): x ← y, y ← −x.
+    let mut p = x.clone();
+    let mut q = Array1::<f32>::from_elem(N, 1.0);
+    blas::srot(ctx, p.view_mut(), q.view_mut(), 0.0, 1.0).unwrap();
+    assert!(p.iter().all(|&v| v == 1.0));
+    assert!(q.iter().zip(&x).all(|(a, b)| *a == -b));
+}
+
+#[test]
+fn chunked_reductions_host_and_resident() {
+    let ctx = small();
+    // Σ (i mod 5) over N = 20,000 periods of 10, plus 0 + 1 + 2: exact in f32.
+    let x = Array1::from_shape_fn(N, |i| (i % 5) as f32);
+    let ones = Array1::<f32>::ones(N);
+    assert_eq!(blas::sdot(ctx, x.view(), ones.view()).unwrap(), 200_003.0);
+    assert_eq!(blas::sasum(ctx, x.view()).unwrap(), 200_003.0);
+    // ‖(2, 2, …)‖ over 90,000 entries = √360,000 = 600.
+    let twos = Array1::<f32>::from_elem(90_000, 2.0);
+    assert_eq!(blas::snrm2(ctx, twos.view()).unwrap(), 600.0);
+    // A step-2 view (gathered): only the even indices are read.
+    let x2 = Array1::from_shape_fn(2 * N, |i| if i % 2 == 0 { 1.0 } else { 1e6 });
+    assert_eq!(blas::sasum(ctx, x2.slice(s![..;2])).unwrap(), N as f32);
+    // Resident forms keep the total on the device.
+    let xg = ctx.upload_vector(&x).unwrap();
+    let og = ctx.upload_vector(&ones).unwrap();
+    assert_eq!(
+        wgblas::resident::sdot(ctx, &xg, &og)
+            .unwrap()
+            .get()
+            .unwrap(),
+        200_003.0
+    );
+    assert_eq!(
+        wgblas::resident::sasum(ctx, &xg).unwrap().get().unwrap(),
+        200_003.0
+    );
+}
+
+#[test]
+fn chunked_snrm2_special_values_in_later_chunks() {
+    let ctx = small();
+    // A big entry in chunk 2 (Blue's big sum) and small ones (the small sum) in chunk 3:
+    // ‖x‖ = 2^100 · ‖(1, 0, …)‖ with the rest negligible: exactly 2^100 after rounding.
+    let mut x = Array1::<f32>::zeros(N);
+    x[20_000] = 2f32.powi(100);
+    x[40_000] = 2f32.powi(-100);
+    assert_eq!(blas::snrm2(ctx, x.view()).unwrap(), 2f32.powi(100));
+    x[60_000] = f32::INFINITY;
+    assert_eq!(blas::snrm2(ctx, x.view()).unwrap(), f32::INFINITY);
+    x[90_000] = f32::NAN;
+    assert!(blas::snrm2(ctx, x.view()).unwrap().is_nan());
+}
+
+#[test]
+fn chunked_isamax_ties_and_nan_across_chunks() {
+    let ctx = small();
+    let mut x = Array1::from_shape_fn(N, |i| ((i * 7919) % 1000) as f32 / 1000.0);
+    // Ties of the maximum in chunks 2, 3 and the last: the lowest index (in chunk 2) wins.
+    for i in [20_000, 40_000, N - 1] {
+        x[i] = -3.0;
+    }
+    assert_eq!(blas::isamax(ctx, x.view()).unwrap(), 20_000);
+    // Ties over a run of 2,000 indices that straddles the first chunk boundary (about 16,300).
+    for i in 15_500..17_500 {
+        x[i] = 3.0;
+    }
+    assert_eq!(blas::isamax(ctx, x.view()).unwrap(), 15_500);
+    // A larger value after the boundary only: found in chunk 2.
+    x[16_999] = -4.0;
+    assert_eq!(blas::isamax(ctx, x.view()).unwrap(), 16_999);
+    // The first NaN wins over every number and every later NaN.
+    x[30_000] = f32::NAN;
+    x[50_000] = f32::NAN;
+    x[5] = f32::INFINITY;
+    assert_eq!(blas::isamax(ctx, x.view()).unwrap(), 30_000);
+    // Resident: the index kept on the device.
+    let xg = ctx.upload_vector(&x).unwrap();
+    assert_eq!(
+        wgblas::resident::isamax(ctx, &xg).unwrap().get().unwrap(),
+        30_000
+    );
+    // A reversed view: logical index i is memory index N − 1 − i; the first NaN in logical
+    // order is memory index 50,000.
+    assert_eq!(
+        blas::isamax(ctx, x.slice(s![..;-1])).unwrap(),
+        N - 1 - 50_000
+    );
+}
+
+#[test]
+fn chunked_idamax_and_dasum_f64() {
+    let ctx = small();
+    let mut x = Array1::from_shape_fn(N, |i| (i % 3) as f64);
+    // Σ (i mod 3) = 33,334·3 − ... : 100,003 = 3·33,334 + 1, so Σ = 33,334·3 + 0 = 100,002.
+    assert_eq!(blas::dasum(ctx, x.view()).unwrap(), 100_002.0);
+    x[12_000] = 1e300;
+    x[24_000] = -1e300;
+    assert_eq!(blas::idamax(ctx, x.view()).unwrap(), 12_000);
+    x[36_000] = f64::NAN;
+    assert_eq!(blas::idamax(ctx, x.view()).unwrap(), 36_000);
+    ctx.set_force_f64_fallback(true);
+    let fallback = blas::idamax(ctx, x.view());
+    x[36_000] = 0.0;
+    let sum = blas::dasum(ctx, x.view());
+    ctx.set_force_f64_fallback(false);
+    assert_eq!(fallback.unwrap(), 36_000);
+    // 2·10^300 + 100,002 − 0 rounds to 2·10^300.
+    assert_eq!(sum.unwrap(), 2e300);
+}
