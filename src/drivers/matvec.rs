@@ -6,7 +6,7 @@
 use crate::context::Context;
 use crate::flags::{Diag, Uplo};
 use crate::launch::Dispatch;
-use crate::layout::{MatOperand, Scalar, VecOperand};
+use crate::layout::{self, MatOperand, Scalar, VecOperand};
 use crate::pool::Buf;
 
 super::shader!(SHADER, "level2/gemv.wgsl");
@@ -401,4 +401,100 @@ fn part<'a>(
         let groups = ctx.grid(a.rows as u64);
         Dispatch::new(&SHADER, "gemv_dot", &params, &buffers, groups).constants(&mode.constants())
     }
+}
+
+/// One block of a general matrix-vector product past one storage binding: windows of `op(A)`
+/// (rows `r0..r1`, columns `c0..c1`), of `x` (`c0..c1`) and of `y` (`r0..r1`), its kernel and
+/// scratch, and whether it applies beta (the first column panel of its rows) or adds with
+/// beta = 1 (the later ones).
+pub(crate) struct Block {
+    a: MatOperand,
+    x: VecOperand,
+    y: VecOperand,
+    kernel: Kernel,
+    scratch: Buf,
+    first: bool,
+}
+
+/// Blocks of `y = alpha·A·x + beta·y` (`A` in its `op` form) whose windows each fit one
+/// storage binding ([`MatOperand::block_fits`]): none when every operand fits one binding
+/// whole. Rows go in panels as tall as the binding allows with every column; only where a
+/// single row (all its columns) does not fit are the columns split too, into panels of about
+/// half a binding, and the later column panels of a row panel add to the first's result.
+pub(crate) fn general_blocks(
+    ctx: &Context,
+    a: &MatOperand,
+    x: &VecOperand,
+    y: &VecOperand,
+) -> Vec<Block> {
+    let limit = ctx.max_binding();
+    if a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit {
+        return Vec::new();
+    }
+    let (m, n) = (a.rows, a.cols);
+    let room = layout::chunk_len(ctx, 4, 1) as u64;
+    let (rs, cs) = (
+        u64::from(a.rs.unsigned_abs()),
+        u64::from(a.cs.unsigned_abs()),
+    );
+    let x_cols = layout::chunk_len(ctx, 4, i64::from(x.inc));
+    let y_rows = layout::chunk_len(ctx, 4, i64::from(y.inc));
+    // Columns per panel: all of them if one row of them fits, else about half a binding.
+    let width = if (n as u64 - 1) * cs < room && n <= x_cols {
+        n
+    } else {
+        (((room / 2 - 1) / cs.max(1)) as usize + 1)
+            .min(x_cols)
+            .min(n)
+    };
+    let left = room - 1 - (width as u64 - 1) * cs;
+    let height = ((left / rs.max(1)) as usize + 1).min(y_rows).min(m).max(1);
+    let mut out = Vec::new();
+    for r0 in (0..m).step_by(height) {
+        let r1 = (r0 + height).min(m);
+        for c0 in (0..n).step_by(width) {
+            let c1 = (c0 + width).min(n);
+            let ab = a.block(ctx, 4, (r0, r1), (c0, c1));
+            let kernel = plan(Mode::General, &ab);
+            let scratch = scratch(ctx, kernel, &ab);
+            out.push(Block {
+                x: x.part(ctx, 4, c0, c1),
+                y: y.part(ctx, 4, r0, r1),
+                a: ab,
+                kernel,
+                scratch,
+                first: c0 == 0,
+            });
+        }
+    }
+    out
+}
+
+/// The dispatches of `y = alpha·A·x + beta·y` over `blocks` (from [`general_blocks`]), in
+/// order, with device scalars patched in: alpha in every block, beta in the first column panel
+/// of each row panel (the others add with beta = 1).
+pub(crate) fn general_block_dispatches<'a>(
+    ctx: &Context,
+    alpha: &Scalar<'a>,
+    beta: &Scalar<'a>,
+    blocks: &'a [Block],
+) -> Vec<Dispatch<'a>> {
+    let one = Scalar::Host(1.0);
+    let mut out = Vec::new();
+    for b in blocks {
+        let beta = if b.first { beta } else { &one };
+        let d = gemv(
+            ctx,
+            Mode::General,
+            alpha.value(),
+            &b.a,
+            &b.x,
+            beta.value(),
+            &b.y,
+            b.kernel,
+            &b.scratch,
+        );
+        out.extend(scalars(b.kernel, d, alpha, beta));
+    }
+    out
 }

@@ -30,6 +30,22 @@ pub fn check(
     lx: VLayout,
     ly: VLayout,
 ) {
+    check_on(ctx(), seed, (m, n), trans, alpha, beta, la, lx, ly);
+}
+
+/// [`check`] on the context `c`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    c: &wgblas::Context,
+    seed: u64,
+    (m, n): (usize, usize),
+    trans: Transpose,
+    alpha: f32,
+    beta: f32,
+    la: Layout,
+    lx: VLayout,
+    ly: VLayout,
+) {
     let mut r = rng(seed);
     let (ar, ac) = stored_shape(trans, m, n);
     let a = rand_mat(&mut r, ar, ac);
@@ -43,16 +59,7 @@ pub fn check(
     let sa = Mat::new(&a, la);
     let xs = Vector::new(&x, lx);
     let mut ys = Vector::new(&y, ly);
-    blas::sgemv(
-        ctx(),
-        trans,
-        alpha,
-        sa.view(),
-        xs.view(),
-        beta,
-        ys.view_mut(),
-    )
-    .unwrap();
+    blas::sgemv(c, trans, alpha, sa.view(), xs.view(), beta, ys.view_mut()).unwrap();
     let what = format!("sgemv {m}x{n} {trans:?} alpha={alpha} beta={beta} {la:?} {lx:?}/{ly:?}");
     assert!(
         ys.outside_is_untouched(),
@@ -147,28 +154,38 @@ fn validation_y_length_mismatch() {
     }
 }
 
-#[test]
-fn validation_too_large_for_one_binding() {
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    // side² f32 just past one binding (calloc'd, never touched on the host).
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
-    assert!(side * side * 4 > limit);
-    let a = Array2::<f32>::zeros((side, side));
-    let x = Array1::<f32>::zeros(side);
-    let mut y = Array1::<f32>::from_elem(side, 5.0);
-    let err = a.gpu_gemv_inplace(1.0, &x, 0.0, &mut y).unwrap_err();
+/// `y ← 0.7·op(A)·x + 0.9·y` on `a` against OpenBLAS (forward factor ≤ 4).
+fn check_matrix(a: ndarray::ArrayView2<f32>, trans: Transpose, seed: u64) {
+    let mut r = rng(seed);
+    let (m, n) = match trans {
+        Transpose::No => a.dim(),
+        Transpose::Yes => (a.ncols(), a.nrows()),
+    };
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, m);
+    let mut got = y.clone();
+    blas::sgemv(ctx(), trans, 0.7, a, x.view(), 0.9, got.view_mut()).unwrap();
+    let want = oracle::sgemv(trans, 0.7, a, x.view(), 0.9, y.view());
+    let bound = bounds::gemv(trans, 0.7, a, x.view(), 0.9, y.view());
+    let f = metrics::forward_factor(&got, &want, &bound).unwrap();
     assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "sgemv",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
+        f <= THRESHOLD,
+        "{:?} {trans:?}: forward factor {f}",
+        a.dim()
     );
-    assert!(y.iter().all(|&v| v == 5.0));
+}
+
+#[test]
+fn past_one_binding() {
+    // A of 40,000,000 f32 (160 MB) is past lavapipe's 128 MiB binding: row panels (or column
+    // panels, for a row that is past a binding by itself), both transposes (issue 15).
+    let mut r = rng(4000);
+    let a = Array2::from_shape_simple_fn((5_000_000, 8), || value(&mut r));
+    check_matrix(a.view(), Transpose::No, 1);
+    check_matrix(a.view(), Transpose::Yes, 2);
+    let col = a.into_shape_with_order((40_000_000, 1)).unwrap();
+    check_matrix(col.view(), Transpose::No, 3);
+    check_matrix(col.view(), Transpose::Yes, 4);
 }
 
 proptest! {

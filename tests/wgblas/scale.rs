@@ -190,3 +190,55 @@ fn chunked_idamax_and_dasum_f64() {
     // 2·10^300 + 100,002 − 0 rounds to 2·10^300.
     assert_eq!(sum.unwrap(), 2e300);
 }
+
+#[test]
+fn chunked_sgemv_every_layout_and_transpose() {
+    // 300×200 (row panels), 3×20,000 (one row is past a window: column panels) and 20,000×3,
+    // against OpenBLAS with the forward factor ≤ 4 of DESIGN.md §2 (`gemv::check_on`).
+    let mut seed = 1500;
+    for (m, n) in [(300, 200), (3, 20_000), (20_000, 3)] {
+        for t in [Transpose::No, Transpose::Yes] {
+            for la in LAYOUTS {
+                for (lx, ly) in [
+                    (VLayout::Unit, VLayout::Unit),
+                    (VLayout::ReversedStep2, VLayout::Step2),
+                ] {
+                    for beta in [0.0, 0.9] {
+                        seed += 1;
+                        crate::gemv::check_on(small(), seed, (m, n), t, 0.7, beta, la, lx, ly);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chunked_sgemv_resident_with_device_scalars() {
+    let ctx = small();
+    let mut r = rng(1600);
+    let a = rand_mat(&mut r, 3, 20_000);
+    let x = rand_vec(&mut r, 20_000);
+    let y = rand_vec(&mut r, 3);
+    let ag = ctx.upload_matrix(&a).unwrap();
+    let xg = ctx.upload_vector(&x).unwrap();
+    let mut yg = ctx.upload_vector(&y).unwrap();
+    // alpha = ‖(0.6, 0.8)‖ = 1 and beta = Σ|(0.25, 0.25)| = 0.5, computed on the device.
+    let alpha = wgblas::resident::snrm2(
+        ctx,
+        &ctx.upload_vector(&ndarray::array![0.6f32, 0.8]).unwrap(),
+    )
+    .unwrap();
+    let beta = wgblas::resident::sasum(
+        ctx,
+        &ctx.upload_vector(&ndarray::array![0.25f32, -0.25]).unwrap(),
+    )
+    .unwrap();
+    let (av, bv) = (alpha.get().unwrap(), beta.get().unwrap());
+    blas::sgemv(ctx, Transpose::No, &alpha, &ag, &xg, &beta, &mut yg).unwrap();
+    let got = yg.to_array().unwrap();
+    let want = oracle::sgemv(Transpose::No, av, a.view(), x.view(), bv, y.view());
+    let bound = wgblas::metrics::bounds::gemv(Transpose::No, av, a.view(), x.view(), bv, y.view());
+    let f = wgblas::metrics::forward_factor(&got, &want, &bound).unwrap();
+    assert!(f <= 4.0, "forward factor {f}");
+}

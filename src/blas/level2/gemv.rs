@@ -77,22 +77,31 @@ pub fn sgemv<'a>(
     if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", y.view())?;
+    let blocks = matvec::general_blocks(ctx, &ad, &xd, &yd);
     let kernel = matvec::plan(Mode::General, &ad);
-    let scratch = matvec::scratch(ctx, kernel, &ad);
-    let d: Vec<_> = matvec::gemv(
-        ctx,
-        Mode::General,
-        alpha.value(),
-        &ad,
-        &xd,
-        beta.value(),
-        &yd,
-        kernel,
-        &scratch,
-    );
-    let d = matvec::scalars(kernel, d, &alpha, &beta);
+    let scratch = if blocks.is_empty() {
+        matvec::scratch(ctx, kernel, &ad)
+    } else {
+        ctx.scratch(0)
+    };
+    let d = if blocks.is_empty() {
+        let d: Vec<_> = matvec::gemv(
+            ctx,
+            Mode::General,
+            alpha.value(),
+            &ad,
+            &xd,
+            beta.value(),
+            &yd,
+            kernel,
+            &scratch,
+        );
+        matvec::scalars(kernel, d, &alpha, &beta)
+    } else {
+        matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
+    };
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }
