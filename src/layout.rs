@@ -517,6 +517,15 @@ impl VecOperand {
     /// own, bound through a window of the same buffer that holds just their span (aligned),
     /// with its element offset relative to the window.
     pub(crate) fn part(&self, ctx: &Context, elem: u64, lo: usize, hi: usize) -> VecOperand {
+        if hi <= lo {
+            return VecOperand {
+                buffer: self.buffer.window(0, self.buffer.size().min(16)),
+                offset: 0,
+                inc: self.inc,
+                len: 0,
+                span: 0,
+            };
+        }
         let at = |i: usize| self.offset as i64 + i as i64 * i64::from(self.inc);
         let (a, b) = (at(lo), at(hi.max(lo + 1) - 1));
         let (low, high) = (a.min(b) as u64, a.max(b) as u64);
@@ -562,6 +571,17 @@ impl MatOperand {
         (r0, r1): (usize, usize),
         (c0, c1): (usize, usize),
     ) -> MatOperand {
+        if r1 <= r0 || c1 <= c0 {
+            return MatOperand {
+                buffer: self.buffer.window(0, self.buffer.size().min(16)),
+                offset: 0,
+                rs: self.rs,
+                cs: self.cs,
+                rows: r1.saturating_sub(r0),
+                cols: c1.saturating_sub(c0),
+                span: 0,
+            };
+        }
         let at = |i: usize, j: usize| {
             self.offset as i64 + i as i64 * i64::from(self.rs) + j as i64 * i64::from(self.cs)
         };
@@ -673,7 +693,8 @@ pub(crate) fn matrix_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     matrix_for(ctx, routine, arg, a, true, false)
 }
 
-/// [`matrix_output`] of any size (see [`matrix_any`]).
+/// The device operand of an output matrix that the kernel writes in full without reading it
+/// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
 pub(crate) fn matrix_output_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,
@@ -681,17 +702,6 @@ pub(crate) fn matrix_output_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     a: impl Into<MatRef<'v, T>>,
 ) -> Result<MatOperand> {
     matrix_for(ctx, routine, arg, a, false, false)
-}
-
-/// The device operand of an output matrix that the kernel writes in full without reading it
-/// (`beta = 0`): laid out as [`matrix`] would, but nothing is uploaded.
-pub(crate) fn matrix_output<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: impl Into<MatRef<'v, T>>,
-) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, false, true)
 }
 
 fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(

@@ -836,3 +836,77 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         });
     }
 }
+
+/// One engine call of a product past one storage binding: windows of `op(A)` (rows
+/// `i0..i1`, depth `p0..p1`), `op(B)` (`p0..p1`, `j0..j1`) and `C` (`i0..i1`, `j0..j1`), and
+/// whether it is the first depth panel of its C block (which applies beta; the later ones add
+/// with beta = 1).
+pub(crate) struct Block {
+    pub a: MatOperand,
+    pub b: MatOperand,
+    pub c: MatOperand,
+    pub first: bool,
+}
+
+/// Halve `(rows, cols)` of a block of `o` until its window fits one binding, halving the side
+/// whose stride contributes more to the span, to multiples of 64 while they are larger.
+fn shrink(ctx: &Context, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> bool {
+    if o.block_fits(ctx, 4, *rows, *cols) {
+        return false;
+    }
+    let half = |v: usize| {
+        if v > 128 {
+            v / 2 / 64 * 64
+        } else {
+            v.div_ceil(2)
+        }
+    };
+    let along_rows = (*rows as u64 - 1) * u64::from(o.rs.unsigned_abs());
+    let along_cols = (*cols as u64 - 1) * u64::from(o.cs.unsigned_abs());
+    if along_rows >= along_cols && *rows > 1 {
+        *rows = half(*rows);
+    } else {
+        *cols = half(*cols);
+    }
+    true
+}
+
+/// The engine calls of `C = alpha·op(A)·op(B) + beta·C` (operands in their `op` forms) whose
+/// windows each fit one storage binding: none when every operand fits one binding whole.
+/// C is tiled into blocks and the depth into panels, all as large as the binding allows
+/// (sides halved from the whole problem until each of A's, B's and C's blocks fits), in
+/// order: for each C block its depth panels one after the other.
+pub(crate) fn gemm_blocks(
+    ctx: &Context,
+    a: &MatOperand,
+    b: &MatOperand,
+    c: &MatOperand,
+) -> Vec<Block> {
+    if a.fits(ctx) && b.fits(ctx) && c.fits(ctx) {
+        return Vec::new();
+    }
+    let (m, n, k) = (c.rows, c.cols, a.cols);
+    let (mut bm, mut bn, mut bk) = (m.max(1), n.max(1), k.max(1));
+    while shrink(ctx, a, &mut bm, &mut bk)
+        || shrink(ctx, b, &mut bk, &mut bn)
+        || shrink(ctx, c, &mut bm, &mut bn)
+    {}
+    let mut out = Vec::new();
+    for i0 in (0..m).step_by(bm) {
+        let i1 = (i0 + bm).min(m);
+        for j0 in (0..n).step_by(bn) {
+            let j1 = (j0 + bn).min(n);
+            // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
+            for p0 in (0..k.max(1)).step_by(bk) {
+                let p1 = (p0 + bk).min(k).max(p0.min(k));
+                out.push(Block {
+                    a: a.block(ctx, 4, (i0, i1), (p0, p1)),
+                    b: b.block(ctx, 4, (p0, p1), (j0, j1)),
+                    c: c.block(ctx, 4, (i0, i1), (j0, j1)),
+                    first: p0 == 0,
+                });
+            }
+        }
+    }
+    out
+}

@@ -242,3 +242,29 @@ fn chunked_sgemv_resident_with_device_scalars() {
     let f = wgblas::metrics::forward_factor(&got, &want, &bound).unwrap();
     assert!(f <= 4.0, "forward factor {f}");
 }
+
+#[test]
+fn chunked_sgemm_blocks_and_depth_panels() {
+    // C in blocks (300×200), the depth in panels (40×30×3,000), a row of A past a window
+    // (3×3×20,000), every layout of A, B and C, both transposes, beta = 0 (C never read) and
+    // beta ≠ 0 (applied once), against OpenBLAS with the forward factor ≤ 1 (`gemm::check_on`).
+    let mut seed = 1700;
+    for dims in [(300, 200, 20), (40, 30, 3_000), (3, 3, 20_000)] {
+        for (ta, tb) in [
+            (Transpose::No, Transpose::No),
+            (Transpose::Yes, Transpose::Yes),
+        ] {
+            for l in LAYOUTS {
+                for beta in [0.0, 0.9] {
+                    seed += 1;
+                    let layouts = [
+                        l,
+                        LAYOUTS[(seed as usize) % 4],
+                        LAYOUTS[(seed as usize / 4) % 4],
+                    ];
+                    crate::gemm::check_on(small(), seed, dims, ta, tb, -0.7, beta, layouts);
+                }
+            }
+        }
+    }
+}

@@ -82,20 +82,38 @@ pub fn sgemm<'a>(
     if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix_any(ctx, R, "b", &op_b)?;
     // beta = 0: the dispatches write every element of C without reading it (later k chunks
     // add to what the first wrote), so C is not uploaded.
     let cd = if beta.is(0.0) {
-        layout::matrix_output(ctx, R, "c", c.view())?
+        layout::matrix_output_any(ctx, R, "c", c.view())?
     } else {
-        layout::matrix(ctx, R, "c", c.view())?
+        layout::matrix_any(ctx, R, "c", c.view())?
     };
-    let plan = matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd);
-    layout::finish(
-        ctx,
-        R,
-        &plan.dispatches_with(&alpha, &beta),
-        &mut [Out::Mat(&mut c, &cd)],
-    )
+    // Past one storage binding: C in blocks, the depth in panels (beta applied by the first).
+    let blocks = matmul::gemm_blocks(ctx, &ad, &bd, &cd);
+    let one = Scalar::Host(1.0);
+    let plans: Vec<(matmul::Plan<'_>, bool)> = if blocks.is_empty() {
+        vec![(
+            matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd),
+            true,
+        )]
+    } else {
+        blocks
+            .iter()
+            .map(|b| {
+                let beta = if b.first { beta.value() } else { 1.0 };
+                (
+                    matmul::gemm(ctx, alpha.value(), &b.a, &b.b, beta, &b.c),
+                    b.first,
+                )
+            })
+            .collect()
+    };
+    let d: Vec<_> = plans
+        .iter()
+        .flat_map(|(p, first)| p.dispatches_with(&alpha, if *first { &beta } else { &one }))
+        .collect();
+    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)])
 }
