@@ -26,6 +26,9 @@ Subsets (comma-separated in REF_ONLY; default: all):
   host    torch pinned upload/read-back of 256 MiB, host-form sgemm at HOST_SIZES
   f64     dgemm 4096/8192, ddot/daxpy 2^26 and f64 copy
   bmm     torch.bmm 10000x32x32x32 and 256x512x512x512, FP32 and f64
+  scale   (not in the default list) sgemm NN-C at SCALE_SIZES (8192, 32768: 4 GiB per operand)
+          and saxpy/sdot at n = 2^SCALE_L1 (26, 30: 4 GiB per vector), cuBLAS and copy rows,
+          beside `examples/scale_report.rs`
 
     python3 benches/reference.py                       # everything, about a minute on an H200
     REF_ONLY=gemm,level1 SIZES=4096 python3 benches/reference.py
@@ -56,6 +59,8 @@ L3_SIZES = [int(s) for s in os.environ.get("L3_SIZES", "1024,4096").split(",")]
 L1_EXPONENTS = [int(s) for s in os.environ.get("L1_EXPONENTS", "20,26").split(",")]
 GEMV_SIZES = [int(s) for s in os.environ.get("GEMV_SIZES", "4096,8192,16384").split(",")]
 HOST_SIZES = [int(s) for s in os.environ.get("HOST_SIZES", "64,512,2048,4096").split(",")]
+SCALE_SIZES = [int(s) for s in os.environ.get("SCALE_SIZES", "8192,32768").split(",")]
+SCALE_L1 = [int(s) for s in os.environ.get("SCALE_L1", "26,30").split(",")]
 RECT = [(4096, 4096, 128), (4096, 4096, 1024), (128, 4096, 4096), (8192, 64, 8192),
         (64, 8192, 8192), (4097, 4097, 4097), (1000, 1000, 1000), (3000, 5000, 700)]
 dev = "cuda"
@@ -278,6 +283,28 @@ if "level1" in ONLY:
             emit_rate(routine, shape, "-", "resident", "GB/s", ref, L1_BYTES[routine] * n, gpu_ms(fn))
         for routine, per in L1_BYTES.items():
             emit_copy(routine, shape, per * n)
+        torch.cuda.empty_cache()
+
+# ---------------------------------------------------------------- sizes past one binding
+if "scale" in ONLY:
+    for n in SCALE_SIZES:
+        a = torch.randn(n, n, device=dev)
+        b = torch.randn(n, n, device=dev)
+        c = torch.empty(n, n, device=dev)
+        emit_rate("sgemm", f"{n}x{n}x{n}", "NN-C", "resident", "TFLOP/s", "cublas", 2 * n ** 3,
+                  gpu_ms(lambda: torch.mm(a, b, out=c)))
+        del a, b, c
+        torch.cuda.empty_cache()
+    cublas = load_cublas()
+    for ex in SCALE_L1:
+        n = 1 << ex
+        shape = f"n={n}"
+        calls = level1_calls(n, cublas)
+        for routine in ("saxpy", "sdot"):
+            ref, fn = calls[routine]
+            emit_rate(routine, shape, "-", "resident", "GB/s", ref, L1_BYTES[routine] * n, gpu_ms(fn))
+            emit_copy(routine, shape, L1_BYTES[routine] * n)
+        del calls
         torch.cuda.empty_cache()
 
 # ---------------------------------------------------------------- Level 2

@@ -462,6 +462,15 @@ impl Context {
         v
     }
 
+    /// Bytes of device memory allocated by this context's device now (buffers of every kind:
+    /// operands, pooled and scratch buffers, staging), from wgpu's allocator report; `None`
+    /// where the backend has no report. For measuring the memory a call holds.
+    pub fn allocated_bytes(&self) -> Option<u64> {
+        self.device
+            .generate_allocator_report()
+            .map(|r| r.total_allocated_bytes)
+    }
+
     /// The optional features enabled on the device.
     pub fn features(&self) -> wgpu::Features {
         self.features

@@ -1,0 +1,143 @@
+//! Scale report (issue 15): resident sgemm, saxpy and sdot at sizes past one storage binding
+//! beside sizes within one, as `ROW,` lines in the `BENCH.md` format, with the device memory the
+//! process holds after each call (`# MEM` lines: wgpu's allocator report, where the backend has
+//! one) and a result check per size (`CHECK,` lines).
+//!
+//! - `sgemm` `NN-C`, n from `--gemm` (default `8192,32768`: 256 MiB and 4 GiB per operand; on
+//!   the H200 a 4 GiB operand is past the 2 GiB binding, so C goes in blocks and the depth in
+//!   panels). TFLOP/s of 2n³ flops.
+//! - `saxpy`, `sdot`, n = 2^e for e from `--l1` (default `26,30`: 256 MiB and 4 GiB per
+//!   vector). GB/s of 12n (saxpy) and 8n (sdot) bytes.
+//!
+//! GPU time by timestamp queries ([`Context::set_profiling`]): median of `--reps` (default 5 for
+//! sgemm past 16384, else 11) after 2 warm-ups, the best on a `#` line beside. Inputs are small
+//! integers (exact products and sums), so the checks compare exactly against values computed on
+//! the host.
+//!
+//! Run: `cargo run --release --example scale_report -- [--gemm 8192,32768] [--l1 26,30]
+//! [--reps 11]`
+
+use ndarray::{Array1, Array2};
+use wgblas::{blas, Context, GpuMatrix, MatrixLayout, Transpose};
+
+#[path = "support/args.rs"]
+mod args;
+
+/// The flags and their defaults; anything else on the command line is an error.
+const FLAGS: &[(&str, &str)] = &[
+    ("--gemm", "8192,32768"),
+    ("--l1", "26,30"),
+    ("--reps", "11"),
+];
+
+/// GPU seconds of `reps` calls of `f` after 2 warm-ups, sorted.
+fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
+    for _ in 0..2 {
+        f();
+    }
+    let mut v: Vec<f64> = (0..reps)
+        .map(|_| {
+            f();
+            ctx.last_gpu_time().map_or(f64::NAN, |d| d.as_secs_f64())
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Device memory the process holds now (wgpu's allocator report), in GiB.
+fn mem(ctx: &Context, what: &str) {
+    match ctx.allocated_bytes() {
+        Some(b) => println!(
+            "# MEM {what}: {:.2} GiB allocated on the device",
+            b as f64 / (1u64 << 30) as f64
+        ),
+        None => println!("# MEM {what}: no allocator report on this backend"),
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let ctx = Context::new()?;
+    ctx.set_profiling(true);
+    let info = ctx.adapter_info();
+    println!(
+        "# adapter {} ({:?}); binding {} MiB, max buffer {} MiB",
+        info.name,
+        info.backend,
+        ctx.max_binding() >> 20,
+        ctx.limits().max_buffer_size >> 20
+    );
+    let reps: usize = args::get(FLAGS, "--reps").parse()?;
+    for n in args::sizes(&args::get(FLAGS, "--gemm")) {
+        // A(i, p) = (i + p) mod 3 − 1, B(p, j) = (p + 2j) mod 3 − 1: |C| ≤ n, exact in f32.
+        let a = Array2::from_shape_fn((n, n), |(i, p)| ((i + p) % 3) as f32 - 1.0);
+        let b = Array2::from_shape_fn((n, n), |(p, j)| ((p + 2 * j) % 3) as f32 - 1.0);
+        let ag = ctx.upload_matrix(&a)?;
+        let bg = ctx.upload_matrix(&b)?;
+        drop((a, b));
+        let mut cg = GpuMatrix::<f32>::zeros(&ctx, (n, n), MatrixLayout::RowMajor)?;
+        let r = if n > 16384 { reps.min(5) } else { reps };
+        let t = time(&ctx, r, || {
+            blas::sgemm(
+                &ctx,
+                Transpose::No,
+                Transpose::No,
+                1.0,
+                &ag,
+                &bg,
+                0.0,
+                &mut cg,
+            )
+            .expect("sgemm");
+        });
+        let flops = 2.0 * (n as f64).powi(3);
+        let (med, best) = (flops / t[t.len() / 2] / 1e12, flops / t[0] / 1e12);
+        println!("ROW,sgemm,{n}x{n}x{n},NN-C,resident,TFLOP/s,{med:.2}");
+        println!("# sgemm {n}: median {med:.2}, best {best:.2} TFLOP/s over {r} calls");
+        mem(&ctx, &format!("sgemm n={n} (A, B, C resident)"));
+        // Check rows 0 and n − 1 against the host: C(i, j) = Σ_p A(i, p)·B(p, j).
+        let c = cg.to_array()?;
+        let ok = [0, n - 1].iter().all(|&i| {
+            (0..n).step_by((n / 64).max(1)).all(|j| {
+                let want: f32 = (0..n)
+                    .map(|p| (((i + p) % 3) as f32 - 1.0) * (((p + 2 * j) % 3) as f32 - 1.0))
+                    .sum();
+                c[(i, j)] == want
+            })
+        });
+        println!(
+            "CHECK,sgemm,{n}x{n}x{n},{}",
+            if ok { "exact" } else { "WRONG" }
+        );
+    }
+    for e in args::sizes(&args::get(FLAGS, "--l1")) {
+        let n = 1usize << e;
+        let x = ctx.upload_vector(&Array1::from_shape_fn(n, |i| (i % 4) as f32))?;
+        let mut y = ctx.upload_vector(&Array1::from_shape_fn(n, |i| (i % 2) as f32))?;
+        // y ← x + y: small integers, exact however many calls run.
+        let t = time(&ctx, reps, || {
+            blas::saxpy(&ctx, 1.0, &x, &mut y).expect("saxpy");
+        });
+        let gbs = |bytes: f64, t: &[f64]| (bytes / t[t.len() / 2] / 1e9, bytes / t[0] / 1e9);
+        let (med, best) = gbs(12.0 * n as f64, &t);
+        println!("ROW,saxpy,n={n},-,resident,GB/s,{med:.0}");
+        println!("# saxpy n={n}: median {med:.0}, best {best:.0} GB/s");
+        mem(&ctx, &format!("saxpy n={n} (x, y resident)"));
+        let t = time(&ctx, reps, || {
+            blas::sdot(&ctx, &x, &y).expect("sdot");
+        });
+        let (med, best) = gbs(8.0 * n as f64, &t);
+        println!("ROW,sdot,n={n},-,resident,GB/s,{med:.0}");
+        println!("# sdot n={n}: median {med:.0}, best {best:.0} GB/s");
+        mem(&ctx, &format!("sdot n={n}"));
+        // Σ (i mod 4)·(i mod 2) = n/4·(1 + 3) = n, a power of two; the partial sums are sums
+        // of small integers, exact in f32 for this pattern, so anything else is a wrong result.
+        let odd = ctx.upload_vector(&Array1::from_shape_fn(n, |i| (i % 2) as f32))?;
+        let d = blas::sdot(&ctx, &x, &odd)?;
+        println!(
+            "CHECK,sdot,n={n},{} (got {d}, want {n})",
+            if d == n as f32 { "exact" } else { "WRONG" }
+        );
+    }
+    Ok(())
+}
