@@ -46,12 +46,11 @@ pub enum Error {
         /// Columns found.
         cols: usize,
     },
-    /// An operand needs more memory than one storage binding of this adapter allows, or an index
-    /// does not fit the kernels' 32-bit addressing.
-    #[error(
-        "{routine}: argument `{arg}` needs {bytes} bytes, past this adapter's limit of {limit} bytes \
-         per storage binding"
-    )]
+    /// An operand needs more memory than one buffer of this adapter allows (`max_buffer_size`),
+    /// or than one storage binding for the routines that do not yet process operands in parts
+    /// (the Level 2 and 3 routines other than `sgemv` and `sgemm`), or an index does not fit
+    /// the kernels' 32-bit addressing.
+    #[error("{routine}: argument `{arg}` needs {bytes} bytes, past this adapter's limit of {limit} bytes")]
     TooLarge {
         /// BLAS routine name.
         routine: &'static str,
@@ -59,8 +58,20 @@ pub enum Error {
         arg: &'static str,
         /// Bytes the operand needs on the device.
         bytes: u64,
-        /// The adapter's `max_storage_buffer_binding_size` (or the 32-bit addressing limit).
+        /// The adapter's `max_buffer_size`, its binding limit ([`Context::max_binding`](crate::Context::max_binding)), or the
+        /// 32-bit addressing limit.
         limit: u64,
+    },
+    /// An output the crate allocates on the host for a plain (non-`_inplace`) form does not fit
+    /// the host's memory: the allocation failed, nothing was computed.
+    #[error("{routine}: argument `{arg}` needs {bytes} bytes of host memory, which could not be allocated")]
+    OutOfHostMemory {
+        /// BLAS routine name.
+        routine: &'static str,
+        /// Argument name.
+        arg: &'static str,
+        /// Bytes asked for.
+        bytes: u64,
     },
     /// An argument value is outside its domain (a `srotm` flag, `iamax` of an empty vector, ...).
     #[error("{routine}: argument `{arg}` is invalid: {detail}")]

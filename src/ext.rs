@@ -25,19 +25,27 @@ fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<
         limit: i32::MAX as u64 * 4,
     })?;
     crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
-    Array2::from_shape_vec((rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
-        crate::Error::InvalidArgument {
-            routine,
-            arg: "c",
-            detail: e.to_string(),
-        }
+    let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
+        routine,
+        arg: "c",
+        bytes: elems as u64 * 4,
+    })?;
+    Array2::from_shape_vec((rows, cols), data).map_err(|e| crate::Error::InvalidArgument {
+        routine,
+        arg: "c",
+        detail: e.to_string(),
     })
 }
 
 /// A new zero vector for a routine's output, after the checks of [`zeros2`].
 fn zeros1(routine: &'static str, len: usize) -> Result<Array1<f32>> {
     crate::layout::check_fits::<f32>(Context::shared()?, routine, "y", len)?;
-    Ok(Array1::from_vec(crate::transfer::zeros_vec(len)))
+    let data = crate::transfer::zeros_vec(len).ok_or(crate::Error::OutOfHostMemory {
+        routine,
+        arg: "y",
+        bytes: len as u64 * 4,
+    })?;
+    Ok(Array1::from_vec(data))
 }
 
 /// An owned copy of an operand that the routine then updates in place, after the checks of

@@ -88,8 +88,12 @@ pub(crate) fn alloc_vec<T>(len: usize) -> Vec<T> {
 }
 
 /// A zero-filled `Vec` of `len` elements from [`alloc_vec`], touched by several threads when
-/// large (so that the page faults of fresh memory are taken in parallel, once).
-pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) -> Vec<T> {
+/// large (so that the page faults of fresh memory are taken in parallel, once); `None` when the
+/// host cannot allocate it (instead of Rust's abort on a failed allocation).
+pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) -> Option<Vec<T>> {
+    let mut probe: Vec<T> = Vec::new();
+    probe.try_reserve_exact(len).ok()?;
+    drop(probe);
     let mut v = alloc_vec::<T>(len);
     let p = SendPtr(v.as_mut_ptr());
     let size = std::mem::size_of::<T>().max(1);
@@ -99,7 +103,7 @@ pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) 
     });
     // SAFETY: every element up to `len` was written above.
     unsafe { v.set_len(len) };
-    v
+    Some(v)
 }
 
 /// A byte buffer that several threads write disjoint parts of (read-back chunks).

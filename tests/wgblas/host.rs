@@ -209,6 +209,10 @@ fn oom_child() {
         .min(limits.max_buffer_size)
         / 2;
     let len = (bytes / 4) as usize;
+    // Host operands for the calls below, allocated while there is room: 40·10^6 f32 each
+    // (160 MB, past lavapipe's 128 MiB binding).
+    let bx = Array1::from_elem(40_000_000, 1.0f32);
+    let mut by = Array1::from_elem(40_000_000, 1.0f32);
     let mut held = Vec::new();
     let mut err = None;
     for _ in 0..512 {
@@ -239,6 +243,39 @@ fn oom_child() {
         Ok(d) => assert_eq!(d, (4 << 20) as f32),
         Err(e) => assert!(matches!(e, Error::Gpu { .. }), "{e:?}"),
     }
+    // Past the device's memory: a host call whose operands need more than is left is a typed
+    // error, and its output is unchanged (issue 15).
+    let r = blas::saxpy(ctx, 2.0, bx.view(), by.view_mut());
+    assert!(
+        matches!(
+            r,
+            Err(Error::Gpu {
+                routine: "saxpy",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    assert!(by.iter().all(|&v| v == 1.0), "saxpy wrote y after failing");
+    // Past the host's memory: the 20,000×20,000 output (1.6 GB) of a plain form cannot be
+    // allocated in what is left of the address space: a typed error, not an abort.
+    let one = Array2::<f32>::ones((1, 1));
+    let r = one
+        .broadcast((20_000, 1))
+        .unwrap()
+        .gpu_gemm(&one.broadcast((1, 20_000)).unwrap());
+    assert!(
+        matches!(
+            r,
+            Err(Error::OutOfHostMemory {
+                routine: "sgemm",
+                arg: "c",
+                ..
+            })
+        ),
+        "{:?}",
+        r.map(|c| c.dim())
+    );
     drop(held);
     ctx.set_pool_limit(0);
     // After freeing, calls work again.

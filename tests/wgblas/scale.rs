@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use ndarray::{s, Array1, Array2};
-use wgblas::{blas, Context, Error, GpuVector, Transpose};
+use wgblas::{blas, Context, Error, Transpose};
 
 use crate::common::*;
 
@@ -267,4 +267,60 @@ fn chunked_sgemm_blocks_and_depth_panels() {
             }
         }
     }
+}
+
+#[test]
+fn past_one_buffer_is_too_large_before_any_work() {
+    // An operand past `max_buffer_size` cannot be held by one buffer: `TooLarge` naming the
+    // routine and the argument, before anything is allocated (a broadcast view of one element
+    // is gathered only after the check), and the output unchanged.
+    let ctx = ctx();
+    let max = ctx.limits().max_buffer_size;
+    let n = (max / 4 + 1) as usize;
+    let one = Array1::<f32>::ones(1);
+    let x = one.broadcast(n).unwrap();
+    let err = blas::sdot(ctx, x.view(), x.view()).unwrap_err();
+    assert!(
+        matches!(err, Error::TooLarge { routine: "sdot", arg: "x", limit, .. } if limit == max),
+        "{err}"
+    );
+    let err = blas::isamax(ctx, x.view()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "isamax",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // sgemm 2×2×n: A (2×n) and B (n×2) past one buffer; C unchanged.
+    let e = Array2::<f32>::ones((1, 1));
+    let (a, b) = (e.broadcast((2, n)).unwrap(), e.broadcast((n, 2)).unwrap());
+    let mut c = Array2::<f32>::from_elem((2, 2), 5.0);
+    let err = blas::sgemm(
+        ctx,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a,
+        b,
+        1.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sgemm",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(c.iter().all(|&v| v == 5.0));
 }
