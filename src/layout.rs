@@ -512,6 +512,49 @@ pub(crate) fn vec_chunks(
         .collect()
 }
 
+/// Blocks `((r0, r1), (c0, c1))` of a matrix operand `a` for kernels that also bind a vector
+/// along its rows (stride `row_inc`) and one along its columns (`col_inc`), each block's
+/// windows within one binding: rows in panels as tall as the binding allows with every column;
+/// only where a single row (all its columns) does not fit are the columns split too, into
+/// panels of about half a binding. Row panel by row panel, columns in order.
+pub(crate) fn mat_blocks(
+    ctx: &Context,
+    a: &MatOperand,
+    row_inc: i32,
+    col_inc: i32,
+) -> Vec<((usize, usize), (usize, usize))> {
+    let (m, n) = (a.rows, a.cols);
+    if m == 0 || n == 0 {
+        return Vec::new();
+    }
+    let room = chunk_len(ctx, 4, 1) as u64;
+    let (rs, cs) = (
+        u64::from(a.rs.unsigned_abs()),
+        u64::from(a.cs.unsigned_abs()),
+    );
+    let col_room = chunk_len(ctx, 4, i64::from(col_inc));
+    let row_room = chunk_len(ctx, 4, i64::from(row_inc));
+    let width = if (n as u64 - 1) * cs < room && n <= col_room {
+        n
+    } else {
+        (((room / 2 - 1) / cs.max(1)) as usize + 1)
+            .min(col_room)
+            .min(n)
+    };
+    let left = room - 1 - (width as u64 - 1) * cs;
+    let height = ((left / rs.max(1)) as usize + 1)
+        .min(row_room)
+        .min(m)
+        .max(1);
+    let mut out = Vec::new();
+    for r0 in (0..m).step_by(height) {
+        for c0 in (0..n).step_by(width) {
+            out.push(((r0, (r0 + height).min(m)), (c0, (c0 + width).min(n))));
+        }
+    }
+    out
+}
+
 impl VecOperand {
     /// Logical elements `lo..hi` of this operand (of `elem` bytes each) as an operand of their
     /// own, bound through a window of the same buffer that holds just their span (aligned),

@@ -431,43 +431,22 @@ pub(crate) fn general_blocks(
     if a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit {
         return Vec::new();
     }
-    let (m, n) = (a.rows, a.cols);
-    let room = layout::chunk_len(ctx, 4, 1) as u64;
-    let (rs, cs) = (
-        u64::from(a.rs.unsigned_abs()),
-        u64::from(a.cs.unsigned_abs()),
-    );
-    let x_cols = layout::chunk_len(ctx, 4, i64::from(x.inc));
-    let y_rows = layout::chunk_len(ctx, 4, i64::from(y.inc));
-    // Columns per panel: all of them if one row of them fits, else about half a binding.
-    let width = if (n as u64 - 1) * cs < room && n <= x_cols {
-        n
-    } else {
-        (((room / 2 - 1) / cs.max(1)) as usize + 1)
-            .min(x_cols)
-            .min(n)
-    };
-    let left = room - 1 - (width as u64 - 1) * cs;
-    let height = ((left / rs.max(1)) as usize + 1).min(y_rows).min(m).max(1);
-    let mut out = Vec::new();
-    for r0 in (0..m).step_by(height) {
-        let r1 = (r0 + height).min(m);
-        for c0 in (0..n).step_by(width) {
-            let c1 = (c0 + width).min(n);
+    layout::mat_blocks(ctx, a, y.inc, x.inc)
+        .into_iter()
+        .map(|((r0, r1), (c0, c1))| {
             let ab = a.block(ctx, 4, (r0, r1), (c0, c1));
             let kernel = plan(Mode::General, &ab);
             let scratch = scratch(ctx, kernel, &ab);
-            out.push(Block {
+            Block {
                 x: x.part(ctx, 4, c0, c1),
                 y: y.part(ctx, 4, r0, r1),
                 a: ab,
                 kernel,
                 scratch,
                 first: c0 == 0,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// The dispatches of `y = alpha·A·x + beta·y` over `blocks` (from [`general_blocks`]), in

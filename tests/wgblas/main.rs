@@ -12,7 +12,7 @@ mod context;
 mod dot;
 pub mod gemm;
 pub mod gemv;
-mod ger;
+pub mod ger;
 mod host;
 mod oracle_l2;
 mod resident;

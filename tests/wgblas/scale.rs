@@ -330,3 +330,21 @@ fn past_one_buffer_is_too_large_before_any_work() {
     );
     assert!(c.iter().all(|&v| v == 5.0));
 }
+
+#[test]
+fn chunked_sger_blocks() {
+    // 300×200 (row panels) and 3×20,000 (column panels), every layout, against the f64
+    // reference with the forward factor ≤ 2 (`ger::check_on`).
+    let mut seed = 1800;
+    for dims in [(300, 200), (3, 20_000)] {
+        for la in LAYOUTS {
+            for (lx, ly) in [
+                (VLayout::Unit, VLayout::Unit),
+                (VLayout::Reversed, VLayout::Step2),
+            ] {
+                seed += 1;
+                crate::ger::check_on(small(), seed, dims, -0.7, la, lx, ly);
+            }
+        }
+    }
+}

@@ -60,9 +60,42 @@ pub fn sger<'a>(
     if m == 0 || n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", a.view())?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y)?;
-    let d = rankupdate::dispatch(ctx, Update::General, alpha, &xd, &yd, &ad);
-    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut a, &ad)])
+    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", &y)?;
+    // Past one storage binding: A in blocks, each updated from its parts of x and y.
+    let whole = [&xd, &yd]
+        .iter()
+        .all(|v| v.buffer.size() <= ctx.max_binding())
+        && ad.fits(ctx);
+    let parts: Vec<_> = if whole {
+        Vec::new()
+    } else {
+        layout::mat_blocks(ctx, &ad, xd.inc, yd.inc)
+            .into_iter()
+            .map(|(rows, cols)| {
+                (
+                    xd.part(ctx, 4, rows.0, rows.1),
+                    yd.part(ctx, 4, cols.0, cols.1),
+                    ad.block(ctx, 4, rows, cols),
+                )
+            })
+            .collect()
+    };
+    let d: Vec<_> = if whole {
+        vec![rankupdate::dispatch(
+            ctx,
+            Update::General,
+            alpha,
+            &xd,
+            &yd,
+            &ad,
+        )]
+    } else {
+        parts
+            .iter()
+            .map(|(x, y, a)| rankupdate::dispatch(ctx, Update::General, alpha, x, y, a))
+            .collect()
+    };
+    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
 }
