@@ -5,7 +5,9 @@
 //! first operand (`x` for `axpy`, `A` for `gemv`, `trsv`, `gemm`). The plain form returns a new
 //! array; the `_inplace` form takes the output last, as `&mut`, and writes it like BLAS does.
 //! Any layout and stride is accepted (see [`crate::layout`]). Errors are those of the
-//! [`crate::blas`] routine named in each method's doc; on error the output is unchanged.
+//! [`crate::blas`] routine named in each method's doc; on error the output is unchanged. A plain
+//! form whose new output array cannot be allocated on the host returns
+//! [`Error::OutOfHostMemory`](crate::Error::OutOfHostMemory) before any work.
 
 use ndarray::{Array1, Array2, ArrayBase, ArrayView1, Data, DataMut, Ix1, Ix2};
 
@@ -1177,7 +1179,8 @@ pub trait ToGpu {
     ///
     /// # Errors
     /// [`Error::NoAdapter`](crate::Error::NoAdapter), or
-    /// [`Error::TooLarge`](crate::Error::TooLarge) past one storage binding.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) past one buffer of the device
+    /// (`max_buffer_size`).
     fn to_gpu(&self) -> Result<Self::Resident>;
 }
 

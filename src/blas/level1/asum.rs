@@ -19,7 +19,8 @@ use crate::{Context, GpuScalar};
 /// the sum on the device too, see [`resident::sasum`](crate::resident::sasum).
 ///
 /// # Errors
-/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
+/// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
 ///
 /// # Example

@@ -14,7 +14,8 @@ use crate::Context;
 ///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `y` is unchanged.
 ///
 /// # Example

@@ -31,7 +31,8 @@ fn empty(routine: &'static str) -> Error {
 /// # Errors
 /// [`Error::InvalidArgument`] (`x`) when `x` is empty: there is no index to return (reference
 /// BLAS returns the out-of-range index 0 there, which is a valid index in 0-based terms, so
-/// wgblas reports it instead); [`Error::TooLarge`] when `x` does not fit one storage binding;
+/// wgblas reports it instead); [`Error::TooLarge`] when `x` does not fit one buffer of the device
+/// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
 /// [`Error::Gpu`] on a device failure.
 ///
 /// # Example

@@ -16,7 +16,8 @@ use crate::Context;
 /// mix with host operands.
 ///
 /// # Errors
-/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
+/// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `x` is unchanged.
 ///
 /// # Example

@@ -31,7 +31,8 @@ use crate::Context;
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` (length ≠ rows of
 /// `A`) or `y` (length ≠ columns of `A`); [`Error::TooLarge`](crate::Error::TooLarge) when an
-/// operand does not fit one storage binding; [`Error::Gpu`](crate::Error::Gpu). On error `A` is
+/// operand does not fit one buffer of the device (`max_buffer_size`; past one storage binding
+/// `A` is updated in blocks, issue 15); [`Error::Gpu`](crate::Error::Gpu). On error `A` is
 /// unchanged.
 ///
 /// # Example
