@@ -501,12 +501,15 @@ pub(crate) fn vec_chunks(
     if ops.iter().all(|o| o.buffer.size() <= ctx.max_binding()) {
         return vec![(0, n)];
     }
+    // Multiples of 64 elements, so that parts of an aligned operand stay aligned for the
+    // vec4 kernels.
     let len = ops
         .iter()
         .map(|o| chunk_len(ctx, elem, i64::from(o.inc)))
         .min()
         .unwrap_or(n)
         .max(1);
+    let len = if len > 64 { len / 64 * 64 } else { len };
     (0..n.div_ceil(len))
         .map(|c| (c * len, ((c + 1) * len).min(n)))
         .collect()

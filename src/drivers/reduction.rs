@@ -270,34 +270,49 @@ pub(crate) fn dispatches<'a>(
             )
             .constants(&c)
             .elem(kind.elem),
-            Dispatch::new(&SHADER, "final_sum", &params, &[], [1, 1, 1])
-                .bindings(&[(3, &scratch.buffer)])
-                .constants(&c)
-                .elem(kind.elem),
+            Dispatch::new(
+                &SHADER,
+                "final_sum",
+                &Params { slot: 1, ..params },
+                &[],
+                [1, 1, 1],
+            )
+            .bindings(&[(3, &scratch.buffer)])
+            .constants(&c)
+            .elem(kind.elem),
         ],
     }
 }
 
 /// One part of a reduction over operands past one storage binding: windows of `x` and `y`
-/// over logical elements `base..base + x.len`, reduced by `groups` workgroups into the partial
-/// slots `slot..slot + groups`.
+/// over logical elements `base..base + x.len`, reduced by `groups` workgroups: by
+/// `partial_sums` into the partial slots `slot..slot + groups` (two-pass kinds), or by the
+/// single pass into its own region of the scratch buffer, bound as the window `words`.
 struct Part {
     x: VecOperand,
     y: VecOperand,
     base: usize,
     groups: u32,
     slot: u32,
+    path: Path,
+    words: Option<crate::pool::Buf>,
 }
 
 /// A reduction planned for its operands: the scratch buffer and, for operands past one storage
-/// binding, the parts. Each part runs `partial_sums` into its own slots (its iamax indices
-/// offset by its first index), and one `final_sum` combines every slot with the same
-/// `combine` as within a part: the same sums, Blue's three sums, and the iamax rules (the
-/// larger key wins, NaN above every number, ties to the lower global index), so the result
-/// is the reduction of the whole vector.
+/// binding, the parts, each a window of at most one binding, each reducing its elements with
+/// the same kernel as a whole vector would (iamax indices offset by the part's first index).
+/// f32 data: each part runs the single pass (vec4 where aligned) into its own region of the
+/// scratch buffer, `region` accumulators apart, its total at slot `groups` of the region; two-
+/// pass kinds (f64 data, the lab's `Legacy`): each part runs `partial_sums` into its own slots.
+/// Then one `final_sum` combines the parts' accumulators with the same `combine` as within a
+/// part: the same sums, Blue's three sums, and the iamax rules (the larger key wins, NaN above
+/// every number, ties to the lower global index), so the result is the reduction of the whole
+/// vector, within the same metric.
 pub(crate) struct Plan {
     scratch: Scratch,
     parts: Vec<Part>,
+    /// For single-pass parts: (accumulators per region, the total's slot in a region).
+    region: Option<(u32, u32)>,
 }
 
 impl Plan {
@@ -305,6 +320,7 @@ impl Plan {
         let whole = || Plan {
             scratch: Scratch::new(ctx, kind, operands),
             parts: Vec::new(),
+            region: None,
         };
         let Some((x, y)) = operands else {
             return whole();
@@ -314,29 +330,74 @@ impl Plan {
         if chunks.len() == 1 {
             return whole();
         }
-        let mut slot = 0u32;
+        let first = Path::of(kind, Some((x, y)));
+        if first == Path::TwoPass {
+            let mut slot = 0u32;
+            let parts: Vec<Part> = chunks
+                .into_iter()
+                .map(|(lo, hi)| {
+                    let groups = Path::TwoPass.groups(hi - lo);
+                    let p = Part {
+                        x: x.part(ctx, elem, lo, hi),
+                        y: y.part(ctx, elem, lo, hi),
+                        base: lo,
+                        groups,
+                        slot,
+                        path: Path::TwoPass,
+                        words: None,
+                    };
+                    slot += groups;
+                    p
+                })
+                .collect();
+            return Plan {
+                scratch: Scratch {
+                    buffer: ctx.zeroed((u64::from(slot) + 2) * ACC_WORDS as u64 * 4),
+                    groups: slot,
+                    path: Path::TwoPass,
+                },
+                parts,
+                region: None,
+            };
+        }
+        // Single-pass parts: every part with the groups of the longest, each in a region of
+        // `per` accumulators (room for its partials, its total and its counter), regions
+        // aligned for binding windows.
+        let acc = ACC_WORDS as u64 * 4;
+        let align = u64::from(ctx.limits().min_storage_buffer_offset_alignment).max(16);
+        let q = align / gcd(acc, align);
+        let longest = chunks.iter().map(|(lo, hi)| hi - lo).max().unwrap_or(1);
+        let groups = Path::SingleVec4
+            .groups(longest)
+            .max(Path::Single.groups(longest));
+        let per = (u64::from(groups) + 2).div_ceil(q) * q;
+        let count = chunks.len() as u64;
+        let buffer = ctx.zeroed((count * per + 2) * acc);
         let parts: Vec<Part> = chunks
             .into_iter()
-            .map(|(lo, hi)| {
-                let groups = Path::TwoPass.groups(hi - lo);
-                let p = Part {
-                    x: x.part(ctx, elem, lo, hi),
-                    y: y.part(ctx, elem, lo, hi),
+            .enumerate()
+            .map(|(c, (lo, hi))| {
+                let (xp, yp) = (x.part(ctx, elem, lo, hi), y.part(ctx, elem, lo, hi));
+                let path = Path::of(kind, Some((&xp, &yp)));
+                Part {
+                    x: xp,
+                    y: yp,
                     base: lo,
                     groups,
-                    slot,
-                };
-                slot += groups;
-                p
+                    slot: 0,
+                    path,
+                    words: Some(buffer.window(c as u64 * per * acc, per * acc)),
+                }
             })
             .collect();
         Plan {
             scratch: Scratch {
-                buffer: ctx.zeroed((u64::from(slot) + 2) * ACC_WORDS as u64 * 4),
-                groups: slot,
+                buffer,
+                groups: (count * per) as u32,
                 path: Path::TwoPass,
             },
             parts,
+            region: Some((per as u32, groups)),
         }
     }
 
@@ -368,26 +429,46 @@ impl Plan {
                     base: p.base as u32,
                     slot: p.slot,
                 };
-                Dispatch::new(
-                    &SHADER,
-                    "partial_sums",
-                    &params,
-                    &[&p.x.buffer, &p.y.buffer, &self.scratch.buffer, &p.x.buffer],
-                    [p.groups, 1, 1],
-                )
-                .constants(&c)
-                .elem(kind.elem)
+                let groups = [p.groups, 1, 1];
+                let (xb, yb) = (&p.x.buffer, &p.y.buffer);
+                let d = match (p.path, &p.words) {
+                    (Path::SingleVec4, Some(w)) => {
+                        Dispatch::new(&SHADER, "single_pass_vec4", &params, &[], groups).bindings(
+                            &[(1, xb), (2, yb), (4, xb), (5, w), (6, xb), (7, yb), (8, xb)],
+                        )
+                    }
+                    (Path::Single, Some(w)) => {
+                        Dispatch::new(&SHADER, "single_pass", &params, &[], groups).bindings(&[
+                            (1, xb),
+                            (2, yb),
+                            (4, xb),
+                            (5, w),
+                        ])
+                    }
+                    _ => Dispatch::new(
+                        &SHADER,
+                        "partial_sums",
+                        &params,
+                        &[xb, yb, &self.scratch.buffer, xb],
+                        groups,
+                    ),
+                };
+                d.constants(&c).elem(kind.elem)
             })
             .collect();
+        let (groups, slot, base) = match self.region {
+            Some((per, total)) => (self.parts.len() as u32, per, total),
+            None => (self.scratch.groups, 1, 0),
+        };
         let params = Params {
             n: x.len as u32,
             offx: 0,
             incx: 1,
             offy: 0,
             incy: 1,
-            groups: self.scratch.groups,
-            base: 0,
-            slot: 0,
+            groups,
+            base,
+            slot,
         };
         out.push(
             Dispatch::new(&SHADER, "final_sum", &params, &[], [1, 1, 1])
@@ -396,6 +477,14 @@ impl Plan {
                 .elem(kind.elem),
         );
         out
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

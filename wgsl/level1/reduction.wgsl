@@ -48,9 +48,13 @@ struct Params {
     offy: u32,
     incy: i32,
     groups: u32,
-    // Chunked reductions (operands past one storage binding): the logical index of this
-    // dispatch's element 0 (iamax's indices are global), and the first slot of `partial` that
-    // `partial_sums` writes (each chunk its own slots; `final_sum` then combines them all).
+    // Reductions in parts (operands past one storage binding). In `partial_sums`,
+    // `single_pass` and `single_pass_vec4`: `base` is the logical index of the dispatch's
+    // element 0 (iamax's indices are global), and `slot` the first slot of `partial` that
+    // `partial_sums` writes (each part its own slots). In `final_sum`: the accumulators read
+    // are `partial[i·slot + base]` for i < groups, and the total goes to `partial[groups·slot]`
+    // (slot = 1, base = 0: the slots of one `partial_sums`; slot = a region's size, base = the
+    // total's slot in it: the totals of single-pass parts, each in its own region).
     base: u32,
     slot: u32,
 }
@@ -423,14 +427,14 @@ fn partial_sums(@builtin(workgroup_id) wid: vec3<u32>,
 fn final_sum(@builtin(local_invocation_index) lid: u32) {
     var acc = zero();
     for (var i = lid; i < P.groups; i = i + WG) {
-        acc = combine(acc, partial[i]);
+        acc = combine(acc, partial[i * P.slot + P.base]);
     }
     var total = tree(lid, acc);
     if (lid == 0u) {
         if (OP == 2u) {
             total.k.w = nrm2_finish(total);
         }
-        partial[P.groups] = total;
+        partial[P.groups * P.slot] = total;
     }
 }
 
@@ -497,7 +501,7 @@ fn combine4(acc: Acc, q: u32, v: vec4<T>, b: vec4<u32>, w: vec4<T>) -> Acc {
         r.t = r.t + ((abs(v.x) + abs(v.y)) + (abs(v.z) + abs(v.w)));
         return r;
     }
-    let i = 4u * q;
+    let i = P.base + 4u * q;
     let ab = b & vec4<u32>(0x7fffffffu);
     if (OP == 2u && all(ab >= vec4<u32>(TSML_BITS)) && all(ab <= vec4<u32>(TBIG_BITS))) {
         // nrm2, all four in the medium range (the common case): squares into the medium sum.
