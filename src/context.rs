@@ -254,7 +254,11 @@ const DEFAULT_POOL_LIMIT: u64 = 256 << 20;
 /// The adapter's own binding limit: `max_storage_buffer_binding_size`, at most
 /// `max_buffer_size`, rounded down to a multiple of 16.
 fn device_binding(limits: &wgpu::Limits) -> u64 {
-    limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 16 * 16
+    limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size)
+        / 16
+        * 16
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

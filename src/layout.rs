@@ -587,6 +587,19 @@ impl VecOperand {
 }
 
 impl MatOperand {
+    /// The transpose: the same elements (a handle on the same buffer), strides swapped.
+    pub(crate) fn t(&self) -> MatOperand {
+        MatOperand {
+            buffer: self.buffer.window(0, self.buffer.size()),
+            offset: self.offset,
+            rs: self.cs,
+            cs: self.rs,
+            rows: self.cols,
+            cols: self.rows,
+            span: self.span,
+        }
+    }
+
     /// Whether the whole operand fits one binding of `ctx`.
     pub(crate) fn fits(&self, ctx: &Context) -> bool {
         self.buffer.size() <= ctx.max_binding()

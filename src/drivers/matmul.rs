@@ -910,3 +910,104 @@ pub(crate) fn gemm_blocks(
     }
     out
 }
+
+/// [`gemm_blocks`] for a product restricted to the triangle `uplo` of a square C (`ssyrk`,
+/// `sgemmtr`): square blocks on one grid of rows and columns, so that each block lies on the
+/// diagonal (the engine's triangle variant, on the block's own diagonal), strictly inside the
+/// triangle (a plain product) or strictly outside (skipped). With each: whether it is on the
+/// diagonal.
+pub(crate) fn tri_blocks(
+    ctx: &Context,
+    a: &MatOperand,
+    b: &MatOperand,
+    c: &MatOperand,
+    uplo: Uplo,
+) -> Vec<(Block, bool)> {
+    if a.fits(ctx) && b.fits(ctx) && c.fits(ctx) {
+        return Vec::new();
+    }
+    let (n, k) = (c.rows, a.cols);
+    let (mut bm, mut bn, mut bk) = (n.max(1), n.max(1), k.max(1));
+    loop {
+        let shrunk = shrink(ctx, a, &mut bm, &mut bk)
+            || shrink(ctx, b, &mut bk, &mut bn)
+            || shrink(ctx, c, &mut bm, &mut bn);
+        let side = bm.min(bn);
+        (bm, bn) = (side, side);
+        if !shrunk {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for i0 in (0..n).step_by(bm) {
+        for j0 in (0..n).step_by(bm) {
+            let inside = match uplo {
+                Uplo::Lower => i0 >= j0,
+                Uplo::Upper => i0 <= j0,
+            };
+            if !inside {
+                continue;
+            }
+            let (i1, j1) = ((i0 + bm).min(n), (j0 + bm).min(n));
+            for p0 in (0..k.max(1)).step_by(bk) {
+                let p1 = (p0 + bk).min(k).max(p0.min(k));
+                out.push((
+                    Block {
+                        a: a.block(ctx, 4, (i0, i1), (p0, p1)),
+                        b: b.block(ctx, 4, (p0, p1), (j0, j1)),
+                        c: c.block(ctx, 4, (i0, i1), (j0, j1)),
+                        first: p0 == 0,
+                    },
+                    i0 == j0,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The dispatches of `C = alpha·A·B + beta·C` on the triangle `uplo` of C (`variant` has
+/// `tri_c`), whole or over `blocks` from [`tri_blocks`]: diagonal blocks in `variant`, the
+/// others plain, beta applied by each block's first depth panel.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tri_plans<'a>(
+    ctx: &Context,
+    dims: (usize, usize, usize),
+    alpha: f32,
+    (a, b): (Operand<'a>, Operand<'a>),
+    beta: f32,
+    c: &'a MatOperand,
+    variant: Variant,
+    blocks: &'a [(Block, bool)],
+) -> Vec<Plan<'a>> {
+    if blocks.is_empty() {
+        return vec![engine(
+            ctx,
+            dims,
+            alpha,
+            a,
+            b,
+            beta,
+            Operand::of(c),
+            variant,
+        )];
+    }
+    blocks
+        .iter()
+        .map(|(blk, diag)| {
+            let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
+            let beta = if blk.first { beta } else { 1.0 };
+            let v = if *diag { variant } else { Variant::default() };
+            engine(
+                ctx,
+                dims,
+                alpha,
+                Operand::of(&blk.a),
+                Operand::of(&blk.b),
+                beta,
+                Operand::of(&blk.c),
+                v,
+            )
+        })
+        .collect()
+}

@@ -15,7 +15,24 @@ use crate::oracle_l3;
 const THRESHOLD: f64 = 1.0;
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn check(
+    seed: u64,
+    dims: (usize, usize),
+    uplo: Uplo,
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f32,
+    beta: f32,
+    layouts: [Layout; 3],
+) {
+    check_on(ctx(), seed, dims, uplo, ta, tb, alpha, beta, layouts);
+}
+
+/// [`check`] on the context `cx`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    cx: &wgblas::Context,
     seed: u64,
     (n, k): (usize, usize),
     uplo: Uplo,
@@ -40,7 +57,7 @@ fn check(
     let mut sc = Mat::new(&c, layouts[2]);
     let pad = sc.outside();
     blas::sgemmtr(
-        ctx(),
+        cx,
         uplo,
         ta,
         tb,
@@ -181,28 +198,20 @@ fn validation_dimension_mismatch() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
+fn past_one_binding() {
+    // C of side² f32 just past one binding: its lower triangle in square blocks (issue 15).
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let side = ((limit / 4) as f64).sqrt() as usize + 1;
-    let a = Array2::<f32>::zeros((side, 1));
-    let b = Array2::<f32>::zeros((1, side));
-    let mut c = Array2::<f32>::zeros((side, side));
-    c[[0, 0]] = 5.0;
-    let err = a
-        .gpu_gemmtr_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut c)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "sgemmtr",
-                arg: "c",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(c[[0, 0]], 5.0);
+    let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
+    let b = Array2::from_shape_fn((1, side), |(_, j)| (j % 5) as f32);
+    let mut c = Array2::<f32>::from_elem((side, side), 5.0);
+    a.gpu_gemmtr_inplace(Uplo::Lower, 2.0, &b, 1.0, &mut c)
+        .unwrap();
+    assert!(c.indexed_iter().all(|((i, j), &v)| if i >= j {
+        v == 2.0 * ((i % 3) * (j % 5)) as f32 + 5.0
+    } else {
+        v == 5.0
+    }));
 }
 
 proptest! {

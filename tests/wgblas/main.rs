@@ -23,14 +23,14 @@ mod syr2;
 mod trmv;
 mod trsv;
 
-mod gemmtr;
+pub mod gemmtr;
 mod level3_common;
 mod level3_real_data;
 mod mtx_reader;
 mod oracle_l3;
 mod symm;
 mod syr2k;
-mod syrk;
+pub mod syrk;
 mod trmm;
 mod trsm;
 

@@ -348,3 +348,41 @@ fn chunked_sger_blocks() {
         }
     }
 }
+
+#[test]
+fn chunked_ssyrk_and_sgemmtr_triangle_blocks() {
+    // C 150×150 (22,500 f32, past the lowered binding): the triangle in square blocks (the
+    // diagonal ones in the triangle variant), the depth 200 in panels where A's blocks need it;
+    // both triangles, both transposes, beta = 0 and not, against OpenBLAS with the forward
+    // factor ≤ 1, the other triangle unchanged (`syrk::check_on`, `gemmtr::check_on`).
+    let mut seed = 1900;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for t in [Transpose::No, Transpose::Yes] {
+            for beta in [0.0, 0.9] {
+                seed += 1;
+                let l = LAYOUTS[(seed as usize) % 4];
+                crate::syrk::check_on(
+                    small(),
+                    seed,
+                    (150, 200),
+                    uplo,
+                    t,
+                    0.7,
+                    beta,
+                    [l, Layout::C],
+                );
+                crate::gemmtr::check_on(
+                    small(),
+                    seed,
+                    (150, 200),
+                    uplo,
+                    t,
+                    Transpose::No,
+                    -0.7,
+                    beta,
+                    [l, Layout::F, Layout::C],
+                );
+            }
+        }
+    }
+}

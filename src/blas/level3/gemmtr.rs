@@ -84,19 +84,25 @@ pub fn sgemmtr<'a>(
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix_any(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix_any(ctx, R, "c", c.view())?;
     let variant = Variant {
         tri_c: Some(uplo),
         ..Variant::default()
     };
-    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
-    let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    layout::finish(
+    // Past one storage binding: the triangle of C in square blocks, the depth in panels.
+    let blocks = matmul::tri_blocks(ctx, &ad, &bd, &cd, uplo);
+    let plans = matmul::tri_plans(
         ctx,
-        R,
-        &plan.dispatches(),
-        &mut [Out::Tri(&mut c, &cd, uplo)],
-    )
+        (n, n, k),
+        alpha,
+        (Operand::of(&ad), Operand::of(&bd)),
+        beta,
+        &cd,
+        variant,
+        &blocks,
+    );
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
 }

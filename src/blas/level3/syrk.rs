@@ -62,27 +62,26 @@ pub fn ssyrk<'a>(
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let cd = layout::matrix_any(ctx, R, "c", c.view())?;
     let variant = Variant {
         tri_c: Some(uplo),
         ..Variant::default()
     };
+    // Past one storage binding: the triangle of C in square blocks, the depth in panels.
+    let bd = ad.t();
+    let blocks = matmul::tri_blocks(ctx, &ad, &bd, &cd, uplo);
     let ao = Operand::of(&ad);
-    let plan = matmul::engine(
+    let plans = matmul::tri_plans(
         ctx,
         (n, n, k),
         alpha,
-        ao,
-        ao.t(),
+        (ao, ao.t()),
         beta,
-        Operand::of(&cd),
+        &cd,
         variant,
+        &blocks,
     );
-    layout::finish(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [Out::Tri(&mut c, &cd, uplo)],
-    )
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
 }
