@@ -29,7 +29,7 @@ mod level3_real_data;
 mod mtx_reader;
 mod oracle_l3;
 mod symm;
-mod syr2k;
+pub mod syr2k;
 pub mod syrk;
 mod trmm;
 mod trsm;

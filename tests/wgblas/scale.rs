@@ -386,3 +386,20 @@ fn chunked_ssyrk_and_sgemmtr_triangle_blocks() {
         }
     }
 }
+
+#[test]
+fn chunked_ssyr2k_two_passes_in_blocks() {
+    // As `chunked_ssyrk_and_sgemmtr_triangle_blocks`, for ssyr2k's two passes (forward factor
+    // ≤ 1 with DESIGN.md §2's syr2k bound, `syr2k::check_on`).
+    let mut seed = 2000;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for t in [Transpose::No, Transpose::Yes] {
+            for beta in [0.0, 0.9] {
+                seed += 1;
+                let l = LAYOUTS[(seed as usize) % 4];
+                let layouts = [l, Layout::C, Layout::F];
+                crate::syr2k::check_on(small(), seed, (150, 200), uplo, t, 0.7, beta, layouts);
+            }
+        }
+    }
+}

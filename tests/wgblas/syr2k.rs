@@ -15,7 +15,23 @@ use crate::oracle_l3;
 const THRESHOLD: f64 = 1.0;
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn check(
+    seed: u64,
+    dims: (usize, usize),
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    beta: f32,
+    layouts: [Layout; 3],
+) {
+    check_on(ctx(), seed, dims, uplo, trans, alpha, beta, layouts);
+}
+
+/// [`check`] on the context `cx`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    cx: &wgblas::Context,
     seed: u64,
     (n, k): (usize, usize),
     uplo: Uplo,
@@ -37,7 +53,7 @@ fn check(
     let mut sc = Mat::new(&c, layouts[2]);
     let pad = sc.outside();
     blas::ssyr2k(
-        ctx(),
+        cx,
         uplo,
         trans,
         alpha,
@@ -133,26 +149,21 @@ fn validation_dimension_mismatch() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
+fn past_one_binding() {
+    // C of side² f32 just past one binding: two passes over its lower triangle in square
+    // blocks (issue 15). C = 2·(a·bᵀ + b·aᵀ) + C with a_i = i mod 3, b_j = j mod 5 (k = 1).
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let b = Array2::<f32>::zeros((2, limit / 8 + 1));
-    let big = Array2::<f32>::zeros((2, limit / 8 + 1));
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let err = big
-        .gpu_syr2k_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut c)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "ssyr2k",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(c, array![[1.0, 2.0], [3.0, 4.0]]);
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
+    let b = Array2::from_shape_fn((side, 1), |(i, _)| (i % 5) as f32);
+    let mut c = Array2::<f32>::from_elem((side, side), 5.0);
+    a.gpu_syr2k_inplace(Uplo::Lower, 2.0, &b, 1.0, &mut c)
+        .unwrap();
+    assert!(c.indexed_iter().all(|((i, j), &v)| if i >= j {
+        v == 2.0 * ((i % 3) * (j % 5) + (i % 5) * (j % 3)) as f32 + 5.0
+    } else {
+        v == 5.0
+    }));
 }
 
 proptest! {

@@ -22,7 +22,8 @@ use crate::Context;
 /// the two n×2k operands packed on the device first. Each element is one sum of 2k products,
 /// rounded once by `alpha` and once by the `beta` update. Where the packed operands would pass
 /// one storage binding, two passes instead (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
-/// `C ← alpha·op(B)·op(A)ᵀ + C`).
+/// `C ← alpha·op(B)·op(A)ᵀ + C`); where an operand does, the two passes with the triangle of
+/// C in square blocks and the depth in panels, each within one binding (issue 15).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
@@ -83,22 +84,47 @@ pub fn ssyr2k<'a>(
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = layout::matrix(ctx, R, "c", c.view())?;
-    let variant = Variant {
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix_any(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix_any(ctx, R, "c", c.view())?;
+    if ad.fits(ctx) && bd.fits(ctx) && cd.fits(ctx) {
+        let variant = Variant {
+            tri_c: Some(uplo),
+            syr2k: true,
+            ..Variant::default()
+        };
+        // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them
+        // back as op(B) and op(A)ᵀ.
+        let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
+        let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
+        return layout::finish(
+            ctx,
+            R,
+            &plan.dispatches(),
+            &mut [Out::Tri(&mut c, &cd, uplo)],
+        );
+    }
+    // Past one storage binding: the two passes, each on the triangle of C in square blocks
+    // and the depth in panels (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then `+ alpha·op(B)·op(A)ᵀ`).
+    let tri = Variant {
         tri_c: Some(uplo),
-        syr2k: true,
         ..Variant::default()
     };
-    // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them back
-    // as op(B) and op(A)ᵀ.
-    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
-    let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-    layout::finish(
+    let (at, bt) = (ad.t(), bd.t());
+    let first = matmul::tri_blocks(ctx, &ad, &bt, &cd, uplo);
+    let second = matmul::tri_blocks(ctx, &bd, &at, &cd, uplo);
+    let (ao, bo) = (Operand::of(&ad), Operand::of(&bd));
+    let mut plans = matmul::tri_plans(ctx, (n, n, k), alpha, (ao, bo.t()), beta, &cd, tri, &first);
+    plans.extend(matmul::tri_plans(
         ctx,
-        R,
-        &plan.dispatches(),
-        &mut [Out::Tri(&mut c, &cd, uplo)],
-    )
+        (n, n, k),
+        alpha,
+        (bo, ao.t()),
+        1.0,
+        &cd,
+        tri,
+        &second,
+    ));
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
 }
