@@ -15,7 +15,6 @@ use crate::oracle_l3;
 const THRESHOLD: f64 = 1.0;
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_arguments)]
 fn check(
     seed: u64,
     dims: (usize, usize),
