@@ -19,6 +19,16 @@
 //! read-back memory, only into the view's own elements (a triangle output only into its
 //! triangle).
 //!
+//! Operands larger than one storage binding (issue 15): an operand's buffer may be as large as
+//! the device's `max_buffer_size`; a dispatch binds a *window* of it (`Buf::window`: a byte
+//! offset aligned to `min_storage_buffer_offset_alignment`, a size within
+//! [`Context::max_binding`]), and the kernel gets the element offset inside the window through
+//! its params, as for any operand. `VecOperand::part` and `MatOperand::block` make such
+//! windowed sub-operands; `vec_chunks` and `mat_blocks` split a vector or matrix so that every
+//! part fits, and the drivers run one dispatch (or engine call) per part. Routines that do not
+//! process operands in parts take them through `vector` and `matrix`, which keep the binding
+//! limit (`check_binding`).
+//!
 //! Resident operands ([`GpuVector`], [`GpuMatrix`]) are already in a device buffer with known
 //! strides, so they reach the kernels as they are. Every routine takes its operands as the
 //! argument types of this module ([`VecRef`], [`VecMut`], [`MatRef`], [`MatMut`], [`Scalar`]),
