@@ -9,8 +9,9 @@
 //! - `saxpy`, `sdot`, n = 2^e for e from `--l1` (default `26,30`: 256 MiB and 4 GiB per
 //!   vector). GB/s of 12n (saxpy) and 8n (sdot) bytes.
 //!
-//! GPU time by timestamp queries ([`Context::set_profiling`]): median of `--reps` (default 5 for
-//! sgemm past 16384, else 11) after 2 warm-ups, the best on a `#` line beside. Inputs are small
+//! GPU time by timestamp queries around batches of back-to-back calls of about 1 ms
+//! ([`Context::time_batch`]): median of `--reps` (default 11; at most 5 for sgemm past 16384)
+//! after 2 warm-ups, the best on a `#` line beside. Inputs are small
 //! integers (exact products and sums), so the checks compare exactly against values computed on
 //! the host.
 //!
@@ -30,15 +31,27 @@ const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
 ];
 
-/// GPU seconds of `reps` calls of `f` after 2 warm-ups, sorted.
+/// GPU seconds of one call of `f`, `reps` samples after 2 warm-ups, sorted. A sample is a batch
+/// of back-to-back resident calls held and submitted together, timed by timestamps at its
+/// start and end ([`Context::time_batch`]), divided by the number of calls; the batch is sized
+/// to about 1 ms of GPU work (one call when a call takes longer), as `bandwidth_report` and
+/// `benches/reference.py` time.
 fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
     for _ in 0..2 {
         f();
     }
+    let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
+    let inner = ((1e-3 / one.max(1e-9)) as usize).clamp(1, 1000);
     let mut v: Vec<f64> = (0..reps)
         .map(|_| {
-            f();
-            ctx.last_gpu_time().map_or(f64::NAN, |d| d.as_secs_f64())
+            let t = ctx
+                .time_batch(|| {
+                    for _ in 0..inner {
+                        f();
+                    }
+                })
+                .expect("timestamps");
+            t.as_secs_f64() / inner as f64
         })
         .collect();
     v.sort_by(f64::total_cmp);
@@ -58,7 +71,6 @@ fn mem(ctx: &Context, what: &str) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ctx = Context::new()?;
-    ctx.set_profiling(true);
     let info = ctx.adapter_info();
     println!(
         "# adapter {} ({:?}); binding {} MiB, max buffer {} MiB",
@@ -124,7 +136,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("# saxpy n={n}: median {med:.0}, best {best:.0} GB/s");
         mem(&ctx, &format!("saxpy n={n} (x, y resident)"));
         let t = time(&ctx, reps, || {
-            blas::sdot(&ctx, &x, &y).expect("sdot");
+            wgblas::resident::sdot(&ctx, &x, &y).expect("sdot");
         });
         let (med, best) = gbs(8.0 * n as f64, &t);
         println!("ROW,sdot,n={n},-,resident,GB/s,{med:.0}");
