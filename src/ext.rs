@@ -7,7 +7,7 @@
 //! Any layout and stride is accepted (see [`crate::layout`]). Errors are those of the
 //! [`crate::blas`] routine named in each method's doc; on error the output is unchanged.
 
-use ndarray::{Array1, Array2, ArrayBase, ArrayView1, Data, DataMut, Ix1, Ix2};
+use ndarray::{Array1, Array2, Array3, ArrayBase, ArrayView1, Data, DataMut, Ix1, Ix2, Ix3};
 
 use crate::blas;
 use crate::error::Result;
@@ -26,6 +26,30 @@ fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<
     })?;
     crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
     Array2::from_shape_vec((rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
+        crate::Error::InvalidArgument {
+            routine,
+            arg: "c",
+            detail: e.to_string(),
+        }
+    })
+}
+
+/// A new zero batch of matrices for a routine's output, after the checks of [`zeros2`].
+fn zeros3(
+    routine: &'static str,
+    (batch, rows, cols): (usize, usize, usize),
+) -> Result<Array3<f32>> {
+    let elems = batch
+        .checked_mul(rows)
+        .and_then(|e| e.checked_mul(cols))
+        .ok_or(crate::Error::TooLarge {
+            routine,
+            arg: "c",
+            bytes: u64::MAX,
+            limit: i32::MAX as u64 * 4,
+        })?;
+    crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
+    Array3::from_shape_vec((batch, rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
         crate::Error::InvalidArgument {
             routine,
             arg: "c",
@@ -1159,10 +1183,77 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
     }
 }
 
+/// Batched Level 3 methods on 3-D `f32` arrays (batch × rows × columns; the batch of `A` is
+/// `self`).
+///
+/// ```
+/// use ndarray::Array3;
+/// use wgblas::prelude::*;
+///
+/// let a = Array3::<f32>::from_shape_fn((100, 4, 3), |(b, i, j)| (b + i + j) as f32);
+/// let b = Array3::<f32>::from_shape_fn((100, 3, 2), |(b, i, j)| (b * i + j) as f32);
+/// let c = a.gpu_gemm_batched(&b)?;                // 100 products, one dispatch
+/// for p in 0..100 {
+///     let want = a.index_axis(ndarray::Axis(0), p).dot(&b.index_axis(ndarray::Axis(0), p));
+///     assert_eq!(c.index_axis(ndarray::Axis(0), p), want);
+/// }
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait Level3BatchExt {
+    /// `C_b = A_b·B_b` for every matrix `b` of the batch, as a new (C-order) batch × m × n
+    /// array. BLAS `sgemm_batched` with `alpha = 1`, `beta = 0`; see [`blas::sgemm_batched`]
+    /// (a broadcast view of one matrix, batch stride 0, is read with no copy).
+    ///
+    /// # Errors
+    /// As [`blas::sgemm_batched`].
+    fn gpu_gemm_batched<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<f32>>;
+
+    /// `C_b ← alpha·A_b·B_b + beta·C_b` for every `b`. BLAS `sgemm_batched`; see
+    /// [`blas::sgemm_batched`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemm_batched`]; on error `c` is unchanged.
+    fn gpu_gemm_batched_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        alpha: f32,
+        b: &ArrayBase<S, Ix3>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix3>,
+    ) -> Result<()>;
+}
+
+impl<T: Data<Elem = f32>> Level3BatchExt for ArrayBase<T, Ix3> {
+    fn gpu_gemm_batched<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<f32>> {
+        let (batch, m, _) = self.dim();
+        let mut c = zeros3("sgemm_batched", (batch, m, b.dim().2))?;
+        self.gpu_gemm_batched_inplace(1.0, b, 0.0, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_gemm_batched_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+        &self,
+        alpha: f32,
+        b: &ArrayBase<S, Ix3>,
+        beta: f32,
+        c: &mut ArrayBase<S2, Ix3>,
+    ) -> Result<()> {
+        blas::sgemm_batched(
+            Context::shared()?,
+            Transpose::No,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+}
+
 /// Upload to the shared context's device: `a.to_gpu()` (see [`crate::resident`]).
 pub trait ToGpu {
     /// The resident type: [`GpuVector`](crate::GpuVector) for 1-D arrays,
-    /// [`GpuMatrix`](crate::GpuMatrix) for 2-D ones.
+    /// [`GpuMatrix`](crate::GpuMatrix) for 2-D ones, [`GpuBatch`](crate::GpuBatch) for 3-D ones.
     type Resident;
 
     /// Upload the array (any layout) to the shared context ([`Context::shared`]).
@@ -1184,5 +1275,12 @@ impl<T: crate::resident::Element, S: Data<Elem = T>> ToGpu for ArrayBase<S, Ix2>
     type Resident = crate::GpuMatrix<'static, T>;
     fn to_gpu(&self) -> Result<Self::Resident> {
         Context::shared()?.upload_matrix(self)
+    }
+}
+
+impl<T: crate::resident::Element, S: Data<Elem = T>> ToGpu for ArrayBase<S, Ix3> {
+    type Resident = crate::GpuBatch<'static, T>;
+    fn to_gpu(&self) -> Result<Self::Resident> {
+        Context::shared()?.upload_batch(self)
     }
 }

@@ -38,6 +38,7 @@ pub use level2::syr2::ssyr2;
 pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::sgemm;
+pub use level3::gemm_batched::sgemm_batched;
 pub use level3::gemmtr::sgemmtr;
 pub use level3::symm::ssymm;
 pub use level3::syr2k::ssyr2k;

@@ -44,9 +44,13 @@ struct Params {
     tiles_m: u32,
     tiles: u32,
     kslice: u32,
-    _pad2: u32,
+    batch: u32,
+    sba: i32,
+    sbb: i32,
+    sbc: i32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 /// Byte offsets of alpha and beta in the params of every dispatch of a [`Plan`], for device
@@ -68,13 +72,36 @@ pub(crate) fn gemm<'a>(
     engine(ctx, dims, alpha, a, b, beta, c, Variant::default())
 }
 
-/// An operand of one engine call: element `(i, j)` is `buffer[offset + i·rs + j·cs]`.
+/// The dispatches of the batched `C_b = alpha·A_b·B_b + beta·C_b`, `b < batch`, for
+/// `sgemm_batched` (operands in their `op` forms, with their batch strides; a zero batch
+/// stride shares one operand across the batch).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_batched<'a>(
+    ctx: &Context,
+    (m, n, k): (usize, usize, usize),
+    batch: usize,
+    alpha: f32,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f32,
+    c: Operand<'a>,
+) -> Plan<'a> {
+    let variant = Variant {
+        batch,
+        ..Variant::default()
+    };
+    engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)
+}
+
+/// An operand of one engine call: element `(i, j)` of product `b` of a batch is
+/// `buffer[offset + b·bs + i·rs + j·cs]` (`bs` = 0 outside batched calls).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Operand<'a> {
     pub buffer: &'a wgpu::Buffer,
     pub offset: u32,
     pub rs: i32,
     pub cs: i32,
+    pub bs: i32,
 }
 
 impl<'a> Operand<'a> {
@@ -85,6 +112,7 @@ impl<'a> Operand<'a> {
             offset: m.offset,
             rs: m.rs,
             cs: m.cs,
+            bs: 0,
         }
     }
 
@@ -130,6 +158,9 @@ pub(crate) struct Variant {
     /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`) in the
     /// same sums: `[A | B']·[B ; A']`.
     pub syr2k: bool,
+    /// Number of products of a batched call (`gemm_batched`; 0 and 1: one product). Only with
+    /// a general A and C.
+    pub batch: usize,
 }
 
 fn uplo_code(u: Uplo) -> f64 {
@@ -294,14 +325,50 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
     }
 }
 
+/// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
+/// device) and no packing (a pack would copy every product); the smallest tile side (64) along
+/// a side of C of at most 64, so that a batch of small products wastes less of each tile.
+fn choose_batched(limits: &wgpu::Limits, (m, n, _): (usize, usize, usize)) -> Config {
+    let tile = |bm, bn| Tile {
+        bm,
+        bn,
+        bk: 16,
+        nbuf: 1,
+    };
+    let bm = if m <= 64 { 64 } else { 128 };
+    let bn = if n <= 64 { 64 } else { 128 };
+    let t = [tile(bm, bn), tile(64, 64)]
+        .into_iter()
+        .chain([Tile {
+            bk: 8,
+            ..tile(64, 64)
+        }])
+        .find(|t| t.fits(limits))
+        .unwrap_or(Tile {
+            bk: 8,
+            ..tile(64, 64)
+        });
+    Config {
+        tile: t,
+        split: 1,
+        pack: false,
+        swap: true,
+    }
+}
+
 /// The choice for this call, and forced packing and edge decisions from a [`Tuning`] override.
 fn config(
     ctx: &Context,
     dims: (usize, usize, usize),
+    batch: usize,
     splittable: bool,
 ) -> (Config, Option<bool>, Option<bool>) {
     let limits = ctx.limits();
-    let mut c = choose(limits, dims, splittable);
+    let mut c = if batch > 1 {
+        choose_batched(limits, dims)
+    } else {
+        choose(limits, dims, splittable)
+    };
     let tuning = TUNING.with(Cell::get);
     if let Some(t) = tuning {
         if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
@@ -336,6 +403,8 @@ struct Op<'a> {
     offset: u32,
     rs: i32,
     cs: i32,
+    /// Batch stride (0 outside batched calls; packed operands are never batched).
+    bs: i32,
 }
 
 impl<'a> Op<'a> {
@@ -345,6 +414,7 @@ impl<'a> Op<'a> {
             offset: o.offset,
             rs: o.rs,
             cs: o.cs,
+            bs: o.bs,
         }
     }
 
@@ -436,7 +506,7 @@ impl<'a> Plan<'a> {
 /// vec4 staging mode of the left (`left`) or right operand: 0 along its rows' index, 1 along
 /// k, 2 none. For A (m×k) "along m" needs rs = 1; for B (k×n) "along n" needs cs = 1.
 fn vec_mode(o: &Op, size: u64, left: bool) -> u32 {
-    if !size.is_multiple_of(16) || !o.offset.is_multiple_of(4) {
+    if !size.is_multiple_of(16) || !o.offset.is_multiple_of(4) || o.bs % 4 != 0 {
         return 2;
     }
     let (outer, inner) = if left { (o.rs, o.cs) } else { (o.cs, o.rs) };
@@ -516,6 +586,7 @@ pub(crate) fn engine<'a>(
                 offset: 0,
                 rs: pitch as i32,
                 cs: 1,
+                bs: 0,
             }
         };
         let l = concat(a, op_b);
@@ -531,6 +602,7 @@ pub(crate) fn engine<'a>(
             c,
             variant.tri_c,
             0.0,
+            1,
         );
         return plan;
     }
@@ -545,6 +617,7 @@ pub(crate) fn engine<'a>(
         c,
         variant.tri_c,
         k_tri,
+        variant.batch.max(1),
     );
     if variant.syr2k && alpha != 0.0 && k > 0 {
         // Past one binding for the packed operands: the second product B'·A' = op(B)·op(A)ᵀ
@@ -561,6 +634,7 @@ pub(crate) fn engine<'a>(
             c,
             variant.tri_c,
             0.0,
+            1,
         );
     }
     plan
@@ -593,6 +667,7 @@ fn pack<'a>(
             offset: 0,
             rs: 1,
             cs: pitch as i32,
+            bs: 0,
         }
     } else {
         pack_into(ctx, plan, a, (m, k), consts, (idx, 0, pitch, pitch));
@@ -601,6 +676,7 @@ fn pack<'a>(
             offset: 0,
             rs: pitch as i32,
             cs: 1,
+            bs: 0,
         }
     }
 }
@@ -650,9 +726,10 @@ fn product<'a>(
     c: Op<'a>,
     tri_c: Option<Uplo>,
     k_tri: f64,
+    batch: usize,
 ) {
-    let splittable = tri_c.is_none() && k_tri == 0.0;
-    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), splittable);
+    let splittable = tri_c.is_none() && k_tri == 0.0 && batch == 1;
+    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), batch, splittable);
     let (mut m, mut n, mut a, mut b, mut c, mut tri_c) = (m, n, a, b, c, tri_c);
     // Column-major C: solve Cᵀ = Bᵀ·Aᵀ, so that stores run along C's contiguous dimension.
     if cfg.swap && k_tri == 0.0 && c.rs.abs() == 1 && c.cs.abs() != 1 {
@@ -667,7 +744,9 @@ fn product<'a>(
     // Pack an operand the vec4 staging cannot read when the product reuses it enough (or
     // when a tuning override says so).
     let worth = |other: usize| {
-        force_pack.unwrap_or(cfg.pack && work >= (1u64 << 27) as f64 && other >= 128 && k >= 16)
+        batch == 1
+            && force_pack
+                .unwrap_or(cfg.pack && work >= (1u64 << 27) as f64 && other >= 128 && k >= 16)
     };
     if al == 2 && m * k > 0 && alpha != 0.0 && worth(n) {
         a = pack(ctx, plan, a, (m, k), &[]);
@@ -716,6 +795,7 @@ fn product<'a>(
             tri_c,
             k_tri,
             edge_free: force_edge == Some(false),
+            batch,
         };
         dispatch(ctx, plan, g, first);
         k0 += kc;
@@ -748,6 +828,7 @@ struct Gemm<'a> {
     tri_c: Option<Uplo>,
     k_tri: f64,
     edge_free: bool,
+    batch: usize,
 }
 
 /// Emit `g`; `first`: its last dispatch applies beta (a device beta is read there only).
@@ -802,6 +883,10 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         tiles_m: tiles_m as u32,
         tiles: ntiles as u32,
         kslice: kslice as u32,
+        batch: g.batch as u32,
+        sba: a.bs,
+        sbb: b.bs,
+        sbc: c.bs,
         ..Params::default()
     };
     if split > 1 {
@@ -831,7 +916,7 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
             params,
             constants,
             bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf), (4, a.buf), (5, b.buf)],
-            groups: ctx.grid(ntiles as u64),
+            groups: ctx.grid(ntiles as u64 * g.batch as u64),
             beta: first,
         });
     }

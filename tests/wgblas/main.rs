@@ -11,6 +11,7 @@ mod bandwidth;
 mod context;
 mod dot;
 mod gemm;
+mod gemm_batched;
 mod gemv;
 mod ger;
 mod host;

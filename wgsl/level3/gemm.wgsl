@@ -20,6 +20,11 @@
 // The k loop is nested (at most KCHUNK slabs per inner loop), so no loop runs more than 65,535
 // iterations however large k is (DESIGN.md §3: lavapipe stops longer loops silently).
 //
+// Batched products (sgemm_batched): workgroup b·tiles + tile of a grid of batch·tiles computes
+// that tile of product b, whose A, B and C start at offa + b·sba, offb + b·sbb, offc + b·sbc; a
+// zero batch stride shares one operand across the batch. The batch is folded into the linear
+// workgroup index (x and y of the grid), so one dispatch covers a batch past 65,535.
+//
 // Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C); beta = 0
 // never reads C. Zero tests go through bit patterns (`f32_is_zero`, ±0 only): a NaN alpha or beta is not 0.
 //
@@ -83,9 +88,13 @@ struct Params {
     tiles_m: u32,  // tiles along m
     tiles: u32,    // tiles of C (SPLIT: workgroups per k slice); pack: row pitch of the output
     kslice: u32,   // SPLIT: k elements per slice (a multiple of BK); splitk_reduce: number of slices
-    _pad2: u32,
+    batch: u32,    // products of a batched call (0 and 1: one), workgroup b·tiles + tile on product b
+    sba: i32,      // batch strides: product b reads A at offa + b·sba, B at offb + b·sbb, and
+    sbb: i32,      // writes C at offc + b·sbc (0: one operand broadcast over the batch)
+    sbc: i32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -103,6 +112,10 @@ var<workgroup> Bs: array<vec4<T>, BS_LEN>;
 // Global loads of the next slab, held in registers across the products (fast paths).
 var<private> ra: array<vec4<T>, 8>;
 var<private> rb: array<vec4<T>, 8>;
+// Offsets of A, B and C of this workgroup's product of the batch (`gemm`).
+var<private> oa: u32;
+var<private> ob: u32;
+var<private> oc: u32;
 
 fn in_tri(lower: bool, i: u32, j: u32) -> bool {
     return (lower && i >= j) || (!lower && i <= j);
@@ -124,11 +137,11 @@ fn fetch_a(fast: bool, i0: u32, p0: u32, t: u32, buf: u32) {
             if (AL == 0u) {
                 let pl = e / (BM / 4u);
                 let v = e % (BM / 4u);
-                x = a4[u32(i32(P.offa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v];
+                x = a4[u32(i32(oa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v];
             } else {
                 let il = e % BM;
                 let pv = e / BM;
-                x = a4[u32(i32(P.offa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
+                x = a4[u32(i32(oa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
             }
             if (NBUF == 1u) {
                 put_a1(e, buf, x);
@@ -153,7 +166,7 @@ fn fetch_a(fast: bool, i0: u32, p0: u32, t: u32, buf: u32) {
         let p = p0 + pl;
         var v = T(0);
         if (i < P.m && p < P.k) {
-            v = a[midx(P.offa, i, p, P.rsa, P.csa)];
+            v = a[midx(oa, i, p, P.rsa, P.csa)];
         }
         As[base + pl * (BM / 4u) + il / 4u][il % 4u] = v;
     }
@@ -194,11 +207,11 @@ fn fetch_b(fast: bool, p0: u32, j0: u32, t: u32, buf: u32) {
             if (BL == 0u) {
                 let pl = e / (BN / 4u);
                 let v = e % (BN / 4u);
-                x = b4[u32(i32(P.offb) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v];
+                x = b4[u32(i32(ob) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v];
             } else {
                 let jl = e % BN;
                 let pv = e / BN;
-                x = b4[u32(i32(P.offb) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
+                x = b4[u32(i32(ob) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
             }
             if (NBUF == 1u) {
                 put_b1(e, buf, x);
@@ -223,7 +236,7 @@ fn fetch_b(fast: bool, p0: u32, j0: u32, t: u32, buf: u32) {
         let p = p0 + pl;
         var v = T(0);
         if (j < P.n && p < P.k) {
-            v = b[midx(P.offb, p, j, P.rsb, P.csb)];
+            v = b[midx(ob, p, j, P.rsb, P.csb)];
         }
         Bs[base + pl * (BN / 4u) + jl / 4u][jl % 4u] = v;
     }
@@ -272,7 +285,7 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
         if (TRI_C != 0u && !in_tri(TRI_C == 1u, i, jq)) {
             continue;
         }
-        let ic = midx(P.offc, i, jq, P.rsc, P.csc);
+        let ic = midx(oc, i, jq, P.rsc, P.csc);
         var v = T(0);
         if (run_k) {
             v = T(P.alpha) * acc[q];
@@ -290,10 +303,21 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_index) t: u32) {
     var tile = linear_group(wid, nwg);
     var slice = 0u;
+    var z = 0u;
     if (SPLIT) {
         slice = tile / P.tiles;
         tile = tile % P.tiles;
+    } else {
+        // The product of the batch (the grid may hold a few workgroups past the last one).
+        z = tile / P.tiles;
+        tile = tile % P.tiles;
+        if (z >= max(P.batch, 1u)) {
+            return;
+        }
     }
+    oa = u32(i32(P.offa) + i32(z) * P.sba);
+    ob = u32(i32(P.offb) + i32(z) * P.sbb);
+    oc = u32(i32(P.offc) + i32(z) * P.sbc);
     let i0 = (tile % P.tiles_m) * BM;
     let j0 = (tile / P.tiles_m) * BN;
     let tx = t % (BN / 8u);
