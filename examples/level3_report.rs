@@ -1,6 +1,6 @@
 //! Level 3 speed report on GPU-resident operands: GPU time (timestamp queries, kernels only) of
-//! sgemm in every transpose and storage order, of sgemm on the rectangular shape set, and of
-//! the other Level 3 routines, each result checked with its DESIGN.md §2 metric at sizes up to
+//! sgemm in every transpose and storage order, of sgemm on the rectangular shape set, of the
+//! other Level 3 routines and of sgemm_batched (shape `BxMxNxK`, C order, per product checked), each result checked with its DESIGN.md §2 metric at sizes up to
 //! `--check` (against OpenBLAS for the forward factors, by the backward residual for strsm), so
 //! every figure is a strict-FP32 result that passes.
 //!
@@ -9,7 +9,8 @@
 //! and trsm, 2n³ for syr2k and symm), the median of `--reps` after 2 warm-ups, with the best
 //! run and the factor on a `#` line beside it.
 //!
-//! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3]
+//! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched]
+//! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
 //! [--level3-n 4096] [--reps 11] [--check 2048]`
 
@@ -23,6 +24,7 @@ use wgblas::{blas, Context, Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo
 
 const RECT: &str =
     "4096x4096x128,4096x4096x1024,128x4096x4096,8192x64x8192,64x8192x8192,4097x4097x4097,1000x1000x1000,3000x5000x700";
+const BATCHED: &str = "10000x32x32x32,256x512x512x512";
 const LAYOUTS: &str = "NN-C,NT-C,TN-C,TT-C,NN-F,NT-F,TN-F,TT-F";
 
 #[path = "support/args.rs"]
@@ -32,7 +34,8 @@ mod args;
 const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
     ("--check", "2048"),
-    ("--sections", "sgemm,rect,level3"),
+    ("--sections", "sgemm,rect,level3,batched"),
+    ("--batched", BATCHED),
     ("--layouts", LAYOUTS),
     ("--n", "1024,2048,4096,8192"),
     ("--rect", "all"),
@@ -82,7 +85,10 @@ fn row(routine: &str, shape: &str, layout: &str, flops: f64, t: &[f64], check: &
     let med = flops / t[t.len() / 2] / 1e12;
     let best = flops / t[0] / 1e12;
     println!("ROW,{routine},{shape},{layout},resident,TFLOP/s,{med:.2}");
-    println!("# {routine} {shape} {layout}: median {med:.2}, best {best:.2} TFLOP/s; {check}");
+    let ms = t[t.len() / 2] * 1e3;
+    println!(
+        "# {routine} {shape} {layout}: median {med:.2}, best {best:.2} TFLOP/s ({ms:.3} ms); {check}"
+    );
 }
 
 fn order(f_order: bool) -> MatrixLayout {
@@ -312,7 +318,7 @@ fn level3(
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let check: usize = arg("--check", "2048").parse()?;
-    let sections = arg("--sections", "sgemm,rect,level3");
+    let sections = arg("--sections", "sgemm,rect,level3,batched");
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
     let info = ctx.adapter_info();
@@ -345,6 +351,76 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for n in list(&arg("--level3-n", "4096")) {
             level3(ctx, n, reps, check)?;
         }
+    }
+    if sections.contains("batched") {
+        for shape in arg("--batched", BATCHED).split(',') {
+            let d = list(&shape.replace('x', ","));
+            if d.len() != 4 {
+                return Err(format!("--batched: {shape} is not BxMxNxK").into());
+            }
+            sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check)?;
+        }
+    }
+    Ok(())
+}
+
+/// sgemm_batched of `batch` products m×n×k on resident C-order batches (NN-C), timed, each
+/// product checked against OpenBLAS at sizes ≤ `check`.
+fn sgemm_batched(
+    ctx: &Context,
+    batch: usize,
+    (m, n, k): (usize, usize, usize),
+    reps: usize,
+    check: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use ndarray::{Array3, Axis};
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let a = Array3::random((batch, m, k), dist);
+    let b = Array3::random((batch, k, n), dist);
+    let (ga, gb) = (ctx.upload_batch(&a)?, ctx.upload_batch(&b)?);
+    let mut gc = wgblas::GpuBatch::<f32>::zeros(ctx, (batch, m, n))?;
+    let no = Transpose::No;
+    let t = time(ctx, reps, || {
+        blas::sgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+    });
+    let mut metric = String::from("factor not checked at this size");
+    if m.max(n).max(k) <= check {
+        let got = gc.to_array()?;
+        let zero = Array2::<f32>::zeros((m, n));
+        let mut worst = 0.0f64;
+        for p in 0..batch {
+            let (ap, bp) = (
+                a.index_axis(Axis(0), p).to_owned(),
+                b.index_axis(Axis(0), p).to_owned(),
+            );
+            let mut reference = zero.clone();
+            wgblas_oracle_sgemm(no, no, &ap, &bp, &mut reference);
+            let bound = bounds::gemm(no, no, 1.0, ap.view(), bp.view(), 0.0, zero.view());
+            let g = got.index_axis(Axis(0), p).to_owned();
+            worst = worst.max(metrics::forward_factor(&g, &reference, &bound)?);
+        }
+        metric = format!("largest forward factor over the batch {worst:.3} (≤ 1)");
+    }
+    let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
+    let shape = format!("{batch}x{m}x{n}x{k}");
+    row("sgemm_batched", &shape, "NN-C", flops, &t, &metric);
+    if m.max(n) <= 64 {
+        // The same batch on the tile kernel (one 64×64 tile per product), for comparison with
+        // the small-product kernel that the row above measures.
+        use wgblas::tuning::{set_tuning, Tuning};
+        set_tuning(Some(Tuning {
+            batch_small: Some(false),
+            ..Tuning::default()
+        }));
+        let t2 = time(ctx, reps, || {
+            blas::sgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+        });
+        set_tuning(None);
+        let med = flops / t2[t2.len() / 2] / 1e12;
+        println!(
+            "# sgemm_batched {shape} NN-C on the tile kernel instead: median {med:.2} TFLOP/s ({:.3} ms)",
+            t2[t2.len() / 2] * 1e3
+        );
     }
     Ok(())
 }

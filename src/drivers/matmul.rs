@@ -249,6 +249,9 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
+    /// Batches of products with m, n ≤ 64 on the small-product kernel (`true`, the default)
+    /// or on the tile kernel (`false`).
+    pub batch_small: Option<bool>,
 }
 
 thread_local! {
@@ -831,10 +834,61 @@ struct Gemm<'a> {
     batch: usize,
 }
 
+/// Emit the batch `g` of products with m, n ≤ 64 on entry `gemm_small`: as many products
+/// per 256-invocation workgroup as 4×4 blocks per invocation allow, their k slabs staged in
+/// workgroup memory (`SMEM` elements: 16 KiB, or less where the adapter has less).
+fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
+    let (m, n, k) = g.dims;
+    let (a, b, c) = (g.a, g.b, g.c);
+    let smem = (ctx.limits().max_compute_workgroup_storage_size as usize / 4).min(4096);
+    let tp = m.div_ceil(4) * n.div_ceil(4);
+    let mut np = (256 / tp.max(1)).clamp(1, g.batch.max(1));
+    while np > 1 && smem / (np * (m + n)) < 4 {
+        np /= 2;
+    }
+    let sbk = (smem / (np * (m + n))).clamp(1, 16);
+    let params = Params {
+        m: m as u32,
+        n: n as u32,
+        k: k as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offb: b.offset,
+        rsb: b.rs,
+        csb: b.cs,
+        offc: c.offset,
+        rsc: c.rs,
+        csc: c.cs,
+        alpha: g.alpha,
+        beta: g.beta,
+        tiles: np as u32,
+        kslice: sbk as u32,
+        batch: g.batch as u32,
+        sba: a.bs,
+        sbb: b.bs,
+        sbc: c.bs,
+        ..Params::default()
+    };
+    plan.steps.push(Step {
+        entry: "gemm_small",
+        params,
+        constants: vec![("SMEM", smem as f64)],
+        bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf)],
+        groups: ctx.grid(g.batch.div_ceil(np) as u64),
+        beta: first,
+    });
+}
+
 /// Emit `g`; `first`: its last dispatch applies beta (a device beta is read there only).
 fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     let (m, n, k) = g.dims;
     let (a, b, c, t) = (g.a, g.b, g.c, g.tile);
+    let small = tuning().and_then(|t| t.batch_small).unwrap_or(true);
+    if small && g.batch > 1 && m <= 64 && n <= 64 && g.tri_c.is_none() && g.k_tri == 0.0 {
+        dispatch_small(ctx, plan, g, first);
+        return;
+    }
     let (al, bl) = g.modes;
     let bk = t.bk as usize;
     let tiles_m = m.div_ceil(t.bm as usize).max(1);

@@ -442,12 +442,8 @@ fn edge_special_values() {
 /// Bad shapes: a typed error naming routine and argument, never a panic, C unchanged.
 #[test]
 fn validation_bad_shapes() {
-    let cases: [(
-        (usize, usize, usize),
-        (usize, usize, usize),
-        (usize, usize, usize),
-        &str,
-    ); 5] = [
+    type Dims = (usize, usize, usize);
+    let cases: [(Dims, Dims, Dims, &str); 5] = [
         ((3, 2, 4), (2, 4, 5), (3, 2, 5), "b"), // batch of B
         ((2, 2, 4), (3, 4, 5), (3, 2, 5), "a"), // batch of A
         ((3, 2, 4), (3, 3, 5), (3, 2, 5), "b"), // inner dimension
@@ -579,4 +575,50 @@ fn resident_batches() {
         got.view(),
     );
     assert!(f <= THRESHOLD, "mixed host/resident: factor {f}");
+}
+
+/// Batches of products with m, n ≤ 64 run on the small-product kernel (several products per
+/// workgroup, k slabs staged); the same cases pinned on the tile kernel through the tuning
+/// override, at sizes around the 4×4 blocks, the slab depths and the 64 limit.
+#[test]
+fn engine_small_products_on_both_kernels() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (batch, m, n, k) in [
+            (300, 1, 1, 1),
+            (70, 3, 5, 2),
+            (9, 4, 4, 37),
+            (33, 8, 8, 8),
+            (5, 32, 32, 32),
+            (7, 31, 33, 17),
+            (3, 64, 64, 64),
+            (4, 64, 1, 100),
+            (4, 1, 64, 100),
+        ] {
+            for layouts in [
+                [BLayout::C; 3],
+                [BLayout::FMat, BLayout::F, BLayout::FMat],
+                [BLayout::Strided, BLayout::Reversed, BLayout::C],
+            ] {
+                for ta in TRANS {
+                    check(51, batch, (m, n, k), ta, Transpose::No, 0.7, 0.9, layouts);
+                }
+                check(
+                    52,
+                    batch,
+                    (m, n, k),
+                    Transpose::No,
+                    Transpose::Yes,
+                    1.0,
+                    0.0,
+                    layouts,
+                );
+            }
+        }
+    }
+    set_tuning(None);
 }

@@ -562,3 +562,118 @@ fn pack(@builtin(workgroup_id) wid: vec3<u32>,
     }
     c[P.offc + i * P.tiles + p] = v;
 }
+
+// Batches of small products (m, n ≤ 64; sgemm_batched): `tiles` products per workgroup of 256
+// invocations, each invocation a 4×4 block of C of one product (invocation t: product t / tp,
+// block t % tp, tp = ⌈m/4⌉·⌈n/4⌉). Slabs of `kslice` of k of every product of the workgroup
+// are staged in workgroup memory (A as As[p][i], B as Bs[p][j], zero past k), so that a batch
+// of 32×32 products keeps every invocation busy instead of a quarter of a 64×64 tile.
+// Semantics as `gemm` (alpha = 0 or k = 0 reads neither A nor B, beta = 0 never reads C).
+override SMEM: u32 = 4096u;
+var<workgroup> Ss: array<T, SMEM>;
+
+@compute @workgroup_size(256)
+fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) t: u32) {
+    let tpm = (P.m + 3u) / 4u;
+    let tp = tpm * ((P.n + 3u) / 4u);
+    let np = P.tiles;
+    let sbk = P.kslice;
+    let g = linear_group(wid, nwg);
+    let lp = t / tp;
+    let z = g * np + lp;
+    let live = lp < np && z < P.batch;
+    let bi = (t % tp % tpm) * 4u;
+    let bj = (t % tp / tpm) * 4u;
+    let slab = (P.m + P.n) * sbk;
+    let abase = lp * slab;
+    let bbase = abase + P.m * sbk;
+    var acc: array<vec4<T>, 4>;
+    for (var r = 0u; r < 4u; r = r + 1u) {
+        acc[r] = vec4<T>(T(0));
+    }
+    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
+    if (run_k) {
+        let a_by_i = P.rsa == 1 || P.rsa == -1;
+        let b_by_j = P.csb == 1 || P.csb == -1;
+        for (var p0 = 0u; p0 < P.k; p0 = p0 + sbk) {
+            // Stage the slabs of the workgroup's products (consecutive invocations along each
+            // operand's contiguous dimension where it has one).
+            for (var e = t; e < np * slab; e = e + 256u) {
+                let q = e / slab;
+                let r = e % slab;
+                let zq = g * np + q;
+                var v = T(0);
+                var dst = e;
+                if (r < P.m * sbk) {
+                    var i = r / sbk;
+                    var p = r % sbk;
+                    if (a_by_i) {
+                        i = r % P.m;
+                        p = r / P.m;
+                    }
+                    dst = q * slab + p * P.m + i;
+                    if (zq < P.batch && p0 + p < P.k) {
+                        let o = u32(i32(P.offa) + i32(zq) * P.sba);
+                        v = a[midx(o, i, p0 + p, P.rsa, P.csa)];
+                    }
+                } else {
+                    let r2 = r - P.m * sbk;
+                    var j = r2 % P.n;
+                    var p = r2 / P.n;
+                    if (!b_by_j) {
+                        j = r2 / sbk;
+                        p = r2 % sbk;
+                    }
+                    dst = q * slab + P.m * sbk + p * P.n + j;
+                    if (zq < P.batch && p0 + p < P.k) {
+                        let o = u32(i32(P.offb) + i32(zq) * P.sbb);
+                        v = b[midx(o, p0 + p, j, P.rsb, P.csb)];
+                    }
+                }
+                Ss[dst] = v;
+            }
+            workgroupBarrier();
+            if (live) {
+                for (var p = 0u; p < sbk; p = p + 1u) {
+                    // Rows past m and columns past n read neighbouring (finite or not) values
+                    // into accumulators that are never stored.
+                    let ar = abase + p * P.m + bi;
+                    // (ar + 3 stays inside the product's slab; br + 3 may pass the last
+                    // one's, but only for columns that are not stored.)
+                    let br = bbase + p * P.n + bj;
+                    let av = vec4<T>(Ss[ar], Ss[ar + 1u], Ss[ar + 2u], Ss[ar + 3u]);
+                    let bv = vec4<T>(Ss[br], Ss[min(br + 1u, SMEM - 1u)],
+                                     Ss[min(br + 2u, SMEM - 1u)], Ss[min(br + 3u, SMEM - 1u)]);
+                    acc[0] = acc[0] + av.x * bv;
+                    acc[1] = acc[1] + av.y * bv;
+                    acc[2] = acc[2] + av.z * bv;
+                    acc[3] = acc[3] + av.w * bv;
+                }
+            }
+            workgroupBarrier();
+        }
+    }
+    if (!live) {
+        return;
+    }
+    let o = u32(i32(P.offc) + i32(z) * P.sbc);
+    for (var r = 0u; r < 4u; r = r + 1u) {
+        let i = bi + r;
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let j = bj + q;
+            if (i < P.m && j < P.n) {
+                let ic = midx(o, i, j, P.rsc, P.csc);
+                var v = T(0);
+                if (run_k) {
+                    v = T(P.alpha) * acc[r][q];
+                }
+                if (!f32_is_zero(P.beta)) {
+                    v = v + T(P.beta) * c[ic];
+                }
+                c[ic] = v;
+            }
+        }
+    }
+}
