@@ -7,7 +7,10 @@
 //! Any layout and stride is accepted (see [`crate::layout`]). Errors are those of the
 //! [`crate::blas`] routine named in each method's doc; on error the output is unchanged.
 
-use ndarray::{Array1, Array2, Array3, ArrayBase, ArrayView1, Data, DataMut, Ix1, Ix2, Ix3};
+use ndarray::{
+    Array1, Array2, Array3, ArrayBase, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut2,
+    ArrayViewMut3, Data, DataMut, Ix1, Ix2, Ix3,
+};
 
 use crate::blas;
 use crate::error::Result;
@@ -17,14 +20,22 @@ use crate::Context;
 /// A new zero matrix for a routine's output, after checking that its size is representable
 /// and fits the shared context's device (so that an absurd shape, for example the product of
 /// 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).
-fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<f32>> {
+fn zeros2(routine: &'static str, dim: (usize, usize)) -> Result<Array2<f32>> {
+    zeros2_of(routine, dim)
+}
+
+/// [`zeros2`] for any element type.
+fn zeros2_of<A: bytemuck::Zeroable + Copy + Send + Sync>(
+    routine: &'static str,
+    (rows, cols): (usize, usize),
+) -> Result<Array2<A>> {
     let elems = rows.checked_mul(cols).ok_or(crate::Error::TooLarge {
         routine,
         arg: "c",
         bytes: u64::MAX,
         limit: i32::MAX as u64 * 4,
     })?;
-    crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
+    crate::layout::check_fits::<A>(Context::shared()?, routine, "c", elems)?;
     Array2::from_shape_vec((rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
         crate::Error::InvalidArgument {
             routine,
@@ -35,10 +46,10 @@ fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<
 }
 
 /// A new zero batch of matrices for a routine's output, after the checks of [`zeros2`].
-fn zeros3(
+fn zeros3<A: bytemuck::Zeroable + Copy + Send + Sync>(
     routine: &'static str,
     (batch, rows, cols): (usize, usize, usize),
-) -> Result<Array3<f32>> {
+) -> Result<Array3<A>> {
     let elems = batch
         .checked_mul(rows)
         .and_then(|e| e.checked_mul(cols))
@@ -48,7 +59,7 @@ fn zeros3(
             bytes: u64::MAX,
             limit: i32::MAX as u64 * 4,
         })?;
-    crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
+    crate::layout::check_fits::<A>(Context::shared()?, routine, "c", elems)?;
     Array3::from_shape_vec((batch, rows, cols), crate::transfer::zeros_vec(elems)).map_err(|e| {
         crate::Error::InvalidArgument {
             routine,
@@ -593,27 +604,181 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
     }
 }
 
-/// Level 3 methods on 2-D `f32` arrays (the matrix `A` is `self`).
-pub trait Level3Ext {
-    /// `A·B` as a new (C-order) array. BLAS `sgemm` with `alpha = 1`, `beta = 0`; see
-    /// [`blas::sgemm`].
-    ///
-    /// # Errors
-    /// As [`blas::sgemm`].
-    fn gpu_gemm<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<f32>>;
+/// The element types of the routines that exist in both precisions: `f32` (`sgemm`,
+/// `sgemm_batched`) and `f64` (`dgemm`, `dgemm_batched`). Sealed. The f64 routines need an
+/// adapter with `SHADER_F64` ([`Error::Unsupported`](crate::Error::Unsupported) otherwise).
+pub trait Float: sealed::Sealed + bytemuck::Pod + Send + Sync + 'static {
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// The BLAS name of the matrix product (`"sgemm"` or `"dgemm"`), for errors.
+    const GEMM: &'static str;
+    /// The BLAS name of the batched product (`"sgemm_batched"` or `"dgemm_batched"`).
+    const GEMM_BATCHED: &'static str;
 
-    /// `C ← alpha·A·B + beta·C`. BLAS `sgemm`; see [`blas::sgemm`].
+    /// [`blas::sgemm`] or [`blas::dgemm`].
     ///
     /// # Errors
-    /// As [`blas::sgemm`]; on error `c` is unchanged.
-    fn gpu_gemm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
-        &self,
-        alpha: f32,
-        b: &ArrayBase<S, Ix2>,
-        beta: f32,
-        c: &mut ArrayBase<S2, Ix2>,
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: Self,
+        a: ArrayView2<'_, Self>,
+        b: ArrayView2<'_, Self>,
+        beta: Self,
+        c: ArrayViewMut2<'_, Self>,
     ) -> Result<()>;
 
+    /// [`blas::sgemm_batched`] or [`blas::dgemm_batched`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_batched(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: Self,
+        a: ArrayView3<'_, Self>,
+        b: ArrayView3<'_, Self>,
+        beta: Self,
+        c: ArrayViewMut3<'_, Self>,
+    ) -> Result<()>;
+}
+
+impl Float for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    const GEMM: &'static str = "sgemm";
+    const GEMM_BATCHED: &'static str = "sgemm_batched";
+
+    fn gemm(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f32,
+        a: ArrayView2<'_, f32>,
+        b: ArrayView2<'_, f32>,
+        beta: f32,
+        c: ArrayViewMut2<'_, f32>,
+    ) -> Result<()> {
+        blas::sgemm(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+
+    fn gemm_batched(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f32,
+        a: ArrayView3<'_, f32>,
+        b: ArrayView3<'_, f32>,
+        beta: f32,
+        c: ArrayViewMut3<'_, f32>,
+    ) -> Result<()> {
+        blas::sgemm_batched(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+}
+
+impl Float for f64 {
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
+    const GEMM: &'static str = "dgemm";
+    const GEMM_BATCHED: &'static str = "dgemm_batched";
+
+    fn gemm(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f64,
+        a: ArrayView2<'_, f64>,
+        b: ArrayView2<'_, f64>,
+        beta: f64,
+        c: ArrayViewMut2<'_, f64>,
+    ) -> Result<()> {
+        blas::dgemm(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+
+    fn gemm_batched(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f64,
+        a: ArrayView3<'_, f64>,
+        b: ArrayView3<'_, f64>,
+        beta: f64,
+        c: ArrayViewMut3<'_, f64>,
+    ) -> Result<()> {
+        blas::dgemm_batched(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+}
+
+/// Matrix products on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): `sgemm` on
+/// f32 arrays, `dgemm` on f64 ones.
+///
+/// ```
+/// use ndarray::array;
+/// use wgblas::prelude::*;
+/// # if !wgblas::Context::shared()?.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// assert_eq!(a.gpu_gemm(&a)?, array![[7.0, 10.0], [15.0, 22.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait GemmExt<A: Float> {
+    /// `A·B` as a new (C-order) array. BLAS `sgemm` / `dgemm` with `alpha = 1`, `beta = 0`;
+    /// see [`blas::sgemm`], [`blas::dgemm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn gpu_gemm<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>>;
+
+    /// `C ← alpha·A·B + beta·C`. BLAS `sgemm` / `dgemm`; see [`blas::sgemm`],
+    /// [`blas::dgemm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine; on error `c` is unchanged.
+    fn gpu_gemm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        b: &ArrayBase<S, Ix2>,
+        beta: A,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+}
+
+impl<A: Float, T: Data<Elem = A>> GemmExt<A> for ArrayBase<T, Ix2> {
+    fn gpu_gemm<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>> {
+        let mut c = zeros2_of(A::GEMM, (self.nrows(), b.ncols()))?;
+        self.gpu_gemm_inplace(A::ONE, b, A::ZERO, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_gemm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        b: &ArrayBase<S, Ix2>,
+        beta: A,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        A::gemm(
+            Context::shared()?,
+            Transpose::No,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+}
+
+/// Level 3 methods on 2-D `f32` arrays (the matrix `A` is `self`); the products (`gpu_gemm`)
+/// are in [`GemmExt`], on f32 and f64 arrays alike.
+pub trait Level3Ext {
     /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle.
     /// BLAS `sgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`].
     ///
@@ -774,42 +939,6 @@ pub trait Level3Ext {
 }
 
 impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
-    fn gpu_gemm<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<f32>> {
-        let mut c = zeros2("sgemm", (self.nrows(), b.ncols()))?;
-        let ctx = Context::shared()?;
-        blas::sgemm(
-            ctx,
-            Transpose::No,
-            Transpose::No,
-            1.0,
-            self.view(),
-            b.view(),
-            0.0,
-            c.view_mut(),
-        )?;
-        Ok(c)
-    }
-
-    fn gpu_gemm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
-        &self,
-        alpha: f32,
-        b: &ArrayBase<S, Ix2>,
-        beta: f32,
-        c: &mut ArrayBase<S2, Ix2>,
-    ) -> Result<()> {
-        let ctx = Context::shared()?;
-        blas::sgemm(
-            ctx,
-            Transpose::No,
-            Transpose::No,
-            alpha,
-            self.view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
-    }
-
     fn gpu_gemmtr<S: Data<Elem = f32>>(
         &self,
         uplo: Uplo,
@@ -1183,8 +1312,8 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
     }
 }
 
-/// Batched Level 3 methods on 3-D `f32` arrays (batch × rows × columns; the batch of `A` is
-/// `self`).
+/// Batched matrix products on 3-D `f32` **and** `f64` arrays (batch × rows × columns; the
+/// batch of `A` is `self`): `sgemm_batched` on f32 arrays, `dgemm_batched` on f64 ones.
 ///
 /// ```
 /// use ndarray::Array3;
@@ -1199,45 +1328,46 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
 /// }
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub trait Level3BatchExt {
+pub trait Level3BatchExt<A: Float> {
     /// `C_b = A_b·B_b` for every matrix `b` of the batch, as a new (C-order) batch × m × n
-    /// array. BLAS `sgemm_batched` with `alpha = 1`, `beta = 0`; see [`blas::sgemm_batched`]
-    /// (a broadcast view of one matrix, batch stride 0, is read with no copy).
+    /// array. BLAS `sgemm_batched` / `dgemm_batched` with `alpha = 1`, `beta = 0`; see
+    /// [`blas::sgemm_batched`] (a broadcast view of one matrix, batch stride 0, is read with
+    /// no copy).
     ///
     /// # Errors
-    /// As [`blas::sgemm_batched`].
-    fn gpu_gemm_batched<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<f32>>;
+    /// As the BLAS routine.
+    fn gpu_gemm_batched<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<A>>;
 
-    /// `C_b ← alpha·A_b·B_b + beta·C_b` for every `b`. BLAS `sgemm_batched`; see
-    /// [`blas::sgemm_batched`].
+    /// `C_b ← alpha·A_b·B_b + beta·C_b` for every `b`. BLAS `sgemm_batched` /
+    /// `dgemm_batched`; see [`blas::sgemm_batched`], [`blas::dgemm_batched`].
     ///
     /// # Errors
-    /// As [`blas::sgemm_batched`]; on error `c` is unchanged.
-    fn gpu_gemm_batched_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As the BLAS routine; on error `c` is unchanged.
+    fn gpu_gemm_batched_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix3>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix3>,
     ) -> Result<()>;
 }
 
-impl<T: Data<Elem = f32>> Level3BatchExt for ArrayBase<T, Ix3> {
-    fn gpu_gemm_batched<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<f32>> {
+impl<A: Float, T: Data<Elem = A>> Level3BatchExt<A> for ArrayBase<T, Ix3> {
+    fn gpu_gemm_batched<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<A>> {
         let (batch, m, _) = self.dim();
-        let mut c = zeros3("sgemm_batched", (batch, m, b.dim().2))?;
-        self.gpu_gemm_batched_inplace(1.0, b, 0.0, &mut c)?;
+        let mut c = zeros3(A::GEMM_BATCHED, (batch, m, b.dim().2))?;
+        self.gpu_gemm_batched_inplace(A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
     }
 
-    fn gpu_gemm_batched_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_gemm_batched_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix3>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix3>,
     ) -> Result<()> {
-        blas::sgemm_batched(
+        A::gemm_batched(
             Context::shared()?,
             Transpose::No,
             Transpose::No,

@@ -38,8 +38,10 @@ use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
 use crate::transfer::{Dest, Source};
 
 mod batch;
+mod typed;
 pub(crate) use batch::{batch, batch_output, BatchOperand};
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
+pub(crate) use typed::{finish_as, OutAs};
 
 /// A resident vector as an operand: contiguous, in `buffer`.
 #[derive(Debug, Clone, Copy)]

@@ -37,8 +37,8 @@ pub use level2::syr::ssyr;
 pub use level2::syr2::ssyr2;
 pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
-pub use level3::gemm::sgemm;
-pub use level3::gemm_batched::sgemm_batched;
+pub use level3::gemm::{dgemm, sgemm};
+pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
 pub use level3::gemmtr::sgemmtr;
 pub use level3::symm::ssymm;
 pub use level3::syr2k::ssyr2k;
@@ -78,6 +78,18 @@ pub(crate) fn check_square(
             arg,
             rows: shape.0,
             cols: shape.1,
+        });
+    }
+    Ok(())
+}
+
+/// `Err(Unsupported)` unless `ctx` runs f64 shaders (the adapter has `SHADER_F64` and the f64
+/// fallback is not forced, [`Context::native_f64`](crate::Context::native_f64)).
+pub(crate) fn check_f64(ctx: &crate::Context, routine: &'static str) -> Result<()> {
+    if !ctx.native_f64() {
+        return Err(Error::Unsupported {
+            routine,
+            feature: "SHADER_F64",
         });
     }
     Ok(())

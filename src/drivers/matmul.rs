@@ -16,7 +16,7 @@
 
 use std::cell::Cell;
 
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::{MatOperand, Scalar};
@@ -91,6 +91,51 @@ pub(crate) fn gemm_batched<'a>(
         ..Variant::default()
     };
     engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)
+}
+
+/// The dispatches of `dgemm` (`batch` = 1) and `dgemm_batched`: as [`gemm_batched`], in f64
+/// (the shader instantiated with `alias T = f64;`; alpha and beta read from a small f64
+/// buffer, since the params hold f32). Needs `SHADER_F64` (the caller checks).
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    (m, n, k): (usize, usize, usize),
+    batch: usize,
+    alpha: f64,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f64,
+    c: Operand<'a>,
+) -> crate::error::Result<Plan<'a>> {
+    let scal = [alpha, beta];
+    let buf = ctx.upload_source(routine, &crate::transfer::Source::slice(&scal))?;
+    let alpha_mark = if alpha == 0.0 { 0.0 } else { 2.0 };
+    let beta_mark = if beta == 0.0 {
+        0.0
+    } else if beta == 1.0 {
+        1.0
+    } else {
+        2.0
+    };
+    let variant = Variant {
+        batch,
+        ..Variant::default()
+    };
+    Ok(engine_in(
+        ctx,
+        (m, n, k),
+        alpha_mark,
+        a,
+        b,
+        beta_mark,
+        c,
+        variant,
+        Some(buf),
+    ))
 }
 
 /// An operand of one engine call: element `(i, j)` of product `b` of a batch is
@@ -365,8 +410,12 @@ fn config(
     dims: (usize, usize, usize),
     batch: usize,
     splittable: bool,
+    esize: usize,
 ) -> (Config, Option<bool>, Option<bool>) {
-    let limits = ctx.limits();
+    // Tiles are sized in f32 elements: an f64 tile needs twice the workgroup memory.
+    let mut scaled = ctx.limits().clone();
+    scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
+    let limits = &scaled;
     let mut c = if batch > 1 {
         choose_batched(limits, dims)
     } else {
@@ -454,6 +503,10 @@ struct Step<'a> {
 pub(crate) struct Plan<'a> {
     steps: Vec<Step<'a>>,
     scratch: Vec<Buf>,
+    /// The element type the shader is instantiated for.
+    elem: Elem,
+    /// f64: the scratch buffer holding alpha and beta as f64 (binding 7, `SCAL`).
+    scal: Option<usize>,
 }
 
 impl<'a> Plan<'a> {
@@ -468,11 +521,29 @@ impl<'a> Plan<'a> {
         self.steps
             .iter()
             .map(|s| {
-                let bindings: Vec<(u32, &wgpu::Buffer)> =
+                let mut bindings: Vec<(u32, &wgpu::Buffer)> =
                     s.bindings.iter().map(|&(i, r)| (i, buf(r))).collect();
+                let mut constants = s.constants.clone();
+                if s.entry != "pack" {
+                    // Binding 7: the f64 scalars, or any read-only buffer of the dispatch
+                    // (binding 1, or 6 for splitk_reduce), which the shader then never reads.
+                    let seven = match self.scal {
+                        Some(i) => &*self.scratch[i],
+                        None => bindings
+                            .iter()
+                            .find(|(i, _)| *i == 1 || *i == 6)
+                            .map(|(_, b)| *b)
+                            .unwrap_or(bindings[0].1),
+                    };
+                    bindings.push((7, seven));
+                    if self.scal.is_some() {
+                        constants.push(("SCAL", 1.0));
+                    }
+                }
                 Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
                     .bindings(&bindings)
-                    .constants(&s.constants)
+                    .constants(&constants)
+                    .elem(self.elem)
             })
             .collect()
     }
@@ -498,6 +569,14 @@ impl<'a> Plan<'a> {
             .collect()
     }
 
+    /// Bytes per element.
+    fn esize(&self) -> usize {
+        match self.elem {
+            Elem::F32 => 4,
+            Elem::F64 => 8,
+        }
+    }
+
     fn size(&self, ctx_buf: BufRef<'a>) -> u64 {
         match ctx_buf {
             BufRef::Ext(b) => b.size(),
@@ -508,8 +587,8 @@ impl<'a> Plan<'a> {
 
 /// vec4 staging mode of the left (`left`) or right operand: 0 along its rows' index, 1 along
 /// k, 2 none. For A (m×k) "along m" needs rs = 1; for B (k×n) "along n" needs cs = 1.
-fn vec_mode(o: &Op, size: u64, left: bool) -> u32 {
-    if !size.is_multiple_of(16) || !o.offset.is_multiple_of(4) || o.bs % 4 != 0 {
+fn vec_mode(o: &Op, size: u64, left: bool, esize: usize) -> u32 {
+    if !size.is_multiple_of(4 * esize as u64) || !o.offset.is_multiple_of(4) || o.bs % 4 != 0 {
         return 2;
     }
     let (outer, inner) = if left { (o.rs, o.cs) } else { (o.cs, o.rs) };
@@ -536,10 +615,35 @@ pub(crate) fn engine<'a>(
     c: Operand<'a>,
     variant: Variant,
 ) -> Plan<'a> {
+    engine_in(ctx, dims, alpha, a, b, beta, c, variant, None)
+}
+
+/// [`engine`], in f64 where `scal` holds alpha and beta as f64 (then `alpha` and `beta` are
+/// the markers of `SCAL` in `wgsl/level3/gemm.wgsl`: 0 for a zero, 1 for beta = 1, 2 for "read
+/// the value from `scal`").
+#[allow(clippy::too_many_arguments)]
+fn engine_in<'a>(
+    ctx: &Context,
+    dims: (usize, usize, usize),
+    alpha: f32,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f32,
+    c: Operand<'a>,
+    variant: Variant,
+    scal: Option<Buf>,
+) -> Plan<'a> {
     let mut plan = Plan {
         steps: Vec::new(),
         scratch: Vec::new(),
+        elem: Elem::F32,
+        scal: None,
     };
+    if let Some(buf) = scal {
+        plan.elem = Elem::F64;
+        plan.scratch.push(buf);
+        plan.scal = Some(plan.scratch.len() - 1);
+    }
     let (m, _, k) = dims;
     let (mut a, b, c) = (Op::ext(a), Op::ext(b), Op::ext(c));
     let mut k_tri = 0.0;
@@ -656,7 +760,7 @@ fn pack<'a>(
     let (fast, slow) = if col_major { (m, k) } else { (k, m) };
     let pitch = fast.div_ceil(4) * 4;
     plan.scratch
-        .push(ctx.scratch((pitch * slow).max(4) as u64 * 4));
+        .push(ctx.scratch(((pitch * slow).max(4) * plan.esize()) as u64));
     let idx = plan.scratch.len() - 1;
     if col_major {
         // Column-major: the transpose packed row-major (its triangle is the other one).
@@ -732,7 +836,8 @@ fn product<'a>(
     batch: usize,
 ) {
     let splittable = tri_c.is_none() && k_tri == 0.0 && batch == 1;
-    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), batch, splittable);
+    let esize = plan.esize();
+    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), batch, splittable, esize);
     let (mut m, mut n, mut a, mut b, mut c, mut tri_c) = (m, n, a, b, c, tri_c);
     // Column-major C: solve Cᵀ = Bᵀ·Aᵀ, so that stores run along C's contiguous dimension.
     if cfg.swap && k_tri == 0.0 && c.rs.abs() == 1 && c.cs.abs() != 1 {
@@ -742,8 +847,8 @@ fn product<'a>(
         tri_c = tri_c.map(flip);
     }
     let work = m as f64 * n as f64 * k as f64;
-    let mut al = vec_mode(&a, plan.size(a.buf), true);
-    let mut bl = vec_mode(&b, plan.size(b.buf), false);
+    let mut al = vec_mode(&a, plan.size(a.buf), true, esize);
+    let mut bl = vec_mode(&b, plan.size(b.buf), false, esize);
     // Pack an operand the vec4 staging cannot read when the product reuses it enough (or
     // when a tuning override says so).
     let worth = |other: usize| {
@@ -753,16 +858,16 @@ fn product<'a>(
     };
     if al == 2 && m * k > 0 && alpha != 0.0 && worth(n) {
         a = pack(ctx, plan, a, (m, k), &[]);
-        al = vec_mode(&a, plan.size(a.buf), true);
+        al = vec_mode(&a, plan.size(a.buf), true, esize);
     }
     if bl == 2 && n * k > 0 && alpha != 0.0 && worth(m) {
         b = pack(ctx, plan, b.t(), (n, k), &[]).t();
-        bl = vec_mode(&b, plan.size(b.buf), false);
+        bl = vec_mode(&b, plan.size(b.buf), false, esize);
     }
     // k in chunks of one dispatch each (at most K_SPLIT per workgroup and dispatch), run in
     // order: the first with beta, the later ones adding to C (beta = 1).
     let t = cfg.tile;
-    let max = ctx.limits().max_storage_buffer_binding_size as usize / 4;
+    let max = ctx.limits().max_storage_buffer_binding_size as usize / esize;
     let mut split = cfg.split.max(1);
     // The partial sums must fit one binding.
     while split > 1 && split * m * n > max {
@@ -777,12 +882,12 @@ fn product<'a>(
         let al = if k0 == 0 {
             al
         } else {
-            vec_mode(&ac, plan.size(ac.buf), true)
+            vec_mode(&ac, plan.size(ac.buf), true, esize)
         };
         let bl = if k0 == 0 {
             bl
         } else {
-            vec_mode(&bc, plan.size(bc.buf), false)
+            vec_mode(&bc, plan.size(bc.buf), false, esize)
         };
         let beta_c = if first { beta } else { 1.0 };
         let g = Gemm {
@@ -840,7 +945,7 @@ struct Gemm<'a> {
 fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     let (m, n, k) = g.dims;
     let (a, b, c) = (g.a, g.b, g.c);
-    let smem = (ctx.limits().max_compute_workgroup_storage_size as usize / 4).min(4096);
+    let smem = (ctx.limits().max_compute_workgroup_storage_size as usize / plan.esize()).min(4096);
     let tp = m.div_ceil(4) * n.div_ceil(4);
     let mut np = (256 / tp.max(1)).clamp(1, g.batch.max(1));
     while np > 1 && smem / (np * (m + n)) < 4 {
@@ -945,7 +1050,8 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     };
     if split > 1 {
         constants.push(("SPLIT", 1.0));
-        plan.scratch.push(ctx.scratch((split * m * n) as u64 * 4));
+        plan.scratch
+            .push(ctx.scratch((split * m * n * plan.esize()) as u64));
         let part = BufRef::Scratch(plan.scratch.len() - 1);
         plan.steps.push(Step {
             entry: "gemm",

@@ -9,6 +9,7 @@ mod common;
 mod axpy;
 mod bandwidth;
 mod context;
+mod dgemm;
 mod dot;
 mod gemm;
 mod gemm_batched;

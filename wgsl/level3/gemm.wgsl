@@ -106,6 +106,28 @@ struct Params {
 @group(0) @binding(5) var<storage, read> b4: array<vec4<T>>;
 // splitk_reduce: the partial sums.
 @group(0) @binding(6) var<storage, read> part: array<T>;
+// SCAL (f64, whose alpha and beta the f32 params cannot hold): alpha, beta as T. Entries
+// `gemm`, `gemm_small` and `splitk_reduce` bind it always (any read-only buffer without SCAL).
+@group(0) @binding(7) var<storage, read> sc: array<T>;
+override SCAL: bool = false;
+
+// alpha as T. With SCAL the params field is a marker: 0 for alpha = 0 (so that the zero tests
+// on the bit pattern hold), 2 for "the value is sc[0]".
+fn alpha_t() -> T {
+    if (SCAL && P.alpha == 2.0) {
+        return sc[0];
+    }
+    return T(P.alpha);
+}
+
+// beta as T; with SCAL the params field is 0, 1 (the later k chunks, which add to C), or 2
+// for "the value is sc[1]".
+fn beta_t() -> T {
+    if (SCAL && P.beta == 2.0) {
+        return sc[1];
+    }
+    return T(P.beta);
+}
 
 var<workgroup> As: array<vec4<T>, AS_LEN>;
 var<workgroup> Bs: array<vec4<T>, BS_LEN>;
@@ -288,10 +310,10 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
         let ic = midx(oc, i, jq, P.rsc, P.csc);
         var v = T(0);
         if (run_k) {
-            v = T(P.alpha) * acc[q];
+            v = alpha_t() * acc[q];
         }
         if (!f32_is_zero(P.beta)) {
-            v = v + T(P.beta) * c[ic];
+            v = v + beta_t() * c[ic];
         }
         c[ic] = v;
     }
@@ -514,10 +536,10 @@ fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
         for (var s = 0u; s < P.kslice; s = s + 1u) {
             sum = sum + part[s * P.m * P.n + e];
         }
-        v = T(P.alpha) * sum;
+        v = alpha_t() * sum;
     }
     if (!f32_is_zero(P.beta)) {
-        v = v + T(P.beta) * c[ic];
+        v = v + beta_t() * c[ic];
     }
     c[ic] = v;
 }
@@ -667,10 +689,10 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
                 let ic = midx(o, i, j, P.rsc, P.csc);
                 var v = T(0);
                 if (run_k) {
-                    v = T(P.alpha) * acc[r][q];
+                    v = alpha_t() * acc[r][q];
                 }
                 if (!f32_is_zero(P.beta)) {
-                    v = v + T(P.beta) * c[ic];
+                    v = v + beta_t() * c[ic];
                 }
                 c[ic] = v;
             }

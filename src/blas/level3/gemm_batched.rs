@@ -67,29 +67,7 @@ pub fn sgemm_batched<'a>(
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    let (batch, m, n) = c.dim();
-    let (ba, ma, k) = op_a.dim();
-    let (bb, kb, nb) = op_b.dim();
-    check_len(R, "a", ba, batch, "batch length of A must equal that of C")?;
-    check_len(R, "b", bb, batch, "batch length of B must equal that of C")?;
-    check_len(
-        R,
-        "b",
-        kb,
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
-    check_len(R, "c", m, ma, "rows of C must equal the rows of op(A)")?;
-    check_len(
-        R,
-        "c",
-        n,
-        nb,
-        "columns of C must equal the columns of op(B)",
-    )?;
-    check_dim(R, "a", m.max(k))?;
-    check_dim(R, "b", n)?;
-    check_dim(R, "c", batch)?;
+    let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;
     alpha.check(ctx, R, "alpha")?;
     beta.check(ctx, R, "beta")?;
     if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
@@ -133,4 +111,128 @@ fn operand(o: &layout::BatchOperand) -> Operand<'_> {
         cs: o.cs,
         bs: o.bs,
     }
+}
+
+/// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` in f64 for every `b < batch`.
+///
+/// BLAS: `dgemm_batched` (cuBLAS `cublasDgemmStridedBatched`). As [`sgemm_batched`] in every
+/// rule (3-D views with any strides per operand, a broadcast A or B with batch stride 0 read
+/// with no copy, one dispatch for the whole batch, the semantics of DESIGN.md §3), in f64
+/// (`alias T = f64;`), with host `alpha` and `beta`. Forward error bound per product:
+/// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sgemm_batched`]. On error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::Array3;
+/// use wgblas::Transpose;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = Array3::from_shape_fn((3, 2, 2), |(b, i, j)| (b + i + j) as f64);
+/// let mut c = Array3::<f64>::zeros((3, 2, 2));
+/// wgblas::blas::dgemm_batched(ctx, Transpose::No, Transpose::No, 1.0, a.view(), a.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c[[2, 1, 1]], 3.0 * 3.0 + 4.0 * 4.0);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dgemm_batched<'a>(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f64,
+    a: impl Into<BatchRef<'a, f64>>,
+    b: impl Into<BatchRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<BatchMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dgemm_batched";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
+    let op_a = a.op(transa);
+    let op_b = b.op(transb);
+    let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;
+    crate::blas::check_f64(ctx, R)?;
+    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::batch(ctx, R, "a", op_a)?;
+    let bd = layout::batch(ctx, R, "b", op_b)?;
+    let c_in = match &c {
+        BatchMut::Host(v) => BatchRef::Host(v.view()),
+        BatchMut::Device(d) => BatchRef::Device(*d),
+    };
+    let cd = if beta == 0.0 {
+        layout::batch_output(ctx, R, "c", c_in)?
+    } else {
+        layout::batch(ctx, R, "c", c_in)?
+    };
+    let plan = matmul::gemm_f64(
+        ctx,
+        R,
+        (m, n, k),
+        batch,
+        alpha,
+        operand(&ad),
+        operand(&bd),
+        beta,
+        operand(&cd),
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        layout::OutAs::Batch(&mut c, &cd),
+    )
+}
+
+/// The shape checks of the batched routines: `(batch, m, n, k)`.
+fn check_batched<T>(
+    routine: &'static str,
+    op_a: &BatchRef<'_, T>,
+    op_b: &BatchRef<'_, T>,
+    (batch, m, n): (usize, usize, usize),
+) -> Result<(usize, usize, usize, usize)> {
+    let (ba, ma, k) = op_a.dim();
+    let (bb, kb, nb) = op_b.dim();
+    check_len(
+        routine,
+        "a",
+        ba,
+        batch,
+        "batch length of A must equal that of C",
+    )?;
+    check_len(
+        routine,
+        "b",
+        bb,
+        batch,
+        "batch length of B must equal that of C",
+    )?;
+    check_len(
+        routine,
+        "b",
+        kb,
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        routine,
+        "c",
+        m,
+        ma,
+        "rows of C must equal the rows of op(A)",
+    )?;
+    check_len(
+        routine,
+        "c",
+        n,
+        nb,
+        "columns of C must equal the columns of op(B)",
+    )?;
+    check_dim(routine, "a", m.max(k))?;
+    check_dim(routine, "b", n)?;
+    check_dim(routine, "c", batch)?;
+    Ok((batch, m, n, k))
 }
