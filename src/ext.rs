@@ -8,8 +8,8 @@
 //! [`crate::blas`] routine named in each method's doc; on error the output is unchanged.
 
 use ndarray::{
-    Array1, Array2, Array3, ArrayBase, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut2,
-    ArrayViewMut3, Data, DataMut, Ix1, Ix2, Ix3,
+    Array1, Array2, Array3, ArrayBase, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1,
+    ArrayViewMut2, ArrayViewMut3, Data, DataMut, Ix1, Ix2, Ix3,
 };
 
 use crate::blas;
@@ -85,34 +85,56 @@ fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
     Ok(a.to_owned())
 }
 
-/// Level 1 methods on 1-D `f32` arrays.
-pub trait Level1Ext {
-    /// `xᵀ·y`. BLAS `sdot`; see [`blas::sdot`].
+/// Level 1 methods on 1-D `f32` **and** `f64` arrays (x is `self`): `sdot`/`saxpy` on f32
+/// arrays, `ddot`/`daxpy` on f64 ones.
+pub trait Level1FloatExt<A: Float> {
+    /// `xᵀ·y`. BLAS `sdot` / `ddot`; see [`blas::sdot`], [`blas::ddot`].
     ///
     /// # Errors
-    /// As [`blas::sdot`], or [`Error::NoAdapter`](crate::Error::NoAdapter).
-    fn gpu_dot<S: Data<Elem = f32>>(&self, y: &ArrayBase<S, Ix1>) -> Result<f32>;
+    /// As the BLAS routine, or [`Error::NoAdapter`](crate::Error::NoAdapter).
+    fn gpu_dot<S: Data<Elem = A>>(&self, y: &ArrayBase<S, Ix1>) -> Result<A>;
 
-    /// `alpha·x + y` as a new array (x is `self`). BLAS `saxpy`; see [`blas::saxpy`].
+    /// `alpha·x + y` as a new array. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`],
+    /// [`blas::daxpy`].
     ///
     /// # Errors
-    /// As [`blas::saxpy`].
-    fn gpu_axpy<S: Data<Elem = f32>>(
-        &self,
-        alpha: f32,
-        y: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>>;
+    /// As the BLAS routine.
+    fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>>;
 
-    /// `y ← alpha·x + y` (x is `self`). BLAS `saxpy`; see [`blas::saxpy`].
+    /// `y ← alpha·x + y`. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`], [`blas::daxpy`].
     ///
     /// # Errors
-    /// As [`blas::saxpy`]; on error `y` is unchanged.
-    fn gpu_axpy_inplace<S: DataMut<Elem = f32>>(
+    /// As the BLAS routine; on error `y` is unchanged.
+    fn gpu_axpy_inplace<S: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         y: &mut ArrayBase<S, Ix1>,
     ) -> Result<()>;
+}
 
+impl<A: Float, T: Data<Elem = A>> Level1FloatExt<A> for ArrayBase<T, Ix1> {
+    fn gpu_dot<S: Data<Elem = A>>(&self, y: &ArrayBase<S, Ix1>) -> Result<A> {
+        A::dot(Context::shared()?, self.view(), y.view())
+    }
+
+    fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
+        let mut out = owned(A::AXPY, y)?;
+        A::axpy(Context::shared()?, alpha, self.view(), out.view_mut())?;
+        Ok(out)
+    }
+
+    fn gpu_axpy_inplace<S: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        y: &mut ArrayBase<S, Ix1>,
+    ) -> Result<()> {
+        A::axpy(Context::shared()?, alpha, self.view(), y.view_mut())
+    }
+}
+
+/// Level 1 methods on 1-D `f32` arrays (`gpu_dot` and `gpu_axpy` are in [`Level1FloatExt`],
+/// on f32 and f64 arrays alike).
+pub trait Level1Ext {
     /// A copy of `x` made on the device (a new contiguous array). BLAS `scopy`; see
     /// [`blas::scopy`].
     ///
@@ -164,28 +186,6 @@ pub trait Level1Ext {
 }
 
 impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
-    fn gpu_dot<S: Data<Elem = f32>>(&self, y: &ArrayBase<S, Ix1>) -> Result<f32> {
-        blas::sdot(Context::shared()?, self.view(), y.view())
-    }
-
-    fn gpu_axpy<S: Data<Elem = f32>>(
-        &self,
-        alpha: f32,
-        y: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>> {
-        let mut out = owned("saxpy", y)?;
-        blas::saxpy(Context::shared()?, alpha, self.view(), out.view_mut())?;
-        Ok(out)
-    }
-
-    fn gpu_axpy_inplace<S: DataMut<Elem = f32>>(
-        &self,
-        alpha: f32,
-        y: &mut ArrayBase<S, Ix1>,
-    ) -> Result<()> {
-        blas::saxpy(Context::shared()?, alpha, self.view(), y.view_mut())
-    }
-
     fn gpu_copy(&self) -> Result<Array1<f32>> {
         let mut y = zeros1("scopy", self.len())?;
         blas::scopy(Context::shared()?, self.view(), y.view_mut())?;
@@ -616,6 +616,25 @@ pub trait Float: sealed::Sealed + bytemuck::Pod + Send + Sync + 'static {
     const GEMM: &'static str;
     /// The BLAS name of the batched product (`"sgemm_batched"` or `"dgemm_batched"`).
     const GEMM_BATCHED: &'static str;
+    /// The BLAS name of axpy (`"saxpy"` or `"daxpy"`).
+    const AXPY: &'static str;
+
+    /// [`blas::sdot`] or [`blas::ddot`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn dot(ctx: &Context, x: ArrayView1<'_, Self>, y: ArrayView1<'_, Self>) -> Result<Self>;
+
+    /// [`blas::saxpy`] or [`blas::daxpy`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn axpy(
+        ctx: &Context,
+        alpha: Self,
+        x: ArrayView1<'_, Self>,
+        y: ArrayViewMut1<'_, Self>,
+    ) -> Result<()>;
 
     /// [`blas::sgemm`] or [`blas::dgemm`].
     ///
@@ -655,6 +674,20 @@ impl Float for f32 {
     const ONE: f32 = 1.0;
     const GEMM: &'static str = "sgemm";
     const GEMM_BATCHED: &'static str = "sgemm_batched";
+    const AXPY: &'static str = "saxpy";
+
+    fn dot(ctx: &Context, x: ArrayView1<'_, f32>, y: ArrayView1<'_, f32>) -> Result<f32> {
+        blas::sdot(ctx, x, y)
+    }
+
+    fn axpy(
+        ctx: &Context,
+        alpha: f32,
+        x: ArrayView1<'_, f32>,
+        y: ArrayViewMut1<'_, f32>,
+    ) -> Result<()> {
+        blas::saxpy(ctx, alpha, x, y)
+    }
 
     fn gemm(
         ctx: &Context,
@@ -688,6 +721,20 @@ impl Float for f64 {
     const ONE: f64 = 1.0;
     const GEMM: &'static str = "dgemm";
     const GEMM_BATCHED: &'static str = "dgemm_batched";
+    const AXPY: &'static str = "daxpy";
+
+    fn dot(ctx: &Context, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> Result<f64> {
+        blas::ddot(ctx, x, y)
+    }
+
+    fn axpy(
+        ctx: &Context,
+        alpha: f64,
+        x: ArrayView1<'_, f64>,
+        y: ArrayViewMut1<'_, f64>,
+    ) -> Result<()> {
+        blas::daxpy(ctx, alpha, x, y)
+    }
 
     fn gemm(
         ctx: &Context,

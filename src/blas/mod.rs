@@ -21,9 +21,9 @@ mod level2;
 mod level3;
 
 pub use level1::asum::{dasum, sasum};
-pub use level1::axpy::saxpy;
+pub use level1::axpy::{daxpy, saxpy};
 pub use level1::copy::scopy;
-pub use level1::dot::sdot;
+pub use level1::dot::{ddot, sdot};
 pub use level1::iamax::{idamax, isamax};
 pub use level1::nrm2::snrm2;
 pub use level1::rot::srot;

@@ -100,6 +100,29 @@ pub(crate) fn dispatches<'a>(
     d
 }
 
+/// The dispatch of `y = alpha·x + y` in f64 (`daxpy`): entry `axpy_sc`, alpha read from the
+/// buffer `alpha` (its first f64), UNROLL elements per invocation.
+pub(crate) fn axpy_f64<'a>(
+    ctx: &Context,
+    alpha: &'a wgpu::Buffer,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+) -> Dispatch<'a> {
+    let params = Params {
+        n: x.len as u32,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        h: [0.0; 4],
+        _pad: [0; 3],
+    };
+    let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
+    Dispatch::new(&SHADER, "axpy_sc", &params, &[], groups)
+        .bindings(&[(1, &x.buffer), (2, &y.buffer), (5, alpha)])
+        .elem(crate::context::Elem::F64)
+}
+
 /// A device buffer of `n` zeros addressed contiguously (offset 0, stride 1): the output of
 /// `copy` (whose `y` is never read), or the dummy `y` of `scal`.
 pub(crate) fn contiguous(ctx: &Context, n: usize) -> VecOperand {

@@ -5,13 +5,15 @@
 use ndarray::ArrayViewMut2;
 
 use super::batch::{write_batch, BatchMut, BatchOperand};
-use super::{MatMut, MatOperand};
+use super::{MatMut, MatOperand, VecMut, VecOperand};
 use crate::context::Context;
 use crate::error::Result;
 use crate::launch::{Command, Dispatch};
 
 /// The output of a routine of element type `T` and the device operand that holds its result.
 pub(crate) enum OutAs<'r, 'a, T> {
+    /// A whole vector.
+    Vec(&'r mut VecMut<'a, T>, &'r VecOperand),
     /// A whole matrix.
     Mat(&'r mut MatMut<'a, T>, &'r MatOperand),
     /// A whole batch of matrices.
@@ -35,6 +37,18 @@ pub(crate) fn finish_as<T: bytemuck::Pod + Send + Sync>(
         size: (span.max(1) * size) as u64,
     };
     match out {
+        OutAs::Vec(VecMut::Device(d), op) => {
+            let copies = if *op.buffer != *d.buffer {
+                vec![copy(&op.buffer, d.buffer, op.span)]
+            } else {
+                Vec::new()
+            };
+            ctx.execute_then::<T>(routine, dispatches, copies, &[])?;
+        }
+        OutAs::Vec(VecMut::Host(v), op) => {
+            let data = read(ctx, routine, dispatches, &op.buffer, op.span)?;
+            super::write_vector(v, &data, op);
+        }
         OutAs::Mat(MatMut::Device(d), op) => {
             let copies = if *op.buffer != *d.buffer {
                 vec![copy(&op.buffer, d.buffer, op.span)]

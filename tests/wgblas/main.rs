@@ -11,6 +11,7 @@ mod bandwidth;
 mod context;
 mod dgemm;
 mod dot;
+mod f64_level1;
 mod gemm;
 mod gemm_batched;
 mod gemv;

@@ -74,3 +74,46 @@ fn operands(
         layout::vector(ctx, R, "y", &y)?,
     )))
 }
+
+/// `xᵀ·y = Σ_i x_i·y_i` in f64.
+///
+/// BLAS: `ddot`. As [`sdot`] (equal lengths, any stride, n = 0 gives 0, pairwise summation in
+/// a tree per workgroup then a tree over the partial sums), in f64 (`wgsl/level1/reduction.wgsl`
+/// instantiated with `alias T = f64;`, its two-pass path). Forward bound `n·eps·Σ|x_i·y_i|`
+/// with eps = 2^-52 (Higham, 2nd ed., §3.1).
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sdot`].
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let d = wgblas::blas::ddot(ctx, array![0.1f64, 2.0].view(), array![3.0f64, 1e-300].view())?;
+/// assert_eq!(d, 0.1 * 3.0 + 2e-300);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn ddot<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+) -> Result<f64> {
+    const R: &str = "ddot";
+    let (x, y) = (x.into(), y.into());
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    crate::blas::check_f64(ctx, R)?;
+    if x.is_empty() {
+        return Ok(0.0);
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y)?;
+    let kind = Kind {
+        op: Op::Dot,
+        elem: Elem::F64,
+        words: 2,
+    };
+    Ok(reduction::run(ctx, R, kind, &xd, &yd)?.t_f64())
+}
