@@ -873,7 +873,11 @@ fn product<'a>(
     while split > 1 && split * m * n > max {
         split /= 2;
     }
-    let chunk = split * K_SPLIT;
+    let chunk = if small_kernel(batch, m, n, tri_c, k_tri) {
+        K_SPLIT_SMALL
+    } else {
+        split * K_SPLIT
+    };
     let mut k0 = 0;
     loop {
         let kc = chunk.min(k - k0);
@@ -921,6 +925,19 @@ fn product<'a>(
 /// 16,384 of k is at most 512 slabs, 49,664 iterations, plus 64 for the stores (DESIGN.md §3).
 /// Longer k is split over dispatches (and split-k slices never exceed it).
 pub(crate) const K_SPLIT: usize = 16384;
+
+/// The most of k that one `gemm_small` dispatch runs over: per slab of `sbk` (4 to 16) of k an
+/// invocation runs at most 1 + 16 + 16 loop iterations (the slab loop, the staging loop over
+/// at most 4096 elements of 256 invocations, the products), so 4,096 of k is at most 1,024
+/// slabs and 21,504 iterations (`K_SPLIT`'s rule for lavapipe, DESIGN.md §3).
+const K_SPLIT_SMALL: usize = 4096;
+
+/// Whether a batch of `m×n` products runs on the small-product kernel (`gemm_small`): a
+/// batch of general products with m, n ≤ 64, unless a [`Tuning`] override says otherwise.
+fn small_kernel(batch: usize, m: usize, n: usize, tri_c: Option<Uplo>, k_tri: f64) -> bool {
+    let on = tuning().and_then(|t| t.batch_small).unwrap_or(true);
+    on && batch > 1 && m <= 64 && n <= 64 && tri_c.is_none() && k_tri == 0.0
+}
 
 /// One `gemm` dispatch (with its split-k reduction).
 struct Gemm<'a> {
@@ -989,8 +1006,7 @@ fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bo
 fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     let (m, n, k) = g.dims;
     let (a, b, c, t) = (g.a, g.b, g.c, g.tile);
-    let small = tuning().and_then(|t| t.batch_small).unwrap_or(true);
-    if small && g.batch > 1 && m <= 64 && n <= 64 && g.tri_c.is_none() && g.k_tri == 0.0 {
+    if small_kernel(g.batch, m, n, g.tri_c, g.k_tri) {
         dispatch_small(ctx, plan, g, first);
         return;
     }
