@@ -22,14 +22,14 @@ mod level3;
 
 pub use level1::asum::{dasum, sasum};
 pub use level1::axpy::{daxpy, saxpy};
-pub use level1::copy::scopy;
+pub use level1::copy::{dcopy, scopy};
 pub use level1::dot::{ddot, sdot};
 pub use level1::iamax::{idamax, isamax};
 pub use level1::nrm2::snrm2;
 pub use level1::rot::srot;
 pub use level1::rotm::srotm;
-pub use level1::scal::sscal;
-pub use level1::swap::sswap;
+pub use level1::scal::{dscal, sscal};
+pub use level1::swap::{dswap, sswap};
 pub use level2::gemv::sgemv;
 pub use level2::ger::sger;
 pub use level2::symv::ssymv;

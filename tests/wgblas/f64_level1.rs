@@ -159,3 +159,77 @@ fn missing_f64_is_a_typed_error() {
     );
     assert_eq!(y, array![3.0, 4.0]);
 }
+
+/// dcopy, dswap and dscal: bit-exact (max ULP 0, DESIGN.md §2) in every stride pair, special
+/// values included; dscal against the host's own product (one rounding either way).
+#[test]
+fn dcopy_dswap_dscal_bit_exact() {
+    let bits = |v: ArrayView1<f64>| v.mapv(f64::to_bits);
+    for n in [1, 3, 4, 5, 1000, 4099] {
+        let mut x = rand64(n as u64 + 50, n);
+        x[0] = -0.0;
+        if n > 2 {
+            x[1] = f64::from_bits(0x7ff8_0000_dead_beef); // a NaN with a payload
+            x[2] = 1e-310; // subnormal
+        }
+        let y = rand64(n as u64 + 60, n);
+        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
+            let bx = strided(&x, ix);
+            let mut by = strided(&y, iy);
+            blas::dcopy(ctx(), view(&bx, ix), by.slice_mut(s![..;iy])).unwrap();
+            assert_eq!(
+                bits(view(&by, iy)),
+                bits(x.view()),
+                "dcopy n={n} ({ix},{iy})"
+            );
+            let mut bx = strided(&x, ix);
+            let mut by = strided(&y, iy);
+            blas::dswap(ctx(), bx.slice_mut(s![..;ix]), by.slice_mut(s![..;iy])).unwrap();
+            assert_eq!(bits(view(&bx, ix)), bits(y.view()), "dswap x n={n}");
+            assert_eq!(bits(view(&by, iy)), bits(x.view()), "dswap y n={n}");
+            for alpha in [0.1, -3.0, 0.0] {
+                let mut bx = strided(&x, ix);
+                blas::dscal(ctx(), alpha, bx.slice_mut(s![..;ix])).unwrap();
+                let want = x.mapv(|v| alpha * v);
+                let got = view(&bx, ix);
+                assert!(
+                    got.iter()
+                        .zip(&want)
+                        .all(|(g, w)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan())),
+                    "dscal n={n} alpha={alpha}: {got:?} vs {want:?}"
+                );
+            }
+        }
+    }
+    // alpha = 0 is no zero-skip: 0·NaN = NaN, 0·Inf = NaN.
+    let mut x = array![f64::NAN, f64::INFINITY, 2.0];
+    blas::dscal(ctx(), 0.0, x.view_mut()).unwrap();
+    assert!(x[0].is_nan() && x[1].is_nan() && x[2] == 0.0);
+    // Resident operands.
+    let x = rand64(70, 257);
+    let mut gy = wgblas::GpuVector::<f64>::zeros(ctx(), 257).unwrap();
+    blas::dcopy(ctx(), x.view(), &mut gy).unwrap();
+    blas::dscal(ctx(), 0.5, &mut gy).unwrap();
+    assert_eq!(gy.to_array().unwrap(), x.mapv(|v| 0.5 * v));
+    let own = wgblas::Context::new().unwrap();
+    own.set_force_f64_fallback(true);
+    let mut a = array![1.0f64];
+    let mut b = array![2.0f64];
+    for err in [
+        blas::dcopy(&own, a.view(), b.view_mut()).unwrap_err(),
+        blas::dswap(&own, a.view_mut(), b.view_mut()).unwrap_err(),
+        blas::dscal(&own, 2.0, a.view_mut()).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::Unsupported {
+                    feature: "SHADER_F64",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    assert_eq!((a[0], b[0]), (1.0, 2.0));
+}

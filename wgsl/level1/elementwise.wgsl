@@ -180,3 +180,20 @@ fn axpy_sc(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// `scal_sc`: x_i = alpha·x_i with alpha read as T from `sc[0]` (f64 dscal), UNROLL elements
+// per invocation, WG apart, any stride. Only this entry and `axpy_sc` use binding 5.
+@compute @workgroup_size(WG)
+fn scal_sc(@builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let alpha = sc[0];
+    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    for (var k = 0u; k < UNROLL; k = k + 1u) {
+        let i = base + k * WG;
+        if (i < P.n) {
+            let ix = vidx(P.offx, i, P.incx);
+            x[ix] = alpha * x[ix];
+        }
+    }
+}

@@ -90,5 +90,5 @@ pub fn daxpy<'a>(
     let yd = layout::vector(ctx, R, "y", y.view())?;
     let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
     let d = elementwise::axpy_f64(ctx, &sc, &xd, &yd);
-    layout::finish_as(ctx, R, &[d], layout::OutAs::Vec(&mut y, &yd))
+    layout::finish_as(ctx, R, &[d], &mut [layout::OutAs::Vec(&mut y, &yd)])
 }

@@ -184,5 +184,10 @@ pub fn dgemm<'a>(
         matmul::Operand::of(&cd),
     );
     let plan = matmul::gemm_f64(ctx, R, (m, n, k), 1, alpha, ao, bo, beta, co)?;
-    layout::finish_as(ctx, R, &plan.dispatches(), layout::OutAs::Mat(&mut c, &cd))
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Mat(&mut c, &cd)],
+    )
 }

@@ -183,7 +183,7 @@ pub fn dgemm_batched<'a>(
         ctx,
         R,
         &plan.dispatches(),
-        layout::OutAs::Batch(&mut c, &cd),
+        &mut [layout::OutAs::Batch(&mut c, &cd)],
     )
 }
 
