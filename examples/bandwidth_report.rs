@@ -106,7 +106,7 @@ fn time_gpu(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
     )
 }
 
-/// GPU seconds of `f`, a call that reads its result back (`idamax`, `dasum`, `ddot`: no resident
+/// GPU seconds of `f`, a call that reads its result back (`idamax`, `dasum`: no resident
 /// form), so it cannot be batched: timestamps around its own submission, median and minimum
 /// of `reps` after 3 warm-ups.
 fn time_gpu_reading(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
@@ -486,9 +486,8 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
                         .sum::<f64>();
                 let fac = (d - exact).abs() / (metrics::EPS64 * bound);
                 println!("CHECK,ddot,{shape},forward,{fac:.3},<=1 (against a host sum in f64)");
-                // ddot reads its result back (no resident form yet): timed alone, as idamax.
-                let s = time_gpu_reading(ctx, reps, || {
-                    std::hint::black_box(blas::ddot(ctx, &gx64, &gy64).unwrap());
+                let s = time_gpu(ctx, reps, || {
+                    std::hint::black_box(wgblas::resident::ddot(ctx, &gx64, &gy64).unwrap());
                 });
                 row(copier, reps, tag, "ddot", &shape, "-", 4.0 * f, &s);
                 let s = time_gpu(ctx, reps, || {

@@ -540,6 +540,19 @@ pub fn sdot<'a, 'c>(
     crate::blas::level1::dot::sdot_device(ctx, x, y)
 }
 
+/// `xᵀ·y` in f64 kept on the device (read it with [`GpuScalar::get`]). BLAS `ddot`; see
+/// [`crate::blas::ddot`].
+///
+/// # Errors
+/// As [`crate::blas::ddot`].
+pub fn ddot<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<crate::layout::VecRef<'a, f64>>,
+    y: impl Into<crate::layout::VecRef<'a, f64>>,
+) -> Result<GpuScalar<'c, f64>> {
+    crate::blas::level1::dot::ddot_device(ctx, x, y)
+}
+
 /// `Σ|x_i|` kept on the device. BLAS `sasum`; see [`crate::blas::sasum`].
 ///
 /// # Errors

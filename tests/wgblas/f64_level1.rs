@@ -69,6 +69,19 @@ fn ddot_edges() {
         .gpu_dot(&array![f64::INFINITY, 1.0])
         .unwrap()
         .is_nan());
+    // The resident form: the same value, kept on the device until read.
+    let (a, b) = (rand64(80, 5000), rand64(81, 5000));
+    let (ga, gb) = (
+        ctx().upload_vector(&a).unwrap(),
+        ctx().upload_vector(&b).unwrap(),
+    );
+    let d = wgblas::resident::ddot(ctx(), &ga, &gb).unwrap();
+    assert_eq!(
+        d.get().unwrap().to_bits(),
+        blas::ddot(ctx(), a.view(), b.view()).unwrap().to_bits()
+    );
+    let empty = wgblas::resident::ddot(ctx(), e.view(), e.view()).unwrap();
+    assert_eq!(empty.get().unwrap(), 0.0);
     let err = blas::ddot(ctx(), x.view(), array![1.0f64].view()).unwrap_err();
     assert!(
         matches!(

@@ -100,20 +100,53 @@ pub fn ddot<'a>(
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
 ) -> Result<f64> {
-    const R: &str = "ddot";
-    let (x, y) = (x.into(), y.into());
-    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
-    check_dim(R, "x", x.len())?;
-    crate::blas::check_f64(ctx, R)?;
-    if x.is_empty() {
-        return Ok(0.0);
+    match operands_f64(ctx, x.into(), y.into())? {
+        None => Ok(0.0),
+        Some((xd, yd)) => Ok(reduction::run(ctx, R64, KIND64, &xd, &yd)?.t_f64()),
     }
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y)?;
-    let kind = Kind {
-        op: Op::Dot,
-        elem: Elem::F64,
-        words: 2,
-    };
-    Ok(reduction::run(ctx, R, kind, &xd, &yd)?.t_f64())
+}
+
+/// `xᵀ·y` in f64 kept on the device: [`resident::ddot`](crate::resident::ddot).
+pub(crate) fn ddot_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+) -> Result<GpuScalar<'c, f64>> {
+    let ops = operands_f64(ctx, x.into(), y.into())?;
+    reduction::run_device(
+        ctx,
+        R64,
+        KIND64,
+        ops.as_ref().map(|(x, y)| (x, y)),
+        0,
+        decode_f64,
+    )
+}
+
+const R64: &str = "ddot";
+const KIND64: Kind = Kind {
+    op: Op::Dot,
+    elem: Elem::F64,
+    words: 2,
+};
+
+fn decode_f64(w: &[u32]) -> f64 {
+    f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32))
+}
+
+fn operands_f64(
+    ctx: &Context,
+    x: VecRef<'_, f64>,
+    y: VecRef<'_, f64>,
+) -> Result<Option<(VecOperand, VecOperand)>> {
+    check_len(R64, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R64, "x", x.len())?;
+    crate::blas::check_f64(ctx, R64)?;
+    if x.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((
+        layout::vector(ctx, R64, "x", &x)?,
+        layout::vector(ctx, R64, "y", &y)?,
+    )))
 }
