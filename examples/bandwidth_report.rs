@@ -3,7 +3,8 @@
 //! the `copy-bandwidth` reference (`REF,` lines), result checks (`CHECK,` lines) and, with
 //! `--lab`, every kernel variant of the lab switches (`LAB,` lines).
 //!
-//! GB/s counts the bytes the routine must read and write once (Level 1: its vectors; sgemv,
+//! GB/s counts the bytes the routine must read and write once (Level 1: its vectors, 8-byte
+//! elements for ddot and daxpy, which run where the adapter has `SHADER_F64`; sgemv,
 //! ssymv, strmv: the matrix elements it reads, a triangle for ssymv and strmv, plus its vectors;
 //! sger, ssyr, ssyr2: the elements of A it reads and writes). Times are medians of `--reps`
 //! (default 11) after 3 warm-ups; the minimum is printed beside on `#` lines.
@@ -470,6 +471,30 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
                 std::hint::black_box(blas::dasum(ctx, &gx64).unwrap());
             });
             row(copier, reps, tag, "dasum", &shape, "-", 2.0 * f, &s);
+            if ctx.native_f64() {
+                // ddot (16n bytes) and daxpy (24n bytes) on f64 data.
+                let y64 = y.mapv(f64::from);
+                let gy64 = ctx.upload_vector(&y64).unwrap();
+                let mut wy64 = ctx.upload_vector(&y64).unwrap();
+                let d = blas::ddot(ctx, &gx64, &gy64).unwrap();
+                let exact: f64 = x64.iter().zip(&y64).map(|(a, b)| a * b).sum();
+                let bound = n as f64
+                    * x64
+                        .iter()
+                        .zip(&y64)
+                        .map(|(a, b)| (a * b).abs())
+                        .sum::<f64>();
+                let fac = (d - exact).abs() / (metrics::EPS64 * bound);
+                println!("CHECK,ddot,{shape},forward,{fac:.3},<=1 (against a host sum in f64)");
+                let s = time_gpu(ctx, reps, || {
+                    std::hint::black_box(wgblas::resident::ddot(ctx, &gx64, &gy64).unwrap());
+                });
+                row(copier, reps, tag, "ddot", &shape, "-", 4.0 * f, &s);
+                let s = time_gpu(ctx, reps, || {
+                    blas::daxpy(ctx, 0.5, &gx64, &mut wy64).unwrap()
+                });
+                row(copier, reps, tag, "daxpy", &shape, "-", 6.0 * f, &s);
+            }
         }
     }
     set_all(Variant::Auto);

@@ -1,6 +1,6 @@
 //! Level 3 speed report on GPU-resident operands: GPU time (timestamp queries, kernels only) of
-//! sgemm in every transpose and storage order, of sgemm on the rectangular shape set, and of
-//! the other Level 3 routines, each result checked with its DESIGN.md §2 metric at sizes up to
+//! sgemm in every transpose and storage order, of sgemm on the rectangular shape set, of the
+//! other Level 3 routines and of sgemm_batched (shape `BxMxNxK`, C order, per product checked), each result checked with its DESIGN.md §2 metric at sizes up to
 //! `--check` (against OpenBLAS for the forward factors, by the backward residual for strsm), so
 //! every figure is a strict-FP32 result that passes.
 //!
@@ -9,7 +9,13 @@
 //! and trsm, 2n³ for syr2k and symm), the median of `--reps` after 2 warm-ups, with the best
 //! run and the factor on a `#` line beside it.
 //!
-//! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3]
+//! f64 (where the adapter has `SHADER_F64`): dgemm NN-C at `--dgemm-n` (section `dgemm`) and
+//! dgemm_batched on the `--batched` shapes (section `dbatched`), checked against OpenBLAS
+//! dgemm with eps = 2^-52.
+//!
+//! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
+//! [--dgemm-n 4096,8192]
+//! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
 //! [--level3-n 4096] [--reps 11] [--check 2048]`
 
@@ -23,6 +29,7 @@ use wgblas::{blas, Context, Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo
 
 const RECT: &str =
     "4096x4096x128,4096x4096x1024,128x4096x4096,8192x64x8192,64x8192x8192,4097x4097x4097,1000x1000x1000,3000x5000x700";
+const BATCHED: &str = "10000x32x32x32,256x512x512x512";
 const LAYOUTS: &str = "NN-C,NT-C,TN-C,TT-C,NN-F,NT-F,TN-F,TT-F";
 
 #[path = "support/args.rs"]
@@ -32,7 +39,9 @@ mod args;
 const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
     ("--check", "2048"),
-    ("--sections", "sgemm,rect,level3"),
+    ("--sections", "sgemm,rect,level3,batched,dgemm,dbatched"),
+    ("--dgemm-n", "4096,8192"),
+    ("--batched", BATCHED),
     ("--layouts", LAYOUTS),
     ("--n", "1024,2048,4096,8192"),
     ("--rect", "all"),
@@ -82,7 +91,10 @@ fn row(routine: &str, shape: &str, layout: &str, flops: f64, t: &[f64], check: &
     let med = flops / t[t.len() / 2] / 1e12;
     let best = flops / t[0] / 1e12;
     println!("ROW,{routine},{shape},{layout},resident,TFLOP/s,{med:.2}");
-    println!("# {routine} {shape} {layout}: median {med:.2}, best {best:.2} TFLOP/s; {check}");
+    let ms = t[t.len() / 2] * 1e3;
+    println!(
+        "# {routine} {shape} {layout}: median {med:.2}, best {best:.2} TFLOP/s ({ms:.3} ms); {check}"
+    );
 }
 
 fn order(f_order: bool) -> MatrixLayout {
@@ -151,6 +163,33 @@ fn sgemm(
     let flops = 2.0 * m as f64 * n as f64 * k as f64;
     row("sgemm", &format!("{m}x{n}x{k}"), layout, flops, &t, &metric);
     Ok(())
+}
+
+/// OpenBLAS dgemm, row-major, `a·b` (C-order operands).
+fn oracle_dgemm(a: &ndarray::Array2<f64>, b: &ndarray::Array2<f64>) -> ndarray::Array2<f64> {
+    use cblas_sys::*;
+    let (m, k) = a.dim();
+    let n = b.ncols();
+    let mut c = ndarray::Array2::<f64>::zeros((m, n));
+    unsafe {
+        cblas_dgemm(
+            CBLAS_LAYOUT::CblasRowMajor,
+            CBLAS_TRANSPOSE::CblasNoTrans,
+            CBLAS_TRANSPOSE::CblasNoTrans,
+            m as i32,
+            n as i32,
+            k as i32,
+            1.0,
+            a.as_ptr(),
+            k.max(1) as i32,
+            b.as_ptr(),
+            n.max(1) as i32,
+            0.0,
+            c.as_mut_ptr(),
+            n.max(1) as i32,
+        )
+    };
+    c
 }
 
 /// OpenBLAS sgemm, row-major, `c = op(a)·op(b)`.
@@ -312,7 +351,7 @@ fn level3(
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let check: usize = arg("--check", "2048").parse()?;
-    let sections = arg("--sections", "sgemm,rect,level3");
+    let sections = arg("--sections", "sgemm,rect,level3,batched,dgemm,dbatched");
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
     let info = ctx.adapter_info();
@@ -345,6 +384,156 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for n in list(&arg("--level3-n", "4096")) {
             level3(ctx, n, reps, check)?;
         }
+    }
+    let batched = || -> Result<Vec<Vec<usize>>, Box<dyn std::error::Error>> {
+        arg("--batched", BATCHED)
+            .split(',')
+            .map(|shape| {
+                let d = list(&shape.replace('x', ","));
+                if d.len() == 4 {
+                    Ok(d)
+                } else {
+                    Err(format!("--batched: {shape} is not BxMxNxK").into())
+                }
+            })
+            .collect()
+    };
+    let has = |name: &str| sections.split(',').any(|s| s == name);
+    if has("batched") {
+        for d in batched()? {
+            sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check)?;
+        }
+    }
+    let f64_wanted = has("dgemm") || has("dbatched");
+    if f64_wanted && !ctx.native_f64() {
+        println!("# dgemm, dgemm_batched: this adapter has no SHADER_F64; no f64 rows");
+    } else {
+        if has("dgemm") {
+            for n in list(&arg("--dgemm-n", "4096,8192")) {
+                dgemm(ctx, 1, (n, n, n), reps, check)?;
+            }
+        }
+        if has("dbatched") {
+            for d in batched()? {
+                dgemm(ctx, d[0], (d[1], d[2], d[3]), reps, check)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// dgemm (`batch` = 1, shape `MxNxK`) or dgemm_batched (`BxMxNxK`) on resident C-order f64
+/// operands, NN-C, timed, each product checked against OpenBLAS dgemm (eps = 2^-52) at sizes
+/// ≤ `check`.
+fn dgemm(
+    ctx: &Context,
+    batch: usize,
+    (m, n, k): (usize, usize, usize),
+    reps: usize,
+    check: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use ndarray::{Array3, Axis};
+    let dist = Uniform::new(-1.0f64, 1.0)?;
+    let no = Transpose::No;
+    let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
+    let a = Array3::random((batch, m, k), dist);
+    let b = Array3::random((batch, k, n), dist);
+    let (got, t, routine, shape) = if batch == 1 {
+        let (a2, b2) = (a.index_axis(Axis(0), 0), b.index_axis(Axis(0), 0));
+        let (ga, gb) = (ctx.upload_matrix(&a2)?, ctx.upload_matrix(&b2)?);
+        let mut gc = GpuMatrix::<f64>::zeros(ctx, (m, n), MatrixLayout::RowMajor)?;
+        let t = time(ctx, reps, || {
+            blas::dgemm(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+        });
+        let got = gc.to_array()?.insert_axis(Axis(0));
+        (got, t, "dgemm", format!("{m}x{n}x{k}"))
+    } else {
+        let (ga, gb) = (ctx.upload_batch(&a)?, ctx.upload_batch(&b)?);
+        let mut gc = wgblas::GpuBatch::<f64>::zeros(ctx, (batch, m, n))?;
+        let t = time(ctx, reps, || {
+            blas::dgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+        });
+        (
+            gc.to_array()?,
+            t,
+            "dgemm_batched",
+            format!("{batch}x{m}x{n}x{k}"),
+        )
+    };
+    let mut metric = String::from("factor not checked at this size");
+    if m.max(n).max(k) <= check {
+        let zero = Array2::<f64>::zeros((m, n));
+        let mut worst = 0.0f64;
+        for p in 0..batch {
+            let (ap, bp) = (a.index_axis(Axis(0), p), b.index_axis(Axis(0), p));
+            let reference = oracle_dgemm(&ap.to_owned(), &bp.to_owned());
+            let bound = bounds::dgemm(no, no, 1.0, ap, bp, 0.0, zero.view());
+            let g = got.index_axis(Axis(0), p);
+            worst = worst.max(metrics::forward_factor_f64(&g, &reference, &bound)?);
+        }
+        metric = format!("largest forward factor (eps 2^-52) {worst:.3} (≤ 1)");
+    }
+    row(routine, &shape, "NN-C", flops, &t, &metric);
+    Ok(())
+}
+
+/// sgemm_batched of `batch` products m×n×k on resident C-order batches (NN-C), timed, each
+/// product checked against OpenBLAS at sizes ≤ `check`.
+fn sgemm_batched(
+    ctx: &Context,
+    batch: usize,
+    (m, n, k): (usize, usize, usize),
+    reps: usize,
+    check: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use ndarray::{Array3, Axis};
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let a = Array3::random((batch, m, k), dist);
+    let b = Array3::random((batch, k, n), dist);
+    let (ga, gb) = (ctx.upload_batch(&a)?, ctx.upload_batch(&b)?);
+    let mut gc = wgblas::GpuBatch::<f32>::zeros(ctx, (batch, m, n))?;
+    let no = Transpose::No;
+    let t = time(ctx, reps, || {
+        blas::sgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+    });
+    let mut metric = String::from("factor not checked at this size");
+    if m.max(n).max(k) <= check {
+        let got = gc.to_array()?;
+        let zero = Array2::<f32>::zeros((m, n));
+        let mut worst = 0.0f64;
+        for p in 0..batch {
+            let (ap, bp) = (
+                a.index_axis(Axis(0), p).to_owned(),
+                b.index_axis(Axis(0), p).to_owned(),
+            );
+            let mut reference = zero.clone();
+            wgblas_oracle_sgemm(no, no, &ap, &bp, &mut reference);
+            let bound = bounds::gemm(no, no, 1.0, ap.view(), bp.view(), 0.0, zero.view());
+            let g = got.index_axis(Axis(0), p).to_owned();
+            worst = worst.max(metrics::forward_factor(&g, &reference, &bound)?);
+        }
+        metric = format!("largest forward factor over the batch {worst:.3} (≤ 1)");
+    }
+    let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
+    let shape = format!("{batch}x{m}x{n}x{k}");
+    row("sgemm_batched", &shape, "NN-C", flops, &t, &metric);
+    if m.max(n) <= 64 {
+        // The same batch on the tile kernel (one 64×64 tile per product), for comparison with
+        // the small-product kernel that the row above measures.
+        use wgblas::tuning::{set_tuning, Tuning};
+        set_tuning(Some(Tuning {
+            batch_small: Some(false),
+            ..Tuning::default()
+        }));
+        let t2 = time(ctx, reps, || {
+            blas::sgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
+        });
+        set_tuning(None);
+        let med = flops / t2[t2.len() / 2] / 1e12;
+        println!(
+            "# sgemm_batched {shape} NN-C on the tile kernel instead: median {med:.2} TFLOP/s ({:.3} ms)",
+            t2[t2.len() / 2] * 1e3
+        );
     }
     Ok(())
 }

@@ -83,6 +83,15 @@ pub enum Error {
         /// Why.
         detail: String,
     },
+    /// The adapter lacks a wgpu feature the routine needs (`SHADER_F64` for the f64 routines
+    /// other than `idamax` and `dasum`, which have an exact fallback).
+    #[error("{routine}: this adapter lacks the wgpu feature {feature}")]
+    Unsupported {
+        /// BLAS routine name.
+        routine: &'static str,
+        /// The missing feature, as wgpu names it (`SHADER_F64`).
+        feature: &'static str,
+    },
     /// The device reported an error (shader compilation, out of memory, lost device, ...).
     #[error("{routine}: GPU error: {detail}")]
     Gpu {

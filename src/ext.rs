@@ -9,7 +9,10 @@
 //! form whose new output array cannot be allocated on the host returns
 //! [`Error::OutOfHostMemory`](crate::Error::OutOfHostMemory) before any work.
 
-use ndarray::{Array1, Array2, ArrayBase, ArrayView1, Data, DataMut, Ix1, Ix2};
+use ndarray::{
+    Array1, Array2, Array3, ArrayBase, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1,
+    ArrayViewMut2, ArrayViewMut3, Data, DataMut, Ix1, Ix2, Ix3,
+};
 
 use crate::blas;
 use crate::error::Result;
@@ -19,20 +22,55 @@ use crate::Context;
 /// A new zero matrix for a routine's output, after checking that its size is representable
 /// and fits the shared context's device (so that an absurd shape, for example the product of
 /// 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).
-fn zeros2(routine: &'static str, (rows, cols): (usize, usize)) -> Result<Array2<f32>> {
+fn zeros2(routine: &'static str, dim: (usize, usize)) -> Result<Array2<f32>> {
+    zeros2_of(routine, dim)
+}
+
+/// [`zeros2`] for any element type.
+fn zeros2_of<A: bytemuck::Zeroable + Copy + Send + Sync>(
+    routine: &'static str,
+    (rows, cols): (usize, usize),
+) -> Result<Array2<A>> {
     let elems = rows.checked_mul(cols).ok_or(crate::Error::TooLarge {
         routine,
         arg: "c",
         bytes: u64::MAX,
         limit: i32::MAX as u64 * 4,
     })?;
-    crate::layout::check_fits::<f32>(Context::shared()?, routine, "c", elems)?;
+    crate::layout::check_fits::<A>(Context::shared()?, routine, "c", elems)?;
     let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
         routine,
         arg: "c",
-        bytes: elems as u64 * 4,
+        bytes: (elems as u64).saturating_mul(std::mem::size_of::<A>() as u64),
     })?;
     Array2::from_shape_vec((rows, cols), data).map_err(|e| crate::Error::InvalidArgument {
+        routine,
+        arg: "c",
+        detail: e.to_string(),
+    })
+}
+
+/// A new zero batch of matrices for a routine's output, after the checks of [`zeros2`].
+fn zeros3<A: bytemuck::Zeroable + Copy + Send + Sync>(
+    routine: &'static str,
+    (batch, rows, cols): (usize, usize, usize),
+) -> Result<Array3<A>> {
+    let elems = batch
+        .checked_mul(rows)
+        .and_then(|e| e.checked_mul(cols))
+        .ok_or(crate::Error::TooLarge {
+            routine,
+            arg: "c",
+            bytes: u64::MAX,
+            limit: i32::MAX as u64 * 4,
+        })?;
+    crate::layout::check_fits::<A>(Context::shared()?, routine, "c", elems)?;
+    let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
+        routine,
+        arg: "c",
+        bytes: (elems as u64).saturating_mul(std::mem::size_of::<A>() as u64),
+    })?;
+    Array3::from_shape_vec((batch, rows, cols), data).map_err(|e| crate::Error::InvalidArgument {
         routine,
         arg: "c",
         detail: e.to_string(),
@@ -60,34 +98,56 @@ fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
     Ok(a.to_owned())
 }
 
-/// Level 1 methods on 1-D `f32` arrays.
-pub trait Level1Ext {
-    /// `xᵀ·y`. BLAS `sdot`; see [`blas::sdot`].
+/// Level 1 methods on 1-D `f32` **and** `f64` arrays (x is `self`): `sdot`/`saxpy` on f32
+/// arrays, `ddot`/`daxpy` on f64 ones.
+pub trait Level1FloatExt<A: Float> {
+    /// `xᵀ·y`. BLAS `sdot` / `ddot`; see [`blas::sdot`], [`blas::ddot`].
     ///
     /// # Errors
-    /// As [`blas::sdot`], or [`Error::NoAdapter`](crate::Error::NoAdapter).
-    fn gpu_dot<S: Data<Elem = f32>>(&self, y: &ArrayBase<S, Ix1>) -> Result<f32>;
+    /// As the BLAS routine, or [`Error::NoAdapter`](crate::Error::NoAdapter).
+    fn gpu_dot<S: Data<Elem = A>>(&self, y: &ArrayBase<S, Ix1>) -> Result<A>;
 
-    /// `alpha·x + y` as a new array (x is `self`). BLAS `saxpy`; see [`blas::saxpy`].
+    /// `alpha·x + y` as a new array. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`],
+    /// [`blas::daxpy`].
     ///
     /// # Errors
-    /// As [`blas::saxpy`].
-    fn gpu_axpy<S: Data<Elem = f32>>(
-        &self,
-        alpha: f32,
-        y: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>>;
+    /// As the BLAS routine.
+    fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>>;
 
-    /// `y ← alpha·x + y` (x is `self`). BLAS `saxpy`; see [`blas::saxpy`].
+    /// `y ← alpha·x + y`. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`], [`blas::daxpy`].
     ///
     /// # Errors
-    /// As [`blas::saxpy`]; on error `y` is unchanged.
-    fn gpu_axpy_inplace<S: DataMut<Elem = f32>>(
+    /// As the BLAS routine; on error `y` is unchanged.
+    fn gpu_axpy_inplace<S: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         y: &mut ArrayBase<S, Ix1>,
     ) -> Result<()>;
+}
 
+impl<A: Float, T: Data<Elem = A>> Level1FloatExt<A> for ArrayBase<T, Ix1> {
+    fn gpu_dot<S: Data<Elem = A>>(&self, y: &ArrayBase<S, Ix1>) -> Result<A> {
+        A::dot(Context::shared()?, self.view(), y.view())
+    }
+
+    fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
+        let mut out = owned(A::AXPY, y)?;
+        A::axpy(Context::shared()?, alpha, self.view(), out.view_mut())?;
+        Ok(out)
+    }
+
+    fn gpu_axpy_inplace<S: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        y: &mut ArrayBase<S, Ix1>,
+    ) -> Result<()> {
+        A::axpy(Context::shared()?, alpha, self.view(), y.view_mut())
+    }
+}
+
+/// Level 1 methods on 1-D `f32` arrays (`gpu_dot` and `gpu_axpy` are in [`Level1FloatExt`],
+/// on f32 and f64 arrays alike).
+pub trait Level1Ext {
     /// A copy of `x` made on the device (a new contiguous array). BLAS `scopy`; see
     /// [`blas::scopy`].
     ///
@@ -139,28 +199,6 @@ pub trait Level1Ext {
 }
 
 impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
-    fn gpu_dot<S: Data<Elem = f32>>(&self, y: &ArrayBase<S, Ix1>) -> Result<f32> {
-        blas::sdot(Context::shared()?, self.view(), y.view())
-    }
-
-    fn gpu_axpy<S: Data<Elem = f32>>(
-        &self,
-        alpha: f32,
-        y: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>> {
-        let mut out = owned("saxpy", y)?;
-        blas::saxpy(Context::shared()?, alpha, self.view(), out.view_mut())?;
-        Ok(out)
-    }
-
-    fn gpu_axpy_inplace<S: DataMut<Elem = f32>>(
-        &self,
-        alpha: f32,
-        y: &mut ArrayBase<S, Ix1>,
-    ) -> Result<()> {
-        blas::saxpy(Context::shared()?, alpha, self.view(), y.view_mut())
-    }
-
     fn gpu_copy(&self) -> Result<Array1<f32>> {
         let mut y = zeros1("scopy", self.len())?;
         blas::scopy(Context::shared()?, self.view(), y.view_mut())?;
@@ -579,27 +617,228 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
     }
 }
 
-/// Level 3 methods on 2-D `f32` arrays (the matrix `A` is `self`).
-pub trait Level3Ext {
-    /// `A·B` as a new (C-order) array. BLAS `sgemm` with `alpha = 1`, `beta = 0`; see
-    /// [`blas::sgemm`].
-    ///
-    /// # Errors
-    /// As [`blas::sgemm`].
-    fn gpu_gemm<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<f32>>;
+/// The element types of the routines that exist in both precisions: `f32` (`sgemm`,
+/// `sgemm_batched`) and `f64` (`dgemm`, `dgemm_batched`). Sealed. The f64 routines need an
+/// adapter with `SHADER_F64` ([`Error::Unsupported`](crate::Error::Unsupported) otherwise).
+pub trait Float: sealed::Sealed + bytemuck::Pod + Send + Sync + 'static {
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// The BLAS name of the matrix product (`"sgemm"` or `"dgemm"`), for errors.
+    const GEMM: &'static str;
+    /// The BLAS name of the batched product (`"sgemm_batched"` or `"dgemm_batched"`).
+    const GEMM_BATCHED: &'static str;
+    /// The BLAS name of axpy (`"saxpy"` or `"daxpy"`).
+    const AXPY: &'static str;
 
-    /// `C ← alpha·A·B + beta·C`. BLAS `sgemm`; see [`blas::sgemm`].
+    /// [`blas::sdot`] or [`blas::ddot`].
     ///
     /// # Errors
-    /// As [`blas::sgemm`]; on error `c` is unchanged.
-    fn gpu_gemm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
-        &self,
-        alpha: f32,
-        b: &ArrayBase<S, Ix2>,
-        beta: f32,
-        c: &mut ArrayBase<S2, Ix2>,
+    /// As the BLAS routine.
+    fn dot(ctx: &Context, x: ArrayView1<'_, Self>, y: ArrayView1<'_, Self>) -> Result<Self>;
+
+    /// [`blas::saxpy`] or [`blas::daxpy`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn axpy(
+        ctx: &Context,
+        alpha: Self,
+        x: ArrayView1<'_, Self>,
+        y: ArrayViewMut1<'_, Self>,
     ) -> Result<()>;
 
+    /// [`blas::sgemm`] or [`blas::dgemm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: Self,
+        a: ArrayView2<'_, Self>,
+        b: ArrayView2<'_, Self>,
+        beta: Self,
+        c: ArrayViewMut2<'_, Self>,
+    ) -> Result<()>;
+
+    /// [`blas::sgemm_batched`] or [`blas::dgemm_batched`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_batched(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: Self,
+        a: ArrayView3<'_, Self>,
+        b: ArrayView3<'_, Self>,
+        beta: Self,
+        c: ArrayViewMut3<'_, Self>,
+    ) -> Result<()>;
+}
+
+impl Float for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    const GEMM: &'static str = "sgemm";
+    const GEMM_BATCHED: &'static str = "sgemm_batched";
+    const AXPY: &'static str = "saxpy";
+
+    fn dot(ctx: &Context, x: ArrayView1<'_, f32>, y: ArrayView1<'_, f32>) -> Result<f32> {
+        blas::sdot(ctx, x, y)
+    }
+
+    fn axpy(
+        ctx: &Context,
+        alpha: f32,
+        x: ArrayView1<'_, f32>,
+        y: ArrayViewMut1<'_, f32>,
+    ) -> Result<()> {
+        blas::saxpy(ctx, alpha, x, y)
+    }
+
+    fn gemm(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f32,
+        a: ArrayView2<'_, f32>,
+        b: ArrayView2<'_, f32>,
+        beta: f32,
+        c: ArrayViewMut2<'_, f32>,
+    ) -> Result<()> {
+        blas::sgemm(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+
+    fn gemm_batched(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f32,
+        a: ArrayView3<'_, f32>,
+        b: ArrayView3<'_, f32>,
+        beta: f32,
+        c: ArrayViewMut3<'_, f32>,
+    ) -> Result<()> {
+        blas::sgemm_batched(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+}
+
+impl Float for f64 {
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
+    const GEMM: &'static str = "dgemm";
+    const GEMM_BATCHED: &'static str = "dgemm_batched";
+    const AXPY: &'static str = "daxpy";
+
+    fn dot(ctx: &Context, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> Result<f64> {
+        blas::ddot(ctx, x, y)
+    }
+
+    fn axpy(
+        ctx: &Context,
+        alpha: f64,
+        x: ArrayView1<'_, f64>,
+        y: ArrayViewMut1<'_, f64>,
+    ) -> Result<()> {
+        blas::daxpy(ctx, alpha, x, y)
+    }
+
+    fn gemm(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f64,
+        a: ArrayView2<'_, f64>,
+        b: ArrayView2<'_, f64>,
+        beta: f64,
+        c: ArrayViewMut2<'_, f64>,
+    ) -> Result<()> {
+        blas::dgemm(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+
+    fn gemm_batched(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: f64,
+        a: ArrayView3<'_, f64>,
+        b: ArrayView3<'_, f64>,
+        beta: f64,
+        c: ArrayViewMut3<'_, f64>,
+    ) -> Result<()> {
+        blas::dgemm_batched(ctx, transa, transb, alpha, a, b, beta, c)
+    }
+}
+
+/// Matrix products on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): `sgemm` on
+/// f32 arrays, `dgemm` on f64 ones.
+///
+/// ```
+/// use ndarray::array;
+/// use wgblas::prelude::*;
+/// # if !wgblas::Context::shared()?.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// assert_eq!(a.gpu_gemm(&a)?, array![[7.0, 10.0], [15.0, 22.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait GemmExt<A: Float> {
+    /// `A·B` as a new (C-order) array. BLAS `sgemm` / `dgemm` with `alpha = 1`, `beta = 0`;
+    /// see [`blas::sgemm`], [`blas::dgemm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn gpu_gemm<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>>;
+
+    /// `C ← alpha·A·B + beta·C`. BLAS `sgemm` / `dgemm`; see [`blas::sgemm`],
+    /// [`blas::dgemm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine; on error `c` is unchanged.
+    fn gpu_gemm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        b: &ArrayBase<S, Ix2>,
+        beta: A,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()>;
+}
+
+impl<A: Float, T: Data<Elem = A>> GemmExt<A> for ArrayBase<T, Ix2> {
+    fn gpu_gemm<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>> {
+        let mut c = zeros2_of(A::GEMM, (self.nrows(), b.ncols()))?;
+        self.gpu_gemm_inplace(A::ONE, b, A::ZERO, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_gemm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        b: &ArrayBase<S, Ix2>,
+        beta: A,
+        c: &mut ArrayBase<S2, Ix2>,
+    ) -> Result<()> {
+        A::gemm(
+            Context::shared()?,
+            Transpose::No,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+}
+
+/// Level 3 methods on 2-D `f32` arrays (the matrix `A` is `self`); the products (`gpu_gemm`)
+/// are in [`GemmExt`], on f32 and f64 arrays alike.
+pub trait Level3Ext {
     /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle.
     /// BLAS `sgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`].
     ///
@@ -760,42 +999,6 @@ pub trait Level3Ext {
 }
 
 impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
-    fn gpu_gemm<S: Data<Elem = f32>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<f32>> {
-        let mut c = zeros2("sgemm", (self.nrows(), b.ncols()))?;
-        let ctx = Context::shared()?;
-        blas::sgemm(
-            ctx,
-            Transpose::No,
-            Transpose::No,
-            1.0,
-            self.view(),
-            b.view(),
-            0.0,
-            c.view_mut(),
-        )?;
-        Ok(c)
-    }
-
-    fn gpu_gemm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
-        &self,
-        alpha: f32,
-        b: &ArrayBase<S, Ix2>,
-        beta: f32,
-        c: &mut ArrayBase<S2, Ix2>,
-    ) -> Result<()> {
-        let ctx = Context::shared()?;
-        blas::sgemm(
-            ctx,
-            Transpose::No,
-            Transpose::No,
-            alpha,
-            self.view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
-    }
-
     fn gpu_gemmtr<S: Data<Elem = f32>>(
         &self,
         uplo: Uplo,
@@ -1169,10 +1372,78 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
     }
 }
 
+/// Batched matrix products on 3-D `f32` **and** `f64` arrays (batch × rows × columns; the
+/// batch of `A` is `self`): `sgemm_batched` on f32 arrays, `dgemm_batched` on f64 ones.
+///
+/// ```
+/// use ndarray::Array3;
+/// use wgblas::prelude::*;
+///
+/// let a = Array3::<f32>::from_shape_fn((100, 4, 3), |(b, i, j)| (b + i + j) as f32);
+/// let b = Array3::<f32>::from_shape_fn((100, 3, 2), |(b, i, j)| (b * i + j) as f32);
+/// let c = a.gpu_gemm_batched(&b)?;                // 100 products, one dispatch
+/// for p in 0..100 {
+///     let want = a.index_axis(ndarray::Axis(0), p).dot(&b.index_axis(ndarray::Axis(0), p));
+///     assert_eq!(c.index_axis(ndarray::Axis(0), p), want);
+/// }
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait Level3BatchExt<A: Float> {
+    /// `C_b = A_b·B_b` for every matrix `b` of the batch, as a new (C-order) batch × m × n
+    /// array. BLAS `sgemm_batched` / `dgemm_batched` with `alpha = 1`, `beta = 0`; see
+    /// [`blas::sgemm_batched`] (a broadcast view of one matrix, batch stride 0, is read with
+    /// no copy).
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn gpu_gemm_batched<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<A>>;
+
+    /// `C_b ← alpha·A_b·B_b + beta·C_b` for every `b`. BLAS `sgemm_batched` /
+    /// `dgemm_batched`; see [`blas::sgemm_batched`], [`blas::dgemm_batched`].
+    ///
+    /// # Errors
+    /// As the BLAS routine; on error `c` is unchanged.
+    fn gpu_gemm_batched_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        b: &ArrayBase<S, Ix3>,
+        beta: A,
+        c: &mut ArrayBase<S2, Ix3>,
+    ) -> Result<()>;
+}
+
+impl<A: Float, T: Data<Elem = A>> Level3BatchExt<A> for ArrayBase<T, Ix3> {
+    fn gpu_gemm_batched<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<A>> {
+        let (batch, m, _) = self.dim();
+        let mut c = zeros3(A::GEMM_BATCHED, (batch, m, b.dim().2))?;
+        self.gpu_gemm_batched_inplace(A::ONE, b, A::ZERO, &mut c)?;
+        Ok(c)
+    }
+
+    fn gpu_gemm_batched_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
+        &self,
+        alpha: A,
+        b: &ArrayBase<S, Ix3>,
+        beta: A,
+        c: &mut ArrayBase<S2, Ix3>,
+    ) -> Result<()> {
+        A::gemm_batched(
+            Context::shared()?,
+            Transpose::No,
+            Transpose::No,
+            alpha,
+            self.view(),
+            b.view(),
+            beta,
+            c.view_mut(),
+        )
+    }
+}
+
 /// Upload to the shared context's device: `a.to_gpu()` (see [`crate::resident`]).
 pub trait ToGpu {
     /// The resident type: [`GpuVector`](crate::GpuVector) for 1-D arrays,
-    /// [`GpuMatrix`](crate::GpuMatrix) for 2-D ones.
+    /// [`GpuMatrix`](crate::GpuMatrix) for 2-D ones, [`GpuBatch`](crate::GpuBatch) for 3-D ones.
     type Resident;
 
     /// Upload the array (any layout) to the shared context ([`Context::shared`]).
@@ -1195,5 +1466,12 @@ impl<T: crate::resident::Element, S: Data<Elem = T>> ToGpu for ArrayBase<S, Ix2>
     type Resident = crate::GpuMatrix<'static, T>;
     fn to_gpu(&self) -> Result<Self::Resident> {
         Context::shared()?.upload_matrix(self)
+    }
+}
+
+impl<T: crate::resident::Element, S: Data<Elem = T>> ToGpu for ArrayBase<S, Ix3> {
+    type Resident = crate::GpuBatch<'static, T>;
+    fn to_gpu(&self) -> Result<Self::Resident> {
+        Context::shared()?.upload_batch(self)
     }
 }

@@ -47,6 +47,12 @@ use crate::pool::Buf;
 use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
 use crate::transfer::{Dest, Source};
 
+mod batch;
+mod typed;
+pub(crate) use batch::{batch, batch_output, BatchOperand};
+pub use batch::{BatchMut, BatchRef, DeviceBatch};
+pub(crate) use typed::{finish_as, OutAs};
+
 /// A resident vector as an operand: contiguous, in `buffer`.
 #[derive(Debug, Clone, Copy)]
 pub struct DeviceVec<'a> {
@@ -763,6 +769,18 @@ pub(crate) fn matrix_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
 }
 
 /// The device operand of an output matrix that the kernel writes in full without reading it
+/// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
+/// uploaded.
+pub(crate) fn matrix_output<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    a: impl Into<MatRef<'v, T>>,
+) -> Result<MatOperand> {
+    matrix_for(ctx, routine, arg, a, false, true)
+}
+
+/// The device operand of an output matrix that the kernel writes in full without reading it
 /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
 pub(crate) fn matrix_output_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
@@ -877,6 +895,8 @@ pub(crate) enum Out<'r, 'a> {
     Mat(&'r mut MatMut<'a, f32>, &'r MatOperand),
     /// One triangle of a square matrix (the other is not written on the host).
     Tri(&'r mut MatMut<'a, f32>, &'r MatOperand, Uplo),
+    /// A whole batch of matrices.
+    Batch(&'r mut BatchMut<'a, f32>, &'r BatchOperand),
 }
 
 /// Run `dispatches` and deliver the results: host outputs are read back (one submission, one
@@ -924,6 +944,21 @@ pub(crate) fn finish(
             }
             Out::Tri(MatMut::Host(_), op, _) => {
                 sinks.push((k, &op.buffer, op.span, Sink::Staged(vec![0.0; op.span])));
+            }
+            Out::Batch(BatchMut::Device(d), op) => {
+                if *op.buffer != *d.buffer {
+                    copies.push(copy_into(&op.buffer, d.buffer, op.span));
+                }
+            }
+            Out::Batch(BatchMut::Host(v), op) => {
+                let strides = [op.bs as isize, op.rs as isize, op.cs as isize];
+                // Only a dense view has a direct plan (a 3-D gather plan does not exist).
+                let dense = crate::transfer::is_dense(v.shape(), v.strides());
+                let sink = match dense.then(|| dest_for(v, op.offset, &strides)).flatten() {
+                    Some(p) if p.len() == op.span => Sink::Direct(p),
+                    _ => Sink::Staged(vec![0.0; op.span]),
+                };
+                sinks.push((k, &op.buffer, op.span, sink));
             }
         }
     }
@@ -978,6 +1013,7 @@ pub(crate) fn finish(
             Out::Vec(VecMut::Host(v), op) => write_vector(v, &data, op),
             Out::Mat(MatMut::Host(v), op) => write_matrix(v, &data, op),
             Out::Tri(MatMut::Host(v), op, uplo) => write_triangle(v, &data, op, *uplo),
+            Out::Batch(BatchMut::Host(v), op) => batch::write_batch(v, &data, op),
             _ => {}
         }
     }

@@ -51,7 +51,7 @@ pub mod tuning {
 }
 
 pub use context::{Context, ContextOptions, Phase};
-pub use resident::{GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
+pub use resident::{GpuBatch, GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
 
 /// The README's code runs as a doctest.
 #[doc = include_str!("../README.md")]
@@ -65,7 +65,9 @@ pub use wgpu;
 /// Extension traits and flag enums: `use wgblas::prelude::*;`.
 pub mod prelude {
     pub use crate::ext::Level2VecExt;
-    pub use crate::ext::{Level1Ext, Level2Ext, Level3Ext};
+    pub use crate::ext::{
+        GemmExt, Level1Ext, Level1FloatExt, Level2Ext, Level3BatchExt, Level3Ext,
+    };
     pub use crate::ext::{Level1MutExt, Level1RealExt, ToGpu};
     pub use crate::flags::{Diag, Side, Transpose, Uplo};
 }

@@ -84,6 +84,10 @@ const OVERRIDE_VALUES: &[(&str, &str, &[f64])] = &[
     ("level3/gemm.wgsl", "NBUF", &[1.0, 2.0]),
     ("level3/gemm.wgsl", "AL", &[0.0, 1.0, 2.0]),
     ("level3/gemm.wgsl", "BL", &[0.0, 1.0, 2.0]),
+    // SCAL: alpha and beta from binding 7 (f64); SMEM: gemm_small's workgroup memory
+    // (elements: 4096 f32, 2048 f64 on a 16 KiB adapter).
+    ("level3/gemm.wgsl", "SCAL", &[0.0, 1.0]),
+    ("level3/gemm.wgsl", "SMEM", &[2048.0, 4096.0]),
     // GpuScalar: div, neg, recip.
     ("scalar.wgsl", "OP", &[0.0, 1.0, 2.0]),
 ];

@@ -21,15 +21,15 @@ mod level2;
 mod level3;
 
 pub use level1::asum::{dasum, sasum};
-pub use level1::axpy::saxpy;
-pub use level1::copy::scopy;
-pub use level1::dot::sdot;
+pub use level1::axpy::{daxpy, saxpy};
+pub use level1::copy::{dcopy, scopy};
+pub use level1::dot::{ddot, sdot};
 pub use level1::iamax::{idamax, isamax};
 pub use level1::nrm2::snrm2;
 pub use level1::rot::srot;
 pub use level1::rotm::srotm;
-pub use level1::scal::sscal;
-pub use level1::swap::sswap;
+pub use level1::scal::{dscal, sscal};
+pub use level1::swap::{dswap, sswap};
 pub use level2::gemv::sgemv;
 pub use level2::ger::sger;
 pub use level2::symv::ssymv;
@@ -37,7 +37,8 @@ pub use level2::syr::ssyr;
 pub use level2::syr2::ssyr2;
 pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
-pub use level3::gemm::sgemm;
+pub use level3::gemm::{dgemm, sgemm};
+pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
 pub use level3::gemmtr::sgemmtr;
 pub use level3::symm::ssymm;
 pub use level3::syr2k::ssyr2k;
@@ -77,6 +78,18 @@ pub(crate) fn check_square(
             arg,
             rows: shape.0,
             cols: shape.1,
+        });
+    }
+    Ok(())
+}
+
+/// `Err(Unsupported)` unless `ctx` runs f64 shaders (the adapter has `SHADER_F64` and the f64
+/// fallback is not forced, [`Context::native_f64`](crate::Context::native_f64)).
+pub(crate) fn check_f64(ctx: &crate::Context, routine: &'static str) -> Result<()> {
+    if !ctx.native_f64() {
+        return Err(Error::Unsupported {
+            routine,
+            feature: "SHADER_F64",
         });
     }
     Ok(())

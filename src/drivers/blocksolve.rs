@@ -137,6 +137,7 @@ impl<'a> Solve<'_, 'a> {
             offset: (f0 * self.n) as u32,
             rs: self.n as i32,
             cs: 1,
+            bs: 0,
         };
         out.push(Step::Update(matmul::engine(
             self.ctx,

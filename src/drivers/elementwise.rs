@@ -2,9 +2,10 @@
 //! the operation chosen by the shader's `OP` override (axpy, copy, swap, scal, and the plane
 //! rotation shared by rot and rotm).
 
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::launch::Dispatch;
 use crate::layout::{self, VecOperand};
+use crate::pool::Buf;
 
 super::shader!(SHADER, "level1/elementwise.wgsl");
 
@@ -56,6 +57,19 @@ pub(crate) fn dispatches<'a>(
     x: &'a VecOperand,
     y: &'a VecOperand,
 ) -> Vec<Dispatch<'a>> {
+    dispatches_as(ctx, op, h, x, y, Elem::F32)
+}
+
+/// [`dispatches`] with the shader instantiated for `elem` (`dcopy`, `dswap` in f64: the
+/// operations without coefficients).
+pub(crate) fn dispatches_as<'a>(
+    ctx: &Context,
+    op: Op,
+    h: [f32; 4],
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    elem: Elem,
+) -> Vec<Dispatch<'a>> {
     let params = |n: usize, skip: u32| Params {
         n: n as u32,
         offx: (x.offset as i64 + i64::from(skip) * i64::from(x.inc)) as u32,
@@ -83,6 +97,7 @@ pub(crate) fn dispatches<'a>(
             groups,
         )
         .constants(&c)
+        .elem(elem)
     };
     if !vec4 {
         return vec![scalar(x.len, 0)];
@@ -92,7 +107,8 @@ pub(crate) fn dispatches<'a>(
     let mut d = vec![
         Dispatch::new(&SHADER, "main_vec4", &params(whole, 0), &[], groups)
             .bindings(&[(3, &x.buffer), (4, &y.buffer)])
-            .constants(&c),
+            .constants(&c)
+            .elem(elem),
     ];
     if whole < x.len {
         d.push(scalar(x.len - whole, whole as u32));
@@ -147,11 +163,57 @@ pub(crate) fn dispatches_split<'a>(
         .collect()
 }
 
+/// The dispatch of `y = alpha·x + y` in f64 (`daxpy`): entry `axpy_sc`, alpha read from the
+/// buffer `alpha` (its first f64), UNROLL elements per invocation.
+pub(crate) fn axpy_f64<'a>(
+    ctx: &Context,
+    alpha: &'a Buf,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+) -> Dispatch<'a> {
+    let params = Params {
+        n: x.len as u32,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        h: [0.0; 4],
+        _pad: [0; 3],
+    };
+    let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
+    Dispatch::new(&SHADER, "axpy_sc", &params, &[], groups)
+        .bindings(&[(1, &x.buffer), (2, &y.buffer), (5, alpha)])
+        .elem(Elem::F64)
+}
+
+/// The dispatch of `x = alpha·x` in f64 (`dscal`): entry `scal_sc`, alpha read from the
+/// buffer `alpha` (its first f64).
+pub(crate) fn scal_f64<'a>(ctx: &Context, alpha: &'a Buf, x: &'a VecOperand) -> Dispatch<'a> {
+    let params = Params {
+        n: x.len as u32,
+        offx: x.offset,
+        incx: x.inc,
+        offy: 0,
+        incy: 1,
+        h: [0.0; 4],
+        _pad: [0; 3],
+    };
+    let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
+    Dispatch::new(&SHADER, "scal_sc", &params, &[], groups)
+        .bindings(&[(1, &x.buffer), (5, alpha)])
+        .elem(Elem::F64)
+}
+
 /// A device buffer of `n` zeros addressed contiguously (offset 0, stride 1): the output of
 /// `copy` (whose `y` is never read), or the dummy `y` of `scal`.
 pub(crate) fn contiguous(ctx: &Context, n: usize) -> VecOperand {
+    contiguous_as(ctx, n, 4)
+}
+
+/// [`contiguous`] for elements of `esize` bytes.
+pub(crate) fn contiguous_as(ctx: &Context, n: usize, esize: u64) -> VecOperand {
     VecOperand {
-        buffer: ctx.zeroed(n as u64 * 4),
+        buffer: ctx.zeroed(n as u64 * esize),
         offset: 0,
         inc: 1,
         len: n,

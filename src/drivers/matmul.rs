@@ -16,7 +16,7 @@
 
 use std::cell::Cell;
 
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::{MatOperand, Scalar};
@@ -44,9 +44,13 @@ struct Params {
     tiles_m: u32,
     tiles: u32,
     kslice: u32,
-    _pad2: u32,
+    batch: u32,
+    sba: i32,
+    sbb: i32,
+    sbc: i32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 /// Byte offsets of alpha and beta in the params of every dispatch of a [`Plan`], for device
@@ -68,13 +72,81 @@ pub(crate) fn gemm<'a>(
     engine(ctx, dims, alpha, a, b, beta, c, Variant::default())
 }
 
-/// An operand of one engine call: element `(i, j)` is `buffer[offset + i·rs + j·cs]`.
+/// The dispatches of the batched `C_b = alpha·A_b·B_b + beta·C_b`, `b < batch`, for
+/// `sgemm_batched` (operands in their `op` forms, with their batch strides; a zero batch
+/// stride shares one operand across the batch).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_batched<'a>(
+    ctx: &Context,
+    (m, n, k): (usize, usize, usize),
+    batch: usize,
+    alpha: f32,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f32,
+    c: Operand<'a>,
+) -> Plan<'a> {
+    let variant = Variant {
+        batch,
+        ..Variant::default()
+    };
+    engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)
+}
+
+/// The dispatches of `dgemm` (`batch` = 1) and `dgemm_batched`: as [`gemm_batched`], in f64
+/// (the shader instantiated with `alias T = f64;`; alpha and beta read from a small f64
+/// buffer, since the params hold f32). Needs `SHADER_F64` (the caller checks).
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    (m, n, k): (usize, usize, usize),
+    batch: usize,
+    alpha: f64,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f64,
+    c: Operand<'a>,
+) -> crate::error::Result<Plan<'a>> {
+    let scal = [alpha, beta];
+    let buf = ctx.upload_source(routine, &crate::transfer::Source::slice(&scal))?;
+    let alpha_mark = if alpha == 0.0 { 0.0 } else { 2.0 };
+    let beta_mark = if beta == 0.0 {
+        0.0
+    } else if beta == 1.0 {
+        1.0
+    } else {
+        2.0
+    };
+    let variant = Variant {
+        batch,
+        ..Variant::default()
+    };
+    Ok(engine_in(
+        ctx,
+        (m, n, k),
+        alpha_mark,
+        a,
+        b,
+        beta_mark,
+        c,
+        variant,
+        Some(buf),
+    ))
+}
+
+/// An operand of one engine call: element `(i, j)` of product `b` of a batch is
+/// `buffer[offset + b·bs + i·rs + j·cs]` (`bs` = 0 outside batched calls).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Operand<'a> {
     pub buffer: &'a Buf,
     pub offset: u32,
     pub rs: i32,
     pub cs: i32,
+    pub bs: i32,
 }
 
 impl<'a> Operand<'a> {
@@ -85,6 +157,7 @@ impl<'a> Operand<'a> {
             offset: m.offset,
             rs: m.rs,
             cs: m.cs,
+            bs: 0,
         }
     }
 
@@ -130,6 +203,9 @@ pub(crate) struct Variant {
     /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`) in the
     /// same sums: `[A | B']·[B ; A']`.
     pub syr2k: bool,
+    /// Number of products of a batched call (`gemm_batched`; 0 and 1: one product). Only with
+    /// a general A and C.
+    pub batch: usize,
 }
 
 fn uplo_code(u: Uplo) -> f64 {
@@ -218,6 +294,9 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
+    /// Batches of products with m, n ≤ 64 on the small-product kernel (`true`, the default)
+    /// or on the tile kernel (`false`).
+    pub batch_small: Option<bool>,
 }
 
 thread_local! {
@@ -294,14 +373,54 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
     }
 }
 
+/// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
+/// device) and no packing (a pack would copy every product); the smallest tile side (64) along
+/// a side of C of at most 64, so that a batch of small products wastes less of each tile.
+fn choose_batched(limits: &wgpu::Limits, (m, n, _): (usize, usize, usize)) -> Config {
+    let tile = |bm, bn| Tile {
+        bm,
+        bn,
+        bk: 16,
+        nbuf: 1,
+    };
+    let bm = if m <= 64 { 64 } else { 128 };
+    let bn = if n <= 64 { 64 } else { 128 };
+    let t = [tile(bm, bn), tile(64, 64)]
+        .into_iter()
+        .chain([Tile {
+            bk: 8,
+            ..tile(64, 64)
+        }])
+        .find(|t| t.fits(limits))
+        .unwrap_or(Tile {
+            bk: 8,
+            ..tile(64, 64)
+        });
+    Config {
+        tile: t,
+        split: 1,
+        pack: false,
+        swap: true,
+    }
+}
+
 /// The choice for this call, and forced packing and edge decisions from a [`Tuning`] override.
 fn config(
     ctx: &Context,
     dims: (usize, usize, usize),
+    batch: usize,
     splittable: bool,
+    esize: usize,
 ) -> (Config, Option<bool>, Option<bool>) {
-    let limits = ctx.limits();
-    let mut c = choose(limits, dims, splittable);
+    // Tiles are sized in f32 elements: an f64 tile needs twice the workgroup memory.
+    let mut scaled = ctx.limits().clone();
+    scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
+    let limits = &scaled;
+    let mut c = if batch > 1 {
+        choose_batched(limits, dims)
+    } else {
+        choose(limits, dims, splittable)
+    };
     let tuning = TUNING.with(Cell::get);
     if let Some(t) = tuning {
         if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
@@ -336,6 +455,8 @@ struct Op<'a> {
     offset: u32,
     rs: i32,
     cs: i32,
+    /// Batch stride (0 outside batched calls; packed operands are never batched).
+    bs: i32,
 }
 
 impl<'a> Op<'a> {
@@ -345,6 +466,7 @@ impl<'a> Op<'a> {
             offset: o.offset,
             rs: o.rs,
             cs: o.cs,
+            bs: o.bs,
         }
     }
 
@@ -381,6 +503,10 @@ struct Step<'a> {
 pub(crate) struct Plan<'a> {
     steps: Vec<Step<'a>>,
     scratch: Vec<Buf>,
+    /// The element type the shader is instantiated for.
+    elem: Elem,
+    /// f64: the scratch buffer holding alpha and beta as f64 (binding 7, `SCAL`).
+    scal: Option<usize>,
 }
 
 impl<'a> Plan<'a> {
@@ -395,11 +521,29 @@ impl<'a> Plan<'a> {
         self.steps
             .iter()
             .map(|s| {
-                let bindings: Vec<(u32, &Buf)> =
+                let mut bindings: Vec<(u32, &Buf)> =
                     s.bindings.iter().map(|&(i, r)| (i, buf(r))).collect();
+                let mut constants = s.constants.clone();
+                if s.entry != "pack" {
+                    // Binding 7: the f64 scalars, or any read-only buffer of the dispatch
+                    // (binding 1, or 6 for splitk_reduce), which the shader then never reads.
+                    let seven = match self.scal {
+                        Some(i) => &self.scratch[i],
+                        None => bindings
+                            .iter()
+                            .find(|(i, _)| *i == 1 || *i == 6)
+                            .map(|(_, b)| *b)
+                            .unwrap_or(bindings[0].1),
+                    };
+                    bindings.push((7, seven));
+                    if self.scal.is_some() {
+                        constants.push(("SCAL", 1.0));
+                    }
+                }
                 Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
                     .bindings(&bindings)
-                    .constants(&s.constants)
+                    .constants(&constants)
+                    .elem(self.elem)
             })
             .collect()
     }
@@ -425,6 +569,14 @@ impl<'a> Plan<'a> {
             .collect()
     }
 
+    /// Bytes per element.
+    fn esize(&self) -> usize {
+        match self.elem {
+            Elem::F32 => 4,
+            Elem::F64 => 8,
+        }
+    }
+
     fn size(&self, ctx_buf: BufRef<'a>) -> u64 {
         match ctx_buf {
             BufRef::Ext(b) => b.size(),
@@ -435,8 +587,8 @@ impl<'a> Plan<'a> {
 
 /// vec4 staging mode of the left (`left`) or right operand: 0 along its rows' index, 1 along
 /// k, 2 none. For A (m×k) "along m" needs rs = 1; for B (k×n) "along n" needs cs = 1.
-fn vec_mode(o: &Op, size: u64, left: bool) -> u32 {
-    if !size.is_multiple_of(16) || !o.offset.is_multiple_of(4) {
+fn vec_mode(o: &Op, size: u64, left: bool, esize: usize) -> u32 {
+    if !size.is_multiple_of(4 * esize as u64) || !o.offset.is_multiple_of(4) || o.bs % 4 != 0 {
         return 2;
     }
     let (outer, inner) = if left { (o.rs, o.cs) } else { (o.cs, o.rs) };
@@ -463,10 +615,35 @@ pub(crate) fn engine<'a>(
     c: Operand<'a>,
     variant: Variant,
 ) -> Plan<'a> {
+    engine_in(ctx, dims, alpha, a, b, beta, c, variant, None)
+}
+
+/// [`engine`], in f64 where `scal` holds alpha and beta as f64 (then `alpha` and `beta` are
+/// the markers of `SCAL` in `wgsl/level3/gemm.wgsl`: 0 for a zero, 1 for beta = 1, 2 for "read
+/// the value from `scal`").
+#[allow(clippy::too_many_arguments)]
+fn engine_in<'a>(
+    ctx: &Context,
+    dims: (usize, usize, usize),
+    alpha: f32,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f32,
+    c: Operand<'a>,
+    variant: Variant,
+    scal: Option<Buf>,
+) -> Plan<'a> {
     let mut plan = Plan {
         steps: Vec::new(),
         scratch: Vec::new(),
+        elem: Elem::F32,
+        scal: None,
     };
+    if let Some(buf) = scal {
+        plan.elem = Elem::F64;
+        plan.scratch.push(buf);
+        plan.scal = Some(plan.scratch.len() - 1);
+    }
     let (m, _, k) = dims;
     let (mut a, b, c) = (Op::ext(a), Op::ext(b), Op::ext(c));
     let mut k_tri = 0.0;
@@ -516,6 +693,7 @@ pub(crate) fn engine<'a>(
                 offset: 0,
                 rs: pitch as i32,
                 cs: 1,
+                bs: 0,
             }
         };
         let l = concat(a, op_b);
@@ -531,6 +709,7 @@ pub(crate) fn engine<'a>(
             c,
             variant.tri_c,
             0.0,
+            1,
         );
         return plan;
     }
@@ -545,6 +724,7 @@ pub(crate) fn engine<'a>(
         c,
         variant.tri_c,
         k_tri,
+        variant.batch.max(1),
     );
     if variant.syr2k && alpha != 0.0 && k > 0 {
         // Past one binding for the packed operands: the second product B'·A' = op(B)·op(A)ᵀ
@@ -561,6 +741,7 @@ pub(crate) fn engine<'a>(
             c,
             variant.tri_c,
             0.0,
+            1,
         );
     }
     plan
@@ -579,7 +760,7 @@ fn pack<'a>(
     let (fast, slow) = if col_major { (m, k) } else { (k, m) };
     let pitch = fast.div_ceil(4) * 4;
     plan.scratch
-        .push(ctx.scratch((pitch * slow).max(4) as u64 * 4));
+        .push(ctx.scratch(((pitch * slow).max(4) * plan.esize()) as u64));
     let idx = plan.scratch.len() - 1;
     if col_major {
         // Column-major: the transpose packed row-major (its triangle is the other one).
@@ -593,6 +774,7 @@ fn pack<'a>(
             offset: 0,
             rs: 1,
             cs: pitch as i32,
+            bs: 0,
         }
     } else {
         pack_into(ctx, plan, a, (m, k), consts, (idx, 0, pitch, pitch));
@@ -601,6 +783,7 @@ fn pack<'a>(
             offset: 0,
             rs: pitch as i32,
             cs: 1,
+            bs: 0,
         }
     }
 }
@@ -650,9 +833,11 @@ fn product<'a>(
     c: Op<'a>,
     tri_c: Option<Uplo>,
     k_tri: f64,
+    batch: usize,
 ) {
-    let splittable = tri_c.is_none() && k_tri == 0.0;
-    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), splittable);
+    let splittable = tri_c.is_none() && k_tri == 0.0 && batch == 1;
+    let esize = plan.esize();
+    let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), batch, splittable, esize);
     let (mut m, mut n, mut a, mut b, mut c, mut tri_c) = (m, n, a, b, c, tri_c);
     // Column-major C: solve Cᵀ = Bᵀ·Aᵀ, so that stores run along C's contiguous dimension.
     if cfg.swap && k_tri == 0.0 && c.rs.abs() == 1 && c.cs.abs() != 1 {
@@ -662,31 +847,37 @@ fn product<'a>(
         tri_c = tri_c.map(flip);
     }
     let work = m as f64 * n as f64 * k as f64;
-    let mut al = vec_mode(&a, plan.size(a.buf), true);
-    let mut bl = vec_mode(&b, plan.size(b.buf), false);
+    let mut al = vec_mode(&a, plan.size(a.buf), true, esize);
+    let mut bl = vec_mode(&b, plan.size(b.buf), false, esize);
     // Pack an operand the vec4 staging cannot read when the product reuses it enough (or
     // when a tuning override says so).
     let worth = |other: usize| {
-        force_pack.unwrap_or(cfg.pack && work >= (1u64 << 27) as f64 && other >= 128 && k >= 16)
+        batch == 1
+            && force_pack
+                .unwrap_or(cfg.pack && work >= (1u64 << 27) as f64 && other >= 128 && k >= 16)
     };
     if al == 2 && m * k > 0 && alpha != 0.0 && worth(n) {
         a = pack(ctx, plan, a, (m, k), &[]);
-        al = vec_mode(&a, plan.size(a.buf), true);
+        al = vec_mode(&a, plan.size(a.buf), true, esize);
     }
     if bl == 2 && n * k > 0 && alpha != 0.0 && worth(m) {
         b = pack(ctx, plan, b.t(), (n, k), &[]).t();
-        bl = vec_mode(&b, plan.size(b.buf), false);
+        bl = vec_mode(&b, plan.size(b.buf), false, esize);
     }
     // k in chunks of one dispatch each (at most K_SPLIT per workgroup and dispatch), run in
     // order: the first with beta, the later ones adding to C (beta = 1).
     let t = cfg.tile;
-    let max = ctx.limits().max_storage_buffer_binding_size as usize / 4;
+    let max = ctx.limits().max_storage_buffer_binding_size as usize / esize;
     let mut split = cfg.split.max(1);
     // The partial sums must fit one binding.
     while split > 1 && split * m * n > max {
         split /= 2;
     }
-    let chunk = split * K_SPLIT;
+    let chunk = if small_kernel(batch, m, n, tri_c, k_tri) {
+        K_SPLIT_SMALL
+    } else {
+        split * K_SPLIT
+    };
     let mut k0 = 0;
     loop {
         let kc = chunk.min(k - k0);
@@ -695,12 +886,12 @@ fn product<'a>(
         let al = if k0 == 0 {
             al
         } else {
-            vec_mode(&ac, plan.size(ac.buf), true)
+            vec_mode(&ac, plan.size(ac.buf), true, esize)
         };
         let bl = if k0 == 0 {
             bl
         } else {
-            vec_mode(&bc, plan.size(bc.buf), false)
+            vec_mode(&bc, plan.size(bc.buf), false, esize)
         };
         let beta_c = if first { beta } else { 1.0 };
         let g = Gemm {
@@ -716,6 +907,7 @@ fn product<'a>(
             tri_c,
             k_tri,
             edge_free: force_edge == Some(false),
+            batch,
         };
         dispatch(ctx, plan, g, first);
         k0 += kc;
@@ -734,6 +926,19 @@ fn product<'a>(
 /// Longer k is split over dispatches (and split-k slices never exceed it).
 pub(crate) const K_SPLIT: usize = 16384;
 
+/// The most of k that one `gemm_small` dispatch runs over: per slab of `sbk` (4 to 16) of k an
+/// invocation runs at most 1 + 16 + 16 loop iterations (the slab loop, the staging loop over
+/// at most 4096 elements of 256 invocations, the products), so 4,096 of k is at most 1,024
+/// slabs and 21,504 iterations (`K_SPLIT`'s rule for lavapipe, DESIGN.md §3).
+const K_SPLIT_SMALL: usize = 4096;
+
+/// Whether a batch of `m×n` products runs on the small-product kernel (`gemm_small`): a
+/// batch of general products with m, n ≤ 64, unless a [`Tuning`] override says otherwise.
+fn small_kernel(batch: usize, m: usize, n: usize, tri_c: Option<Uplo>, k_tri: f64) -> bool {
+    let on = tuning().and_then(|t| t.batch_small).unwrap_or(true);
+    on && batch > 1 && m <= 64 && n <= 64 && tri_c.is_none() && k_tri == 0.0
+}
+
 /// One `gemm` dispatch (with its split-k reduction).
 struct Gemm<'a> {
     dims: (usize, usize, usize),
@@ -748,12 +953,63 @@ struct Gemm<'a> {
     tri_c: Option<Uplo>,
     k_tri: f64,
     edge_free: bool,
+    batch: usize,
+}
+
+/// Emit the batch `g` of products with m, n ≤ 64 on entry `gemm_small`: as many products
+/// per 256-invocation workgroup as 4×4 blocks per invocation allow, their k slabs staged in
+/// workgroup memory (`SMEM` elements: 16 KiB, or less where the adapter has less).
+fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
+    let (m, n, k) = g.dims;
+    let (a, b, c) = (g.a, g.b, g.c);
+    let smem = (ctx.limits().max_compute_workgroup_storage_size as usize / plan.esize()).min(4096);
+    let tp = m.div_ceil(4) * n.div_ceil(4);
+    let mut np = (256 / tp.max(1)).clamp(1, g.batch.max(1));
+    while np > 1 && smem / (np * (m + n)) < 4 {
+        np /= 2;
+    }
+    let sbk = (smem / (np * (m + n))).clamp(1, 16);
+    let params = Params {
+        m: m as u32,
+        n: n as u32,
+        k: k as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offb: b.offset,
+        rsb: b.rs,
+        csb: b.cs,
+        offc: c.offset,
+        rsc: c.rs,
+        csc: c.cs,
+        alpha: g.alpha,
+        beta: g.beta,
+        tiles: np as u32,
+        kslice: sbk as u32,
+        batch: g.batch as u32,
+        sba: a.bs,
+        sbb: b.bs,
+        sbc: c.bs,
+        ..Params::default()
+    };
+    plan.steps.push(Step {
+        entry: "gemm_small",
+        params,
+        constants: vec![("SMEM", smem as f64)],
+        bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf)],
+        groups: ctx.grid(g.batch.div_ceil(np) as u64),
+        beta: first,
+    });
 }
 
 /// Emit `g`; `first`: its last dispatch applies beta (a device beta is read there only).
 fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     let (m, n, k) = g.dims;
     let (a, b, c, t) = (g.a, g.b, g.c, g.tile);
+    if small_kernel(g.batch, m, n, g.tri_c, g.k_tri) {
+        dispatch_small(ctx, plan, g, first);
+        return;
+    }
     let (al, bl) = g.modes;
     let bk = t.bk as usize;
     let tiles_m = m.div_ceil(t.bm as usize).max(1);
@@ -802,11 +1058,16 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         tiles_m: tiles_m as u32,
         tiles: ntiles as u32,
         kslice: kslice as u32,
+        batch: g.batch as u32,
+        sba: a.bs,
+        sbb: b.bs,
+        sbc: c.bs,
         ..Params::default()
     };
     if split > 1 {
         constants.push(("SPLIT", 1.0));
-        plan.scratch.push(ctx.scratch((split * m * n) as u64 * 4));
+        plan.scratch
+            .push(ctx.scratch((split * m * n * plan.esize()) as u64));
         let part = BufRef::Scratch(plan.scratch.len() - 1);
         plan.steps.push(Step {
             entry: "gemm",
@@ -831,7 +1092,7 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
             params,
             constants,
             bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf), (4, a.buf), (5, b.buf)],
-            groups: ctx.grid(ntiles as u64),
+            groups: ctx.grid(ntiles as u64 * g.batch as u64),
             beta: first,
         });
     }

@@ -506,7 +506,19 @@ pub(crate) fn run_device<'c, T>(
     }
     let scratch = plan.scratch;
     let at = scratch.words() - ACC_WORDS + word;
-    Ok(crate::GpuScalar::new(ctx, scratch.buffer, at, 1, decode))
+    // `t` of an f64 reduction spans two words.
+    let words = if word == 0 && kind.elem == Elem::F64 {
+        2
+    } else {
+        1
+    };
+    Ok(crate::GpuScalar::new(
+        ctx,
+        scratch.buffer,
+        at,
+        words,
+        decode,
+    ))
 }
 
 /// [`run_device`] of a one-vector reduction (`x` as both operands): checks `x`'s length,

@@ -120,6 +120,52 @@ where
         .fold(0.0, f64::max))
 }
 
+/// [`forward_factor`] for the f64 routines (`dgemm`, ...): `max_i |gpu_i − reference_i| /
+/// (EPS64 · bound_i)` with [`EPS64`](crate::metrics::EPS64)` = 2^-52`, element by element with
+/// the same rules (equal values, both NaN included, contribute 0; otherwise NaN or `±∞` in
+/// either gives `+∞`; a non-zero error with `bound_i ≤ 0` gives `+∞`). The error is computed in
+/// f64, so it is exact only to an f64 rounding of itself: negligible at factors near 1.
+///
+/// # Errors
+/// As [`forward_factor`].
+pub fn forward_factor_f64<S1, S2, S3, D>(
+    gpu: &ArrayBase<S1, D>,
+    reference: &ArrayBase<S2, D>,
+    bound: &ArrayBase<S3, D>,
+) -> Result<f64>
+where
+    S1: Data<Elem = f64>,
+    S2: Data<Elem = f64>,
+    S3: Data<Elem = f64>,
+    D: Dimension,
+{
+    const ROUTINE: &str = "metrics::forward_factor_f64";
+    check_shape(ROUTINE, "reference", gpu.shape(), reference.shape())?;
+    check_shape(ROUTINE, "bound", gpu.shape(), bound.shape())?;
+    let one = |g: f64, r: f64, b: f64| {
+        if g == r || (g.is_nan() && r.is_nan()) {
+            0.0
+        } else if !g.is_finite() || !r.is_finite() {
+            f64::INFINITY
+        } else {
+            let err = (g - r).abs();
+            if err == 0.0 {
+                0.0
+            } else if !err.is_finite() || b.is_nan() || b <= 0.0 {
+                f64::INFINITY
+            } else {
+                err / (crate::metrics::EPS64 * b)
+            }
+        }
+    };
+    Ok(gpu
+        .iter()
+        .zip(reference.iter())
+        .zip(bound.iter())
+        .map(|((&g, &r), &b)| one(g, r, b))
+        .fold(0.0, f64::max))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

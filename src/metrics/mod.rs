@@ -64,13 +64,19 @@ mod shared;
 mod spec;
 mod ulp;
 
-pub use factor::{backward_residual_factor, forward_factor, forward_factor_scalar};
+pub use factor::{
+    backward_residual_factor, forward_factor, forward_factor_f64, forward_factor_scalar,
+};
 pub use residual::{trsm_residual, trsv_residual};
 pub use spec::{spec, Metric, Spec, ROUTINES};
 pub use ulp::{max_ulp_f32, max_ulp_f64, ulp_distance_f32, ulp_distance_f64};
 
 /// `2^-23` (`f32::EPSILON`, as `f64`): the unit of every factor of this module.
 pub const EPS: f64 = f32::EPSILON as f64;
+
+/// `2^-52` (`f64::EPSILON`): the unit of the factors of the f64 routines
+/// ([`forward_factor_f64`]).
+pub const EPS64: f64 = f64::EPSILON;
 
 /// Whether `e` is a `DimensionMismatch` naming `routine` and `arg` (for the tests of every file).
 #[cfg(test)]

@@ -160,3 +160,40 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// `axpy_sc`: y_i = alpha·x_i + y_i with alpha read as T from `sc[0]` (f64 daxpy, whose alpha
+// the f32 params cannot hold; the host skips alpha = 0), UNROLL elements per invocation, WG
+// apart (coalesced), any strides. Only this entry uses binding 5.
+@group(0) @binding(5) var<storage, read> sc: array<T>;
+
+@compute @workgroup_size(WG)
+fn axpy_sc(@builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let alpha = sc[0];
+    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    for (var k = 0u; k < UNROLL; k = k + 1u) {
+        let i = base + k * WG;
+        if (i < P.n) {
+            let iy = vidx(P.offy, i, P.incy);
+            y[iy] = alpha * x[vidx(P.offx, i, P.incx)] + y[iy];
+        }
+    }
+}
+
+// `scal_sc`: x_i = alpha·x_i with alpha read as T from `sc[0]` (f64 dscal), UNROLL elements
+// per invocation, WG apart, any stride. Only this entry and `axpy_sc` use binding 5.
+@compute @workgroup_size(WG)
+fn scal_sc(@builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let alpha = sc[0];
+    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    for (var k = 0u; k < UNROLL; k = k + 1u) {
+        let i = base + k * WG;
+        if (i < P.n) {
+            let ix = vidx(P.offx, i, P.incx);
+            x[ix] = alpha * x[ix];
+        }
+    }
+}

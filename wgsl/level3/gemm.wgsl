@@ -20,6 +20,11 @@
 // The k loop is nested (at most KCHUNK slabs per inner loop), so no loop runs more than 65,535
 // iterations however large k is (DESIGN.md §3: lavapipe stops longer loops silently).
 //
+// Batched products (sgemm_batched): workgroup b·tiles + tile of a grid of batch·tiles computes
+// that tile of product b, whose A, B and C start at offa + b·sba, offb + b·sbb, offc + b·sbc; a
+// zero batch stride shares one operand across the batch. The batch is folded into the linear
+// workgroup index (x and y of the grid), so one dispatch covers a batch past 65,535.
+//
 // Semantics (reference BLAS): alpha = 0 or k = 0 reads neither A nor B (C = beta·C); beta = 0
 // never reads C. Zero tests go through bit patterns (`f32_is_zero`, ±0 only): a NaN alpha or beta is not 0.
 //
@@ -83,9 +88,13 @@ struct Params {
     tiles_m: u32,  // tiles along m
     tiles: u32,    // tiles of C (SPLIT: workgroups per k slice); pack: row pitch of the output
     kslice: u32,   // SPLIT: k elements per slice (a multiple of BK); splitk_reduce: number of slices
-    _pad2: u32,
+    batch: u32,    // products of a batched call (0 and 1: one), workgroup b·tiles + tile on product b
+    sba: i32,      // batch strides: product b reads A at offa + b·sba, B at offb + b·sbb, and
+    sbb: i32,      // writes C at offc + b·sbc (0: one operand broadcast over the batch)
+    sbc: i32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -97,12 +106,38 @@ struct Params {
 @group(0) @binding(5) var<storage, read> b4: array<vec4<T>>;
 // splitk_reduce: the partial sums.
 @group(0) @binding(6) var<storage, read> part: array<T>;
+// SCAL (f64, whose alpha and beta the f32 params cannot hold): alpha, beta as T. Entries
+// `gemm`, `gemm_small` and `splitk_reduce` bind it always (any read-only buffer without SCAL).
+@group(0) @binding(7) var<storage, read> sc: array<T>;
+override SCAL: bool = false;
+
+// alpha as T. With SCAL the params field is a marker: 0 for alpha = 0 (so that the zero tests
+// on the bit pattern hold), 2 for "the value is sc[0]".
+fn alpha_t() -> T {
+    if (SCAL && P.alpha == 2.0) {
+        return sc[0];
+    }
+    return T(P.alpha);
+}
+
+// beta as T; with SCAL the params field is 0, 1 (the later k chunks, which add to C), or 2
+// for "the value is sc[1]".
+fn beta_t() -> T {
+    if (SCAL && P.beta == 2.0) {
+        return sc[1];
+    }
+    return T(P.beta);
+}
 
 var<workgroup> As: array<vec4<T>, AS_LEN>;
 var<workgroup> Bs: array<vec4<T>, BS_LEN>;
 // Global loads of the next slab, held in registers across the products (fast paths).
 var<private> ra: array<vec4<T>, 8>;
 var<private> rb: array<vec4<T>, 8>;
+// Offsets of A, B and C of this workgroup's product of the batch (`gemm`).
+var<private> oa: u32;
+var<private> ob: u32;
+var<private> oc: u32;
 
 fn in_tri(lower: bool, i: u32, j: u32) -> bool {
     return (lower && i >= j) || (!lower && i <= j);
@@ -124,11 +159,11 @@ fn fetch_a(fast: bool, i0: u32, p0: u32, t: u32, buf: u32) {
             if (AL == 0u) {
                 let pl = e / (BM / 4u);
                 let v = e % (BM / 4u);
-                x = a4[u32(i32(P.offa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v];
+                x = a4[u32(i32(oa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v];
             } else {
                 let il = e % BM;
                 let pv = e / BM;
-                x = a4[u32(i32(P.offa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
+                x = a4[u32(i32(oa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
             }
             if (NBUF == 1u) {
                 put_a1(e, buf, x);
@@ -153,7 +188,7 @@ fn fetch_a(fast: bool, i0: u32, p0: u32, t: u32, buf: u32) {
         let p = p0 + pl;
         var v = T(0);
         if (i < P.m && p < P.k) {
-            v = a[midx(P.offa, i, p, P.rsa, P.csa)];
+            v = a[midx(oa, i, p, P.rsa, P.csa)];
         }
         As[base + pl * (BM / 4u) + il / 4u][il % 4u] = v;
     }
@@ -194,11 +229,11 @@ fn fetch_b(fast: bool, p0: u32, j0: u32, t: u32, buf: u32) {
             if (BL == 0u) {
                 let pl = e / (BN / 4u);
                 let v = e % (BN / 4u);
-                x = b4[u32(i32(P.offb) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v];
+                x = b4[u32(i32(ob) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v];
             } else {
                 let jl = e % BN;
                 let pv = e / BN;
-                x = b4[u32(i32(P.offb) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
+                x = b4[u32(i32(ob) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
             }
             if (NBUF == 1u) {
                 put_b1(e, buf, x);
@@ -223,7 +258,7 @@ fn fetch_b(fast: bool, p0: u32, j0: u32, t: u32, buf: u32) {
         let p = p0 + pl;
         var v = T(0);
         if (j < P.n && p < P.k) {
-            v = b[midx(P.offb, p, j, P.rsb, P.csb)];
+            v = b[midx(ob, p, j, P.rsb, P.csb)];
         }
         Bs[base + pl * (BN / 4u) + jl / 4u][jl % 4u] = v;
     }
@@ -272,13 +307,13 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
         if (TRI_C != 0u && !in_tri(TRI_C == 1u, i, jq)) {
             continue;
         }
-        let ic = midx(P.offc, i, jq, P.rsc, P.csc);
+        let ic = midx(oc, i, jq, P.rsc, P.csc);
         var v = T(0);
         if (run_k) {
-            v = T(P.alpha) * acc[q];
+            v = alpha_t() * acc[q];
         }
         if (!f32_is_zero(P.beta)) {
-            v = v + T(P.beta) * c[ic];
+            v = v + beta_t() * c[ic];
         }
         c[ic] = v;
     }
@@ -290,10 +325,21 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_index) t: u32) {
     var tile = linear_group(wid, nwg);
     var slice = 0u;
+    var z = 0u;
     if (SPLIT) {
         slice = tile / P.tiles;
         tile = tile % P.tiles;
+    } else {
+        // The product of the batch (the grid may hold a few workgroups past the last one).
+        z = tile / P.tiles;
+        tile = tile % P.tiles;
+        if (z >= max(P.batch, 1u)) {
+            return;
+        }
     }
+    oa = u32(i32(P.offa) + i32(z) * P.sba);
+    ob = u32(i32(P.offb) + i32(z) * P.sbb);
+    oc = u32(i32(P.offc) + i32(z) * P.sbc);
     let i0 = (tile % P.tiles_m) * BM;
     let j0 = (tile / P.tiles_m) * BN;
     let tx = t % (BN / 8u);
@@ -490,10 +536,10 @@ fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
         for (var s = 0u; s < P.kslice; s = s + 1u) {
             sum = sum + part[s * P.m * P.n + e];
         }
-        v = T(P.alpha) * sum;
+        v = alpha_t() * sum;
     }
     if (!f32_is_zero(P.beta)) {
-        v = v + T(P.beta) * c[ic];
+        v = v + beta_t() * c[ic];
     }
     c[ic] = v;
 }
@@ -537,4 +583,119 @@ fn pack(@builtin(workgroup_id) wid: vec3<u32>,
         v = read_a(i, p);
     }
     c[P.offc + i * P.tiles + p] = v;
+}
+
+// Batches of small products (m, n ≤ 64; sgemm_batched): `tiles` products per workgroup of 256
+// invocations, each invocation a 4×4 block of C of one product (invocation t: product t / tp,
+// block t % tp, tp = ⌈m/4⌉·⌈n/4⌉). Slabs of `kslice` of k of every product of the workgroup
+// are staged in workgroup memory (A as As[p][i], B as Bs[p][j], zero past k), so that a batch
+// of 32×32 products keeps every invocation busy instead of a quarter of a 64×64 tile.
+// Semantics as `gemm` (alpha = 0 or k = 0 reads neither A nor B, beta = 0 never reads C).
+override SMEM: u32 = 4096u;
+var<workgroup> Ss: array<T, SMEM>;
+
+@compute @workgroup_size(256)
+fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) t: u32) {
+    let tpm = (P.m + 3u) / 4u;
+    let tp = tpm * ((P.n + 3u) / 4u);
+    let np = P.tiles;
+    let sbk = P.kslice;
+    let g = linear_group(wid, nwg);
+    let lp = t / tp;
+    let z = g * np + lp;
+    let live = lp < np && z < P.batch;
+    let bi = (t % tp % tpm) * 4u;
+    let bj = (t % tp / tpm) * 4u;
+    let slab = (P.m + P.n) * sbk;
+    let abase = lp * slab;
+    let bbase = abase + P.m * sbk;
+    var acc: array<vec4<T>, 4>;
+    for (var r = 0u; r < 4u; r = r + 1u) {
+        acc[r] = vec4<T>(T(0));
+    }
+    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
+    if (run_k) {
+        let a_by_i = P.rsa == 1 || P.rsa == -1;
+        let b_by_j = P.csb == 1 || P.csb == -1;
+        for (var p0 = 0u; p0 < P.k; p0 = p0 + sbk) {
+            // Stage the slabs of the workgroup's products (consecutive invocations along each
+            // operand's contiguous dimension where it has one).
+            for (var e = t; e < np * slab; e = e + 256u) {
+                let q = e / slab;
+                let r = e % slab;
+                let zq = g * np + q;
+                var v = T(0);
+                var dst = e;
+                if (r < P.m * sbk) {
+                    var i = r / sbk;
+                    var p = r % sbk;
+                    if (a_by_i) {
+                        i = r % P.m;
+                        p = r / P.m;
+                    }
+                    dst = q * slab + p * P.m + i;
+                    if (zq < P.batch && p0 + p < P.k) {
+                        let o = u32(i32(P.offa) + i32(zq) * P.sba);
+                        v = a[midx(o, i, p0 + p, P.rsa, P.csa)];
+                    }
+                } else {
+                    let r2 = r - P.m * sbk;
+                    var j = r2 % P.n;
+                    var p = r2 / P.n;
+                    if (!b_by_j) {
+                        j = r2 / sbk;
+                        p = r2 % sbk;
+                    }
+                    dst = q * slab + P.m * sbk + p * P.n + j;
+                    if (zq < P.batch && p0 + p < P.k) {
+                        let o = u32(i32(P.offb) + i32(zq) * P.sbb);
+                        v = b[midx(o, p0 + p, j, P.rsb, P.csb)];
+                    }
+                }
+                Ss[dst] = v;
+            }
+            workgroupBarrier();
+            if (live) {
+                for (var p = 0u; p < sbk; p = p + 1u) {
+                    // Rows past m and columns past n read neighbouring (finite or not) values
+                    // into accumulators that are never stored.
+                    let ar = abase + p * P.m + bi;
+                    // (ar + 3 stays inside the product's slab; br + 3 may pass the last
+                    // one's, but only for columns that are not stored.)
+                    let br = bbase + p * P.n + bj;
+                    let av = vec4<T>(Ss[ar], Ss[ar + 1u], Ss[ar + 2u], Ss[ar + 3u]);
+                    let bv = vec4<T>(Ss[br], Ss[min(br + 1u, SMEM - 1u)],
+                                     Ss[min(br + 2u, SMEM - 1u)], Ss[min(br + 3u, SMEM - 1u)]);
+                    acc[0] = acc[0] + av.x * bv;
+                    acc[1] = acc[1] + av.y * bv;
+                    acc[2] = acc[2] + av.z * bv;
+                    acc[3] = acc[3] + av.w * bv;
+                }
+            }
+            workgroupBarrier();
+        }
+    }
+    if (!live) {
+        return;
+    }
+    let o = u32(i32(P.offc) + i32(z) * P.sbc);
+    for (var r = 0u; r < 4u; r = r + 1u) {
+        let i = bi + r;
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let j = bj + q;
+            if (i < P.m && j < P.n) {
+                let ic = midx(o, i, j, P.rsc, P.csc);
+                var v = T(0);
+                if (run_k) {
+                    v = alpha_t() * acc[r][q];
+                }
+                if (!f32_is_zero(P.beta)) {
+                    v = v + beta_t() * c[ic];
+                }
+                c[ic] = v;
+            }
+        }
+    }
 }

@@ -53,3 +53,45 @@ pub fn saxpy<'a>(
         .collect();
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }
+
+/// `y ← alpha·x + y` in f64.
+///
+/// BLAS: `daxpy`. As [`saxpy`] (equal lengths, any stride, `alpha = 0` leaves `y` untouched
+/// and reads nothing, a possible fused multiply-add), in f64 (`wgsl/level1/elementwise.wgsl`
+/// entry `axpy_sc`, `alias T = f64;`, alpha read as f64 from a small buffer). Forward bound
+/// `|alpha·x_i| + |y_i|` with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`saxpy`]. On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let mut y = array![0.0f64, 0.0];
+/// wgblas::blas::daxpy(ctx, 0.1, array![2.0f64, 1e300].view(), y.view_mut())?;
+/// assert_eq!(y, array![0.1 * 2.0, 0.1 * 1e300]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn daxpy<'a>(
+    ctx: &Context,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "daxpy";
+    let (x, mut y) = (x.into(), y.into());
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    crate::blas::check_f64(ctx, R)?;
+    if x.is_empty() || alpha == 0.0 {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
+    let d = elementwise::axpy_f64(ctx, &sc, &xd, &yd);
+    layout::finish_as(ctx, R, &[d], &mut [layout::OutAs::Vec(&mut y, &yd)])
+}

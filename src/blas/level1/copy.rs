@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len};
+use crate::context::Elem;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
 use crate::layout::{self, Out, VecMut, VecRef};
@@ -50,4 +51,49 @@ pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a
     let parts = elementwise::split(ctx, Op::Copy, &xd, &yd);
     let d = elementwise::dispatches_split(ctx, Op::Copy, [0.0; 4], &xd, &yd, &parts);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+}
+
+/// `y ← x` in f64.
+///
+/// BLAS: `dcopy`. As [`scopy`] (equal lengths, any stride, bit-exact copy, `y` never read), in
+/// f64 (`wgsl/level1/elementwise.wgsl` instantiated with `alias T = f64;`).
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`scopy`]. On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, s};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let x = array![0.1f64, 1e300, -0.0];
+/// let mut y = ndarray::Array1::<f64>::zeros(3);
+/// wgblas::blas::dcopy(ctx, x.slice(s![..;-1]), y.view_mut())?;
+/// assert_eq!(y.mapv(f64::to_bits), array![-0.0f64, 1e300, 0.1].mapv(f64::to_bits));
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dcopy<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dcopy";
+    let (x, mut y) = (x.into(), y.into());
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    crate::blas::check_f64(ctx, R)?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = match &y {
+        VecMut::Host(v) => {
+            layout::check_fits::<f64>(ctx, R, "y", v.len())?;
+            elementwise::contiguous_as(ctx, v.len(), 8)
+        }
+        VecMut::Device(_) => layout::vector(ctx, R, "y", y.view())?,
+    };
+    let d = elementwise::dispatches_as(ctx, Op::Copy, [0.0; 4], &xd, &yd, Elem::F64);
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
 }

@@ -74,3 +74,79 @@ fn operands(
         layout::vector_any(ctx, R, "y", &y)?,
     )))
 }
+
+/// `xᵀ·y = Σ_i x_i·y_i` in f64.
+///
+/// BLAS: `ddot`. As [`sdot`] (equal lengths, any stride, n = 0 gives 0, pairwise summation in
+/// a tree per workgroup then a tree over the partial sums), in f64 (`wgsl/level1/reduction.wgsl`
+/// instantiated with `alias T = f64;`, its two-pass path). Forward bound `n·eps·Σ|x_i·y_i|`
+/// with eps = 2^-52 (Higham, 2nd ed., §3.1).
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sdot`].
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let d = wgblas::blas::ddot(ctx, array![0.1f64, 2.0].view(), array![3.0f64, 1e-300].view())?;
+/// assert_eq!(d, 0.1 * 3.0 + 2e-300);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn ddot<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+) -> Result<f64> {
+    match operands_f64(ctx, x.into(), y.into())? {
+        None => Ok(0.0),
+        Some((xd, yd)) => Ok(reduction::run(ctx, R64, KIND64, &xd, &yd)?.t_f64()),
+    }
+}
+
+/// `xᵀ·y` in f64 kept on the device: [`resident::ddot`](crate::resident::ddot).
+pub(crate) fn ddot_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+) -> Result<GpuScalar<'c, f64>> {
+    let ops = operands_f64(ctx, x.into(), y.into())?;
+    reduction::run_device(
+        ctx,
+        R64,
+        KIND64,
+        ops.as_ref().map(|(x, y)| (x, y)),
+        0,
+        decode_f64,
+    )
+}
+
+const R64: &str = "ddot";
+const KIND64: Kind = Kind {
+    op: Op::Dot,
+    elem: Elem::F64,
+    words: 2,
+};
+
+fn decode_f64(w: &[u32]) -> f64 {
+    f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32))
+}
+
+fn operands_f64(
+    ctx: &Context,
+    x: VecRef<'_, f64>,
+    y: VecRef<'_, f64>,
+) -> Result<Option<(VecOperand, VecOperand)>> {
+    check_len(R64, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R64, "x", x.len())?;
+    crate::blas::check_f64(ctx, R64)?;
+    if x.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((
+        layout::vector(ctx, R64, "x", &x)?,
+        layout::vector(ctx, R64, "y", &y)?,
+    )))
+}

@@ -59,3 +59,43 @@ pub fn sscal<'a>(
         .collect();
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
 }
+
+/// `x ← alpha·x` in f64.
+///
+/// BLAS: `dscal`. As [`sscal`] (any stride, `alpha = 1` a quick return, NaN and Inf propagate:
+/// `0·NaN = NaN`; one rounding per element, bit-exact against the host), in f64
+/// (`wgsl/level1/elementwise.wgsl` entry `scal_sc`, alpha read as f64 from a small buffer).
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sscal`]. On error `x` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let mut x = array![3.0f64, 1e300];
+/// wgblas::blas::dscal(ctx, 0.1, x.view_mut())?;
+/// assert_eq!(x, array![0.1 * 3.0, 0.1 * 1e300]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dscal<'a>(ctx: &Context, alpha: f64, x: impl Into<VecMut<'a, f64>>) -> Result<()> {
+    const R: &str = "dscal";
+    let mut x = x.into();
+    check_dim(R, "x", x.len())?;
+    crate::blas::check_f64(ctx, R)?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    if alpha == 1.0 {
+        if let VecMut::Host(v) = &x {
+            return layout::check_fits::<f64>(ctx, R, "x", v.len());
+        }
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
+    let d = elementwise::scal_f64(ctx, &sc, &xd);
+    layout::finish_as(ctx, R, &[d], &mut [layout::OutAs::Vec(&mut x, &xd)])
+}

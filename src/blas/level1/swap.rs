@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len};
+use crate::context::Elem;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
 use crate::layout::{self, Out, VecMut};
@@ -43,5 +44,51 @@ pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a
         R,
         &d,
         &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
+    )
+}
+
+/// `x ↔ y` in f64.
+///
+/// BLAS: `dswap`. As [`sswap`] (equal lengths, any stride, bit-exact), in f64
+/// (`wgsl/level1/elementwise.wgsl` instantiated with `alias T = f64;`).
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sswap`]. On error `x` and `y` are unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let (mut x, mut y) = (array![0.1f64, 2.0], array![3.0f64, 1e-300]);
+/// wgblas::blas::dswap(ctx, x.view_mut(), y.view_mut())?;
+/// assert_eq!((x, y), (array![3.0, 1e-300], array![0.1, 2.0]));
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dswap<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dswap";
+    let (mut x, mut y) = (x.into(), y.into());
+    check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(R, "x", x.len())?;
+    crate::blas::check_f64(ctx, R)?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let d = elementwise::dispatches_as(ctx, Op::Swap, [0.0; 4], &xd, &yd, Elem::F64);
+    layout::finish_as(
+        ctx,
+        R,
+        &d,
+        &mut [
+            layout::OutAs::Vec(&mut x, &xd),
+            layout::OutAs::Vec(&mut y, &yd),
+        ],
     )
 }

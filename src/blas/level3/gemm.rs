@@ -117,3 +117,95 @@ pub fn sgemm<'a>(
         .collect();
     layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)])
 }
+
+/// `C ← alpha·op(A)·op(B) + beta·C` in f64, `op(X) = X` or `Xᵀ`.
+///
+/// BLAS: `dgemm`. As [`sgemm`] in every rule (shapes, any layout per operand with no copy,
+/// k = 0 or `alpha = 0` reads neither A nor B, `beta = 0` never reads `C`, NaN or Inf alpha or
+/// beta is not 0, no zero-skip, k past 16,384 split over dispatches), on the same tile engine
+/// (`wgsl/level3/gemm.wgsl` instantiated with `alias T = f64;`; f64 tiles need twice the
+/// workgroup memory, so the engine picks among the tiles that fit). `alpha` and `beta` are
+/// host values (no device scalars in f64). Forward error bound: that of
+/// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52 (factor ≤ 1).
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders (or [`Context::set_force_f64_fallback`] is on); otherwise as [`sgemm`]. On error
+/// `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::Transpose;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// let mut c = Array2::<f64>::zeros((2, 2));
+/// wgblas::blas::dgemm(ctx, Transpose::No, Transpose::Yes, 0.1, a.view(), a.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[0.1 * 5.0, 0.1 * 11.0], [0.1 * 11.0, 0.1 * 25.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dgemm<'a>(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dgemm";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
+    let op_a = a.op(transa);
+    let op_b = b.op(transb);
+    let (m, k) = op_a.dim();
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        R,
+        "c",
+        c.nrows(),
+        m,
+        "rows of C must equal the rows of op(A)",
+    )?;
+    check_len(
+        R,
+        "c",
+        c.ncols(),
+        op_b.ncols(),
+        "columns of C must equal the columns of op(B)",
+    )?;
+    check_dim(R, "a", m.max(k))?;
+    check_dim(R, "b", op_b.ncols())?;
+    crate::blas::check_f64(ctx, R)?;
+    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let cd = if beta == 0.0 {
+        layout::matrix_output(ctx, R, "c", c.view())?
+    } else {
+        layout::matrix(ctx, R, "c", c.view())?
+    };
+    let n = op_b.ncols();
+    let (ao, bo, co) = (
+        matmul::Operand::of(&ad),
+        matmul::Operand::of(&bd),
+        matmul::Operand::of(&cd),
+    );
+    let plan = matmul::gemm_f64(ctx, R, (m, n, k), 1, alpha, ao, bo, beta, co)?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Mat(&mut c, &cd)],
+    )
+}

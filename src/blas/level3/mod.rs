@@ -1,6 +1,7 @@
 //! Level 3: matrix-matrix routines.
 
 pub(crate) mod gemm;
+pub(crate) mod gemm_batched;
 pub(crate) mod gemmtr;
 pub(crate) mod symm;
 pub(crate) mod syr2k;

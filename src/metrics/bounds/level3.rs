@@ -55,6 +55,43 @@ pub fn gemm(
     out
 }
 
+/// `dgemm` (f64 operands): the [`gemm`] bound,
+/// `bound_ij = (k+1)·|alpha|·Σ_p |op(A)_ip|·|op(B)_pj| + |beta|·|C_ij|`, for
+/// [`forward_factor_f64`](crate::metrics::forward_factor_f64) (units of `2^-52`). A term whose
+/// scalar is 0 is 0 and its operands are not read.
+///
+/// # Panics
+/// When the shapes of `op(A)`, `op(B)`, `C` are inconsistent.
+#[allow(clippy::too_many_arguments)] // the BLAS argument list
+pub fn dgemm(
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f64,
+    a: ArrayView2<'_, f64>,
+    b: ArrayView2<'_, f64>,
+    beta: f64,
+    c: ArrayView2<'_, f64>,
+) -> Array2<f64> {
+    let opa = if transa == Transpose::Yes { a.t() } else { a };
+    let opb = if transb == Transpose::Yes { b.t() } else { b };
+    let ((m, k), (kb, n)) = (opa.dim(), opb.dim());
+    assert_eq!(
+        k, kb,
+        "bounds::dgemm: op(a) is {m}x{k} but op(b) is {kb}x{n}"
+    );
+    assert_eq!(c.dim(), (m, n), "bounds::dgemm: c must be {m}x{n}");
+    let scale = (k as f64 + 1.0) * alpha.abs();
+    let mut out = if alpha == 0.0 || k == 0 {
+        Array2::zeros((m, n))
+    } else {
+        opa.mapv(f64::abs).dot(&opb.mapv(f64::abs)) * scale
+    };
+    if beta != 0.0 {
+        out.zip_mut_with(&c, |o, &cv| *o += (beta * cv).abs());
+    }
+    out
+}
+
 /// `sgemmtr` (`sgemm` that updates only the triangle `uplo` of the square C): the [`gemm`]
 /// bound on the triangle, 0 elsewhere (C not read there).
 ///

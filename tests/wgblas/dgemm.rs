@@ -1,0 +1,470 @@
+//! dgemm and dgemm_batched: the sgemm rules in f64, from the same WGSL (`alias T = f64;`).
+//! Metric: forward factor ≤ 1 in units of eps = 2^-52 (`metrics::forward_factor_f64`) against
+//! OpenBLAS dgemm (lavapipe has SHADER_F64; without it every call is `Error::Unsupported`).
+
+use ndarray::{array, s, Array2, Array3, ArrayView2, ArrayViewMut2, Axis, ShapeBuilder};
+use proptest::prelude::*;
+use rand::Rng;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+
+const THRESHOLD: f64 = 1.0;
+const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+const SIZES: [usize; 8] = [1, 2, 7, 16, 17, 63, 65, 129];
+
+/// A value with |v| in [1e-3, 1] and a random sign, in f64 (all 53 bits random).
+fn value64(r: &mut rand::rngs::StdRng) -> f64 {
+    let v: f64 = r.random_range(1e-3..=1.0);
+    if r.random_bool(0.5) {
+        -v
+    } else {
+        v
+    }
+}
+
+fn rand64(seed: u64, (m, n): (usize, usize)) -> Array2<f64> {
+    let mut r = rng(seed);
+    Array2::from_shape_simple_fn((m, n), || value64(&mut r))
+}
+
+/// A matrix stored in `layout` (C, F, every other row and column of a larger array, rows
+/// reversed) whose logical view equals `x`.
+struct Mat64 {
+    buf: Array2<f64>,
+    layout: Layout,
+}
+
+impl Mat64 {
+    fn new(x: &Array2<f64>, layout: Layout) -> Self {
+        let (m, n) = x.dim();
+        let buf = match layout {
+            Layout::C => x.clone(),
+            Layout::F => {
+                let mut f = Array2::zeros((m, n).f());
+                f.assign(x);
+                f
+            }
+            Layout::Strided => {
+                let mut big = Array2::from_elem((2 * m, 2 * n), f64::NAN);
+                big.slice_mut(s![..;2, ..;2]).assign(x);
+                big
+            }
+            Layout::Reversed => x.slice(s![..;-1, ..]).to_owned(),
+        };
+        Mat64 { buf, layout }
+    }
+
+    fn view(&self) -> ArrayView2<'_, f64> {
+        match self.layout {
+            Layout::C | Layout::F => self.buf.view(),
+            Layout::Strided => self.buf.slice(s![..;2, ..;2]),
+            Layout::Reversed => self.buf.slice(s![..;-1, ..]),
+        }
+    }
+
+    fn view_mut(&mut self) -> ArrayViewMut2<'_, f64> {
+        match self.layout {
+            Layout::C | Layout::F => self.buf.view_mut(),
+            Layout::Strided => self.buf.slice_mut(s![..;2, ..;2]),
+            Layout::Reversed => self.buf.slice_mut(s![..;-1, ..]),
+        }
+    }
+}
+
+/// OpenBLAS dgemm on C-order copies.
+fn oracle_dgemm(
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f64,
+    a: ArrayView2<f64>,
+    b: ArrayView2<f64>,
+    beta: f64,
+    c: ArrayView2<f64>,
+) -> Array2<f64> {
+    use cblas_sys::*;
+    let t = |t| {
+        if t == Transpose::No {
+            CBLAS_TRANSPOSE::CblasNoTrans
+        } else {
+            CBLAS_TRANSPOSE::CblasTrans
+        }
+    };
+    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+    let mut cc = c.as_standard_layout().into_owned();
+    let (m, n) = cc.dim();
+    let k = if ta == Transpose::No {
+        a.ncols()
+    } else {
+        a.nrows()
+    };
+    unsafe {
+        cblas_dgemm(
+            CBLAS_LAYOUT::CblasRowMajor,
+            t(ta),
+            t(tb),
+            m as i32,
+            n as i32,
+            k as i32,
+            alpha,
+            a.as_ptr(),
+            a.ncols().max(1) as i32,
+            b.as_ptr(),
+            b.ncols().max(1) as i32,
+            beta,
+            cc.as_mut_ptr(),
+            n.max(1) as i32,
+        )
+    };
+    cc
+}
+
+fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
+    match t {
+        Transpose::No => (rows, cols),
+        Transpose::Yes => (cols, rows),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    seed: u64,
+    (m, n, k): (usize, usize, usize),
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f64,
+    beta: f64,
+    layouts: [Layout; 3],
+) {
+    let a = rand64(seed, shape(ta, m, k));
+    let b = rand64(seed + 1, shape(tb, k, n));
+    let c = if beta == 0.0 {
+        Array2::from_elem((m, n), f64::NAN)
+    } else {
+        rand64(seed + 2, (m, n))
+    };
+    let (sa, sb) = (Mat64::new(&a, layouts[0]), Mat64::new(&b, layouts[1]));
+    let mut sc = Mat64::new(&c, layouts[2]);
+    blas::dgemm(
+        ctx(),
+        ta,
+        tb,
+        alpha,
+        sa.view(),
+        sb.view(),
+        beta,
+        sc.view_mut(),
+    )
+    .unwrap();
+    let c0 = if beta == 0.0 {
+        Array2::zeros((m, n))
+    } else {
+        c.clone()
+    };
+    let reference = oracle_dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+    let bound = bounds::dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+    let f = metrics::forward_factor_f64(&sc.view(), &reference, &bound).unwrap();
+    assert!(
+        f <= THRESHOLD,
+        "dgemm {m}x{n}x{k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}: factor {f}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), m in 0usize..8, n in 0usize..8, k in 0usize..8,
+                ta in 0usize..2, tb in 0usize..2, alpha in -2.0f64..2.0, beta in -2.0f64..2.0,
+                la in 0usize..4, lb in 0usize..4, lc in 0usize..4) {
+        check(seed, (SIZES[m], SIZES[n], SIZES[k]), TRANS[ta], TRANS[tb], alpha, beta,
+              [LAYOUTS[la], LAYOUTS[lb], LAYOUTS[lc]]);
+    }
+}
+
+#[test]
+fn edge_flags_layouts_and_engine_paths() {
+    // Netlib alpha/beta values in C and F order and every transpose.
+    for layout in [Layout::C, Layout::F] {
+        for ta in TRANS {
+            for tb in TRANS {
+                for alpha in [0.0, 1.0, 0.7] {
+                    for beta in [0.0, 1.0, 0.9] {
+                        check(7, (9, 5, 3), ta, tb, alpha, beta, [layout; 3]);
+                    }
+                }
+            }
+        }
+    }
+    // Mixed and strided layouts per operand.
+    for la in LAYOUTS {
+        for lb in LAYOUTS {
+            for lc in LAYOUTS {
+                check(
+                    3,
+                    (17, 15, 16),
+                    Transpose::No,
+                    Transpose::Yes,
+                    1.0,
+                    0.9,
+                    [la, lb, lc],
+                );
+            }
+        }
+    }
+    // Whole aligned tiles (vec4 staging in f64) and split-k (small C, long k).
+    for ta in TRANS {
+        for tb in TRANS {
+            check(11, (128, 128, 64), ta, tb, 1.0, 0.5, [Layout::C; 3]);
+            check(12, (128, 128, 64), ta, tb, 0.3, 0.0, [Layout::F; 3]);
+        }
+    }
+    check(
+        13,
+        (20, 33, 1000),
+        Transpose::No,
+        Transpose::No,
+        0.7,
+        0.9,
+        [Layout::C; 3],
+    );
+    check(
+        14,
+        (65, 9, 517),
+        Transpose::Yes,
+        Transpose::No,
+        1.0,
+        0.0,
+        [Layout::F; 3],
+    );
+}
+
+#[test]
+fn edge_hand_values_and_exact_scalars() {
+    let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+    let b = array![[5.0f64, 6.0], [7.0, 8.0]];
+    assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
+    // alpha and beta reach the kernel as f64 (0.1 is not an f32): C = 0.1·AB + 0.3·C, with
+    // every sum exact, rounds exactly as on the host.
+    let mut c = Array2::<f64>::ones((2, 2));
+    a.gpu_gemm_inplace(0.1, &b, 0.3, &mut c).unwrap();
+    let want = array![[19.0, 22.0], [43.0, 50.0]].mapv(|v: f64| 0.1 * v + 0.3);
+    let f = metrics::forward_factor_f64(&c, &want, &Array2::from_elem((2, 2), 1.0)).unwrap();
+    assert!(f <= 1.0, "{c:?} vs {want:?}");
+    // A value that f32 cannot hold at all survives: 1e300·(AB)·1e-300-ish.
+    let tiny = array![[1e-300f64]];
+    let huge = array![[1e300f64]];
+    let p = tiny.gpu_gemm(&huge).unwrap();
+    assert!((p[[0, 0]] - 1.0).abs() <= 4.0 * f64::EPSILON, "{p:?}");
+}
+
+/// DESIGN.md §3 in f64: beta = 0 never reads C, alpha = 0 reads neither A nor B, k = 0 gives
+/// beta·C, NaN alpha or beta is not 0, a k past lavapipe's loop limit (k chunks: the later
+/// ones add with beta = 1).
+#[test]
+fn edge_special_values() {
+    let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+    let id = array![[1.0f64, 0.0], [0.0, 1.0]];
+    let mut c = array![[f64::NAN, f64::INFINITY], [f64::NAN, -f64::INFINITY]];
+    a.gpu_gemm_inplace(1.0, &id, 0.0, &mut c).unwrap();
+    assert_eq!(c, a);
+    let an = Array2::from_elem((2, 3), f64::NAN);
+    let bn = Array2::from_elem((3, 2), f64::INFINITY);
+    let mut c = array![[1.0f64, 2.0], [3.0, 4.0]];
+    an.gpu_gemm_inplace(0.0, &bn, 2.0, &mut c).unwrap();
+    assert_eq!(c, array![[2.0, 4.0], [6.0, 8.0]]);
+    let a0 = Array2::<f64>::zeros((3, 0));
+    let b0 = Array2::<f64>::zeros((0, 2));
+    let mut c = Array2::from_elem((3, 2), f64::NAN);
+    a0.gpu_gemm_inplace(1.0, &b0, 0.0, &mut c).unwrap();
+    assert_eq!(c, Array2::zeros((3, 2)));
+    let ones = Array2::from_elem((2, 2), 1.0f64);
+    let mut c = ones.clone();
+    ones.gpu_gemm_inplace(f64::NAN, &ones, 1.0, &mut c).unwrap();
+    assert!(c.iter().all(|v| v.is_nan()));
+    let mut c = Array2::zeros((2, 2));
+    ones.gpu_gemm_inplace(1.0, &ones, f64::NAN, &mut c).unwrap();
+    assert!(c.iter().all(|v| v.is_nan()));
+    // No zero-skip: 0·NaN = NaN.
+    let mut z = Array2::<f64>::zeros((2, 2));
+    z[[0, 1]] = f64::NAN;
+    let c = z.gpu_gemm(&Array2::zeros((2, 2))).unwrap();
+    assert!(c.row(0).iter().all(|v| v.is_nan()) && c.row(1).iter().all(|&v| v == 0.0));
+    // k = 70,000 (chunks of 16,384), beta = 0.5 on the first chunk only: exact sums.
+    let k = 70_000;
+    let a = Array2::<f64>::ones((2, k));
+    let b = Array2::<f64>::from_elem((k, 2), 0.25);
+    let mut c = Array2::from_elem((2, 2), 4.0f64);
+    a.gpu_gemm_inplace(1.0, &b, 0.5, &mut c).unwrap();
+    assert_eq!(c, Array2::from_elem((2, 2), 2.0 + k as f64 / 4.0));
+}
+
+#[test]
+fn validation_shapes_and_missing_f64() {
+    let a = Array2::<f64>::ones((3, 4));
+    let b = Array2::<f64>::ones((5, 2));
+    let mut c = Array2::<f64>::from_elem((3, 2), 9.0);
+    let err = a.gpu_gemm_inplace(1.0, &b, 0.0, &mut c).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "dgemm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(c, Array2::from_elem((3, 2), 9.0));
+    // Without f64 shaders (forced here on a private context): a typed error naming the
+    // feature, C unchanged.
+    let own = wgblas::Context::new().unwrap();
+    own.set_force_f64_fallback(true);
+    let b = Array2::<f64>::ones((4, 2));
+    let err = blas::dgemm(
+        &own,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        Error::Unsupported {
+            routine: "dgemm",
+            feature: "SHADER_F64"
+        }
+    );
+    let a3 = Array3::<f64>::ones((2, 3, 4));
+    let b3 = Array3::<f64>::ones((2, 4, 2));
+    let mut c3 = Array3::<f64>::from_elem((2, 3, 2), 9.0);
+    let err = blas::dgemm_batched(
+        &own,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a3.view(),
+        b3.view(),
+        0.0,
+        c3.view_mut(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        Error::Unsupported {
+            routine: "dgemm_batched",
+            feature: "SHADER_F64"
+        }
+    );
+    assert_eq!(c, Array2::from_elem((3, 2), 9.0));
+    assert!(c3.iter().all(|&v| v == 9.0));
+}
+
+#[test]
+fn resident_f64_matrices() {
+    for f_order in [false, true] {
+        let a = rand64(41, (33, 17));
+        let b = rand64(42, (17, 20));
+        let c = rand64(43, (33, 20));
+        let store = |x: &Array2<f64>| {
+            if f_order {
+                x.t().as_standard_layout().into_owned().reversed_axes()
+            } else {
+                x.clone()
+            }
+        };
+        let ga = ctx().upload_matrix(&store(&a)).unwrap();
+        let gb = ctx().upload_matrix(&store(&b)).unwrap();
+        let mut gc = ctx().upload_matrix(&store(&c)).unwrap();
+        blas::dgemm(
+            ctx(),
+            Transpose::No,
+            Transpose::No,
+            0.7,
+            &ga,
+            &gb,
+            0.9,
+            &mut gc,
+        )
+        .unwrap();
+        let no = Transpose::No;
+        let reference = oracle_dgemm(no, no, 0.7, a.view(), b.view(), 0.9, c.view());
+        let bound = bounds::dgemm(no, no, 0.7, a.view(), b.view(), 0.9, c.view());
+        let got = gc.to_array().unwrap();
+        let f = metrics::forward_factor_f64(&got, &reference, &bound).unwrap();
+        assert!(f <= THRESHOLD, "resident dgemm F={f_order}: factor {f}");
+    }
+}
+
+/// dgemm_batched against OpenBLAS dgemm per product: small (several per workgroup) and tiled
+/// products, broadcast A, F-order batches, transposes, beta = 0 over NaN.
+#[test]
+fn batched_fixtures_and_broadcast() {
+    for (batch, m, n, k) in [
+        (7, 5, 3, 9),
+        (70, 32, 32, 32),
+        (3, 65, 70, 33),
+        (2, 128, 128, 64),
+    ] {
+        for ta in TRANS {
+            for tb in TRANS {
+                let (ra, ca) = shape(ta, m, k);
+                let (rb, cb) = shape(tb, k, n);
+                let (mut a, mut c) = (Array3::zeros((batch, ra, ca)), Array3::zeros((batch, m, n)));
+                let mut b = Array3::zeros((batch, rb, cb).f());
+                for p in 0..batch {
+                    let q = p as u64;
+                    a.index_axis_mut(Axis(0), p)
+                        .assign(&rand64(100 + q, (ra, ca)));
+                    b.index_axis_mut(Axis(0), p)
+                        .assign(&rand64(200 + q, (rb, cb)));
+                    c.index_axis_mut(Axis(0), p)
+                        .assign(&rand64(300 + q, (m, n)));
+                }
+                let mut got = c.clone();
+                blas::dgemm_batched(ctx(), ta, tb, 0.7, a.view(), b.view(), 0.9, got.view_mut())
+                    .unwrap();
+                let a2 = a.index_axis(Axis(0), 0).to_owned();
+                let abr = a2.broadcast((batch, ra, ca)).unwrap();
+                let mut got0 = Array3::from_elem((batch, m, n), f64::NAN);
+                blas::dgemm_batched(ctx(), ta, tb, 1.0, abr, b.view(), 0.0, got0.view_mut())
+                    .unwrap();
+                let zero = Array2::zeros((m, n));
+                for p in 0..batch {
+                    let (ap, bp, cp) = (
+                        a.index_axis(Axis(0), p),
+                        b.index_axis(Axis(0), p),
+                        c.index_axis(Axis(0), p),
+                    );
+                    let r = oracle_dgemm(ta, tb, 0.7, ap, bp, 0.9, cp);
+                    let bd = bounds::dgemm(ta, tb, 0.7, ap, bp, 0.9, cp);
+                    let f =
+                        metrics::forward_factor_f64(&got.index_axis(Axis(0), p), &r, &bd).unwrap();
+                    assert!(
+                        f <= THRESHOLD,
+                        "{batch}x{m}x{n}x{k} {ta:?}{tb:?} p={p}: {f}"
+                    );
+                    let r = oracle_dgemm(ta, tb, 1.0, a2.view(), bp, 0.0, zero.view());
+                    let bd = bounds::dgemm(ta, tb, 1.0, a2.view(), bp, 0.0, zero.view());
+                    let f =
+                        metrics::forward_factor_f64(&got0.index_axis(Axis(0), p), &r, &bd).unwrap();
+                    assert!(f <= THRESHOLD, "broadcast {batch}x{m}x{n}x{k} p={p}: {f}");
+                }
+            }
+        }
+    }
+    // Through the extension trait, and a batch past 65,535 (hand values, exact).
+    let a = Array3::from_shape_fn((70_000, 2, 2), |(p, i, j)| ((p % 97) + i + 2 * j) as f64);
+    let b = Array3::from_shape_fn((70_000, 2, 2), |(p, i, j)| ((p % 5) + i * j) as f64);
+    let c = a.gpu_gemm_batched(&b).unwrap();
+    for p in (0..70_000).step_by(997).chain([69_999]) {
+        let want = a.index_axis(Axis(0), p).dot(&b.index_axis(Axis(0), p));
+        assert_eq!(c.index_axis(Axis(0), p), want, "product {p}");
+    }
+}

@@ -1,0 +1,248 @@
+//! ddot and daxpy: the sdot and saxpy rules in f64, from the same WGSL (`alias T = f64;`).
+//! Metric: forward factor ≤ 1 in units of eps = 2^-52 (DESIGN.md §2 bounds: ddot
+//! `n·Σ|x_i·y_i|` against OpenBLAS ddot, daxpy `|alpha·x_i| + |y_i|` against the host value).
+
+use ndarray::{array, s, Array1, ArrayView1};
+use rand::Rng;
+use wgblas::metrics::{self, EPS64};
+use wgblas::prelude::*;
+use wgblas::{blas, Error};
+
+use crate::common::*;
+
+fn rand64(seed: u64, n: usize) -> Array1<f64> {
+    let mut r = rng(seed);
+    Array1::from_shape_simple_fn(n, || {
+        let v: f64 = r.random_range(1e-3..=1.0);
+        if r.random_bool(0.5) {
+            -v
+        } else {
+            v
+        }
+    })
+}
+
+fn oracle_ddot(x: ArrayView1<f64>, y: ArrayView1<f64>) -> f64 {
+    let (x, y) = (x.to_owned(), y.to_owned());
+    unsafe { cblas_sys::cblas_ddot(x.len() as i32, x.as_ptr(), 1, y.as_ptr(), 1) }
+}
+
+/// A buffer whose view with increment `inc` ([`view`]) holds the values of `v`, NaN between.
+fn strided(v: &Array1<f64>, inc: isize) -> Array1<f64> {
+    let n = v.len();
+    let step = inc.unsigned_abs();
+    let mut buf = Array1::from_elem(n * step, f64::NAN);
+    buf.slice_mut(s![..;inc]).assign(v);
+    buf
+}
+
+fn view(buf: &Array1<f64>, inc: isize) -> ArrayView1<'_, f64> {
+    buf.slice(s![..;inc])
+}
+
+#[test]
+fn ddot_fixtures_strides_and_sizes() {
+    for n in [1, 2, 3, 5, 9, 255, 256, 257, 100_000, 300_001] {
+        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
+            let (x, y) = (rand64(n as u64, n), rand64(n as u64 + 7, n));
+            let (bx, by) = (strided(&x, ix), strided(&y, iy));
+            let (vx, vy) = (view(&bx, ix), view(&by, iy));
+            assert_eq!(vx, x.view());
+            let got = blas::ddot(ctx(), vx, vy).unwrap();
+            let want = oracle_ddot(x.view(), y.view());
+            let bound = n as f64 * x.iter().zip(&y).map(|(a, b)| (a * b).abs()).sum::<f64>();
+            let f = (got - want).abs() / (EPS64 * bound);
+            assert!(f <= 1.0, "ddot n={n} inc=({ix},{iy}): factor {f}");
+        }
+    }
+}
+
+#[test]
+fn ddot_edges() {
+    let e = Array1::<f64>::zeros(0);
+    assert_eq!(blas::ddot(ctx(), e.view(), e.view()).unwrap(), 0.0);
+    // Values past the f32 range, and NaN / Inf propagation (no zero-skip: 0·Inf = NaN).
+    let x = array![1e300f64, 1e-300];
+    let y = array![1e-300f64, 1e300];
+    assert_eq!(x.gpu_dot(&y).unwrap(), 2.0);
+    assert!(array![0.0f64, 1.0]
+        .gpu_dot(&array![f64::INFINITY, 1.0])
+        .unwrap()
+        .is_nan());
+    // The resident form: the same value, kept on the device until read.
+    let (a, b) = (rand64(80, 5000), rand64(81, 5000));
+    let (ga, gb) = (
+        ctx().upload_vector(&a).unwrap(),
+        ctx().upload_vector(&b).unwrap(),
+    );
+    let d = wgblas::resident::ddot(ctx(), &ga, &gb).unwrap();
+    assert_eq!(
+        d.get().unwrap().to_bits(),
+        blas::ddot(ctx(), a.view(), b.view()).unwrap().to_bits()
+    );
+    let empty = wgblas::resident::ddot(ctx(), e.view(), e.view()).unwrap();
+    assert_eq!(empty.get().unwrap(), 0.0);
+    let err = blas::ddot(ctx(), x.view(), array![1.0f64].view()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "ddot",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn daxpy_fixtures_strides_and_edges() {
+    for n in [1, 2, 3, 5, 9, 1023, 1024, 1025, 100_000] {
+        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
+            for alpha in [1.0, 0.7, -0.1] {
+                let (x, y) = (rand64(n as u64, n), rand64(n as u64 + 3, n));
+                let bx = strided(&x, ix);
+                let mut by = strided(&y, iy);
+                blas::daxpy(ctx(), alpha, view(&bx, ix), by.slice_mut(s![..;iy])).unwrap();
+                let got = view(&by, iy).to_owned();
+                let want = &x * alpha + &y;
+                let bound = x.mapv(|v| (alpha * v).abs()) + y.mapv(f64::abs);
+                let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                assert!(f <= 1.0, "daxpy n={n} inc=({ix},{iy}) alpha={alpha}: {f}");
+                // The gaps of a strided y are untouched.
+                if iy.abs() > 1 {
+                    assert!(by.iter().skip(1).step_by(2).all(|v| v.is_nan()));
+                }
+            }
+        }
+    }
+    // alpha = 0: nothing read, y unchanged even with NaN in x.
+    let mut y = array![1.0f64, 2.0];
+    array![f64::NAN, f64::NAN]
+        .gpu_axpy_inplace(0.0, &mut y)
+        .unwrap();
+    assert_eq!(y, array![1.0, 2.0]);
+    // f64 alpha and values past the f32 range.
+    let z = array![2.0f64, 1e300]
+        .gpu_axpy(0.1, &array![0.0f64, 0.0])
+        .unwrap();
+    assert_eq!(z, array![0.2, 0.1 * 1e300]);
+    // Resident y.
+    let x = rand64(5, 1000);
+    let y = rand64(6, 1000);
+    let mut gy = ctx().upload_vector(&y).unwrap();
+    blas::daxpy(ctx(), -0.3, x.view(), &mut gy).unwrap();
+    let got = gy.to_array().unwrap();
+    let want = &x * -0.3 + &y;
+    let bound = x.mapv(|v| (0.3 * v).abs()) + y.mapv(f64::abs);
+    let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+    assert!(f <= 1.0, "resident daxpy: {f}");
+    let err = blas::daxpy(ctx(), 1.0, x.view(), array![1.0f64].view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "daxpy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_f64_is_a_typed_error() {
+    let own = wgblas::Context::new().unwrap();
+    own.set_force_f64_fallback(true);
+    let x = array![1.0f64, 2.0];
+    let mut y = array![3.0f64, 4.0];
+    let unsupported = |routine| Error::Unsupported {
+        routine,
+        feature: "SHADER_F64",
+    };
+    assert_eq!(
+        blas::ddot(&own, x.view(), y.view()).unwrap_err(),
+        unsupported("ddot")
+    );
+    assert_eq!(
+        blas::daxpy(&own, 2.0, x.view(), y.view_mut()).unwrap_err(),
+        unsupported("daxpy")
+    );
+    assert_eq!(y, array![3.0, 4.0]);
+}
+
+/// dcopy, dswap and dscal: bit-exact (max ULP 0, DESIGN.md §2) in every stride pair, special
+/// values included; dscal against the host's own product (one rounding either way).
+#[test]
+fn dcopy_dswap_dscal_bit_exact() {
+    let bits = |v: ArrayView1<f64>| v.mapv(f64::to_bits);
+    for n in [1, 3, 4, 5, 1000, 4099] {
+        let mut x = rand64(n as u64 + 50, n);
+        x[0] = -0.0;
+        if n > 2 {
+            x[1] = f64::from_bits(0x7ff8_0000_dead_beef); // a NaN with a payload
+            x[2] = 1e-310; // subnormal
+        }
+        let y = rand64(n as u64 + 60, n);
+        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
+            let bx = strided(&x, ix);
+            let mut by = strided(&y, iy);
+            blas::dcopy(ctx(), view(&bx, ix), by.slice_mut(s![..;iy])).unwrap();
+            assert_eq!(
+                bits(view(&by, iy)),
+                bits(x.view()),
+                "dcopy n={n} ({ix},{iy})"
+            );
+            let mut bx = strided(&x, ix);
+            let mut by = strided(&y, iy);
+            blas::dswap(ctx(), bx.slice_mut(s![..;ix]), by.slice_mut(s![..;iy])).unwrap();
+            assert_eq!(bits(view(&bx, ix)), bits(y.view()), "dswap x n={n}");
+            assert_eq!(bits(view(&by, iy)), bits(x.view()), "dswap y n={n}");
+            for alpha in [0.1, -3.0, 0.0] {
+                let mut bx = strided(&x, ix);
+                blas::dscal(ctx(), alpha, bx.slice_mut(s![..;ix])).unwrap();
+                let want = x.mapv(|v| alpha * v);
+                let got = view(&bx, ix);
+                assert!(
+                    got.iter()
+                        .zip(&want)
+                        .all(|(g, w)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan())),
+                    "dscal n={n} alpha={alpha}: {got:?} vs {want:?}"
+                );
+            }
+        }
+    }
+    // alpha = 0 is no zero-skip: 0·NaN = NaN, 0·Inf = NaN.
+    let mut x = array![f64::NAN, f64::INFINITY, 2.0];
+    blas::dscal(ctx(), 0.0, x.view_mut()).unwrap();
+    assert!(x[0].is_nan() && x[1].is_nan() && x[2] == 0.0);
+    // Resident operands.
+    let x = rand64(70, 257);
+    let mut gy = wgblas::GpuVector::<f64>::zeros(ctx(), 257).unwrap();
+    blas::dcopy(ctx(), x.view(), &mut gy).unwrap();
+    blas::dscal(ctx(), 0.5, &mut gy).unwrap();
+    assert_eq!(gy.to_array().unwrap(), x.mapv(|v| 0.5 * v));
+    let own = wgblas::Context::new().unwrap();
+    own.set_force_f64_fallback(true);
+    let mut a = array![1.0f64];
+    let mut b = array![2.0f64];
+    for err in [
+        blas::dcopy(&own, a.view(), b.view_mut()).unwrap_err(),
+        blas::dswap(&own, a.view_mut(), b.view_mut()).unwrap_err(),
+        blas::dscal(&own, 2.0, a.view_mut()).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::Unsupported {
+                    feature: "SHADER_F64",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    assert_eq!((a[0], b[0]), (1.0, 2.0));
+}

@@ -1,0 +1,731 @@
+//! sgemm_batched: C_b ← alpha·op(A_b)·op(B_b) + beta·C_b for every b. Metric: the sgemm
+//! forward factor ≤ 1 (DESIGN.md §2) on every product of the batch, against OpenBLAS sgemm.
+
+use ndarray::{array, s, Array2, Array3, ArrayView3, ArrayViewMut3, Axis, ShapeBuilder};
+use proptest::prelude::*;
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Error, GpuBatch};
+
+use crate::common::*;
+
+const THRESHOLD: f64 = 1.0;
+const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+
+/// How a batch is stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BLayout {
+    /// C order (batch stride m·n, row-major matrices).
+    C,
+    /// F order of the whole 3-D array (batch stride 1: the batch interleaved).
+    F,
+    /// A batch of column-major matrices (batch stride m·n), as a `.t()` of each matrix.
+    FMat,
+    /// Every other matrix and every other column of a larger array (gaps: gathered).
+    Strided,
+    /// The batch axis reversed (negative batch stride).
+    Reversed,
+}
+
+const BLAYOUTS: [BLayout; 5] = [
+    BLayout::C,
+    BLayout::F,
+    BLayout::FMat,
+    BLayout::Strided,
+    BLayout::Reversed,
+];
+
+/// A batch stored in `layout` whose logical view equals the given values; pad NaN.
+struct Bat {
+    buf: Array3<f32>,
+    layout: BLayout,
+}
+
+impl Bat {
+    fn new(x: &Array3<f32>, layout: BLayout) -> Self {
+        let (b, m, n) = x.dim();
+        let buf = match layout {
+            BLayout::C => x.clone(),
+            BLayout::F => {
+                let mut f = Array3::zeros((b, m, n).f());
+                f.assign(x);
+                f
+            }
+            BLayout::FMat => x
+                .view()
+                .permuted_axes([0, 2, 1])
+                .as_standard_layout()
+                .into_owned(),
+            BLayout::Strided => {
+                let mut big = Array3::from_elem((2 * b, m, 2 * n), f32::NAN);
+                big.slice_mut(s![..;2, .., ..;2]).assign(x);
+                big
+            }
+            BLayout::Reversed => x.slice(s![..;-1, .., ..]).to_owned(),
+        };
+        Bat { buf, layout }
+    }
+
+    fn view(&self) -> ArrayView3<'_, f32> {
+        match self.layout {
+            BLayout::C | BLayout::F => self.buf.view(),
+            BLayout::FMat => self.buf.view().permuted_axes([0, 2, 1]),
+            BLayout::Strided => self.buf.slice(s![..;2, .., ..;2]),
+            BLayout::Reversed => self.buf.slice(s![..;-1, .., ..]),
+        }
+    }
+
+    fn view_mut(&mut self) -> ArrayViewMut3<'_, f32> {
+        match self.layout {
+            BLayout::C | BLayout::F => self.buf.view_mut(),
+            BLayout::FMat => self.buf.view_mut().permuted_axes([0, 2, 1]),
+            BLayout::Strided => self.buf.slice_mut(s![..;2, .., ..;2]),
+            BLayout::Reversed => self.buf.slice_mut(s![..;-1, .., ..]),
+        }
+    }
+
+    /// The pad between the elements of a strided batch (bits), to check it is untouched.
+    fn outside(&self) -> Vec<u32> {
+        match self.layout {
+            BLayout::Strided => self
+                .buf
+                .indexed_iter()
+                .filter(|((b, _, j), _)| b % 2 == 1 || j % 2 == 1)
+                .map(|(_, v)| v.to_bits())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
+    match t {
+        Transpose::No => (rows, cols),
+        Transpose::Yes => (cols, rows),
+    }
+}
+
+fn rand_batch(seed: u64, (b, m, n): (usize, usize, usize)) -> Array3<f32> {
+    let mut r = rng(seed);
+    Array3::from_shape_simple_fn((b, m, n), || value(&mut r))
+}
+
+/// The largest forward factor over the products of the batch (OpenBLAS sgemm per product).
+#[allow(clippy::too_many_arguments)]
+fn max_factor(
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f32,
+    a: ArrayView3<f32>,
+    b: ArrayView3<f32>,
+    beta: f32,
+    c0: ArrayView3<f32>,
+    got: ArrayView3<f32>,
+) -> f64 {
+    let mut worst = 0.0f64;
+    for p in 0..got.len_of(Axis(0)) {
+        let (ap, bp, cp) = (
+            a.index_axis(Axis(0), p),
+            b.index_axis(Axis(0), p),
+            c0.index_axis(Axis(0), p),
+        );
+        let reference = oracle::sgemm(ta, tb, alpha, ap, bp, beta, cp);
+        let bound = bounds::gemm(ta, tb, alpha, ap, bp, beta, cp);
+        let g = got.index_axis(Axis(0), p).to_owned();
+        let f = metrics::forward_factor(&g, &reference, &bound).unwrap();
+        worst = worst.max(f);
+    }
+    worst
+}
+
+/// One batched call against OpenBLAS per product: `a`, `b`, `c` stored in `layouts`; beta = 0
+/// puts NaN in C (which must not leak).
+#[allow(clippy::too_many_arguments)]
+fn check(
+    seed: u64,
+    batch: usize,
+    (m, n, k): (usize, usize, usize),
+    ta: Transpose,
+    tb: Transpose,
+    alpha: f32,
+    beta: f32,
+    layouts: [BLayout; 3],
+) {
+    let (ra, ca) = shape(ta, m, k);
+    let (rb, cb) = shape(tb, k, n);
+    let a = rand_batch(seed, (batch, ra, ca));
+    let b = rand_batch(seed + 1, (batch, rb, cb));
+    let c = if beta == 0.0 {
+        Array3::from_elem((batch, m, n), f32::NAN)
+    } else {
+        rand_batch(seed + 2, (batch, m, n))
+    };
+    let (sa, sb) = (Bat::new(&a, layouts[0]), Bat::new(&b, layouts[1]));
+    let mut sc = Bat::new(&c, layouts[2]);
+    let pad = sc.outside();
+    blas::sgemm_batched(
+        ctx(),
+        ta,
+        tb,
+        alpha,
+        sa.view(),
+        sb.view(),
+        beta,
+        sc.view_mut(),
+    )
+    .unwrap();
+    let c0 = if beta == 0.0 {
+        Array3::zeros((batch, m, n))
+    } else {
+        c.clone()
+    };
+    let f = max_factor(
+        ta,
+        tb,
+        alpha,
+        a.view(),
+        b.view(),
+        beta,
+        c0.view(),
+        sc.view(),
+    );
+    assert!(
+        f <= THRESHOLD,
+        "sgemm_batched {batch}x{m}x{n}x{k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}: factor {f}"
+    );
+    assert_eq!(pad, sc.outside(), "wrote outside C");
+}
+
+const SIZES: [usize; 7] = [1, 2, 7, 16, 17, 33, 65];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    #[test]
+    fn fixtures(seed in any::<u64>(), batch in 1usize..6, m in 0usize..7, n in 0usize..7,
+                k in 0usize..7, ta in 0usize..2, tb in 0usize..2, alpha in -2.0f32..2.0,
+                beta in -2.0f32..2.0, la in 0usize..5, lb in 0usize..5, lc in 0usize..5) {
+        check(seed, batch, (SIZES[m], SIZES[n], SIZES[k]), TRANS[ta], TRANS[tb], alpha, beta,
+              [BLAYOUTS[la], BLAYOUTS[lb], BLAYOUTS[lc]]);
+    }
+}
+
+#[test]
+fn edge_every_layout_per_operand_and_transpose() {
+    for la in BLAYOUTS {
+        for lb in BLAYOUTS {
+            for lc in BLAYOUTS {
+                check(
+                    3,
+                    3,
+                    (9, 6, 5),
+                    Transpose::No,
+                    Transpose::No,
+                    1.0,
+                    0.9,
+                    [la, lb, lc],
+                );
+            }
+        }
+    }
+    for ta in TRANS {
+        for tb in TRANS {
+            for layouts in [[BLayout::C; 3], [BLayout::FMat; 3], [BLayout::F; 3]] {
+                for (alpha, beta) in [(1.0, 0.0), (0.7, 1.0), (0.0, 0.9), (-1.0, 0.9)] {
+                    check(5, 4, (17, 15, 16), ta, tb, alpha, beta, layouts);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_aligned_batches_take_the_vec4_paths() {
+    // 128×128×64 products with batch strides that are multiples of 4: the vec4 staging, in
+    // every storage order and transpose.
+    for layouts in [
+        [BLayout::C; 3],
+        [BLayout::FMat; 3],
+        [BLayout::C, BLayout::FMat, BLayout::C],
+    ] {
+        for ta in TRANS {
+            for tb in TRANS {
+                check(7, 3, (128, 128, 64), ta, tb, 1.0, 0.5, layouts);
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_batch_zero_and_one() {
+    // batch = 0: nothing to do, no error.
+    let a = Array3::<f32>::zeros((0, 3, 4));
+    let b = Array3::<f32>::zeros((0, 4, 2));
+    let c = a.gpu_gemm_batched(&b).unwrap();
+    assert_eq!(c.dim(), (0, 3, 2));
+    let mut c = Array3::<f32>::zeros((0, 3, 2));
+    a.gpu_gemm_batched_inplace(1.0, &b, 0.5, &mut c).unwrap();
+    // batch = 1 is sgemm: the same result bit for bit.
+    for layouts in [
+        [BLayout::C; 3],
+        [BLayout::F, BLayout::FMat, BLayout::Strided],
+    ] {
+        check(
+            9,
+            1,
+            (33, 17, 65),
+            Transpose::No,
+            Transpose::Yes,
+            0.7,
+            0.9,
+            layouts,
+        );
+    }
+    let a = rand_batch(11, (1, 20, 30));
+    let b = rand_batch(12, (1, 30, 10));
+    let c = a.gpu_gemm_batched(&b).unwrap();
+    let one = a
+        .index_axis(Axis(0), 0)
+        .gpu_gemm(&b.index_axis(Axis(0), 0))
+        .unwrap();
+    assert!(c
+        .index_axis(Axis(0), 0)
+        .iter()
+        .zip(&one)
+        .all(|(x, y)| x.to_bits() == y.to_bits()));
+}
+
+/// A batch past the 65,535 workgroups of one grid dimension, at cheap sizes, hand-computed:
+/// every product has its own small-integer values (exact in f32), so a product computed from
+/// another one's operands, or written to another one's C, or not at all, shows.
+#[test]
+fn edge_batch_past_the_grid_limit() {
+    let batch = 70_000;
+    for (m, n, k) in [(1, 1, 1), (2, 2, 2)] {
+        let a = Array3::from_shape_fn((batch, m, k), |(p, i, l)| ((p % 251) + i + 2 * l) as f32);
+        let b = Array3::from_shape_fn((batch, k, n), |(p, l, j)| ((p % 13) + l * j + 1) as f32);
+        let c = a.gpu_gemm_batched(&b).unwrap();
+        for p in 0..batch {
+            let want = a.index_axis(Axis(0), p).dot(&b.index_axis(Axis(0), p));
+            assert_eq!(c.index_axis(Axis(0), p), want, "product {p} of {m}x{n}x{k}");
+        }
+    }
+}
+
+/// One dispatch covers the whole batch (a private context, so that other tests' dispatches do
+/// not count).
+#[test]
+fn edge_one_dispatch_for_the_whole_batch() {
+    let own = wgblas::Context::new().unwrap();
+    let a = Array3::from_elem((70_000, 2, 2), 1.0f32);
+    let b = Array3::from_elem((70_000, 2, 2), 2.0f32);
+    let mut c = Array3::from_elem((70_000, 2, 2), f32::NAN);
+    let before = own.dispatches();
+    blas::sgemm_batched(
+        &own,
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(own.dispatches() - before, 1);
+    assert!(c.iter().all(|&v| v == 4.0));
+}
+
+/// One A (or B) for the whole batch, passed as a broadcast view (batch stride 0).
+#[test]
+fn edge_broadcast_a_and_b() {
+    for (m, n, k) in [(5, 7, 3), (17, 33, 16), (64, 64, 64)] {
+        for ta in TRANS {
+            for tb in TRANS {
+                let (ra, ca) = shape(ta, m, k);
+                let (rb, cb) = shape(tb, k, n);
+                let a2 = rand_batch(21, (1, ra, ca)).index_axis_move(Axis(0), 0);
+                let b3 = rand_batch(22, (6, rb, cb));
+                let c = rand_batch(23, (6, m, n));
+                // Broadcast A.
+                let abr = a2.broadcast((6, ra, ca)).unwrap();
+                let mut got = c.clone();
+                blas::sgemm_batched(ctx(), ta, tb, 0.7, abr, b3.view(), 0.5, got.view_mut())
+                    .unwrap();
+                let f = max_factor(ta, tb, 0.7, abr, b3.view(), 0.5, c.view(), got.view());
+                assert!(f <= THRESHOLD, "broadcast A {m}x{n}x{k} {ta:?}{tb:?}: {f}");
+                // Broadcast B (with A of the batch in F order of the whole array).
+                let b2 = b3.index_axis(Axis(0), 0).to_owned();
+                let bbr = b2.broadcast((6, rb, cb)).unwrap();
+                let a3 = Bat::new(&rand_batch(24, (6, ra, ca)), BLayout::F);
+                let mut got = c.clone();
+                blas::sgemm_batched(ctx(), ta, tb, 1.0, a3.view(), bbr, 0.0, got.view_mut())
+                    .unwrap();
+                let zero = Array3::zeros((6, m, n));
+                let f = max_factor(ta, tb, 1.0, a3.view(), bbr, 0.0, zero.view(), got.view());
+                assert!(f <= THRESHOLD, "broadcast B {m}x{n}x{k} {ta:?}{tb:?}: {f}");
+            }
+        }
+    }
+    // Hand values: A = [[1, 2], [3, 4]] shared by two products.
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let b = Array3::from_shape_vec((2, 2, 1), vec![1.0f32, 1.0, 2.0, -1.0]).unwrap();
+    let c = a
+        .broadcast((2, 2, 2))
+        .unwrap()
+        .gpu_gemm_batched(&b)
+        .unwrap();
+    assert_eq!(
+        c,
+        Array3::from_shape_vec((2, 2, 1), vec![3.0, 7.0, 0.0, 2.0]).unwrap()
+    );
+}
+
+/// DESIGN.md §3 on every product: beta = 0 overwrites NaN in C; alpha = 0 reads neither A nor
+/// B; k = 0 gives beta·C; a NaN alpha or beta is not 0; NaN propagates through a zero partner.
+#[test]
+fn edge_special_values() {
+    let batch = 3;
+    // beta = 0: C holds NaN and Inf, which must not leak.
+    let a = Array3::from_shape_fn((batch, 2, 2), |(p, i, j)| (p + i + j) as f32);
+    let id = Array3::from_shape_fn((batch, 2, 2), |(_, i, j)| f32::from(u8::from(i == j)));
+    let mut c = Array3::from_shape_fn(
+        (batch, 2, 2),
+        |(_, i, _)| {
+            if i == 0 {
+                f32::NAN
+            } else {
+                f32::INFINITY
+            }
+        },
+    );
+    a.gpu_gemm_batched_inplace(1.0, &id, 0.0, &mut c).unwrap();
+    assert_eq!(c, a);
+    // alpha = 0: A and B are NaN and Inf, never read; C = beta·C.
+    let an = Array3::from_elem((batch, 2, 3), f32::NAN);
+    let bn = Array3::from_elem((batch, 3, 2), f32::INFINITY);
+    let mut c = Array3::from_shape_fn((batch, 2, 2), |(p, i, j)| (p + i + j) as f32);
+    let want = c.mapv(|v| 2.0 * v);
+    an.gpu_gemm_batched_inplace(0.0, &bn, 2.0, &mut c).unwrap();
+    assert_eq!(c, want);
+    // k = 0: C = beta·C; with beta = 0 as well, C = 0 even where it held NaN.
+    let a0 = Array3::<f32>::zeros((batch, 2, 0));
+    let b0 = Array3::<f32>::zeros((batch, 0, 2));
+    let mut c = Array3::from_elem((batch, 2, 2), 4.0f32);
+    a0.gpu_gemm_batched_inplace(1.0, &b0, 0.5, &mut c).unwrap();
+    assert_eq!(c, Array3::from_elem((batch, 2, 2), 2.0));
+    let mut c = Array3::from_elem((batch, 2, 2), f32::NAN);
+    a0.gpu_gemm_batched_inplace(1.0, &b0, 0.0, &mut c).unwrap();
+    assert_eq!(c, Array3::zeros((batch, 2, 2)));
+    // A NaN alpha is not 0: every element NaN. A NaN beta is not 0: NaN even with C = 0.
+    let ones = Array3::from_elem((batch, 2, 2), 1.0f32);
+    let mut c = Array3::from_elem((batch, 2, 2), 1.0f32);
+    ones.gpu_gemm_batched_inplace(f32::NAN, &ones, 1.0, &mut c)
+        .unwrap();
+    assert!(c.iter().all(|v| v.is_nan()));
+    let mut c = Array3::zeros((batch, 2, 2));
+    ones.gpu_gemm_batched_inplace(1.0, &ones, f32::NAN, &mut c)
+        .unwrap();
+    assert!(c.iter().all(|v| v.is_nan()));
+    // No zero-skip: 0·NaN = NaN in the one product whose A holds a NaN, row 0 of C only.
+    let mut a = Array3::<f32>::zeros((batch, 2, 2));
+    a[[1, 0, 1]] = f32::NAN;
+    let b = Array3::<f32>::zeros((batch, 2, 2));
+    let c = a.gpu_gemm_batched(&b).unwrap();
+    for ((p, i, _), v) in c.indexed_iter() {
+        assert_eq!(v.is_nan(), p == 1 && i == 0, "({p}, {i}): {v}");
+        if !v.is_nan() {
+            assert_eq!(*v, 0.0);
+        }
+    }
+}
+
+/// Bad shapes: a typed error naming routine and argument, never a panic, C unchanged.
+#[test]
+fn validation_bad_shapes() {
+    type Dims = (usize, usize, usize);
+    let cases: [(Dims, Dims, Dims, &str); 5] = [
+        ((3, 2, 4), (2, 4, 5), (3, 2, 5), "b"), // batch of B
+        ((2, 2, 4), (3, 4, 5), (3, 2, 5), "a"), // batch of A
+        ((3, 2, 4), (3, 3, 5), (3, 2, 5), "b"), // inner dimension
+        ((3, 2, 4), (3, 4, 5), (3, 3, 5), "c"), // rows of C
+        ((3, 2, 4), (3, 4, 5), (3, 2, 6), "c"), // columns of C
+    ];
+    for (da, db, dc, arg) in cases {
+        let a = Array3::<f32>::ones(da);
+        let b = Array3::<f32>::ones(db);
+        let mut c = Array3::from_elem(dc, 9.0f32);
+        let err = a
+            .gpu_gemm_batched_inplace(1.0, &b, 1.0, &mut c)
+            .unwrap_err();
+        match &err {
+            Error::DimensionMismatch {
+                routine: "sgemm_batched",
+                arg: got,
+                ..
+            } => assert_eq!(*got, arg, "{da:?} {db:?} {dc:?}: {err}"),
+            _ => panic!("{da:?} {db:?} {dc:?}: {err}"),
+        }
+        assert!(c.iter().all(|&v| v == 9.0));
+    }
+    // The transpose flags change the checked shapes: op(A) = Aᵀ is 4×2 here.
+    let a = Array3::<f32>::ones((3, 2, 4));
+    let b = Array3::<f32>::ones((3, 4, 5));
+    let mut c = Array3::from_elem((3, 2, 5), 9.0f32);
+    let err = blas::sgemm_batched(
+        ctx(),
+        Transpose::Yes,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        c.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "sgemm_batched",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(c.iter().all(|&v| v == 9.0));
+    // Past one storage binding: TooLarge naming the operand, C unchanged (A is a broadcast
+    // view with no memory of its own, so that nothing large is allocated on the host).
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let one = Array2::<f32>::zeros((1, 1));
+    let a = one.broadcast((2, side, side)).unwrap();
+    let b = Array3::<f32>::zeros((2, side, 1));
+    let mut c = Array3::from_elem((2, side, 1), 5.0f32);
+    let err = a
+        .gpu_gemm_batched_inplace(1.0, &b, 0.0, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sgemm_batched",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(c.iter().all(|&v| v == 5.0));
+}
+
+/// The resident form: `GpuBatch` operands (and `.t()` of one), against OpenBLAS per product.
+#[test]
+fn resident_batches() {
+    let (batch, m, n, k) = (5, 17, 9, 33);
+    for ta in TRANS {
+        for tb in TRANS {
+            let (ra, ca) = shape(ta, m, k);
+            let (rb, cb) = shape(tb, k, n);
+            let a = rand_batch(31, (batch, ra, ca));
+            let b = rand_batch(32, (batch, rb, cb));
+            let c = rand_batch(33, (batch, m, n));
+            let ga = ctx().upload_batch(&a).unwrap();
+            // B stored as its transpose, passed back through `.t()` (no copy on the device).
+            let bt = b
+                .view()
+                .permuted_axes([0, 2, 1])
+                .as_standard_layout()
+                .into_owned();
+            let gbt = ctx().upload_batch(&bt).unwrap();
+            let mut gc = ctx().upload_batch(&c).unwrap();
+            blas::sgemm_batched(ctx(), ta, tb, 0.7, &ga, gbt.t(), 0.9, &mut gc).unwrap();
+            let got = gc.to_array().unwrap();
+            let f = max_factor(ta, tb, 0.7, a.view(), b.view(), 0.9, c.view(), got.view());
+            assert!(f <= THRESHOLD, "resident {ta:?}{tb:?}: factor {f}");
+        }
+    }
+    // Host A, resident B and C; zeros and dim.
+    let a = rand_batch(34, (3, 4, 5));
+    let gb = ctx().upload_batch(&rand_batch(35, (3, 5, 6))).unwrap();
+    let mut gc = GpuBatch::zeros(ctx(), (3, 4, 6)).unwrap();
+    assert_eq!(gc.dim(), (3, 4, 6));
+    blas::sgemm_batched(
+        ctx(),
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        &gb,
+        0.0,
+        &mut gc,
+    )
+    .unwrap();
+    let b = gb.to_array().unwrap();
+    let zero = Array3::zeros((3, 4, 6));
+    let got = gc.to_array().unwrap();
+    let f = max_factor(
+        Transpose::No,
+        Transpose::No,
+        1.0,
+        a.view(),
+        b.view(),
+        0.0,
+        zero.view(),
+        got.view(),
+    );
+    assert!(f <= THRESHOLD, "mixed host/resident: factor {f}");
+}
+
+/// Batches of products with m, n ≤ 64 run on the small-product kernel (several products per
+/// workgroup, k slabs staged); the same cases pinned on the tile kernel through the tuning
+/// override, at sizes around the 4×4 blocks, the slab depths and the 64 limit.
+#[test]
+fn engine_small_products_on_both_kernels() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (batch, m, n, k) in [
+            (300, 1, 1, 1),
+            (70, 3, 5, 2),
+            (9, 4, 4, 37),
+            (33, 8, 8, 8),
+            (5, 32, 32, 32),
+            (7, 31, 33, 17),
+            (3, 64, 64, 64),
+            (4, 64, 1, 100),
+            (4, 1, 64, 100),
+        ] {
+            for layouts in [
+                [BLayout::C; 3],
+                [BLayout::FMat, BLayout::F, BLayout::FMat],
+                [BLayout::Strided, BLayout::Reversed, BLayout::C],
+            ] {
+                for ta in TRANS {
+                    check(51, batch, (m, n, k), ta, Transpose::No, 0.7, 0.9, layouts);
+                }
+                check(
+                    52,
+                    batch,
+                    (m, n, k),
+                    Transpose::No,
+                    Transpose::Yes,
+                    1.0,
+                    0.0,
+                    layouts,
+                );
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// A k far past lavapipe's 65,535 loop iterations per invocation, on both kernels (k chunks
+/// of one dispatch each, at most 4,096 of k for the small kernel, the later ones adding with
+/// beta = 1). Hand-computed: A = 1,
+/// B = 1/4096 (exact), C = 3 with beta = 0.5, so every element is 1.5 + 70,000 / 4096.
+#[test]
+fn edge_k_past_lavapipes_loop_limit() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let k = 70_000;
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (m, n) in [(4, 4), (1, 2)] {
+            // 128 products (so that the small kernel packs many per workgroup and stages
+            // slabs of only 4 of k), with A and B broadcast (batch stride 0).
+            let a = Array2::<f32>::ones((m, k));
+            let b = Array2::<f32>::from_elem((k, n), 1.0 / 4096.0);
+            // (The tile kernel runs one product per workgroup: 3 of them show the same.)
+            let batch = if small { 128 } else { 3 };
+            let mut c = Array3::<f32>::from_elem((batch, m, n), 3.0);
+            blas::sgemm_batched(
+                ctx(),
+                Transpose::No,
+                Transpose::No,
+                1.0,
+                a.broadcast((batch, m, k)).unwrap(),
+                b.broadcast((batch, k, n)).unwrap(),
+                0.5,
+                c.view_mut(),
+            )
+            .unwrap();
+            let want = 1.5 + k as f32 / 4096.0;
+            assert!(
+                c.iter().all(|&v| v == want),
+                "small={small} {m}x{n}: {c:?}, want {want}"
+            );
+        }
+    }
+    set_tuning(None);
+}
+
+/// alpha and beta held on the device (`GpuScalar`) give what the same host values give, on
+/// both kernels, zeros included (alpha = 0 reads neither A nor B, beta = 0 never reads C).
+#[test]
+fn resident_device_scalars() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let vals = ctx()
+        .upload_vector(&ndarray::array![0.0f32, 0.7, 1.0])
+        .unwrap();
+    let scalar = |i: usize| {
+        // x_i = e_i·vals (a dot with a unit vector: exact).
+        let mut e = ndarray::Array1::<f32>::zeros(3);
+        e[i] = 1.0;
+        let ge = ctx().upload_vector(&e).unwrap();
+        wgblas::resident::sdot(ctx(), &ge, &vals).unwrap()
+    };
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (ia, ib) in [(1, 2), (0, 1), (2, 0), (1, 1)] {
+            let (alpha, beta) = ([0.0f32, 0.7, 1.0][ia], [0.0f32, 0.7, 1.0][ib]);
+            let a = rand_batch(61, (4, 9, 7));
+            let b = rand_batch(62, (4, 7, 5));
+            let mut c = rand_batch(63, (4, 9, 5));
+            if beta == 0.0 {
+                c.fill(f32::NAN);
+            }
+            let (da, db) = (scalar(ia), scalar(ib));
+            let mut dev = c.clone();
+            blas::sgemm_batched(
+                ctx(),
+                Transpose::No,
+                Transpose::No,
+                &da,
+                a.view(),
+                b.view(),
+                &db,
+                dev.view_mut(),
+            )
+            .unwrap();
+            let mut host = c.clone();
+            blas::sgemm_batched(
+                ctx(),
+                Transpose::No,
+                Transpose::No,
+                alpha,
+                a.view(),
+                b.view(),
+                beta,
+                host.view_mut(),
+            )
+            .unwrap();
+            assert!(
+                dev.iter()
+                    .zip(&host)
+                    .all(|(x, y)| x.to_bits() == y.to_bits()),
+                "small={small} alpha={alpha} beta={beta}"
+            );
+            assert!(dev.iter().all(|v| !v.is_nan()));
+        }
+    }
+    set_tuning(None);
+}
