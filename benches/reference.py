@@ -22,7 +22,8 @@ Subsets (comma-separated in REF_ONLY; default: all):
   gemm    sgemm n = SIZES in NN/NT/TN/TT, C and F order, and the rectangular set
   level3  strsm left/right, ssyrk and sgemmtr (A·Aᵀ as gemm, n³ flops) at L3_SIZES
   level1  Level 1 at n = 2^20 and 2^26 (L1_EXPONENTS): cuBLAS and copy-bandwidth rows
-  level2  sgemv N/T, C/F at 4096/8192/16384; tall-skinny and short-wide; copy rows for Level 2
+  level2  strsv 4096/8192 (one right-hand side); sgemv N/T, C/F at 4096/8192/16384;
+          tall-skinny and short-wide; copy rows for Level 2
   host    torch pinned upload/read-back of 256 MiB, host-form sgemm at HOST_SIZES
   f64     dgemm 4096/8192, ddot/daxpy 2^26 and f64 copy
   bmm     torch.bmm 10000x32x32x32 and 256x512x512x512, FP32 and f64
@@ -331,6 +332,13 @@ def emit_gemv(m, n):
 
 
 if "level2" in ONLY:
+    # strsv as cuBLAS runs it through PyTorch: a triangular solve with one right-hand side.
+    for n in (4096, 8192):
+        t = torch.tril(torch.randn(n, n, device=dev) / n) + torch.eye(n, device=dev)
+        x = torch.randn(n, 1, device=dev)
+        med, best = gpu_ms(lambda: torch.linalg.solve_triangular(t, x, upper=False, left=True))
+        row("strsv", f"{n}x{n}", "*", "resident", "ms", "cublas", med, best)
+        del t, x
     for n in GEMV_SIZES:
         emit_gemv(n, n)
     emit_gemv(1 << 23, 4)   # tall-skinny
