@@ -1004,6 +1004,19 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<f32>> {
+        // C is n×n with n = rows of A: B must have n columns (named here, since the caller
+        // passes no C that a later check could name).
+        if b.ncols() != self.nrows() {
+            return Err(crate::Error::DimensionMismatch {
+                routine: "sgemmtr",
+                arg: "b",
+                detail: format!(
+                    "columns of B must equal the rows of A (C is n×n): expected {}, found {}",
+                    self.nrows(),
+                    b.ncols()
+                ),
+            });
+        }
         let mut c = zeros2("sgemmtr", (self.nrows(), b.ncols()))?;
         self.gpu_gemmtr_inplace(uplo, 1.0, b, 0.0, &mut c)?;
         Ok(c)

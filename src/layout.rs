@@ -403,7 +403,63 @@ impl Scalar<'_> {
     }
 }
 
-fn check_ctx(ctx: &Context, id: u64, routine: &'static str, arg: &'static str) -> Result<()> {
+/// The context a resident operand belongs to (`None` for host data and host scalars), for the
+/// owner check every routine makes before any quick return ([`crate::blas::check_owners`]).
+pub(crate) trait Owner {
+    fn owner(&self) -> Option<u64>;
+}
+
+impl<T> Owner for VecRef<'_, T> {
+    fn owner(&self) -> Option<u64> {
+        match self {
+            VecRef::Host(_) => None,
+            VecRef::Device(d) => Some(d.ctx_id),
+        }
+    }
+}
+
+impl<T> Owner for VecMut<'_, T> {
+    fn owner(&self) -> Option<u64> {
+        match self {
+            VecMut::Host(_) => None,
+            VecMut::Device(d) => Some(d.ctx_id),
+        }
+    }
+}
+
+impl<T> Owner for MatRef<'_, T> {
+    fn owner(&self) -> Option<u64> {
+        match self {
+            MatRef::Host(_) => None,
+            MatRef::Device(d) => Some(d.ctx_id),
+        }
+    }
+}
+
+impl<T> Owner for MatMut<'_, T> {
+    fn owner(&self) -> Option<u64> {
+        match self {
+            MatMut::Host(_) => None,
+            MatMut::Device(d) => Some(d.ctx_id),
+        }
+    }
+}
+
+impl Owner for Scalar<'_> {
+    fn owner(&self) -> Option<u64> {
+        match *self {
+            Scalar::Host(_) => None,
+            Scalar::Device(_, _, id) => Some(id),
+        }
+    }
+}
+
+pub(crate) fn check_ctx(
+    ctx: &Context,
+    id: u64,
+    routine: &'static str,
+    arg: &'static str,
+) -> Result<()> {
     if id != ctx.id {
         return Err(Error::InvalidArgument {
             routine,

@@ -488,6 +488,7 @@ impl<'c> GpuScalar<'c, f32> {
     }
 
     fn op(&self, other: &GpuScalar<'c, f32>, op: u32) -> Result<GpuScalar<'c, f32>> {
+        crate::layout::check_ctx(self.ctx, other.ctx.id, "GpuScalar", "other")?;
         let out = self.ctx.zeroed(16);
         let params = ScalarParams {
             a_word: self.word as u32,
@@ -509,7 +510,8 @@ impl<'c> GpuScalar<'c, f32> {
     /// `self / other`, computed on the device (IEEE division: x/0 is ±Inf or NaN).
     ///
     /// # Errors
-    /// [`Error::Gpu`] on a device failure.
+    /// [`Error::InvalidArgument`] (routine `"GpuScalar"`, argument `"other"`) when `other`
+    /// belongs to another context; [`Error::Gpu`] on a device failure.
     pub fn div(&self, other: &GpuScalar<'c, f32>) -> Result<GpuScalar<'c, f32>> {
         self.op(other, 0)
     }

@@ -24,3 +24,8 @@ fn midx(off: u32, i: u32, j: u32, rs: i32, cs: i32) -> u32 {
 fn f32_is_zero(v: f32) -> bool {
     return (bitcast<u32>(v) & 0x7fffffffu) == 0u;
 }
+
+// Whether v is exactly 1.0.
+fn f32_is_one(v: f32) -> bool {
+    return bitcast<u32>(v) == 0x3f800000u;
+}

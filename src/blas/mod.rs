@@ -107,3 +107,28 @@ pub(crate) fn check_dim(routine: &'static str, arg: &'static str, n: usize) -> R
     }
     Ok(())
 }
+
+/// `Err` (naming the argument) if a resident operand or device scalar of the call belongs to a
+/// context other than `ctx`. Every routine checks this first, before any quick return, so that
+/// a call with alpha = 0 or n = 0 gives the same error as any other.
+pub(crate) fn check_owners(
+    ctx: &crate::Context,
+    routine: &'static str,
+    owners: &[(&'static str, Option<u64>)],
+) -> Result<()> {
+    for &(arg, owner) in owners {
+        if let Some(id) = owner {
+            crate::layout::check_ctx(ctx, id, routine, arg)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`check_owners`] over the named arguments (each a layout argument type).
+macro_rules! owners {
+    ($ctx:expr, $routine:expr, $($arg:ident),+ $(,)?) => {{
+        use $crate::layout::Owner as _;
+        $crate::blas::check_owners($ctx, $routine, &[$((stringify!($arg), $arg.owner())),+])?
+    }};
+}
+pub(crate) use owners;

@@ -247,3 +247,21 @@ pub(crate) fn write_batch<T: Copy>(out: &mut ArrayViewMut3<'_, T>, data: &[T], o
         *v = data[(off + b as isize * bs + i as isize * rs + j as isize * cs) as usize];
     }
 }
+
+impl<T> super::Owner for BatchRef<'_, T> {
+    fn owner(&self) -> Option<u64> {
+        match self {
+            BatchRef::Host(_) => None,
+            BatchRef::Device(d) => Some(d.ctx_id),
+        }
+    }
+}
+
+impl<T> super::Owner for BatchMut<'_, T> {
+    fn owner(&self) -> Option<u64> {
+        match self {
+            BatchMut::Host(_) => None,
+            BatchMut::Device(d) => Some(d.ctx_id),
+        }
+    }
+}

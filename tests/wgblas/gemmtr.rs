@@ -432,3 +432,22 @@ fn resident_mixed_operands_hand_values_other_triangle_kept() {
         assert!(hc[[1, 0]].is_nan());
     }
 }
+
+#[test]
+fn validation_gpu_gemmtr_names_b_when_its_columns_do_not_match() {
+    // C is n×n with n = rows of A; the method allocates C, so the mismatch is B's.
+    let a = ndarray::Array2::<f32>::ones((4, 3));
+    let b = ndarray::Array2::<f32>::ones((3, 2));
+    let err = a.gpu_gemmtr(wgblas::Uplo::Lower, &b).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            wgblas::Error::DimensionMismatch {
+                routine: "sgemmtr",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}

@@ -265,3 +265,166 @@ fn to_gpu_on_the_shared_context() {
     blas::sgemv(ga.context(), Transpose::No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
     assert_eq!(gy.to_array().unwrap(), array![-1.0, -1.0]);
 }
+
+/// `Err(InvalidArgument)` naming `routine` and `arg`.
+fn foreign(r: wgblas::Result<impl std::fmt::Debug>, routine: &str, arg: &str) {
+    match r {
+        Err(Error::InvalidArgument {
+            routine: r, arg: a, ..
+        }) if r == routine && a == arg => {}
+        other => panic!("{routine}: expected InvalidArgument naming {arg:?}, got {other:?}"),
+    }
+}
+
+#[test]
+fn operands_of_another_context_are_an_error_even_on_quick_returns() {
+    // Each call below has a quick return (alpha = 0 with beta = 1, alpha = 1, n = 0, n = 1, an
+    // identity srotm); an operand of another context is still the typed error of any other call,
+    // and nothing is written.
+    use wgblas::{Side, Uplo};
+    let ctx = Context::new().unwrap();
+    let other = Context::new().unwrap();
+    let a2 = other.upload_matrix(&Array2::<f32>::eye(2)).unwrap();
+    let x2 = other.upload_vector(&array![1.0f32, 2.0]).unwrap();
+    let e2 = other.upload_vector(&Array1::<f32>::zeros(0)).unwrap();
+    let one2 = other.upload_vector(&array![5.0f32]).unwrap();
+    let mut y = array![1.0f32, 2.0];
+    let mut c = Array2::<f32>::ones((2, 2));
+    let no = Transpose::No;
+    foreign(
+        blas::sgemv(&ctx, no, 0.0, &a2, &x2, 1.0, y.view_mut()),
+        "sgemv",
+        "a",
+    );
+    foreign(
+        blas::ssymv(&ctx, Uplo::Upper, 0.0, &a2, &x2, 1.0, y.view_mut()),
+        "ssymv",
+        "a",
+    );
+    foreign(
+        blas::sgemm(&ctx, no, no, 0.0, &a2, &a2, 1.0, c.view_mut()),
+        "sgemm",
+        "a",
+    );
+    let eye = Array2::<f32>::eye(2);
+    foreign(
+        blas::ssymm(
+            &ctx,
+            Side::Left,
+            Uplo::Upper,
+            0.0,
+            &a2,
+            eye.view(),
+            1.0,
+            c.view_mut(),
+        ),
+        "ssymm",
+        "a",
+    );
+    foreign(
+        blas::ssyrk(&ctx, Uplo::Upper, no, 0.0, &a2, 1.0, c.view_mut()),
+        "ssyrk",
+        "a",
+    );
+    foreign(
+        blas::ssyr2k(
+            &ctx,
+            Uplo::Upper,
+            no,
+            0.0,
+            &a2,
+            eye.view(),
+            1.0,
+            c.view_mut(),
+        ),
+        "ssyr2k",
+        "a",
+    );
+    foreign(
+        blas::sgemmtr(
+            &ctx,
+            Uplo::Upper,
+            no,
+            no,
+            0.0,
+            &a2,
+            eye.view(),
+            1.0,
+            c.view_mut(),
+        ),
+        "sgemmtr",
+        "a",
+    );
+    let v = array![1.0f32, 1.0];
+    foreign(
+        blas::sger(&ctx, 0.0, &x2, v.view(), c.view_mut()),
+        "sger",
+        "x",
+    );
+    foreign(
+        blas::ssyr(&ctx, Uplo::Upper, 0.0, &x2, c.view_mut()),
+        "ssyr",
+        "x",
+    );
+    foreign(
+        blas::ssyr2(&ctx, Uplo::Upper, 0.0, &x2, v.view(), c.view_mut()),
+        "ssyr2",
+        "x",
+    );
+    foreign(blas::saxpy(&ctx, 0.0, &x2, y.view_mut()), "saxpy", "x");
+    let mut gx2 = other.upload_vector(&array![1.0f32, 2.0]).unwrap();
+    foreign(blas::sscal(&ctx, 1.0, &mut gx2), "sscal", "x");
+    foreign(
+        blas::srotm(&ctx, &mut gx2, y.view_mut(), [-2.0, 0.0, 0.0, 0.0, 0.0]),
+        "srotm",
+        "x",
+    );
+    let mut empty = Array1::<f32>::zeros(0);
+    foreign(blas::scopy(&ctx, &e2, empty.view_mut()), "scopy", "x");
+    foreign(blas::sdot(&ctx, &e2, empty.view()), "sdot", "x");
+    foreign(
+        resident::sdot(&ctx, &e2, empty.view()).map(|_| ()),
+        "sdot",
+        "x",
+    );
+    foreign(blas::isamax(&ctx, &one2), "isamax", "x");
+    foreign(resident::isamax(&ctx, &one2).map(|_| ()), "isamax", "x");
+    // Nothing was written.
+    assert_eq!(y, array![1.0f32, 2.0]);
+    assert!(c.iter().all(|&v| v == 1.0));
+    assert_eq!(gx2.to_array().unwrap(), array![1.0f32, 2.0]);
+}
+
+#[test]
+fn a_scalar_of_another_context_is_an_error_in_scalar_arithmetic() {
+    let ctx = Context::new().unwrap();
+    let other = Context::new().unwrap();
+    let six = resident::sdot(&ctx, array![1.0f32].view(), array![6.0f32].view()).unwrap();
+    let three = resident::sdot(&other, array![1.0f32].view(), array![3.0f32].view()).unwrap();
+    foreign(six.div(&three).map(|_| ()), "GpuScalar", "other");
+    foreign(three.div(&six).map(|_| ()), "GpuScalar", "other");
+    // Within one context it divides: 6 / 6 = 1.
+    assert_eq!(six.div(&six).unwrap().get().unwrap(), 1.0);
+}
+
+#[test]
+fn sscal_by_one_keeps_every_bit_with_a_host_or_a_device_alpha() {
+    // alpha = 1 is a quick return on the host; the device kernel makes the same one, so a
+    // signalling NaN keeps its payload and -0 its sign either way (sscal is bit-exact).
+    let ctx = Context::new().unwrap();
+    let snan = f32::from_bits(0x7f80_0001);
+    let one = resident::sdot(&ctx, array![1.0f32].view(), array![1.0f32].view()).unwrap();
+    let start = array![snan, -0.0f32, 3.0];
+    let mut host = start.clone();
+    blas::sscal(&ctx, 1.0, host.view_mut()).unwrap();
+    let mut device = start.clone();
+    blas::sscal(&ctx, &one, device.view_mut()).unwrap();
+    let bits = |v: &Array1<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&host), bits(&start));
+    assert_eq!(bits(&device), bits(&start));
+    // A long vector goes through the vec4 kernel: the same.
+    let long = Array1::from_shape_fn(1030, |i| if i % 7 == 0 { snan } else { -(i as f32) });
+    let mut d = long.clone();
+    blas::sscal(&ctx, &one, d.view_mut()).unwrap();
+    assert_eq!(bits(&d), bits(&long));
+}

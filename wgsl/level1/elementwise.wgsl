@@ -40,6 +40,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     if (i >= P.n) {
         return;
     }
+    // scal with alpha = 1 (host or device scalar) leaves x as it is, bit for bit.
+    if (OP == 3u && f32_is_one(P.h11)) {
+        return;
+    }
     let ix = vidx(P.offx, i, P.incx);
     let iy = vidx(P.offy, i, P.incy);
     switch OP {
@@ -107,8 +111,9 @@ fn unit_op(ix: u32, iy: u32) {
 fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
              @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-    // axpy with alpha = 0 (host or device scalar, tested on its bits) reads neither x nor y.
-    if (OP == 0u && f32_is_zero(P.h11)) {
+    // axpy with alpha = 0 (host or device scalar, tested on its bits) reads neither x nor y;
+    // scal with alpha = 1 leaves x as it is, bit for bit (the host quick return's twin).
+    if ((OP == 0u && f32_is_zero(P.h11)) || (OP == 3u && f32_is_one(P.h11))) {
         return;
     }
     let n4 = P.n / 4u;

@@ -33,6 +33,7 @@ use crate::{Context, GpuScalar};
 pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
     const R: &str = "sasum";
     let x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(0.0);
@@ -77,6 +78,7 @@ pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
 pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
     const R: &str = "dasum";
     let x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(0.0);

@@ -36,6 +36,7 @@ pub fn saxpy<'a>(
 ) -> Result<()> {
     const R: &str = "saxpy";
     let (alpha, x, mut y) = (alpha.into(), x.into(), y.into());
+    crate::blas::owners!(ctx, R, alpha, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     alpha.check(ctx, R, "alpha")?;
@@ -83,6 +84,7 @@ pub fn daxpy<'a>(
 ) -> Result<()> {
     const R: &str = "daxpy";
     let (x, mut y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     crate::blas::check_f64(ctx, R)?;

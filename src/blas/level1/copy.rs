@@ -33,6 +33,7 @@ use crate::Context;
 pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a>>) -> Result<()> {
     const R: &str = "scopy";
     let (x, mut y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
@@ -80,6 +81,7 @@ pub fn dcopy<'a>(
 ) -> Result<()> {
     const R: &str = "dcopy";
     let (x, mut y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     crate::blas::check_f64(ctx, R)?;

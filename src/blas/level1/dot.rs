@@ -64,6 +64,7 @@ fn operands(
     x: VecRef<'_>,
     y: VecRef<'_>,
 ) -> Result<Option<(VecOperand, VecOperand)>> {
+    crate::blas::owners!(ctx, R, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
@@ -139,6 +140,7 @@ fn operands_f64(
     x: VecRef<'_, f64>,
     y: VecRef<'_, f64>,
 ) -> Result<Option<(VecOperand, VecOperand)>> {
+    crate::blas::owners!(ctx, R64, x, y);
     check_len(R64, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R64, "x", x.len())?;
     crate::blas::check_f64(ctx, R64)?;

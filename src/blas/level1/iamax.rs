@@ -47,6 +47,7 @@ fn empty(routine: &'static str) -> Error {
 pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
     const R: &str = "isamax";
     let x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     match x.len() {
         0 => return Err(empty(R)),
@@ -89,6 +90,7 @@ pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
 pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize> {
     const R: &str = "idamax";
     let x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     match x.len() {
         0 => return Err(empty(R)),
@@ -120,6 +122,7 @@ pub(crate) fn isamax_device<'a, 'c>(
 ) -> Result<GpuScalar<'c, usize>> {
     const R: &str = "isamax";
     let x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Err(empty(R));

@@ -41,6 +41,7 @@ use crate::{Context, GpuScalar};
 pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
     const R: &str = "snrm2";
     let x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
         return Ok(0.0);

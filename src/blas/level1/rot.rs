@@ -49,6 +49,7 @@ pub(crate) fn rotate<'a>(
     mut y: VecMut<'a>,
     h: [f32; 4],
 ) -> Result<()> {
+    crate::blas::owners!(ctx, routine, x, y);
     check_len(routine, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(routine, "x", x.len())?;
     if x.is_empty() {

@@ -45,6 +45,7 @@ pub fn srotm<'a>(
 ) -> Result<()> {
     const R: &str = "srotm";
     let (x, y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
     let [flag, h11, h21, h12, h22] = param;
     let h = if flag == -2.0 {
         None

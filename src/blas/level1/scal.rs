@@ -37,6 +37,7 @@ pub fn sscal<'a>(
 ) -> Result<()> {
     const R: &str = "sscal";
     let (alpha, mut x) = (alpha.into(), x.into());
+    crate::blas::owners!(ctx, R, alpha, x);
     check_dim(R, "x", x.len())?;
     alpha.check(ctx, R, "alpha")?;
     if x.is_empty() {
@@ -83,6 +84,7 @@ pub fn sscal<'a>(
 pub fn dscal<'a>(ctx: &Context, alpha: f64, x: impl Into<VecMut<'a, f64>>) -> Result<()> {
     const R: &str = "dscal";
     let mut x = x.into();
+    crate::blas::owners!(ctx, R, x);
     check_dim(R, "x", x.len())?;
     crate::blas::check_f64(ctx, R)?;
     if x.is_empty() {

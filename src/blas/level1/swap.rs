@@ -30,6 +30,7 @@ use crate::Context;
 pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a>>) -> Result<()> {
     const R: &str = "sswap";
     let (mut x, mut y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     if x.is_empty() {
@@ -73,6 +74,7 @@ pub fn dswap<'a>(
 ) -> Result<()> {
     const R: &str = "dswap";
     let (mut x, mut y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
     crate::blas::check_f64(ctx, R)?;

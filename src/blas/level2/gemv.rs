@@ -67,6 +67,7 @@ pub fn sgemv<'a>(
 ) -> Result<()> {
     const R: &str = "sgemv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
+    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
     let op_a = a.op(trans);
     let (m, n) = op_a.dim();
     check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;

@@ -54,6 +54,7 @@ pub fn sger<'a>(
 ) -> Result<()> {
     const R: &str = "sger";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, x, y, a);
     let (m, n) = a.dim();
     check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
     check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;

@@ -59,6 +59,7 @@ pub fn ssymv<'a>(
 ) -> Result<()> {
     const R: &str = "ssymv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
+    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;

@@ -52,6 +52,7 @@ pub fn ssyr<'a>(
 ) -> Result<()> {
     const R: &str = "ssyr";
     let (x, mut a) = (x.into(), a.into());
+    crate::blas::owners!(ctx, R, x, a);
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;

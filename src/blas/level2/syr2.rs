@@ -55,6 +55,7 @@ pub fn ssyr2<'a>(
 ) -> Result<()> {
     const R: &str = "ssyr2";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, x, y, a);
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;

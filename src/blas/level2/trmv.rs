@@ -52,6 +52,7 @@ pub fn strmv<'a>(
 ) -> Result<()> {
     const R: &str = "strmv";
     let (a, mut x) = (a.into(), x.into());
+    crate::blas::owners!(ctx, R, a, x);
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;

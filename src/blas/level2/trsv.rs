@@ -73,6 +73,7 @@ pub fn strsv<'a>(
 ) -> Result<()> {
     const R: &str = "strsv";
     let (a, mut x) = (a.into(), x.into());
+    crate::blas::owners!(ctx, R, a, x);
     check_square(R, "a", a.dim())?;
     let n = a.nrows();
     check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;

@@ -51,6 +51,7 @@ pub fn sgemm<'a>(
 ) -> Result<()> {
     const R: &str = "sgemm";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     let (m, k) = op_a.dim();
@@ -158,6 +159,7 @@ pub fn dgemm<'a>(
 ) -> Result<()> {
     const R: &str = "dgemm";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     let (m, k) = op_a.dim();

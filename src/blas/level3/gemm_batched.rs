@@ -65,6 +65,7 @@ pub fn sgemm_batched<'a>(
 ) -> Result<()> {
     const R: &str = "sgemm_batched";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;
@@ -150,6 +151,7 @@ pub fn dgemm_batched<'a>(
 ) -> Result<()> {
     const R: &str = "dgemm_batched";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;

@@ -54,6 +54,7 @@ pub fn sgemmtr<'a>(
 ) -> Result<()> {
     const R: &str = "sgemmtr";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     check_square(R, "c", c.dim())?;

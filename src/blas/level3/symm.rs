@@ -55,6 +55,7 @@ pub fn ssymm<'a>(
 ) -> Result<()> {
     const R: &str = "ssymm";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, what) = match side {

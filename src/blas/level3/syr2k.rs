@@ -56,6 +56,7 @@ pub fn ssyr2k<'a>(
 ) -> Result<()> {
     const R: &str = "ssyr2k";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     let (op_a, op_b) = (a.op(trans), b.op(trans));
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());

@@ -55,6 +55,7 @@ pub fn strmm<'a>(
 ) -> Result<()> {
     const R: &str = "strmm";
     let (a, mut b) = (a.into(), b.into());
+    crate::blas::owners!(ctx, R, a, b);
     let (m, n) = b.dim();
     check_side(R, side, a.dim(), (m, n))?;
     if m == 0 || n == 0 {

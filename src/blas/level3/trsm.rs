@@ -59,6 +59,7 @@ pub fn strsm<'a>(
 ) -> Result<()> {
     const R: &str = "strsm";
     let (a, mut b) = (a.into(), b.into());
+    crate::blas::owners!(ctx, R, a, b);
     let (m, n) = b.dim();
     let r = check_side(R, side, a.dim(), (m, n))?;
     let nrhs = match side {
