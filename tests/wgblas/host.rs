@@ -258,12 +258,15 @@ fn oom_child() {
     );
     assert!(by.iter().all(|&v| v == 1.0), "saxpy wrote y after failing");
     // Past the host's memory: the 20,000×20,000 output (1.6 GB) of a plain form cannot be
-    // allocated in what is left of the address space: a typed error, not an abort.
+    // allocated in what is left of the address space: a typed error, not an abort. Where the
+    // device's memory is separate (a discrete GPU), the host allocation may succeed and the
+    // device's then fail: that is the device's typed error instead.
     let one = Array2::<f32>::ones((1, 1));
     let r = one
         .broadcast((20_000, 1))
         .unwrap()
         .gpu_gemm(&one.broadcast((1, 20_000)).unwrap());
+    let discrete = ctx.adapter_info().device_type != wgblas::wgpu::DeviceType::Cpu;
     assert!(
         matches!(
             r,
@@ -272,7 +275,14 @@ fn oom_child() {
                 arg: "c",
                 ..
             })
-        ),
+        ) || (discrete
+            && matches!(
+                r,
+                Err(Error::Gpu {
+                    routine: "sgemm",
+                    ..
+                })
+            )),
         "{:?}",
         r.map(|c| c.dim())
     );
@@ -286,6 +296,11 @@ fn oom_child() {
     println!("OOM-CHILD-OK after {n} buffers: {err}");
 }
 
+/// The child fills the device's memory. On lavapipe that memory is the child's own (bounded by
+/// its RLIMIT_AS); on a discrete GPU it is the GPU's, shared with every other test of the
+/// parent process running at the same time, which may then fail to allocate. So on a GPU
+/// machine the H200 script runs this test alone, after the parallel run that skips it
+/// (`benches/results/*/run.sh`).
 #[test]
 fn out_of_memory_is_a_typed_error() {
     let exe = std::env::current_exe().unwrap();
