@@ -30,7 +30,7 @@ pub use level1::rot::srot;
 pub use level1::rotm::srotm;
 pub use level1::scal::{dscal, sscal};
 pub use level1::swap::{dswap, sswap};
-pub use level2::gemv::sgemv;
+pub use level2::gemv::{dgemv, sgemv};
 pub use level2::ger::sger;
 pub use level2::symv::ssymv;
 pub use level2::syr::ssyr;

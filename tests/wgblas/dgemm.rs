@@ -362,6 +362,25 @@ fn validation_shapes_and_missing_f64() {
             feature: "SHADER_F64"
         }
     );
+    let mut y = array![9.0f64, 9.0, 9.0];
+    let err = blas::dgemv(
+        &own,
+        Transpose::No,
+        1.0,
+        a.view(),
+        array![1.0f64, 1.0, 1.0, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        Error::Unsupported {
+            routine: "dgemv",
+            feature: "SHADER_F64"
+        }
+    );
+    assert_eq!(y, array![9.0, 9.0, 9.0]);
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
     assert!(c3.iter().all(|&v| v == 9.0));
 }
@@ -467,4 +486,163 @@ fn batched_fixtures_and_broadcast() {
         let want = a.index_axis(Axis(0), p).dot(&b.index_axis(Axis(0), p));
         assert_eq!(c.index_axis(Axis(0), p), want, "product {p}");
     }
+}
+
+/// dgemv (on the tile engine as a one-column product) against OpenBLAS dgemv, with the sgemv
+/// bound `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| + |beta|·|y_i|` in units of 2^-52: every layout of A,
+/// both transposes, strided and reversed x and y, the netlib alpha/beta values, a long n
+/// (split-k), and the quick returns and special values of DESIGN.md §3.
+#[test]
+fn dgemv_against_openblas() {
+    use cblas_sys::*;
+    let oracle = |t: Transpose, alpha: f64, a: &Array2<f64>, x: &[f64], beta: f64, y: &[f64]| {
+        let a = a.as_standard_layout();
+        let (m, n) = a.dim();
+        let mut y = y.to_vec();
+        let tr = if t == Transpose::No {
+            CBLAS_TRANSPOSE::CblasNoTrans
+        } else {
+            CBLAS_TRANSPOSE::CblasTrans
+        };
+        unsafe {
+            cblas_dgemv(
+                CBLAS_LAYOUT::CblasRowMajor,
+                tr,
+                m as i32,
+                n as i32,
+                alpha,
+                a.as_ptr(),
+                n.max(1) as i32,
+                x.as_ptr(),
+                1,
+                beta,
+                y.as_mut_ptr(),
+                1,
+            )
+        };
+        y
+    };
+    for (m, n) in [(1, 1), (7, 5), (17, 130), (129, 16), (3, 3000)] {
+        for t in TRANS {
+            for la in LAYOUTS {
+                for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (0.0, 0.9), (-1.3, 1.0)] {
+                    let a = rand64(91, (m, n));
+                    let (rows, cols) = if t == Transpose::No { (m, n) } else { (n, m) };
+                    let x = rand64(92, (cols, 1)).column(0).to_owned();
+                    let y = if beta == 0.0 {
+                        ndarray::Array1::from_elem(rows, f64::NAN)
+                    } else {
+                        rand64(93, (rows, 1)).column(0).to_owned()
+                    };
+                    let sa = Mat64::new(&a, la);
+                    // x with stride 2, y reversed.
+                    let mut xb = ndarray::Array1::from_elem(2 * cols, f64::NAN);
+                    xb.slice_mut(s![..;2]).assign(&x);
+                    let mut yb = y.slice(s![..;-1]).to_owned();
+                    blas::dgemv(
+                        ctx(),
+                        t,
+                        alpha,
+                        sa.view(),
+                        xb.slice(s![..;2]),
+                        beta,
+                        yb.slice_mut(s![..;-1]),
+                    )
+                    .unwrap();
+                    let got = yb.slice(s![..;-1]).to_owned();
+                    let y0 = if beta == 0.0 {
+                        ndarray::Array1::zeros(rows)
+                    } else {
+                        y.clone()
+                    };
+                    let want = oracle(
+                        t,
+                        alpha,
+                        &a,
+                        x.as_slice().unwrap(),
+                        beta,
+                        y0.as_slice().unwrap(),
+                    );
+                    let opa = if t == Transpose::No { a.view() } else { a.t() };
+                    let k = opa.ncols() as f64;
+                    let bound = ndarray::Array1::from_shape_fn(rows, |i| {
+                        let s: f64 = (0..opa.ncols()).map(|j| (opa[[i, j]] * x[j]).abs()).sum();
+                        let p = if alpha == 0.0 {
+                            0.0
+                        } else {
+                            (k + 1.0) * alpha.abs() * s
+                        };
+                        p + if beta == 0.0 {
+                            0.0
+                        } else {
+                            (beta * y0[i]).abs()
+                        }
+                    });
+                    let want = ndarray::Array1::from_vec(want);
+                    let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                    assert!(
+                        f <= THRESHOLD,
+                        "dgemv {m}x{n} {t:?} {la:?} {alpha} {beta}: {f}"
+                    );
+                }
+            }
+        }
+    }
+    // Quick returns: n = 0 leaves y unchanged (reference DGEMV), alpha = 0 reads neither A
+    // nor x, NaN beta is not 0.
+    let mut y = array![1.0f64, 2.0];
+    blas::dgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        Array2::<f64>::zeros((2, 0)).view(),
+        ndarray::Array1::<f64>::zeros(0).view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![1.0, 2.0]);
+    blas::dgemv(
+        ctx(),
+        Transpose::No,
+        0.0,
+        Array2::from_elem((2, 3), f64::NAN).view(),
+        array![f64::INFINITY, 1.0, 1.0].view(),
+        3.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![3.0, 6.0]);
+    blas::dgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        Array2::<f64>::ones((2, 2)).view(),
+        array![1.0f64, 1.0].view(),
+        f64::NAN,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(y.iter().all(|v| v.is_nan()));
+    let err = blas::dgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        Array2::<f64>::ones((2, 3)).view(),
+        array![1.0f64, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "dgemv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
