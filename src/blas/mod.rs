@@ -42,7 +42,7 @@ pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
 pub use level3::gemmtr::sgemmtr;
 pub use level3::symm::ssymm;
 pub use level3::syr2k::ssyr2k;
-pub use level3::syrk::ssyrk;
+pub use level3::syrk::{dsyrk, ssyrk};
 pub use level3::trmm::strmm;
 pub use level3::trsm::strsm;
 

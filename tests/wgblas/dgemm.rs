@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand::Rng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Error, Uplo};
 
 use crate::common::*;
 
@@ -645,4 +645,94 @@ fn dgemv_against_openblas() {
         ),
         "{err}"
     );
+}
+
+/// dsyrk against OpenBLAS dsyrk with the ssyrk bound `(k+1)·|alpha|·Σ_p |A_ip|·|A_jp| +
+/// |beta|·|C_ij|` in units of 2^-52 on the triangle; the other triangle (NaN) untouched.
+#[test]
+fn dsyrk_against_openblas() {
+    use cblas_sys::*;
+    for (n, k) in [(1, 1), (9, 4), (17, 33), (130, 20)] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for t in TRANS {
+                for layout in [Layout::C, Layout::F, Layout::Strided] {
+                    for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (0.0, 0.5)] {
+                        let a = rand64(101, shape(t, n, k));
+                        let lower = uplo == Uplo::Lower;
+                        let inside = |i: usize, j: usize| (lower && i >= j) || (!lower && i <= j);
+                        let c0 = rand64(102, (n, n));
+                        // The other triangle holds NaN; beta = 0 puts NaN in the triangle too.
+                        let c = Array2::from_shape_fn((n, n), |(i, j)| {
+                            if !inside(i, j) || beta == 0.0 {
+                                f64::NAN
+                            } else {
+                                c0[[i, j]]
+                            }
+                        });
+                        let sa = Mat64::new(&a, layout);
+                        let mut sc = Mat64::new(&c, layout);
+                        blas::dsyrk(ctx(), uplo, t, alpha, sa.view(), beta, sc.view_mut()).unwrap();
+                        let got = sc.view().to_owned();
+                        // OpenBLAS on the triangle (C there as passed, 0 where beta = 0).
+                        let mut want = Array2::from_shape_fn((n, n), |(i, j)| {
+                            if inside(i, j) && beta != 0.0 {
+                                c0[[i, j]]
+                            } else {
+                                0.0
+                            }
+                        });
+                        let ac = a.as_standard_layout();
+                        unsafe {
+                            cblas_dsyrk(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                if lower {
+                                    CBLAS_UPLO::CblasLower
+                                } else {
+                                    CBLAS_UPLO::CblasUpper
+                                },
+                                if t == Transpose::No {
+                                    CBLAS_TRANSPOSE::CblasNoTrans
+                                } else {
+                                    CBLAS_TRANSPOSE::CblasTrans
+                                },
+                                n as i32,
+                                k as i32,
+                                alpha,
+                                ac.as_ptr(),
+                                ac.ncols() as i32,
+                                beta,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        };
+                        let opa = if t == Transpose::No { a.view() } else { a.t() };
+                        for i in 0..n {
+                            for j in 0..n {
+                                if !inside(i, j) {
+                                    assert!(got[[i, j]].is_nan(), "dsyrk wrote outside {uplo:?}");
+                                    continue;
+                                }
+                                let s: f64 =
+                                    (0..k).map(|p| (opa[[i, p]] * opa[[j, p]]).abs()).sum();
+                                let mut bound = (k as f64 + 1.0) * alpha.abs() * s;
+                                if beta != 0.0 {
+                                    bound += (beta * c0[[i, j]]).abs();
+                                }
+                                let err = (got[[i, j]] - want[[i, j]]).abs();
+                                let f = if err == 0.0 {
+                                    0.0
+                                } else {
+                                    err / (metrics::EPS64 * bound)
+                                };
+                                assert!(
+                                    f <= THRESHOLD,
+                                    "dsyrk n={n} k={k} {uplo:?} {t:?} {layout:?} ({i},{j}): {f}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
