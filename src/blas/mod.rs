@@ -40,7 +40,7 @@ pub use level2::trsv::strsv;
 pub use level3::gemm::{dgemm, sgemm};
 pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
 pub use level3::gemmtr::sgemmtr;
-pub use level3::symm::ssymm;
+pub use level3::symm::{dsymm, ssymm};
 pub use level3::syr2k::ssyr2k;
 pub use level3::syrk::{dsyrk, ssyrk};
 pub use level3::trmm::strmm;

@@ -736,3 +736,84 @@ fn dsyrk_against_openblas() {
         }
     }
 }
+
+/// dsymm against OpenBLAS dsymm with the ssymm bound `(r+1)·|alpha|·Σ_p |A_ip|·|B_pj| +
+/// |beta|·|C_ij|` (A the full symmetric matrix) in units of 2^-52; the unreferenced triangle
+/// of A holds NaN.
+#[test]
+fn dsymm_against_openblas() {
+    use cblas_sys::*;
+    use wgblas::Side;
+    for (m, n) in [(1, 1), (9, 5), (33, 17), (20, 130)] {
+        for side in [Side::Left, Side::Right] {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for layout in [Layout::C, Layout::F, Layout::Reversed] {
+                    let (alpha, beta) = (0.7, 0.9);
+                    let r = if side == Side::Left { m } else { n };
+                    let g = rand64(111, (r, r));
+                    let full = Array2::from_shape_fn((r, r), |(i, j)| g[[i.max(j), i.min(j)]]);
+                    let lower = uplo == Uplo::Lower;
+                    let stored = Array2::from_shape_fn((r, r), |(i, j)| {
+                        if (lower && i >= j) || (!lower && i <= j) {
+                            full[[i, j]]
+                        } else {
+                            f64::NAN
+                        }
+                    });
+                    let b = rand64(112, (m, n));
+                    let c = rand64(113, (m, n));
+                    let (sa, sb) = (Mat64::new(&stored, layout), Mat64::new(&b, layout));
+                    let mut sc = Mat64::new(&c, layout);
+                    blas::dsymm(
+                        ctx(),
+                        side,
+                        uplo,
+                        alpha,
+                        sa.view(),
+                        sb.view(),
+                        beta,
+                        sc.view_mut(),
+                    )
+                    .unwrap();
+                    let mut want = c.clone();
+                    unsafe {
+                        cblas_dsymm(
+                            CBLAS_LAYOUT::CblasRowMajor,
+                            if side == Side::Left {
+                                CBLAS_SIDE::CblasLeft
+                            } else {
+                                CBLAS_SIDE::CblasRight
+                            },
+                            if lower {
+                                CBLAS_UPLO::CblasLower
+                            } else {
+                                CBLAS_UPLO::CblasUpper
+                            },
+                            m as i32,
+                            n as i32,
+                            alpha,
+                            stored.as_ptr(),
+                            r as i32,
+                            b.as_ptr(),
+                            n as i32,
+                            beta,
+                            want.as_mut_ptr(),
+                            n as i32,
+                        )
+                    };
+                    let prod = if side == Side::Left {
+                        full.mapv(f64::abs).dot(&b.mapv(f64::abs))
+                    } else {
+                        b.mapv(f64::abs).dot(&full.mapv(f64::abs))
+                    };
+                    let bound = prod * ((r as f64 + 1.0) * alpha) + c.mapv(|v| (beta * v).abs());
+                    let f = metrics::forward_factor_f64(&sc.view(), &want, &bound).unwrap();
+                    assert!(
+                        f <= THRESHOLD,
+                        "dsymm {m}x{n} {side:?} {uplo:?} {layout:?}: {f}"
+                    );
+                }
+            }
+        }
+    }
+}
