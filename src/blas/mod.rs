@@ -39,7 +39,7 @@ pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::{dgemm, sgemm};
 pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
-pub use level3::gemmtr::sgemmtr;
+pub use level3::gemmtr::{dgemmtr, sgemmtr};
 pub use level3::symm::{dsymm, ssymm};
 pub use level3::syr2k::ssyr2k;
 pub use level3::syrk::{dsyrk, ssyrk};

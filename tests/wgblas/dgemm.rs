@@ -817,3 +817,66 @@ fn dsymm_against_openblas() {
         }
     }
 }
+
+/// dgemmtr against OpenBLAS dgemm restricted to the triangle (OpenBLAS has no gemmtr), with
+/// the dgemm bound there in units of 2^-52; the other triangle (NaN) untouched.
+#[test]
+fn dgemmtr_against_openblas_dgemm() {
+    for (n, k) in [(1, 1), (9, 4), (33, 17), (130, 20)] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for (ta, tb) in [
+                (Transpose::No, Transpose::No),
+                (Transpose::Yes, Transpose::Yes),
+            ] {
+                for layout in [Layout::C, Layout::F, Layout::Strided] {
+                    let (alpha, beta) = (0.7, 0.9);
+                    let a = rand64(121, shape(ta, n, k));
+                    let b = rand64(122, shape(tb, k, n));
+                    let c0 = rand64(123, (n, n));
+                    let lower = uplo == Uplo::Lower;
+                    let inside = |i: usize, j: usize| (lower && i >= j) || (!lower && i <= j);
+                    let c = Array2::from_shape_fn((n, n), |(i, j)| {
+                        if inside(i, j) {
+                            c0[[i, j]]
+                        } else {
+                            f64::NAN
+                        }
+                    });
+                    let (sa, sb) = (Mat64::new(&a, layout), Mat64::new(&b, layout));
+                    let mut sc = Mat64::new(&c, layout);
+                    blas::dgemmtr(
+                        ctx(),
+                        uplo,
+                        ta,
+                        tb,
+                        alpha,
+                        sa.view(),
+                        sb.view(),
+                        beta,
+                        sc.view_mut(),
+                    )
+                    .unwrap();
+                    let got = sc.view().to_owned();
+                    let want = oracle_dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+                    let bound = bounds::dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+                    for ((i, j), g) in got.indexed_iter() {
+                        if !inside(i, j) {
+                            assert!(g.is_nan(), "dgemmtr wrote outside {uplo:?} at ({i},{j})");
+                            continue;
+                        }
+                        let err = (g - want[[i, j]]).abs();
+                        let f = if err == 0.0 {
+                            0.0
+                        } else {
+                            err / (metrics::EPS64 * bound[[i, j]])
+                        };
+                        assert!(
+                            f <= THRESHOLD,
+                            "dgemmtr n={n} k={k} {uplo:?} {ta:?} {layout:?}: {f}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
