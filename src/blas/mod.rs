@@ -43,7 +43,7 @@ pub use level3::gemmtr::{dgemmtr, sgemmtr};
 pub use level3::symm::{dsymm, ssymm};
 pub use level3::syr2k::ssyr2k;
 pub use level3::syrk::{dsyrk, ssyrk};
-pub use level3::trmm::strmm;
+pub use level3::trmm::{dtrmm, strmm};
 pub use level3::trsm::strsm;
 
 use crate::error::{Error, Result};

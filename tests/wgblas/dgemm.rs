@@ -880,3 +880,112 @@ fn dgemmtr_against_openblas_dgemm() {
         }
     }
 }
+
+/// dtrmm against OpenBLAS dtrmm with the strmm bound `(r+1)·|alpha|·Σ_p |op(A)_ip|·|B_pj|`
+/// (the triangle only, a unit diagonal as 1) in units of 2^-52; the unreferenced triangle of A,
+/// and its diagonal for `Diag::Unit`, hold NaN; alpha = 0 sets B to 0 reading nothing.
+#[test]
+fn dtrmm_against_openblas() {
+    use cblas_sys::*;
+    use wgblas::{Diag, Side};
+    for (m, n) in [(1, 1), (9, 5), (33, 17), (20, 130)] {
+        for side in [Side::Left, Side::Right] {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for t in TRANS {
+                    for diag in [Diag::NonUnit, Diag::Unit] {
+                        let r = if side == Side::Left { m } else { n };
+                        let g = rand64(131, (r, r));
+                        let lower = uplo == Uplo::Lower;
+                        let tri = Array2::from_shape_fn((r, r), |(i, j)| {
+                            if i == j && diag == Diag::Unit {
+                                1.0
+                            } else if (lower && i >= j) || (!lower && i <= j) {
+                                g[[i, j]]
+                            } else {
+                                0.0
+                            }
+                        });
+                        let stored = Array2::from_shape_fn((r, r), |(i, j)| {
+                            let unit = i == j && diag == Diag::Unit;
+                            if !unit && ((lower && i >= j) || (!lower && i <= j)) {
+                                g[[i, j]]
+                            } else {
+                                f64::NAN
+                            }
+                        });
+                        let b = rand64(132, (m, n));
+                        let alpha = 0.7;
+                        let sa = Mat64::new(&stored, Layout::F);
+                        let mut sb = Mat64::new(&b, Layout::C);
+                        blas::dtrmm(ctx(), side, uplo, t, diag, alpha, sa.view(), sb.view_mut())
+                            .unwrap();
+                        // OpenBLAS on the dense triangle (its NaN-free copy).
+                        let mut want = b.clone();
+                        unsafe {
+                            cblas_dtrmm(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                if side == Side::Left {
+                                    CBLAS_SIDE::CblasLeft
+                                } else {
+                                    CBLAS_SIDE::CblasRight
+                                },
+                                if lower {
+                                    CBLAS_UPLO::CblasLower
+                                } else {
+                                    CBLAS_UPLO::CblasUpper
+                                },
+                                if t == Transpose::No {
+                                    CBLAS_TRANSPOSE::CblasNoTrans
+                                } else {
+                                    CBLAS_TRANSPOSE::CblasTrans
+                                },
+                                if diag == Diag::Unit {
+                                    CBLAS_DIAG::CblasUnit
+                                } else {
+                                    CBLAS_DIAG::CblasNonUnit
+                                },
+                                m as i32,
+                                n as i32,
+                                alpha,
+                                tri.as_ptr(),
+                                r as i32,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        };
+                        let op = if t == Transpose::No {
+                            tri.clone()
+                        } else {
+                            tri.t().to_owned()
+                        };
+                        let prod = if side == Side::Left {
+                            op.mapv(f64::abs).dot(&b.mapv(f64::abs))
+                        } else {
+                            b.mapv(f64::abs).dot(&op.mapv(f64::abs))
+                        };
+                        let bound = prod * ((r as f64 + 1.0) * alpha);
+                        let f = metrics::forward_factor_f64(&sb.view(), &want, &bound).unwrap();
+                        assert!(
+                            f <= THRESHOLD,
+                            "dtrmm {m}x{n} {side:?} {uplo:?} {t:?} {diag:?}: {f}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let a = Array2::from_elem((2, 2), f64::NAN);
+    let mut b = array![[1.0f64, f64::NAN], [3.0, 4.0]];
+    blas::dtrmm(
+        ctx(),
+        Side::Left,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::NonUnit,
+        0.0,
+        a.view(),
+        b.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(b, Array2::zeros((2, 2)));
+}
