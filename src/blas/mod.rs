@@ -44,7 +44,7 @@ pub use level3::symm::{dsymm, ssymm};
 pub use level3::syr2k::ssyr2k;
 pub use level3::syrk::{dsyrk, ssyrk};
 pub use level3::trmm::{dtrmm, strmm};
-pub use level3::trsm::strsm;
+pub use level3::trsm::{dtrsm, strsm};
 
 use crate::error::{Error, Result};
 

@@ -989,3 +989,104 @@ fn dtrmm_against_openblas() {
     .unwrap();
     assert_eq!(b, Array2::zeros((2, 2)));
 }
+
+/// dtrsm by its backward residual (DESIGN.md §2: `max |op(A)·X − alpha·B| / (eps·(r+1)·
+/// Σ_k |op(A)_ik|·|X_kj|)`, eps = 2^-52, threshold 5), both sides, triangles, transposes and
+/// diagonals, sizes across the 32-row diagonal blocks, NaN in the unreferenced triangle; a
+/// hand-computed case; alpha = 0 sets B to 0.
+#[test]
+fn dtrsm_backward_residual() {
+    use wgblas::{Diag, Side};
+    for (m, n) in [(1, 1), (9, 5), (70, 3), (5, 100)] {
+        for side in [Side::Left, Side::Right] {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for t in TRANS {
+                    for diag in [Diag::NonUnit, Diag::Unit] {
+                        let r = if side == Side::Left { m } else { n };
+                        let g = rand64(141, (r, r));
+                        let lower = uplo == Uplo::Lower;
+                        // A well-conditioned triangle: a dominant diagonal.
+                        let tri = Array2::from_shape_fn((r, r), |(i, j)| {
+                            if i == j {
+                                if diag == Diag::Unit {
+                                    1.0
+                                } else {
+                                    2.0 + g[[i, j]].abs()
+                                }
+                            } else if (lower && i > j) || (!lower && i < j) {
+                                g[[i, j]] / r as f64
+                            } else {
+                                0.0
+                            }
+                        });
+                        let stored = Array2::from_shape_fn((r, r), |(i, j)| {
+                            let unit = i == j && diag == Diag::Unit;
+                            if !unit && ((lower && i >= j) || (!lower && i <= j)) {
+                                tri[[i, j]]
+                            } else {
+                                f64::NAN
+                            }
+                        });
+                        let b = rand64(142, (m, n));
+                        let alpha = 0.7;
+                        let sa = Mat64::new(&stored, Layout::C);
+                        let mut sx = Mat64::new(&b, Layout::F);
+                        blas::dtrsm(ctx(), side, uplo, t, diag, alpha, sa.view(), sx.view_mut())
+                            .unwrap();
+                        let x = sx.view().to_owned();
+                        let op = if t == Transpose::No {
+                            tri.clone()
+                        } else {
+                            tri.t().to_owned()
+                        };
+                        let (ax, bound) = if side == Side::Left {
+                            (op.dot(&x), op.mapv(f64::abs).dot(&x.mapv(f64::abs)))
+                        } else {
+                            (x.dot(&op), x.mapv(f64::abs).dot(&op.mapv(f64::abs)))
+                        };
+                        let bound = bound * (r as f64 + 1.0);
+                        let mut worst = 0.0f64;
+                        for ((i, j), v) in ax.indexed_iter() {
+                            let res = (v - alpha * b[[i, j]]).abs();
+                            if res != 0.0 {
+                                worst = worst.max(res / (metrics::EPS64 * bound[[i, j]]));
+                            }
+                        }
+                        assert!(
+                            worst <= 5.0,
+                            "dtrsm {m}x{n} {side:?} {uplo:?} {t:?} {diag:?}: residual factor {worst}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Hand values: X·[[2, 1], [0, 4]] = [[4, 6], [8, 12]] gives X = [[2, 1], [4, 2]].
+    let a = array![[2.0f64, 1.0], [f64::NAN, 4.0]];
+    let mut b = array![[4.0f64, 6.0], [8.0, 12.0]];
+    blas::dtrsm(
+        ctx(),
+        Side::Right,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::NonUnit,
+        1.0,
+        a.view(),
+        b.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(b, array![[2.0, 1.0], [4.0, 2.0]]);
+    let mut b = array![[f64::NAN, 1.0]];
+    blas::dtrsm(
+        ctx(),
+        Side::Left,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::Unit,
+        0.0,
+        Array2::from_elem((1, 1), f64::NAN).view(),
+        b.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(b, array![[0.0, 0.0]]);
+}
