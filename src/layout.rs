@@ -1087,9 +1087,9 @@ fn copy_into(src: &wgpu::Buffer, dst: &wgpu::Buffer, span: usize) -> Command {
 }
 
 /// Set every element of `out` to zero (on the device for a resident output).
-pub(crate) fn fill_zero(ctx: &Context, out: &mut MatMut<'_, f32>) {
+pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T>) {
     match out {
-        MatMut::Host(v) => v.fill(0.0),
+        MatMut::Host(v) => v.fill(T::default()),
         MatMut::Device(d) => ctx.hold(vec![Command::Clear {
             buffer: d.buffer.clone(),
         }]),

@@ -88,6 +88,8 @@ const OVERRIDE_VALUES: &[(&str, &str, &[f64])] = &[
     // (elements: 4096 f32, 2048 f64 on a 16 KiB adapter).
     ("level3/gemm.wgsl", "SCAL", &[0.0, 1.0]),
     ("level3/gemm.wgsl", "SMEM", &[2048.0, 4096.0]),
+    // trsm's diagonal blocks: SCAL (alpha from binding 4, dtrsm).
+    ("level3/trsm.wgsl", "SCAL", &[0.0, 1.0]),
     // GpuScalar: div, neg, recip.
     ("scalar.wgsl", "OP", &[0.0, 1.0, 2.0]),
 ];

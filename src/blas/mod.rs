@@ -30,7 +30,7 @@ pub use level1::rot::srot;
 pub use level1::rotm::srotm;
 pub use level1::scal::{dscal, sscal};
 pub use level1::swap::{dswap, sswap};
-pub use level2::gemv::sgemv;
+pub use level2::gemv::{dgemv, sgemv};
 pub use level2::ger::sger;
 pub use level2::symv::ssymv;
 pub use level2::syr::ssyr;
@@ -39,12 +39,12 @@ pub use level2::trmv::strmv;
 pub use level2::trsv::strsv;
 pub use level3::gemm::{dgemm, sgemm};
 pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
-pub use level3::gemmtr::sgemmtr;
-pub use level3::symm::ssymm;
+pub use level3::gemmtr::{dgemmtr, sgemmtr};
+pub use level3::symm::{dsymm, ssymm};
 pub use level3::syr2k::ssyr2k;
-pub use level3::syrk::ssyrk;
-pub use level3::trmm::strmm;
-pub use level3::trsm::strsm;
+pub use level3::syrk::{dsyrk, ssyrk};
+pub use level3::trmm::{dtrmm, strmm};
+pub use level3::trsm::{dtrsm, strsm};
 
 use crate::error::{Error, Result};
 

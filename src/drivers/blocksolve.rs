@@ -17,7 +17,7 @@
 //! workgroup memory, inside WebGPU's 16 KiB default.
 
 use super::matmul::{self, Operand, Variant};
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::pool::Buf;
@@ -74,12 +74,47 @@ pub(crate) fn trsm<'a>(
         lower: uplo == Uplo::Lower,
         unit,
         alpha,
+        f64: None,
         l,
         x,
         w,
     };
     s.solve(0, r, false, &mut out);
     out
+}
+
+/// [`trsm`] in f64 (`dtrsm`): the shaders instantiated with `alias T = f64;`, alpha read as
+/// f64 from `sc` (its first element) by the block solves and passed exactly to the updates.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when an update's buffer of scalars cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn trsm_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    (r, n): (usize, usize),
+    uplo: Uplo,
+    unit: bool,
+    alpha: f64,
+    sc: &'a Buf,
+    l: Operand<'a>,
+    x: Operand<'a>,
+    w: &'a Buf,
+) -> crate::error::Result<Vec<Step<'a>>> {
+    let mut out = Vec::new();
+    let s = Solve {
+        ctx,
+        n,
+        lower: uplo == Uplo::Lower,
+        unit,
+        alpha: if alpha == 1.0 { 1.0 } else { 2.0 },
+        f64: Some((routine, alpha, sc)),
+        l,
+        x,
+        w,
+    };
+    s.solve_f64(0, r, false, &mut out)?;
+    Ok(out)
 }
 
 /// One dispatch or one engine call of a blocked solve.
@@ -105,7 +140,10 @@ struct Solve<'c, 'a> {
     n: usize,
     lower: bool,
     unit: bool,
+    /// alpha (f32), or in f64 its `SCAL` marker (1, or 2 for "read `sc`").
     alpha: f32,
+    /// f64: the routine, alpha, and the buffer holding alpha.
+    f64: Option<(&'static str, f64, &'a Buf)>,
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Buf,
@@ -152,6 +190,49 @@ impl<'a> Solve<'_, 'a> {
         self.solve(s0, s1, true, out);
     }
 
+    /// [`Solve::solve`] in f64: the updates on the f64 engine with beta = alpha exactly.
+    fn solve_f64(
+        &self,
+        r0: usize,
+        r1: usize,
+        scaled: bool,
+        out: &mut Vec<Step<'a>>,
+    ) -> crate::error::Result<()> {
+        let (routine, alpha, _) = self.f64.expect("f64 solve");
+        let len = r1 - r0;
+        let scale = if scaled { 1.0 } else { self.alpha };
+        if len <= NB {
+            out.push(Step::Block(self.block(r0, len, scale)));
+            return Ok(());
+        }
+        let mid = r0 + (len / 2).div_ceil(NB) * NB;
+        let ((f0, f1), (s0, s1)) = if self.lower {
+            ((r0, mid), (mid, r1))
+        } else {
+            ((mid, r1), (r0, mid))
+        };
+        self.solve_f64(f0, f1, scaled, out)?;
+        let wop = Operand {
+            buffer: self.w,
+            offset: (f0 * self.n) as u32,
+            rs: self.n as i32,
+            cs: 1,
+            bs: 0,
+        };
+        out.push(Step::Update(matmul::engine_f64(
+            self.ctx,
+            routine,
+            (s1 - s0, self.n, f1 - f0),
+            -1.0,
+            self.l.at(s0, f0),
+            wop,
+            if scaled { 1.0 } else { alpha },
+            self.x.at(s0, 0),
+            Variant::default(),
+        )?));
+        self.solve_f64(s0, s1, true, out)
+    }
+
     fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
         let columns = matmul::tuning()
             .and_then(|t| t.trsm_columns)
@@ -175,13 +256,21 @@ impl<'a> Solve<'_, 'a> {
             _pad0: 0,
             _pad1: 0,
         };
+        // Binding 4: alpha in f64 (SCAL), or `a` again (never read).
+        let (sc, elem, scal) = match self.f64 {
+            Some((_, _, sc)) => (sc, Elem::F64, 1.0),
+            None => (self.l.buffer, Elem::F32, 0.0),
+        };
+        let mut constants = constants.to_vec();
+        constants.push(("SCAL", scal));
         Dispatch::new(
             &SHADER,
             "block_solve",
             &params,
-            &[self.l.buffer, self.x.buffer, self.w],
+            &[self.l.buffer, self.x.buffer, self.w, sc],
             self.ctx.grid(self.n.div_ceil(NC) as u64),
         )
         .constants(&constants)
+        .elem(elem)
     }
 }

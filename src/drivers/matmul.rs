@@ -111,6 +111,30 @@ pub(crate) fn gemm_f64<'a>(
     beta: f64,
     c: Operand<'a>,
 ) -> crate::error::Result<Plan<'a>> {
+    let variant = Variant {
+        batch,
+        ..Variant::default()
+    };
+    engine_f64(ctx, routine, (m, n, k), alpha, a, b, beta, c, variant)
+}
+
+/// [`engine`] in f64 (`dsyrk` and the other f64 Level 3 routines): as [`gemm_f64`], with any
+/// [`Variant`] except `syr2k` (whose packing is sized for f32).
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn engine_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    dims: (usize, usize, usize),
+    alpha: f64,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    beta: f64,
+    c: Operand<'a>,
+    variant: Variant,
+) -> crate::error::Result<Plan<'a>> {
     let scal = [alpha, beta];
     let buf = ctx.upload_source(routine, &crate::transfer::Source::slice(&scal))?;
     let alpha_mark = if alpha == 0.0 { 0.0 } else { 2.0 };
@@ -121,13 +145,9 @@ pub(crate) fn gemm_f64<'a>(
     } else {
         2.0
     };
-    let variant = Variant {
-        batch,
-        ..Variant::default()
-    };
     Ok(engine_in(
         ctx,
-        (m, n, k),
+        dims,
         alpha_mark,
         a,
         b,

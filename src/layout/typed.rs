@@ -3,9 +3,10 @@
 //! resident outputs stay on the device.
 
 use super::batch::{write_batch, BatchMut, BatchOperand};
-use super::{write_matrix, write_vector, MatMut, MatOperand, VecMut, VecOperand};
+use super::{write_matrix, write_triangle, write_vector, MatMut, MatOperand, VecMut, VecOperand};
 use crate::context::Context;
 use crate::error::Result;
+use crate::flags::Uplo;
 use crate::launch::{Command, Dispatch};
 
 /// An output of a routine of element type `T` and the device operand that holds its result.
@@ -16,6 +17,8 @@ pub(crate) enum OutAs<'r, 'a, T> {
     Mat(&'r mut MatMut<'a, T>, &'r MatOperand),
     /// A whole batch of matrices.
     Batch(&'r mut BatchMut<'a, T>, &'r BatchOperand),
+    /// One triangle of a square matrix (the other is not written on the host).
+    Tri(&'r mut MatMut<'a, T>, &'r MatOperand, Uplo),
 }
 
 impl<T> OutAs<'_, '_, T> {
@@ -31,7 +34,7 @@ impl<T> OutAs<'_, '_, T> {
                     VecMut::Host(_) => None,
                 },
             ),
-            OutAs::Mat(m, op) => (
+            OutAs::Mat(m, op) | OutAs::Tri(m, op, _) => (
                 &op.buffer,
                 op.span,
                 match &**m {
@@ -90,6 +93,9 @@ pub(crate) fn finish_as<T: bytemuck::Pod + Send + Sync>(
             }
             OutAs::Batch(BatchMut::Host(v), op) => {
                 write_batch(v, &data.next().unwrap_or_default(), op);
+            }
+            OutAs::Tri(MatMut::Host(v), op, uplo) => {
+                write_triangle(v, &data.next().unwrap_or_default(), op, *uplo);
             }
             _ => {}
         }

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand::Rng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Error, Uplo};
 
 use crate::common::*;
 
@@ -362,6 +362,25 @@ fn validation_shapes_and_missing_f64() {
             feature: "SHADER_F64"
         }
     );
+    let mut y = array![9.0f64, 9.0, 9.0];
+    let err = blas::dgemv(
+        &own,
+        Transpose::No,
+        1.0,
+        a.view(),
+        array![1.0f64, 1.0, 1.0, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        Error::Unsupported {
+            routine: "dgemv",
+            feature: "SHADER_F64"
+        }
+    );
+    assert_eq!(y, array![9.0, 9.0, 9.0]);
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
     assert!(c3.iter().all(|&v| v == 9.0));
 }
@@ -467,4 +486,607 @@ fn batched_fixtures_and_broadcast() {
         let want = a.index_axis(Axis(0), p).dot(&b.index_axis(Axis(0), p));
         assert_eq!(c.index_axis(Axis(0), p), want, "product {p}");
     }
+}
+
+/// dgemv (on the tile engine as a one-column product) against OpenBLAS dgemv, with the sgemv
+/// bound `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| + |beta|·|y_i|` in units of 2^-52: every layout of A,
+/// both transposes, strided and reversed x and y, the netlib alpha/beta values, a long n
+/// (split-k), and the quick returns and special values of DESIGN.md §3.
+#[test]
+fn dgemv_against_openblas() {
+    use cblas_sys::*;
+    let oracle = |t: Transpose, alpha: f64, a: &Array2<f64>, x: &[f64], beta: f64, y: &[f64]| {
+        let a = a.as_standard_layout();
+        let (m, n) = a.dim();
+        let mut y = y.to_vec();
+        let tr = if t == Transpose::No {
+            CBLAS_TRANSPOSE::CblasNoTrans
+        } else {
+            CBLAS_TRANSPOSE::CblasTrans
+        };
+        unsafe {
+            cblas_dgemv(
+                CBLAS_LAYOUT::CblasRowMajor,
+                tr,
+                m as i32,
+                n as i32,
+                alpha,
+                a.as_ptr(),
+                n.max(1) as i32,
+                x.as_ptr(),
+                1,
+                beta,
+                y.as_mut_ptr(),
+                1,
+            )
+        };
+        y
+    };
+    for (m, n) in [(1, 1), (7, 5), (17, 130), (129, 16), (3, 3000)] {
+        for t in TRANS {
+            for la in LAYOUTS {
+                for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (0.0, 0.9), (-1.3, 1.0)] {
+                    let a = rand64(91, (m, n));
+                    let (rows, cols) = if t == Transpose::No { (m, n) } else { (n, m) };
+                    let x = rand64(92, (cols, 1)).column(0).to_owned();
+                    let y = if beta == 0.0 {
+                        ndarray::Array1::from_elem(rows, f64::NAN)
+                    } else {
+                        rand64(93, (rows, 1)).column(0).to_owned()
+                    };
+                    let sa = Mat64::new(&a, la);
+                    // x with stride 2, y reversed.
+                    let mut xb = ndarray::Array1::from_elem(2 * cols, f64::NAN);
+                    xb.slice_mut(s![..;2]).assign(&x);
+                    let mut yb = y.slice(s![..;-1]).to_owned();
+                    blas::dgemv(
+                        ctx(),
+                        t,
+                        alpha,
+                        sa.view(),
+                        xb.slice(s![..;2]),
+                        beta,
+                        yb.slice_mut(s![..;-1]),
+                    )
+                    .unwrap();
+                    let got = yb.slice(s![..;-1]).to_owned();
+                    let y0 = if beta == 0.0 {
+                        ndarray::Array1::zeros(rows)
+                    } else {
+                        y.clone()
+                    };
+                    let want = oracle(
+                        t,
+                        alpha,
+                        &a,
+                        x.as_slice().unwrap(),
+                        beta,
+                        y0.as_slice().unwrap(),
+                    );
+                    let opa = if t == Transpose::No { a.view() } else { a.t() };
+                    let k = opa.ncols() as f64;
+                    let bound = ndarray::Array1::from_shape_fn(rows, |i| {
+                        let s: f64 = (0..opa.ncols()).map(|j| (opa[[i, j]] * x[j]).abs()).sum();
+                        let p = if alpha == 0.0 {
+                            0.0
+                        } else {
+                            (k + 1.0) * alpha.abs() * s
+                        };
+                        p + if beta == 0.0 {
+                            0.0
+                        } else {
+                            (beta * y0[i]).abs()
+                        }
+                    });
+                    let want = ndarray::Array1::from_vec(want);
+                    let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                    assert!(
+                        f <= THRESHOLD,
+                        "dgemv {m}x{n} {t:?} {la:?} {alpha} {beta}: {f}"
+                    );
+                }
+            }
+        }
+    }
+    // Quick returns: n = 0 leaves y unchanged (reference DGEMV), alpha = 0 reads neither A
+    // nor x, NaN beta is not 0.
+    let mut y = array![1.0f64, 2.0];
+    blas::dgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        Array2::<f64>::zeros((2, 0)).view(),
+        ndarray::Array1::<f64>::zeros(0).view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![1.0, 2.0]);
+    blas::dgemv(
+        ctx(),
+        Transpose::No,
+        0.0,
+        Array2::from_elem((2, 3), f64::NAN).view(),
+        array![f64::INFINITY, 1.0, 1.0].view(),
+        3.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![3.0, 6.0]);
+    blas::dgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        Array2::<f64>::ones((2, 2)).view(),
+        array![1.0f64, 1.0].view(),
+        f64::NAN,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(y.iter().all(|v| v.is_nan()));
+    let err = blas::dgemv(
+        ctx(),
+        Transpose::No,
+        1.0,
+        Array2::<f64>::ones((2, 3)).view(),
+        array![1.0f64, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "dgemv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+/// dsyrk against OpenBLAS dsyrk with the ssyrk bound `(k+1)·|alpha|·Σ_p |A_ip|·|A_jp| +
+/// |beta|·|C_ij|` in units of 2^-52 on the triangle; the other triangle (NaN) untouched.
+#[test]
+fn dsyrk_against_openblas() {
+    use cblas_sys::*;
+    for (n, k) in [(1, 1), (9, 4), (17, 33), (130, 20)] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for t in TRANS {
+                for layout in [Layout::C, Layout::F, Layout::Strided] {
+                    for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (0.0, 0.5)] {
+                        let a = rand64(101, shape(t, n, k));
+                        let lower = uplo == Uplo::Lower;
+                        let inside = |i: usize, j: usize| (lower && i >= j) || (!lower && i <= j);
+                        let c0 = rand64(102, (n, n));
+                        // The other triangle holds NaN; beta = 0 puts NaN in the triangle too.
+                        let c = Array2::from_shape_fn((n, n), |(i, j)| {
+                            if !inside(i, j) || beta == 0.0 {
+                                f64::NAN
+                            } else {
+                                c0[[i, j]]
+                            }
+                        });
+                        let sa = Mat64::new(&a, layout);
+                        let mut sc = Mat64::new(&c, layout);
+                        blas::dsyrk(ctx(), uplo, t, alpha, sa.view(), beta, sc.view_mut()).unwrap();
+                        let got = sc.view().to_owned();
+                        // OpenBLAS on the triangle (C there as passed, 0 where beta = 0).
+                        let mut want = Array2::from_shape_fn((n, n), |(i, j)| {
+                            if inside(i, j) && beta != 0.0 {
+                                c0[[i, j]]
+                            } else {
+                                0.0
+                            }
+                        });
+                        let ac = a.as_standard_layout();
+                        unsafe {
+                            cblas_dsyrk(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                if lower {
+                                    CBLAS_UPLO::CblasLower
+                                } else {
+                                    CBLAS_UPLO::CblasUpper
+                                },
+                                if t == Transpose::No {
+                                    CBLAS_TRANSPOSE::CblasNoTrans
+                                } else {
+                                    CBLAS_TRANSPOSE::CblasTrans
+                                },
+                                n as i32,
+                                k as i32,
+                                alpha,
+                                ac.as_ptr(),
+                                ac.ncols() as i32,
+                                beta,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        };
+                        let opa = if t == Transpose::No { a.view() } else { a.t() };
+                        for i in 0..n {
+                            for j in 0..n {
+                                if !inside(i, j) {
+                                    assert!(got[[i, j]].is_nan(), "dsyrk wrote outside {uplo:?}");
+                                    continue;
+                                }
+                                let s: f64 =
+                                    (0..k).map(|p| (opa[[i, p]] * opa[[j, p]]).abs()).sum();
+                                let mut bound = (k as f64 + 1.0) * alpha.abs() * s;
+                                if beta != 0.0 {
+                                    bound += (beta * c0[[i, j]]).abs();
+                                }
+                                let err = (got[[i, j]] - want[[i, j]]).abs();
+                                let f = if err == 0.0 {
+                                    0.0
+                                } else {
+                                    err / (metrics::EPS64 * bound)
+                                };
+                                assert!(
+                                    f <= THRESHOLD,
+                                    "dsyrk n={n} k={k} {uplo:?} {t:?} {layout:?} ({i},{j}): {f}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// dsymm against OpenBLAS dsymm with the ssymm bound `(r+1)·|alpha|·Σ_p |A_ip|·|B_pj| +
+/// |beta|·|C_ij|` (A the full symmetric matrix) in units of 2^-52; the unreferenced triangle
+/// of A holds NaN.
+#[test]
+fn dsymm_against_openblas() {
+    use cblas_sys::*;
+    use wgblas::Side;
+    for (m, n) in [(1, 1), (9, 5), (33, 17), (20, 130)] {
+        for side in [Side::Left, Side::Right] {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for layout in [Layout::C, Layout::F, Layout::Reversed] {
+                    let (alpha, beta) = (0.7, 0.9);
+                    let r = if side == Side::Left { m } else { n };
+                    let g = rand64(111, (r, r));
+                    let full = Array2::from_shape_fn((r, r), |(i, j)| g[[i.max(j), i.min(j)]]);
+                    let lower = uplo == Uplo::Lower;
+                    let stored = Array2::from_shape_fn((r, r), |(i, j)| {
+                        if (lower && i >= j) || (!lower && i <= j) {
+                            full[[i, j]]
+                        } else {
+                            f64::NAN
+                        }
+                    });
+                    let b = rand64(112, (m, n));
+                    let c = rand64(113, (m, n));
+                    let (sa, sb) = (Mat64::new(&stored, layout), Mat64::new(&b, layout));
+                    let mut sc = Mat64::new(&c, layout);
+                    blas::dsymm(
+                        ctx(),
+                        side,
+                        uplo,
+                        alpha,
+                        sa.view(),
+                        sb.view(),
+                        beta,
+                        sc.view_mut(),
+                    )
+                    .unwrap();
+                    let mut want = c.clone();
+                    unsafe {
+                        cblas_dsymm(
+                            CBLAS_LAYOUT::CblasRowMajor,
+                            if side == Side::Left {
+                                CBLAS_SIDE::CblasLeft
+                            } else {
+                                CBLAS_SIDE::CblasRight
+                            },
+                            if lower {
+                                CBLAS_UPLO::CblasLower
+                            } else {
+                                CBLAS_UPLO::CblasUpper
+                            },
+                            m as i32,
+                            n as i32,
+                            alpha,
+                            stored.as_ptr(),
+                            r as i32,
+                            b.as_ptr(),
+                            n as i32,
+                            beta,
+                            want.as_mut_ptr(),
+                            n as i32,
+                        )
+                    };
+                    let prod = if side == Side::Left {
+                        full.mapv(f64::abs).dot(&b.mapv(f64::abs))
+                    } else {
+                        b.mapv(f64::abs).dot(&full.mapv(f64::abs))
+                    };
+                    let bound = prod * ((r as f64 + 1.0) * alpha) + c.mapv(|v| (beta * v).abs());
+                    let f = metrics::forward_factor_f64(&sc.view(), &want, &bound).unwrap();
+                    assert!(
+                        f <= THRESHOLD,
+                        "dsymm {m}x{n} {side:?} {uplo:?} {layout:?}: {f}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// dgemmtr against OpenBLAS dgemm restricted to the triangle (OpenBLAS has no gemmtr), with
+/// the dgemm bound there in units of 2^-52; the other triangle (NaN) untouched.
+#[test]
+fn dgemmtr_against_openblas_dgemm() {
+    for (n, k) in [(1, 1), (9, 4), (33, 17), (130, 20)] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for (ta, tb) in [
+                (Transpose::No, Transpose::No),
+                (Transpose::Yes, Transpose::Yes),
+            ] {
+                for layout in [Layout::C, Layout::F, Layout::Strided] {
+                    let (alpha, beta) = (0.7, 0.9);
+                    let a = rand64(121, shape(ta, n, k));
+                    let b = rand64(122, shape(tb, k, n));
+                    let c0 = rand64(123, (n, n));
+                    let lower = uplo == Uplo::Lower;
+                    let inside = |i: usize, j: usize| (lower && i >= j) || (!lower && i <= j);
+                    let c = Array2::from_shape_fn((n, n), |(i, j)| {
+                        if inside(i, j) {
+                            c0[[i, j]]
+                        } else {
+                            f64::NAN
+                        }
+                    });
+                    let (sa, sb) = (Mat64::new(&a, layout), Mat64::new(&b, layout));
+                    let mut sc = Mat64::new(&c, layout);
+                    blas::dgemmtr(
+                        ctx(),
+                        uplo,
+                        ta,
+                        tb,
+                        alpha,
+                        sa.view(),
+                        sb.view(),
+                        beta,
+                        sc.view_mut(),
+                    )
+                    .unwrap();
+                    let got = sc.view().to_owned();
+                    let want = oracle_dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+                    let bound = bounds::dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
+                    for ((i, j), g) in got.indexed_iter() {
+                        if !inside(i, j) {
+                            assert!(g.is_nan(), "dgemmtr wrote outside {uplo:?} at ({i},{j})");
+                            continue;
+                        }
+                        let err = (g - want[[i, j]]).abs();
+                        let f = if err == 0.0 {
+                            0.0
+                        } else {
+                            err / (metrics::EPS64 * bound[[i, j]])
+                        };
+                        assert!(
+                            f <= THRESHOLD,
+                            "dgemmtr n={n} k={k} {uplo:?} {ta:?} {layout:?}: {f}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// dtrmm against OpenBLAS dtrmm with the strmm bound `(r+1)·|alpha|·Σ_p |op(A)_ip|·|B_pj|`
+/// (the triangle only, a unit diagonal as 1) in units of 2^-52; the unreferenced triangle of A,
+/// and its diagonal for `Diag::Unit`, hold NaN; alpha = 0 sets B to 0 reading nothing.
+#[test]
+fn dtrmm_against_openblas() {
+    use cblas_sys::*;
+    use wgblas::{Diag, Side};
+    for (m, n) in [(1, 1), (9, 5), (33, 17), (20, 130)] {
+        for side in [Side::Left, Side::Right] {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for t in TRANS {
+                    for diag in [Diag::NonUnit, Diag::Unit] {
+                        let r = if side == Side::Left { m } else { n };
+                        let g = rand64(131, (r, r));
+                        let lower = uplo == Uplo::Lower;
+                        let tri = Array2::from_shape_fn((r, r), |(i, j)| {
+                            if i == j && diag == Diag::Unit {
+                                1.0
+                            } else if (lower && i >= j) || (!lower && i <= j) {
+                                g[[i, j]]
+                            } else {
+                                0.0
+                            }
+                        });
+                        let stored = Array2::from_shape_fn((r, r), |(i, j)| {
+                            let unit = i == j && diag == Diag::Unit;
+                            if !unit && ((lower && i >= j) || (!lower && i <= j)) {
+                                g[[i, j]]
+                            } else {
+                                f64::NAN
+                            }
+                        });
+                        let b = rand64(132, (m, n));
+                        let alpha = 0.7;
+                        let sa = Mat64::new(&stored, Layout::F);
+                        let mut sb = Mat64::new(&b, Layout::C);
+                        blas::dtrmm(ctx(), side, uplo, t, diag, alpha, sa.view(), sb.view_mut())
+                            .unwrap();
+                        // OpenBLAS on the dense triangle (its NaN-free copy).
+                        let mut want = b.clone();
+                        unsafe {
+                            cblas_dtrmm(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                if side == Side::Left {
+                                    CBLAS_SIDE::CblasLeft
+                                } else {
+                                    CBLAS_SIDE::CblasRight
+                                },
+                                if lower {
+                                    CBLAS_UPLO::CblasLower
+                                } else {
+                                    CBLAS_UPLO::CblasUpper
+                                },
+                                if t == Transpose::No {
+                                    CBLAS_TRANSPOSE::CblasNoTrans
+                                } else {
+                                    CBLAS_TRANSPOSE::CblasTrans
+                                },
+                                if diag == Diag::Unit {
+                                    CBLAS_DIAG::CblasUnit
+                                } else {
+                                    CBLAS_DIAG::CblasNonUnit
+                                },
+                                m as i32,
+                                n as i32,
+                                alpha,
+                                tri.as_ptr(),
+                                r as i32,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        };
+                        let op = if t == Transpose::No {
+                            tri.clone()
+                        } else {
+                            tri.t().to_owned()
+                        };
+                        let prod = if side == Side::Left {
+                            op.mapv(f64::abs).dot(&b.mapv(f64::abs))
+                        } else {
+                            b.mapv(f64::abs).dot(&op.mapv(f64::abs))
+                        };
+                        let bound = prod * ((r as f64 + 1.0) * alpha);
+                        let f = metrics::forward_factor_f64(&sb.view(), &want, &bound).unwrap();
+                        assert!(
+                            f <= THRESHOLD,
+                            "dtrmm {m}x{n} {side:?} {uplo:?} {t:?} {diag:?}: {f}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let a = Array2::from_elem((2, 2), f64::NAN);
+    let mut b = array![[1.0f64, f64::NAN], [3.0, 4.0]];
+    blas::dtrmm(
+        ctx(),
+        Side::Left,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::NonUnit,
+        0.0,
+        a.view(),
+        b.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(b, Array2::zeros((2, 2)));
+}
+
+/// dtrsm by its backward residual (DESIGN.md §2: `max |op(A)·X − alpha·B| / (eps·(r+1)·
+/// Σ_k |op(A)_ik|·|X_kj|)`, eps = 2^-52, threshold 5), both sides, triangles, transposes and
+/// diagonals, sizes across the 32-row diagonal blocks, NaN in the unreferenced triangle; a
+/// hand-computed case; alpha = 0 sets B to 0.
+#[test]
+fn dtrsm_backward_residual() {
+    use wgblas::{Diag, Side};
+    for (m, n) in [(1, 1), (9, 5), (70, 3), (5, 100)] {
+        for side in [Side::Left, Side::Right] {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for t in TRANS {
+                    for diag in [Diag::NonUnit, Diag::Unit] {
+                        let r = if side == Side::Left { m } else { n };
+                        let g = rand64(141, (r, r));
+                        let lower = uplo == Uplo::Lower;
+                        // A well-conditioned triangle: a dominant diagonal.
+                        let tri = Array2::from_shape_fn((r, r), |(i, j)| {
+                            if i == j {
+                                if diag == Diag::Unit {
+                                    1.0
+                                } else {
+                                    2.0 + g[[i, j]].abs()
+                                }
+                            } else if (lower && i > j) || (!lower && i < j) {
+                                g[[i, j]] / r as f64
+                            } else {
+                                0.0
+                            }
+                        });
+                        let stored = Array2::from_shape_fn((r, r), |(i, j)| {
+                            let unit = i == j && diag == Diag::Unit;
+                            if !unit && ((lower && i >= j) || (!lower && i <= j)) {
+                                tri[[i, j]]
+                            } else {
+                                f64::NAN
+                            }
+                        });
+                        let b = rand64(142, (m, n));
+                        let alpha = 0.7;
+                        let sa = Mat64::new(&stored, Layout::C);
+                        let mut sx = Mat64::new(&b, Layout::F);
+                        blas::dtrsm(ctx(), side, uplo, t, diag, alpha, sa.view(), sx.view_mut())
+                            .unwrap();
+                        let x = sx.view().to_owned();
+                        let op = if t == Transpose::No {
+                            tri.clone()
+                        } else {
+                            tri.t().to_owned()
+                        };
+                        let (ax, bound) = if side == Side::Left {
+                            (op.dot(&x), op.mapv(f64::abs).dot(&x.mapv(f64::abs)))
+                        } else {
+                            (x.dot(&op), x.mapv(f64::abs).dot(&op.mapv(f64::abs)))
+                        };
+                        let bound = bound * (r as f64 + 1.0);
+                        let mut worst = 0.0f64;
+                        for ((i, j), v) in ax.indexed_iter() {
+                            let res = (v - alpha * b[[i, j]]).abs();
+                            if res != 0.0 {
+                                worst = worst.max(res / (metrics::EPS64 * bound[[i, j]]));
+                            }
+                        }
+                        assert!(
+                            worst <= 5.0,
+                            "dtrsm {m}x{n} {side:?} {uplo:?} {t:?} {diag:?}: residual factor {worst}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Hand values: X·[[2, 1], [0, 4]] = [[4, 6], [8, 12]] gives X = [[2, 1], [4, 2]].
+    let a = array![[2.0f64, 1.0], [f64::NAN, 4.0]];
+    let mut b = array![[4.0f64, 6.0], [8.0, 12.0]];
+    blas::dtrsm(
+        ctx(),
+        Side::Right,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::NonUnit,
+        1.0,
+        a.view(),
+        b.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(b, array![[2.0, 1.0], [4.0, 2.0]]);
+    let mut b = array![[f64::NAN, 1.0]];
+    blas::dtrsm(
+        ctx(),
+        Side::Left,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::Unit,
+        0.0,
+        Array2::from_elem((1, 1), f64::NAN).view(),
+        b.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(b, array![[0.0, 0.0]]);
 }

@@ -43,6 +43,17 @@ struct Params {
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> x: array<T>;
 @group(0) @binding(3) var<storage, read_write> w: array<T>;
+// SCAL (dtrsm: an f64 alpha the f32 params cannot hold): `scale` is a marker, 2 for "the
+// value is sc[0]"; without SCAL the driver binds any read-only buffer here (`a`), never read.
+@group(0) @binding(4) var<storage, read> sc: array<T>;
+override SCAL: bool = false;
+
+fn scale_t() -> T {
+    if (SCAL && P.scale == 2.0) {
+        return sc[0];
+    }
+    return T(P.scale);
+}
 
 var<workgroup> Ls: array<T, 1024>;  // NB·NB, Ls[i·NB + j]
 var<workgroup> Xs: array<T, 2080>;  // NB·XS, Xs[i·XS + c]
@@ -85,7 +96,7 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
         let j = j0 + s.y;
         var v = T(0);
         if (s.x < nb && j < P.n) {
-            v = T(P.scale) * x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)];
+            v = scale_t() * x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)];
         }
         Xs[s.x * XS + s.y] = v;
     }

@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len};
+use crate::drivers::matmul;
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Transpose;
@@ -105,4 +106,89 @@ pub fn sgemv<'a>(
         matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
     };
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+}
+
+/// `y ← alpha·op(A)·x + beta·y` in f64, `op(A) = A` or `Aᵀ`.
+///
+/// BLAS: `dgemv`. As [`sgemv`] in shapes, layouts (any per operand, no copy of `A`), strides
+/// and semantics (m = 0 or n = 0 a quick return with `y` unchanged; `alpha = 0` reads neither
+/// `A` nor `x`; `beta = 0` never reads `y`; NaN or Inf alpha or beta is not 0; no zero-skip),
+/// in f64, with host `alpha` and `beta`. It runs on the Level 3 tile engine
+/// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of `op(A)` and the one-column
+/// matrix `x` into the one-column `y`, with its sums of n products split over slices where
+/// the rows are few: correct, but not a bandwidth-tuned matrix-vector kernel (sgemv's kernels
+/// hold f32 scalars; an f64 matrix-vector kernel is future work). Forward bound: that of
+/// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv), `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| +
+/// |beta|·|y_i|`, with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sgemv`]. On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Transpose;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// let mut y = array![1.0f64, 1.0];
+/// wgblas::blas::dgemv(ctx, Transpose::Yes, 0.5, a.view(), array![1.0f64, 1.0].view(), 2.0, y.view_mut())?;
+/// assert_eq!(y, array![4.0, 5.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dgemv<'a>(
+    ctx: &Context,
+    trans: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecRef<'a, f64>>,
+    beta: f64,
+    y: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dgemv";
+    let (a, x, mut y) = (a.into(), x.into(), y.into());
+    let op_a = a.op(trans);
+    let (m, n) = op_a.dim();
+    check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
+    check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
+    check_dim(R, "a", m.max(n))?;
+    crate::blas::check_f64(ctx, R)?;
+    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
+    let (xo, yo) = (column(&xd), column(&yd));
+    let plan = matmul::gemm_f64(
+        ctx,
+        R,
+        (m, 1, n),
+        1,
+        alpha,
+        matmul::Operand::of(&ad),
+        xo,
+        beta,
+        yo,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Vec(&mut y, &yd)],
+    )
+}
+
+/// A vector operand as a one-column matrix: element `(i, 0)` at `offset + i·inc`.
+fn column(v: &layout::VecOperand) -> matmul::Operand<'_> {
+    matmul::Operand {
+        buffer: &v.buffer,
+        offset: v.offset,
+        rs: v.inc,
+        cs: 1,
+        bs: 0,
+    }
 }

@@ -107,3 +107,89 @@ pub fn sgemmtr<'a>(
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
     layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
 }
+
+/// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of the square `C` only, in f64.
+///
+/// BLAS: `dgemmtr` (`dgemmt` in some BLAS). As [`sgemmtr`] (shapes, layouts, the other
+/// triangle of C never read nor written, the semantics of DESIGN.md §3), in f64 on the same
+/// tile engine (`alias T = f64;`), host `alpha` and `beta`. Forward bound: that of
+/// [`metrics::bounds::gemmtr`](crate::metrics::bounds::gemmtr) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`sgemmtr`]. On error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// let b = array![[5.0f64, 6.0], [7.0, 8.0]];
+/// let mut c = array![[0.0f64, -1.0], [0.0, 0.0]];
+/// wgblas::blas::dgemmtr(ctx, Uplo::Lower, Transpose::No, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[19.0, -1.0], [43.0, 50.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dgemmtr<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dgemmtr";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
+    let op_a = a.op(transa);
+    let op_b = b.op(transb);
+    check_square(R, "c", c.dim())?;
+    let n = c.nrows();
+    let k = op_a.ncols();
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        k,
+        "rows of op(B) must equal the columns of op(A)",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.ncols(),
+        n,
+        "columns of op(B) must equal the order of C",
+    )?;
+    check_dim(R, "a", n.max(k))?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
+    let plan = matmul::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
+    )
+}

@@ -37,12 +37,12 @@ pub(crate) fn check_side(
 /// The left triangular operand L of the canonical left-side problem, and its triangle:
 /// `op(A)` for `Left`, `op(A)ᵀ` for `Right` (`B·op(A) = (op(A)ᵀ·Bᵀ)ᵀ`); a transpose swaps the
 /// strides and flips the triangle, no data moves.
-pub(crate) fn left_triangle<'a>(
+pub(crate) fn left_triangle<'a, T>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
-    a: &'a MatRef<'_>,
-) -> (MatRef<'a>, Uplo) {
+    a: &'a MatRef<'_, T>,
+) -> (MatRef<'a, T>, Uplo) {
     let (op_a, op_uplo) = a.op_triangle(transa, uplo);
     match side {
         Side::Left => (op_a, op_uplo),
@@ -52,11 +52,11 @@ pub(crate) fn left_triangle<'a>(
 
 /// `Err` unless a resident operand belongs to `ctx` (a host operand always passes), for the
 /// quick returns that write an output without reading the operands.
-pub(crate) fn check_context(
+pub(crate) fn check_context<T: bytemuck::Pod + Send + Sync>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
-    m: MatRef<'_>,
+    m: MatRef<'_, T>,
 ) -> Result<()> {
     if let MatRef::Device(_) = m {
         layout::matrix(ctx, routine, arg, m)?;

@@ -89,3 +89,83 @@ pub fn ssymm<'a>(
     };
     layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Mat(&mut c, &cd)])
 }
+
+/// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`) in f64,
+/// `A` symmetric, stored in its triangle `uplo`.
+///
+/// BLAS: `dsymm`. As [`ssymm`] (shapes, layouts, only the triangle `uplo` of A read, the
+/// semantics of DESIGN.md §3), in f64 on the same tile engine (`alias T = f64;`: A's triangle
+/// packed densely, then the product), host `alpha` and `beta`. Forward bound: that of
+/// [`metrics::bounds::symm`](crate::metrics::bounds::symm) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`ssymm`]. On error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::{Side, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 1.0], [f64::NAN, 2.0]]; // upper triangle: [[1, 1], [1, 2]]
+/// let b = array![[1.0f64, 0.0], [0.0, 1.0]];
+/// let mut c = Array2::<f64>::zeros((2, 2));
+/// wgblas::blas::dsymm(ctx, Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[1.0, 1.0], [1.0, 2.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dsymm<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dsymm";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
+    check_square(R, "a", a.dim())?;
+    let (m, n) = b.dim();
+    let (r, what) = match side {
+        Side::Left => (m, "the order of A must equal the rows of B"),
+        Side::Right => (n, "the order of A must equal the columns of B"),
+    };
+    check_len(R, "a", a.nrows(), r, what)?;
+    check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of B")?;
+    check_len(
+        R,
+        "c",
+        c.ncols(),
+        n,
+        "columns of C must equal the columns of B",
+    )?;
+    check_dim(R, "b", m.max(n))?;
+    crate::blas::check_f64(ctx, R)?;
+    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a)?;
+    let bd = layout::matrix(ctx, R, "b", &b)?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let variant = Variant {
+        a_mode: AMode::Symmetric(uplo),
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
+    let plan = match side {
+        Side::Left => matmul::engine_f64(ctx, R, (m, n, m), alpha, ao, bo, beta, co, variant)?,
+        Side::Right => {
+            matmul::engine_f64(ctx, R, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant)?
+        }
+    };
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Mat(&mut c, &cd)],
+    )
+}

@@ -86,3 +86,81 @@ pub fn ssyrk<'a>(
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
     layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
 }
+
+/// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of C, in f64.
+///
+/// BLAS: `dsyrk`. As [`ssyrk`] (shapes, layouts, the other triangle of C never read nor
+/// written, `alpha = 0` or k = 0 giving `beta·C` on the triangle, `beta = 0` never reading C,
+/// no zero-skip), in f64 on the same tile engine (`alias T = f64;`), host `alpha` and `beta`.
+/// Forward bound: that of [`metrics::bounds::syrk`](crate::metrics::bounds::syrk) with
+/// eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`ssyrk`]. On error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::{Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// let mut c = Array2::<f64>::from_elem((2, 2), f64::NAN);
+/// wgblas::blas::dsyrk(ctx, Uplo::Lower, Transpose::No, 1.0, a.view(), 0.0, c.view_mut())?;
+/// assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (5.0, 11.0, 25.0));
+/// assert!(c[[0, 1]].is_nan()); // the upper triangle is not touched
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dsyrk<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dsyrk";
+    let (a, mut c) = (a.into(), c.into());
+    let op_a = a.op(trans);
+    check_square(R, "c", c.dim())?;
+    let (n, k) = (c.nrows(), op_a.ncols());
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_dim(R, "a", n.max(k))?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        ..Variant::default()
+    };
+    let ao = Operand::of(&ad);
+    let plan = matmul::engine_f64(
+        ctx,
+        R,
+        (n, n, k),
+        alpha,
+        ao,
+        ao.t(),
+        beta,
+        Operand::of(&cd),
+        variant,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
+    )
+}

@@ -87,3 +87,80 @@ pub fn strmm<'a>(
     };
     layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Mat(&mut b, &out)])
 }
+
+/// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`) in f64, `A`
+/// triangular.
+///
+/// BLAS: `dtrmm`. As [`strmm`] (shapes, layouts, only the triangle `uplo` of A read and its
+/// diagonal not at all for `Diag::Unit`, `alpha = 0` setting B to 0 without reading A, no
+/// zero-skip), in f64 on the same tile engine (`alias T = f64;`: the triangle packed densely,
+/// zero slabs skipped), host `alpha`. Forward bound: that of
+/// [`metrics::bounds::trmm`](crate::metrics::bounds::trmm) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`strmm`]. On error `B` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Diag, Side, Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[f64::NAN, f64::NAN], [3.0, f64::NAN]]; // unit lower: [[1, 0], [3, 1]]
+/// let mut b = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// wgblas::blas::dtrmm(ctx, Side::Left, Uplo::Lower, Transpose::No, Diag::Unit, 2.0, a.view(), b.view_mut())?;
+/// assert_eq!(b, array![[2.0, 4.0], [12.0, 20.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dtrmm<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dtrmm";
+    let (a, mut b) = (a.into(), b.into());
+    let (m, n) = b.dim();
+    check_side(R, side, a.dim(), (m, n))?;
+    crate::blas::check_f64(ctx, R)?;
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if alpha == 0.0 {
+        check_context(ctx, R, "a", a.view())?;
+        check_context(ctx, R, "b", b.view())?;
+        layout::fill_zero(ctx, &mut b);
+        return Ok(());
+    }
+    let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
+    let ld = layout::matrix(ctx, R, "a", &l)?;
+    let bd = layout::matrix(ctx, R, "b", b.view())?;
+    // The product, laid out like B (8-byte elements).
+    let out = MatOperand {
+        buffer: ctx.zeroed(bd.span as u64 * 8),
+        ..bd
+    };
+    let variant = Variant {
+        a_mode: AMode::Triangular(l_uplo, diag == Diag::Unit),
+        ..Variant::default()
+    };
+    let (lo, bo, oo) = (Operand::of(&ld), Operand::of(&bd), Operand::of(&out));
+    let plan = match side {
+        Side::Left => matmul::engine_f64(ctx, R, (m, n, m), alpha, lo, bo, 0.0, oo, variant)?,
+        Side::Right => {
+            matmul::engine_f64(ctx, R, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant)?
+        }
+    };
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Mat(&mut b, &out)],
+    )
+}

@@ -95,3 +95,90 @@ pub fn strsm<'a>(
         &mut [Out::Mat(&mut b, &bd)],
     )
 }
+
+/// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) for X,
+/// overwriting B, in f64, `A` triangular.
+///
+/// BLAS: `dtrsm`. As [`strsm`] (shapes, layouts, only the triangle `uplo` of A read and its
+/// diagonal not at all for `Diag::Unit`, `alpha = 0` setting B to 0 without reading A, no
+/// pivoting: a zero on the diagonal gives Inf/NaN as in reference BLAS), in f64: the diagonal
+/// blocks solved by `wgsl/level3/trsm.wgsl` and the updates on the tile engine, both with
+/// `alias T = f64;` and alpha read as f64. Metric: the backward residual of
+/// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`strsm`]. On error `B` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Diag, Side, Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[2.0f64, 1.0], [f64::NAN, 4.0]];
+/// let mut b = array![[4.0f64, 6.0], [8.0, 12.0]];
+/// wgblas::blas::dtrsm(ctx, Side::Right, Uplo::Upper, Transpose::No, Diag::NonUnit, 1.0, a.view(), b.view_mut())?;
+/// assert_eq!(b, array![[2.0, 1.0], [4.0, 2.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dtrsm<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dtrsm";
+    let (a, mut b) = (a.into(), b.into());
+    let (m, n) = b.dim();
+    let r = check_side(R, side, a.dim(), (m, n))?;
+    crate::blas::check_f64(ctx, R)?;
+    let nrhs = match side {
+        Side::Left => n,
+        Side::Right => m,
+    };
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if alpha == 0.0 {
+        check_context(ctx, R, "a", a.view())?;
+        check_context(ctx, R, "b", b.view())?;
+        layout::fill_zero(ctx, &mut b);
+        return Ok(());
+    }
+    let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
+    let ld = layout::matrix(ctx, R, "a", &l)?;
+    let bd = layout::matrix(ctx, R, "b", b.view())?;
+    let scratch = blocksolve::scratch_len(r, nrhs);
+    layout::check_binding(ctx, R, "b", scratch as u64 * 8)?;
+    let w = ctx.scratch(scratch as u64 * 8);
+    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
+    let x = match side {
+        Side::Left => Operand::of(&bd),
+        Side::Right => Operand::of(&bd).t(),
+    };
+    let unit = diag == Diag::Unit;
+    let steps = blocksolve::trsm_f64(
+        ctx,
+        R,
+        (r, nrhs),
+        l_uplo,
+        unit,
+        alpha,
+        &sc,
+        Operand::of(&ld),
+        x,
+        &w,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &blocksolve::dispatches(&steps),
+        &mut [layout::OutAs::Mat(&mut b, &bd)],
+    )
+}
