@@ -428,3 +428,99 @@ fn sscal_by_one_keeps_every_bit_with_a_host_or_a_device_alpha() {
     blas::sscal(&ctx, &one, d.view_mut()).unwrap();
     assert_eq!(bits(&d), bits(&long));
 }
+
+#[test]
+fn device_alpha_zero_beta_one_keeps_the_output_bit_for_bit_like_the_host() {
+    // alpha = 0 with beta = 1 is a quick return on the host (reference BLAS): y or C stays as
+    // it is, bit for bit. With alpha and beta on the device the kernels make the same choice,
+    // so a signalling NaN keeps its payload and -0 its sign either way.
+    use wgblas::Uplo;
+    let ctx = Context::new().unwrap();
+    let snan = f32::from_bits(0x7f80_0001);
+    let zero = resident::sdot(&ctx, array![0.0f32].view(), array![1.0f32].view()).unwrap();
+    let one = resident::sdot(&ctx, array![1.0f32].view(), array![1.0f32].view()).unwrap();
+    let bits1 = |v: &Array1<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let bits2 = |v: &Array2<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let x = array![1.0f32, 1.0];
+    let y0 = array![snan, -0.0f32];
+    for (name, host) in [
+        ("sgemv", true),
+        ("sgemv", false),
+        ("ssymv", true),
+        ("ssymv", false),
+    ] {
+        let mut y = y0.clone();
+        let r = match (name, host) {
+            ("sgemv", true) => blas::sgemv(
+                &ctx,
+                Transpose::No,
+                0.0,
+                a.view(),
+                x.view(),
+                1.0,
+                y.view_mut(),
+            ),
+            ("sgemv", false) => blas::sgemv(
+                &ctx,
+                Transpose::No,
+                &zero,
+                a.view(),
+                x.view(),
+                &one,
+                y.view_mut(),
+            ),
+            (_, true) => blas::ssymv(
+                &ctx,
+                Uplo::Upper,
+                0.0,
+                a.view(),
+                x.view(),
+                1.0,
+                y.view_mut(),
+            ),
+            _ => blas::ssymv(
+                &ctx,
+                Uplo::Upper,
+                &zero,
+                a.view(),
+                x.view(),
+                &one,
+                y.view_mut(),
+            ),
+        };
+        r.unwrap();
+        assert_eq!(bits1(&y), bits1(&y0), "{name}, host scalars: {host}");
+    }
+    let c0 = array![[snan, -0.0f32], [1.0, -2.0]];
+    let mut c = c0.clone();
+    blas::sgemm(
+        &ctx,
+        Transpose::No,
+        Transpose::No,
+        &zero,
+        a.view(),
+        a.view(),
+        &one,
+        c.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(
+        bits2(&c),
+        bits2(&c0),
+        "sgemm, device alpha = 0 and beta = 1"
+    );
+    let mut c = c0.clone();
+    blas::sgemm(
+        &ctx,
+        Transpose::No,
+        Transpose::No,
+        0.0,
+        a.view(),
+        a.view(),
+        1.0,
+        c.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(bits2(&c), bits2(&c0), "sgemm, host alpha = 0 and beta = 1");
+}

@@ -75,6 +75,11 @@ fn op_a(i: u32, j: u32) -> T {
 }
 
 fn finish(i: u32, sum: T) {
+    // alpha = 0 with beta = 1 (a device scalar's value, tested on its bits): y stays as it is,
+    // bit for bit, as the host-side quick return leaves it (reference BLAS).
+    if (f32_is_zero(P.alpha) && f32_is_one(P.beta)) {
+        return;
+    }
     let iy = vidx(P.offy, i, P.incy);
     var r = T(0);
     if (!f32_is_zero(P.alpha)) {

@@ -129,6 +129,13 @@ fn beta_t() -> T {
     return T(P.beta);
 }
 
+// Whether C stays as it is, bit for bit: (alpha = 0 or k = 0) with beta = 1, as the host-side
+// quick return of reference BLAS leaves it, for a device alpha or beta too (tested on the bits;
+// with SCAL the markers 0 and 1 mean exactly 0 and 1).
+fn keeps_c() -> bool {
+    return (f32_is_zero(P.alpha) || P.k == 0u) && f32_is_one(P.beta);
+}
+
 var<workgroup> As: array<vec4<T>, AS_LEN>;
 var<workgroup> Bs: array<vec4<T>, BS_LEN>;
 // Global loads of the next slab, held in registers across the products (fast paths).
@@ -315,7 +322,9 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
         if (!f32_is_zero(P.beta)) {
             v = v + beta_t() * c[ic];
         }
-        c[ic] = v;
+        if (!keeps_c()) {
+            c[ic] = v;
+        }
     }
 }
 
@@ -541,7 +550,9 @@ fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
     if (!f32_is_zero(P.beta)) {
         v = v + beta_t() * c[ic];
     }
-    c[ic] = v;
+    if (!keeps_c()) {
+        c[ic] = v;
+    }
 }
 
 // Element (i, p) of the left operand, in range, as A_MODE reads it.
@@ -694,7 +705,9 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
                 if (!f32_is_zero(P.beta)) {
                     v = v + beta_t() * c[ic];
                 }
-                c[ic] = v;
+                if (!keeps_c()) {
+                    c[ic] = v;
+                }
             }
         }
     }
