@@ -403,3 +403,64 @@ fn chunked_ssyr2k_two_passes_in_blocks() {
         }
     }
 }
+
+#[test]
+fn chunked_sgemm_resident_transposed_views_and_device_scalars() {
+    // Resident operands past the lowered binding (A 200×300 F order, B as a transposed device
+    // view, C C order), alpha and beta held on the device: C blocks and depth panels on
+    // windows of the resident buffers, beta read on the device once per C block.
+    let ctx = small();
+    let mut r = rng(2100);
+    let (m, n, k) = (200, 90, 300);
+    let a = rand_mat(&mut r, m, k);
+    let bt = rand_mat(&mut r, n, k);
+    let c = rand_mat(&mut r, m, n);
+    let af = a.t().as_standard_layout().into_owned().reversed_axes();
+    let ga = ctx.upload_matrix(&af).unwrap();
+    let gbt = ctx.upload_matrix(&bt).unwrap();
+    let mut gc = ctx.upload_matrix(&c).unwrap();
+    // alpha = ‖(0.6, 0.8)‖ = 1, beta = Σ|(0.25, −0.25)| = 0.5, on the device.
+    let alpha = wgblas::resident::snrm2(
+        ctx,
+        &ctx.upload_vector(&ndarray::array![0.6f32, 0.8]).unwrap(),
+    )
+    .unwrap();
+    let beta = wgblas::resident::sasum(
+        ctx,
+        &ctx.upload_vector(&ndarray::array![0.25f32, -0.25]).unwrap(),
+    )
+    .unwrap();
+    let (av, bv) = (alpha.get().unwrap(), beta.get().unwrap());
+    blas::sgemm(
+        ctx,
+        Transpose::No,
+        Transpose::No,
+        &alpha,
+        &ga,
+        gbt.t(),
+        &beta,
+        &mut gc,
+    )
+    .unwrap();
+    let b = bt.t().to_owned();
+    let want = oracle::sgemm(
+        Transpose::No,
+        Transpose::No,
+        av,
+        a.view(),
+        b.view(),
+        bv,
+        c.view(),
+    );
+    let bound = wgblas::metrics::bounds::gemm(
+        Transpose::No,
+        Transpose::No,
+        av,
+        a.view(),
+        b.view(),
+        bv,
+        c.view(),
+    );
+    let f = wgblas::metrics::forward_factor(&gc.to_array().unwrap(), &want, &bound).unwrap();
+    assert!(f <= 1.0, "forward factor {f}");
+}
