@@ -21,8 +21,8 @@ mod oracle_l2;
 mod resident;
 mod special_values;
 mod symv;
-mod syr;
-mod syr2;
+pub mod syr;
+pub mod syr2;
 mod trmv;
 mod trsv;
 

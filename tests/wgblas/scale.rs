@@ -464,3 +464,28 @@ fn chunked_sgemm_resident_transposed_views_and_device_scalars() {
     let f = wgblas::metrics::forward_factor(&gc.to_array().unwrap(), &want, &bound).unwrap();
     assert!(f <= 1.0, "forward factor {f}");
 }
+
+#[test]
+fn chunked_ssyr_and_ssyr2_square_blocks() {
+    // A 150×150 past the lowered binding: diagonal blocks in the triangle kernel, the others
+    // by the general update (ssyr2: two of them), NaN in the other triangle never read nor
+    // written, every layout, against the f64 reference with the forward factor ≤ 2
+    // (`syr::check_on`, `syr2::check_on`).
+    let mut seed = 2200;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for la in LAYOUTS {
+            seed += 1;
+            crate::syr::check_on(small(), seed, 150, uplo, 0.7, la, VLayout::Reversed);
+            crate::syr2::check_on(
+                small(),
+                seed,
+                150,
+                uplo,
+                -0.7,
+                la,
+                VLayout::Step2,
+                VLayout::Unit,
+            );
+        }
+    }
+}
