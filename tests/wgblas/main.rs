@@ -20,10 +20,10 @@ mod host;
 mod oracle_l2;
 mod resident;
 mod special_values;
-mod symv;
+pub mod symv;
 pub mod syr;
 pub mod syr2;
-mod trmv;
+pub mod trmv;
 mod trsv;
 
 pub mod gemmtr;

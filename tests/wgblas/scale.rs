@@ -489,3 +489,44 @@ fn chunked_ssyr_and_ssyr2_square_blocks() {
         }
     }
 }
+
+#[test]
+fn chunked_ssymv_and_strmv_square_blocks() {
+    // A 150×150 past the lowered binding, NaN outside its triangle (and on a unit diagonal),
+    // every layout, both triangles (and transposes, diagonals for strmv), against OpenBLAS /
+    // the f64 reference with the routines' forward factors (`symv::check_on`, `trmv::check_on`).
+    let mut seed = 2300;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for la in LAYOUTS {
+            seed += 1;
+            crate::symv::check_on(
+                small(),
+                seed,
+                150,
+                uplo,
+                0.7,
+                0.9,
+                la,
+                VLayout::Unit,
+                VLayout::Reversed,
+            );
+            crate::symv::check_on(
+                small(),
+                seed,
+                150,
+                uplo,
+                -0.7,
+                0.0,
+                la,
+                VLayout::Step2,
+                VLayout::Unit,
+            );
+            for (t, d) in [
+                (Transpose::No, wgblas::Diag::NonUnit),
+                (Transpose::Yes, wgblas::Diag::Unit),
+            ] {
+                crate::trmv::check_on(small(), seed, 150, uplo, t, d, la, VLayout::Reversed);
+            }
+        }
+    }
+}
