@@ -26,8 +26,8 @@
 //! its params, as for any operand. `VecOperand::part` and `MatOperand::block` make such
 //! windowed sub-operands; `vec_chunks` and `mat_blocks` split a vector or matrix so that every
 //! part fits, and the drivers run one dispatch (or engine call) per part. Routines that do not
-//! process operands in parts take them through `vector` and `matrix`, which keep the binding
-//! limit (`check_binding`).
+//! process operands in parts take them through `matrix`, which keeps the binding limit
+//! (`check_binding`).
 //!
 //! Resident operands ([`GpuVector`], [`GpuMatrix`]) are already in a device buffer with known
 //! strides, so they reach the kernels as they are. Every routine takes its operands as the
@@ -630,6 +630,26 @@ pub(crate) fn mat_blocks(
     out
 }
 
+/// The side of square blocks of the n×n operand `a` on one grid of rows and columns, as large
+/// as one binding allows for `a`'s block and for runs of vectors with strides `incs`: halved
+/// from n (to multiples of 64 while larger than 128) until it fits.
+pub(crate) fn square_side(ctx: &Context, a: &MatOperand, incs: &[i32]) -> usize {
+    let room = incs
+        .iter()
+        .map(|&i| chunk_len(ctx, 4, i64::from(i)))
+        .min()
+        .unwrap_or(usize::MAX);
+    let mut side = a.rows.max(1);
+    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
+        side = if side > 128 {
+            side / 2 / 64 * 64
+        } else {
+            side.div_ceil(2)
+        };
+    }
+    side
+}
+
 impl VecOperand {
     /// Logical elements `lo..hi` of this operand (of `elem` bytes each) as an operand of their
     /// own, bound through a window of the same buffer that holds just their span (aligned),
@@ -744,18 +764,8 @@ fn source<'a, T: Copy + Send + Sync, D: Dimension>(
 }
 
 /// Upload a vector view (any stride, including negative and zero), or take a resident one as
-/// it is; the operand must fit one storage binding ([`check_binding`]).
-pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    x: impl Into<VecRef<'v, T>>,
-) -> Result<VecOperand> {
-    vector_for(ctx, routine, arg, x.into(), true)
-}
-
-/// [`vector`] for routines that process operands in parts ([`vec_chunks`]): the operand may be
-/// as large as one buffer of the device.
+/// it is, for routines that process operands in parts ([`vec_chunks`]): the operand may be as
+/// large as one buffer of the device.
 pub(crate) fn vector_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,

@@ -24,7 +24,7 @@ pub mod symv;
 pub mod syr;
 pub mod syr2;
 pub mod trmv;
-mod trsv;
+pub mod trsv;
 
 pub mod gemmtr;
 mod level3_common;

@@ -530,3 +530,22 @@ fn chunked_ssymv_and_strmv_square_blocks() {
         }
     }
 }
+
+#[test]
+fn chunked_strsv_block_substitution() {
+    // A 150×150 past the lowered binding: block substitution, both triangles and transposes,
+    // unit and non-unit diagonals, every layout, backward residual factor ≤ 3
+    // (`trsv::check_on`).
+    let mut seed = 2400;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for la in LAYOUTS {
+            for (t, d) in [
+                (Transpose::No, wgblas::Diag::NonUnit),
+                (Transpose::Yes, wgblas::Diag::Unit),
+            ] {
+                seed += 1;
+                crate::trsv::check_on(small(), seed, 150, uplo, t, d, 1.0, la, VLayout::Reversed);
+            }
+        }
+    }
+}
