@@ -545,11 +545,14 @@ fn window_align(ctx: &Context) -> u64 {
 
 /// The window of `buffer` (a whole operand's buffer) that holds its elements `low..=high`
 /// (of `elem` bytes each): the window, starting at an aligned byte offset and ending at the
-/// next multiple of 16 bytes (or the buffer's end), and the index of its first element.
+/// next multiple of 16 bytes (or the buffer's end), at least 16 bytes long, and the index of
+/// its first element.
 fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Buf, u64) {
     let align = window_align(ctx);
-    let start = low * elem / align * align;
     let end = (((high + 1) * elem).div_ceil(16) * 16).min(buffer.size());
+    // At least 16 bytes (the smallest binding of a `vec4` array): a window that ends at the
+    // buffer's end starts earlier where it must.
+    let start = (low * elem).min(end.saturating_sub(16)) / align * align;
     (buffer.window(start, end - start), start / elem)
 }
 

@@ -31,10 +31,10 @@ mod level3_common;
 mod level3_real_data;
 mod mtx_reader;
 mod oracle_l3;
-mod symm;
+pub mod symm;
 pub mod syr2k;
 pub mod syrk;
-mod trmm;
+pub mod trmm;
 mod trsm;
 
 mod oracle_l1;

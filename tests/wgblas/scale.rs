@@ -549,3 +549,56 @@ fn chunked_strsv_block_substitution() {
         }
     }
 }
+
+#[test]
+fn chunked_ssymm_and_strmm_blocks() {
+    // A 150×150 (structured, NaN outside its triangle and, for strmm, on a unit diagonal) and
+    // B, C 150×120 past the lowered binding, both sides, both triangles, against OpenBLAS /
+    // the f64 reference with the forward factor ≤ 1 (`symm::check_on`, `trmm::check_on`).
+    use wgblas::{Diag, Side, Uplo};
+    let mut seed = 2500;
+    for side in [Side::Left, Side::Right] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            seed += 1;
+            let l = LAYOUTS[(seed as usize) % 4];
+            let dims = if side == Side::Left {
+                (150, 120)
+            } else {
+                (120, 150)
+            };
+            for beta in [0.0, 0.9] {
+                crate::symm::check_on(
+                    small(),
+                    seed,
+                    dims,
+                    side,
+                    uplo,
+                    0.7,
+                    beta,
+                    [l, Layout::C, Layout::F],
+                );
+            }
+            for (t, d) in [(Transpose::No, Diag::NonUnit), (Transpose::Yes, Diag::Unit)] {
+                crate::trmm::check_on(small(), seed, dims, side, uplo, t, d, -0.7, [l, Layout::F]);
+            }
+        }
+    }
+}
+
+#[test]
+fn chunked_last_part_of_one_element() {
+    // Lengths around one window (16,256 or 16,320 f32 at the lowered binding, by the adapter's
+    // offset alignment): a last part of a single element at the buffer's end still binds 16
+    // bytes. Σ 1 = n, and y = 2·x + y exactly.
+    let ctx = small();
+    for n in (16_250..16_330).chain([32_513, 32_641]) {
+        let x = Array1::<f32>::ones(n);
+        assert_eq!(blas::sasum(ctx, x.view()).unwrap(), n as f32, "n = {n}");
+        let mut y = Array1::from_shape_fn(n, |i| i as f32);
+        blas::saxpy(ctx, 2.0, x.view(), y.view_mut()).unwrap();
+        assert!(
+            y.iter().enumerate().all(|(i, &v)| v == i as f32 + 2.0),
+            "n = {n}"
+        );
+    }
+}
