@@ -26,8 +26,8 @@
 //! its params, as for any operand. `VecOperand::part` and `MatOperand::block` make such
 //! windowed sub-operands; `vec_chunks` and `mat_blocks` split a vector or matrix so that every
 //! part fits, and the drivers run one dispatch (or engine call) per part. Routines that do not
-//! process operands in parts take them through `matrix`, which keeps the binding limit
-//! (`check_binding`).
+//! process operands in parts take them through `vector` and `matrix`, which keep the binding
+//! limit (`check_binding`).
 //!
 //! Resident operands ([`GpuVector`], [`GpuMatrix`]) are already in a device buffer with known
 //! strides, so they reach the kernels as they are. Every routine takes its operands as the
@@ -764,6 +764,18 @@ fn source<'a, T: Copy + Send + Sync, D: Dimension>(
     // SAFETY: pointer, shape and strides come from a live view borrowed for `'a`; the plan
     // only reads (gathers) through it.
     unsafe { Source::of_view(view.as_ptr().cast_mut(), view.shape(), view.strides()) }
+}
+
+/// Upload a vector view (any stride, including negative and zero), or take a resident one as
+/// it is; the operand must fit one storage binding ([`check_binding`]), for routines that bind
+/// their operands whole.
+pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    x: impl Into<VecRef<'v, T>>,
+) -> Result<VecOperand> {
+    vector_for(ctx, routine, arg, x.into(), true)
 }
 
 /// Upload a vector view (any stride, including negative and zero), or take a resident one as
