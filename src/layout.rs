@@ -545,11 +545,14 @@ fn window_align(ctx: &Context) -> u64 {
 
 /// The window of `buffer` (a whole operand's buffer) that holds its elements `low..=high`
 /// (of `elem` bytes each): the window, starting at an aligned byte offset and ending at the
-/// next multiple of 16 bytes (or the buffer's end), and the index of its first element.
+/// next multiple of 16 bytes (or the buffer's end), at least 16 bytes long, and the index of
+/// its first element.
 fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Buf, u64) {
     let align = window_align(ctx);
-    let start = low * elem / align * align;
     let end = (((high + 1) * elem).div_ceil(16) * 16).min(buffer.size());
+    // At least 16 bytes (the smallest binding of a `vec4` array): a window that ends at the
+    // buffer's end starts earlier where it must.
+    let start = (low * elem).min(end.saturating_sub(16)) / align * align;
     (buffer.window(start, end - start), start / elem)
 }
 
@@ -628,6 +631,26 @@ pub(crate) fn mat_blocks(
         }
     }
     out
+}
+
+/// The side of square blocks of the n×n operand `a` on one grid of rows and columns, as large
+/// as one binding allows for `a`'s block and for runs of vectors with strides `incs`: halved
+/// from n (to multiples of 64 while larger than 128) until it fits.
+pub(crate) fn square_side(ctx: &Context, a: &MatOperand, incs: &[i32]) -> usize {
+    let room = incs
+        .iter()
+        .map(|&i| chunk_len(ctx, 4, i64::from(i)))
+        .min()
+        .unwrap_or(usize::MAX);
+    let mut side = a.rows.max(1);
+    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
+        side = if side > 128 {
+            side / 2 / 64 * 64
+        } else {
+            side.div_ceil(2)
+        };
+    }
+    side
 }
 
 impl VecOperand {
@@ -744,7 +767,8 @@ fn source<'a, T: Copy + Send + Sync, D: Dimension>(
 }
 
 /// Upload a vector view (any stride, including negative and zero), or take a resident one as
-/// it is; the operand must fit one storage binding ([`check_binding`]).
+/// it is; the operand must fit one storage binding ([`check_binding`]), for routines that bind
+/// their operands whole.
 pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,
@@ -754,8 +778,9 @@ pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     vector_for(ctx, routine, arg, x.into(), true)
 }
 
-/// [`vector`] for routines that process operands in parts ([`vec_chunks`]): the operand may be
-/// as large as one buffer of the device.
+/// Upload a vector view (any stride, including negative and zero), or take a resident one as
+/// it is, for routines that process operands in parts ([`vec_chunks`]): the operand may be as
+/// large as one buffer of the device.
 pub(crate) fn vector_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     ctx: &Context,
     routine: &'static str,

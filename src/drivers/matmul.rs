@@ -1292,3 +1292,114 @@ pub(crate) fn tri_plans<'a>(
         })
         .collect()
 }
+
+/// The engine calls of `C = alpha·S·B + beta·C` for a structured r×r `S` (`a_mode` symmetric,
+/// `ssymm`, or triangular, `strmm`; only its triangle read) past one storage binding, `B` and
+/// `C` r×q (operands in the left-side form): none when every operand fits one binding whole.
+/// `S` goes in square blocks on one grid (side `s`), C in blocks of `s` rows and as many
+/// columns as fit. For each C block `(I, J)`, in order over the depth blocks `P` of S's grid:
+/// the diagonal block `S_II` in `a_mode` (on its own triangle), a block inside the stored
+/// triangle as a plain product, a block outside it as the transpose of its stored mirror
+/// (symmetric) or not at all (triangular: zero); the first call of each C block applies beta,
+/// the later ones add. With each call: its `AMode`.
+pub(crate) fn structured_blocks(
+    ctx: &Context,
+    a: &MatOperand,
+    b: &MatOperand,
+    c: &MatOperand,
+    a_mode: AMode,
+) -> Vec<(Block, AMode)> {
+    if a.fits(ctx) && b.fits(ctx) && c.fits(ctx) {
+        return Vec::new();
+    }
+    let (r, q) = (c.rows, c.cols);
+    let half = |v: usize| {
+        if v > 128 {
+            v / 2 / 64 * 64
+        } else {
+            v.div_ceil(2)
+        }
+    };
+    let mut s = crate::layout::square_side(ctx, a, &[]);
+    let mut w;
+    loop {
+        let fits = |w: usize| b.block_fits(ctx, 4, s, w) && c.block_fits(ctx, 4, s, w);
+        w = q.max(1);
+        while w > 1 && !fits(w) {
+            w = half(w);
+        }
+        if fits(w) || s == 1 {
+            break;
+        }
+        s = half(s);
+    }
+    let uplo = match a_mode {
+        AMode::Symmetric(u) | AMode::Triangular(u, _) => u,
+        AMode::General => unreachable!("structured modes only"),
+    };
+    let ranges: Vec<(usize, usize)> = (0..r).step_by(s).map(|i| (i, (i + s).min(r))).collect();
+    let mut out = Vec::new();
+    for &ri in &ranges {
+        for j0 in (0..q).step_by(w) {
+            let rj = (j0, (j0 + w).min(q));
+            let mut first = true;
+            for &rp in &ranges {
+                let stored = match uplo {
+                    Uplo::Lower => ri.0 >= rp.0,
+                    Uplo::Upper => ri.0 <= rp.0,
+                };
+                let (blk, mode) = if ri == rp {
+                    (a.block(ctx, 4, ri, rp), a_mode)
+                } else if stored {
+                    (a.block(ctx, 4, ri, rp), AMode::General)
+                } else if matches!(a_mode, AMode::Symmetric(_)) {
+                    (a.block(ctx, 4, rp, ri).t(), AMode::General)
+                } else {
+                    continue;
+                };
+                out.push((
+                    Block {
+                        a: blk,
+                        b: b.block(ctx, 4, rp, rj),
+                        c: c.block(ctx, 4, ri, rj),
+                        first,
+                    },
+                    mode,
+                ));
+                first = false;
+            }
+        }
+    }
+    out
+}
+
+/// The engine plans of `blocks` from [`structured_blocks`]: alpha in every call, beta in the
+/// first call of each C block (the others add with beta = 1).
+pub(crate) fn structured_plans<'a>(
+    ctx: &Context,
+    alpha: f32,
+    beta: f32,
+    blocks: &'a [(Block, AMode)],
+) -> Vec<Plan<'a>> {
+    blocks
+        .iter()
+        .map(|(blk, mode)| {
+            let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
+            let variant = Variant {
+                a_mode: *mode,
+                ..Variant::default()
+            };
+            let beta = if blk.first { beta } else { 1.0 };
+            engine(
+                ctx,
+                dims,
+                alpha,
+                Operand::of(&blk.a),
+                Operand::of(&blk.b),
+                beta,
+                Operand::of(&blk.c),
+                variant,
+            )
+        })
+        .collect()
+}

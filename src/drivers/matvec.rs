@@ -411,6 +411,7 @@ pub(crate) struct Block {
     a: MatOperand,
     x: VecOperand,
     y: VecOperand,
+    mode: Mode,
     kernel: Kernel,
     scratch: Buf,
     first: bool,
@@ -441,6 +442,7 @@ pub(crate) fn general_blocks(
                 x: x.part(ctx, 4, c0, c1),
                 y: y.part(ctx, 4, r0, r1),
                 a: ab,
+                mode: Mode::General,
                 kernel,
                 scratch,
                 first: c0 == 0,
@@ -449,9 +451,9 @@ pub(crate) fn general_blocks(
         .collect()
 }
 
-/// The dispatches of `y = alpha·A·x + beta·y` over `blocks` (from [`general_blocks`]), in
-/// order, with device scalars patched in: alpha in every block, beta in the first column panel
-/// of each row panel (the others add with beta = 1).
+/// The dispatches of `y = alpha·A·x + beta·y` over `blocks` (from [`general_blocks`] or
+/// [`structured_blocks`]), in order, with device scalars patched in: alpha in every block,
+/// beta in the blocks that apply it (the others add with beta = 1).
 pub(crate) fn general_block_dispatches<'a>(
     ctx: &Context,
     alpha: &Scalar<'a>,
@@ -464,7 +466,7 @@ pub(crate) fn general_block_dispatches<'a>(
         let beta = if b.first { beta } else { &one };
         let d = gemv(
             ctx,
-            Mode::General,
+            b.mode,
             alpha.value(),
             &b.a,
             &b.x,
@@ -474,6 +476,102 @@ pub(crate) fn general_block_dispatches<'a>(
             &b.scratch,
         );
         out.extend(scalars(b.kernel, d, alpha, beta));
+    }
+    out
+}
+
+/// Blocks of a symmetric or triangular product `y = alpha·A·x + beta·y` (`mode`; A n×n, only
+/// its triangle read) past one storage binding: none when every operand fits one binding whole.
+/// A goes in square blocks on one grid of rows and columns. First every diagonal block, in
+/// `mode` on its own triangle, applying beta to its part of y; then every block strictly inside
+/// the triangle by the general product, adding with beta = 1: `y_I += alpha·A_IJ·x_J` and, for
+/// a symmetric A, also `y_J += alpha·A_IJᵀ·x_I` (the block's mirror, never stored).
+pub(crate) fn structured_blocks(
+    ctx: &Context,
+    mode: Mode,
+    a: &MatOperand,
+    x: &VecOperand,
+    y: &VecOperand,
+) -> Vec<Block> {
+    let limit = ctx.max_binding();
+    if a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit {
+        return Vec::new();
+    }
+    let (uplo, symmetric) = match mode {
+        Mode::Symmetric(u) => (u, true),
+        Mode::Triangular(u, _) => (u, false),
+        Mode::General => unreachable!("structured modes only"),
+    };
+    let n = a.rows;
+    let room = layout::chunk_len(ctx, 4, i64::from(x.inc)).min(layout::chunk_len(
+        ctx,
+        4,
+        i64::from(y.inc),
+    ));
+    let mut side = n.max(1);
+    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
+        side = if side > 128 {
+            side / 2 / 64 * 64
+        } else {
+            side.div_ceil(2)
+        };
+    }
+    let block = |ab: MatOperand, mode: Mode, x: VecOperand, y: VecOperand, first: bool| {
+        let kernel = plan(mode, &ab);
+        let scratch = scratch(ctx, kernel, &ab);
+        Block {
+            a: ab,
+            x,
+            y,
+            mode,
+            kernel,
+            scratch,
+            first,
+        }
+    };
+    let ranges: Vec<(usize, usize)> = (0..n)
+        .step_by(side)
+        .map(|i0| (i0, (i0 + side).min(n)))
+        .collect();
+    let mut out = Vec::new();
+    for &r in &ranges {
+        let ab = a.block(ctx, 4, r, r);
+        out.push(block(
+            ab,
+            mode,
+            x.part(ctx, 4, r.0, r.1),
+            y.part(ctx, 4, r.0, r.1),
+            true,
+        ));
+    }
+    for &ri in &ranges {
+        for &rj in &ranges {
+            let inside = match uplo {
+                Uplo::Lower => ri.0 > rj.0,
+                Uplo::Upper => ri.0 < rj.0,
+            };
+            if !inside {
+                continue;
+            }
+            let ab = a.block(ctx, 4, ri, rj);
+            out.push(block(
+                ab,
+                Mode::General,
+                x.part(ctx, 4, rj.0, rj.1),
+                y.part(ctx, 4, ri.0, ri.1),
+                false,
+            ));
+            if symmetric {
+                let at = a.block(ctx, 4, ri, rj).t();
+                out.push(block(
+                    at,
+                    Mode::General,
+                    x.part(ctx, 4, ri.0, ri.1),
+                    y.part(ctx, 4, rj.0, rj.1),
+                    false,
+                ));
+            }
+        }
     }
     out
 }

@@ -10,7 +10,7 @@
 use crate::context::Context;
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
-use crate::layout::{MatOperand, VecOperand};
+use crate::layout::{self, MatOperand, VecOperand};
 
 super::shader!(SHADER, "level2/rank_update.wgsl");
 
@@ -105,4 +105,107 @@ pub(crate) fn dispatch<'a>(
         groups,
     )
     .constants(&c)
+}
+
+/// One dispatch of a symmetric rank update past one storage binding: windows of `A` and of the
+/// vectors, and the update on that block.
+pub(crate) struct Part {
+    x: VecOperand,
+    y: VecOperand,
+    a: MatOperand,
+    update: Update,
+}
+
+/// The parts of a symmetric rank update (`update` is `Symmetric` or `Symmetric2`) of the n×n
+/// `A` past one storage binding: none when every operand fits one binding whole. `A` goes in
+/// square blocks on one grid of rows and columns, as large as a binding allows; the diagonal
+/// blocks run `update` on their own triangle (with the vectors' parts of their rows); the
+/// blocks inside the triangle run the general update `alpha·x_I·x_Jᵀ` (ssyr) or the two
+/// general updates `alpha·x_I·y_Jᵀ` and `alpha·y_I·x_Jᵀ` (ssyr2, one rounding each), with the
+/// parts of rows I and columns J; the blocks outside the triangle are not touched.
+pub(crate) fn symmetric_parts(
+    ctx: &Context,
+    update: Update,
+    x: &VecOperand,
+    y: &VecOperand,
+    a: &MatOperand,
+) -> Vec<Part> {
+    let limit = ctx.max_binding();
+    if a.fits(ctx) && x.buffer.size() <= limit && y.buffer.size() <= limit {
+        return Vec::new();
+    }
+    let (uplo, two) = match update {
+        Update::Symmetric(u) => (u, false),
+        Update::Symmetric2(u) => (u, true),
+        Update::General => unreachable!("symmetric updates only"),
+    };
+    let n = a.rows;
+    let room = layout::chunk_len(ctx, 4, i64::from(x.inc)).min(layout::chunk_len(
+        ctx,
+        4,
+        i64::from(y.inc),
+    ));
+    let mut side = n.max(1);
+    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
+        side = if side > 128 {
+            side / 2 / 64 * 64
+        } else {
+            side.div_ceil(2)
+        };
+    }
+    let mut out = Vec::new();
+    for i0 in (0..n).step_by(side) {
+        let i1 = (i0 + side).min(n);
+        for j0 in (0..n).step_by(side) {
+            let j1 = (j0 + side).min(n);
+            let inside = match uplo {
+                Uplo::Lower => i0 >= j0,
+                Uplo::Upper => i0 <= j0,
+            };
+            if !inside {
+                continue;
+            }
+            let blk = || a.block(ctx, 4, (i0, i1), (j0, j1));
+            if i0 == j0 {
+                out.push(Part {
+                    x: x.part(ctx, 4, i0, i1),
+                    y: y.part(ctx, 4, i0, i1),
+                    a: blk(),
+                    update,
+                });
+            } else {
+                out.push(Part {
+                    x: x.part(ctx, 4, i0, i1),
+                    y: if two {
+                        y.part(ctx, 4, j0, j1)
+                    } else {
+                        x.part(ctx, 4, j0, j1)
+                    },
+                    a: blk(),
+                    update: Update::General,
+                });
+                if two {
+                    out.push(Part {
+                        x: y.part(ctx, 4, i0, i1),
+                        y: x.part(ctx, 4, j0, j1),
+                        a: blk(),
+                        update: Update::General,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The dispatches of `parts` (from [`symmetric_parts`]), in order.
+pub(crate) fn part_dispatches<'a>(
+    ctx: &Context,
+    alpha: f32,
+    parts: &'a [Part],
+) -> Vec<Dispatch<'a>> {
+    parts
+        .iter()
+        .map(|p| dispatch(ctx, p.update, alpha, &p.x, &p.y, &p.a))
+        .collect()
 }

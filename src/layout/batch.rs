@@ -16,7 +16,7 @@
 
 use ndarray::{ArrayBase, ArrayView2, ArrayView3, ArrayViewMut3, Axis, Data, DataMut, Ix3};
 
-use super::{check_ctx, check_fits, source, MatRef};
+use super::{check_binding, check_ctx, check_fits, source, MatRef};
 use crate::context::Context;
 use crate::error::Result;
 use crate::flags::Transpose;
@@ -167,10 +167,13 @@ fn batch_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     a: BatchRef<'v, T>,
     upload: bool,
 ) -> Result<BatchOperand> {
+    let size = std::mem::size_of::<T>() as u64;
     let a = match a {
         BatchRef::Host(a) => a,
         BatchRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
+            // Batches are bound whole: within one storage binding.
+            check_binding(ctx, routine, arg, d.span as u64 * size)?;
             return Ok(BatchOperand {
                 buffer: Buf::shared(d.buffer),
                 offset: 0,
@@ -201,6 +204,7 @@ fn batch_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     if crate::transfer::is_dense(a.shape(), a.strides()) {
         let (src, offset, strides) = source(&a);
         check_fits::<T>(ctx, routine, arg, src.len())?;
+        check_binding(ctx, routine, arg, src.len() as u64 * size)?;
         let buffer = if upload {
             ctx.upload_source(routine, &src)?
         } else {
@@ -217,6 +221,7 @@ fn batch_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     }
     // Gaps: one gathering copy in logical C order.
     check_fits::<T>(ctx, routine, arg, a.len())?;
+    check_binding(ctx, routine, arg, a.len() as u64 * size)?;
     let (_, m, n) = a.dim();
     let buffer = if upload {
         let packed = a.as_standard_layout();

@@ -20,21 +20,21 @@ mod host;
 mod oracle_l2;
 mod resident;
 mod special_values;
-mod symv;
-mod syr;
-mod syr2;
-mod trmv;
-mod trsv;
+pub mod symv;
+pub mod syr;
+pub mod syr2;
+pub mod trmv;
+pub mod trsv;
 
 pub mod gemmtr;
 mod level3_common;
 mod level3_real_data;
 mod mtx_reader;
 mod oracle_l3;
-mod symm;
+pub mod symm;
 pub mod syr2k;
 pub mod syrk;
-mod trmm;
+pub mod trmm;
 mod trsm;
 
 mod oracle_l1;

@@ -403,3 +403,202 @@ fn chunked_ssyr2k_two_passes_in_blocks() {
         }
     }
 }
+
+#[test]
+fn chunked_sgemm_resident_transposed_views_and_device_scalars() {
+    // Resident operands past the lowered binding (A 200×300 F order, B as a transposed device
+    // view, C C order), alpha and beta held on the device: C blocks and depth panels on
+    // windows of the resident buffers, beta read on the device once per C block.
+    let ctx = small();
+    let mut r = rng(2100);
+    let (m, n, k) = (200, 90, 300);
+    let a = rand_mat(&mut r, m, k);
+    let bt = rand_mat(&mut r, n, k);
+    let c = rand_mat(&mut r, m, n);
+    let af = a.t().as_standard_layout().into_owned().reversed_axes();
+    let ga = ctx.upload_matrix(&af).unwrap();
+    let gbt = ctx.upload_matrix(&bt).unwrap();
+    let mut gc = ctx.upload_matrix(&c).unwrap();
+    // alpha = ‖(0.6, 0.8)‖ = 1, beta = Σ|(0.25, −0.25)| = 0.5, on the device.
+    let alpha = wgblas::resident::snrm2(
+        ctx,
+        &ctx.upload_vector(&ndarray::array![0.6f32, 0.8]).unwrap(),
+    )
+    .unwrap();
+    let beta = wgblas::resident::sasum(
+        ctx,
+        &ctx.upload_vector(&ndarray::array![0.25f32, -0.25]).unwrap(),
+    )
+    .unwrap();
+    let (av, bv) = (alpha.get().unwrap(), beta.get().unwrap());
+    blas::sgemm(
+        ctx,
+        Transpose::No,
+        Transpose::No,
+        &alpha,
+        &ga,
+        gbt.t(),
+        &beta,
+        &mut gc,
+    )
+    .unwrap();
+    let b = bt.t().to_owned();
+    let want = oracle::sgemm(
+        Transpose::No,
+        Transpose::No,
+        av,
+        a.view(),
+        b.view(),
+        bv,
+        c.view(),
+    );
+    let bound = wgblas::metrics::bounds::gemm(
+        Transpose::No,
+        Transpose::No,
+        av,
+        a.view(),
+        b.view(),
+        bv,
+        c.view(),
+    );
+    let f = wgblas::metrics::forward_factor(&gc.to_array().unwrap(), &want, &bound).unwrap();
+    assert!(f <= 1.0, "forward factor {f}");
+}
+
+#[test]
+fn chunked_ssyr_and_ssyr2_square_blocks() {
+    // A 150×150 past the lowered binding: diagonal blocks in the triangle kernel, the others
+    // by the general update (ssyr2: two of them), NaN in the other triangle never read nor
+    // written, every layout, against the f64 reference with the forward factor ≤ 2
+    // (`syr::check_on`, `syr2::check_on`).
+    let mut seed = 2200;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for la in LAYOUTS {
+            seed += 1;
+            crate::syr::check_on(small(), seed, 150, uplo, 0.7, la, VLayout::Reversed);
+            crate::syr2::check_on(
+                small(),
+                seed,
+                150,
+                uplo,
+                -0.7,
+                la,
+                VLayout::Step2,
+                VLayout::Unit,
+            );
+        }
+    }
+}
+
+#[test]
+fn chunked_ssymv_and_strmv_square_blocks() {
+    // A 150×150 past the lowered binding, NaN outside its triangle (and on a unit diagonal),
+    // every layout, both triangles (and transposes, diagonals for strmv), against OpenBLAS /
+    // the f64 reference with the routines' forward factors (`symv::check_on`, `trmv::check_on`).
+    let mut seed = 2300;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for la in LAYOUTS {
+            seed += 1;
+            crate::symv::check_on(
+                small(),
+                seed,
+                150,
+                uplo,
+                0.7,
+                0.9,
+                la,
+                VLayout::Unit,
+                VLayout::Reversed,
+            );
+            crate::symv::check_on(
+                small(),
+                seed,
+                150,
+                uplo,
+                -0.7,
+                0.0,
+                la,
+                VLayout::Step2,
+                VLayout::Unit,
+            );
+            for (t, d) in [
+                (Transpose::No, wgblas::Diag::NonUnit),
+                (Transpose::Yes, wgblas::Diag::Unit),
+            ] {
+                crate::trmv::check_on(small(), seed, 150, uplo, t, d, la, VLayout::Reversed);
+            }
+        }
+    }
+}
+
+#[test]
+fn chunked_strsv_block_substitution() {
+    // A 150×150 past the lowered binding: block substitution, both triangles and transposes,
+    // unit and non-unit diagonals, every layout, backward residual factor ≤ 3
+    // (`trsv::check_on`).
+    let mut seed = 2400;
+    for uplo in [wgblas::Uplo::Lower, wgblas::Uplo::Upper] {
+        for la in LAYOUTS {
+            for (t, d) in [
+                (Transpose::No, wgblas::Diag::NonUnit),
+                (Transpose::Yes, wgblas::Diag::Unit),
+            ] {
+                seed += 1;
+                crate::trsv::check_on(small(), seed, 150, uplo, t, d, 1.0, la, VLayout::Reversed);
+            }
+        }
+    }
+}
+
+#[test]
+fn chunked_ssymm_and_strmm_blocks() {
+    // A 150×150 (structured, NaN outside its triangle and, for strmm, on a unit diagonal) and
+    // B, C 150×120 past the lowered binding, both sides, both triangles, against OpenBLAS /
+    // the f64 reference with the forward factor ≤ 1 (`symm::check_on`, `trmm::check_on`).
+    use wgblas::{Diag, Side, Uplo};
+    let mut seed = 2500;
+    for side in [Side::Left, Side::Right] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            seed += 1;
+            let l = LAYOUTS[(seed as usize) % 4];
+            let dims = if side == Side::Left {
+                (150, 120)
+            } else {
+                (120, 150)
+            };
+            for beta in [0.0, 0.9] {
+                crate::symm::check_on(
+                    small(),
+                    seed,
+                    dims,
+                    side,
+                    uplo,
+                    0.7,
+                    beta,
+                    [l, Layout::C, Layout::F],
+                );
+            }
+            for (t, d) in [(Transpose::No, Diag::NonUnit), (Transpose::Yes, Diag::Unit)] {
+                crate::trmm::check_on(small(), seed, dims, side, uplo, t, d, -0.7, [l, Layout::F]);
+            }
+        }
+    }
+}
+
+#[test]
+fn chunked_last_part_of_one_element() {
+    // Lengths around one window (16,256 or 16,320 f32 at the lowered binding, by the adapter's
+    // offset alignment): a last part of a single element at the buffer's end still binds 16
+    // bytes. Σ 1 = n, and y = 2·x + y exactly.
+    let ctx = small();
+    for n in (16_250..16_330).chain([32_513, 32_641]) {
+        let x = Array1::<f32>::ones(n);
+        assert_eq!(blas::sasum(ctx, x.view()).unwrap(), n as f32, "n = {n}");
+        let mut y = Array1::from_shape_fn(n, |i| i as f32);
+        blas::saxpy(ctx, 2.0, x.view(), y.view_mut()).unwrap();
+        assert!(
+            y.iter().enumerate().all(|(i, &v)| v == i as f32 + 2.0),
+            "n = {n}"
+        );
+    }
+}

@@ -17,6 +17,21 @@ const THRESHOLD: f64 = 1.0;
 #[allow(clippy::too_many_arguments)]
 fn check(
     seed: u64,
+    dims: (usize, usize),
+    side: Side,
+    uplo: Uplo,
+    alpha: f32,
+    beta: f32,
+    layouts: [Layout; 3],
+) {
+    check_on(ctx(), seed, dims, side, uplo, alpha, beta, layouts);
+}
+
+/// [`check`] on the context `cx`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    cx: &wgblas::Context,
+    seed: u64,
     (m, n): (usize, usize),
     side: Side,
     uplo: Uplo,
@@ -37,7 +52,7 @@ fn check(
     let mut sc = Mat::new(&c, layouts[2]);
     let pad = sc.outside();
     blas::ssymm(
-        ctx(),
+        cx,
         side,
         uplo,
         alpha,
@@ -130,27 +145,28 @@ fn validation_dimension_mismatch() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
+fn past_one_binding() {
+    // A of side² f32 past one binding, only its lower triangle stored (NaN above): square
+    // blocks, the mirrored ones read from the stored ones (issue 15). C = A·B with
+    // A_ij = (i + j) mod 3 and B = 1 (side×1): C_i = Σ_j (i + j) mod 3, exact.
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let a = Array2::<f32>::zeros((1, 1));
-    let b = Array2::<f32>::zeros((1, limit / 4 + 1));
-    let mut c = Array2::<f32>::zeros((1, limit / 4 + 1));
-    c[[0, 0]] = 3.0;
-    let err = a
-        .gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "ssymm",
-                arg: "b",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(c[[0, 0]], 3.0);
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let a = Array2::from_shape_fn((side, side), |(i, j)| {
+        if i >= j {
+            ((i + j) % 3) as f32
+        } else {
+            f32::NAN
+        }
+    });
+    let b = Array2::<f32>::ones((side, 1));
+    let mut c = Array2::<f32>::from_elem((side, 1), f32::NAN);
+    a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .unwrap();
+    let want = |i: usize| (0..side).map(|j| ((i + j) % 3) as f32).sum::<f32>();
+    for i in [0, 1, 2, side / 2, side - 1] {
+        assert_eq!(c[[i, 0]], want(i), "C[{i}]");
+    }
+    assert!(c.iter().all(|v| v.is_finite()));
 }
 
 proptest! {

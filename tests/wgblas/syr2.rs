@@ -30,11 +30,26 @@ fn check_matrix(
     lx: VLayout,
     ly: VLayout,
 ) {
+    check_matrix_on(ctx(), a, x, y, uplo, alpha, la, lx, ly);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_matrix_on(
+    c: &wgblas::Context,
+    a: &Array2<f32>,
+    x: &Array1<f32>,
+    y: &Array1<f32>,
+    uplo: Uplo,
+    alpha: f32,
+    la: Layout,
+    lx: VLayout,
+    ly: VLayout,
+) {
     let n = a.nrows();
     let mut sa = Mat::new(a, la);
     let pad = sa.outside();
     let (xs, ys) = (Vector::new(x, lx), Vector::new(y, ly));
-    blas::ssyr2(ctx(), uplo, alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
+    blas::ssyr2(c, uplo, alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
     let what = format!("ssyr2 n={n} {uplo:?} alpha={alpha} {la:?} {lx:?}/{ly:?}");
     let got = sa.to_owned();
     assert!(
@@ -56,11 +71,26 @@ fn check_matrix(
 }
 
 pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
+    check_on(ctx(), seed, n, uplo, alpha, la, lx, ly);
+}
+
+/// [`check`] on the context `c`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    c: &wgblas::Context,
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    alpha: f32,
+    la: Layout,
+    lx: VLayout,
+    ly: VLayout,
+) {
     let mut r = rng(seed);
     let a = l2::sym_stored(&mut r, n, uplo);
     let x = rand_vec(&mut r, n);
     let y = rand_vec(&mut r, n);
-    check_matrix(&a, &x, &y, uplo, alpha, la, lx, ly);
+    check_matrix_on(c, &a, &x, &y, uplo, alpha, la, lx, ly);
 }
 
 #[test]
@@ -120,27 +150,19 @@ fn validation_length_mismatch() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
+fn past_one_binding() {
+    // A of side² f32 just past one binding: its upper triangle in square blocks (issue 15).
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let side = ((limit / 4) as f64).sqrt() as usize + 1;
-    let mut a = Array2::<f32>::zeros((side, side));
-    a[[0, 0]] = 3.0;
-    let x = Array1::<f32>::ones(side);
-    let err = x
-        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x, &mut a)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "ssyr2",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!((a[[0, 0]], a[[side - 1, side - 1]]), (3.0, 0.0));
+    let mut a = Array2::<f32>::from_elem((side, side), 3.0);
+    let x = Array1::from_shape_fn(side, |i| (i % 3) as f32);
+    let y = Array1::from_shape_fn(side, |i| (i % 5) as f32);
+    x.gpu_syr2_inplace(Uplo::Upper, 2.0, &y, &mut a).unwrap();
+    assert!(a.indexed_iter().all(|((i, j), &v)| if i <= j {
+        v == 2.0 * ((i % 3) * (j % 5) + (i % 5) * (j % 3)) as f32 + 3.0
+    } else {
+        v == 3.0
+    }));
 }
 
 proptest! {

@@ -17,6 +17,22 @@ const THRESHOLD: f64 = 1.0;
 #[allow(clippy::too_many_arguments)]
 fn check(
     seed: u64,
+    dims: (usize, usize),
+    side: Side,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    alpha: f32,
+    layouts: [Layout; 2],
+) {
+    check_on(ctx(), seed, dims, side, uplo, trans, diag, alpha, layouts);
+}
+
+/// [`check`] on the context `cx`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    cx: &wgblas::Context,
+    seed: u64,
     (m, n): (usize, usize),
     side: Side,
     uplo: Uplo,
@@ -32,17 +48,7 @@ fn check(
     let sa = Mat::new(&a, layouts[0]);
     let mut sb = Mat::new(&b, layouts[1]);
     let pad = sb.outside();
-    blas::strmm(
-        ctx(),
-        side,
-        uplo,
-        trans,
-        diag,
-        alpha,
-        sa.view(),
-        sb.view_mut(),
-    )
-    .unwrap();
+    blas::strmm(cx, side, uplo, trans, diag, alpha, sa.view(), sb.view_mut()).unwrap();
     let clean = tri_clean(&a, uplo, diag);
     let reference = oracle_l3::strmm(side, uplo, trans, diag, alpha, clean.view(), b.view());
     let bound = bounds::trmm(side, uplo, trans, diag, alpha, a.view(), b.view());
@@ -115,33 +121,27 @@ fn validation_dimension_mismatch() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
+fn past_one_binding() {
+    // A of side² f32 past one binding, upper with a unit diagonal (NaN below and on the
+    // diagonal, never read): square blocks, those below the diagonal skipped (issue 15).
+    // B ← 2·A·B with A_ij = 1 above the diagonal and B = 1: 2·(side − i), exact.
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let a = Array2::<f32>::ones((1, 1));
-    let mut b = Array2::<f32>::zeros((1, limit / 4 + 1));
-    b[[0, 0]] = 3.0;
-    let err = a
-        .gpu_trmm_inplace(
-            Side::Left,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            2.0,
-            &mut b,
-        )
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "strmm",
-                arg: "b",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(b[[0, 0]], 3.0);
+    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let a = Array2::from_shape_fn((side, side), |(i, j)| if i < j { 1.0f32 } else { f32::NAN });
+    let mut b = Array2::<f32>::ones((side, 1));
+    a.gpu_trmm_inplace(
+        Side::Left,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::Unit,
+        2.0,
+        &mut b,
+    )
+    .unwrap();
+    assert!(b
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 2.0 * (side - i) as f32));
 }
 
 proptest! {

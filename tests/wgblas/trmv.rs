@@ -21,13 +21,28 @@ pub fn check(
     la: Layout,
     lx: VLayout,
 ) {
+    check_on(ctx(), seed, n, uplo, trans, diag, la, lx);
+}
+
+/// [`check`] on the context `c`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    c: &wgblas::Context,
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    la: Layout,
+    lx: VLayout,
+) {
     let mut r = rng(seed);
     // NaN outside the triangle, and on the diagonal for Unit: never read.
     let a = l2::tri_stored(&mut r, n, uplo, diag, 0.0, 1.0);
     let x = rand_vec(&mut r, n);
     let sa = Mat::new(&a, la);
     let mut xs = Vector::new(&x, lx);
-    blas::strmv(ctx(), uplo, trans, diag, sa.view(), xs.view_mut()).unwrap();
+    blas::strmv(c, uplo, trans, diag, sa.view(), xs.view_mut()).unwrap();
     let what = format!("strmv n={n} {uplo:?} {trans:?} {diag:?} {la:?} {lx:?}");
     assert!(
         xs.outside_is_untouched(),
@@ -92,26 +107,18 @@ fn validation_length_mismatch() {
 }
 
 #[test]
-fn validation_too_large_for_one_binding() {
+fn past_one_binding() {
+    // A of side² f32 just past one binding, upper triangle with a unit diagonal (NaN below and
+    // on the diagonal, never read), x ← Aᵀ·x in square blocks (issue 15). A_ij = 1 above the
+    // diagonal, x = 1: (Aᵀ·x)_i = 1 + i (the unit diagonal and the i entries above it in
+    // column i).
     let limit = ctx().limits().max_storage_buffer_binding_size as usize;
     let side = ((limit / 4) as f64).sqrt() as usize + 1;
-    let a = Array2::<f32>::zeros((side, side));
-    let mut x = Array1::<f32>::from_elem(side, 5.0);
-    let err = a
-        .gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "strmv",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(x.iter().all(|&v| v == 5.0));
+    let a = Array2::from_shape_fn((side, side), |(i, j)| if i < j { 1.0f32 } else { f32::NAN });
+    let mut x = Array1::<f32>::ones(side);
+    a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x)
+        .unwrap();
+    assert!(x.iter().enumerate().all(|(i, &v)| v == (1 + i) as f32));
 }
 
 proptest! {

@@ -32,7 +32,9 @@ use crate::Context;
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (`max_buffer_size`; past one storage binding `A` goes in square blocks: the diagonal
+/// ones on their triangle, the others by the general product, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
 ///
 /// # Example
@@ -70,22 +72,33 @@ pub fn ssymv<'a>(
     if n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &a)?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", y.view())?;
-    let kernel = matvec::plan(Mode::Symmetric(uplo), &ad);
-    let scratch = matvec::scratch(ctx, kernel, &ad);
-    let d: Vec<_> = matvec::gemv(
-        ctx,
-        Mode::Symmetric(uplo),
-        alpha.value(),
-        &ad,
-        &xd,
-        beta.value(),
-        &yd,
-        kernel,
-        &scratch,
-    );
-    let d = matvec::scalars(kernel, d, &alpha, &beta);
+    let ad = layout::matrix_any(ctx, R, "a", &a)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", y.view())?;
+    // Past one storage binding: A in square blocks (`matvec::structured_blocks`).
+    let mode = Mode::Symmetric(uplo);
+    let blocks = matvec::structured_blocks(ctx, mode, &ad, &xd, &yd);
+    let kernel = matvec::plan(mode, &ad);
+    let scratch = if blocks.is_empty() {
+        matvec::scratch(ctx, kernel, &ad)
+    } else {
+        ctx.scratch(0)
+    };
+    let d = if blocks.is_empty() {
+        let d: Vec<_> = matvec::gemv(
+            ctx,
+            mode,
+            alpha.value(),
+            &ad,
+            &xd,
+            beta.value(),
+            &yd,
+            kernel,
+            &scratch,
+        );
+        matvec::scalars(kernel, d, &alpha, &beta)
+    } else {
+        matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
+    };
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
 }

@@ -30,7 +30,9 @@ use crate::Context;
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (`max_buffer_size`; past one storage binding `A` is updated in square blocks, the
+/// off-diagonal ones by the general update, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
 ///
 /// # Example
@@ -60,8 +62,15 @@ pub fn ssyr<'a>(
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", a.view())?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let d = rankupdate::dispatch(ctx, Update::Symmetric(uplo), alpha, &xd, &xd, &ad);
-    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut a, &ad)])
+    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    // Past one storage binding: A in square blocks (`rankupdate::symmetric_parts`).
+    let update = Update::Symmetric(uplo);
+    let parts = rankupdate::symmetric_parts(ctx, update, &xd, &xd, &ad);
+    let d = if parts.is_empty() {
+        vec![rankupdate::dispatch(ctx, update, alpha, &xd, &xd, &ad)]
+    } else {
+        rankupdate::part_dispatches(ctx, alpha, &parts)
+    };
+    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
 }

@@ -26,12 +26,16 @@ use crate::Context;
 /// `wgsl/level2/rank_update.wgsl`): within about half an ulp, where the plain formula rounds up to
 /// six times. Non-finite values follow the plain formula, as the reference computes it. Forward
 /// error bound [`metrics::bounds::syr2`](crate::metrics::bounds::syr2) (factor ≤ 2, DESIGN.md §2;
-/// measured ≤ 0.5 against the exact update).
+/// measured ≤ 0.5 against the exact update). Past one storage binding, the elements of the
+/// off-diagonal blocks get the two products in two updates, each rounded once (so twice in
+/// all, still within the factor ≤ 2).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (`max_buffer_size`; past one storage binding `A` is updated in square blocks, the
+/// off-diagonal ones by the general update, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
 ///
 /// # Example
@@ -64,9 +68,16 @@ pub fn ssyr2<'a>(
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", a.view())?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y)?;
-    let d = rankupdate::dispatch(ctx, Update::Symmetric2(uplo), alpha, &xd, &yd, &ad);
-    layout::finish(ctx, R, &[d], &mut [Out::Mat(&mut a, &ad)])
+    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", &y)?;
+    // Past one storage binding: A in square blocks (`rankupdate::symmetric_parts`).
+    let update = Update::Symmetric2(uplo);
+    let parts = rankupdate::symmetric_parts(ctx, update, &xd, &yd, &ad);
+    let d = if parts.is_empty() {
+        vec![rankupdate::dispatch(ctx, update, alpha, &xd, &yd, &ad)]
+    } else {
+        rankupdate::part_dispatches(ctx, alpha, &parts)
+    };
+    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
 }

@@ -2,7 +2,7 @@ use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
-use crate::layout::{self, MatRef, Out, VecMut, VecOperand};
+use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecOperand};
 use crate::Context;
 
 /// `x ← op(A)·x`, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
@@ -27,7 +27,9 @@ use crate::Context;
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage binding;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (`max_buffer_size`; past one storage binding `A` goes in square blocks: the diagonal
+/// ones on their triangle, the others by the general product, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `x` is unchanged.
 ///
 /// # Example
@@ -62,8 +64,8 @@ pub fn strmv<'a>(
     }
     // op(A) = Aᵀ: swap the strides; its referenced triangle is the other one.
     let (op_a, uplo) = a.op_triangle(trans, uplo);
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let xd = layout::vector_any(ctx, R, "x", x.view())?;
     // The product goes to a contiguous scratch vector laid out as a resident `x` is (offset 0,
     // unit stride), so `finish` copies it into a resident `x` on the device.
     let yd = VecOperand {
@@ -74,8 +76,15 @@ pub fn strmv<'a>(
         span: n,
     };
     let mode = Mode::Triangular(uplo, diag);
+    // Past one storage binding: A in square blocks (`matvec::structured_blocks`).
+    let blocks = matvec::structured_blocks(ctx, mode, &ad, &xd, &yd);
     let kernel = matvec::plan(mode, &ad);
-    let scratch = matvec::scratch(ctx, kernel, &ad);
-    let d = matvec::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
+    if blocks.is_empty() {
+        let scratch = matvec::scratch(ctx, kernel, &ad);
+        let d = matvec::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
+        return layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)]);
+    }
+    let (one, zero) = (Scalar::Host(1.0), Scalar::Host(0.0));
+    let d = matvec::general_block_dispatches(ctx, &one, &zero, &blocks);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)])
 }

@@ -1,8 +1,9 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::trsolve;
+use crate::drivers::matvec::{self, Mode};
+use crate::drivers::{elementwise, trsolve};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
-use crate::layout::{self, MatRef, Out, VecMut};
+use crate::layout::{self, MatOperand, MatRef, Out, VecMut, VecOperand};
 use crate::Context;
 
 /// Solve `op(A)·x = b` in place: `x ← op(A)⁻¹·x`, `A` n×n triangular.
@@ -49,7 +50,10 @@ use crate::Context;
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
-/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `x`
+/// [`Error::TooLarge`](crate::Error::TooLarge) past one buffer of the device (past one storage
+/// binding, block substitution on square blocks of `A`: each block's earlier blocks subtracted
+/// by general matrix-vector products, then the block solved, issue 15);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `x`
 /// is unchanged.
 ///
 /// # Example
@@ -83,9 +87,84 @@ pub fn strsv<'a>(
     }
     // op(A) = Aᵀ: swap the strides; its referenced triangle is the other one.
     let (op_a, uplo) = a.op_triangle(trans, uplo);
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", x.view())?;
-    let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f32>());
-    let d = trsolve::trsv(ctx, uplo, diag == Diag::Unit, &ad, &xd, &sol);
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let xd = layout::vector_any(ctx, R, "x", x.view())?;
+    let unit = diag == Diag::Unit;
+    if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
+        let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f32>());
+        let d = trsolve::trsv(ctx, uplo, unit, &ad, &xd, &sol);
+        return layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)]);
+    }
+    // Past one storage binding: block substitution on square blocks. In solve order, block I
+    // first subtracts `A_IJ·s_J` for every block J solved before it (a general matrix-vector
+    // product, alpha = −1, beta = 1, reading the solved values from the scratch copy `s`, a
+    // buffer apart from x), then is solved in place by the one-binding solve, then copied into
+    // `s`.
+    let side = layout::square_side(ctx, &ad, &[xd.inc, 1]);
+    let solved = elementwise::contiguous(ctx, n);
+    let block_sol = trsolve::scratch(ctx, side, std::mem::size_of::<f32>());
+    let mut ranges: Vec<(usize, usize)> = (0..n)
+        .step_by(side)
+        .map(|i0| (i0, (i0 + side).min(n)))
+        .collect();
+    if uplo == Uplo::Upper {
+        ranges.reverse();
+    }
+    enum Step {
+        Update(
+            MatOperand,
+            VecOperand,
+            VecOperand,
+            matvec::Kernel,
+            crate::pool::Buf,
+        ),
+        Solve(MatOperand, VecOperand, VecOperand),
+    }
+    let mut steps = Vec::new();
+    for (k, &ri) in ranges.iter().enumerate() {
+        for &rj in &ranges[..k] {
+            let ab = ad.block(ctx, 4, ri, rj);
+            let kernel = matvec::plan(Mode::General, &ab);
+            let scratch = matvec::scratch(ctx, kernel, &ab);
+            steps.push(Step::Update(
+                ab,
+                solved.part(ctx, 4, rj.0, rj.1),
+                xd.part(ctx, 4, ri.0, ri.1),
+                kernel,
+                scratch,
+            ));
+        }
+        steps.push(Step::Solve(
+            ad.block(ctx, 4, ri, ri),
+            xd.part(ctx, 4, ri.0, ri.1),
+            solved.part(ctx, 4, ri.0, ri.1),
+        ));
+    }
+    let mut d = Vec::new();
+    for step in &steps {
+        match step {
+            Step::Update(a, s, xi, kernel, scratch) => d.extend(matvec::gemv(
+                ctx,
+                Mode::General,
+                -1.0,
+                a,
+                s,
+                1.0,
+                xi,
+                *kernel,
+                scratch,
+            )),
+            Step::Solve(a, xi, si) => {
+                d.extend(trsolve::trsv(ctx, uplo, unit, a, xi, &block_sol));
+                d.extend(elementwise::dispatches(
+                    ctx,
+                    elementwise::Op::Copy,
+                    [0.0; 4],
+                    xi,
+                    si,
+                ));
+            }
+        }
+    }
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
 }

@@ -26,8 +26,10 @@ use crate::Context;
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` (order of `A` ≠ rows
 /// (Left) or columns (Right) of `B`) or `c` (shape of `C` ≠ shape of `B`);
-/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `C`
-/// is unchanged.
+/// [`Error::TooLarge`](crate::Error::TooLarge)
+/// past one buffer of the device (past one storage binding: `A` in square blocks, the mirrored
+/// ones read from the stored triangle, and `C` in blocks, issue 15);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
 ///
 /// # Example
 /// ```
@@ -75,9 +77,21 @@ pub fn ssymm<'a>(
     if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &a)?;
-    let bd = layout::matrix(ctx, R, "b", &b)?;
-    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let ad = layout::matrix_any(ctx, R, "a", &a)?;
+    let bd = layout::matrix_any(ctx, R, "b", &b)?;
+    let cd = layout::matrix_any(ctx, R, "c", c.view())?;
+    // Past one storage binding: A in square blocks, C in blocks (`matmul::structured_blocks`),
+    // on the left-side form (a right-side product is its transpose).
+    let (bl, cl) = match side {
+        Side::Left => (bd.t().t(), cd.t().t()),
+        Side::Right => (bd.t(), cd.t()),
+    };
+    let blocks = matmul::structured_blocks(ctx, &ad, &bl, &cl, AMode::Symmetric(uplo));
+    if !blocks.is_empty() {
+        let plans = matmul::structured_plans(ctx, alpha, beta, &blocks);
+        let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+        return layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)]);
+    }
     let variant = Variant {
         a_mode: AMode::Symmetric(uplo),
         ..Variant::default()

@@ -27,7 +27,9 @@ use crate::Context;
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`b`: rows (Left) or columns
-/// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge);
+/// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge)
+/// past one buffer of the device (past one storage binding: `A` in square blocks, those
+/// outside the triangle skipped, and `B` in blocks, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
 ///
 /// # Example
@@ -69,13 +71,26 @@ pub fn strmm<'a>(
     }
     // The left operand L of the engine and its triangle.
     let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
-    let ld = layout::matrix(ctx, R, "a", &l)?;
-    let bd = layout::matrix(ctx, R, "b", b.view())?;
+    let ld = layout::matrix_any(ctx, R, "a", &l)?;
+    let bd = layout::matrix_any(ctx, R, "b", b.view())?;
     // The product, laid out like B.
     let out = MatOperand {
         buffer: ctx.zeroed(bd.span as u64 * 4),
         ..bd
     };
+    // Past one storage binding: A in square blocks, B in blocks (`matmul::structured_blocks`),
+    // on the left-side form (a right-side product is its transpose).
+    let (bl, ol) = match side {
+        Side::Left => (bd.t().t(), out.t().t()),
+        Side::Right => (bd.t(), out.t()),
+    };
+    let mode = AMode::Triangular(l_uplo, diag == Diag::Unit);
+    let blocks = matmul::structured_blocks(ctx, &ld, &bl, &ol, mode);
+    if !blocks.is_empty() {
+        let plans = matmul::structured_plans(ctx, alpha, 0.0, &blocks);
+        let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+        return layout::finish(ctx, R, &d, &mut [Out::Mat(&mut b, &out)]);
+    }
     let variant = Variant {
         a_mode: AMode::Triangular(l_uplo, diag == Diag::Unit),
         ..Variant::default()
