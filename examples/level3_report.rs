@@ -21,6 +21,10 @@
 
 extern crate blas_src;
 
+extern "C" {
+    fn openblas_set_num_threads(n: std::os::raw::c_int);
+}
+
 use ndarray::{Array2, ShapeBuilder};
 use ndarray_rand::rand_distr::Uniform;
 use ndarray_rand::RandomExt;
@@ -352,6 +356,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let check: usize = arg("--check", "2048").parse()?;
     let sections = arg("--sections", "sgemm,rect,level3,batched,dgemm,dbatched");
+    // The checks' OpenBLAS calls use a quarter of the cores: OpenBLAS's threads keep spinning
+    // on every core after a call, and GPU work submitted meanwhile ran at a quarter of its
+    // speed on the H200 (benches/results/2026-11-30-probe-memory/README.md, sgemm at 2048).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // SAFETY: a plain setter of OpenBLAS's thread count, called before any OpenBLAS work.
+    unsafe { openblas_set_num_threads((cores / 4).max(1) as std::os::raw::c_int) };
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
     let info = ctx.adapter_info();
