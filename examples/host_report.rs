@@ -50,6 +50,14 @@ fn flag(name: &str) -> bool {
 
 use args::sizes as list;
 
+/// Wait until OpenBLAS's threads have stopped spinning after its last call (they spin for
+/// about 2^28 cycles, ~0.1 s, on every core), so that they do not take the cores that the
+/// GPU driver's own threads need while wgblas is timed next (on the H200 GPU work submitted
+/// meanwhile ran at a quarter of its speed: benches/results/2026-11-30-probe-memory/).
+fn openblas_idle() {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+}
+
 /// (median, min) of `reps` timings of `f` in seconds, after `warm` warm-ups.
 fn time(reps: usize, warm: usize, mut f: impl FnMut()) -> (f64, f64) {
     for _ in 0..warm {
@@ -152,6 +160,7 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
         zero.view(),
     );
     let factor = metrics::forward_factor(&c, &reference, &bound)?;
+    openblas_idle();
     let reps = if n >= 2048 { reps } else { reps.max(101) };
     let before = ctx.phase_times();
     let t = Instant::now();
@@ -165,6 +174,7 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
         sgemm_openblas(&a, &b, &mut c);
         std::hint::black_box(&c);
     });
+    openblas_idle();
     let shape = format!("{n}x{n}x{n}");
     println!("ROW,sgemm,{shape},NN-C,host,ms,{:.4}", w * 1e3);
     println!("REF,sgemm,{shape},NN-C,host,ms,openblas,{:.4}", o * 1e3);
@@ -211,6 +221,7 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
             cblas_sys::cblas_sdot(n as i32, x.as_ptr(), 1, y.as_ptr(), 1)
         });
     });
+    openblas_idle();
     let (metric, scale) = if n <= 1 << 16 {
         ("us/call", 1e6)
     } else {
