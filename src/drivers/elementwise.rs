@@ -186,6 +186,30 @@ pub(crate) fn axpy_f64<'a>(
         .elem(Elem::F64)
 }
 
+/// The dispatch of `(x, y) = (h11·x + h12·y, h21·x + h22·y)` in f64 (`drot`, `drotm`): entry
+/// `rot_sc`, `H` read from the buffer `h` (its first four f64: `[h11, h12, h21, h22]`), UNROLL
+/// elements per invocation.
+pub(crate) fn rot_f64<'a>(
+    ctx: &Context,
+    h: &'a Buf,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+) -> Dispatch<'a> {
+    let params = Params {
+        n: x.len as u32,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        h: [0.0; 4],
+        _pad: [0; 3],
+    };
+    let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
+    Dispatch::new(&SHADER, "rot_sc", &params, &[], groups)
+        .bindings(&[(1, &x.buffer), (2, &y.buffer), (5, h)])
+        .elem(Elem::F64)
+}
+
 /// The dispatch of `x = alpha·x` in f64 (`dscal`): entry `scal_sc`, alpha read from the
 /// buffer `alpha` (its first f64).
 pub(crate) fn scal_f64<'a>(ctx: &Context, alpha: &'a Buf, x: &'a VecOperand) -> Dispatch<'a> {

@@ -1,4 +1,5 @@
-//! ddot and daxpy: the sdot and saxpy rules in f64, from the same WGSL (`alias T = f64;`).
+//! ddot, daxpy, dcopy, dswap, dscal, drot and drotm: the s-routine rules in f64, from the same
+//! WGSL (`alias T = f64;`).
 //! Metric: forward factor ≤ 1 in units of eps = 2^-52 (DESIGN.md §2 bounds: ddot
 //! `n·Σ|x_i·y_i|` against OpenBLAS ddot, daxpy `|alpha·x_i| + |y_i|` against the host value).
 
@@ -245,4 +246,156 @@ fn dcopy_dswap_dscal_bit_exact() {
         );
     }
     assert_eq!((a[0], b[0]), (1.0, 2.0));
+}
+
+/// drot and drotm against OpenBLAS `drot`/`drotm` (forward factor ≤ 1 with eps = 2^-52, bound
+/// `|h11·x_i| + |h12·y_i|` and `|h21·x_i| + |h22·y_i|`), every stride pair, the gaps of a
+/// strided view untouched, values past the f32 range.
+#[test]
+fn drot_drotm_against_openblas() {
+    let c = 0.6f64.sqrt();
+    let s = 0.4f64.sqrt();
+    let params: [[f64; 5]; 4] = [
+        [-1.0, 0.3, -1.7, 2.1, 0.9],
+        [0.0, f64::NAN, 0.1, -3.0, f64::NAN],
+        [1.0, 0.7, f64::NAN, f64::NAN, -0.2],
+        [-2.0, f64::NAN, f64::NAN, f64::NAN, f64::NAN],
+    ];
+    for n in [1, 2, 5, 257, 1025] {
+        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
+            let (x, y) = (rand64(n as u64 + 90, n), rand64(n as u64 + 91, n));
+            // The matrices H: drot's, then drotm's as reference BLAS decodes them.
+            let mut cases: Vec<(Option<[f64; 5]>, [f64; 4])> = vec![(None, [c, s, -s, c])];
+            for p in params {
+                let h = match p[0] {
+                    -1.0 => [p[1], p[3], p[2], p[4]],
+                    0.0 => [1.0, p[3], p[2], 1.0],
+                    1.0 => [p[1], 1.0, -1.0, p[4]],
+                    _ => [1.0, 0.0, 0.0, 1.0],
+                };
+                cases.push((Some(p), h));
+            }
+            for (p, h) in cases {
+                let mut bx = strided(&x, ix);
+                let mut by = strided(&y, iy);
+                let (vx, vy) = (bx.slice_mut(s![..;ix]), by.slice_mut(s![..;iy]));
+                match p {
+                    None => blas::drot(ctx(), vx, vy, c, s).unwrap(),
+                    Some(p) => blas::drotm(ctx(), vx, vy, p).unwrap(),
+                }
+                let (mut rx, mut ry) = (x.clone(), y.clone());
+                unsafe {
+                    match p {
+                        None => cblas_sys::cblas_drot(
+                            n as i32,
+                            rx.as_mut_ptr(),
+                            1,
+                            ry.as_mut_ptr(),
+                            1,
+                            c,
+                            s,
+                        ),
+                        Some(p) => cblas_sys::cblas_drotm(
+                            n as i32,
+                            rx.as_mut_ptr(),
+                            1,
+                            ry.as_mut_ptr(),
+                            1,
+                            p.as_ptr(),
+                        ),
+                    }
+                }
+                let [h11, h12, h21, h22] = h;
+                let bxr = Array1::from_shape_fn(n, |i| (h11 * x[i]).abs() + (h12 * y[i]).abs());
+                let byr = Array1::from_shape_fn(n, |i| (h21 * x[i]).abs() + (h22 * y[i]).abs());
+                let gx = view(&bx, ix).to_owned();
+                let gy = view(&by, iy).to_owned();
+                let fx = metrics::forward_factor_f64(&gx, &rx, &bxr).unwrap();
+                let fy = metrics::forward_factor_f64(&gy, &ry, &byr).unwrap();
+                assert!(
+                    fx.max(fy) <= 1.0,
+                    "n={n} inc=({ix},{iy}) param={p:?}: factors x {fx}, y {fy}"
+                );
+                for (b, inc) in [(&bx, ix), (&by, iy)] {
+                    if inc.abs() > 1 {
+                        assert!(b.iter().skip(1).step_by(2).all(|v| v.is_nan()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// drot and drotm hand values (DESIGN.md §3): f64 coefficients and values past the f32 range;
+/// no shortcut for c = 1, s = 0 (1·x + 0·NaN = NaN, as reference BLAS); drotm flag −2 reads
+/// nothing (NaN stays, bit for bit); a bad flag, a length mismatch and a missing SHADER_F64 are
+/// typed errors leaving x and y unchanged; resident operands.
+#[test]
+fn drot_drotm_edges() {
+    let (mut x, mut y) = (array![1e300f64, 0.1], array![-1e-300f64, 3.0]);
+    blas::drot(ctx(), x.view_mut(), y.view_mut(), 0.0, -1.0).unwrap();
+    assert_eq!((x, y), (array![1e-300, -3.0], array![1e300, 0.1]));
+    let (mut x, mut y) = (array![2.0f64, 5.0], array![f64::NAN, 1.0]);
+    blas::drot(ctx(), x.view_mut(), y.view_mut(), 1.0, 0.0).unwrap();
+    assert!(x[0].is_nan() && y[0].is_nan());
+    assert_eq!((x[1], y[1]), (5.0, 1.0));
+    // flag −1 with f64 entries (not f32-representable): x ← 0.1·x + 0.2·y, y ← 0.3·x + 0.7·y
+    // at x = y = 1, exact sums of the f64 entries, so within eps·(|h11| + |h12|) of the host sum.
+    let (mut x, mut y) = (array![1.0f64], array![1.0f64]);
+    blas::drotm(ctx(), x.view_mut(), y.view_mut(), [-1.0, 0.1, 0.3, 0.2, 0.7]).unwrap();
+    assert!((x[0] - (0.1 + 0.2)).abs() <= EPS64 * 0.3, "{}", x[0]);
+    assert!((y[0] - (0.3 + 0.7)).abs() <= EPS64, "{}", y[0]);
+    let nan = f64::from_bits(0x7ff8_0000_dead_beef);
+    let (mut x, mut y) = (array![nan, 1.0], array![2.0f64, nan]);
+    blas::drotm(ctx(), x.view_mut(), y.view_mut(), [-2.0, 9.0, 9.0, 9.0, 9.0]).unwrap();
+    assert_eq!(x[0].to_bits(), nan.to_bits());
+    assert_eq!(y[1].to_bits(), nan.to_bits());
+    assert_eq!((x[1], y[0]), (1.0, 2.0));
+    let err = blas::drotm(ctx(), x.view_mut(), y.view_mut(), [0.5, 1.0, 1.0, 1.0, 1.0]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "drotm",
+                arg: "param",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let mut short = array![1.0f64];
+    for err in [
+        blas::drot(ctx(), x.view_mut(), short.view_mut(), 0.6, 0.8).unwrap_err(),
+        blas::drotm(ctx(), x.view_mut(), short.view_mut(), [-2.0; 5]).unwrap_err(),
+    ] {
+        assert!(
+            matches!(err, Error::DimensionMismatch { arg: "y", .. }),
+            "{err}"
+        );
+    }
+    assert_eq!((x[1], y[0], short[0]), (1.0, 2.0, 1.0));
+    // Resident x and y, updated in place.
+    let (a, b) = (rand64(95, 300), rand64(96, 300));
+    let mut ga = ctx().upload_vector(&a).unwrap();
+    let mut gb = ctx().upload_vector(&b).unwrap();
+    blas::drot(ctx(), &mut ga, &mut gb, 0.0, 1.0).unwrap();
+    assert_eq!(ga.to_array().unwrap(), b);
+    assert_eq!(gb.to_array().unwrap(), -&a);
+    // No SHADER_F64 (forced fallback): typed error, nothing written.
+    let own = wgblas::Context::new().unwrap();
+    own.set_force_f64_fallback(true);
+    let (mut x, mut y) = (array![1.0f64, 2.0], array![3.0f64, 4.0]);
+    let unsupported = |routine| Error::Unsupported {
+        routine,
+        feature: "SHADER_F64",
+    };
+    assert_eq!(
+        blas::drot(&own, x.view_mut(), y.view_mut(), 0.0, 1.0).unwrap_err(),
+        unsupported("drot")
+    );
+    assert_eq!(
+        blas::drotm(&own, x.view_mut(), y.view_mut(), [-1.0, 1.0, 1.0, 1.0, 1.0]).unwrap_err(),
+        unsupported("drotm")
+    );
+    assert_eq!((x, y), (array![1.0, 2.0], array![3.0, 4.0]));
 }

@@ -187,7 +187,7 @@ fn axpy_sc(@builtin(workgroup_id) wid: vec3<u32>,
 }
 
 // `scal_sc`: x_i = alpha·x_i with alpha read as T from `sc[0]` (f64 dscal), UNROLL elements
-// per invocation, WG apart, any stride. Only this entry and `axpy_sc` use binding 5.
+// per invocation, WG apart, any stride. Only this entry, `axpy_sc` and `rot_sc` use binding 5.
 @compute @workgroup_size(WG)
 fn scal_sc(@builtin(workgroup_id) wid: vec3<u32>,
            @builtin(num_workgroups) nwg: vec3<u32>,
@@ -199,6 +199,31 @@ fn scal_sc(@builtin(workgroup_id) wid: vec3<u32>,
         if (i < P.n) {
             let ix = vidx(P.offx, i, P.incx);
             x[ix] = alpha * x[ix];
+        }
+    }
+}
+
+// `rot_sc`: (x_i, y_i) = (h11·x_i + h12·y_i, h21·x_i + h22·y_i) with H read as T from
+// `sc[0..4] = [h11, h12, h21, h22]` (f64 drot and drotm, whose coefficients the f32 params
+// cannot hold), UNROLL elements per invocation, WG apart, any strides.
+@compute @workgroup_size(WG)
+fn rot_sc(@builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+    let h11 = sc[0];
+    let h12 = sc[1];
+    let h21 = sc[2];
+    let h22 = sc[3];
+    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    for (var k = 0u; k < UNROLL; k = k + 1u) {
+        let i = base + k * WG;
+        if (i < P.n) {
+            let ix = vidx(P.offx, i, P.incx);
+            let iy = vidx(P.offy, i, P.incy);
+            let xi = x[ix];
+            let yi = y[iy];
+            x[ix] = h11 * xi + h12 * yi;
+            y[iy] = h21 * xi + h22 * yi;
         }
     }
 }

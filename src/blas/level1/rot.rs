@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
 use crate::layout::{self, Out, VecMut};
+use crate::transfer::Source;
 use crate::Context;
 
 /// Apply the plane rotation `[[c, s], [−s, c]]`: `x_i ← c·x_i + s·y_i`,
@@ -38,6 +39,70 @@ pub fn srot<'a>(
     s: f32,
 ) -> Result<()> {
     rotate(ctx, "srot", x.into(), y.into(), [c, s, -s, c])
+}
+
+/// Apply the plane rotation `[[c, s], [−s, c]]` in f64: `x_i ← c·x_i + s·y_i`,
+/// `y_i ← c·y_i − s·x_i`.
+///
+/// BLAS: `drot`. As [`srot`] (equal lengths, any stride, no shortcut for `c = 1, s = 0`, a
+/// possible fused multiply-add), in f64 (`wgsl/level1/elementwise.wgsl` entry `rot_sc`,
+/// `alias T = f64;`, `c` and `s` read as f64 from a small buffer). Forward bound
+/// `|c·x_i| + |s·y_i|` (x) and `|c·y_i| + |s·x_i|` (y) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; otherwise as [`srot`]. On error `x` and `y` are unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let (mut x, mut y) = (array![1e300f64, 2.0], array![3.0f64, 1e-300]);
+/// // c = 0, s = 1: x ← y, y ← −x.
+/// wgblas::blas::drot(ctx, x.view_mut(), y.view_mut(), 0.0, 1.0)?;
+/// assert_eq!((x, y), (array![3.0, 1e-300], array![-1e300, -2.0]));
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn drot<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    c: f64,
+    s: f64,
+) -> Result<()> {
+    rotate_f64(ctx, "drot", x.into(), y.into(), [c, s, -s, c])
+}
+
+/// [`rotate`] in f64: `H` goes to the device as four f64 in a small buffer; shared by [`drot`]
+/// and [`drotm`](crate::blas::drotm).
+pub(crate) fn rotate_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    mut x: VecMut<'a, f64>,
+    mut y: VecMut<'a, f64>,
+    h: [f64; 4],
+) -> Result<()> {
+    crate::blas::owners!(ctx, routine, x, y);
+    check_len(routine, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+    check_dim(routine, "x", x.len())?;
+    crate::blas::check_f64(ctx, routine)?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    let xd = layout::vector(ctx, routine, "x", x.view())?;
+    let yd = layout::vector(ctx, routine, "y", y.view())?;
+    let hb = ctx.upload_source(routine, &Source::slice(&h))?;
+    let d = elementwise::rot_f64(ctx, &hb, &xd, &yd);
+    layout::finish_as(
+        ctx,
+        routine,
+        &[d],
+        &mut [
+            layout::OutAs::Vec(&mut x, &xd),
+            layout::OutAs::Vec(&mut y, &yd),
+        ],
+    )
 }
 
 /// `(x_i, y_i) ← (h11·x_i + h12·y_i, h21·x_i + h22·y_i)` on the element-wise driver, after

@@ -1,4 +1,4 @@
-use crate::blas::level1::rot::rotate;
+use crate::blas::level1::rot::{rotate, rotate_f64};
 use crate::error::{Error, Result};
 use crate::layout::VecMut;
 use crate::Context;
@@ -46,22 +46,7 @@ pub fn srotm<'a>(
     const R: &str = "srotm";
     let (x, y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
-    let [flag, h11, h21, h12, h22] = param;
-    let h = if flag == -2.0 {
-        None
-    } else if flag == -1.0 {
-        Some([h11, h12, h21, h22])
-    } else if flag == 0.0 {
-        Some([1.0, h12, h21, 1.0])
-    } else if flag == 1.0 {
-        Some([h11, 1.0, -1.0, h22])
-    } else {
-        return Err(Error::InvalidArgument {
-            routine: R,
-            arg: "param",
-            detail: format!("param[0] (flag) must be -2, -1, 0 or 1, found {flag}"),
-        });
-    };
+    let h = decode(R, param)?;
     match h {
         Some(h) => rotate(ctx, R, x, y, h),
         // flag = −2: H = I. The lengths are still checked.
@@ -70,4 +55,77 @@ pub fn srotm<'a>(
             crate::blas::check_dim(R, "x", x.len())
         }
     }
+}
+
+/// Apply the modified Givens transformation `H` in f64: `x_i ← h11·x_i + h12·y_i`,
+/// `y_i ← h21·x_i + h22·y_i`, with `H` decoded from `param = [flag, h11, h21, h12, h22]` as
+/// [`srotm`] does (flag −2: identity, nothing read; −1: full `H`; 0: unit diagonal; 1:
+/// `[[h11, 1], [−1, h22]]`).
+///
+/// BLAS: `drotm`. As [`srotm`] (equal lengths, any stride, a possible fused multiply-add), in
+/// f64 (`wgsl/level1/elementwise.wgsl` entry `rot_sc`, `alias T = f64;`, `H` read as f64 from
+/// a small buffer). Forward bound `|h11·x_i| + |h12·y_i|` (x), `|h21·x_i| + |h22·y_i|` (y) with
+/// eps = 2^-52.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] (`param`) when the flag is not −2, −1, 0 or 1;
+/// [`Error::DimensionMismatch`] (`y`) when the lengths differ; [`Error::Unsupported`]
+/// (`SHADER_F64`) where the adapter has no f64 shaders; [`Error::TooLarge`]; [`Error::Gpu`].
+/// On error `x` and `y` are unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let (mut x, mut y) = (array![1.0f64, 2.0], array![3.0f64, 4.0]);
+/// // flag 0: H = [[1, h12], [h21, 1]] = [[1, 2], [0.1, 1]].
+/// wgblas::blas::drotm(ctx, x.view_mut(), y.view_mut(), [0.0, f64::NAN, 0.1, 2.0, f64::NAN])?;
+/// assert_eq!((x, y), (array![7.0, 10.0], array![0.1 + 3.0, 0.1 * 2.0 + 4.0]));
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn drotm<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    param: [f64; 5],
+) -> Result<()> {
+    const R: &str = "drotm";
+    let (x, y) = (x.into(), y.into());
+    crate::blas::owners!(ctx, R, x, y);
+    match decode(R, param)? {
+        Some(h) => rotate_f64(ctx, R, x, y, h),
+        // flag = −2: H = I. The lengths are still checked (before the device feature, as in
+        // every routine).
+        None => {
+            crate::blas::check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
+            crate::blas::check_dim(R, "x", x.len())?;
+            crate::blas::check_f64(ctx, R)
+        }
+    }
+}
+
+/// `H = [h11, h12, h21, h22]` from `param = [flag, h11, h21, h12, h22]` (reference BLAS
+/// `srotm`/`drotm`), `None` for flag −2 (identity), an error for any other flag.
+fn decode<F>(routine: &'static str, param: [F; 5]) -> Result<Option<[F; 4]>>
+where
+    F: Copy + PartialEq + From<f32> + std::ops::Neg<Output = F> + std::fmt::Display,
+{
+    let [flag, h11, h21, h12, h22] = param;
+    let one = F::from(1.0);
+    Ok(if flag == F::from(-2.0) {
+        None
+    } else if flag == F::from(-1.0) {
+        Some([h11, h12, h21, h22])
+    } else if flag == F::from(0.0) {
+        Some([one, h12, h21, one])
+    } else if flag == one {
+        Some([h11, one, -one, h22])
+    } else {
+        return Err(Error::InvalidArgument {
+            routine,
+            arg: "param",
+            detail: format!("param[0] (flag) must be -2, -1, 0 or 1, found {flag}"),
+        });
+    })
 }
