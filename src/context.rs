@@ -110,6 +110,7 @@ fn parse_power_preference(v: &str) -> Result<Option<wgpu::PowerPreference>> {
 pub(crate) struct Counters {
     pub submissions: AtomicU64,
     pub readbacks: AtomicU64,
+    pub uploads: AtomicU64,
     pub dispatches: AtomicU64,
     /// Wall time spent in each [`Phase`] so far, in nanoseconds.
     pub phase_ns: [AtomicU64; Phase::ALL.len()],
@@ -238,6 +239,15 @@ impl Drop for Context {
     }
 }
 
+/// Run `f` holding [`DEVICE_LIFECYCLE`]. Native wgpu does the work of `Instance::new`,
+/// `request_adapter`, `enumerate_adapters` and `request_device` inside the call and returns a
+/// ready future, so serialising the call serialises the device creation, while the lock is
+/// never held across an `.await` (the creation future stays `Send`).
+fn serialised<R>(f: impl FnOnce() -> R) -> R {
+    let _guard = crate::pool::lock(&DEVICE_LIFECYCLE);
+    f()
+}
+
 /// Releases [`DEVICE_LIFECYCLE`] after the rest of a [`Context`] has been dropped.
 #[derive(Debug, Default)]
 struct TeardownEnd;
@@ -295,8 +305,24 @@ impl Context {
     /// # Errors
     /// As [`Context::new`].
     pub fn with_options(options: &ContextOptions) -> Result<Self> {
-        let _serialised = crate::pool::lock(&DEVICE_LIFECYCLE);
         pollster::block_on(Self::create(options))
+    }
+
+    /// [`Context::new`] as a future, for callers inside an async runtime (or on wasm, where
+    /// blocking is not allowed). [`Context::new`] blocks on this same code.
+    ///
+    /// # Errors
+    /// As [`Context::new`].
+    pub async fn new_async() -> Result<Self> {
+        Self::create(&ContextOptions::from_env()?).await
+    }
+
+    /// [`Context::with_options`] as a future (see [`Context::new_async`]).
+    ///
+    /// # Errors
+    /// As [`Context::new`].
+    pub async fn with_options_async(options: &ContextOptions) -> Result<Self> {
+        Self::create(options).await
     }
 
     /// The adapter `options` pick among those of `backends`.
@@ -306,11 +332,11 @@ impl Context {
     ) -> Result<wgpu::Adapter> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
         desc.backends = backends;
-        let instance = wgpu::Instance::new(desc);
+        let instance = serialised(|| wgpu::Instance::new(desc));
         Ok(match &options.adapter_name {
             Some(name) => {
                 let want = name.to_lowercase();
-                let adapters = instance.enumerate_adapters(backends).await;
+                let adapters = serialised(|| instance.enumerate_adapters(backends)).await;
                 let names: Vec<String> = adapters
                     .iter()
                     .map(|a| {
@@ -327,20 +353,21 @@ impl Context {
                         ),
                     })?
             }
-            None => instance
-                .request_adapter(&wgpu::RequestAdapterOptions {
+            None => serialised(|| {
+                instance.request_adapter(&wgpu::RequestAdapterOptions {
                     power_preference: options.power_preference.unwrap_or_default(),
                     force_fallback_adapter: false,
                     compatible_surface: None,
                     ..Default::default()
                 })
-                .await
-                .map_err(|e| Error::NoAdapter {
-                    detail: format!(
-                        "{e}. Install a GPU driver; on a machine without a GPU, install lavapipe \
+            })
+            .await
+            .map_err(|e| Error::NoAdapter {
+                detail: format!(
+                    "{e}. Install a GPU driver; on a machine without a GPU, install lavapipe \
                          (`apt-get install mesa-vulkan-drivers libvulkan1`)"
-                    ),
-                })?,
+                ),
+            })?,
         })
     }
 
@@ -376,18 +403,19 @@ impl Context {
             | wgpu::Features::PIPELINE_CACHE;
         let features = adapter.features() & wanted;
         let limits = adapter.limits();
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
+        let (device, queue) = serialised(|| {
+            adapter.request_device(&wgpu::DeviceDescriptor {
                 label: Some("wgblas"),
                 required_features: features,
                 required_limits: limits.clone(),
                 ..Default::default()
             })
-            .await
-            .map_err(|e| Error::RequestDevice {
-                adapter: info.name.clone(),
-                detail: e.to_string(),
-            })?;
+        })
+        .await
+        .map_err(|e| Error::RequestDevice {
+            adapter: info.name.clone(),
+            detail: e.to_string(),
+        })?;
         // wgpu's default handler panics on an error outside an error scope (for example a
         // buffer that cannot be allocated for a held command): keep it for the next call
         // instead, which returns it as `Error::Gpu`.
@@ -502,6 +530,15 @@ impl Context {
     /// Number of device-to-host read-backs made on this context so far.
     pub fn readbacks(&self) -> u64 {
         self.counters.readbacks.load(Ordering::Relaxed)
+    }
+
+    /// Number of host-to-device uploads made on this context so far: one per host array (or
+    /// slice) copied into a device buffer, whether by [`Context::upload_vector`] and its kin or
+    /// by a host-form routine for each of its operands, however many staging chunks the copy
+    /// takes. A chain of resident calls adds none; buffers cleared on the device
+    /// ([`GpuVector::zeros`](crate::GpuVector::zeros)) are not uploads.
+    pub fn uploads(&self) -> u64 {
+        self.counters.uploads.load(Ordering::Relaxed)
     }
 
     /// Wall time spent so far in each [`Phase`] of the calls made on this context, summed over

@@ -97,8 +97,92 @@ pub(crate) struct Read<'r> {
     pub sink: &'r (dyn Fn(u64, &[u8]) + Sync),
 }
 
+/// How a read-back waits for its submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// Poll on the calling thread (spinning first on a GPU), then block in `Device::poll`.
+    Block,
+    /// Await a future woken once every map callback has run; a helper thread drives
+    /// `Device::poll` (on native wgpu nothing else runs the callbacks), so the caller's
+    /// thread (an async executor's worker) never blocks.
+    Async,
+}
+
+/// Completion shared between [`MapWait`] and its polling thread.
+#[derive(Default)]
+struct MapWaitState {
+    done: Option<std::result::Result<(), String>>,
+    waker: Option<std::task::Waker>,
+}
+
+/// A future that resolves once the map callbacks behind `flags` have all run.
+pub(crate) struct MapWait {
+    state: Arc<std::sync::Mutex<MapWaitState>>,
+}
+
+impl MapWait {
+    /// Start a thread that waits for submission `index` and polls until every flag is set,
+    /// then wakes the future. The thread drops its device handle before it wakes the future,
+    /// so the context's own handle stays the last one (see `DEVICE_LIFECYCLE`).
+    fn spawn(
+        device: wgpu::Device,
+        index: wgpu::SubmissionIndex,
+        flags: Vec<Arc<std::sync::Mutex<Option<bool>>>>,
+    ) -> std::result::Result<Self, String> {
+        let state = Arc::new(std::sync::Mutex::new(MapWaitState::default()));
+        let shared = state.clone();
+        std::thread::Builder::new()
+            .name("wgblas read-back".into())
+            .spawn(move || {
+                let mut r = device
+                    .poll(wgpu::PollType::Wait {
+                        submission_index: Some(index),
+                        timeout: None,
+                    })
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                // Another thread's poll may have collected the callbacks and not run them yet.
+                while r.is_ok() && !flags.iter().all(|f| lock(f).is_some()) {
+                    std::thread::yield_now();
+                    if let Err(e) = device.poll(wgpu::PollType::Poll) {
+                        r = Err(e.to_string());
+                    }
+                }
+                drop(device);
+                let waker = {
+                    let mut st = lock(&shared);
+                    st.done = Some(r);
+                    st.waker.take()
+                };
+                if let Some(w) = waker {
+                    w.wake();
+                }
+            })
+            .map_err(|e| format!("starting the read-back thread: {e}"))?;
+        Ok(MapWait { state })
+    }
+}
+
+impl std::future::Future for MapWait {
+    type Output = std::result::Result<(), String>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let mut st = lock(&self.state);
+        match st.done.take() {
+            Some(r) => std::task::Poll::Ready(r),
+            None => {
+                st.waker = Some(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }
+    }
+}
+
 /// A boxed read-back sink (see [`Read`]).
-pub(crate) type SinkFn<'a> = Box<dyn Fn(u64, &[u8]) + Sync + 'a>;
+pub(crate) type SinkFn<'a> = Box<dyn Fn(u64, &[u8]) + Send + Sync + 'a>;
 
 /// Bytes of read-back handed to a sink at once (one task of the parallel copy).
 const PIECE: u64 = 2 << 20;
@@ -240,6 +324,7 @@ impl Context {
         let scopes = self.pop_scopes(routine, scope, oom);
         self.counters.lap(Phase::Upload, &mut clock);
         result.and(scopes).and(self.take_device_error(routine))?;
+        self.counters.uploads.fetch_add(1, Ordering::Relaxed);
         Ok(buf)
     }
 
@@ -429,6 +514,31 @@ impl Context {
         after: Vec<Command>,
         reads: &[(&wgpu::Buffer, usize)],
     ) -> Result<Vec<Vec<R>>> {
+        // The blocking wait never yields, so this `block_on` only drives a ready future.
+        pollster::block_on(self.execute_then_in(routine, dispatches, after, reads, Wait::Block))
+    }
+
+    /// [`Context::execute`] whose read-back wait does not block the calling thread: see
+    /// [`Wait::Async`].
+    pub(crate) async fn execute_async<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        reads: &[(&wgpu::Buffer, usize)],
+    ) -> Result<Vec<Vec<R>>> {
+        self.execute_then_in(routine, dispatches, Vec::new(), reads, Wait::Async)
+            .await
+    }
+
+    /// The core of [`Context::execute_then`] and [`Context::execute_async`].
+    async fn execute_then_in<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &[(&wgpu::Buffer, usize)],
+        wait: Wait,
+    ) -> Result<Vec<Vec<R>>> {
         let size = std::mem::size_of::<R>();
         // Fresh outputs are written once, straight from mapped memory, into their spare
         // capacity (no zero-fill pass), and take their length only after the read succeeded.
@@ -464,7 +574,8 @@ impl Context {
                     sink: &**sink,
                 })
                 .collect();
-            self.execute_reads(routine, dispatches, after, &mut rs)?;
+            self.execute_reads_in(routine, dispatches, after, &mut rs, wait)
+                .await?;
         }
         for (v, &(len, bytes)) in out.iter_mut().zip(&lens) {
             if bytes < (len * size) as u64 {
@@ -490,6 +601,19 @@ impl Context {
         dispatches: &[Dispatch<'_>],
         after: Vec<Command>,
         reads: &mut [Read<'_>],
+    ) -> Result<()> {
+        // The blocking wait never yields, so this `block_on` only drives a ready future.
+        pollster::block_on(self.execute_reads_in(routine, dispatches, after, reads, Wait::Block))
+    }
+
+    /// The core of [`Context::execute_reads`], waiting for the device as `wait` says.
+    pub(crate) async fn execute_reads_in(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &mut [Read<'_>],
+        wait: Wait,
     ) -> Result<()> {
         self.take_device_error(routine)?;
         let mut clock = std::time::Instant::now();
@@ -600,47 +724,50 @@ impl Context {
         }
         // The pending lock is held until the submission below: commands taken from another
         // thread's calls reach the queue before anything a later caller submits or writes.
-        let mut pending = lock(&self.pending);
-        let mut all = std::mem::take(&mut *pending);
-        // Commands of earlier calls, kept to be submitted again on their own if this call's
-        // submission fails (wgpu rejects a failed submission whole): an error of this call
-        // must not undo an upload or a held call made before it.
-        let earlier = (!all.is_empty()).then(|| all.clone());
-        all.extend(commands);
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some(routine),
-            });
-        let mut staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
-        for (i, off, len, s) in &chunks {
-            encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
-        }
-        if let Some((set, resolve, staging)) = &timer {
-            encoder.resolve_query_set(set, 0..2, resolve, 0);
-            encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
-        }
-        let index = self.queue.submit(Some(encoder.finish()));
-        self.counters.submissions.fetch_add(1, Ordering::Relaxed);
-        let submitted = self
-            .pop_scopes(routine, scope, oom)
-            .and_then(|()| self.take_device_error(routine));
-        if let (Err(_), Some(earlier)) = (&submitted, earlier) {
-            // Still under the pending lock, so nothing submitted later overtakes them. Their
-            // staging buffers return to the pool through this submission; the failed one's
-            // are dropped (a buffer in both lists must not be mapped twice).
-            let retry = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        // A block, so that the pending guard is not held across the read-back's `.await`.
+        let (staged, index, submitted) = {
+            let mut pending = lock(&self.pending);
+            let mut all = std::mem::take(&mut *pending);
+            // Commands of earlier calls, kept to be submitted again on their own if this call's
+            // submission fails (wgpu rejects a failed submission whole): an error of this call
+            // must not undo an upload or a held call made before it.
+            let earlier = (!all.is_empty()).then(|| all.clone());
+            all.extend(commands);
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("wgblas held, again"),
+                    label: Some(routine),
                 });
-            staged = encode(&mut encoder, earlier, None);
-            self.queue.submit(Some(encoder.finish()));
+            let mut staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
+            for (i, off, len, s) in &chunks {
+                encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
+            }
+            if let Some((set, resolve, staging)) = &timer {
+                encoder.resolve_query_set(set, 0..2, resolve, 0);
+                encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
+            }
+            let index = self.queue.submit(Some(encoder.finish()));
             self.counters.submissions.fetch_add(1, Ordering::Relaxed);
-            drop(pollster::block_on(retry.pop()));
-        }
-        drop(pending);
+            let submitted = self
+                .pop_scopes(routine, scope, oom)
+                .and_then(|()| self.take_device_error(routine));
+            if let (Err(_), Some(earlier)) = (&submitted, earlier) {
+                // Still under the pending lock, so nothing submitted later overtakes them. Their
+                // staging buffers return to the pool through this submission; the failed one's
+                // are dropped (a buffer in both lists must not be mapped twice).
+                let retry = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                let mut encoder =
+                    self.device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("wgblas held, again"),
+                        });
+                staged = encode(&mut encoder, earlier, None);
+                self.queue.submit(Some(encoder.finish()));
+                self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+                drop(pollster::block_on(retry.pop()));
+            }
+            (staged, index, submitted)
+        };
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
         }
@@ -665,40 +792,53 @@ impl Context {
             });
             flag
         });
-        // A short call is done within microseconds: poll for it first (a blocking wait's
-        // wake-up costs tens of microseconds on a GPU driver), then block.
-        let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
-        let spin = self.spin_wait();
-        let spun = std::time::Instant::now();
-        let mut finished = false;
-        while !spin.is_zero() && spun.elapsed() < spin {
-            // The map callbacks run once the submission that copies into them is done.
-            if self.device.poll(wgpu::PollType::Poll).is_ok()
-                && mapped.iter().all(done)
-                && timer_flag.as_ref().is_none_or(done)
-            {
-                finished = true;
-                break;
+        match wait {
+            Wait::Block => {
+                // A short call is done within microseconds: poll for it first (a blocking wait's
+                // wake-up costs tens of microseconds on a GPU driver), then block.
+                let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+                let spin = self.spin_wait();
+                let spun = std::time::Instant::now();
+                let mut finished = false;
+                while !spin.is_zero() && spun.elapsed() < spin {
+                    // The map callbacks run once the submission that copies into them is done.
+                    if self.device.poll(wgpu::PollType::Poll).is_ok()
+                        && mapped.iter().all(done)
+                        && timer_flag.as_ref().is_none_or(done)
+                    {
+                        finished = true;
+                        break;
+                    }
+                    std::hint::spin_loop();
+                }
+                if !finished {
+                    self.device
+                        .poll(wgpu::PollType::Wait {
+                            submission_index: Some(index),
+                            timeout: None,
+                        })
+                        .map_err(|e| Error::Gpu {
+                            routine,
+                            detail: e.to_string(),
+                        })?;
+                }
+                self.counters.lap(Phase::Wait, &mut clock);
+                // Another thread's poll may have collected our map callbacks and not run them yet:
+                // wait until every one has run (it happens without any further device work).
+                while !mapped.iter().all(done) || !timer_flag.as_ref().is_none_or(done) {
+                    std::thread::yield_now();
+                    let _ = self.device.poll(wgpu::PollType::Poll);
+                }
             }
-            std::hint::spin_loop();
-        }
-        if !finished {
-            self.device
-                .poll(wgpu::PollType::Wait {
-                    submission_index: Some(index),
-                    timeout: None,
-                })
-                .map_err(|e| Error::Gpu {
-                    routine,
-                    detail: e.to_string(),
-                })?;
-        }
-        self.counters.lap(Phase::Wait, &mut clock);
-        // Another thread's poll may have collected our map callbacks and not run them yet:
-        // wait until every one has run (it happens without any further device work).
-        while !mapped.iter().all(done) || !timer_flag.as_ref().is_none_or(done) {
-            std::thread::yield_now();
-            let _ = self.device.poll(wgpu::PollType::Poll);
+            Wait::Async => {
+                let mut flags = mapped.clone();
+                flags.extend(timer_flag.iter().cloned());
+                MapWait::spawn(self.device.clone(), index, flags)
+                    .map_err(|detail| Error::Gpu { routine, detail })?
+                    .await
+                    .map_err(|detail| Error::Gpu { routine, detail })?;
+                self.counters.lap(Phase::Wait, &mut clock);
+            }
         }
         self.counters.lap(Phase::Map, &mut clock);
         let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);

@@ -187,6 +187,22 @@ impl<'c, T: Element> GpuVector<'c, T> {
         Ok(Array1::from_vec(out.into_iter().next().unwrap_or_default()))
     }
 
+    /// [`GpuVector::to_array`] without blocking the calling thread: the read-back waits on
+    /// wgpu's map callbacks (driven by a helper thread), so an async executor keeps running
+    /// other tasks meanwhile. Several read-backs may be awaited at once.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub async fn to_array_async(&self) -> Result<Array1<T>> {
+        let data = self
+            .ctx
+            .execute_async::<T>("to_array", &[], &[(&self.buf, self.len)])
+            .await?;
+        Ok(Array1::from_vec(
+            data.into_iter().next().unwrap_or_default(),
+        ))
+    }
+
     pub(crate) fn device(&self) -> DeviceVec<'_> {
         DeviceVec {
             buffer: &self.buf,
@@ -259,6 +275,27 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
             .execute::<T>("to_array", &[], &[(&self.buf, n)])?
             .pop()
             .unwrap_or_default();
+        self.shape_data(data)
+    }
+
+    /// [`GpuMatrix::to_array`] without blocking the calling thread (see
+    /// [`GpuVector::to_array_async`]).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub async fn to_array_async(&self) -> Result<Array2<T>> {
+        let n = self.rows * self.cols;
+        let data = self
+            .ctx
+            .execute_async::<T>("to_array", &[], &[(&self.buf, n)])
+            .await?
+            .pop()
+            .unwrap_or_default();
+        self.shape_data(data)
+    }
+
+    /// Read-back data, in storage order, as an array of this matrix's shape.
+    fn shape_data(&self, data: Vec<T>) -> Result<Array2<T>> {
         let shape = (self.rows, self.cols);
         let a = match self.layout {
             MatrixLayout::RowMajor => Array2::from_shape_vec(shape, data),
@@ -462,6 +499,19 @@ impl<'c, T> GpuScalar<'c, T> {
             .execute::<u32>("get", &[], &[(&self.buf, self.word + self.words)])?;
         Ok((self.decode)(&out[0][self.word..]))
     }
+
+    /// [`GpuScalar::get`] without blocking the calling thread (see
+    /// [`GpuVector::to_array_async`]).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub async fn get_async(&self) -> Result<T> {
+        let out = self
+            .ctx
+            .execute_async::<u32>("get", &[], &[(&self.buf, self.word + self.words)])
+            .await?;
+        Ok((self.decode)(&out[0][self.word..]))
+    }
 }
 
 static SCALAR_SHADER: crate::context::Shader = crate::context::Shader {
@@ -591,4 +641,89 @@ pub fn isamax<'a, 'c>(
     x: impl Into<crate::layout::VecRef<'a>>,
 ) -> Result<GpuScalar<'c, usize>> {
     crate::blas::level1::iamax::isamax_device(ctx, x)
+}
+
+/// Short forms of the common routines on resident `f32` operands, each returning a new
+/// resident result (the `gpu_*` names of the host-array extension traits in [`crate::ext`]):
+/// no output to allocate first, nothing read back, held for the next submission like any
+/// resident call.
+impl<'c> GpuMatrix<'c, f32> {
+    /// `C = A·B` (A is `self`) as a new row-major m×n matrix. BLAS `sgemm` with
+    /// `alpha = 1`, `beta = 0`, no transposes; see [`blas::sgemm`](crate::blas::sgemm) (for
+    /// transposes, scaling or accumulation, call it directly).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`] naming `b` when `A` has not as many columns as `B` has
+    /// rows; [`Error::InvalidArgument`] when `b` belongs to another context;
+    /// [`Error::TooLarge`]; [`Error::Gpu`].
+    pub fn gpu_gemm(&self, b: &GpuMatrix<'_, f32>) -> Result<GpuMatrix<'c, f32>> {
+        let mut c = GpuMatrix::zeros(self.ctx, (self.rows, b.cols), MatrixLayout::RowMajor)?;
+        crate::blas::sgemm(
+            self.ctx,
+            crate::Transpose::No,
+            crate::Transpose::No,
+            1.0,
+            self,
+            b,
+            0.0,
+            &mut c,
+        )?;
+        Ok(c)
+    }
+
+    /// `y = A·x` (A is `self`) as a new vector of length m. BLAS `sgemv` with `alpha = 1`,
+    /// `beta = 0`, no transpose; see [`blas::sgemv`](crate::blas::sgemv).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`] naming `x` when its length is not the number of columns;
+    /// [`Error::InvalidArgument`] when `x` belongs to another context; [`Error::TooLarge`];
+    /// [`Error::Gpu`].
+    pub fn gpu_gemv(&self, x: &GpuVector<'_, f32>) -> Result<GpuVector<'c, f32>> {
+        let mut y = GpuVector::zeros(self.ctx, self.rows)?;
+        crate::blas::sgemv(self.ctx, crate::Transpose::No, 1.0, self, x, 0.0, &mut y)?;
+        Ok(y)
+    }
+}
+
+impl<'c> GpuVector<'c, f32> {
+    /// `xᵀ·y = Σ_i x_i·y_i` (x is `self`), kept on the device. BLAS `sdot`; see
+    /// [`resident::sdot`](crate::resident::sdot) and [`blas::sdot`](crate::blas::sdot)
+    /// (summation order and error bound).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`] naming `y` when the lengths differ;
+    /// [`Error::InvalidArgument`] when `y` belongs to another context; [`Error::Gpu`].
+    pub fn gpu_dot(&self, y: &GpuVector<'_, f32>) -> Result<GpuScalar<'c, f32>> {
+        sdot(self.ctx, self, y)
+    }
+
+    /// `alpha·x + y` (x is `self`) as a new vector; `y` is unchanged. BLAS `saxpy` on a copy
+    /// of `y` (`scopy`); see [`blas::saxpy`](crate::blas::saxpy) (`alpha = 0` returns `y`
+    /// exactly, NaN in `x` included, as DESIGN.md §3 says).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`] naming `y` when the lengths differ;
+    /// [`Error::InvalidArgument`] when `y` belongs to another context; [`Error::Gpu`].
+    pub fn gpu_axpy(&self, alpha: f32, y: &GpuVector<'_, f32>) -> Result<GpuVector<'c, f32>> {
+        if y.len != self.len {
+            return Err(Error::DimensionMismatch {
+                routine: "saxpy",
+                arg: "y",
+                detail: format!("x has length {}, y has length {}", self.len, y.len),
+            });
+        }
+        let mut out = GpuVector::zeros(self.ctx, self.len)?;
+        crate::blas::scopy(self.ctx, y, &mut out)?;
+        crate::blas::saxpy(self.ctx, alpha, self, &mut out)?;
+        Ok(out)
+    }
+
+    /// `‖x‖₂` (x is `self`), kept on the device, without overflow or underflow. BLAS
+    /// `snrm2`; see [`resident::snrm2`](crate::resident::snrm2).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`].
+    pub fn gpu_nrm2(&self) -> Result<GpuScalar<'c, f32>> {
+        snrm2(self.ctx, self)
+    }
 }

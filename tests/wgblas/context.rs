@@ -1,8 +1,8 @@
 //! The context: adapter choice, errors, sharing across threads.
 
-use ndarray::Array1;
+use ndarray::{Array1, Array2};
 use wgblas::prelude::*;
-use wgblas::{blas, wgpu, Context, ContextOptions, Error};
+use wgblas::{blas, wgpu, Context, ContextOptions, Error, GpuVector, Transpose};
 
 use crate::common::*;
 
@@ -66,6 +66,40 @@ fn explicit_context_counts_submissions_and_readbacks() {
         (own.submissions(), own.readbacks(), own.dispatches()),
         (1, 1, 1)
     );
+    // Its two host operands were two uploads.
+    assert_eq!(own.uploads(), 2);
+}
+
+#[test]
+fn uploads_count_host_arrays_not_resident_calls() {
+    let ctx = Context::new().unwrap();
+    assert_eq!(ctx.uploads(), 0);
+    let x = Array1::<f32>::from_vec((0..300).map(|i| i as f32).collect());
+    let gx = ctx.upload_vector(&x).unwrap();
+    let ga = ctx.upload_matrix(&Array2::<f32>::eye(300)).unwrap();
+    assert_eq!(ctx.uploads(), 2);
+    // Resident work, zeroed outputs and read-backs upload nothing.
+    let mut gy = GpuVector::<f32>::zeros(&ctx, 300).unwrap();
+    blas::sgemv(&ctx, Transpose::No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
+    assert_eq!(gy.to_array().unwrap(), x);
+    assert_eq!(ctx.uploads(), 2);
+    // A host-form gemm uploads its A and B (beta = 0: C is not read).
+    let a = Array2::<f32>::ones((4, 5));
+    let c = a.dot(&a.t());
+    let mut got = Array2::<f32>::zeros((4, 4));
+    blas::sgemm(
+        &ctx,
+        Transpose::No,
+        Transpose::Yes,
+        1.0,
+        &a,
+        &a,
+        0.0,
+        &mut got,
+    )
+    .unwrap();
+    assert_eq!(got, c);
+    assert!(ctx.uploads() >= 4, "uploads {}", ctx.uploads());
 }
 
 #[test]

@@ -6,6 +6,7 @@ extern crate blas_src;
 
 mod common;
 
+mod asynch;
 mod axpy;
 mod bandwidth;
 mod context;

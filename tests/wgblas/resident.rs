@@ -524,3 +524,108 @@ fn device_alpha_zero_beta_one_keeps_the_output_bit_for_bit_like_the_host() {
     .unwrap();
     assert_eq!(bits2(&c), bits2(&c0), "sgemm, host alpha = 0 and beta = 1");
 }
+
+#[test]
+fn short_resident_methods_match_the_host_and_stay_resident() {
+    let ctx = Context::new().unwrap();
+    let mut r = rng(91);
+    let (a, b) = (rand_mat(&mut r, 23, 31), rand_mat(&mut r, 31, 9));
+    let (x, y) = (rand_vec(&mut r, 31), rand_vec(&mut r, 31));
+    let (ga, gb) = (
+        ctx.upload_matrix(&a).unwrap(),
+        ctx.upload_matrix(&b).unwrap(),
+    );
+    let (gx, gy) = (
+        ctx.upload_vector(&x).unwrap(),
+        ctx.upload_vector(&y).unwrap(),
+    );
+    let (s0, r0) = (ctx.submissions(), ctx.readbacks());
+    let gc = ga.gpu_gemm(&gb).unwrap();
+    let gv = ga.gpu_gemv(&gx).unwrap();
+    let gd = gx.gpu_dot(&gy).unwrap();
+    let gz = gx.gpu_axpy(-1.5, &gy).unwrap();
+    let gn = gz.gpu_nrm2().unwrap();
+    assert_eq!(
+        (ctx.submissions(), ctx.readbacks()),
+        (s0, r0),
+        "short forms waited"
+    );
+    assert_eq!(gc.dim(), (23, 9));
+    let close = |got: f32, want: f32| (got - want).abs() <= 1e-4 * (1.0 + want.abs());
+    let c = gc.to_array().unwrap();
+    for (g, w) in c.iter().zip(a.dot(&b).iter()) {
+        assert!(close(*g, *w), "gemm {g} vs {w}");
+    }
+    for (g, w) in gv.to_array().unwrap().iter().zip(a.dot(&x).iter()) {
+        assert!(close(*g, *w), "gemv {g} vs {w}");
+    }
+    assert!(close(gd.get().unwrap(), x.dot(&y)));
+    let z = &x * -1.5 + &y;
+    for (g, w) in gz.to_array().unwrap().iter().zip(z.iter()) {
+        assert!(close(*g, *w), "axpy {g} vs {w}");
+    }
+    assert!(close(gn.get().unwrap(), z.dot(&z).sqrt()));
+    // y itself is unchanged by gpu_axpy.
+    assert_eq!(gy.to_array().unwrap(), y);
+}
+
+#[test]
+fn short_resident_methods_give_typed_errors() {
+    let ctx = Context::new().unwrap();
+    let ga = ctx.upload_matrix(&Array2::<f32>::ones((3, 4))).unwrap();
+    let gx = ctx.upload_vector(&Array1::<f32>::ones(3)).unwrap();
+    let gy = ctx.upload_vector(&Array1::<f32>::ones(4)).unwrap();
+    let e = ga.gpu_gemm(&ga).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::DimensionMismatch {
+                routine: "sgemm",
+                arg: "b",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = ga.gpu_gemv(&gx).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::DimensionMismatch {
+                routine: "sgemv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = gx.gpu_dot(&gy).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::DimensionMismatch {
+                routine: "sdot",
+                arg: "y",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = gx.gpu_axpy(2.0, &gy).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::DimensionMismatch {
+                routine: "saxpy",
+                arg: "y",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A hand-computed value: A·1 for A = ones(3×4) is 4 in each row.
+    assert_eq!(
+        ga.gpu_gemv(&gy).unwrap().to_array().unwrap(),
+        array![4.0f32, 4.0, 4.0]
+    );
+}

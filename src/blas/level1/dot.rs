@@ -35,6 +35,34 @@ pub fn sdot<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecRef<'a>
     }
 }
 
+/// [`sdot`] without blocking the calling thread: the operands are uploaded and the reduction
+/// recorded as for [`resident::sdot`](crate::resident::sdot), then the result is read back with
+/// [`GpuScalar::get_async`], whose wait does not block an async executor.
+///
+/// BLAS: `sdot`; semantics, summation and error bound as [`sdot`].
+///
+/// # Errors
+/// As [`sdot`].
+///
+/// # Example
+/// ```
+/// # pollster::block_on(async {
+/// use ndarray::array;
+/// let ctx = wgblas::Context::new_async().await?;
+/// let (x, y) = (array![1.0f32, 2.0, 3.0], array![4.0f32, 5.0, 6.0]);
+/// let d = wgblas::blas::sdot_async(&ctx, x.view(), y.view()).await?;
+/// assert_eq!(d, 32.0);
+/// # Ok::<(), wgblas::Error>(())
+/// # }).unwrap();
+/// ```
+pub async fn sdot_async<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecRef<'a>>,
+) -> Result<f32> {
+    sdot_device(ctx, x, y)?.get_async().await
+}
+
 /// `xᵀ·y` kept on the device: [`resident::sdot`](crate::resident::sdot).
 pub(crate) fn sdot_device<'a, 'c>(
     ctx: &'c Context,

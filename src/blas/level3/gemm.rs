@@ -211,3 +211,60 @@ pub fn dgemm<'a>(
         &mut [layout::OutAs::Mat(&mut c, &cd)],
     )
 }
+
+/// [`sgemm`] on host arrays without blocking the calling thread: `A`, `B` (and `C` unless
+/// `beta = 0`) are uploaded, the product recorded as a resident call, and `C` read back with
+/// [`GpuMatrix::to_array_async`](crate::GpuMatrix::to_array_async), whose wait does not block
+/// an async executor; the result is then copied into `c`.
+///
+/// BLAS: `sgemm`: `C ← alpha·op(A)·op(B) + beta·C`, `op(A)` m×k, `op(B)` k×n, `C` m×n, any
+/// layout; semantics as [`sgemm`]. Unlike [`sgemm`], it always uploads whole operands and
+/// copies the result once more on the host.
+///
+/// # Errors
+/// As [`sgemm`]; on error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// # pollster::block_on(async {
+/// use ndarray::{array, Array2};
+/// use wgblas::Transpose;
+/// let ctx = wgblas::Context::new_async().await?;
+/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+/// let mut c = Array2::<f32>::zeros((2, 2));
+/// wgblas::blas::sgemm_async(&ctx, Transpose::No, Transpose::Yes, 1.0, a.view(), a.view(), 0.0, c.view_mut()).await?;
+/// assert_eq!(c, array![[5.0, 11.0], [11.0, 25.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// # }).unwrap();
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub async fn sgemm_async(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f32,
+    a: ndarray::ArrayView2<'_, f32>,
+    b: ndarray::ArrayView2<'_, f32>,
+    beta: f32,
+    mut c: ndarray::ArrayViewMut2<'_, f32>,
+) -> Result<()> {
+    const R: &str = "sgemm";
+    let ga = ctx.upload_matrix(&a)?;
+    let gb = ctx.upload_matrix(&b)?;
+    let mut gc = if beta == 0.0 {
+        crate::GpuMatrix::<f32>::zeros(ctx, c.dim(), crate::MatrixLayout::RowMajor)?
+    } else {
+        ctx.upload_matrix(&c)?
+    };
+    sgemm(ctx, transa, transb, alpha, &ga, &gb, beta, &mut gc)?;
+    let r = gc.to_array_async().await?;
+    if r.dim() != c.dim() {
+        return Err(crate::Error::DimensionMismatch {
+            routine: R,
+            arg: "c",
+            detail: format!("read back {:?}, expected {:?}", r.dim(), c.dim()),
+        });
+    }
+    c.assign(&r);
+    Ok(())
+}
