@@ -389,6 +389,15 @@ fn operands_of_another_context_are_an_error_even_on_quick_returns() {
     );
     foreign(blas::isamax(&ctx, &one2), "isamax", "x");
     foreign(resident::isamax(&ctx, &one2).map(|_| ()), "isamax", "x");
+    // The f64 routines alike (dsyrk's alpha = 0, beta = 1 quick return).
+    let a64 = other.upload_matrix(&Array2::<f64>::eye(2)).unwrap();
+    let mut c64 = Array2::<f64>::ones((2, 2));
+    foreign(
+        blas::dsyrk(&ctx, Uplo::Upper, no, 0.0, &a64, 1.0, c64.view_mut()),
+        "dsyrk",
+        "a",
+    );
+    assert!(c64.iter().all(|&v| v == 1.0));
     // Nothing was written.
     assert_eq!(y, array![1.0f32, 2.0]);
     assert!(c.iter().all(|&v| v == 1.0));

@@ -149,6 +149,7 @@ pub fn dgemv<'a>(
 ) -> Result<()> {
     const R: &str = "dgemv";
     let (a, x, mut y) = (a.into(), x.into(), y.into());
+    crate::blas::owners!(ctx, R, a, x, y);
     let op_a = a.op(trans);
     let (m, n) = op_a.dim();
     check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;

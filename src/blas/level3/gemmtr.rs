@@ -146,6 +146,7 @@ pub fn dgemmtr<'a>(
 ) -> Result<()> {
     const R: &str = "dgemmtr";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     check_square(R, "c", c.dim())?;

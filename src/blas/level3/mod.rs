@@ -12,8 +12,7 @@ pub(crate) mod trsm;
 use crate::blas::{check_dim, check_len, check_square};
 use crate::error::Result;
 use crate::flags::{Side, Transpose, Uplo};
-use crate::layout::{self, MatRef};
-use crate::Context;
+use crate::layout::MatRef;
 
 /// The argument checks of `strmm`/`strsm`: `A` square, of the order of B's rows (`Left`) or
 /// columns (`Right`). Returns that order, `r`.
@@ -48,18 +47,4 @@ pub(crate) fn left_triangle<'a, T>(
         Side::Left => (op_a, op_uplo),
         Side::Right => (op_a.reversed_axes(), op_uplo.flip()),
     }
-}
-
-/// `Err` unless a resident operand belongs to `ctx` (a host operand always passes), for the
-/// quick returns that write an output without reading the operands.
-pub(crate) fn check_context<T: bytemuck::Pod + Send + Sync>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    m: MatRef<'_, T>,
-) -> Result<()> {
-    if let MatRef::Device(_) = m {
-        layout::matrix(ctx, routine, arg, m)?;
-    }
-    Ok(())
 }

@@ -142,6 +142,7 @@ pub fn dsymm<'a>(
 ) -> Result<()> {
     const R: &str = "dsymm";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, what) = match side {

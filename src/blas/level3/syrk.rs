@@ -124,6 +124,7 @@ pub fn dsyrk<'a>(
 ) -> Result<()> {
     const R: &str = "dsyrk";
     let (a, mut c) = (a.into(), c.into());
+    crate::blas::owners!(ctx, R, a, c);
     let op_a = a.op(trans);
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());

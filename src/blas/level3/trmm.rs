@@ -1,4 +1,4 @@
-use super::{check_context, check_side, left_triangle};
+use super::{check_side, left_triangle};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
@@ -64,8 +64,6 @@ pub fn strmm<'a>(
         return Ok(());
     }
     if alpha == 0.0 {
-        check_context(ctx, R, "a", a.view())?;
-        check_context(ctx, R, "b", b.view())?;
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
@@ -141,6 +139,7 @@ pub fn dtrmm<'a>(
 ) -> Result<()> {
     const R: &str = "dtrmm";
     let (a, mut b) = (a.into(), b.into());
+    crate::blas::owners!(ctx, R, a, b);
     let (m, n) = b.dim();
     check_side(R, side, a.dim(), (m, n))?;
     crate::blas::check_f64(ctx, R)?;
@@ -148,8 +147,6 @@ pub fn dtrmm<'a>(
         return Ok(());
     }
     if alpha == 0.0 {
-        check_context(ctx, R, "a", a.view())?;
-        check_context(ctx, R, "b", b.view())?;
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }

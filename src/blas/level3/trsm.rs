@@ -1,4 +1,4 @@
-use super::{check_context, check_side, left_triangle};
+use super::{check_side, left_triangle};
 use crate::drivers::blocksolve;
 use crate::drivers::matmul::Operand;
 use crate::error::Result;
@@ -70,8 +70,6 @@ pub fn strsm<'a>(
         return Ok(());
     }
     if alpha == 0.0 {
-        check_context(ctx, R, "a", a.view())?;
-        check_context(ctx, R, "b", b.view())?;
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
@@ -135,6 +133,7 @@ pub fn dtrsm<'a>(
 ) -> Result<()> {
     const R: &str = "dtrsm";
     let (a, mut b) = (a.into(), b.into());
+    crate::blas::owners!(ctx, R, a, b);
     let (m, n) = b.dim();
     let r = check_side(R, side, a.dim(), (m, n))?;
     crate::blas::check_f64(ctx, R)?;
@@ -146,8 +145,6 @@ pub fn dtrsm<'a>(
         return Ok(());
     }
     if alpha == 0.0 {
-        check_context(ctx, R, "a", a.view())?;
-        check_context(ctx, R, "b", b.view())?;
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
