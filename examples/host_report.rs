@@ -8,7 +8,11 @@
 //! on a device of its own, to tell what limits the transfers.
 //!
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
-//! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe]`
+//! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]`
+//!
+//! `--lone N` times a resident N³ sgemm alone (each call its own submission, waited for),
+//! with its GPU time (timestamps), back to back and after the GPU has idled, and the GPU time
+//! of the kernel inside host calls: whether a lone call's wait is the kernel or the clocks.
 
 extern crate blas_src;
 
@@ -38,6 +42,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--gemm", "64,512,2048,4096"),
     ("--dot", "1024,16777216"),
     ("--split", "2048,4096"),
+    ("--lone", ""),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -125,6 +130,20 @@ fn transfers(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::er
         down * 1e3,
         gb / down_min
     );
+    // Read-back into an array that exists already (its pages touched): `scopy` from the
+    // resident vector into the host one. Against the fresh array of `to_array`, the
+    // difference is the page faults of new memory.
+    let mut into = Array1::<f32>::ones(n);
+    let (di, di_min) = time(reps, 2, || {
+        wgblas::blas::scopy(ctx, &v, into.view_mut()).expect("scopy to host");
+    });
+    assert_eq!(into, x, "read-back into an array differs from the upload");
+    println!(
+        "# readback into an existing array (scopy to host), n={n}: median {:.2} ms = {:.2} GB/s, best {:.2} GB/s",
+        di * 1e3,
+        gb / di,
+        gb / di_min
+    );
     // A strided view gathered straight into staging memory (every other element of 2n).
     let x2 = Array1::from_shape_fn(2 * n.min(1 << 25), |i| i as f32);
     let xs = x2.slice(ndarray::s![..;2]);
@@ -163,12 +182,19 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
     openblas_idle();
     let reps = if n >= 2048 { reps } else { reps.max(101) };
     let before = ctx.phase_times();
+    let created = (ctx.buffers_created(), ctx.staging_buffers_created());
     let t = Instant::now();
     let (w, w_min) = time(reps, 3, || {
         let c = a.gpu_gemm(&b).expect("gpu_gemm");
         std::hint::black_box(&c);
     });
     phases(ctx, &before, t.elapsed(), reps + 3, &format!("sgemm {n}"));
+    println!(
+        "# sgemm {n}: {} storage and {} staging buffers created in {} calls",
+        ctx.buffers_created() - created.0,
+        ctx.staging_buffers_created() - created.1,
+        reps + 3
+    );
     let (o, o_min) = time(reps, 3, || {
         let mut c = Array2::<f32>::zeros((n, n));
         sgemm_openblas(&a, &b, &mut c);
@@ -291,6 +317,88 @@ fn split(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error:
         down * 1e3,
         (zero + up + kernel + down) * 1e3,
         host * 1e3
+    );
+    Ok(())
+}
+
+/// A resident sgemm of order `n` timed alone: wall and GPU time (timestamps) of calls made
+/// back to back, each waited for; the same after 50 ms of GPU idleness; and the GPU time of
+/// the kernel inside host calls (`a.gpu_gemm(&b)`).
+fn lone(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let dist = Uniform::new(-1.0f32, 1.0)?;
+    let a = Array2::random((n, n), dist);
+    let b = Array2::random((n, n), dist);
+    let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
+    let mut gc = ctx.upload_matrix(&Array2::<f32>::zeros((n, n)))?;
+    ctx.synchronize()?;
+    let med = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2] * 1e3, v[0] * 1e3)
+    };
+    let mut run = |idle_ms: u64| -> (Vec<f64>, Vec<f64>) {
+        let (mut wall, mut gpu) = (Vec::new(), Vec::new());
+        for r in 0..reps + 2 {
+            if idle_ms > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(idle_ms));
+            }
+            let t = Instant::now();
+            wgblas::blas::sgemm(
+                ctx,
+                Transpose::No,
+                Transpose::No,
+                1.0,
+                &ga,
+                &gb,
+                0.0,
+                &mut gc,
+            )
+            .expect("sgemm");
+            ctx.synchronize().expect("sync");
+            if r >= 2 {
+                wall.push(t.elapsed().as_secs_f64());
+                gpu.push(ctx.last_gpu_time().map_or(f64::NAN, |d| d.as_secs_f64()));
+            }
+        }
+        (wall, gpu)
+    };
+    ctx.set_profiling(true);
+    let (w0, g0) = run(0);
+    let (w1, g1) = run(50);
+    let mut host_gpu = Vec::new();
+    let mut host_wall = Vec::new();
+    for r in 0..reps + 2 {
+        let t = Instant::now();
+        std::hint::black_box(a.gpu_gemm(&b)?);
+        if r >= 2 {
+            host_wall.push(t.elapsed().as_secs_f64());
+            host_gpu.push(ctx.last_gpu_time().map_or(f64::NAN, |d| d.as_secs_f64()));
+        }
+    }
+    ctx.set_profiling(false);
+    let batch = ctx.time_batch(|| {
+        wgblas::blas::sgemm(
+            ctx,
+            Transpose::No,
+            Transpose::No,
+            1.0,
+            &ga,
+            &gb,
+            0.0,
+            &mut gc,
+        )
+        .expect("sgemm");
+    })?;
+    let f = |(m, lo): (f64, f64)| format!("{m:.2} ms (min {lo:.2})");
+    println!(
+        "# lone sgemm {n}: back to back wall {}, gpu {}; after 50 ms idle wall {}, gpu {}; \
+         host call wall {}, kernel gpu {}; one call in time_batch {:.2} ms",
+        f(med(w0)),
+        f(med(g0)),
+        f(med(w1)),
+        f(med(g1)),
+        f(med(host_wall)),
+        f(med(host_gpu)),
+        batch.as_secs_f64() * 1e3
     );
     Ok(())
 }
@@ -449,6 +557,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for n in list(&arg("--dot", "1024,16777216")) {
         dot(n, reps)?;
+    }
+    for n in list(&arg("--lone", "")) {
+        lone(ctx, n, reps)?;
     }
     println!(
         "# staging buffers created: {}, storage buffers created: {}",

@@ -258,8 +258,13 @@ impl Drop for TeardownEnd {
     }
 }
 
-/// Default bound of the buffer pool, in bytes.
+/// Default bound of the buffer pool, in bytes, on a CPU adapter (lavapipe: the pool is host
+/// memory).
 const DEFAULT_POOL_LIMIT: u64 = 256 << 20;
+
+/// Default bound of the buffer pool on a GPU: room for the three 512 MiB operands of a host
+/// sgemm of order 8192 plus scratch, so that a stream of such calls creates no buffer.
+const DEFAULT_POOL_LIMIT_GPU: u64 = 2 << 30;
 
 /// The adapter's own binding limit: `max_storage_buffer_binding_size`, at most
 /// `max_buffer_size`, rounded down to a multiple of 16.
@@ -397,6 +402,11 @@ impl Context {
             Self::pick_adapter(backends, options).await?
         };
         let info = adapter.get_info();
+        let pool_limit = if info.device_type == wgpu::DeviceType::Cpu {
+            DEFAULT_POOL_LIMIT
+        } else {
+            DEFAULT_POOL_LIMIT_GPU
+        };
         let wanted = wgpu::Features::SHADER_F64
             | wgpu::Features::SUBGROUP
             | wgpu::Features::TIMESTAMP_QUERY
@@ -442,7 +452,7 @@ impl Context {
             profiling: AtomicBool::new(false),
             batching: AtomicBool::new(false),
             last_gpu_ns: AtomicU64::new(u64::MAX),
-            pool: Arc::new(Mutex::new(crate::pool::Pool::new(DEFAULT_POOL_LIMIT))),
+            pool: Arc::new(Mutex::new(crate::pool::Pool::new(pool_limit))),
             pending: Mutex::new(Vec::new()),
             staging: crate::pool::Staging::default(),
             device_error,
@@ -609,7 +619,9 @@ impl Context {
         crate::pool::stats(&self.pool).1
     }
 
-    /// The most bytes of free buffers the pool keeps (default 256 MiB).
+    /// The most bytes of free buffers the pool keeps (default 2 GiB on a GPU, 256 MiB on a CPU
+    /// adapter such as lavapipe, whose buffers are host memory). A returning buffer that does
+    /// not fit makes room by dropping free buffers of other sizes, largest first.
     pub fn pool_limit(&self) -> u64 {
         crate::pool::limit(&self.pool)
     }

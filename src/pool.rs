@@ -83,6 +83,23 @@ impl Drop for Buf {
         if let Some(pool) = &self.pool {
             let mut p = lock(pool);
             let size = self.buffer.size();
+            // The buffer just used is the likeliest to be needed again (a stream of calls of
+            // one shape): make room for it by dropping free buffers of other sizes, largest
+            // first, rather than dropping it and creating a new one on the next call.
+            while size <= p.limit && p.free_bytes + size > p.limit {
+                let Some(&largest) = p
+                    .free
+                    .iter()
+                    .filter(|(c, v)| **c != size && !v.is_empty())
+                    .map(|(c, _)| c)
+                    .max()
+                else {
+                    break;
+                };
+                if p.free.get_mut(&largest).and_then(Vec::pop).is_some() {
+                    p.free_bytes -= largest;
+                }
+            }
             if p.free_bytes + size <= p.limit {
                 p.free_bytes += size;
                 p.free.entry(size).or_default().push(self.buffer.clone());
@@ -365,5 +382,26 @@ mod tests {
         assert_eq!(class_of((1 << 63) + 4, u64::MAX), (1 << 63) + 4);
         assert_eq!(staging_class(1), 4096);
         assert_eq!(staging_class(CHUNK + 1), CHUNK);
+    }
+
+    #[test]
+    fn a_returning_buffer_evicts_other_sizes_instead_of_being_dropped() {
+        let ctx = crate::Context::new().expect("the tests need a GPU adapter");
+        ctx.set_pool_limit(4 << 20);
+        drop(ctx.alloc("test", 4 << 20).unwrap());
+        assert_eq!(ctx.pool_bytes(), 4 << 20);
+        // A 1 MiB buffer returns to a full pool: the free 4 MiB one goes, it stays.
+        drop(ctx.alloc("test", 1 << 20).unwrap());
+        assert_eq!(ctx.pool_bytes(), 1 << 20);
+        // So a stream of 1 MiB calls creates nothing more.
+        let created = ctx.buffers_created();
+        for _ in 0..5 {
+            drop(ctx.alloc("test", 1 << 20).unwrap());
+        }
+        assert_eq!(ctx.buffers_created(), created);
+        assert!(ctx.pool_bytes() <= ctx.pool_limit());
+        // A buffer larger than the whole limit is never kept, and evicts nothing.
+        drop(ctx.alloc("test", 8 << 20).unwrap());
+        assert_eq!(ctx.pool_bytes(), 1 << 20);
     }
 }

@@ -87,23 +87,39 @@ pub(crate) fn alloc_vec<T>(len: usize) -> Vec<T> {
     v
 }
 
-/// A zero-filled `Vec` of `len` elements from [`alloc_vec`], touched by several threads when
-/// large (so that the page faults of fresh memory are taken in parallel, once); `None` when the
-/// host cannot allocate it (instead of Rust's abort on a failed allocation).
+/// A zero-filled `Vec` of `len` elements, `None` when the host cannot allocate it (instead of
+/// Rust's abort on a failed allocation). The memory comes zeroed from the allocator
+/// (`alloc_zeroed`: fresh pages from the operating system for large sizes, which are zero
+/// without being written), so nothing is written here: an output that a read-back is about to
+/// fill costs no pass of its own, and its page faults are taken by the read-back's threads.
+/// Large ones are marked for transparent huge pages as in [`alloc_vec`].
 pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) -> Option<Vec<T>> {
-    let mut probe: Vec<T> = Vec::new();
-    probe.try_reserve_exact(len).ok()?;
-    drop(probe);
-    let mut v = alloc_vec::<T>(len);
-    let p = SendPtr(v.as_mut_ptr());
-    let size = std::mem::size_of::<T>().max(1);
-    par_range(len, PAR_MIN_BYTES / size, |lo, hi| {
-        // SAFETY: disjoint parts of the Vec's capacity; all-zero bytes are a valid `T`.
-        unsafe { std::ptr::write_bytes(p.get().add(lo), 0, hi - lo) };
-    });
-    // SAFETY: every element up to `len` was written above.
-    unsafe { v.set_len(len) };
-    Some(v)
+    let size = std::mem::size_of::<T>();
+    if len == 0 || size == 0 {
+        return Some(vec![T::zeroed(); len]);
+    }
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    // SAFETY: `layout` has a non-zero size (len > 0, size > 0).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    if layout.size() >= LARGE_OUTPUT {
+        let page = 4096usize;
+        let start = (ptr as usize).div_ceil(page) * page;
+        let end = ptr as usize + layout.size();
+        if end > start {
+            // SAFETY: the range lies inside the allocation just made; MADV_HUGEPAGE is a hint
+            // that changes no contents.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; len]`, and
+    // all-zero bytes are a valid `T` (`Zeroable`), so all `len` elements are initialised.
+    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
 /// A byte buffer that several threads write disjoint parts of (read-back chunks).
@@ -414,6 +430,20 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
 mod tests {
     use super::*;
     use ndarray::{s, Array1, Array2};
+
+    #[test]
+    fn zeros_vec_is_zero_at_every_size_and_none_past_memory() {
+        for len in [0usize, 1, 1000, 3 << 20] {
+            let v = zeros_vec::<f32>(len).unwrap();
+            assert_eq!(v.len(), len);
+            assert!(v.iter().all(|&x| x.to_bits() == 0), "len {len}");
+        }
+        let v = zeros_vec::<f64>(5 << 20).unwrap();
+        assert!(v.iter().all(|&x| x.to_bits() == 0));
+        // Past what any host can give: a typed `None`, not an abort.
+        assert!(zeros_vec::<f64>(usize::MAX / 16).is_none());
+        assert!(zeros_vec::<f32>(usize::MAX / 2).is_none());
+    }
 
     #[test]
     fn dense_views() {

@@ -35,9 +35,13 @@ pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
     })
 }
 
-/// A comma-separated list of sizes (`--n 1024,2048`); a value that is not a size stops the
+/// A comma-separated list of sizes (`--n 1024,2048`; an empty string is no sizes); a value
+/// that is not a size stops the
 /// program with a message (exit status 2), as a bad flag does.
 pub fn sizes(s: &str) -> Vec<usize> {
+    if s.trim().is_empty() {
+        return Vec::new();
+    }
     s.split(',')
         .map(|t| {
             t.trim().parse().unwrap_or_else(|_| {
@@ -73,14 +77,19 @@ fn parse(flags: &[(&'static str, &'static str)]) -> Result<HashMap<String, Strin
                 println!("{}", usage(flags));
                 std::process::exit(0);
             }
-            Long(name)
-                if flags
+            Long(name) => {
+                let Some(&(flag, default)) = flags
                     .iter()
-                    .any(|(n, _)| n.strip_prefix("--") == Some(name)) =>
-            {
-                let name = format!("--{name}");
-                let value = parser.value()?.string()?;
-                out.insert(name, value);
+                    .find(|(n, _)| n.strip_prefix("--") == Some(name))
+                else {
+                    return Err(arg.unexpected());
+                };
+                let value = if default == SWITCH {
+                    "1".to_string()
+                } else {
+                    parser.value()?.string()?
+                };
+                out.insert(flag.to_string(), value);
             }
             _ => return Err(arg.unexpected()),
         }
