@@ -389,7 +389,7 @@ fn variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
 
 fn rank_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     if lab_on {
-        vec![(Variant::Auto, "auto"), (Variant::Experimental, "vec4")]
+        vec![(Variant::Auto, "auto"), (Variant::Scalar, "scalar")]
     } else {
         vec![(Variant::Auto, "auto")]
     }

@@ -11,6 +11,10 @@
 //! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
 //! code where every tile is whole). Output: one line per run,
 //! `LAB,<shape>,<layout>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
+//!
+//! `--dgemm 4096,8192` runs the same variants on square f64 products (NN, C order), checked
+//! against OpenBLAS `dgemm` with the same bound in units of eps = 2^-52:
+//! `LAB64,<n>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
 
 extern crate blas_src;
 
@@ -33,6 +37,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--trsm", ""),
     ("--shapes", ""),
     ("--layouts", "NN-C"),
+    ("--dgemm", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -167,6 +172,73 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "TRSM,{spec},{v},{:.1} us,{:.2} TFLOP/s",
                 times[reps / 2] * 1e6,
                 flops / times[reps / 2] / 1e12
+            );
+        }
+        tuning::set_tuning(None);
+    }
+    for n in arg("--dgemm", "").split(',').filter(|s| !s.is_empty()) {
+        let n: usize = n.parse()?;
+        let d64 = Uniform::new(-1.0f64, 1.0)?;
+        let a = Array2::random((n, n), d64);
+        let b = Array2::random((n, n), d64);
+        let dref = |a: &Array2<f64>, b: &Array2<f64>| {
+            let mut c = Array2::<f64>::zeros((n, n));
+            // SAFETY: C-order n×n arrays; OpenBLAS reads a and b and writes c.
+            unsafe {
+                cblas_dgemm(
+                    CBLAS_LAYOUT::CblasRowMajor,
+                    CBLAS_TRANSPOSE::CblasNoTrans,
+                    CBLAS_TRANSPOSE::CblasNoTrans,
+                    n as i32,
+                    n as i32,
+                    n as i32,
+                    1.0,
+                    a.as_ptr(),
+                    n as i32,
+                    b.as_ptr(),
+                    n as i32,
+                    0.0,
+                    c.as_mut_ptr(),
+                    n as i32,
+                );
+            }
+            c
+        };
+        let reference = dref(&a, &b);
+        let bound = dref(&a.mapv(f64::abs), &b.mapv(f64::abs)) * ((n + 1) as f64 * 2f64.powi(-52));
+        let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
+        let mut gc = GpuMatrix::<f64>::zeros(ctx, (n, n), wgblas::MatrixLayout::RowMajor)?;
+        let flops = 2.0 * (n as f64).powi(3);
+        for v in &variants {
+            tuning::set_tuning(parse_variant(v));
+            let mut times = Vec::new();
+            for rep in 0..reps + 2 {
+                blas::dgemm(
+                    ctx,
+                    Transpose::No,
+                    Transpose::No,
+                    1.0,
+                    &ga,
+                    &gb,
+                    0.0,
+                    &mut gc,
+                )?;
+                if rep >= 2 {
+                    times.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64());
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            let got = gc.to_array()?;
+            let factor = got
+                .iter()
+                .zip(&reference)
+                .zip(&bound)
+                .map(|((g, r), b)| (g - r).abs() / b.max(f64::MIN_POSITIVE))
+                .fold(0.0f64, f64::max);
+            println!(
+                "LAB64,{n},{v},{:.2},{:.2},{factor:.3}",
+                flops / times[reps / 2] / 1e12,
+                flops / times[0] / 1e12
             );
         }
         tuning::set_tuning(None);

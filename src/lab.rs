@@ -20,7 +20,8 @@ pub enum Variant {
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// yet: the `vec4` rank updates (sger, ssyr, ssyr2).
+    /// yet (none at present: the `vec4` rank updates of sger, ssyr and ssyr2 became the default
+    /// on 2026-12-01; for them this is the same as `Auto`).
     Experimental = 3,
 }
 
@@ -33,8 +34,8 @@ pub enum Driver {
     Elementwise = 1,
     /// sgemv, ssymv and strmv.
     Matvec = 2,
-    /// sger, ssyr and ssyr2 (`Experimental`: the `vec4` kernel; every other variant runs the
-    /// one-element kernel).
+    /// sger, ssyr and ssyr2 (`Auto` and `Experimental`: the `vec4` kernel where the unit stride
+    /// allows it; `Scalar` and `Legacy`: the one-element kernel).
     RankUpdate = 3,
 }
 

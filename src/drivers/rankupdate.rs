@@ -75,18 +75,23 @@ pub(crate) fn dispatch<'a>(
         Update::Symmetric2(u) => (if u == Uplo::Upper { 1 } else { 2 }, true),
     };
     let c = [("UPLO", uplo as f64), ("TWO", two as u32 as f64)];
-    // `main_vec4` (lab switch `Experimental`): vec4 units along the unit stride, where it is
-    // contiguous with a length that is a multiple of 4 and aligned.
+    // `main_vec4`: vec4 units along the unit stride, where it is contiguous with a length that
+    // is a multiple of 4 and aligned (the default; lab switches `Scalar` and `Legacy` force the
+    // one-element kernel).
     let ifast = params.ifast != 0;
     let (unit, other, len) = if ifast {
         (a.rs, a.cs, a.rows)
     } else {
         (a.cs, a.rs, a.cols)
     };
-    // Not the default: on the H200 (2026-11-30, run 2) sger on it read 576 GB/s, 0.34 of a
-    // device copy measured beside it, not better than the one-element kernel's ratio in run 1.
-    if crate::lab::get(crate::lab::Driver::RankUpdate) == crate::lab::Variant::Experimental
-        && unit == 1
+    // On the H200 (2026-12-01, `benches/results/2026-12-01-probe-host/p6-bandwidth-lab-l2.log`,
+    // n = 16384, device copy 4.08 TB/s beside it) it read sger 2397 GB/s against 2072 for the
+    // one-element kernel, ssyr 2019 against 1318 and ssyr2 1453 against 1173.
+    let variant = crate::lab::get(crate::lab::Driver::RankUpdate);
+    if !matches!(
+        variant,
+        crate::lab::Variant::Scalar | crate::lab::Variant::Legacy
+    ) && unit == 1
         && len.is_multiple_of(4)
         && a.offset.is_multiple_of(4)
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
