@@ -89,8 +89,11 @@ pub(crate) enum Command {
 
 /// One read-back: the first `bytes` bytes of `buffer`, handed to `sink` piece by piece as
 /// `(byte offset, bytes)` (pieces are disjoint, 16-byte aligned, and may be handed over from
-/// several threads at once), only after every chunk of every read of the call has been mapped
-/// (so a failure leaves the caller's arrays untouched).
+/// several threads at once). When every read of a call is at most [`pool::CHUNK`] bytes, they
+/// are handed over only after all are mapped, so a failure leaves the caller's arrays
+/// untouched. A larger read is pipelined: chunk by chunk as the device copies them, the host
+/// copying one out while the device copies the next; a device lost in its middle leaves the
+/// chunks before written.
 pub(crate) struct Read<'r> {
     pub buffer: &'r wgpu::Buffer,
     pub bytes: u64,
@@ -712,6 +715,7 @@ impl Context {
         });
         // Read-back staging, chunk by chunk: (read index, byte offset, bytes, buffer).
         let mut chunks: Vec<(usize, u64, u64, wgpu::Buffer)> = Vec::new();
+        let pipelined = wait == Wait::Block && reads.iter().any(|r| r.bytes > pool::CHUNK);
         for (i, r) in reads.iter().enumerate() {
             let total = r.bytes.div_ceil(4) * 4;
             let total = total.min(r.buffer.size());
@@ -725,7 +729,7 @@ impl Context {
         // The pending lock is held until the submission below: commands taken from another
         // thread's calls reach the queue before anything a later caller submits or writes.
         // A block, so that the pending guard is not held across the read-back's `.await`.
-        let (staged, index, submitted) = {
+        let (staged, index, submitted, later) = {
             let mut pending = lock(&self.pending);
             let mut all = std::mem::take(&mut *pending);
             // Commands of earlier calls, kept to be submitted again on their own if this call's
@@ -739,7 +743,10 @@ impl Context {
                     label: Some(routine),
                 });
             let mut staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
-            for (i, off, len, s) in &chunks {
+            // Pipelined, each chunk after the first is copied in a submission of its own, so
+            // that the host copies one chunk out while the device copies the next.
+            let first = if pipelined { 1 } else { chunks.len() };
+            for (i, off, len, s) in &chunks[..first] {
                 encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
             }
             if let Some((set, resolve, staging)) = &timer {
@@ -766,7 +773,20 @@ impl Context {
                 self.counters.submissions.fetch_add(1, Ordering::Relaxed);
                 drop(pollster::block_on(retry.pop()));
             }
-            (staged, index, submitted)
+            let mut later = Vec::new();
+            if submitted.is_ok() {
+                for (i, off, len, s) in &chunks[first..] {
+                    let mut encoder =
+                        self.device
+                            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                                label: Some("wgblas read-back chunk"),
+                            });
+                    encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
+                    later.push(self.queue.submit(Some(encoder.finish())));
+                    self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            (staged, index, submitted, later)
         };
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
@@ -797,6 +817,8 @@ impl Context {
                 // A short call is done within microseconds: poll for it first (a blocking wait's
                 // wake-up costs tens of microseconds on a GPU driver), then block.
                 let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+                // Pipelined, the later chunks are waited for one by one as they are copied out.
+                let mapped = &mapped[..if pipelined { 1 } else { mapped.len() }];
                 let spin = self.spin_wait();
                 let spun = std::time::Instant::now();
                 let mut finished = false;
@@ -843,7 +865,8 @@ impl Context {
         self.counters.lap(Phase::Map, &mut clock);
         let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);
 
-        if !mapped.iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
+        let waited = if pipelined { 1 } else { mapped.len() };
+        if !mapped[..waited].iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
             let cause = self
                 .take_device_error(routine)
                 .err()
@@ -869,6 +892,9 @@ impl Context {
             return Ok(());
         }
         self.counters.readbacks.fetch_add(1, Ordering::Relaxed);
+        if pipelined {
+            return self.copy_out_pipelined(routine, chunks, &mapped, &later, reads, clock);
+        }
         // Every chunk is mapped: check the views first, then write, so that an error leaves
         // the caller's arrays as they were.
         let mut views = Vec::with_capacity(chunks.len());
@@ -900,6 +926,81 @@ impl Context {
         }
         self.counters.lap(Phase::Copy, &mut clock);
         Ok(())
+    }
+
+    /// The copy-out of a pipelined read-back: chunk by chunk, each as soon as the device has
+    /// copied it (chunk `j > 0` in submission `later[j - 1]`), in parallel pieces, while the
+    /// device copies the next. A chunk that fails to map (a lost device) stops the call with an
+    /// error, after the chunks before it were written.
+    fn copy_out_pipelined(
+        &self,
+        routine: &'static str,
+        chunks: Vec<(usize, u64, u64, wgpu::Buffer)>,
+        mapped: &[Arc<std::sync::Mutex<Option<bool>>>],
+        later: &[wgpu::SubmissionIndex],
+        reads: &mut [Read<'_>],
+        mut clock: std::time::Instant,
+    ) -> Result<()> {
+        let reads_ref: &[Read<'_>] = reads;
+        let gpu = |e: String| Error::Gpu { routine, detail: e };
+        let mut result = Ok(());
+        for (j, ((i, off, len, s), flag)) in chunks.iter().zip(mapped).enumerate() {
+            if j > 0 {
+                if let Some(index) = later.get(j - 1) {
+                    let waited = self.device.poll(wgpu::PollType::Wait {
+                        submission_index: Some(index.clone()),
+                        timeout: None,
+                    });
+                    if let Err(e) = waited {
+                        result = Err(gpu(e.to_string()));
+                        break;
+                    }
+                }
+                while lock(flag).is_none() {
+                    std::thread::yield_now();
+                    let _ = self.device.poll(wgpu::PollType::Poll);
+                }
+                self.counters.lap(Phase::Wait, &mut clock);
+            }
+            if *lock(flag) != Some(true) {
+                result = Err(gpu("mapping a read-back buffer failed".into()));
+                break;
+            }
+            let view = match s.get_mapped_range(..*len) {
+                Ok(v) => v,
+                Err(e) => {
+                    result = Err(gpu(e.to_string()));
+                    break;
+                }
+            };
+            let bytes: &[u8] = &view;
+            let pieces: Vec<(u64, &[u8])> = bytes
+                .chunks(PIECE as usize)
+                .enumerate()
+                .map(|(p, piece)| (off + p as u64 * PIECE, piece))
+                .collect();
+            crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
+                for &(o, piece) in &pieces[lo..hi] {
+                    (reads_ref[*i].sink)(o, piece);
+                }
+            });
+            drop(pieces);
+            drop(view);
+            self.counters.lap(Phase::Copy, &mut clock);
+        }
+        for ((_, _, _, s), flag) in chunks.into_iter().zip(mapped) {
+            // Back to the pool once its map has resolved (mapped: unmapped first; failed: as
+            // it is); one still pending after an error is dropped.
+            match *lock(flag) {
+                Some(true) => {
+                    s.unmap();
+                    self.staging.recycle_read(s);
+                }
+                Some(false) => self.staging.recycle_read(s),
+                None => {}
+            }
+        }
+        result
     }
 
     fn pop_scopes(

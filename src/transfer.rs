@@ -1,8 +1,8 @@
 //! Moving elements between ndarray views and mapped staging memory, without intermediate
 //! copies: a [`Source`] gathers a view's elements straight into an upload staging buffer, a
-//! [`Dest`] scatters read-back memory straight into a view. Large copies are split over
-//! several threads (memory copies into host-visible memory and out of it are limited per
-//! core, not by the bus).
+
+
+
 //!
 //! A view reaches the device in one of two orders:
 //! - **dense**: a view without gaps (C order, F order, transposed, negative strides: every
@@ -39,8 +39,21 @@ pub(crate) fn threads() -> usize {
     })
 }
 
-/// Run `f(lo, hi)` over `0..n` split into contiguous parts, on several threads when the parts
-/// are at least `min_part` long.
+/// The threads of the large host copies: a `rayon` pool of [`threads`] threads, made once per
+/// process (spawning threads for each copy cost tens of microseconds a thread, per chunk).
+fn pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads())
+            .thread_name(|i| format!("wgblas-copy-{i}"))
+            .build()
+            .expect("wgblas: the host copy threads could not be started")
+    })
+}
+
+/// Run `f(lo, hi)` over `0..n` split into contiguous parts, on several threads (the copy pool;
+/// the caller's thread takes the first part) when the parts are at least `min_part` long.
 pub(crate) fn par_range(n: usize, min_part: usize, f: impl Fn(usize, usize) + Sync) {
     let parts = threads().min(n / min_part.max(1)).max(1);
     if parts == 1 {
@@ -48,12 +61,12 @@ pub(crate) fn par_range(n: usize, min_part: usize, f: impl Fn(usize, usize) + Sy
         return;
     }
     let step = n.div_ceil(parts);
-    std::thread::scope(|s| {
+    let f = &f;
+    pool().in_place_scope(|s| {
         for p in 1..parts {
-            let f = &f;
             let lo = (p * step).min(n);
             let hi = ((p + 1) * step).min(n);
-            s.spawn(move || f(lo, hi));
+            s.spawn(move |_| f(lo, hi));
         }
         f(0, step.min(n));
     });

@@ -319,3 +319,27 @@ fn out_of_memory_is_a_typed_error() {
         out.status
     );
 }
+
+/// A read-back past one staging chunk (32 MiB) is pipelined, chunk by chunk: into a step-2
+/// view it writes exactly its elements, and into a fresh array (`to_array`) every element, in
+/// order; the gaps of the view keep their NaN bits.
+#[test]
+fn pipelined_read_back_writes_exactly_the_view() {
+    let n = 9_000_000usize; // 36 MB of f32: two chunks and a part
+    let x = Array1::from_shape_fn(n, |i| i as f32);
+    let gx = ctx().upload_vector(&x).unwrap();
+    assert_eq!(gx.to_array().unwrap(), x);
+    let mut y = Array1::from_elem(2 * n, f32::NAN);
+    blas::scopy(ctx(), &gx, y.slice_mut(s![..;2])).unwrap();
+    for (k, v) in y.iter().enumerate() {
+        if k % 2 == 0 {
+            assert_eq!(*v, (k / 2) as f32, "element {}", k / 2);
+        } else {
+            assert!(v.is_nan(), "gap {k} written: {v}");
+        }
+    }
+    // A matrix past one chunk, F order: its read-back keeps the layout and every element.
+    let a = Array2::from_shape_fn((3000, 3000).f(), |(i, j)| (i * 3000 + j) as f32);
+    let ga = ctx().upload_matrix(&a).unwrap();
+    assert_eq!(ga.to_array().unwrap(), a);
+}
