@@ -1,8 +1,8 @@
 //! Moving elements between ndarray views and mapped staging memory, without intermediate
 //! copies: a [`Source`] gathers a view's elements straight into an upload staging buffer, a
-
-
-
+//! [`Dest`] scatters read-back memory straight into a view. Large copies are split over
+//! several threads of one pool (`rayon`, started once; memory copies into host-visible memory
+//! and out of it are limited per core, not by the bus).
 //!
 //! A view reaches the device in one of two orders:
 //! - **dense**: a view without gaps (C order, F order, transposed, negative strides: every
