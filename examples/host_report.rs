@@ -289,17 +289,7 @@ fn split(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error:
     let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
     let mut gc = ctx.upload_matrix(&Array2::<f32>::zeros((n, n)))?;
     let (kernel, _) = time(reps, 2, || {
-        wgblas::blas::sgemm(
-            ctx,
-            Transpose::No,
-            Transpose::No,
-            1.0,
-            &ga,
-            &gb,
-            0.0,
-            &mut gc,
-        )
-        .unwrap();
+        resident_sgemm(ctx, &ga, &gb, &mut gc);
         ctx.synchronize().unwrap();
     });
     let (down, _) = time(reps, 2, || {
@@ -319,6 +309,16 @@ fn split(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error:
         host * 1e3
     );
     Ok(())
+}
+
+/// `C ← A·B` on resident operands.
+fn resident_sgemm(
+    ctx: &Context,
+    a: &wgblas::GpuMatrix<'_, f32>,
+    b: &wgblas::GpuMatrix<'_, f32>,
+    c: &mut wgblas::GpuMatrix<'_, f32>,
+) {
+    wgblas::blas::sgemm(ctx, Transpose::No, Transpose::No, 1.0, a, b, 0.0, c).expect("sgemm");
 }
 
 /// A resident sgemm of order `n` timed alone: wall and GPU time (timestamps) of calls made
@@ -342,17 +342,7 @@ fn lone(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
                 std::thread::sleep(std::time::Duration::from_millis(idle_ms));
             }
             let t = Instant::now();
-            wgblas::blas::sgemm(
-                ctx,
-                Transpose::No,
-                Transpose::No,
-                1.0,
-                &ga,
-                &gb,
-                0.0,
-                &mut gc,
-            )
-            .expect("sgemm");
+            resident_sgemm(ctx, &ga, &gb, &mut gc);
             ctx.synchronize().expect("sync");
             if r >= 2 {
                 wall.push(t.elapsed().as_secs_f64());
@@ -376,17 +366,7 @@ fn lone(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
     }
     ctx.set_profiling(false);
     let batch = ctx.time_batch(|| {
-        wgblas::blas::sgemm(
-            ctx,
-            Transpose::No,
-            Transpose::No,
-            1.0,
-            &ga,
-            &gb,
-            0.0,
-            &mut gc,
-        )
-        .expect("sgemm");
+        resident_sgemm(ctx, &ga, &gb, &mut gc);
     })?;
     let f = |(m, lo): (f64, f64)| format!("{m:.2} ms (min {lo:.2})");
     println!(
@@ -469,14 +449,18 @@ fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
             | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
-    let (m, _) = time(reps, 2, || {
-        let mut e = device.create_command_encoder(&Default::default());
-        e.copy_buffer_to_buffer(&w, 0, &dev, 0, bytes);
-        queue.submit(Some(e.finish()));
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .expect("poll");
-    });
+    // Time a device copy of `bytes` from `src` to `dst`, each one submitted and waited for.
+    let copy_time = |src: &wgpu::Buffer, dst: &wgpu::Buffer| {
+        time(reps, 2, || {
+            let mut e = device.create_command_encoder(&Default::default());
+            e.copy_buffer_to_buffer(src, 0, dst, 0, bytes);
+            queue.submit(Some(e.finish()));
+            device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .expect("poll");
+        })
+    };
+    let (m, _) = copy_time(&w, &dev);
     println!(
         "# probe: device copy MAP_WRITE staging -> device buffer: {:.1} GB/s",
         gb / m
@@ -487,14 +471,7 @@ fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let (m, _) = time(reps, 2, || {
-        let mut e = device.create_command_encoder(&Default::default());
-        e.copy_buffer_to_buffer(&dev, 0, &r, 0, bytes);
-        queue.submit(Some(e.finish()));
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .expect("poll");
-    });
+    let (m, _) = copy_time(&dev, &r);
     println!(
         "# probe: device copy device buffer -> MAP_READ staging: {:.1} GB/s",
         gb / m
