@@ -118,8 +118,8 @@ pub(crate) fn gemm_f64<'a>(
     engine_f64(ctx, routine, (m, n, k), alpha, a, b, beta, c, variant)
 }
 
-/// [`engine`] in f64 (`dsyrk` and the other f64 Level 3 routines): as [`gemm_f64`], with any
-/// [`Variant`] except `syr2k` (whose packing is sized for f32).
+/// [`engine`] in f64 (`dsyrk` and the other f64 Level 2 and 3 routines): as [`gemm_f64`],
+/// with any [`Variant`].
 ///
 /// # Errors
 /// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
@@ -179,6 +179,23 @@ impl<'a> Operand<'a> {
             cs: m.cs,
             bs: 0,
         }
+    }
+
+    /// A vector as a one-column matrix: element `(i, 0)` at `offset + i·inc` (the f64 Level 2
+    /// routines, which run on this engine).
+    pub fn column(v: &'a crate::layout::VecOperand) -> Self {
+        Operand {
+            buffer: &v.buffer,
+            offset: v.offset,
+            rs: v.inc,
+            cs: 1,
+            bs: 0,
+        }
+    }
+
+    /// A vector as a one-row matrix: element `(0, j)` at `offset + j·inc`.
+    pub fn row(v: &'a crate::layout::VecOperand) -> Self {
+        Operand::column(v).t()
     }
 
     /// The sub-matrix whose element `(0, 0)` is element `(i, j)` of this one (which must exist).
@@ -697,14 +714,15 @@ fn engine_in<'a>(
     }
     let (_, n, _) = dims;
     let pitch = (2 * k).div_ceil(4) * 4;
-    let fits = (n * pitch) as u64 * 4 <= ctx.limits().max_storage_buffer_binding_size;
+    let esize = plan.esize() as u64;
+    let fits = (n * pitch) as u64 * esize <= ctx.limits().max_storage_buffer_binding_size;
     if variant.syr2k && alpha != 0.0 && k > 0 && fits {
         // One sum of 2k products per element, as the formula has it: C = alpha·L·Mᵀ + beta·C
         // with L = [op(A) | op(B)] and M = [op(B) | op(A)] (n×2k each, packed row-major).
         let op_b = b.t();
         let mut concat = |x: Op<'a>, y: Op<'a>| {
             plan.scratch
-                .push(ctx.scratch((n * pitch).max(4) as u64 * 4));
+                .push(ctx.scratch((n * pitch).max(4) as u64 * esize));
             let idx = plan.scratch.len() - 1;
             pack_into(ctx, &mut plan, x, (n, k), &[], (idx, 0, pitch, k));
             pack_into(ctx, &mut plan, y, (n, k), &[], (idx, k, pitch, pitch - k));

@@ -37,6 +37,13 @@ pub(crate) enum Op {
     /// `Σ |x_i|` of f64 data in an extended format (i32 exponent, 64-bit integer mantissa)
     /// computed with integer arithmetic only.
     AsumExt = 5,
+    /// dnrm2: the scaled sum of squares of the f64 elements above LAPACK's `tbig`, and the
+    /// bands seen (flags in `k.x`, [`Total::nrm2_flags`]).
+    Nrm2Big = 6,
+    /// dnrm2: the sum of squares of the f64 elements between `tsml` and `tbig`, and the flags.
+    Nrm2Medium = 7,
+    /// dnrm2: the scaled sum of squares of the f64 elements below `tsml`, and the flags.
+    Nrm2Small = 8,
 }
 
 /// How a reduction runs: its operation, the element type the shader is instantiated for, and
@@ -157,6 +164,12 @@ impl Total {
         f32::from_bits(self.0[11])
     }
 
+    /// The flags of a dnrm2 band pass (`k.x`): [`NRM2_INF`], [`NRM2_NAN`], [`NRM2_BIG`],
+    /// [`NRM2_SMALL`].
+    pub fn nrm2_flags(&self) -> u32 {
+        self.0[8]
+    }
+
     /// The extended sum of [`Op::AsumExt`], rounded once to the nearest f64.
     pub fn ext_f64(&self) -> f64 {
         let [e, hi, lo, flags] = [self.0[8], self.0[9], self.0[10], self.0[11]];
@@ -169,6 +182,13 @@ impl Total {
         }
     }
 }
+
+/// dnrm2 flags ([`Total::nrm2_flags`]): an infinite element, a NaN, an element above `tbig`,
+/// an element below `tsml`.
+pub(crate) const NRM2_INF: u32 = 1;
+pub(crate) const NRM2_NAN: u32 = 2;
+pub(crate) const NRM2_BIG: u32 = 4;
+pub(crate) const NRM2_SMALL: u32 = 8;
 
 /// `m·2^e` rounded to the nearest f64 (ties to even), overflowing to +∞ and rounding into the
 /// subnormal range correctly.

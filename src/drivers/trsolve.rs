@@ -1,5 +1,5 @@
 //! Triangular-solve Level 2 driver (`wgsl/level2/trsv.wgsl`): blocked substitution, one
-//! dispatch per block of [`NB`] rows (each workgroup solves the diagonal block in workgroup
+//! dispatch per block of `NB` rows ([`block`]) (each workgroup solves the diagonal block in workgroup
 //! memory, then updates its own rows), then one copy of the solution into `x`, all in one
 //! submission.
 //!
@@ -7,9 +7,11 @@
 //! workgroup memory), repeated by every workgroup of a dispatch so that the update needs no
 //! second dispatch; 64 rows keep it short while the update, which carries the O(n²) work,
 //! gets n/64 workgroups of 256 invocations. Larger blocks lengthen the serial part (and the
-//! 64×65 tile of workgroup memory), smaller ones multiply dispatches.
+//! 64×65 tile of workgroup memory), smaller ones multiply dispatches. Where the 64-row tile
+//! does not fit the adapter's workgroup memory (f64 on lavapipe: 35 KiB against 32 KiB),
+//! `NB = 32` ([`block`]); the shader is the same source, its `NB` an override.
 
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::{MatOperand, VecOperand};
@@ -17,9 +19,19 @@ use crate::pool::Buf;
 
 super::shader!(SHADER, "level2/trsv.wgsl");
 
-/// Rows per diagonal block (the shader's `NB`).
-pub(crate) const NB: usize = 64;
 const WG: u64 = 256;
+
+/// Rows per diagonal block (the shader's `NB`) for elements of `esize` bytes: 64 where the
+/// workgroup memory of that block (its NB×(NB+1) tile, NB solution values and WG partial sums)
+/// fits the adapter's limit, else 32.
+pub(crate) fn block(ctx: &Context, esize: usize) -> usize {
+    let bytes = |nb: usize| (nb * (nb + 1) + nb + WG as usize) * esize;
+    if bytes(64) as u64 <= u64::from(ctx.limits().max_compute_workgroup_storage_size) {
+        64
+    } else {
+        32
+    }
+}
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -42,9 +54,10 @@ pub(crate) fn scratch(ctx: &Context, n: usize, elem_bytes: usize) -> crate::pool
 
 /// The dispatches solving `A·x = b` in place in `x`, `A` triangular in its `op` form (`uplo`
 /// is the triangle of that form), `unit` for an implicit unit diagonal; `sol` from
-/// [`scratch`].
+/// [`scratch`]; in f32 or f64 (`elem`).
 pub(crate) fn trsv<'a>(
     ctx: &Context,
+    elem: Elem,
     uplo: Uplo,
     unit: bool,
     a: &'a MatOperand,
@@ -53,9 +66,20 @@ pub(crate) fn trsv<'a>(
 ) -> Vec<Dispatch<'a>> {
     let n = a.rows;
     let lower = uplo == Uplo::Lower;
-    let constants = [("LOWER", lower as u32 as f64), ("UNIT", unit as u32 as f64)];
+    let nb_rows = block(
+        ctx,
+        match elem {
+            Elem::F32 => 4,
+            Elem::F64 => 8,
+        },
+    );
+    let constants = [
+        ("LOWER", lower as u32 as f64),
+        ("UNIT", unit as u32 as f64),
+        ("NB", nb_rows as f64),
+    ];
     let mut out = Vec::new();
-    let blocks = n.div_ceil(NB);
+    let blocks = n.div_ceil(nb_rows);
     let mut params = Params {
         n: n as u32,
         offa: a.offset,
@@ -70,29 +94,32 @@ pub(crate) fn trsv<'a>(
     for b in 0..blocks {
         // Blocks in solve order: from the top for lower, from the bottom for upper.
         let k0 = if lower {
-            b * NB
+            b * nb_rows
         } else {
-            n.saturating_sub((b + 1) * NB)
+            n.saturating_sub((b + 1) * nb_rows)
         };
         let nb = if lower {
-            NB.min(n - k0)
+            nb_rows.min(n - k0)
         } else {
-            n - b * NB - k0
+            n - b * nb_rows - k0
         };
         params.k0 = k0 as u32;
         params.nb = nb as u32;
         // One workgroup per NB rows left to solve, and at least one for the block itself.
         let rest = if lower { n - k0 - nb } else { k0 };
-        let groups = ctx.grid((rest as u64).div_ceil(NB as u64).max(1));
+        let groups = ctx.grid((rest as u64).div_ceil(nb_rows as u64).max(1));
         out.push(
-            Dispatch::new(&SHADER, "solve_update", &params, &buffers, groups).constants(&constants),
+            Dispatch::new(&SHADER, "solve_update", &params, &buffers, groups)
+                .constants(&constants)
+                .elem(elem),
         );
     }
     let groups = ctx.grid((n as u64).div_ceil(WG));
     out.push(
         Dispatch::new(&SHADER, "copy_out", &params, &[], groups)
             .bindings(&[(2, &x.buffer), (3, sol)])
-            .constants(&constants),
+            .constants(&constants)
+            .elem(elem),
     );
     out
 }

@@ -120,6 +120,26 @@ where
         .fold(0.0, f64::max))
 }
 
+/// [`backward_residual_factor`] for the f64 routines (`dtrsv`, `dtrsm`): `max_i |r_i| /
+/// (EPS64 · bound_i)` with [`EPS64`](crate::metrics::EPS64)` = 2^-52`, with the same rules.
+///
+/// # Errors
+/// As [`backward_residual_factor`].
+pub fn backward_residual_factor_f64<S1, S2, D>(
+    residual: &ArrayBase<S1, D>,
+    bound: &ArrayBase<S2, D>,
+) -> Result<f64>
+where
+    S1: Data<Elem = f64>,
+    S2: Data<Elem = f64>,
+    D: Dimension,
+{
+    // The f32 factor scaled from units of EPS = 2^-23 to units of EPS64 = 2^-52 (exact: a
+    // power of two).
+    let f32_units = backward_residual_factor(residual, bound)?;
+    Ok(f32_units * (super::EPS / crate::metrics::EPS64))
+}
+
 /// [`forward_factor`] for the f64 routines (`dgemm`, ...): `max_i |gpu_i − reference_i| /
 /// (EPS64 · bound_i)` with [`EPS64`](crate::metrics::EPS64)` = 2^-52`, element by element with
 /// the same rules (equal values, both NaN included, contribute 0; otherwise NaN or `±∞` in

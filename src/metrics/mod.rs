@@ -65,7 +65,8 @@ mod spec;
 mod ulp;
 
 pub use factor::{
-    backward_residual_factor, forward_factor, forward_factor_f64, forward_factor_scalar,
+    backward_residual_factor, backward_residual_factor_f64, forward_factor, forward_factor_f64,
+    forward_factor_scalar,
 };
 pub use residual::{trsm_residual, trsv_residual};
 pub use spec::{spec, Metric, Spec, ROUTINES};

@@ -7,7 +7,10 @@ use crate::error::{Error, Result};
 use crate::flags::{Diag, Side, Transpose, Uplo};
 
 /// Order of the square `a`, or [`Error::NotSquare`].
-fn square_order(routine: &'static str, a: &ArrayView2<'_, f32>) -> Result<usize> {
+fn square_order<E: Copy>(routine: &'static str, a: &ArrayView2<'_, E>) -> Result<usize>
+where
+    f64: From<E>,
+{
     let (rows, cols) = a.dim();
     if rows == cols {
         Ok(rows)
@@ -38,14 +41,17 @@ fn square_order(routine: &'static str, a: &ArrayView2<'_, f32>) -> Result<usize>
 /// [`EPS`]: crate::metrics::EPS
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
 /// [`bounds::trsv`]: crate::metrics::bounds::trsv
-pub fn trsv_residual(
+pub fn trsv_residual<E: Copy>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-    b: ArrayView1<'_, f32>,
-) -> Result<Array1<f64>> {
+    a: ArrayView2<'_, E>,
+    x: ArrayView1<'_, E>,
+    b: ArrayView1<'_, E>,
+) -> Result<Array1<f64>>
+where
+    f64: From<E>,
+{
     const ROUTINE: &str = "metrics::trsv_residual";
     let n = square_order(ROUTINE, &a)?;
     for (arg, len) in [("x", x.len()), ("b", b.len())] {
@@ -82,16 +88,19 @@ pub fn trsv_residual(
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
 /// [`bounds::trsm`]: crate::metrics::bounds::trsm
 #[allow(clippy::too_many_arguments)] // the BLAS argument list
-pub fn trsm_residual(
+pub fn trsm_residual<E: Copy>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-) -> Result<Array2<f64>> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    x: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+) -> Result<Array2<f64>>
+where
+    f64: From<E>,
+{
     const ROUTINE: &str = "metrics::trsm_residual";
     let order = square_order(ROUTINE, &a)?;
     let (m, n) = x.dim();
@@ -119,8 +128,8 @@ pub fn trsm_residual(
         Side::Left => t.dot(&x64),
         Side::Right => x64.dot(&t),
     };
+    let alpha = f64::from(alpha);
     if alpha != 0.0 {
-        let alpha = f64::from(alpha);
         Zip::from(&mut r)
             .and(b)
             .for_each(|rij, &bij| *rij -= alpha * f64::from(bij));

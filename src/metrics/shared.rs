@@ -36,7 +36,10 @@ pub(super) fn term(coef: f64, v: f64) -> f64 {
 }
 
 /// `op(A)` as a view: `A` or `Aᵀ`.
-pub(super) fn op_view(trans: Transpose, a: ArrayView2<'_, f32>) -> ArrayView2<'_, f32> {
+pub(super) fn op_view<E: Copy>(trans: Transpose, a: ArrayView2<'_, E>) -> ArrayView2<'_, E>
+where
+    f64: From<E>,
+{
     match trans {
         Transpose::No => a,
         Transpose::Yes => a.reversed_axes(),
@@ -44,12 +47,18 @@ pub(super) fn op_view(trans: Transpose, a: ArrayView2<'_, f32>) -> ArrayView2<'_
 }
 
 /// `|A|` elementwise, in `f64`.
-pub(super) fn abs2(a: ArrayView2<'_, f32>) -> Array2<f64> {
+pub(super) fn abs2<E: Copy>(a: ArrayView2<'_, E>) -> Array2<f64>
+where
+    f64: From<E>,
+{
     a.mapv(|v| f64::from(v).abs())
 }
 
 /// `|x|` elementwise, in `f64`.
-pub(super) fn abs1(x: ArrayView1<'_, f32>) -> Array1<f64> {
+pub(super) fn abs1<E: Copy>(x: ArrayView1<'_, E>) -> Array1<f64>
+where
+    f64: From<E>,
+{
     x.mapv(|v| f64::from(v).abs())
 }
 
@@ -62,7 +71,10 @@ pub(super) fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
 }
 
 /// Panics unless `a` is square; returns its order.
-pub(super) fn assert_square(what: &str, a: &ArrayView2<'_, f32>) -> usize {
+pub(super) fn assert_square<E: Copy>(what: &str, a: &ArrayView2<'_, E>) -> usize
+where
+    f64: From<E>,
+{
     assert_eq!(
         a.nrows(),
         a.ncols(),
@@ -75,12 +87,15 @@ pub(super) fn assert_square(what: &str, a: &ArrayView2<'_, f32>) -> usize {
 /// `op(T)` in `f64`, `T` the triangle `uplo` of the square `a` with the diagonal taken as 1 when
 /// `diag` is `Unit`. Only the referenced triangle is read (and not the diagonal for `Unit`);
 /// everything else is an exact 0.
-pub(super) fn tri_op(
+pub(super) fn tri_op<E: Copy>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    a: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let n = assert_square("triangular operand", &a);
     Array2::from_shape_fn((n, n), |(i, j)| {
         let (r, c) = match trans {
@@ -99,7 +114,10 @@ pub(super) fn tri_op(
 
 /// The full symmetric matrix whose triangle `uplo` is stored in `a`, as `|A|` in `f64`. Only the
 /// triangle `uplo` is read.
-pub(super) fn abs_sym(uplo: Uplo, a: ArrayView2<'_, f32>) -> Array2<f64> {
+pub(super) fn abs_sym<E: Copy>(uplo: Uplo, a: ArrayView2<'_, E>) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let n = assert_square("symmetric operand", &a);
     Array2::from_shape_fn((n, n), |(i, j)| {
         let v = if in_triangle(uplo, i, j) {
@@ -125,7 +143,10 @@ pub(super) fn scaled(
 }
 
 /// `out_i += |coef · v_i|` (nothing when `coef == 0`: `v` is not read).
-pub(super) fn add_term1(out: &mut Array1<f64>, coef: f64, v: ArrayView1<'_, f32>) {
+pub(super) fn add_term1<E: Copy>(out: &mut Array1<f64>, coef: f64, v: ArrayView1<'_, E>)
+where
+    f64: From<E>,
+{
     if coef != 0.0 {
         Zip::from(out)
             .and(v)
@@ -135,12 +156,14 @@ pub(super) fn add_term1(out: &mut Array1<f64>, coef: f64, v: ArrayView1<'_, f32>
 
 /// `out_ij += |coef · c_ij|` on triangle `triangle` (everywhere for `None`); `c` is read only
 /// there, and not at all when `coef == 0`.
-pub(super) fn add_term2(
+pub(super) fn add_term2<E: Copy>(
     out: &mut Array2<f64>,
     coef: f64,
-    c: ArrayView2<'_, f32>,
+    c: ArrayView2<'_, E>,
     triangle: Option<Uplo>,
-) {
+) where
+    f64: From<E>,
+{
     if coef != 0.0 {
         Zip::indexed(out).and(c).for_each(|(i, j), o, &cij| {
             if triangle.is_none_or(|uplo| in_triangle(uplo, i, j)) {

@@ -16,7 +16,7 @@ const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 const SIZES: [usize; 8] = [1, 2, 7, 16, 17, 63, 65, 129];
 
 /// A value with |v| in [1e-3, 1] and a random sign, in f64 (all 53 bits random).
-fn value64(r: &mut rand::rngs::StdRng) -> f64 {
+pub fn value64(r: &mut rand::rngs::StdRng) -> f64 {
     let v: f64 = r.random_range(1e-3..=1.0);
     if r.random_bool(0.5) {
         -v
@@ -25,20 +25,20 @@ fn value64(r: &mut rand::rngs::StdRng) -> f64 {
     }
 }
 
-fn rand64(seed: u64, (m, n): (usize, usize)) -> Array2<f64> {
+pub fn rand64(seed: u64, (m, n): (usize, usize)) -> Array2<f64> {
     let mut r = rng(seed);
     Array2::from_shape_simple_fn((m, n), || value64(&mut r))
 }
 
 /// A matrix stored in `layout` (C, F, every other row and column of a larger array, rows
 /// reversed) whose logical view equals `x`.
-struct Mat64 {
+pub struct Mat64 {
     buf: Array2<f64>,
     layout: Layout,
 }
 
 impl Mat64 {
-    fn new(x: &Array2<f64>, layout: Layout) -> Self {
+    pub fn new(x: &Array2<f64>, layout: Layout) -> Self {
         let (m, n) = x.dim();
         let buf = match layout {
             Layout::C => x.clone(),
@@ -57,7 +57,7 @@ impl Mat64 {
         Mat64 { buf, layout }
     }
 
-    fn view(&self) -> ArrayView2<'_, f64> {
+    pub fn view(&self) -> ArrayView2<'_, f64> {
         match self.layout {
             Layout::C | Layout::F => self.buf.view(),
             Layout::Strided => self.buf.slice(s![..;2, ..;2]),
@@ -65,7 +65,7 @@ impl Mat64 {
         }
     }
 
-    fn view_mut(&mut self) -> ArrayViewMut2<'_, f64> {
+    pub fn view_mut(&mut self) -> ArrayViewMut2<'_, f64> {
         match self.layout {
             Layout::C | Layout::F => self.buf.view_mut(),
             Layout::Strided => self.buf.slice_mut(s![..;2, ..;2]),

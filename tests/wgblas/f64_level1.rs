@@ -29,7 +29,7 @@ fn oracle_ddot(x: ArrayView1<f64>, y: ArrayView1<f64>) -> f64 {
 }
 
 /// A buffer whose view with increment `inc` ([`view`]) holds the values of `v`, NaN between.
-fn strided(v: &Array1<f64>, inc: isize) -> Array1<f64> {
+pub fn strided(v: &Array1<f64>, inc: isize) -> Array1<f64> {
     let n = v.len();
     let step = inc.unsigned_abs();
     let mut buf = Array1::from_elem(n * step, f64::NAN);
@@ -37,7 +37,7 @@ fn strided(v: &Array1<f64>, inc: isize) -> Array1<f64> {
     buf
 }
 
-fn view(buf: &Array1<f64>, inc: isize) -> ArrayView1<'_, f64> {
+pub fn view(buf: &Array1<f64>, inc: isize) -> ArrayView1<'_, f64> {
     buf.slice(s![..;inc])
 }
 

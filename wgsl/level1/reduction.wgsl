@@ -12,6 +12,10 @@
 //   OP = 4  iamax   t: |x_i| compared in T, k.z: index, k.w: NaN flag (idamax, native f64)
 //   OP = 5  asum    k: extended sum (i32 exponent, 64-bit mantissa, flags) of f64 data read as
 //                   u32 words (dasum without f64 arithmetic)
+//   OP = 6, 7, 8  dnrm2 (f64 data, T = f64): t: the sum of squares of the big (6), medium (7) or
+//                   small (8) band of Blue's algorithm, each scaled as LAPACK's dnrm2 scales it;
+//                   k.x: Inf/NaN flags and which bands hold elements (the host runs the big or
+//                   small band only where the medium pass saw elements there, and finishes)
 // Tree summation keeps the error bound at O(log n) eps instead of the O(n) eps of a sequential
 // sum (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §4.2).
 // NaN and Inf are detected from bit patterns (the u32 view `xb` of x), never by float
@@ -36,6 +40,16 @@ const TBIG_BITS: u32 = 0x55800000u;   // bits of TBIG = 2^44
 const SSML: f32 = 0x1p75f;
 const SBIG_EXP: i32 = -76;
 const SSML_EXP: i32 = 75;
+// dnrm2's constants (LAPACK 3.10 la_constants.f90 for double precision, Anderson 2017):
+// TSML = 2^-511, TBIG = 2^486 (compared on the high word of |x|: exponent field and the top 20
+// bits of the fraction), SSML = 2^537, SBIG = 2^-538. In f64 the medium sum (n terms below
+// TBIG^2 = 2^972) cannot overflow for n < 2^52, so TBIG stays LAPACK's. The scalings are
+// products by powers of two, exact in any order (2^537 and 2^-538 are f64 numbers); each factor
+// fits f32 so that the source also compiles with T = f32.
+const TSML64_HI: u32 = 0x20000000u;  // high word of 2^-511
+const TBIG64_HI: u32 = 0x5e500000u;  // high word of 2^486
+const FLAG_BIG: u32 = 4u;
+const FLAG_SMALL: u32 = 8u;
 const F32_INF: u32 = 0x7f800000u;
 const F32_NAN: u32 = 0x7fc00000u;
 const FLAG_INF: u32 = 1u;
@@ -100,7 +114,7 @@ fn sh_store(i: u32, a: Acc) {
         case 3u, 5u: {
             sh_k[i] = a.k;
         }
-        case 4u: {
+        case 4u, 6u, 7u, 8u: {
             sh_t[i] = a.t;
             sh_k[i] = a.k;
         }
@@ -120,7 +134,7 @@ fn sh_load(i: u32) -> Acc {
         case 3u, 5u: {
             a.k = sh_k[i];
         }
-        case 4u: {
+        case 4u, 6u, 7u, 8u: {
             a.t = sh_t[i];
             a.k = sh_k[i];
         }
@@ -232,6 +246,38 @@ fn nrm2_term(bits: u32) -> Acc {
     return r;
 }
 
+// dnrm2's term of the f64 x_j (OP 6, 7, 8; see the constants above): its square, scaled as
+// LAPACK scales its band, if it lies in the band of this OP; the band it lies in as a flag.
+fn nrm2_term64(j: u32) -> Acc {
+    var r = zero();
+    let lo = xb[2u * j];
+    let hi = xb[2u * j + 1u] & 0x7fffffffu;
+    if (hi >= 0x7ff00000u) {
+        r.k.x = select(FLAG_INF, FLAG_NAN, hi > 0x7ff00000u || lo != 0u);
+        return r;
+    }
+    var band = 7u;
+    if (hi > TBIG64_HI || (hi == TBIG64_HI && lo != 0u)) {
+        band = 6u;
+        r.k.x = FLAG_BIG;
+    } else if (hi < TSML64_HI) {
+        band = 8u;
+        r.k.x = FLAG_SMALL;
+    }
+    if (band == OP) {
+        var s = abs(x[j]);
+        if (band == 6u) {
+            // · SBIG = 2^-538
+            s = s * T(0x1p-126f) * T(0x1p-126f) * T(0x1p-126f) * T(0x1p-126f) * T(0x1p-34f);
+        } else if (band == 8u) {
+            // · SSML = 2^537
+            s = s * T(0x1p127f) * T(0x1p127f) * T(0x1p127f) * T(0x1p127f) * T(0x1p29f);
+        }
+        r.t = s * s;
+    }
+    return r;
+}
+
 fn term(i: u32) -> Acc {
     var r = zero();
     let j = vidx(P.offx, i, P.incx);
@@ -253,6 +299,9 @@ fn term(i: u32) -> Acc {
         }
         case 5u: {
             r.k = ext_term(j);
+        }
+        case 6u, 7u, 8u: {
+            r = nrm2_term64(j);
         }
         default: {
             r.t = x[j] * y[vidx(P.offy, i, P.incy)];
@@ -334,6 +383,10 @@ fn combine(a: Acc, b: Acc) -> Acc {
         }
         case 5u: {
             r.k = ext_add(a.k, b.k);
+        }
+        case 6u, 7u, 8u: {
+            r.t = a.t + b.t;
+            r.k.x = a.k.x | b.k.x;
         }
         default: {
             r.t = a.t + b.t;

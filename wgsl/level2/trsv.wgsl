@@ -20,12 +20,16 @@
 
 override LOWER: bool = true;
 override UNIT: bool = false;
-const NB: u32 = 64u;
+// Rows per diagonal block: 64, or 32 where the 64-row tile does not fit the workgroup memory
+// of the adapter (the driver picks it per element type: in f64 the 64-row tile takes 35 KiB,
+// past lavapipe's 32 KiB).
+override NB: u32 = 64u;
 const WG: u32 = 256u;
-// Invocations per row in the update (WG / NB).
-const TPR: u32 = 4u;
+// Invocations per row in the update (WG / NB: 4 or 8).
+override TPR: u32 = WG / NB;
 // Row pitch of the tile in workgroup memory (one pad element against bank conflicts).
-const PITCH: u32 = 65u;
+override PITCH: u32 = NB + 1u;
+override W_LEN: u32 = NB * PITCH;
 
 struct Params {
     n: u32,
@@ -44,7 +48,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> sol: array<T>;
 
 // The diagonal block, then the update tile: element (r, c) at w[r * PITCH + c].
-var<workgroup> w: array<T, 4160>;  // NB * PITCH
+var<workgroup> w: array<T, W_LEN>;
 var<workgroup> xs: array<T, NB>;
 var<workgroup> part: array<T, WG>;
 
@@ -131,7 +135,7 @@ fn solve_update(@builtin(workgroup_id) wid: vec3<u32>,
     workgroupBarrier();
     let r = lid / TPR;
     let q = lid % TPR;
-    // Columns q·16 .. q·16 + 15 of row r (zeros past nb).
+    // Columns q·NB/TPR .. (q + 1)·NB/TPR − 1 of row r (zeros past nb).
     var sum = T(0);
     for (var c = q * (NB / TPR); c < (q + 1u) * (NB / TPR); c = c + 1u) {
         sum = sum + w[r * PITCH + c] * xs[c];
@@ -139,7 +143,10 @@ fn solve_update(@builtin(workgroup_id) wid: vec3<u32>,
     part[lid] = sum;
     workgroupBarrier();
     if (q == 0u && r0 + r < rows) {
-        let total = (part[lid] + part[lid + 1u]) + (part[lid + 2u] + part[lid + 3u]);
+        var total = (part[lid] + part[lid + 1u]) + (part[lid + 2u] + part[lid + 3u]);
+        if (TPR == 8u) {
+            total = total + ((part[lid + 4u] + part[lid + 5u]) + (part[lid + 6u] + part[lid + 7u]));
+        }
         let ix = vidx(P.offx, first + r0 + r, P.incx);
         x[ix] = x[ix] - total;
     }

@@ -163,7 +163,7 @@ pub fn dgemv<'a>(
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
     // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
-    let (xo, yo) = (column(&xd), column(&yd));
+    let (xo, yo) = (matmul::Operand::column(&xd), matmul::Operand::column(&yd));
     let plan = matmul::gemm_f64(
         ctx,
         R,
@@ -181,15 +181,4 @@ pub fn dgemv<'a>(
         &plan.dispatches(),
         &mut [layout::OutAs::Vec(&mut y, &yd)],
     )
-}
-
-/// A vector operand as a one-column matrix: element `(i, 0)` at `offset + i·inc`.
-fn column(v: &layout::VecOperand) -> matmul::Operand<'_> {
-    matmul::Operand {
-        buffer: &v.buffer,
-        offset: v.offset,
-        rs: v.inc,
-        cs: 1,
-        bs: 0,
-    }
 }

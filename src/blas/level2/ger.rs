@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len};
+use crate::drivers::matmul::{self, Operand};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::layout::{self, MatMut, Out, VecRef};
@@ -100,4 +101,71 @@ pub fn sger<'a>(
             .collect()
     };
     layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
+}
+
+/// `A ← alpha·x·yᵀ + A` in f64, `A` m×n.
+///
+/// BLAS: `dger`. As [`sger`] in shapes, layouts and semantics (m = 0, n = 0 or `alpha = 0`
+/// returns at once with `A` unchanged, as reference `DGER` does; otherwise NaN and Inf
+/// propagate through every product, no zero-skip), in f64. It runs on the Level 3 tile engine
+/// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of the one-column `x` and
+/// the one-row `yᵀ` added to `A` (beta = 1): each element is `alpha·(x_i·y_j) + a_ij`, two
+/// roundings. Forward bound: that of [`metrics::bounds::ger`](crate::metrics::bounds::ger)
+/// with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or
+/// `y`; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
+/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let mut a = array![[1.0f64, 1.0], [1.0, 1.0]];
+/// wgblas::blas::dger(ctx, 2.0, array![1.0f64, 2.0].view(), array![3.0f64, 4.0].view(), a.view_mut())?;
+/// assert_eq!(a, array![[7.0, 9.0], [13.0, 17.0]]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dger<'a>(
+    ctx: &Context,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+    a: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dger";
+    let (x, y, mut a) = (x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, x, y, a);
+    let (m, n) = a.dim();
+    check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
+    check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
+    check_dim(R, "a", m.max(n))?;
+    crate::blas::check_f64(ctx, R)?;
+    if m == 0 || n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", a.view())?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y)?;
+    let plan = matmul::gemm_f64(
+        ctx,
+        R,
+        (m, n, 1),
+        1,
+        alpha,
+        Operand::column(&xd),
+        Operand::row(&yd),
+        1.0,
+        Operand::of(&ad),
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Mat(&mut a, &ad)],
+    )
 }

@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Uplo;
@@ -101,4 +102,86 @@ pub fn ssymv<'a>(
         matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
     };
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+}
+
+/// `y ← alpha·A·x + beta·y` in f64, `A` n×n symmetric, stored in its triangle `uplo`.
+///
+/// BLAS: `dsymv`. As [`ssymv`] in shapes, layouts and semantics (only the triangle `uplo` of
+/// `A` read, the other may hold NaN; n = 0, or `alpha = 0` with `beta = 1`, returns at once;
+/// `alpha = 0` reads neither `A` nor `x`; `beta = 0` never reads `y`; a NaN or Inf alpha or
+/// beta is not 0; no zero-skip), in f64 with host `alpha` and `beta`. It runs on the Level 3
+/// tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`): the stored triangle is
+/// expanded into a dense symmetric copy on the device (the engine's symmetric packing, as
+/// `dsymm` does), then multiplied by the one-column `x` into the one-column `y`. Correct, but
+/// not the bandwidth-tuned blocked kernel of `ssymv` (whose kernels hold f32 scalars). Forward
+/// bound: that of [`metrics::bounds::symv`](crate::metrics::bounds::symv) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
+/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Uplo;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// // Lower triangle of [[2, 1], [1, 3]]; the upper triangle is never read.
+/// let a = array![[2.0f64, f64::NAN], [1.0, 3.0]];
+/// let mut y = array![1.0f64, 1.0];
+/// wgblas::blas::dsymv(ctx, Uplo::Lower, 1.0, a.view(), array![1.0f64, 2.0].view(), 1.0, y.view_mut())?;
+/// assert_eq!(y, array![5.0, 8.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dsymv<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecRef<'a, f64>>,
+    beta: f64,
+    y: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dsymv";
+    let (a, x, mut y) = (a.into(), x.into(), y.into());
+    crate::blas::owners!(ctx, R, a, x, y);
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 || alpha == 0.0 && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &a)?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", y.view())?;
+    let variant = Variant {
+        a_mode: AMode::Symmetric(uplo),
+        ..Variant::default()
+    };
+    let (xo, yo) = (Operand::column(&xd), Operand::column(&yd));
+    let plan = matmul::engine_f64(
+        ctx,
+        R,
+        (n, 1, n),
+        alpha,
+        Operand::of(&ad),
+        xo,
+        beta,
+        yo,
+        variant,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Vec(&mut y, &yd)],
+    )
 }

@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, Operand, Variant};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
@@ -73,4 +74,76 @@ pub fn ssyr<'a>(
         rankupdate::part_dispatches(ctx, alpha, &parts)
     };
     layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
+}
+
+/// `A ← alpha·x·xᵀ + A` in f64, `A` n×n symmetric, stored and updated in its triangle `uplo`.
+///
+/// BLAS: `dsyr`. As [`ssyr`] in shapes, layouts and semantics (only the triangle `uplo` read
+/// and written, the other may hold NaN and stays as it is; n = 0 or `alpha = 0` returns at
+/// once; no zero-skip), in f64. It runs on the Level 3 tile engine (`wgsl/level3/gemm.wgsl`
+/// with `alias T = f64;`, restricted to the triangle of `A`, as `dsyrk`) as the one-column `x`
+/// times the one-row `xᵀ` added to `A`: each element is `alpha·(x_i·x_j) + a_ij`. Forward
+/// bound: that of [`metrics::bounds::syr`](crate::metrics::bounds::syr) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
+/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Uplo;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let mut a = array![[1.0f64, f64::NAN], [1.0, 1.0]];
+/// wgblas::blas::dsyr(ctx, Uplo::Lower, 2.0, array![1.0f64, 3.0].view(), a.view_mut())?;
+/// assert_eq!((a[[0, 0]], a[[1, 0]], a[[1, 1]]), (3.0, 7.0, 19.0));
+/// assert!(a[[0, 1]].is_nan());
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dsyr<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    a: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dsyr";
+    let (x, mut a) = (x.into(), a.into());
+    crate::blas::owners!(ctx, R, x, a);
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", a.view())?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        ..Variant::default()
+    };
+    let plan = matmul::engine_f64(
+        ctx,
+        R,
+        (n, n, 1),
+        alpha,
+        Operand::column(&xd),
+        Operand::row(&xd),
+        1.0,
+        Operand::of(&ad),
+        variant,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
+    )
 }

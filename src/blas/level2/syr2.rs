@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, Operand, Variant};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
@@ -80,4 +81,82 @@ pub fn ssyr2<'a>(
         rankupdate::part_dispatches(ctx, alpha, &parts)
     };
     layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
+}
+
+/// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` in f64, `A` n×n symmetric, stored and updated in its
+/// triangle `uplo`.
+///
+/// BLAS: `dsyr2`. As [`ssyr2`] in shapes, layouts and semantics (only the triangle `uplo` read
+/// and written; n = 0 or `alpha = 0` returns at once; no zero-skip), in f64. It runs on the
+/// Level 3 tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as `dsyr2k` with k = 1:
+/// each element of the triangle is `alpha·(x_i·y_j + y_i·x_j) + a_ij`. Forward bound: that of
+/// [`metrics::bounds::syr2`](crate::metrics::bounds::syr2) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
+/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::Uplo;
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let mut a = array![[1.0f64, 1.0], [f64::NAN, 1.0]];
+/// wgblas::blas::dsyr2(ctx, Uplo::Upper, 1.0, array![1.0f64, 2.0].view(), array![3.0f64, 4.0].view(), a.view_mut())?;
+/// assert_eq!((a[[0, 0]], a[[0, 1]], a[[1, 1]]), (7.0, 11.0, 17.0));
+/// assert!(a[[1, 0]].is_nan());
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dsyr2<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+    a: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dsyr2";
+    let (x, y, mut a) = (x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, x, y, a);
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 || alpha == 0.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", a.view())?;
+    let xd = layout::vector(ctx, R, "x", &x)?;
+    let yd = layout::vector(ctx, R, "y", &y)?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        syr2k: true,
+        ..Variant::default()
+    };
+    // As dsyr2k: left operand x (n×1), right operand yᵀ (1×n); the kernel's second product
+    // reads them back as y and xᵀ.
+    let plan = matmul::engine_f64(
+        ctx,
+        R,
+        (n, n, 1),
+        alpha,
+        Operand::column(&xd),
+        Operand::row(&yd),
+        1.0,
+        Operand::of(&ad),
+        variant,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
+    )
 }

@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
+use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
@@ -87,4 +88,88 @@ pub fn strmv<'a>(
     let (one, zero) = (Scalar::Host(1.0), Scalar::Host(0.0));
     let d = matvec::general_block_dispatches(ctx, &one, &zero, &blocks);
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)])
+}
+
+/// `x ← op(A)·x` in f64, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
+///
+/// BLAS: `dtrmv`. As [`strmv`] in shapes, layouts and semantics (only the triangle `uplo` of
+/// `A` read, its diagonal not at all for `Diag::Unit`; n = 0 returns at once; NaN and Inf
+/// propagate through every product, no zero-skip), in f64. It runs on the Level 3 tile engine
+/// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as `dtrmm` does: the triangle packed
+/// densely, zero slabs skipped, times the one-column `x`, into a separate buffer that is then
+/// written back into `x`. Forward bound: that of
+/// [`metrics::bounds::trmv`](crate::metrics::bounds::trmv) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
+/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `x` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Diag, Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// // Upper triangle of [[2, 1], [0, 4]]; the lower triangle is never read.
+/// let a = array![[2.0f64, 1.0], [f64::NAN, 4.0]];
+/// let mut x = array![1.0f64, 2.0];
+/// wgblas::blas::dtrmv(ctx, Uplo::Upper, Transpose::No, Diag::NonUnit, a.view(), x.view_mut())?;
+/// assert_eq!(x, array![4.0, 8.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dtrmv<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dtrmv";
+    let (a, mut x) = (a.into(), x.into());
+    crate::blas::owners!(ctx, R, a, x);
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 {
+        return Ok(());
+    }
+    let (op_a, uplo) = a.op_triangle(trans, uplo);
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let xd = layout::vector(ctx, R, "x", x.view())?;
+    // The product, contiguous as a resident `x` is laid out (8-byte elements).
+    let yd = VecOperand {
+        buffer: ctx.zeroed((n * std::mem::size_of::<f64>()) as u64),
+        offset: 0,
+        inc: 1,
+        len: n,
+        span: n,
+    };
+    let variant = Variant {
+        a_mode: AMode::Triangular(uplo, diag == Diag::Unit),
+        ..Variant::default()
+    };
+    let plan = matmul::engine_f64(
+        ctx,
+        R,
+        (n, 1, n),
+        1.0,
+        Operand::of(&ad),
+        Operand::column(&xd),
+        0.0,
+        Operand::column(&yd),
+        variant,
+    )?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Vec(&mut x, &yd)],
+    )
 }

@@ -1,4 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
+use crate::context::Elem;
 use crate::drivers::matvec::{self, Mode};
 use crate::drivers::{elementwise, trsolve};
 use crate::error::Result;
@@ -92,7 +93,7 @@ pub fn strsv<'a>(
     let unit = diag == Diag::Unit;
     if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
         let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f32>());
-        let d = trsolve::trsv(ctx, uplo, unit, &ad, &xd, &sol);
+        let d = trsolve::trsv(ctx, Elem::F32, uplo, unit, &ad, &xd, &sol);
         return layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)]);
     }
     // Past one storage binding: block substitution on square blocks. In solve order, block I
@@ -155,7 +156,7 @@ pub fn strsv<'a>(
                 scratch,
             )),
             Step::Solve(a, xi, si) => {
-                d.extend(trsolve::trsv(ctx, uplo, unit, a, xi, &block_sol));
+                d.extend(trsolve::trsv(ctx, Elem::F32, uplo, unit, a, xi, &block_sol));
                 d.extend(elementwise::dispatches(
                     ctx,
                     elementwise::Op::Copy,
@@ -167,4 +168,62 @@ pub fn strsv<'a>(
         }
     }
     layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
+}
+
+/// Solve `op(A)·x = b` in place in f64 (`x` holds `b` on entry, the solution on return), `A`
+/// n×n triangular, `op(A) = A` or `Aᵀ`.
+///
+/// BLAS: `dtrsv`. As [`strsv`] in shapes, layouts and semantics (only the triangle `uplo` of
+/// `A` read, its diagonal not at all for `Diag::Unit`; n = 0 returns at once; no pivoting or
+/// singularity test: a zero on the diagonal gives Inf or NaN, as in reference `DTRSV`), in
+/// f64, by the same blocked substitution (`wgsl/level2/trsv.wgsl` with `alias T = f64;`). Its
+/// diagonal blocks have 64 rows where the adapter's workgroup memory holds the f64 tile (35
+/// KiB) and 32 rows where it does not (lavapipe's 32 KiB). Metric: the backward residual of
+/// [`metrics::bounds::trsv`](crate::metrics::bounds::trsv) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
+/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::Gpu`](crate::Error::Gpu). On error `x` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::array;
+/// use wgblas::{Diag, Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[2.0f64, f64::NAN], [1.0, 4.0]];
+/// let mut x = array![2.0f64, 9.0];
+/// wgblas::blas::dtrsv(ctx, Uplo::Lower, Transpose::No, Diag::NonUnit, a.view(), x.view_mut())?;
+/// assert_eq!(x, array![1.0, 2.0]);
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub fn dtrsv<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dtrsv";
+    let (a, mut x) = (a.into(), x.into());
+    crate::blas::owners!(ctx, R, a, x);
+    check_square(R, "a", a.dim())?;
+    let n = a.nrows();
+    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
+    check_dim(R, "a", n)?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 {
+        return Ok(());
+    }
+    let (op_a, uplo) = a.op_triangle(trans, uplo);
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f64>());
+    let d = trsolve::trsv(ctx, Elem::F64, uplo, diag == Diag::Unit, &ad, &xd, &sol);
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)])
 }

@@ -129,3 +129,96 @@ pub fn ssyr2k<'a>(
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
     layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
 }
+
+/// `C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` in f64 on the triangle `uplo` of the
+/// symmetric `C`.
+///
+/// BLAS: `dsyr2k`. As [`ssyr2k`] in shapes, layouts and semantics (only the triangle `uplo` of
+/// C read and written; n = 0, or k = 0 or `alpha = 0` with `beta = 1`, returns at once; k = 0 or
+/// `alpha = 0` reads neither A nor B; `beta = 0` never reads C; no zero-skip), in f64 with host
+/// `alpha` and `beta`, on the same tile engine (`alias T = f64;`): one product of depth 2k
+/// over the packed `[op(A) | op(B)]` and `[op(B) | op(A)]`, or two passes where the packed
+/// operands would pass one storage binding. Forward bound: that of
+/// [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) with eps = 2^-52.
+///
+/// # Errors
+/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+/// f64 shaders; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one
+/// storage binding (the f64 routines do not split operands past one binding yet); otherwise as
+/// [`ssyr2k`]. On error `C` is unchanged.
+///
+/// # Example
+/// ```
+/// use ndarray::{array, Array2};
+/// use wgblas::{Transpose, Uplo};
+/// let ctx = wgblas::Context::shared()?;
+/// # if !ctx.native_f64() { return Ok(()); }
+/// let a = array![[1.0f64, 0.0], [0.0, 1.0]];
+/// let b = array![[1.0f64, 2.0], [3.0, 4.0]];
+/// let mut c = Array2::<f64>::zeros((2, 2));
+/// wgblas::blas::dsyr2k(ctx, Uplo::Lower, Transpose::No, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+/// assert_eq!(c, array![[2.0, 0.0], [5.0, 8.0]]); // Bᵀ + B = [[2, 5], [5, 8]]
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn dsyr2k<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    const R: &str = "dsyr2k";
+    let (a, b, mut c) = (a.into(), b.into(), c.into());
+    crate::blas::owners!(ctx, R, a, b, c);
+    let (op_a, op_b) = (a.op(trans), b.op(trans));
+    check_square(R, "c", c.dim())?;
+    let (n, k) = (c.nrows(), op_a.ncols());
+    check_len(
+        R,
+        "a",
+        op_a.nrows(),
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.nrows(),
+        n,
+        "rows of op(B) must equal the order of C",
+    )?;
+    check_len(
+        R,
+        "b",
+        op_b.ncols(),
+        k,
+        "columns of op(B) must equal the columns of op(A)",
+    )?;
+    check_dim(R, "a", n.max(k))?;
+    crate::blas::check_f64(ctx, R)?;
+    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+        return Ok(());
+    }
+    let ad = layout::matrix(ctx, R, "a", &op_a)?;
+    let bd = layout::matrix(ctx, R, "b", &op_b)?;
+    let cd = layout::matrix(ctx, R, "c", c.view())?;
+    let variant = Variant {
+        tri_c: Some(uplo),
+        syr2k: true,
+        ..Variant::default()
+    };
+    // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them back as
+    // op(B) and op(A)ᵀ.
+    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
+    let plan = matmul::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
+    layout::finish_as(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
+    )
+}

@@ -12,14 +12,17 @@ use crate::metrics::shared::{
 ///
 /// # Panics
 /// When `op(A)` is not `len(y)`×`len(x)`.
-pub fn gemv(
+pub fn gemv<E: Copy>(
     trans: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-    beta: f32,
-    y: ArrayView1<'_, f32>,
-) -> Array1<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    x: ArrayView1<'_, E>,
+    beta: E,
+    y: ArrayView1<'_, E>,
+) -> Array1<f64>
+where
+    f64: From<E>,
+{
     let opa = op_view(trans, a);
     assert_eq!(
         opa.dim(),
@@ -43,14 +46,17 @@ pub fn gemv(
 ///
 /// # Panics
 /// When `a` is not square of order `len(x) = len(y)`.
-pub fn symv(
+pub fn symv<E: Copy>(
     uplo: Uplo,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-    beta: f32,
-    y: ArrayView1<'_, f32>,
-) -> Array1<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    x: ArrayView1<'_, E>,
+    beta: E,
+    y: ArrayView1<'_, E>,
+) -> Array1<f64>
+where
+    f64: From<E>,
+{
     let n = assert_square("bounds::symv", &a);
     assert!(
         x.len() == n && y.len() == n,
@@ -67,14 +73,17 @@ pub fn symv(
 }
 
 /// `(n+1)·|op(T)|·|x|`, the bound of strmv and strsv.
-fn triangular_vector(
+fn triangular_vector<E: Copy>(
     what: &str,
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-) -> Array1<f64> {
+    a: ArrayView2<'_, E>,
+    x: ArrayView1<'_, E>,
+) -> Array1<f64>
+where
+    f64: From<E>,
+{
     let n = assert_square(what, &a);
     assert_eq!(x.len(), n, "{what}: x must have length {n}");
     let mut t = tri_op(uplo, trans, diag, a);
@@ -87,13 +96,16 @@ fn triangular_vector(
 ///
 /// # Panics
 /// When `a` is not square of order `len(x)`.
-pub fn trmv(
+pub fn trmv<E: Copy>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-) -> Array1<f64> {
+    a: ArrayView2<'_, E>,
+    x: ArrayView1<'_, E>,
+) -> Array1<f64>
+where
+    f64: From<E>,
+{
     triangular_vector("bounds::trmv", uplo, trans, diag, a, x)
 }
 
@@ -104,13 +116,16 @@ pub fn trmv(
 /// When `a` is not square of order `len(x)`.
 ///
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
-pub fn trsv(
+pub fn trsv<E: Copy>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView1<'_, f32>,
-) -> Array1<f64> {
+    a: ArrayView2<'_, E>,
+    x: ArrayView1<'_, E>,
+) -> Array1<f64>
+where
+    f64: From<E>,
+{
     triangular_vector("bounds::trsv", uplo, trans, diag, a, x)
 }
 
@@ -118,12 +133,15 @@ pub fn trsv(
 ///
 /// # Panics
 /// When `a` is not `len(x)`×`len(y)`.
-pub fn ger(
-    alpha: f32,
-    x: ArrayView1<'_, f32>,
-    y: ArrayView1<'_, f32>,
-    a: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+pub fn ger<E: Copy>(
+    alpha: E,
+    x: ArrayView1<'_, E>,
+    y: ArrayView1<'_, E>,
+    a: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     assert_eq!(
         a.dim(),
         (x.len(), y.len()),
@@ -140,7 +158,10 @@ pub fn ger(
 ///
 /// # Panics
 /// When `a` is not square of order `len(x)`.
-pub fn syr(uplo: Uplo, alpha: f32, x: ArrayView1<'_, f32>, a: ArrayView2<'_, f32>) -> Array2<f64> {
+pub fn syr<E: Copy>(uplo: Uplo, alpha: E, x: ArrayView1<'_, E>, a: ArrayView2<'_, E>) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let n = assert_square("bounds::syr", &a);
     assert_eq!(x.len(), n, "bounds::syr: x must have length {n}");
     let alpha = f64::from(alpha);
@@ -158,13 +179,16 @@ pub fn syr(uplo: Uplo, alpha: f32, x: ArrayView1<'_, f32>, a: ArrayView2<'_, f32
 ///
 /// # Panics
 /// When `a` is not square of order `len(x) = len(y)`.
-pub fn syr2(
+pub fn syr2<E: Copy>(
     uplo: Uplo,
-    alpha: f32,
-    x: ArrayView1<'_, f32>,
-    y: ArrayView1<'_, f32>,
-    a: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    x: ArrayView1<'_, E>,
+    y: ArrayView1<'_, E>,
+    a: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let n = assert_square("bounds::syr2", &a);
     assert!(
         x.len() == n && y.len() == n,

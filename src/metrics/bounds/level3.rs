@@ -9,15 +9,18 @@ use crate::metrics::shared::{
 
 /// `(k+1)·|alpha|·|op(A)|·|op(B)|` (op(A) m×k, op(B) k×n), the product term of [`gemm`] and
 /// [`gemmtr`]; panics (naming `what`) unless the inner dimensions agree and C is m×n.
-fn product_term(
+fn product_term<E: Copy>(
     what: &str,
     transa: Transpose,
     transb: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
     c_dim: (usize, usize),
-) -> Array2<f64> {
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let (opa, opb) = (op_view(transa, a), op_view(transb, b));
     let ((m, k), (kb, n)) = (opa.dim(), opb.dim());
     assert_eq!(k, kb, "{what}: op(a) is {m}x{k} but op(b) is {kb}x{n}");
@@ -28,7 +31,15 @@ fn product_term(
 
 /// `out` restricted to triangle `uplo` (0 elsewhere), plus `|coef·C_ij|` on it: the bound of a
 /// routine whose output is a triangle (C read only there, and not at all for `coef = 0`).
-fn on_triangle(mut out: Array2<f64>, uplo: Uplo, coef: f64, c: ArrayView2<'_, f32>) -> Array2<f64> {
+fn on_triangle<E: Copy>(
+    mut out: Array2<f64>,
+    uplo: Uplo,
+    coef: f64,
+    c: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     mask_triangle(&mut out, uplo);
     add_term2(&mut out, coef, c, Some(uplo));
     out
@@ -41,15 +52,18 @@ fn on_triangle(mut out: Array2<f64>, uplo: Uplo, coef: f64, c: ArrayView2<'_, f3
 ///
 /// # Panics
 /// When the shapes of `op(A)`, `op(B)`, `C` are inconsistent.
-pub fn gemm(
+pub fn gemm<E: Copy>(
     transa: Transpose,
     transb: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-    beta: f32,
-    c: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+    beta: E,
+    c: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let mut out = product_term("bounds::gemm", transa, transb, alpha, a, b, c.dim());
     add_term2(&mut out, f64::from(beta), c, None);
     out
@@ -98,16 +112,19 @@ pub fn dgemm(
 /// # Panics
 /// As [`gemm`], and when C is not square.
 #[allow(clippy::too_many_arguments)] // the BLAS argument list
-pub fn gemmtr(
+pub fn gemmtr<E: Copy>(
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-    beta: f32,
-    c: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+    beta: E,
+    c: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     assert_square("bounds::gemmtr (c)", &c);
     let out = product_term("bounds::gemmtr", transa, transb, alpha, a, b, c.dim());
     on_triangle(out, uplo, f64::from(beta), c)
@@ -120,14 +137,17 @@ pub fn gemmtr(
 ///
 /// # Panics
 /// When C is not n×n.
-pub fn syrk(
+pub fn syrk<E: Copy>(
     uplo: Uplo,
     trans: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    beta: f32,
-    c: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    beta: E,
+    c: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let opa = op_view(trans, a);
     let (n, k) = opa.dim();
     assert_eq!(c.dim(), (n, n), "bounds::syrk: c must be {n}x{n}");
@@ -146,15 +166,18 @@ pub fn syrk(
 ///
 /// # Panics
 /// When op(A) and op(B) differ in shape or C is not n×n.
-pub fn syr2k(
+pub fn syr2k<E: Copy>(
     uplo: Uplo,
     trans: Transpose,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-    beta: f32,
-    c: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+    beta: E,
+    c: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let (opa, opb) = (op_view(trans, a), op_view(trans, b));
     assert_eq!(
         opa.dim(),
@@ -179,15 +202,18 @@ pub fn syr2k(
 ///
 /// # Panics
 /// When A is not r×r or C not m×n.
-pub fn symm(
+pub fn symm<E: Copy>(
     side: Side,
     uplo: Uplo,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-    beta: f32,
-    c: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+    beta: E,
+    c: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let (m, n) = b.dim();
     assert_eq!(c.dim(), (m, n), "bounds::symm: c must be {m}x{n} like b");
     let r = match side {
@@ -208,15 +234,18 @@ pub fn symm(
 }
 
 /// `(r+1)·alpha_abs·|op(T)|·|B|` (Left) or `(r+1)·alpha_abs·|B|·|op(T)|` (Right).
-fn triangular_matrix(
+fn triangular_matrix<E: Copy>(
     side: Side,
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
     alpha_abs: f64,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let (m, n) = b.dim();
     let r = match side {
         Side::Left => m,
@@ -239,15 +268,18 @@ fn triangular_matrix(
 ///
 /// # Panics
 /// When `a` is not r×r.
-pub fn trmm(
+pub fn trmm<E: Copy>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f32,
-    a: ArrayView2<'_, f32>,
-    b: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    alpha: E,
+    a: ArrayView2<'_, E>,
+    b: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     let alpha_abs = f64::from(alpha).abs();
     triangular_matrix(side, uplo, transa, diag, alpha_abs, a, b)
 }
@@ -262,14 +294,17 @@ pub fn trmm(
 ///
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
 /// [`trsm_residual`]: crate::metrics::trsm_residual
-pub fn trsm(
+pub fn trsm<E: Copy>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    a: ArrayView2<'_, f32>,
-    x: ArrayView2<'_, f32>,
-) -> Array2<f64> {
+    a: ArrayView2<'_, E>,
+    x: ArrayView2<'_, E>,
+) -> Array2<f64>
+where
+    f64: From<E>,
+{
     triangular_matrix(side, uplo, transa, diag, 1.0, a, x)
 }
 

@@ -1,0 +1,862 @@
+//! dnrm2, dsymv, dtrmv, dtrsv, dger, dsyr, dsyr2 and dsyr2k: the s-routine rules in f64, from
+//! the same WGSL (`alias T = f64;`), against OpenBLAS's d routines.
+//! Metric: the s-routine's bound ([`metrics::bounds`], generic over the element type) and
+//! threshold ([`metrics::spec`] of the s twin, DESIGN.md §2) in units of eps = 2^-52
+//! (`forward_factor_f64`, `backward_residual_factor_f64`); dnrm2 in f64 ULP against the snrm2
+//! threshold. Every matrix is tried in C, F, strided and reversed layouts, vectors with stride
+//! 2 or reversed; unreferenced triangles, unit diagonals and `y` under `beta = 0` hold NaN.
+
+use cblas_sys::*;
+use ndarray::{array, s, Array1, Array2};
+use wgblas::metrics::{self, bounds};
+use wgblas::prelude::*;
+use wgblas::{blas, Diag, Error, Uplo};
+
+use crate::common::*;
+use crate::dgemm::{rand64, Mat64};
+use crate::f64_level1::{strided, view};
+
+const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
+const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
+/// The netlib test values of alpha and beta.
+const SCALARS: [(f64, f64); 4] = [(1.0, 0.0), (0.7, 0.9), (0.0, 0.9), (-1.3, 1.0)];
+
+fn threshold(s_twin: &str) -> f64 {
+    metrics::spec(s_twin).unwrap().threshold
+}
+
+fn vec64(seed: u64, n: usize) -> Array1<f64> {
+    rand64(seed, (n, 1)).column(0).to_owned()
+}
+
+fn cuplo(u: Uplo) -> CBLAS_UPLO {
+    match u {
+        Uplo::Upper => CBLAS_UPLO::CblasUpper,
+        Uplo::Lower => CBLAS_UPLO::CblasLower,
+    }
+}
+
+fn ctrans(t: Transpose) -> CBLAS_TRANSPOSE {
+    match t {
+        Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
+        Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
+    }
+}
+
+fn cdiag(d: Diag) -> CBLAS_DIAG {
+    match d {
+        Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
+        Diag::Unit => CBLAS_DIAG::CblasUnit,
+    }
+}
+
+fn in_tri(uplo: Uplo, i: usize, j: usize) -> bool {
+    match uplo {
+        Uplo::Upper => i <= j,
+        Uplo::Lower => i >= j,
+    }
+}
+
+/// `a` with NaN outside triangle `uplo` (and on the diagonal for `Diag::Unit`).
+fn poisoned(a: &Array2<f64>, uplo: Uplo, diag: Diag) -> Array2<f64> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if !in_tri(uplo, i, j) || i == j && diag == Diag::Unit {
+            f64::NAN
+        } else {
+            a[[i, j]]
+        }
+    })
+}
+
+/// `a` with zeros where [`poisoned`] put NaN, C order: what OpenBLAS gets.
+fn clean(a: &Array2<f64>) -> Array2<f64> {
+    a.mapv(|v| if v.is_nan() { 0.0 } else { v })
+}
+
+/// A triangular matrix that is well conditioned: diagonal in [1, 2], off-diagonal entries of
+/// size at most 1/n.
+fn triangular(seed: u64, n: usize) -> Array2<f64> {
+    let r = rand64(seed, (n, n));
+    Array2::from_shape_fn((n, n), |(i, j)| {
+        if i == j {
+            1.0 + r[[i, j]].abs()
+        } else {
+            r[[i, j]] / n as f64
+        }
+    })
+}
+
+/// x stored with stride 2 (`Step2`) or reversed, and its view.
+fn stored(x: &Array1<f64>, inc: isize) -> Array1<f64> {
+    strided(x, inc)
+}
+
+#[test]
+fn dnrm2_against_openblas() {
+    let t = threshold("snrm2");
+    for n in [1, 2, 3, 5, 9, 255, 257, 4097, 300_001] {
+        for scale in [1.0, 1e200, 1e-200, 1e150, 1e-160] {
+            for inc in [1, 2, -1] {
+                let x = vec64(n as u64, n) * scale;
+                let buf = stored(&x, inc);
+                let got = blas::dnrm2(ctx(), view(&buf, inc)).unwrap();
+                let want = unsafe { cblas_dnrm2(n as i32, x.as_ptr(), 1) };
+                let u = metrics::ulp_distance_f64(got, want) as f64;
+                assert!(
+                    u <= t,
+                    "dnrm2 n={n} scale={scale:e} inc={inc}: {got:e} vs {want:e}, {u} ULP"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dnrm2_hand_values() {
+    let c = ctx();
+    let nrm = |x: Array1<f64>| blas::dnrm2(c, x.view()).unwrap();
+    let p = |e: i32| 2f64.powi(e);
+    assert_eq!(nrm(Array1::zeros(0)), 0.0);
+    assert_eq!(nrm(array![0.0, -0.0]), 0.0);
+    assert_eq!(nrm(array![3.0, -4.0]), 5.0);
+    // Big band (> 2^486, squares scaled by 2^-1076): the squares overflow, the norm does not.
+    assert_eq!(nrm(array![3.0 * p(600), -4.0 * p(600)]), 5.0 * p(600));
+    assert_eq!(nrm(array![f64::MAX]), f64::MAX);
+    // Small band (< 2^-511, scaled by 2^1074): the squares underflow, the norm does not.
+    assert_eq!(nrm(array![3.0 * p(-600), -4.0 * p(-600)]), 5.0 * p(-600));
+    // Big with medium: 2^487 is big, 3·2^485 medium → 5·2^485 (LAPACK's combination, exact).
+    assert_eq!(nrm(array![3.0 * p(485), p(487)]), 5.0 * p(485));
+    // Small with medium: 3·2^-513 is small, 2^-511 medium → 5·2^-513.
+    assert_eq!(nrm(array![3.0 * p(-513), p(-511)]), 5.0 * p(-513));
+    // The tiny values vanish against the huge one; past the f32 range in both directions.
+    assert_eq!(nrm(array![1e-300, 1e300, 1.0, -1e-300]), 1e300);
+    // The norm itself overflows: +inf, as in the reference.
+    assert_eq!(nrm(array![1.5e308, 1.5e308]), f64::INFINITY);
+    // Inf → +Inf, NaN → NaN (NaN wins over Inf).
+    assert_eq!(nrm(array![1.0, f64::NEG_INFINITY]), f64::INFINITY);
+    assert!(nrm(array![f64::INFINITY, f64::NAN]).is_nan());
+    assert!(nrm(array![1e300, -f64::NAN, 1e-300]).is_nan());
+    // Views and the extension method.
+    let x = array![3.0f64, 12.0, 4.0, 5.0];
+    assert_eq!(blas::dnrm2(c, x.slice(s![..;2])).unwrap(), 5.0);
+    //EXT assert_eq!(x.slice(s![..;-2]).gpu_nrm2().unwrap(), 13.0);
+    // A resident vector, used in place.
+    let g = c.upload_vector(&array![3.0f64, 4.0]).unwrap();
+    assert_eq!(blas::dnrm2(c, &g).unwrap(), 5.0);
+}
+
+#[test]
+fn dnrm2_past_one_binding() {
+    let n = ctx().limits().max_storage_buffer_binding_size as usize / 8 + 1;
+    let mut x = Array1::<f64>::zeros(n);
+    let p = 2f64.powi(600);
+    x[0] = 3.0 * p;
+    x[n - 1] = 4.0 * p;
+    assert_eq!(blas::dnrm2(ctx(), x.view()).unwrap(), 5.0 * p);
+}
+
+#[test]
+fn dsymv_against_openblas() {
+    let t = threshold("ssymv");
+    for n in [1, 2, 7, 33, 65, 130] {
+        for uplo in UPLOS {
+            for la in LAYOUTS {
+                for (alpha, beta) in SCALARS {
+                    let full = rand64(n as u64, (n, n));
+                    let sym = Array2::from_shape_fn((n, n), |(i, j)| full[[i.max(j), i.min(j)]]);
+                    let a = poisoned(&sym, uplo, Diag::NonUnit);
+                    let x = vec64(1, n);
+                    let y0 = if beta == 0.0 {
+                        Array1::zeros(n)
+                    } else {
+                        vec64(2, n)
+                    };
+                    let sa = Mat64::new(&a, la);
+                    let xb = stored(&x, 2);
+                    let mut yb = stored(&y0.mapv(|v| if beta == 0.0 { f64::NAN } else { v }), -1);
+                    blas::dsymv(
+                        ctx(),
+                        uplo,
+                        alpha,
+                        sa.view(),
+                        view(&xb, 2),
+                        beta,
+                        yb.slice_mut(s![..;-1]),
+                    )
+                    .unwrap();
+                    let got = yb.slice(s![..;-1]).to_owned();
+                    let mut want = y0.clone();
+                    let ac = clean(&a);
+                    unsafe {
+                        cblas_dsymv(
+                            CBLAS_LAYOUT::CblasRowMajor,
+                            cuplo(uplo),
+                            n as i32,
+                            alpha,
+                            ac.as_ptr(),
+                            n as i32,
+                            x.as_ptr(),
+                            1,
+                            beta,
+                            want.as_mut_ptr(),
+                            1,
+                        )
+                    };
+                    let bound = bounds::symv(uplo, alpha, a.view(), x.view(), beta, y0.view());
+                    let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                    assert!(f <= t, "dsymv n={n} {uplo:?} {la:?} {alpha} {beta}: {f}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dtrmv_against_openblas() {
+    let t = threshold("strmv");
+    for n in [1, 2, 7, 33, 65, 130] {
+        for uplo in UPLOS {
+            for trans in TRANS {
+                for diag in DIAGS {
+                    for la in LAYOUTS {
+                        let a = poisoned(&rand64(n as u64 + 3, (n, n)), uplo, diag);
+                        let x = vec64(4, n);
+                        let sa = Mat64::new(&a, la);
+                        let mut xb = stored(&x, 2);
+                        blas::dtrmv(ctx(), uplo, trans, diag, sa.view(), xb.slice_mut(s![..;2]))
+                            .unwrap();
+                        let got = view(&xb, 2).to_owned();
+                        assert!(xb.slice(s![1..;2]).iter().all(|v| v.is_nan()));
+                        let mut want = x.clone();
+                        let ac = clean(&a);
+                        unsafe {
+                            cblas_dtrmv(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                cuplo(uplo),
+                                ctrans(trans),
+                                cdiag(diag),
+                                n as i32,
+                                ac.as_ptr(),
+                                n as i32,
+                                want.as_mut_ptr(),
+                                1,
+                            )
+                        };
+                        let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
+                        let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                        assert!(
+                            f <= t,
+                            "dtrmv n={n} {uplo:?} {trans:?} {diag:?} {la:?}: {f}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dtrsv_backward_residual() {
+    let t = threshold("strsv");
+    // n = 100 and 200 cross several diagonal blocks (32 rows in f64 on lavapipe, 64 where the
+    // workgroup memory holds the f64 tile).
+    for n in [1, 2, 7, 33, 100, 200] {
+        for uplo in UPLOS {
+            for trans in TRANS {
+                for diag in DIAGS {
+                    for la in LAYOUTS {
+                        let a = poisoned(&triangular(n as u64, n), uplo, diag);
+                        let b = vec64(5, n);
+                        let sa = Mat64::new(&a, la);
+                        let mut xb = stored(&b, -1);
+                        blas::dtrsv(ctx(), uplo, trans, diag, sa.view(), xb.slice_mut(s![..;-1]))
+                            .unwrap();
+                        let x = view(&xb, -1).to_owned();
+                        let r =
+                            metrics::trsv_residual(uplo, trans, diag, a.view(), x.view(), b.view())
+                                .unwrap();
+                        let bound = bounds::trsv(uplo, trans, diag, a.view(), x.view());
+                        let f = metrics::backward_residual_factor_f64(&r, &bound).unwrap();
+                        assert!(
+                            f <= t,
+                            "dtrsv n={n} {uplo:?} {trans:?} {diag:?} {la:?}: {f}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dger_against_openblas() {
+    let t = threshold("sger");
+    // (2, 70_000): a grid of many workgroups along n at a cheap shape.
+    for (m, n) in [(1, 1), (7, 5), (33, 65), (130, 17), (2, 70_000)] {
+        for la in LAYOUTS {
+            for alpha in [1.0, -0.7] {
+                let a = rand64(6, (m, n));
+                let (x, y) = (vec64(7, m), vec64(8, n));
+                let mut sa = Mat64::new(&a, la);
+                let (xb, yb) = (stored(&x, -1), stored(&y, 2));
+                blas::dger(ctx(), alpha, view(&xb, -1), view(&yb, 2), sa.view_mut()).unwrap();
+                let got = sa.view().to_owned();
+                let mut want = a.clone();
+                unsafe {
+                    cblas_dger(
+                        CBLAS_LAYOUT::CblasRowMajor,
+                        m as i32,
+                        n as i32,
+                        alpha,
+                        x.as_ptr(),
+                        1,
+                        y.as_ptr(),
+                        1,
+                        want.as_mut_ptr(),
+                        n as i32,
+                    )
+                };
+                let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
+                let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                assert!(f <= t, "dger {m}x{n} {la:?} {alpha}: {f}");
+            }
+        }
+    }
+}
+
+/// dsyr (`y = None`) or dsyr2 against OpenBLAS, the other triangle left as it was (NaN).
+fn check_rank_update(two: bool) {
+    let t = threshold(if two { "ssyr2" } else { "ssyr" });
+    for n in [1, 2, 7, 33, 65, 130] {
+        for uplo in UPLOS {
+            for la in LAYOUTS {
+                for alpha in [1.0, -0.7] {
+                    let full = rand64(n as u64 + 9, (n, n));
+                    let a = poisoned(&full, uplo, Diag::NonUnit);
+                    let (x, y) = (vec64(10, n), vec64(11, n));
+                    let mut sa = Mat64::new(&a, la);
+                    let (xb, yb) = (stored(&x, 2), stored(&y, -1));
+                    if two {
+                        blas::dsyr2(
+                            ctx(),
+                            uplo,
+                            alpha,
+                            view(&xb, 2),
+                            view(&yb, -1),
+                            sa.view_mut(),
+                        )
+                    } else {
+                        blas::dsyr(ctx(), uplo, alpha, view(&xb, 2), sa.view_mut())
+                    }
+                    .unwrap();
+                    let got = sa.view().to_owned();
+                    let mut want = clean(&a);
+                    unsafe {
+                        if two {
+                            cblas_dsyr2(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                cuplo(uplo),
+                                n as i32,
+                                alpha,
+                                x.as_ptr(),
+                                1,
+                                y.as_ptr(),
+                                1,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        } else {
+                            cblas_dsyr(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                cuplo(uplo),
+                                n as i32,
+                                alpha,
+                                x.as_ptr(),
+                                1,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        }
+                    };
+                    let bound = if two {
+                        bounds::syr2(uplo, alpha, x.view(), y.view(), a.view())
+                    } else {
+                        bounds::syr(uplo, alpha, x.view(), a.view())
+                    };
+                    // The other triangle: never written (still NaN); compared on the triangle.
+                    for ((i, j), v) in got.indexed_iter() {
+                        if !in_tri(uplo, i, j) {
+                            assert!(v.is_nan(), "two={two} wrote outside {uplo:?} at ({i},{j})");
+                        }
+                    }
+                    let mask = |m: &Array2<f64>| {
+                        Array2::from_shape_fn(m.dim(), |(i, j)| {
+                            if in_tri(uplo, i, j) {
+                                m[[i, j]]
+                            } else {
+                                0.0
+                            }
+                        })
+                    };
+                    let f = metrics::forward_factor_f64(&mask(&got), &mask(&want), &bound).unwrap();
+                    assert!(f <= t, "two={two} n={n} {uplo:?} {la:?} {alpha}: {f}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dsyr_against_openblas() {
+    check_rank_update(false);
+}
+
+#[test]
+fn dsyr2_against_openblas() {
+    check_rank_update(true);
+}
+
+#[test]
+fn dsyr2k_against_openblas() {
+    let t = threshold("ssyr2k");
+    // k = 70,000: the depth loop past 65,535 slabs' worth of iterations at a cheap shape.
+    for (n, k) in [(1, 1), (7, 5), (33, 65), (65, 3), (3, 0), (2, 70_000)] {
+        for uplo in UPLOS {
+            for trans in TRANS {
+                for la in [Layout::C, Layout::F, Layout::Strided] {
+                    for (alpha, beta) in SCALARS {
+                        if k == 70_000 && (la != Layout::C || trans == Transpose::Yes) {
+                            continue;
+                        }
+                        let shape = if trans == Transpose::No {
+                            (n, k)
+                        } else {
+                            (k, n)
+                        };
+                        let (a, b) = (rand64(12, shape), rand64(13, shape));
+                        let c0 = poisoned(&rand64(14, (n, n)), uplo, Diag::NonUnit);
+                        let c_in = if beta == 0.0 {
+                            c0.mapv(|_| f64::NAN)
+                        } else {
+                            c0.clone()
+                        };
+                        let (sa, sb) = (Mat64::new(&a, la), Mat64::new(&b, la));
+                        let mut sc = Mat64::new(&c_in, la);
+                        blas::dsyr2k(
+                            ctx(),
+                            uplo,
+                            trans,
+                            alpha,
+                            sa.view(),
+                            sb.view(),
+                            beta,
+                            sc.view_mut(),
+                        )
+                        .unwrap();
+                        let got = sc.view().to_owned();
+                        let mut want = if beta == 0.0 {
+                            Array2::zeros((n, n))
+                        } else {
+                            clean(&c0)
+                        };
+                        let c_ref = if beta == 0.0 {
+                            want.clone()
+                        } else {
+                            c0.clone()
+                        };
+                        let ld = shape.1.max(1) as i32;
+                        unsafe {
+                            cblas_dsyr2k(
+                                CBLAS_LAYOUT::CblasRowMajor,
+                                cuplo(uplo),
+                                ctrans(trans),
+                                n as i32,
+                                k as i32,
+                                alpha,
+                                a.as_ptr(),
+                                ld,
+                                b.as_ptr(),
+                                ld,
+                                beta,
+                                want.as_mut_ptr(),
+                                n as i32,
+                            )
+                        };
+                        let bound = bounds::syr2k(
+                            uplo,
+                            trans,
+                            alpha,
+                            a.view(),
+                            b.view(),
+                            beta,
+                            c_ref.view(),
+                        );
+                        for ((i, j), v) in got.indexed_iter() {
+                            if in_tri(uplo, i, j) {
+                                let e = (v - want[[i, j]]).abs();
+                                let f = e / (metrics::EPS64 * bound[[i, j]]);
+                                assert!(
+                                    e == 0.0 || f <= t,
+                                    "dsyr2k n={n} k={k} {uplo:?} {trans:?} {la:?} {alpha} {beta} ({i},{j}): {f}"
+                                );
+                            } else {
+                                assert!(v.is_nan(), "dsyr2k wrote outside {uplo:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// DESIGN.md §3 in f64, hand-computed: quick returns, alpha = 0 and beta = 0 reading nothing,
+/// NaN alpha or beta not 0, no zero-skip (0·Inf = NaN).
+#[test]
+fn special_values_and_quick_returns() {
+    let c = ctx();
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    // dsymv: alpha = 0 reads neither A nor x; beta = 0 never reads y; NaN beta is not 0.
+    let a = Array2::from_elem((2, 2), nan);
+    let mut y = array![1.0f64, 2.0];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        0.0,
+        a.view(),
+        array![inf, 1.0].view(),
+        3.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![3.0, 6.0]);
+    let a = array![[1.0f64, 2.0], [nan, 3.0]];
+    let mut y = array![nan, inf];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        1.0,
+        a.view(),
+        array![1.0, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![3.0, 5.0]);
+    let mut y = array![1.0f64, 1.0];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        1.0,
+        a.view(),
+        array![1.0, 1.0].view(),
+        nan,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(y.iter().all(|v| v.is_nan()));
+    // No zero-skip: x_j = 0 against A_ij = Inf gives NaN in every row that product reaches.
+    let a = array![[1.0f64, inf], [inf, 1.0]];
+    let mut y = array![0.0f64, 0.0];
+    blas::dsymv(
+        c,
+        Uplo::Lower,
+        1.0,
+        a.view(),
+        array![0.0, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(y[0].is_infinite() && y[1].is_nan(), "{y}");
+    // alpha = 0 with beta = 1 and n = 0: quick returns, y bit for bit as it was.
+    let mut y = array![-0.0f64, nan];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        0.0,
+        Array2::from_elem((2, 2), nan).view(),
+        array![1.0, 1.0].view(),
+        1.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(y[0] == 0.0 && y[0].is_sign_negative() && y[1].is_nan());
+    // dtrmv: the unit diagonal and the other triangle are never read; 0·Inf = NaN.
+    let a = array![[nan, 2.0], [nan, nan]];
+    let mut x = array![1.0f64, 3.0];
+    blas::dtrmv(
+        c,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::Unit,
+        a.view(),
+        x.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(x, array![7.0, 3.0]);
+    let a = array![[1.0f64, inf], [nan, 1.0]];
+    let mut x = array![1.0f64, 0.0];
+    blas::dtrmv(
+        c,
+        Uplo::Upper,
+        Transpose::No,
+        Diag::NonUnit,
+        a.view(),
+        x.view_mut(),
+    )
+    .unwrap();
+    assert!(x[0].is_nan() && x[1] == 0.0, "{x}");
+    // dtrsv: a zero pivot gives Inf/NaN as in reference DTRSV (no test, no error).
+    let a = array![[0.0f64, nan], [1.0, 1.0]];
+    let mut x = array![1.0f64, 1.0];
+    blas::dtrsv(
+        c,
+        Uplo::Lower,
+        Transpose::No,
+        Diag::NonUnit,
+        a.view(),
+        x.view_mut(),
+    )
+    .unwrap();
+    assert!(x[0].is_infinite() && x[1].is_infinite(), "{x}");
+    // dger: alpha = 0 returns at once (A untouched, NaN operands unread); otherwise
+    // 0·Inf = NaN; a NaN alpha is not 0.
+    let mut a = array![[1.0f64, 2.0]];
+    blas::dger(
+        c,
+        0.0,
+        array![nan].view(),
+        array![inf, inf].view(),
+        a.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(a, array![[1.0, 2.0]]);
+    blas::dger(
+        c,
+        1.0,
+        array![0.0].view(),
+        array![inf, 1.0].view(),
+        a.view_mut(),
+    )
+    .unwrap();
+    assert!(a[[0, 0]].is_nan() && a[[0, 1]] == 2.0, "{a}");
+    let mut a = array![[1.0f64, 2.0]];
+    blas::dger(
+        c,
+        nan,
+        array![1.0].view(),
+        array![1.0, 1.0].view(),
+        a.view_mut(),
+    )
+    .unwrap();
+    assert!(a.iter().all(|v| v.is_nan()));
+    // dsyr / dsyr2: alpha = 0 returns at once; 0·Inf = NaN on the triangle only.
+    let mut a = array![[1.0f64, nan], [2.0, 3.0]];
+    blas::dsyr(c, Uplo::Lower, 0.0, array![inf, nan].view(), a.view_mut()).unwrap();
+    assert_eq!((a[[0, 0]], a[[1, 0]], a[[1, 1]]), (1.0, 2.0, 3.0));
+    blas::dsyr(c, Uplo::Lower, 1.0, array![0.0, inf].view(), a.view_mut()).unwrap();
+    assert!(
+        a[[0, 0]] == 1.0 && a[[1, 0]].is_nan() && a[[1, 1]].is_infinite(),
+        "{a}"
+    );
+    let mut a = array![[1.0f64, 1.0], [nan, 1.0]];
+    blas::dsyr2(
+        c,
+        Uplo::Upper,
+        1.0,
+        array![0.0, 1.0].view(),
+        array![inf, 1.0].view(),
+        a.view_mut(),
+    )
+    .unwrap();
+    // a00 = 0·Inf + Inf·0 + 1 = NaN; a01 = 0·1 + Inf·1 + 1 = Inf; a11 = 1 + 1 + 1.
+    assert!(
+        a[[0, 0]].is_nan() && a[[0, 1]] == inf && a[[1, 1]] == 3.0,
+        "{a}"
+    );
+    assert!(a[[1, 0]].is_nan());
+    // dsyr2k: k = 0 and alpha = 0 read neither A nor B (C = beta·C on the triangle).
+    let mut cm = array![[1.0f64, nan], [2.0, 3.0]];
+    let e = Array2::from_elem((2, 3), nan);
+    blas::dsyr2k(
+        c,
+        Uplo::Lower,
+        Transpose::No,
+        0.0,
+        e.view(),
+        e.view(),
+        2.0,
+        cm.view_mut(),
+    )
+    .unwrap();
+    assert_eq!((cm[[0, 0]], cm[[1, 0]], cm[[1, 1]]), (2.0, 4.0, 6.0));
+    assert!(cm[[0, 1]].is_nan());
+}
+
+/// Typed errors before any work: shapes named by argument, and `Unsupported` naming
+/// SHADER_F64 where the adapter has no f64 (forced here on a private context); outputs
+/// unchanged.
+#[test]
+fn validation_and_missing_f64() {
+    let a = Array2::<f64>::ones((3, 3));
+    let mut y = array![9.0f64, 9.0, 9.0];
+    let two = array![1.0f64, 1.0];
+    let err = blas::dsymv(
+        ctx(),
+        Uplo::Upper,
+        1.0,
+        a.view(),
+        two.view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "dsymv",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = blas::dtrsv(
+        ctx(),
+        Uplo::Upper,
+        Transpose::No,
+        Diag::Unit,
+        Array2::<f64>::ones((2, 3)).view(),
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::NotSquare {
+                routine: "dtrsv",
+                arg: "a",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let mut am = Array2::<f64>::from_elem((3, 2), 9.0);
+    let err = blas::dger(ctx(), 1.0, two.view(), two.view(), am.view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "dger",
+                arg: "x",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = blas::dsyr2k(
+        ctx(),
+        Uplo::Upper,
+        Transpose::No,
+        1.0,
+        Array2::<f64>::ones((3, 2)).view(),
+        Array2::<f64>::ones((3, 1)).view(),
+        0.0,
+        Array2::<f64>::zeros((3, 3)).view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                routine: "dsyr2k",
+                arg: "b",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(y, array![9.0, 9.0, 9.0]);
+    assert!(am.iter().all(|&v| v == 9.0));
+
+    let own = wgblas::Context::new().unwrap();
+    own.set_force_f64_fallback(true);
+    let x = array![1.0f64, 1.0, 1.0];
+    let unsupported = |routine| Error::Unsupported {
+        routine,
+        feature: "SHADER_F64",
+    };
+    assert_eq!(
+        blas::dnrm2(&own, x.view()).unwrap_err(),
+        unsupported("dnrm2")
+    );
+    assert_eq!(
+        blas::dsymv(
+            &own,
+            Uplo::Upper,
+            1.0,
+            a.view(),
+            x.view(),
+            0.0,
+            y.view_mut()
+        )
+        .unwrap_err(),
+        unsupported("dsymv")
+    );
+    assert_eq!(
+        blas::dtrmv(
+            &own,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            y.view_mut()
+        )
+        .unwrap_err(),
+        unsupported("dtrmv")
+    );
+    assert_eq!(
+        blas::dtrsv(
+            &own,
+            Uplo::Upper,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            y.view_mut()
+        )
+        .unwrap_err(),
+        unsupported("dtrsv")
+    );
+    let mut a3 = Array2::<f64>::from_elem((3, 3), 9.0);
+    assert_eq!(
+        blas::dger(&own, 1.0, x.view(), x.view(), a3.view_mut()).unwrap_err(),
+        unsupported("dger")
+    );
+    assert_eq!(
+        blas::dsyr(&own, Uplo::Upper, 1.0, x.view(), a3.view_mut()).unwrap_err(),
+        unsupported("dsyr")
+    );
+    assert_eq!(
+        blas::dsyr2(&own, Uplo::Upper, 1.0, x.view(), x.view(), a3.view_mut()).unwrap_err(),
+        unsupported("dsyr2")
+    );
+    assert_eq!(
+        blas::dsyr2k(
+            &own,
+            Uplo::Upper,
+            Transpose::No,
+            1.0,
+            a.view(),
+            a.view(),
+            0.0,
+            a3.view_mut()
+        )
+        .unwrap_err(),
+        unsupported("dsyr2k")
+    );
+    assert_eq!(y, array![9.0, 9.0, 9.0]);
+    assert!(a3.iter().all(|&v| v == 9.0));
+}
