@@ -9,24 +9,17 @@
 //! form whose new output array cannot be allocated on the host returns
 //! [`Error::OutOfHostMemory`](crate::Error::OutOfHostMemory) before any work.
 
-use ndarray::{
-    Array1, Array2, Array3, ArrayBase, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1,
-    ArrayViewMut2, ArrayViewMut3, Data, DataMut, Ix1, Ix2, Ix3,
-};
+use ndarray::{Array1, Array2, Array3, ArrayBase, Data, DataMut, Ix1, Ix2, Ix3};
 
 use crate::blas;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
+use crate::layout::{BatchMut, BatchRef, MatMut, MatRef, VecMut, VecRef};
 use crate::Context;
 
 /// A new zero matrix for a routine's output, after checking that its size is representable
 /// and fits the shared context's device (so that an absurd shape, for example the product of
 /// 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).
-fn zeros2(routine: &'static str, dim: (usize, usize)) -> Result<Array2<f32>> {
-    zeros2_of(routine, dim)
-}
-
-/// [`zeros2`] for any element type.
 fn zeros2_of<A: bytemuck::Zeroable + Copy + Send + Sync>(
     routine: &'static str,
     (rows, cols): (usize, usize),
@@ -50,7 +43,7 @@ fn zeros2_of<A: bytemuck::Zeroable + Copy + Send + Sync>(
     })
 }
 
-/// A new zero batch of matrices for a routine's output, after the checks of [`zeros2`].
+/// A new zero batch of matrices for a routine's output, after the checks of [`zeros2_of`].
 fn zeros3<A: bytemuck::Zeroable + Copy + Send + Sync>(
     routine: &'static str,
     (batch, rows, cols): (usize, usize, usize),
@@ -77,19 +70,22 @@ fn zeros3<A: bytemuck::Zeroable + Copy + Send + Sync>(
     })
 }
 
-/// A new zero vector for a routine's output, after the checks of [`zeros2`].
-fn zeros1(routine: &'static str, len: usize) -> Result<Array1<f32>> {
-    crate::layout::check_fits::<f32>(Context::shared()?, routine, "y", len)?;
+/// A new zero vector for a routine's output, after the checks of [`zeros2_of`].
+fn zeros1<A: bytemuck::Zeroable + Copy + Send + Sync>(
+    routine: &'static str,
+    len: usize,
+) -> Result<Array1<A>> {
+    crate::layout::check_fits::<A>(Context::shared()?, routine, "y", len)?;
     let data = crate::transfer::zeros_vec(len).ok_or(crate::Error::OutOfHostMemory {
         routine,
         arg: "y",
-        bytes: len as u64 * 4,
+        bytes: (len as u64).saturating_mul(std::mem::size_of::<A>() as u64),
     })?;
     Ok(Array1::from_vec(data))
 }
 
 /// An owned copy of an operand that the routine then updates in place, after the checks of
-/// [`zeros2`] (a broadcast view may have far more elements than memory).
+/// [`zeros2_of`] (a broadcast view may have far more elements than memory).
 fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
     routine: &'static str,
     a: &ArrayBase<S, D>,
@@ -98,23 +94,86 @@ fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
     Ok(a.to_owned())
 }
 
-/// Level 1 methods on 1-D `f32` **and** `f64` arrays (x is `self`): `sdot`/`saxpy` on f32
-/// arrays, `ddot`/`daxpy` on f64 ones.
-pub trait Level1FloatExt<A: Float> {
-    /// `xᵀ·y`. BLAS `sdot` / `ddot`; see [`blas::sdot`], [`blas::ddot`].
+/// Level 1 methods on 1-D `f32` **and** `f64` arrays (x is `self`): the `s` routines on f32
+/// arrays, the `d` routines on f64 ones, through one generic impl over [`Float`].
+///
+/// ```
+/// use ndarray::array;
+/// use wgblas::prelude::*;
+/// # if !wgblas::Context::shared()?.native_f64() { return Ok(()); }
+/// let x = array![3.0f64, -4.0];
+/// assert_eq!(x.gpu_nrm2()?, 5.0);                      // dnrm2
+/// assert_eq!(x.gpu_dot(&array![1.0, 1.0])?, -1.0);     // ddot
+/// assert_eq!(x.gpu_iamax()?, 1);                       // idamax
+/// assert_eq!(array![3.0f32, -4.0].gpu_asum()?, 7.0);   // sasum
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait Level1Ext<A: Float> {
+    /// A copy of `x` made on the device (a new contiguous array). BLAS `scopy` / `dcopy`; see
+    /// [`blas::scopy`] / [`blas::dcopy`].
+    ///
+    /// # Errors
+    /// As [`blas::scopy`] / [`blas::dcopy`].
+    fn gpu_copy(&self) -> Result<Array1<A>>;
+
+    /// `y ← x` (x is `self`). BLAS `scopy` / `dcopy`; see [`blas::scopy`] / [`blas::dcopy`].
+    ///
+    /// # Errors
+    /// As [`blas::scopy`] / [`blas::dcopy`]; on error `y` is unchanged.
+    fn gpu_copy_inplace<S: DataMut<Elem = A>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()>;
+
+    /// `alpha·x` as a new array. BLAS `sscal` / `dscal`; see [`blas::sscal`] / [`blas::dscal`] (in
+    /// place: [`Level1MutExt::gpu_scal_inplace`]).
+    ///
+    /// # Errors
+    /// As [`blas::sscal`] / [`blas::dscal`].
+    fn gpu_scal(&self, alpha: A) -> Result<Array1<A>>;
+
+    /// `‖x‖₂`, without overflow or underflow. BLAS `snrm2` / `dnrm2`; see [`blas::snrm2`] /
+    /// [`blas::dnrm2`].
+    ///
+    /// # Errors
+    /// As [`blas::snrm2`] / [`blas::dnrm2`].
+    fn gpu_nrm2(&self) -> Result<A>;
+
+    /// The rotated pair `(c·x + s·y, c·y − s·x)` as new arrays (x is `self`). BLAS `srot` / `drot`;
+    /// see [`blas::srot`] / [`blas::drot`] (in place: [`Level1MutExt::gpu_rot_inplace`]).
+    ///
+    /// # Errors
+    /// As [`blas::srot`] / [`blas::drot`].
+    fn gpu_rot<S: Data<Elem = A>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        c: A,
+        s: A,
+    ) -> Result<(Array1<A>, Array1<A>)>;
+
+    /// The pair `H·(x, y)` of the modified Givens transformation `param` as new arrays (x is
+    /// `self`). BLAS `srotm` / `drotm`; see [`blas::srotm`] / [`blas::drotm`] (in place:
+    /// [`Level1MutExt::gpu_rotm_inplace`]).
+    ///
+    /// # Errors
+    /// As [`blas::srotm`] / [`blas::drotm`].
+    fn gpu_rotm<S: Data<Elem = A>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        param: [A; 5],
+    ) -> Result<(Array1<A>, Array1<A>)>;
+
+    /// `xᵀ·y`. BLAS `sdot` / `ddot`; see [`blas::sdot`] / [`blas::ddot`].
     ///
     /// # Errors
     /// As the BLAS routine, or [`Error::NoAdapter`](crate::Error::NoAdapter).
     fn gpu_dot<S: Data<Elem = A>>(&self, y: &ArrayBase<S, Ix1>) -> Result<A>;
 
-    /// `alpha·x + y` as a new array. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`],
+    /// `alpha·x + y` as a new array. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`] /
     /// [`blas::daxpy`].
     ///
     /// # Errors
     /// As the BLAS routine.
     fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>>;
 
-    /// `y ← alpha·x + y`. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`], [`blas::daxpy`].
+    /// `y ← alpha·x + y`. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`] / [`blas::daxpy`].
     ///
     /// # Errors
     /// As the BLAS routine; on error `y` is unchanged.
@@ -123,9 +182,66 @@ pub trait Level1FloatExt<A: Float> {
         alpha: A,
         y: &mut ArrayBase<S, Ix1>,
     ) -> Result<()>;
+
+    /// 0-based index of the first element of largest magnitude (the first NaN, if any). BLAS
+    /// `isamax` / `idamax`; see [`blas::isamax`] / [`blas::idamax`] (on f64 arrays: native f64
+    /// where the adapter has it, an exact integer fallback elsewhere).
+    ///
+    /// # Errors
+    /// As the BLAS routine; in particular [`Error::InvalidArgument`](crate::Error::InvalidArgument)
+    /// for an empty vector.
+    fn gpu_iamax(&self) -> Result<usize>;
+
+    /// `Σ |x_i|`. BLAS `sasum` / `dasum`; see [`blas::sasum`] / [`blas::dasum`] (on f64 arrays:
+    /// native f64 where the adapter has it, an exact extended-precision fallback elsewhere).
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn gpu_asum(&self) -> Result<A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> Level1FloatExt<A> for ArrayBase<T, Ix1> {
+impl<A: Float, T: Data<Elem = A>> Level1Ext<A> for ArrayBase<T, Ix1> {
+    fn gpu_copy(&self) -> Result<Array1<A>> {
+        let mut y = zeros1::<A>(A::name("copy"), self.len())?;
+        A::copy(Context::shared()?, self.view(), y.view_mut())?;
+        Ok(y)
+    }
+
+    fn gpu_copy_inplace<S: DataMut<Elem = A>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
+        A::copy(Context::shared()?, self.view(), y.view_mut())
+    }
+
+    fn gpu_scal(&self, alpha: A) -> Result<Array1<A>> {
+        let mut x = owned(A::name("scal"), self)?;
+        A::scal(Context::shared()?, alpha, x.view_mut())?;
+        Ok(x)
+    }
+
+    fn gpu_nrm2(&self) -> Result<A> {
+        A::nrm2(Context::shared()?, self.view())
+    }
+
+    fn gpu_rot<S: Data<Elem = A>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        c: A,
+        s: A,
+    ) -> Result<(Array1<A>, Array1<A>)> {
+        let (mut x, mut y) = (owned(A::name("rot"), self)?, owned(A::name("rot"), y)?);
+        A::rot(Context::shared()?, x.view_mut(), y.view_mut(), c, s)?;
+        Ok((x, y))
+    }
+
+    fn gpu_rotm<S: Data<Elem = A>>(
+        &self,
+        y: &ArrayBase<S, Ix1>,
+        param: [A; 5],
+    ) -> Result<(Array1<A>, Array1<A>)> {
+        let (mut x, mut y) = (owned(A::name("rotm"), self)?, owned(A::name("rotm"), y)?);
+        A::rotm(Context::shared()?, x.view_mut(), y.view_mut(), param)?;
+        Ok((x, y))
+    }
+
     fn gpu_dot<S: Data<Elem = A>>(&self, y: &ArrayBase<S, Ix1>) -> Result<A> {
         A::dot(Context::shared()?, self.view(), y.view())
     }
@@ -143,232 +259,6 @@ impl<A: Float, T: Data<Elem = A>> Level1FloatExt<A> for ArrayBase<T, Ix1> {
     ) -> Result<()> {
         A::axpy(Context::shared()?, alpha, self.view(), y.view_mut())
     }
-}
-
-/// Level 1 methods on 1-D `f32` arrays (`gpu_dot` and `gpu_axpy` are in [`Level1FloatExt`],
-/// on f32 and f64 arrays alike).
-pub trait Level1Ext {
-    /// A copy of `x` made on the device (a new contiguous array). BLAS `scopy`; see
-    /// [`blas::scopy`].
-    ///
-    /// # Errors
-    /// As [`blas::scopy`].
-    fn gpu_copy(&self) -> Result<Array1<f32>>;
-
-    /// `y ← x` (x is `self`). BLAS `scopy`; see [`blas::scopy`].
-    ///
-    /// # Errors
-    /// As [`blas::scopy`]; on error `y` is unchanged.
-    fn gpu_copy_inplace<S: DataMut<Elem = f32>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()>;
-
-    /// `alpha·x` as a new array. BLAS `sscal`; see [`blas::sscal`] (in place:
-    /// [`Level1MutExt::gpu_scal_inplace`]).
-    ///
-    /// # Errors
-    /// As [`blas::sscal`].
-    fn gpu_scal(&self, alpha: f32) -> Result<Array1<f32>>;
-
-    /// `‖x‖₂`, without overflow or underflow. BLAS `snrm2`; see [`blas::snrm2`].
-    ///
-    /// # Errors
-    /// As [`blas::snrm2`].
-    fn gpu_nrm2(&self) -> Result<f32>;
-
-    /// The rotated pair `(c·x + s·y, c·y − s·x)` as new arrays (x is `self`). BLAS `srot`; see
-    /// [`blas::srot`] (in place: [`Level1MutExt::gpu_rot_inplace`]).
-    ///
-    /// # Errors
-    /// As [`blas::srot`].
-    fn gpu_rot<S: Data<Elem = f32>>(
-        &self,
-        y: &ArrayBase<S, Ix1>,
-        c: f32,
-        s: f32,
-    ) -> Result<(Array1<f32>, Array1<f32>)>;
-
-    /// The pair `H·(x, y)` of the modified Givens transformation `param` as new arrays (x is
-    /// `self`). BLAS `srotm`; see [`blas::srotm`] (in place: [`Level1MutExt::gpu_rotm_inplace`]).
-    ///
-    /// # Errors
-    /// As [`blas::srotm`].
-    fn gpu_rotm<S: Data<Elem = f32>>(
-        &self,
-        y: &ArrayBase<S, Ix1>,
-        param: [f32; 5],
-    ) -> Result<(Array1<f32>, Array1<f32>)>;
-}
-
-impl<T: Data<Elem = f32>> Level1Ext for ArrayBase<T, Ix1> {
-    fn gpu_copy(&self) -> Result<Array1<f32>> {
-        let mut y = zeros1("scopy", self.len())?;
-        blas::scopy(Context::shared()?, self.view(), y.view_mut())?;
-        Ok(y)
-    }
-
-    fn gpu_copy_inplace<S: DataMut<Elem = f32>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
-        blas::scopy(Context::shared()?, self.view(), y.view_mut())
-    }
-
-    fn gpu_scal(&self, alpha: f32) -> Result<Array1<f32>> {
-        let mut x = owned("sscal", self)?;
-        blas::sscal(Context::shared()?, alpha, x.view_mut())?;
-        Ok(x)
-    }
-
-    fn gpu_nrm2(&self) -> Result<f32> {
-        blas::snrm2(Context::shared()?, self.view())
-    }
-
-    fn gpu_rot<S: Data<Elem = f32>>(
-        &self,
-        y: &ArrayBase<S, Ix1>,
-        c: f32,
-        s: f32,
-    ) -> Result<(Array1<f32>, Array1<f32>)> {
-        let (mut x, mut y) = (owned("srot", self)?, owned("srot", y)?);
-        blas::srot(Context::shared()?, x.view_mut(), y.view_mut(), c, s)?;
-        Ok((x, y))
-    }
-
-    fn gpu_rotm<S: Data<Elem = f32>>(
-        &self,
-        y: &ArrayBase<S, Ix1>,
-        param: [f32; 5],
-    ) -> Result<(Array1<f32>, Array1<f32>)> {
-        let (mut x, mut y) = (owned("srotm", self)?, owned("srotm", y)?);
-        blas::srotm(Context::shared()?, x.view_mut(), y.view_mut(), param)?;
-        Ok((x, y))
-    }
-}
-
-/// Level 1 methods that write their receiver, on mutable 1-D `f32` arrays (`x` is `self`).
-pub trait Level1MutExt {
-    /// `x ↔ y`. BLAS `sswap`; see [`blas::sswap`].
-    ///
-    /// # Errors
-    /// As [`blas::sswap`]; on error `x` and `y` are unchanged.
-    fn gpu_swap<S: DataMut<Elem = f32>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()>;
-
-    /// `x ← alpha·x`. BLAS `sscal`; see [`blas::sscal`].
-    ///
-    /// # Errors
-    /// As [`blas::sscal`]; on error `x` is unchanged.
-    fn gpu_scal_inplace(&mut self, alpha: f32) -> Result<()>;
-
-    /// `(x, y) ← (c·x + s·y, c·y − s·x)`. BLAS `srot`; see [`blas::srot`].
-    ///
-    /// # Errors
-    /// As [`blas::srot`]; on error `x` and `y` are unchanged.
-    fn gpu_rot_inplace<S: DataMut<Elem = f32>>(
-        &mut self,
-        y: &mut ArrayBase<S, Ix1>,
-        c: f32,
-        s: f32,
-    ) -> Result<()>;
-
-    /// `(x, y) ← H·(x, y)`, `H` decoded from `param`. BLAS `srotm`; see [`blas::srotm`].
-    ///
-    /// # Errors
-    /// As [`blas::srotm`]; on error `x` and `y` are unchanged.
-    fn gpu_rotm_inplace<S: DataMut<Elem = f32>>(
-        &mut self,
-        y: &mut ArrayBase<S, Ix1>,
-        param: [f32; 5],
-    ) -> Result<()>;
-}
-
-impl<T: DataMut<Elem = f32>> Level1MutExt for ArrayBase<T, Ix1> {
-    fn gpu_swap<S: DataMut<Elem = f32>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
-        blas::sswap(Context::shared()?, self.view_mut(), y.view_mut())
-    }
-
-    fn gpu_scal_inplace(&mut self, alpha: f32) -> Result<()> {
-        blas::sscal(Context::shared()?, alpha, self.view_mut())
-    }
-
-    fn gpu_rot_inplace<S: DataMut<Elem = f32>>(
-        &mut self,
-        y: &mut ArrayBase<S, Ix1>,
-        c: f32,
-        s: f32,
-    ) -> Result<()> {
-        blas::srot(Context::shared()?, self.view_mut(), y.view_mut(), c, s)
-    }
-
-    fn gpu_rotm_inplace<S: DataMut<Elem = f32>>(
-        &mut self,
-        y: &mut ArrayBase<S, Ix1>,
-        param: [f32; 5],
-    ) -> Result<()> {
-        blas::srotm(Context::shared()?, self.view_mut(), y.view_mut(), param)
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-}
-
-/// The element types of the Level 1 routines that exist in both precisions (`iamax`, `asum`):
-/// `f32` (`isamax`, `sasum`) and `f64` (`idamax`, `dasum`). Sealed.
-pub trait Level1Elem: sealed::Sealed + Copy + 'static {
-    /// [`blas::isamax`] or [`blas::idamax`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn iamax(ctx: &Context, x: ArrayView1<'_, Self>) -> Result<usize>;
-
-    /// [`blas::sasum`] or [`blas::dasum`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn asum(ctx: &Context, x: ArrayView1<'_, Self>) -> Result<Self>;
-}
-
-impl Level1Elem for f32 {
-    fn iamax(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<usize> {
-        blas::isamax(ctx, x)
-    }
-
-    fn asum(ctx: &Context, x: ArrayView1<'_, f32>) -> Result<f32> {
-        blas::sasum(ctx, x)
-    }
-}
-
-impl Level1Elem for f64 {
-    fn iamax(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<usize> {
-        blas::idamax(ctx, x)
-    }
-
-    fn asum(ctx: &Context, x: ArrayView1<'_, f64>) -> Result<f64> {
-        blas::dasum(ctx, x)
-    }
-}
-
-/// Level 1 methods on 1-D `f32` **and** `f64` arrays: on `f64` arrays they run `idamax` and
-/// `dasum` (native f64 where the adapter has it, an exact integer fallback elsewhere).
-pub trait Level1RealExt {
-    /// The element type (`f32` or `f64`).
-    type Elem;
-
-    /// 0-based index of the first element of largest magnitude (the first NaN, if any). BLAS
-    /// `isamax` / `idamax`; see [`blas::isamax`], [`blas::idamax`].
-    ///
-    /// # Errors
-    /// As the BLAS routine; in particular [`Error::InvalidArgument`](crate::Error::InvalidArgument)
-    /// for an empty vector.
-    fn gpu_iamax(&self) -> Result<usize>;
-
-    /// `Σ |x_i|`. BLAS `sasum` / `dasum`; see [`blas::sasum`], [`blas::dasum`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn gpu_asum(&self) -> Result<Self::Elem>;
-}
-
-impl<A: Level1Elem, S: Data<Elem = A>> Level1RealExt for ArrayBase<S, Ix1> {
-    type Elem = A;
 
     fn gpu_iamax(&self) -> Result<usize> {
         A::iamax(Context::shared()?, self.view())
@@ -379,44 +269,130 @@ impl<A: Level1Elem, S: Data<Elem = A>> Level1RealExt for ArrayBase<S, Ix1> {
     }
 }
 
-/// Level 2 methods on 2-D `f32` arrays (the matrix `A` is `self`).
-pub trait Level2Ext {
-    /// `A·x` as a new array. BLAS `sgemv` with `alpha = 1`, `beta = 0`; see [`blas::sgemv`].
+/// Level 1 methods that write their receiver, on mutable 1-D `f32` and `f64` arrays (`x` is
+/// `self`): the `s` routines on f32 arrays, the `d` routines on f64 ones.
+pub trait Level1MutExt<A: Float> {
+    /// `x ↔ y`. BLAS `sswap` / `dswap`; see [`blas::sswap`] / [`blas::dswap`].
     ///
     /// # Errors
-    /// As [`blas::sgemv`].
-    fn gpu_gemv<S: Data<Elem = f32>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<f32>>;
+    /// As [`blas::sswap`] / [`blas::dswap`]; on error `x` and `y` are unchanged.
+    fn gpu_swap<S: DataMut<Elem = A>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()>;
 
-    /// `y ← alpha·A·x + beta·y`. BLAS `sgemv`; see [`blas::sgemv`].
+    /// `x ← alpha·x`. BLAS `sscal` / `dscal`; see [`blas::sscal`] / [`blas::dscal`].
     ///
     /// # Errors
-    /// As [`blas::sgemv`]; on error `y` is unchanged.
-    fn gpu_gemv_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As [`blas::sscal`] / [`blas::dscal`]; on error `x` is unchanged.
+    fn gpu_scal_inplace(&mut self, alpha: A) -> Result<()>;
+
+    /// `(x, y) ← (c·x + s·y, c·y − s·x)`. BLAS `srot` / `drot`; see [`blas::srot`] /
+    /// [`blas::drot`].
+    ///
+    /// # Errors
+    /// As [`blas::srot`] / [`blas::drot`]; on error `x` and `y` are unchanged.
+    fn gpu_rot_inplace<S: DataMut<Elem = A>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        c: A,
+        s: A,
+    ) -> Result<()>;
+
+    /// `(x, y) ← H·(x, y)`, `H` decoded from `param`. BLAS `srotm` / `drotm`; see [`blas::srotm`] /
+    /// [`blas::drotm`].
+    ///
+    /// # Errors
+    /// As [`blas::srotm`] / [`blas::drotm`]; on error `x` and `y` are unchanged.
+    fn gpu_rotm_inplace<S: DataMut<Elem = A>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        param: [A; 5],
+    ) -> Result<()>;
+}
+
+impl<A: Float, T: DataMut<Elem = A>> Level1MutExt<A> for ArrayBase<T, Ix1> {
+    fn gpu_swap<S: DataMut<Elem = A>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
+        A::swap(Context::shared()?, self.view_mut(), y.view_mut())
+    }
+
+    fn gpu_scal_inplace(&mut self, alpha: A) -> Result<()> {
+        A::scal(Context::shared()?, alpha, self.view_mut())
+    }
+
+    fn gpu_rot_inplace<S: DataMut<Elem = A>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        c: A,
+        s: A,
+    ) -> Result<()> {
+        A::rot(Context::shared()?, self.view_mut(), y.view_mut(), c, s)
+    }
+
+    fn gpu_rotm_inplace<S: DataMut<Elem = A>>(
+        &mut self,
+        y: &mut ArrayBase<S, Ix1>,
+        param: [A; 5],
+    ) -> Result<()> {
+        A::rotm(Context::shared()?, self.view_mut(), y.view_mut(), param)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// Level 2 methods on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): the `s`
+/// routines on f32 arrays, the `d` routines on f64 ones.
+///
+/// ```
+/// use ndarray::array;
+/// use wgblas::prelude::*;
+/// # if !wgblas::Context::shared()?.native_f64() { return Ok(()); }
+/// let a = array![[2.0f64, 0.0], [1.0, 4.0]];
+/// let x = a.gpu_trsv(Uplo::Lower, Transpose::No, Diag::NonUnit, &array![2.0, 9.0])?; // dtrsv
+/// assert_eq!(x, array![1.0, 2.0]);
+/// assert_eq!(a.gpu_gemv(&x)?, array![2.0, 9.0]);                                     // dgemv
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+pub trait Level2Ext<A: Float> {
+    /// `A·x` as a new array. BLAS `sgemv` / `dgemv` with `alpha = 1`, `beta = 0`; see
+    /// [`blas::sgemv`] / [`blas::dgemv`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemv`] / [`blas::dgemv`].
+    fn gpu_gemv<S: Data<Elem = A>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>>;
+
+    /// `y ← alpha·A·x + beta·y`. BLAS `sgemv` / `dgemv`; see [`blas::sgemv`] / [`blas::dgemv`].
+    ///
+    /// # Errors
+    /// As [`blas::sgemv`] / [`blas::dgemv`]; on error `y` is unchanged.
+    fn gpu_gemv_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         x: &ArrayBase<S, Ix1>,
-        beta: f32,
+        beta: A,
         y: &mut ArrayBase<S2, Ix1>,
     ) -> Result<()>;
 
-    /// The solution `x` of `op(A)·x = b`, `A` triangular, as a new array. BLAS `strsv`; see
-    /// [`blas::strsv`].
+    /// The solution `x` of `op(A)·x = b`, `A` triangular, as a new array. BLAS `strsv` / `dtrsv`;
+    /// see [`blas::strsv`] / [`blas::dtrsv`].
     ///
     /// # Errors
-    /// As [`blas::strsv`].
-    fn gpu_trsv<S: Data<Elem = f32>>(
+    /// As [`blas::strsv`] / [`blas::dtrsv`].
+    fn gpu_trsv<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         b: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>>;
+    ) -> Result<Array1<A>>;
 
-    /// `x ← op(A)⁻¹·x`, `A` triangular. BLAS `strsv`; see [`blas::strsv`].
+    /// `x ← op(A)⁻¹·x`, `A` triangular. BLAS `strsv` / `dtrsv`; see [`blas::strsv`] /
+    /// [`blas::dtrsv`].
     ///
     /// # Errors
-    /// As [`blas::strsv`]; on error `x` is unchanged.
-    fn gpu_trsv_inplace<S: DataMut<Elem = f32>>(
+    /// As [`blas::strsv`] / [`blas::dtrsv`]; on error `x` is unchanged.
+    fn gpu_trsv_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
@@ -425,47 +401,46 @@ pub trait Level2Ext {
     ) -> Result<()>;
 
     /// `A·x` as a new array, `A` symmetric stored in its triangle `uplo` (the other triangle is
-    /// never read). BLAS `ssymv` with `alpha = 1`, `beta = 0`; see [`blas::ssymv`].
+    /// never read). BLAS `ssymv` / `dsymv` with `alpha = 1`, `beta = 0`; see [`blas::ssymv`] /
+    /// [`blas::dsymv`].
     ///
     /// # Errors
-    /// As [`blas::ssymv`].
-    fn gpu_symv<S: Data<Elem = f32>>(
-        &self,
-        uplo: Uplo,
-        x: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>>;
+    /// As [`blas::ssymv`] / [`blas::dsymv`].
+    fn gpu_symv<S: Data<Elem = A>>(&self, uplo: Uplo, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>>;
 
-    /// `y ← alpha·A·x + beta·y`, `A` symmetric stored in its triangle `uplo`. BLAS `ssymv`;
-    /// see [`blas::ssymv`].
+    /// `y ← alpha·A·x + beta·y`, `A` symmetric stored in its triangle `uplo`. BLAS `ssymv` /
+    /// `dsymv`; see [`blas::ssymv`] / [`blas::dsymv`].
     ///
     /// # Errors
-    /// As [`blas::ssymv`]; on error `y` is unchanged.
-    fn gpu_symv_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As [`blas::ssymv`] / [`blas::dsymv`]; on error `y` is unchanged.
+    fn gpu_symv_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         x: &ArrayBase<S, Ix1>,
-        beta: f32,
+        beta: A,
         y: &mut ArrayBase<S2, Ix1>,
     ) -> Result<()>;
 
-    /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv`; see [`blas::strmv`].
+    /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
+    /// [`blas::dtrmv`].
     ///
     /// # Errors
-    /// As [`blas::strmv`].
-    fn gpu_trmv<S: Data<Elem = f32>>(
+    /// As [`blas::strmv`] / [`blas::dtrmv`].
+    fn gpu_trmv<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         x: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>>;
+    ) -> Result<Array1<A>>;
 
-    /// `x ← op(A)·x`, `A` triangular. BLAS `strmv`; see [`blas::strmv`].
+    /// `x ← op(A)·x`, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
+    /// [`blas::dtrmv`].
     ///
     /// # Errors
-    /// As [`blas::strmv`]; on error `x` is unchanged.
-    fn gpu_trmv_inplace<S: DataMut<Elem = f32>>(
+    /// As [`blas::strmv`] / [`blas::dtrmv`]; on error `x` is unchanged.
+    fn gpu_trmv_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
@@ -474,29 +449,29 @@ pub trait Level2Ext {
     ) -> Result<()>;
 }
 
-impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
-    fn gpu_gemv<S: Data<Elem = f32>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<f32>> {
-        let mut y = zeros1("sgemv", self.nrows())?;
-        blas::sgemv(
+impl<A: Float, T: Data<Elem = A>> Level2Ext<A> for ArrayBase<T, Ix2> {
+    fn gpu_gemv<S: Data<Elem = A>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
+        let mut y = zeros1::<A>(A::name("gemv"), self.nrows())?;
+        A::gemv(
             Context::shared()?,
             Transpose::No,
-            1.0,
+            A::ONE,
             self.view(),
             x.view(),
-            0.0,
+            A::ZERO,
             y.view_mut(),
         )?;
         Ok(y)
     }
 
-    fn gpu_gemv_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_gemv_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         x: &ArrayBase<S, Ix1>,
-        beta: f32,
+        beta: A,
         y: &mut ArrayBase<S2, Ix1>,
     ) -> Result<()> {
-        blas::sgemv(
+        A::gemv(
             Context::shared()?,
             Transpose::No,
             alpha,
@@ -507,15 +482,15 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_trsv<S: Data<Elem = f32>>(
+    fn gpu_trsv<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         b: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>> {
-        let mut x = owned("strsv", b)?;
-        blas::strsv(
+    ) -> Result<Array1<A>> {
+        let mut x = owned(A::name("trsv"), b)?;
+        A::trsv(
             Context::shared()?,
             uplo,
             trans,
@@ -526,14 +501,14 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         Ok(x)
     }
 
-    fn gpu_trsv_inplace<S: DataMut<Elem = f32>>(
+    fn gpu_trsv_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         x: &mut ArrayBase<S, Ix1>,
     ) -> Result<()> {
-        blas::strsv(
+        A::trsv(
             Context::shared()?,
             uplo,
             trans,
@@ -543,33 +518,29 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_symv<S: Data<Elem = f32>>(
-        &self,
-        uplo: Uplo,
-        x: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>> {
-        let mut y = zeros1("ssymv", self.nrows())?;
-        blas::ssymv(
+    fn gpu_symv<S: Data<Elem = A>>(&self, uplo: Uplo, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
+        let mut y = zeros1::<A>(A::name("symv"), self.nrows())?;
+        A::symv(
             Context::shared()?,
             uplo,
-            1.0,
+            A::ONE,
             self.view(),
             x.view(),
-            0.0,
+            A::ZERO,
             y.view_mut(),
         )?;
         Ok(y)
     }
 
-    fn gpu_symv_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_symv_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         x: &ArrayBase<S, Ix1>,
-        beta: f32,
+        beta: A,
         y: &mut ArrayBase<S2, Ix1>,
     ) -> Result<()> {
-        blas::ssymv(
+        A::symv(
             Context::shared()?,
             uplo,
             alpha,
@@ -580,15 +551,15 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_trmv<S: Data<Elem = f32>>(
+    fn gpu_trmv<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         x: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<f32>> {
-        let mut out = owned("strmv", x)?;
-        blas::strmv(
+    ) -> Result<Array1<A>> {
+        let mut out = owned(A::name("trmv"), x)?;
+        A::trmv(
             Context::shared()?,
             uplo,
             trans,
@@ -599,14 +570,14 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
         Ok(out)
     }
 
-    fn gpu_trmv_inplace<S: DataMut<Elem = f32>>(
+    fn gpu_trmv_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         x: &mut ArrayBase<S, Ix1>,
     ) -> Result<()> {
-        blas::strmv(
+        A::trmv(
             Context::shared()?,
             uplo,
             trans,
@@ -617,9 +588,12 @@ impl<T: Data<Elem = f32>> Level2Ext for ArrayBase<T, Ix2> {
     }
 }
 
-/// The element types of the routines that exist in both precisions: `f32` (`sgemm`,
-/// `sgemm_batched`) and `f64` (`dgemm`, `dgemm_batched`). Sealed. The f64 routines need an
-/// adapter with `SHADER_F64` ([`Error::Unsupported`](crate::Error::Unsupported) otherwise).
+/// The element types of the extension traits: `f32` (the `s` routines, `isamax`) and `f64`
+/// (the `d` routines, `idamax`). Sealed. Each method is the BLAS-layer routine of that
+/// precision (`Float::gemv` is [`blas::sgemv`] on f32, [`blas::dgemv`] on f64), so one generic
+/// method of each extension trait serves both element types. The f64 routines need an adapter
+/// with `SHADER_F64` ([`Error::Unsupported`](crate::Error::Unsupported) otherwise), except
+/// `idamax` and `dasum`, which have exact fallbacks.
 pub trait Float: sealed::Sealed + bytemuck::Pod + Send + Sync + 'static {
     /// 0.
     const ZERO: Self;
@@ -632,149 +606,625 @@ pub trait Float: sealed::Sealed + bytemuck::Pod + Send + Sync + 'static {
     /// The BLAS name of axpy (`"saxpy"` or `"daxpy"`).
     const AXPY: &'static str;
 
-    /// [`blas::sdot`] or [`blas::ddot`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn dot(ctx: &Context, x: ArrayView1<'_, Self>, y: ArrayView1<'_, Self>) -> Result<Self>;
+    /// The BLAS name of the routine `root` in this precision (`"gemv"` → `"sgemv"` or
+    /// `"dgemv"`), for errors; `root` itself for a name that is no routine.
+    fn name(root: &'static str) -> &'static str;
 
-    /// [`blas::saxpy`] or [`blas::daxpy`].
+    /// [`blas::isamax`] / [`blas::idamax`].
     ///
     /// # Errors
     /// As the BLAS routine.
-    fn axpy(
+    fn iamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<usize>;
+
+    /// [`blas::sasum`] / [`blas::dasum`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn asum<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self>;
+
+    /// [`blas::snrm2`] / [`blas::dnrm2`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn nrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self>;
+
+    /// [`resident::sdot`](crate::resident::sdot) / [`resident::ddot`](crate::resident::ddot):
+    /// the dot product kept on the device.
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn dot_kept<'a, 'c>(
+        ctx: &'c Context,
+        x: impl Into<VecRef<'a, Self>>,
+        y: impl Into<VecRef<'a, Self>>,
+    ) -> Result<crate::GpuScalar<'c, Self>>;
+
+    /// [`blas::sdot`] / [`blas::ddot`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn dot<'a>(
+        ctx: &Context,
+        x: impl Into<VecRef<'a, Self>>,
+        y: impl Into<VecRef<'a, Self>>,
+    ) -> Result<Self>;
+
+    /// [`blas::saxpy`] / [`blas::daxpy`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn axpy<'a>(
         ctx: &Context,
         alpha: Self,
-        x: ArrayView1<'_, Self>,
-        y: ArrayViewMut1<'_, Self>,
+        x: impl Into<VecRef<'a, Self>>,
+        y: impl Into<VecMut<'a, Self>>,
     ) -> Result<()>;
 
-    /// [`blas::sgemm`] or [`blas::dgemm`].
+    /// [`blas::scopy`] / [`blas::dcopy`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn copy<'a>(
+        ctx: &Context,
+        x: impl Into<VecRef<'a, Self>>,
+        y: impl Into<VecMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::sscal`] / [`blas::dscal`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn scal<'a>(ctx: &Context, alpha: Self, x: impl Into<VecMut<'a, Self>>) -> Result<()>;
+
+    /// [`blas::sswap`] / [`blas::dswap`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn swap<'a>(
+        ctx: &Context,
+        x: impl Into<VecMut<'a, Self>>,
+        y: impl Into<VecMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::srot`] / [`blas::drot`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn rot<'a>(
+        ctx: &Context,
+        x: impl Into<VecMut<'a, Self>>,
+        y: impl Into<VecMut<'a, Self>>,
+        c: Self,
+        s: Self,
+    ) -> Result<()>;
+
+    /// [`blas::srotm`] / [`blas::drotm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn rotm<'a>(
+        ctx: &Context,
+        x: impl Into<VecMut<'a, Self>>,
+        y: impl Into<VecMut<'a, Self>>,
+        param: [Self; 5],
+    ) -> Result<()>;
+
+    /// [`blas::sgemv`] / [`blas::dgemv`].
     ///
     /// # Errors
     /// As the BLAS routine.
     #[allow(clippy::too_many_arguments)]
-    fn gemm(
+    fn gemv<'a>(
         ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
+        trans: Transpose,
         alpha: Self,
-        a: ArrayView2<'_, Self>,
-        b: ArrayView2<'_, Self>,
+        a: impl Into<MatRef<'a, Self>>,
+        x: impl Into<VecRef<'a, Self>>,
         beta: Self,
-        c: ArrayViewMut2<'_, Self>,
+        y: impl Into<VecMut<'a, Self>>,
     ) -> Result<()>;
 
-    /// [`blas::sgemm_batched`] or [`blas::dgemm_batched`].
+    /// [`blas::ssymv`] / [`blas::dsymv`].
     ///
     /// # Errors
     /// As the BLAS routine.
     #[allow(clippy::too_many_arguments)]
-    fn gemm_batched(
+    fn symv<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        x: impl Into<VecRef<'a, Self>>,
+        beta: Self,
+        y: impl Into<VecMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::strmv`] / [`blas::dtrmv`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn trmv<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        a: impl Into<MatRef<'a, Self>>,
+        x: impl Into<VecMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::strsv`] / [`blas::dtrsv`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn trsv<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        trans: Transpose,
+        diag: Diag,
+        a: impl Into<MatRef<'a, Self>>,
+        x: impl Into<VecMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::sger`] / [`blas::dger`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn ger<'a>(
+        ctx: &Context,
+        alpha: Self,
+        x: impl Into<VecRef<'a, Self>>,
+        y: impl Into<VecRef<'a, Self>>,
+        a: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::ssyr`] / [`blas::dsyr`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn syr<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        alpha: Self,
+        x: impl Into<VecRef<'a, Self>>,
+        a: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::ssyr2`] / [`blas::dsyr2`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn syr2<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        alpha: Self,
+        x: impl Into<VecRef<'a, Self>>,
+        y: impl Into<VecRef<'a, Self>>,
+        a: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::sgemm`] / [`blas::dgemm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm<'a>(
         ctx: &Context,
         transa: Transpose,
         transb: Transpose,
         alpha: Self,
-        a: ArrayView3<'_, Self>,
-        b: ArrayView3<'_, Self>,
+        a: impl Into<MatRef<'a, Self>>,
+        b: impl Into<MatRef<'a, Self>>,
         beta: Self,
-        c: ArrayViewMut3<'_, Self>,
+        c: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::sgemm_batched`] / [`blas::dgemm_batched`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_batched<'a>(
+        ctx: &Context,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: Self,
+        a: impl Into<BatchRef<'a, Self>>,
+        b: impl Into<BatchRef<'a, Self>>,
+        beta: Self,
+        c: impl Into<BatchMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::sgemmtr`] / [`blas::dgemmtr`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn gemmtr<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        transa: Transpose,
+        transb: Transpose,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        b: impl Into<MatRef<'a, Self>>,
+        beta: Self,
+        c: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::ssyrk`] / [`blas::dsyrk`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    fn syrk<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        trans: Transpose,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        beta: Self,
+        c: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::ssyr2k`] / [`blas::dsyr2k`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn syr2k<'a>(
+        ctx: &Context,
+        uplo: Uplo,
+        trans: Transpose,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        b: impl Into<MatRef<'a, Self>>,
+        beta: Self,
+        c: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::ssymm`] / [`blas::dsymm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn symm<'a>(
+        ctx: &Context,
+        side: Side,
+        uplo: Uplo,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        b: impl Into<MatRef<'a, Self>>,
+        beta: Self,
+        c: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::strmm`] / [`blas::dtrmm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn trmm<'a>(
+        ctx: &Context,
+        side: Side,
+        uplo: Uplo,
+        transa: Transpose,
+        diag: Diag,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        b: impl Into<MatMut<'a, Self>>,
+    ) -> Result<()>;
+
+    /// [`blas::strsm`] / [`blas::dtrsm`].
+    ///
+    /// # Errors
+    /// As the BLAS routine.
+    #[allow(clippy::too_many_arguments)]
+    fn trsm<'a>(
+        ctx: &Context,
+        side: Side,
+        uplo: Uplo,
+        transa: Transpose,
+        diag: Diag,
+        alpha: Self,
+        a: impl Into<MatRef<'a, Self>>,
+        b: impl Into<MatMut<'a, Self>>,
     ) -> Result<()>;
 }
 
-impl Float for f32 {
-    const ZERO: f32 = 0.0;
-    const ONE: f32 = 1.0;
-    const GEMM: &'static str = "sgemm";
-    const GEMM_BATCHED: &'static str = "sgemm_batched";
-    const AXPY: &'static str = "saxpy";
+/// The one body of both [`Float`] impls: each method forwards its arguments, unchanged, to the
+/// routine of that precision named in the invocation.
+macro_rules! float_impl {
+    ($t:ty, $p:literal, $iamax:literal, {
+        $($method:ident => $routine:path),* $(,)?
+    }) => {
+        impl Float for $t {
+            const ZERO: $t = 0.0;
+            const ONE: $t = 1.0;
+            const GEMM: &'static str = concat!($p, "gemm");
+            const GEMM_BATCHED: &'static str = concat!($p, "gemm_batched");
+            const AXPY: &'static str = concat!($p, "axpy");
 
-    fn dot(ctx: &Context, x: ArrayView1<'_, f32>, y: ArrayView1<'_, f32>) -> Result<f32> {
-        blas::sdot(ctx, x, y)
-    }
+            fn name(root: &'static str) -> &'static str {
+                match root {
+                    "iamax" => $iamax,
+                    $(stringify!($method) => concat!($p, stringify!($method)),)*
+                    _ => root,
+                }
+            }
 
-    fn axpy(
-        ctx: &Context,
-        alpha: f32,
-        x: ArrayView1<'_, f32>,
-        y: ArrayViewMut1<'_, f32>,
-    ) -> Result<()> {
-        blas::saxpy(ctx, alpha, x, y)
-    }
-
-    fn gemm(
-        ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: f32,
-        a: ArrayView2<'_, f32>,
-        b: ArrayView2<'_, f32>,
-        beta: f32,
-        c: ArrayViewMut2<'_, f32>,
-    ) -> Result<()> {
-        blas::sgemm(ctx, transa, transb, alpha, a, b, beta, c)
-    }
-
-    fn gemm_batched(
-        ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: f32,
-        a: ArrayView3<'_, f32>,
-        b: ArrayView3<'_, f32>,
-        beta: f32,
-        c: ArrayViewMut3<'_, f32>,
-    ) -> Result<()> {
-        blas::sgemm_batched(ctx, transa, transb, alpha, a, b, beta, c)
-    }
+            $(float_impl!(@fwd $method => $routine);)*
+        }
+    };
+    (@fwd iamax => $r:path) => {
+        fn iamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<usize> { $r(ctx, x) }
+    };
+    (@fwd dot_kept => $r:path) => {
+        fn dot_kept<'a, 'c>(
+            ctx: &'c Context,
+            x: impl Into<VecRef<'a, Self>>,
+            y: impl Into<VecRef<'a, Self>>,
+        ) -> Result<crate::GpuScalar<'c, Self>> {
+            $r(ctx, x, y)
+        }
+    };
+    (@fwd asum => $r:path) => {
+        fn asum<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self> { $r(ctx, x) }
+    };
+    (@fwd nrm2 => $r:path) => {
+        fn nrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self> { $r(ctx, x) }
+    };
+    (@fwd dot => $r:path) => {
+        fn dot<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>, y: impl Into<VecRef<'a, Self>>) -> Result<Self> {
+            $r(ctx, x, y)
+        }
+    };
+    (@fwd axpy => $r:path) => {
+        fn axpy<'a>(ctx: &Context,
+            alpha: Self,
+            x: impl Into<VecRef<'a, Self>>,
+            y: impl Into<VecMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, alpha, x, y)
+        }
+    };
+    (@fwd copy => $r:path) => {
+        fn copy<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>, y: impl Into<VecMut<'a, Self>>) -> Result<()> {
+            $r(ctx, x, y)
+        }
+    };
+    (@fwd scal => $r:path) => {
+        fn scal<'a>(ctx: &Context, alpha: Self, x: impl Into<VecMut<'a, Self>>) -> Result<()> {
+            $r(ctx, alpha, x)
+        }
+    };
+    (@fwd swap => $r:path) => {
+        fn swap<'a>(ctx: &Context,
+            x: impl Into<VecMut<'a, Self>>,
+            y: impl Into<VecMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, x, y)
+        }
+    };
+    (@fwd rot => $r:path) => {
+        fn rot<'a>(ctx: &Context,
+            x: impl Into<VecMut<'a, Self>>,
+            y: impl Into<VecMut<'a, Self>>,
+            c: Self,
+            s: Self,
+        ) -> Result<()> {
+            $r(ctx, x, y, c, s)
+        }
+    };
+    (@fwd rotm => $r:path) => {
+        fn rotm<'a>(ctx: &Context,
+            x: impl Into<VecMut<'a, Self>>,
+            y: impl Into<VecMut<'a, Self>>,
+            param: [Self; 5],
+        ) -> Result<()> {
+            $r(ctx, x, y, param)
+        }
+    };
+    (@fwd gemv => $r:path) => {
+        fn gemv<'a>(ctx: &Context,
+            trans: Transpose,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            x: impl Into<VecRef<'a, Self>>,
+            beta: Self,
+            y: impl Into<VecMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, trans, alpha, a, x, beta, y)
+        }
+    };
+    (@fwd symv => $r:path) => {
+        fn symv<'a>(ctx: &Context,
+            uplo: Uplo,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            x: impl Into<VecRef<'a, Self>>,
+            beta: Self,
+            y: impl Into<VecMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, alpha, a, x, beta, y)
+        }
+    };
+    (@fwd trmv => $r:path) => {
+        fn trmv<'a>(ctx: &Context,
+            uplo: Uplo,
+            trans: Transpose,
+            diag: Diag,
+            a: impl Into<MatRef<'a, Self>>,
+            x: impl Into<VecMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, trans, diag, a, x)
+        }
+    };
+    (@fwd trsv => $r:path) => {
+        fn trsv<'a>(ctx: &Context,
+            uplo: Uplo,
+            trans: Transpose,
+            diag: Diag,
+            a: impl Into<MatRef<'a, Self>>,
+            x: impl Into<VecMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, trans, diag, a, x)
+        }
+    };
+    (@fwd ger => $r:path) => {
+        fn ger<'a>(ctx: &Context,
+            alpha: Self,
+            x: impl Into<VecRef<'a, Self>>,
+            y: impl Into<VecRef<'a, Self>>,
+            a: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, alpha, x, y, a)
+        }
+    };
+    (@fwd syr => $r:path) => {
+        fn syr<'a>(ctx: &Context,
+            uplo: Uplo,
+            alpha: Self,
+            x: impl Into<VecRef<'a, Self>>,
+            a: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, alpha, x, a)
+        }
+    };
+    (@fwd syr2 => $r:path) => {
+        fn syr2<'a>(ctx: &Context,
+            uplo: Uplo,
+            alpha: Self,
+            x: impl Into<VecRef<'a, Self>>,
+            y: impl Into<VecRef<'a, Self>>,
+            a: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, alpha, x, y, a)
+        }
+    };
+    (@fwd gemm => $r:path) => {
+        fn gemm<'a>(ctx: &Context,
+            transa: Transpose,
+            transb: Transpose,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            b: impl Into<MatRef<'a, Self>>,
+            beta: Self,
+            c: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, transa, transb, alpha, a, b, beta, c)
+        }
+    };
+    (@fwd gemm_batched => $r:path) => {
+        fn gemm_batched<'a>(ctx: &Context,
+            transa: Transpose,
+            transb: Transpose,
+            alpha: Self,
+            a: impl Into<BatchRef<'a, Self>>,
+            b: impl Into<BatchRef<'a, Self>>,
+            beta: Self,
+            c: impl Into<BatchMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, transa, transb, alpha, a, b, beta, c)
+        }
+    };
+    (@fwd gemmtr => $r:path) => {
+        fn gemmtr<'a>(ctx: &Context,
+            uplo: Uplo,
+            transa: Transpose,
+            transb: Transpose,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            b: impl Into<MatRef<'a, Self>>,
+            beta: Self,
+            c: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, transa, transb, alpha, a, b, beta, c)
+        }
+    };
+    (@fwd syrk => $r:path) => {
+        fn syrk<'a>(ctx: &Context,
+            uplo: Uplo,
+            trans: Transpose,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            beta: Self,
+            c: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, trans, alpha, a, beta, c)
+        }
+    };
+    (@fwd syr2k => $r:path) => {
+        fn syr2k<'a>(ctx: &Context,
+            uplo: Uplo,
+            trans: Transpose,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            b: impl Into<MatRef<'a, Self>>,
+            beta: Self,
+            c: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, uplo, trans, alpha, a, b, beta, c)
+        }
+    };
+    (@fwd symm => $r:path) => {
+        fn symm<'a>(ctx: &Context,
+            side: Side,
+            uplo: Uplo,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            b: impl Into<MatRef<'a, Self>>,
+            beta: Self,
+            c: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, side, uplo, alpha, a, b, beta, c)
+        }
+    };
+    (@fwd trmm => $r:path) => {
+        fn trmm<'a>(ctx: &Context,
+            side: Side,
+            uplo: Uplo,
+            transa: Transpose,
+            diag: Diag,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            b: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, side, uplo, transa, diag, alpha, a, b)
+        }
+    };
+    (@fwd trsm => $r:path) => {
+        fn trsm<'a>(ctx: &Context,
+            side: Side,
+            uplo: Uplo,
+            transa: Transpose,
+            diag: Diag,
+            alpha: Self,
+            a: impl Into<MatRef<'a, Self>>,
+            b: impl Into<MatMut<'a, Self>>,
+        ) -> Result<()> {
+            $r(ctx, side, uplo, transa, diag, alpha, a, b)
+        }
+    };
 }
 
-impl Float for f64 {
-    const ZERO: f64 = 0.0;
-    const ONE: f64 = 1.0;
-    const GEMM: &'static str = "dgemm";
-    const GEMM_BATCHED: &'static str = "dgemm_batched";
-    const AXPY: &'static str = "daxpy";
+float_impl!(f32, "s", "isamax", {
+    iamax => blas::isamax, dot_kept => crate::resident::sdot, asum => blas::sasum, nrm2 => blas::snrm2, dot => blas::sdot,
+    axpy => blas::saxpy, copy => blas::scopy, scal => blas::sscal, swap => blas::sswap,
+    rot => blas::srot, rotm => blas::srotm, gemv => blas::sgemv, symv => blas::ssymv,
+    trmv => blas::strmv, trsv => blas::strsv, ger => blas::sger, syr => blas::ssyr,
+    syr2 => blas::ssyr2, gemm => blas::sgemm, gemm_batched => blas::sgemm_batched,
+    gemmtr => blas::sgemmtr, syrk => blas::ssyrk, syr2k => blas::ssyr2k, symm => blas::ssymm,
+    trmm => blas::strmm, trsm => blas::strsm,
+});
 
-    fn dot(ctx: &Context, x: ArrayView1<'_, f64>, y: ArrayView1<'_, f64>) -> Result<f64> {
-        blas::ddot(ctx, x, y)
-    }
-
-    fn axpy(
-        ctx: &Context,
-        alpha: f64,
-        x: ArrayView1<'_, f64>,
-        y: ArrayViewMut1<'_, f64>,
-    ) -> Result<()> {
-        blas::daxpy(ctx, alpha, x, y)
-    }
-
-    fn gemm(
-        ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: f64,
-        a: ArrayView2<'_, f64>,
-        b: ArrayView2<'_, f64>,
-        beta: f64,
-        c: ArrayViewMut2<'_, f64>,
-    ) -> Result<()> {
-        blas::dgemm(ctx, transa, transb, alpha, a, b, beta, c)
-    }
-
-    fn gemm_batched(
-        ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: f64,
-        a: ArrayView3<'_, f64>,
-        b: ArrayView3<'_, f64>,
-        beta: f64,
-        c: ArrayViewMut3<'_, f64>,
-    ) -> Result<()> {
-        blas::dgemm_batched(ctx, transa, transb, alpha, a, b, beta, c)
-    }
-}
+float_impl!(f64, "d", "idamax", {
+    iamax => blas::idamax, dot_kept => crate::resident::ddot, asum => blas::dasum, nrm2 => blas::dnrm2, dot => blas::ddot,
+    axpy => blas::daxpy, copy => blas::dcopy, scal => blas::dscal, swap => blas::dswap,
+    rot => blas::drot, rotm => blas::drotm, gemv => blas::dgemv, symv => blas::dsymv,
+    trmv => blas::dtrmv, trsv => blas::dtrsv, ger => blas::dger, syr => blas::dsyr,
+    syr2 => blas::dsyr2, gemm => blas::dgemm, gemm_batched => blas::dgemm_batched,
+    gemmtr => blas::dgemmtr, syrk => blas::dsyrk, syr2k => blas::dsyr2k, symm => blas::dsymm,
+    trmm => blas::dtrmm, trsm => blas::dtrsm,
+});
 
 /// Matrix products on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): `sgemm` on
 /// f32 arrays, `dgemm` on f64 ones.
@@ -836,179 +1286,176 @@ impl<A: Float, T: Data<Elem = A>> GemmExt<A> for ArrayBase<T, Ix2> {
     }
 }
 
-/// Level 3 methods on 2-D `f32` arrays (the matrix `A` is `self`); the products (`gpu_gemm`)
-/// are in [`GemmExt`], on f32 and f64 arrays alike.
-pub trait Level3Ext {
-    /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle.
-    /// BLAS `sgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`].
+/// Level 3 methods on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): the `s`
+/// routines on f32 arrays, the `d` routines on f64 ones; the plain products (`gpu_gemm`) are in
+/// [`GemmExt`].
+pub trait Level3Ext<A: Float> {
+    /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle. BLAS
+    /// `sgemmtr` / `dgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`] /
+    /// [`blas::dgemmtr`].
     ///
     /// # Errors
-    /// As [`blas::sgemmtr`].
-    fn gpu_gemmtr<S: Data<Elem = f32>>(
-        &self,
-        uplo: Uplo,
-        b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>>;
+    /// As [`blas::sgemmtr`] / [`blas::dgemmtr`].
+    fn gpu_gemmtr<S: Data<Elem = A>>(&self, uplo: Uplo, b: &ArrayBase<S, Ix2>)
+        -> Result<Array2<A>>;
 
-    /// `C ← alpha·A·B + beta·C` on the triangle `uplo` of `C` only. BLAS `sgemmtr`; see
-    /// [`blas::sgemmtr`].
+    /// `C ← alpha·A·B + beta·C` on the triangle `uplo` of `C` only. BLAS `sgemmtr` / `dgemmtr`; see
+    /// [`blas::sgemmtr`] / [`blas::dgemmtr`].
     ///
     /// # Errors
-    /// As [`blas::sgemmtr`]; on error `c` is unchanged.
-    fn gpu_gemmtr_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As [`blas::sgemmtr`] / [`blas::dgemmtr`]; on error `c` is unchanged.
+    fn gpu_gemmtr_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix2>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
 
-    /// The triangle `uplo` of `A·Aᵀ` as a new (C-order) n×n array, zeros in the other
-    /// triangle (`a.t().gpu_syrk(..)` gives `AᵀA`). BLAS `ssyrk` with `alpha = 1`, `beta = 0`;
-    /// see [`blas::ssyrk`].
+    /// The triangle `uplo` of `A·Aᵀ` as a new (C-order) n×n array, zeros in the other triangle
+    /// (`a.t().gpu_syrk(..)` gives `AᵀA`). BLAS `ssyrk` / `dsyrk` with `alpha = 1`, `beta = 0`; see
+    /// [`blas::ssyrk`] / [`blas::dsyrk`].
     ///
     /// # Errors
-    /// As [`blas::ssyrk`].
-    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>>;
+    /// As [`blas::ssyrk`] / [`blas::dsyrk`].
+    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<A>>;
 
-    /// `C ← alpha·A·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyrk`; see
-    /// [`blas::ssyrk`].
+    /// `C ← alpha·A·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyrk` / `dsyrk`; see
+    /// [`blas::ssyrk`] / [`blas::dsyrk`].
     ///
     /// # Errors
-    /// As [`blas::ssyrk`]; on error `c` is unchanged.
-    fn gpu_syrk_inplace<S2: DataMut<Elem = f32>>(
+    /// As [`blas::ssyrk`] / [`blas::dsyrk`]; on error `c` is unchanged.
+    fn gpu_syrk_inplace<S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
-        beta: f32,
+        alpha: A,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
 
     /// The triangle `uplo` of `A·Bᵀ + B·Aᵀ` as a new (C-order) n×n array, zeros in the other
-    /// triangle. BLAS `ssyr2k` with `alpha = 1`, `beta = 0`; see [`blas::ssyr2k`].
+    /// triangle. BLAS `ssyr2k` / `dsyr2k` with `alpha = 1`, `beta = 0`; see [`blas::ssyr2k`] /
+    /// [`blas::dsyr2k`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2k`].
-    fn gpu_syr2k<S: Data<Elem = f32>>(
-        &self,
-        uplo: Uplo,
-        b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>>;
+    /// As [`blas::ssyr2k`] / [`blas::dsyr2k`].
+    fn gpu_syr2k<S: Data<Elem = A>>(&self, uplo: Uplo, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>>;
 
-    /// `C ← alpha·A·Bᵀ + alpha·B·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyr2k`;
-    /// see [`blas::ssyr2k`].
+    /// `C ← alpha·A·Bᵀ + alpha·B·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyr2k` /
+    /// `dsyr2k`; see [`blas::ssyr2k`] / [`blas::dsyr2k`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2k`]; on error `c` is unchanged.
-    fn gpu_syr2k_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As [`blas::ssyr2k`] / [`blas::dsyr2k`]; on error `c` is unchanged.
+    fn gpu_syr2k_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix2>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
 
     /// `A·B` (`Side::Left`) or `B·A` (`Side::Right`) as a new (C-order) array, `A` (`self`)
-    /// symmetric and read from its triangle `uplo` only. BLAS `ssymm` with `alpha = 1`,
-    /// `beta = 0`; see [`blas::ssymm`].
+    /// symmetric and read from its triangle `uplo` only. BLAS `ssymm` / `dsymm` with `alpha = 1`,
+    /// `beta = 0`; see [`blas::ssymm`] / [`blas::dsymm`].
     ///
     /// # Errors
-    /// As [`blas::ssymm`].
-    fn gpu_symm<S: Data<Elem = f32>>(
+    /// As [`blas::ssymm`] / [`blas::dsymm`].
+    fn gpu_symm<S: Data<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>>;
+    ) -> Result<Array2<A>>;
 
     /// `C ← alpha·A·B + beta·C` (Left) or `C ← alpha·B·A + beta·C` (Right), `A` symmetric.
-    /// BLAS `ssymm`; see [`blas::ssymm`].
+    /// BLAS `ssymm` / `dsymm`; see [`blas::ssymm`] / [`blas::dsymm`].
     ///
     /// # Errors
-    /// As [`blas::ssymm`]; on error `c` is unchanged.
+    /// As [`blas::ssymm`] / [`blas::dsymm`]; on error `c` is unchanged.
     #[allow(clippy::too_many_arguments)]
-    fn gpu_symm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_symm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix2>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
 
     /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
-    /// triangular. BLAS `strmm` with `alpha = 1`; see [`blas::strmm`].
+    /// triangular. BLAS `strmm` / `dtrmm` with `alpha = 1`; see [`blas::strmm`] / [`blas::dtrmm`].
     ///
     /// # Errors
-    /// As [`blas::strmm`].
-    fn gpu_trmm<S: Data<Elem = f32>>(
+    /// As [`blas::strmm`] / [`blas::dtrmm`].
+    fn gpu_trmm<S: Data<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>>;
+    ) -> Result<Array2<A>>;
 
     /// `B ← alpha·op(A)·B` (Left) or `B ← alpha·B·op(A)` (Right), `A` triangular. BLAS
-    /// `strmm`; see [`blas::strmm`].
+    /// `strmm`; see [`blas::strmm`] / [`blas::dtrmm`].
     ///
     /// # Errors
-    /// As [`blas::strmm`]; on error `b` is unchanged.
-    fn gpu_trmm_inplace<S: DataMut<Elem = f32>>(
+    /// As [`blas::strmm`] / [`blas::dtrmm`]; on error `b` is unchanged.
+    fn gpu_trmm_inplace<S: DataMut<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
-        alpha: f32,
+        alpha: A,
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()>;
 
-    /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a
-    /// new array, `A` (`self`) triangular. BLAS `strsm` with `alpha = 1`; see [`blas::strsm`].
+    /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a new
+    /// array, `A` (`self`) triangular. BLAS `strsm` / `dtrsm` with `alpha = 1`; see [`blas::strsm`]
+    /// / [`blas::dtrsm`].
     ///
     /// # Errors
-    /// As [`blas::strsm`].
-    fn gpu_trsm<S: Data<Elem = f32>>(
+    /// As [`blas::strsm`] / [`blas::dtrsm`].
+    fn gpu_trsm<S: Data<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>>;
+    ) -> Result<Array2<A>>;
 
     /// `B ← X` solving `op(A)·X = alpha·B` (Left) or `X·op(A) = alpha·B` (Right), `A`
-    /// triangular. BLAS `strsm`; see [`blas::strsm`].
+    /// triangular. BLAS `strsm` / `dtrsm`; see [`blas::strsm`] / [`blas::dtrsm`].
     ///
     /// # Errors
-    /// As [`blas::strsm`]; on error `b` is unchanged.
-    fn gpu_trsm_inplace<S: DataMut<Elem = f32>>(
+    /// As [`blas::strsm`] / [`blas::dtrsm`]; on error `b` is unchanged.
+    fn gpu_trsm_inplace<S: DataMut<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
-        alpha: f32,
+        alpha: A,
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()>;
 }
 
-impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
-    fn gpu_gemmtr<S: Data<Elem = f32>>(
+impl<A: Float, T: Data<Elem = A>> Level3Ext<A> for ArrayBase<T, Ix2> {
+    fn gpu_gemmtr<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>> {
+    ) -> Result<Array2<A>> {
         // C is n×n with n = rows of A: B must have n columns (named here, since the caller
         // passes no C that a later check could name).
         if b.ncols() != self.nrows() {
             return Err(crate::Error::DimensionMismatch {
-                routine: "sgemmtr",
+                routine: A::name("gemmtr"),
                 arg: "b",
                 detail: format!(
                     "columns of B must equal the rows of A (C is n×n): expected {}, found {}",
@@ -1017,21 +1464,21 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
                 ),
             });
         }
-        let mut c = zeros2("sgemmtr", (self.nrows(), b.ncols()))?;
-        self.gpu_gemmtr_inplace(uplo, 1.0, b, 0.0, &mut c)?;
+        let mut c = zeros2_of::<A>(A::name("gemmtr"), (self.nrows(), b.ncols()))?;
+        self.gpu_gemmtr_inplace(uplo, A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
     }
 
-    fn gpu_gemmtr_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_gemmtr_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix2>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::sgemmtr(
+        A::gemmtr(
             ctx,
             uplo,
             Transpose::No,
@@ -1044,21 +1491,21 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<f32>> {
-        let mut c = zeros2("ssyrk", (self.nrows(), self.nrows()))?;
-        self.gpu_syrk_inplace(uplo, 1.0, 0.0, &mut c)?;
+    fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<A>> {
+        let mut c = zeros2_of::<A>(A::name("syrk"), (self.nrows(), self.nrows()))?;
+        self.gpu_syrk_inplace(uplo, A::ONE, A::ZERO, &mut c)?;
         Ok(c)
     }
 
-    fn gpu_syrk_inplace<S2: DataMut<Elem = f32>>(
+    fn gpu_syrk_inplace<S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
-        beta: f32,
+        alpha: A,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::ssyrk(
+        A::syrk(
             ctx,
             uplo,
             Transpose::No,
@@ -1069,26 +1516,22 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_syr2k<S: Data<Elem = f32>>(
-        &self,
-        uplo: Uplo,
-        b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut c = zeros2("ssyr2k", (self.nrows(), self.nrows()))?;
-        self.gpu_syr2k_inplace(uplo, 1.0, b, 0.0, &mut c)?;
+    fn gpu_syr2k<S: Data<Elem = A>>(&self, uplo: Uplo, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>> {
+        let mut c = zeros2_of::<A>(A::name("syr2k"), (self.nrows(), self.nrows()))?;
+        self.gpu_syr2k_inplace(uplo, A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
     }
 
-    fn gpu_syr2k_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_syr2k_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix2>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::ssyr2k(
+        A::syr2k(
             ctx,
             uplo,
             Transpose::No,
@@ -1100,28 +1543,28 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_symm<S: Data<Elem = f32>>(
+    fn gpu_symm<S: Data<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut c = zeros2("ssymm", b.dim())?;
-        self.gpu_symm_inplace(side, uplo, 1.0, b, 0.0, &mut c)?;
+    ) -> Result<Array2<A>> {
+        let mut c = zeros2_of::<A>(A::name("symm"), b.dim())?;
+        self.gpu_symm_inplace(side, uplo, A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
     }
 
-    fn gpu_symm_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_symm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         b: &ArrayBase<S, Ix2>,
-        beta: f32,
+        beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::ssymm(
+        A::symm(
             ctx,
             side,
             uplo,
@@ -1133,30 +1576,30 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_trmm<S: Data<Elem = f32>>(
+    fn gpu_trmm<S: Data<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut out = owned("strmm", b)?;
-        self.gpu_trmm_inplace(side, uplo, trans, diag, 1.0, &mut out)?;
+    ) -> Result<Array2<A>> {
+        let mut out = owned(A::name("trmm"), b)?;
+        self.gpu_trmm_inplace(side, uplo, trans, diag, A::ONE, &mut out)?;
         Ok(out)
     }
 
-    fn gpu_trmm_inplace<S: DataMut<Elem = f32>>(
+    fn gpu_trmm_inplace<S: DataMut<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
-        alpha: f32,
+        alpha: A,
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::strmm(
+        A::trmm(
             ctx,
             side,
             uplo,
@@ -1168,30 +1611,30 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
         )
     }
 
-    fn gpu_trsm<S: Data<Elem = f32>>(
+    fn gpu_trsm<S: Data<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
         b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut x = owned("strsm", b)?;
-        self.gpu_trsm_inplace(side, uplo, trans, diag, 1.0, &mut x)?;
+    ) -> Result<Array2<A>> {
+        let mut x = owned(A::name("trsm"), b)?;
+        self.gpu_trsm_inplace(side, uplo, trans, diag, A::ONE, &mut x)?;
         Ok(x)
     }
 
-    fn gpu_trsm_inplace<S: DataMut<Elem = f32>>(
+    fn gpu_trsm_inplace<S: DataMut<Elem = A>>(
         &self,
         side: Side,
         uplo: Uplo,
         trans: Transpose,
         diag: Diag,
-        alpha: f32,
+        alpha: A,
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
         let ctx = Context::shared()?;
-        blas::strsm(
+        A::trsm(
             ctx,
             side,
             uplo,
@@ -1204,7 +1647,8 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
     }
 }
 
-/// Level 2 rank updates as methods on 1-D `f32` arrays: the receiver is `x`, the routine's first
+/// Level 2 rank updates as methods on 1-D `f32` and `f64` arrays (`sger`, `ssyr`, `ssyr2` on
+/// f32, `dger`, `dsyr`, `dsyr2` on f64): the receiver is `x`, the routine's first
 /// operand (BLAS `sger(m, n, alpha, x, incx, y, incy, a, lda)`), and the matrix `A` is the
 /// output. The plain form returns the updated matrix as a new array (a copy of `a`, same
 /// layout); the `_inplace` form updates `a`, taken last as `&mut`.
@@ -1221,89 +1665,92 @@ impl<T: Data<Elem = f32>> Level3Ext for ArrayBase<T, Ix2> {
 /// assert_eq!(a, array![[1.0, 2.0], [0.0, 4.0]]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub trait Level2VecExt {
-    /// `alpha·x·yᵀ + A` as a new array (x is `self`). BLAS `sger`; see [`blas::sger`].
+pub trait Level2VecExt<A: Float> {
+    /// `alpha·x·yᵀ + A` as a new array (x is `self`). BLAS `sger` / `dger`; see [`blas::sger`] /
+    /// [`blas::dger`].
     ///
     /// # Errors
-    /// As [`blas::sger`].
-    fn gpu_ger<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+    /// As [`blas::sger`] / [`blas::dger`].
+    fn gpu_ger<S: Data<Elem = A>, S2: Data<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
-    ) -> Result<Array2<f32>>;
+    ) -> Result<Array2<A>>;
 
-    /// `A ← alpha·x·yᵀ + A` (x is `self`). BLAS `sger`; see [`blas::sger`].
+    /// `A ← alpha·x·yᵀ + A` (x is `self`). BLAS `sger` / `dger`; see [`blas::sger`] /
+    /// [`blas::dger`].
     ///
     /// # Errors
-    /// As [`blas::sger`]; on error `a` is unchanged.
-    fn gpu_ger_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As [`blas::sger`] / [`blas::dger`]; on error `a` is unchanged.
+    fn gpu_ger_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
 
     /// `alpha·x·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle copied from
-    /// `a` unchanged; x is `self`). BLAS `ssyr`; see [`blas::ssyr`].
+    /// `a` unchanged; x is `self`). BLAS `ssyr` / `dsyr`; see [`blas::ssyr`] / [`blas::dsyr`].
     ///
     /// # Errors
-    /// As [`blas::ssyr`].
-    fn gpu_syr<S: Data<Elem = f32>>(
+    /// As [`blas::ssyr`] / [`blas::dsyr`].
+    fn gpu_syr<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         a: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>>;
+    ) -> Result<Array2<A>>;
 
-    /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS `ssyr`; see
-    /// [`blas::ssyr`].
+    /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS `ssyr` / `dsyr`; see
+    /// [`blas::ssyr`] / [`blas::dsyr`].
     ///
     /// # Errors
-    /// As [`blas::ssyr`]; on error `a` is unchanged.
-    fn gpu_syr_inplace<S: DataMut<Elem = f32>>(
+    /// As [`blas::ssyr`] / [`blas::dsyr`]; on error `a` is unchanged.
+    fn gpu_syr_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         a: &mut ArrayBase<S, Ix2>,
     ) -> Result<()>;
 
     /// `alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle
-    /// copied from `a` unchanged; x is `self`). BLAS `ssyr2`; see [`blas::ssyr2`].
+    /// copied from `a` unchanged; x is `self`). BLAS `ssyr2` / `dsyr2`; see [`blas::ssyr2`] /
+    /// [`blas::dsyr2`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2`].
-    fn gpu_syr2<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+    /// As [`blas::ssyr2`] / [`blas::dsyr2`].
+    fn gpu_syr2<S: Data<Elem = A>, S2: Data<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
-    ) -> Result<Array2<f32>>;
+    ) -> Result<Array2<A>>;
 
     /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS
-    /// `ssyr2`; see [`blas::ssyr2`].
+    /// `ssyr2`; see [`blas::ssyr2`] / [`blas::dsyr2`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2`]; on error `a` is unchanged.
-    fn gpu_syr2_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    /// As [`blas::ssyr2`] / [`blas::dsyr2`]; on error `a` is unchanged.
+    fn gpu_syr2_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()>;
 }
 
-impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
-    fn gpu_ger<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+impl<A: Float, T: Data<Elem = A>> Level2VecExt<A> for ArrayBase<T, Ix1> {
+    fn gpu_ger<S: Data<Elem = A>, S2: Data<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut out = owned("sger", a)?;
-        blas::sger(
+    ) -> Result<Array2<A>> {
+        let mut out = owned(A::name("ger"), a)?;
+        A::ger(
             Context::shared()?,
             alpha,
             self.view(),
@@ -1313,13 +1760,13 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         Ok(out)
     }
 
-    fn gpu_ger_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_ger_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        blas::sger(
+        A::ger(
             Context::shared()?,
             alpha,
             self.view(),
@@ -1328,35 +1775,35 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         )
     }
 
-    fn gpu_syr<S: Data<Elem = f32>>(
+    fn gpu_syr<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         a: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut out = owned("ssyr", a)?;
-        blas::ssyr(Context::shared()?, uplo, alpha, self.view(), out.view_mut())?;
+    ) -> Result<Array2<A>> {
+        let mut out = owned(A::name("syr"), a)?;
+        A::syr(Context::shared()?, uplo, alpha, self.view(), out.view_mut())?;
         Ok(out)
     }
 
-    fn gpu_syr_inplace<S: DataMut<Elem = f32>>(
+    fn gpu_syr_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         a: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
-        blas::ssyr(Context::shared()?, uplo, alpha, self.view(), a.view_mut())
+        A::syr(Context::shared()?, uplo, alpha, self.view(), a.view_mut())
     }
 
-    fn gpu_syr2<S: Data<Elem = f32>, S2: Data<Elem = f32>>(
+    fn gpu_syr2<S: Data<Elem = A>, S2: Data<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
-    ) -> Result<Array2<f32>> {
-        let mut out = owned("ssyr2", a)?;
-        blas::ssyr2(
+    ) -> Result<Array2<A>> {
+        let mut out = owned(A::name("syr2"), a)?;
+        A::syr2(
             Context::shared()?,
             uplo,
             alpha,
@@ -1367,14 +1814,14 @@ impl<T: Data<Elem = f32>> Level2VecExt for ArrayBase<T, Ix1> {
         Ok(out)
     }
 
-    fn gpu_syr2_inplace<S: Data<Elem = f32>, S2: DataMut<Elem = f32>>(
+    fn gpu_syr2_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
-        alpha: f32,
+        alpha: A,
         y: &ArrayBase<S, Ix1>,
         a: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        blas::ssyr2(
+        A::syr2(
             Context::shared()?,
             uplo,
             alpha,

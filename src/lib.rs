@@ -64,10 +64,8 @@ pub use wgpu;
 
 /// Extension traits and flag enums: `use wgblas::prelude::*;`.
 pub mod prelude {
-    pub use crate::ext::Level2VecExt;
     pub use crate::ext::{
-        GemmExt, Level1Ext, Level1FloatExt, Level2Ext, Level3BatchExt, Level3Ext,
+        GemmExt, Level1Ext, Level1MutExt, Level2Ext, Level2VecExt, Level3BatchExt, Level3Ext, ToGpu,
     };
-    pub use crate::ext::{Level1MutExt, Level1RealExt, ToGpu};
     pub use crate::flags::{Diag, Side, Transpose, Uplo};
 }

@@ -140,7 +140,7 @@ fn dnrm2_hand_values() {
     // Views and the extension method.
     let x = array![3.0f64, 12.0, 4.0, 5.0];
     assert_eq!(blas::dnrm2(c, x.slice(s![..;2])).unwrap(), 5.0);
-    //EXT assert_eq!(x.slice(s![..;-2]).gpu_nrm2().unwrap(), 13.0);
+    assert_eq!(x.slice(s![..;-2]).gpu_nrm2().unwrap(), 13.0);
     // A resident vector, used in place.
     let g = c.upload_vector(&array![3.0f64, 4.0]).unwrap();
     assert_eq!(blas::dnrm2(c, &g).unwrap(), 5.0);
@@ -859,4 +859,173 @@ fn validation_and_missing_f64() {
     );
     assert_eq!(y, array![9.0, 9.0, 9.0]);
     assert!(a3.iter().all(|&v| v == 9.0));
+}
+
+/// Every `gpu_*` method of the extension traits on f64 arrays (one generic impl over
+/// `ext::Float`), and the generic resident short methods on `GpuMatrix<f64>` /
+/// `GpuVector<f64>`: small integer data, so every f64 result is exact and compared with the
+/// host computation for equality; each `_inplace` form against its plain form.
+#[test]
+fn extension_traits_on_f64_arrays() {
+    use wgblas::Side;
+    let a = array![[2.0f64, -1.0, 3.0], [1.0, 4.0, -2.0], [0.0, 1.0, 5.0]];
+    let b = array![[1.0f64, 0.0, -1.0], [2.0, 1.0, 0.0], [-1.0, 3.0, 1.0]];
+    let x = array![1.0f64, -2.0, 3.0];
+    let y = array![2.0f64, 0.0, -1.0];
+    let tri = |m: &Array2<f64>, uplo: Uplo, unit: bool| {
+        Array2::from_shape_fn(m.dim(), |(i, j)| {
+            if unit && i == j {
+                1.0
+            } else if in_tri(uplo, i, j) {
+                m[[i, j]]
+            } else {
+                0.0
+            }
+        })
+    };
+    let sym = |m: &Array2<f64>, uplo: Uplo| {
+        Array2::from_shape_fn(m.dim(), |(i, j)| {
+            if in_tri(uplo, i, j) {
+                m[[i, j]]
+            } else {
+                m[[j, i]]
+            }
+        })
+    };
+    // Level 1.
+    assert_eq!(x.gpu_dot(&y).unwrap(), -1.0);
+    assert_eq!(x.gpu_axpy(2.0, &y).unwrap(), &x * 2.0 + &y);
+    let mut z = y.clone();
+    x.gpu_axpy_inplace(2.0, &mut z).unwrap();
+    assert_eq!(z, &x * 2.0 + &y);
+    assert_eq!(x.gpu_copy().unwrap(), x);
+    let mut z = Array1::zeros(3);
+    x.gpu_copy_inplace(&mut z).unwrap();
+    assert_eq!(z, x);
+    assert_eq!(x.gpu_scal(3.0).unwrap(), &x * 3.0);
+    z.gpu_scal_inplace(3.0).unwrap();
+    assert_eq!(z, &x * 3.0);
+    assert_eq!(array![2.0f64, -1.0, 2.0].gpu_nrm2().unwrap(), 3.0);
+    assert_eq!(x.gpu_iamax().unwrap(), 2);
+    assert_eq!(x.gpu_asum().unwrap(), 6.0);
+    let (rx, ry) = x.gpu_rot(&y, 0.0, 1.0).unwrap();
+    assert_eq!((rx, ry), (y.clone(), -&x));
+    let param = [-1.0, 1.0, 2.0, 3.0, 4.0]; // H = [[1, 3], [2, 4]]
+    let (mx, my) = x.gpu_rotm(&y, param).unwrap();
+    assert_eq!(mx, &x + &(&y * 3.0));
+    assert_eq!(my, &x * 2.0 + &(&y * 4.0));
+    let (mut p, mut q) = (x.clone(), y.clone());
+    p.gpu_rotm_inplace(&mut q, param).unwrap();
+    assert_eq!((p.clone(), q.clone()), (mx.clone(), my.clone()));
+    p.gpu_rot_inplace(&mut q, 0.0, 1.0).unwrap();
+    assert_eq!((p, q), (my, -&mx));
+    let (mut p2, mut q2) = (x.clone(), y.clone());
+    p2.gpu_swap(&mut q2).unwrap();
+    assert_eq!((p2, q2), (y.clone(), x.clone()));
+    // Level 2.
+    assert_eq!(a.gpu_gemv(&x).unwrap(), a.dot(&x));
+    let mut z = y.clone();
+    a.gpu_gemv_inplace(2.0, &x, 1.0, &mut z).unwrap();
+    assert_eq!(z, a.dot(&x) * 2.0 + &y);
+    let l = tri(&a, Uplo::Lower, false);
+    let lb = l.dot(&x);
+    assert_eq!(
+        a.gpu_trsv(Uplo::Lower, Transpose::No, Diag::NonUnit, &lb)
+            .unwrap(),
+        x
+    );
+    let mut z = lb.clone();
+    a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut z)
+        .unwrap();
+    assert_eq!(z, x);
+    assert_eq!(
+        a.gpu_symv(Uplo::Upper, &x).unwrap(),
+        sym(&a, Uplo::Upper).dot(&x)
+    );
+    let mut z = y.clone();
+    a.gpu_symv_inplace(Uplo::Upper, -1.0, &x, 2.0, &mut z)
+        .unwrap();
+    assert_eq!(z, &y * 2.0 - sym(&a, Uplo::Upper).dot(&x));
+    let u1 = tri(&a, Uplo::Upper, true);
+    assert_eq!(
+        a.gpu_trmv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x)
+            .unwrap(),
+        u1.t().dot(&x)
+    );
+    let mut z = x.clone();
+    a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut z)
+        .unwrap();
+    assert_eq!(z, u1.t().dot(&x));
+    let outer =
+        |u: &Array1<f64>, v: &Array1<f64>| Array2::from_shape_fn((3, 3), |(i, j)| u[i] * v[j]);
+    assert_eq!(x.gpu_ger(1.0, &y, &a).unwrap(), &a + &outer(&x, &y));
+    let mut m = a.clone();
+    x.gpu_ger_inplace(1.0, &y, &mut m).unwrap();
+    assert_eq!(m, &a + &outer(&x, &y));
+    let keep_other = |new: Array2<f64>, uplo: Uplo| {
+        Array2::from_shape_fn((3, 3), |(i, j)| {
+            if in_tri(uplo, i, j) {
+                new[[i, j]]
+            } else {
+                a[[i, j]]
+            }
+        })
+    };
+    let want = keep_other(&a + &outer(&x, &x), Uplo::Upper);
+    assert_eq!(x.gpu_syr(Uplo::Upper, 1.0, &a).unwrap(), want);
+    let mut m = a.clone();
+    x.gpu_syr_inplace(Uplo::Upper, 1.0, &mut m).unwrap();
+    assert_eq!(m, want);
+    let want = keep_other(&a + &outer(&x, &y) + &outer(&y, &x), Uplo::Lower);
+    assert_eq!(x.gpu_syr2(Uplo::Lower, 1.0, &y, &a).unwrap(), want);
+    let mut m = a.clone();
+    x.gpu_syr2_inplace(Uplo::Lower, 1.0, &y, &mut m).unwrap();
+    assert_eq!(m, want);
+    // Level 3 (the plain forms write zeros outside the triangle of a triangular output).
+    let want = tri(&a.dot(&b), Uplo::Lower, false);
+    assert_eq!(a.gpu_gemmtr(Uplo::Lower, &b).unwrap(), want);
+    let mut m = Array2::zeros((3, 3));
+    a.gpu_gemmtr_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut m)
+        .unwrap();
+    assert_eq!(m, want);
+    let want = tri(&a.dot(&a.t()), Uplo::Upper, false);
+    assert_eq!(a.gpu_syrk(Uplo::Upper).unwrap(), want);
+    let mut m = Array2::zeros((3, 3));
+    a.gpu_syrk_inplace(Uplo::Upper, 1.0, 0.0, &mut m).unwrap();
+    assert_eq!(m, want);
+    let want = tri(&(a.dot(&b.t()) + b.dot(&a.t())), Uplo::Lower, false);
+    assert_eq!(a.gpu_syr2k(Uplo::Lower, &b).unwrap(), want);
+    let mut m = Array2::zeros((3, 3));
+    a.gpu_syr2k_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut m)
+        .unwrap();
+    assert_eq!(m, want);
+    let want = sym(&a, Uplo::Upper).dot(&b);
+    assert_eq!(a.gpu_symm(Side::Left, Uplo::Upper, &b).unwrap(), want);
+    let mut m = Array2::zeros((3, 3));
+    a.gpu_symm_inplace(Side::Left, Uplo::Upper, 1.0, &b, 0.0, &mut m)
+        .unwrap();
+    assert_eq!(m, want);
+    let want = l.dot(&b);
+    let (lo, no, nu) = (Uplo::Lower, Transpose::No, Diag::NonUnit);
+    assert_eq!(a.gpu_trmm(Side::Left, lo, no, nu, &b).unwrap(), want);
+    let mut m = b.clone();
+    a.gpu_trmm_inplace(Side::Left, lo, no, nu, 1.0, &mut m)
+        .unwrap();
+    assert_eq!(m, want);
+    assert_eq!(a.gpu_trsm(Side::Left, lo, no, nu, &want).unwrap(), b);
+    a.gpu_trsm_inplace(Side::Left, lo, no, nu, 1.0, &mut m)
+        .unwrap();
+    assert_eq!(m, b);
+    // Resident short forms on f64.
+    let c = ctx();
+    let (ga, gb) = (c.upload_matrix(&a).unwrap(), c.upload_matrix(&b).unwrap());
+    assert_eq!(ga.gpu_gemm(&gb).unwrap().to_array().unwrap(), a.dot(&b));
+    let (gx, gy) = (c.upload_vector(&x).unwrap(), c.upload_vector(&y).unwrap());
+    assert_eq!(ga.gpu_gemv(&gx).unwrap().to_array().unwrap(), a.dot(&x));
+    assert_eq!(gx.gpu_dot(&gy).unwrap().get().unwrap(), -1.0);
+    assert_eq!(
+        gx.gpu_axpy(2.0, &gy).unwrap().to_array().unwrap(),
+        &x * 2.0 + &y
+    );
+    assert_eq!(gy.to_array().unwrap(), y);
 }
