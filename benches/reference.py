@@ -25,7 +25,8 @@ Subsets (comma-separated in REF_ONLY; default: all):
   level2  strsv 4096/8192 (one right-hand side); sgemv N/T, C/F at 4096/8192/16384;
           tall-skinny and short-wide; copy rows for Level 2
   host    torch pinned upload/read-back of 256 MiB, host-form sgemm at HOST_SIZES
-  f64     dgemm 4096/8192, ddot/daxpy 2^26 and f64 copy
+  f64     dgemm 4096/8192, ddot/daxpy/dnrm2 2^26 and f64 copy; dgemv N/T-C and dtrsv at
+          F64_L2_SIZES (8192), copy rows for dsymv/dtrmv/dger/dsyr/dsyr2 there
   bmm     torch.bmm 10000x32x32x32 and 256x512x512x512, FP32 and f64
   scale   (not in the default list) sgemm NN-C at SCALE_SIZES (8192, 32768: 4 GiB per operand)
           and saxpy/sdot at n = 2^SCALE_L1 (26, 30: 4 GiB per vector), cuBLAS and copy rows,
@@ -404,8 +405,48 @@ if "f64" in ONLY:
               gpu_ms(lambda: y.add_(x, alpha=0.5)))
     emit_copy("ddot", f"n={n}", 16 * n, torch.float64)
     emit_copy("daxpy", f"n={n}", 24 * n, torch.float64)
+    # dnrm2 (8n bytes): cuBLAS by ctypes where reachable, else PyTorch's norm kernel.
+    cublas = load_cublas()
+    if cublas is not None:
+        lib, h = cublas
+        p = lambda t: ctypes.c_void_p(t.data_ptr())
+        nrm2 = lambda: lib.cublasDnrm2_v2(h, ctypes.c_int(n), p(x), ctypes.c_int(1), p(out))
+        if nrm2() == 0:
+            emit_rate("dnrm2", f"n={n}", "-", "resident", "GB/s", "cublas", 8 * n, gpu_ms(nrm2))
+        else:
+            cublas = None
+    if cublas is None:
+        emit_rate("dnrm2", f"n={n}", "-", "resident", "GB/s", "torch", 8 * n,
+                  gpu_ms(lambda: torch.linalg.vector_norm(x, out=out)))
+    emit_copy("dnrm2", f"n={n}", 8 * n, torch.float64)
     del x, y
     torch.cuda.empty_cache()
+    # f64 Level 2 at the bandwidth report's --sq64 sizes (F64_L2_SIZES), byte counts as its
+    # f32 rows with 8-byte elements: dgemv 8(n² + 2n) (cublasDgemv through torch.mv), dtrsv in
+    # ms (one right-hand side), and copy rows for dsymv 8(n(n+1)/2 + 3n), dtrmv
+    # 8(n(n+1)/2 + 2n), dger 16n², dsyr and dsyr2 8n(n+1).
+    for n in [int(v) for v in os.environ.get("F64_L2_SIZES", "8192").split(",")]:
+        shape = f"{n}x{n}"
+        a = torch.randn(n, n, device=dev, dtype=torch.float64)
+        xv = torch.randn(n, device=dev, dtype=torch.float64)
+        yv = torch.empty(n, device=dev, dtype=torch.float64)
+        for layout, fn in (("N-C", lambda: torch.mv(a, xv, out=yv)),
+                           ("T-C", lambda: torch.mv(a.t(), xv, out=yv))):
+            emit_rate("dgemv", shape, layout, "resident", "GB/s", "cublas", 8 * (n * n + 2 * n),
+                      gpu_ms(fn))
+        emit_copy("dgemv", shape, 8 * (n * n + 2 * n), torch.float64, layout="*")
+        t = torch.tril(a / n) + torch.eye(n, device=dev, dtype=torch.float64)
+        rhs = torch.randn(n, 1, device=dev, dtype=torch.float64)
+        med, best = gpu_ms(lambda: torch.linalg.solve_triangular(t, rhs, upper=False, left=True))
+        row("dtrsv", shape, "*", "resident", "ms", "cublas", med, best)
+        tri = n * (n + 1) // 2
+        emit_copy("dsymv", shape, 8 * (tri + 3 * n), torch.float64, layout="*")
+        emit_copy("dtrmv", shape, 8 * (tri + 2 * n), torch.float64, layout="*")
+        emit_copy("dger", shape, 16 * n * n, torch.float64, layout="*")
+        emit_copy("dsyr", shape, 16 * tri, torch.float64, layout="*")
+        emit_copy("dsyr2", shape, 16 * tri, torch.float64, layout="*")
+        del a, t, xv, yv, rhs
+        torch.cuda.empty_cache()
 
 # ---------------------------------------------------------------- batched gemm
 if "bmm" in ONLY:

@@ -15,10 +15,11 @@
 //! copies in one submission.
 //!
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
-//! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes).
+//! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
+//! `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at the `--sq64` sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
-//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--reps 11]`
+//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]`
 
 extern crate blas_src;
 
@@ -40,6 +41,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--skinny", "23"),
     ("--sq", "16384"),
     ("--trsv", "8192"),
+    ("--sq64", "8192"),
     ("--reps", "11"),
     ("--sets", "l1,l2"),
     ("--l1", "20,26"),
@@ -521,6 +523,12 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
                     blas::daxpy(ctx, 0.5, &gx64, &mut wy64).unwrap()
                 });
                 row(copier, reps, tag, "daxpy", &shape, "-", 6.0 * f, &s);
+                // dnrm2 (8n bytes, read back like idamax; a second pass only where elements
+                // lie outside LAPACK's medium band, none here).
+                let s = time_gpu_reading(ctx, reps, || {
+                    std::hint::black_box(blas::dnrm2(ctx, &gx64).unwrap());
+                });
+                row(copier, reps, tag, "dnrm2", &shape, "-", 2.0 * f, &s);
             }
         }
     }
@@ -735,6 +743,128 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
     }
 }
 
+/// The f64 Level 2 routines (set `f64`, where the adapter has `SHADER_F64`) on an n×n
+/// C-order matrix, `--sq64` sizes: bytes counted as for their f32 twins, with 8-byte elements
+/// (dgemv: the matrix and its vectors; dsymv, dtrmv: a triangle; dger, dsyr, dsyr2: the
+/// elements of A read and written); dtrsv in ms.
+fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
+    if !ctx.native_f64() {
+        println!("# f64: the adapter has no SHADER_F64");
+        return;
+    }
+    let mut r = StdRng::seed_from_u64(3);
+    for n in list(&arg("--sq64", "8192")) {
+        let mut a = rand_mat(&mut r, n, n).mapv(|v| f64::from(v) / n as f64);
+        for i in 0..n {
+            a[(i, i)] = 1.0 + a[(i, i)].abs();
+        }
+        let mut ga = ctx.upload_matrix(&a).unwrap();
+        drop(a);
+        let x = rand_vec(&mut r, n).mapv(f64::from);
+        let gx = ctx.upload_vector(&x).unwrap();
+        let mut gy = GpuVector::<f64>::zeros(ctx, n).unwrap();
+        let mut wx = ctx.upload_vector(&x).unwrap();
+        let shape = format!("{n}x{n}");
+        let nf = n as f64;
+        let tri = 8.0 * nf * (nf + 1.0) / 2.0;
+        for t in [Transpose::No, Transpose::Yes] {
+            let s = time_gpu(ctx, reps, || {
+                blas::dgemv(ctx, t, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+            });
+            let layout = format!("{}-C", trans_name(t));
+            row(
+                copier,
+                reps,
+                "auto",
+                "dgemv",
+                &shape,
+                &layout,
+                8.0 * nf * (nf + 2.0),
+                &s,
+            );
+        }
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            let u = if uplo == Uplo::Lower { "L" } else { "U" };
+            let s = time_gpu(ctx, reps, || {
+                blas::dsymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+            });
+            let layout = format!("{u}-C");
+            row(
+                copier,
+                reps,
+                "auto",
+                "dsymv",
+                &shape,
+                &layout,
+                tri + 24.0 * nf,
+                &s,
+            );
+            let s = time_gpu(ctx, reps, || {
+                blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
+            });
+            let layout = format!("{u}N-C");
+            row(
+                copier,
+                reps,
+                "auto",
+                "dtrmv",
+                &shape,
+                &layout,
+                tri + 16.0 * nf,
+                &s,
+            );
+            let s = time_gpu(ctx, reps, || {
+                blas::dsyr(ctx, uplo, 1e-9, &gx, &mut ga).unwrap()
+            });
+            row(
+                copier,
+                reps,
+                "auto",
+                "dsyr",
+                &shape,
+                &format!("{u}-C"),
+                2.0 * tri,
+                &s,
+            );
+            let s = time_gpu(ctx, reps, || {
+                blas::dsyr2(ctx, uplo, 1e-9, &gx, &wx, &mut ga).unwrap()
+            });
+            row(
+                copier,
+                reps,
+                "auto",
+                "dsyr2",
+                &shape,
+                &format!("{u}-C"),
+                2.0 * tri,
+                &s,
+            );
+            let s = time_gpu(ctx, reps.min(5), || {
+                blas::dtrsv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
+            });
+            println!(
+                "# dtrsv n={n} {u}N-C: {:.3} ms median ({:.3} min)",
+                s.median * 1e3,
+                s.min * 1e3
+            );
+            println!("ROW,dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}", s.median * 1e3);
+        }
+        let s = time_gpu(ctx, reps, || {
+            blas::dger(ctx, 1e-9, &gx, &wx, &mut ga).unwrap()
+        });
+        row(
+            copier,
+            reps,
+            "auto",
+            "dger",
+            &shape,
+            "C",
+            16.0 * nf * nf,
+            &s,
+        );
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let sets = arg("--sets", "l1,l2");
@@ -756,6 +886,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if sets.contains("l2") {
         level2(ctx, &mut copier, reps, sets.contains("lab-l2"));
+    }
+    if sets.contains("f64") {
+        level2_f64(ctx, &mut copier, reps);
     }
     println!("# total {:.1} s", t0.elapsed().as_secs_f64());
     Ok(())
