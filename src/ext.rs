@@ -11,11 +11,11 @@
 
 use ndarray::{Array1, Array2, Array3, ArrayBase, Data, DataMut, Ix1, Ix2, Ix3};
 
-use crate::blas;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::layout::{BatchMut, BatchRef, MatMut, MatRef, VecMut, VecRef};
 use crate::Context;
+use crate::{blas, resident};
 
 /// A new zero matrix for a routine's output, after checking that its size is representable
 /// and fits the shared context's device (so that an absurd shape, for example the product of
@@ -610,621 +610,143 @@ pub trait Float: sealed::Sealed + bytemuck::Pod + Send + Sync + 'static {
     /// `"dgemv"`), for errors; `root` itself for a name that is no routine.
     fn name(root: &'static str) -> &'static str;
 
-    /// [`blas::isamax`] / [`blas::idamax`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn iamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<usize>;
-
-    /// [`blas::sasum`] / [`blas::dasum`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn asum<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self>;
-
-    /// [`blas::snrm2`] / [`blas::dnrm2`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn nrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self>;
-
-    /// [`resident::sdot`](crate::resident::sdot) / [`resident::ddot`](crate::resident::ddot):
-    /// the dot product kept on the device.
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn dot_kept<'a, 'c>(
-        ctx: &'c Context,
-        x: impl Into<VecRef<'a, Self>>,
-        y: impl Into<VecRef<'a, Self>>,
-    ) -> Result<crate::GpuScalar<'c, Self>>;
-
-    /// [`blas::sdot`] / [`blas::ddot`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn dot<'a>(
-        ctx: &Context,
-        x: impl Into<VecRef<'a, Self>>,
-        y: impl Into<VecRef<'a, Self>>,
-    ) -> Result<Self>;
-
-    /// [`blas::saxpy`] / [`blas::daxpy`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn axpy<'a>(
-        ctx: &Context,
-        alpha: Self,
-        x: impl Into<VecRef<'a, Self>>,
-        y: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::scopy`] / [`blas::dcopy`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn copy<'a>(
-        ctx: &Context,
-        x: impl Into<VecRef<'a, Self>>,
-        y: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::sscal`] / [`blas::dscal`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn scal<'a>(ctx: &Context, alpha: Self, x: impl Into<VecMut<'a, Self>>) -> Result<()>;
-
-    /// [`blas::sswap`] / [`blas::dswap`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn swap<'a>(
-        ctx: &Context,
-        x: impl Into<VecMut<'a, Self>>,
-        y: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::srot`] / [`blas::drot`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn rot<'a>(
-        ctx: &Context,
-        x: impl Into<VecMut<'a, Self>>,
-        y: impl Into<VecMut<'a, Self>>,
-        c: Self,
-        s: Self,
-    ) -> Result<()>;
-
-    /// [`blas::srotm`] / [`blas::drotm`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn rotm<'a>(
-        ctx: &Context,
-        x: impl Into<VecMut<'a, Self>>,
-        y: impl Into<VecMut<'a, Self>>,
-        param: [Self; 5],
-    ) -> Result<()>;
-
-    /// [`blas::sgemv`] / [`blas::dgemv`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn gemv<'a>(
-        ctx: &Context,
-        trans: Transpose,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        x: impl Into<VecRef<'a, Self>>,
-        beta: Self,
-        y: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::ssymv`] / [`blas::dsymv`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn symv<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        x: impl Into<VecRef<'a, Self>>,
-        beta: Self,
-        y: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::strmv`] / [`blas::dtrmv`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn trmv<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        a: impl Into<MatRef<'a, Self>>,
-        x: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::strsv`] / [`blas::dtrsv`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn trsv<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        a: impl Into<MatRef<'a, Self>>,
-        x: impl Into<VecMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::sger`] / [`blas::dger`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn ger<'a>(
-        ctx: &Context,
-        alpha: Self,
-        x: impl Into<VecRef<'a, Self>>,
-        y: impl Into<VecRef<'a, Self>>,
-        a: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::ssyr`] / [`blas::dsyr`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn syr<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        alpha: Self,
-        x: impl Into<VecRef<'a, Self>>,
-        a: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::ssyr2`] / [`blas::dsyr2`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn syr2<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        alpha: Self,
-        x: impl Into<VecRef<'a, Self>>,
-        y: impl Into<VecRef<'a, Self>>,
-        a: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::sgemm`] / [`blas::dgemm`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn gemm<'a>(
-        ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        b: impl Into<MatRef<'a, Self>>,
-        beta: Self,
-        c: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::sgemm_batched`] / [`blas::dgemm_batched`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn gemm_batched<'a>(
-        ctx: &Context,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: Self,
-        a: impl Into<BatchRef<'a, Self>>,
-        b: impl Into<BatchRef<'a, Self>>,
-        beta: Self,
-        c: impl Into<BatchMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::sgemmtr`] / [`blas::dgemmtr`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn gemmtr<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        transa: Transpose,
-        transb: Transpose,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        b: impl Into<MatRef<'a, Self>>,
-        beta: Self,
-        c: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::ssyrk`] / [`blas::dsyrk`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    fn syrk<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        trans: Transpose,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        beta: Self,
-        c: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::ssyr2k`] / [`blas::dsyr2k`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn syr2k<'a>(
-        ctx: &Context,
-        uplo: Uplo,
-        trans: Transpose,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        b: impl Into<MatRef<'a, Self>>,
-        beta: Self,
-        c: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::ssymm`] / [`blas::dsymm`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn symm<'a>(
-        ctx: &Context,
-        side: Side,
-        uplo: Uplo,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        b: impl Into<MatRef<'a, Self>>,
-        beta: Self,
-        c: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::strmm`] / [`blas::dtrmm`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn trmm<'a>(
-        ctx: &Context,
-        side: Side,
-        uplo: Uplo,
-        transa: Transpose,
-        diag: Diag,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        b: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
-
-    /// [`blas::strsm`] / [`blas::dtrsm`].
-    ///
-    /// # Errors
-    /// As the BLAS routine.
-    #[allow(clippy::too_many_arguments)]
-    fn trsm<'a>(
-        ctx: &Context,
-        side: Side,
-        uplo: Uplo,
-        transa: Transpose,
-        diag: Diag,
-        alpha: Self,
-        a: impl Into<MatRef<'a, Self>>,
-        b: impl Into<MatMut<'a, Self>>,
-    ) -> Result<()>;
+    routine_table!(float_routines, @decl);
 }
 
-/// The one body of both [`Float`] impls: each method forwards its arguments, unchanged, to the
-/// routine of that precision named in the invocation.
+/// The table of [`Float`]'s routine methods, written once: each line is a method, its
+/// arguments after `ctx`, its result, and the f32 and f64 routines it forwards to. `$cb` is
+/// called with `$mode` and the table ([`float_routines`] declares the methods in the trait and
+/// defines them in each impl).
+macro_rules! routine_table {
+    ($cb:ident, $($mode:tt)*) => {
+        $cb! { $($mode)*
+            fn iamax<'a>(x: impl Into<VecRef<'a, Self>>) -> Result<usize>
+                = blas::isamax | blas::idamax;
+            fn asum<'a>(x: impl Into<VecRef<'a, Self>>) -> Result<Self>
+                = blas::sasum | blas::dasum;
+            fn nrm2<'a>(x: impl Into<VecRef<'a, Self>>) -> Result<Self>
+                = blas::snrm2 | blas::dnrm2;
+            fn dot<'a>(x: impl Into<VecRef<'a, Self>>, y: impl Into<VecRef<'a, Self>>)
+                -> Result<Self> = blas::sdot | blas::ddot;
+            fn dot_kept<'a>(x: impl Into<VecRef<'a, Self>>, y: impl Into<VecRef<'a, Self>>)
+                -> Result<crate::GpuScalar<'_, Self>> = resident::sdot | resident::ddot;
+            fn axpy<'a>(alpha: Self, x: impl Into<VecRef<'a, Self>>, y: impl Into<VecMut<'a, Self>>)
+                -> Result<()> = blas::saxpy | blas::daxpy;
+            fn copy<'a>(x: impl Into<VecRef<'a, Self>>, y: impl Into<VecMut<'a, Self>>)
+                -> Result<()> = blas::scopy | blas::dcopy;
+            fn scal<'a>(alpha: Self, x: impl Into<VecMut<'a, Self>>) -> Result<()>
+                = blas::sscal | blas::dscal;
+            fn swap<'a>(x: impl Into<VecMut<'a, Self>>, y: impl Into<VecMut<'a, Self>>)
+                -> Result<()> = blas::sswap | blas::dswap;
+            fn rot<'a>(x: impl Into<VecMut<'a, Self>>, y: impl Into<VecMut<'a, Self>>, c: Self,
+                s: Self) -> Result<()> = blas::srot | blas::drot;
+            fn rotm<'a>(x: impl Into<VecMut<'a, Self>>, y: impl Into<VecMut<'a, Self>>,
+                param: [Self; 5]) -> Result<()> = blas::srotm | blas::drotm;
+            fn gemv<'a>(trans: Transpose, alpha: Self, a: impl Into<MatRef<'a, Self>>,
+                x: impl Into<VecRef<'a, Self>>, beta: Self, y: impl Into<VecMut<'a, Self>>)
+                -> Result<()> = blas::sgemv | blas::dgemv;
+            fn symv<'a>(uplo: Uplo, alpha: Self, a: impl Into<MatRef<'a, Self>>,
+                x: impl Into<VecRef<'a, Self>>, beta: Self, y: impl Into<VecMut<'a, Self>>)
+                -> Result<()> = blas::ssymv | blas::dsymv;
+            fn trmv<'a>(uplo: Uplo, trans: Transpose, diag: Diag, a: impl Into<MatRef<'a, Self>>,
+                x: impl Into<VecMut<'a, Self>>) -> Result<()> = blas::strmv | blas::dtrmv;
+            fn trsv<'a>(uplo: Uplo, trans: Transpose, diag: Diag, a: impl Into<MatRef<'a, Self>>,
+                x: impl Into<VecMut<'a, Self>>) -> Result<()> = blas::strsv | blas::dtrsv;
+            fn ger<'a>(alpha: Self, x: impl Into<VecRef<'a, Self>>, y: impl Into<VecRef<'a, Self>>,
+                a: impl Into<MatMut<'a, Self>>) -> Result<()> = blas::sger | blas::dger;
+            fn syr<'a>(uplo: Uplo, alpha: Self, x: impl Into<VecRef<'a, Self>>,
+                a: impl Into<MatMut<'a, Self>>) -> Result<()> = blas::ssyr | blas::dsyr;
+            fn syr2<'a>(uplo: Uplo, alpha: Self, x: impl Into<VecRef<'a, Self>>,
+                y: impl Into<VecRef<'a, Self>>, a: impl Into<MatMut<'a, Self>>) -> Result<()>
+                = blas::ssyr2 | blas::dsyr2;
+            fn gemm<'a>(transa: Transpose, transb: Transpose, alpha: Self,
+                a: impl Into<MatRef<'a, Self>>, b: impl Into<MatRef<'a, Self>>, beta: Self,
+                c: impl Into<MatMut<'a, Self>>) -> Result<()> = blas::sgemm | blas::dgemm;
+            fn gemm_batched<'a>(transa: Transpose, transb: Transpose, alpha: Self,
+                a: impl Into<BatchRef<'a, Self>>, b: impl Into<BatchRef<'a, Self>>, beta: Self,
+                c: impl Into<BatchMut<'a, Self>>) -> Result<()>
+                = blas::sgemm_batched | blas::dgemm_batched;
+            fn gemmtr<'a>(uplo: Uplo, transa: Transpose, transb: Transpose, alpha: Self,
+                a: impl Into<MatRef<'a, Self>>, b: impl Into<MatRef<'a, Self>>, beta: Self,
+                c: impl Into<MatMut<'a, Self>>) -> Result<()> = blas::sgemmtr | blas::dgemmtr;
+            fn syrk<'a>(uplo: Uplo, trans: Transpose, alpha: Self, a: impl Into<MatRef<'a, Self>>,
+                beta: Self, c: impl Into<MatMut<'a, Self>>) -> Result<()>
+                = blas::ssyrk | blas::dsyrk;
+            fn syr2k<'a>(uplo: Uplo, trans: Transpose, alpha: Self,
+                a: impl Into<MatRef<'a, Self>>, b: impl Into<MatRef<'a, Self>>, beta: Self,
+                c: impl Into<MatMut<'a, Self>>) -> Result<()> = blas::ssyr2k | blas::dsyr2k;
+            fn symm<'a>(side: Side, uplo: Uplo, alpha: Self, a: impl Into<MatRef<'a, Self>>,
+                b: impl Into<MatRef<'a, Self>>, beta: Self, c: impl Into<MatMut<'a, Self>>)
+                -> Result<()> = blas::ssymm | blas::dsymm;
+            fn trmm<'a>(side: Side, uplo: Uplo, transa: Transpose, diag: Diag, alpha: Self,
+                a: impl Into<MatRef<'a, Self>>, b: impl Into<MatMut<'a, Self>>) -> Result<()>
+                = blas::strmm | blas::dtrmm;
+            fn trsm<'a>(side: Side, uplo: Uplo, transa: Transpose, diag: Diag, alpha: Self,
+                a: impl Into<MatRef<'a, Self>>, b: impl Into<MatMut<'a, Self>>) -> Result<()>
+                = blas::strsm | blas::dtrsm;
+        }
+    };
+}
+use routine_table;
+
+/// The methods of [`routine_table`]: declared in the trait (`@decl`), or defined in the impl
+/// for f32 (`@impl s`) or f64 (`@impl d`), each forwarding `ctx` and its arguments, unchanged,
+/// to the routine of that precision.
+macro_rules! float_routines {
+    (@decl $(fn $name:ident<$lt:lifetime>($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty
+        = $sm:ident::$s:ident | $dm:ident::$d:ident;)*) => {
+        $(
+            #[doc = concat!("[`", stringify!($sm), "::", stringify!($s), "`] / [`",
+                stringify!($dm), "::", stringify!($d), "`].\n\n# Errors\nAs the routine.")]
+            #[allow(clippy::too_many_arguments)]
+            fn $name<$lt>(ctx: &Context, $($arg: $ty),*) -> $ret;
+        )*
+    };
+    (@impl $p:ident $(fn $name:ident<$lt:lifetime>($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty
+        = $sm:ident::$s:ident | $dm:ident::$d:ident;)*) => {
+        $(
+            fn $name<$lt>(ctx: &Context, $($arg: $ty),*) -> $ret {
+                float_routines!(@pick $p $sm::$s, $dm::$d)(ctx, $($arg),*)
+            }
+        )*
+    };
+    (@name $p:ident $root:ident $(fn $name:ident<$lt:lifetime>($($arg:ident: $ty:ty),* $(,)?)
+        -> $ret:ty = $sm:ident::$s:ident | $dm:ident::$d:ident;)*) => {
+        match $root {
+            $(stringify!($name) => concat!(stringify!($p), stringify!($name)),)*
+            _ => $root,
+        }
+    };
+    (@pick s $s:path, $d:path) => { $s };
+    (@pick d $s:path, $d:path) => { $d };
+}
+use float_routines;
+
+/// One impl of [`Float`] per element type: the constants, [`Float::name`], and the routine
+/// methods of [`routine_table`] forwarding to the routines of precision `$p` (`s` or `d`).
 macro_rules! float_impl {
-    ($t:ty, $p:literal, $iamax:literal, {
-        $($method:ident => $routine:path),* $(,)?
-    }) => {
+    ($t:ty, $p:ident, $iamax:literal) => {
         impl Float for $t {
             const ZERO: $t = 0.0;
             const ONE: $t = 1.0;
-            const GEMM: &'static str = concat!($p, "gemm");
-            const GEMM_BATCHED: &'static str = concat!($p, "gemm_batched");
-            const AXPY: &'static str = concat!($p, "axpy");
+            const GEMM: &'static str = concat!(stringify!($p), "gemm");
+            const GEMM_BATCHED: &'static str = concat!(stringify!($p), "gemm_batched");
+            const AXPY: &'static str = concat!(stringify!($p), "axpy");
 
             fn name(root: &'static str) -> &'static str {
                 match root {
                     "iamax" => $iamax,
-                    $(stringify!($method) => concat!($p, stringify!($method)),)*
-                    _ => root,
+                    other => routine_table!(float_routines, @name $p other),
                 }
             }
 
-            $(float_impl!(@fwd $method => $routine);)*
-        }
-    };
-    (@fwd iamax => $r:path) => {
-        fn iamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<usize> { $r(ctx, x) }
-    };
-    (@fwd dot_kept => $r:path) => {
-        fn dot_kept<'a, 'c>(
-            ctx: &'c Context,
-            x: impl Into<VecRef<'a, Self>>,
-            y: impl Into<VecRef<'a, Self>>,
-        ) -> Result<crate::GpuScalar<'c, Self>> {
-            $r(ctx, x, y)
-        }
-    };
-    (@fwd asum => $r:path) => {
-        fn asum<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self> { $r(ctx, x) }
-    };
-    (@fwd nrm2 => $r:path) => {
-        fn nrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>) -> Result<Self> { $r(ctx, x) }
-    };
-    (@fwd dot => $r:path) => {
-        fn dot<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>, y: impl Into<VecRef<'a, Self>>) -> Result<Self> {
-            $r(ctx, x, y)
-        }
-    };
-    (@fwd axpy => $r:path) => {
-        fn axpy<'a>(ctx: &Context,
-            alpha: Self,
-            x: impl Into<VecRef<'a, Self>>,
-            y: impl Into<VecMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, alpha, x, y)
-        }
-    };
-    (@fwd copy => $r:path) => {
-        fn copy<'a>(ctx: &Context, x: impl Into<VecRef<'a, Self>>, y: impl Into<VecMut<'a, Self>>) -> Result<()> {
-            $r(ctx, x, y)
-        }
-    };
-    (@fwd scal => $r:path) => {
-        fn scal<'a>(ctx: &Context, alpha: Self, x: impl Into<VecMut<'a, Self>>) -> Result<()> {
-            $r(ctx, alpha, x)
-        }
-    };
-    (@fwd swap => $r:path) => {
-        fn swap<'a>(ctx: &Context,
-            x: impl Into<VecMut<'a, Self>>,
-            y: impl Into<VecMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, x, y)
-        }
-    };
-    (@fwd rot => $r:path) => {
-        fn rot<'a>(ctx: &Context,
-            x: impl Into<VecMut<'a, Self>>,
-            y: impl Into<VecMut<'a, Self>>,
-            c: Self,
-            s: Self,
-        ) -> Result<()> {
-            $r(ctx, x, y, c, s)
-        }
-    };
-    (@fwd rotm => $r:path) => {
-        fn rotm<'a>(ctx: &Context,
-            x: impl Into<VecMut<'a, Self>>,
-            y: impl Into<VecMut<'a, Self>>,
-            param: [Self; 5],
-        ) -> Result<()> {
-            $r(ctx, x, y, param)
-        }
-    };
-    (@fwd gemv => $r:path) => {
-        fn gemv<'a>(ctx: &Context,
-            trans: Transpose,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            x: impl Into<VecRef<'a, Self>>,
-            beta: Self,
-            y: impl Into<VecMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, trans, alpha, a, x, beta, y)
-        }
-    };
-    (@fwd symv => $r:path) => {
-        fn symv<'a>(ctx: &Context,
-            uplo: Uplo,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            x: impl Into<VecRef<'a, Self>>,
-            beta: Self,
-            y: impl Into<VecMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, alpha, a, x, beta, y)
-        }
-    };
-    (@fwd trmv => $r:path) => {
-        fn trmv<'a>(ctx: &Context,
-            uplo: Uplo,
-            trans: Transpose,
-            diag: Diag,
-            a: impl Into<MatRef<'a, Self>>,
-            x: impl Into<VecMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, trans, diag, a, x)
-        }
-    };
-    (@fwd trsv => $r:path) => {
-        fn trsv<'a>(ctx: &Context,
-            uplo: Uplo,
-            trans: Transpose,
-            diag: Diag,
-            a: impl Into<MatRef<'a, Self>>,
-            x: impl Into<VecMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, trans, diag, a, x)
-        }
-    };
-    (@fwd ger => $r:path) => {
-        fn ger<'a>(ctx: &Context,
-            alpha: Self,
-            x: impl Into<VecRef<'a, Self>>,
-            y: impl Into<VecRef<'a, Self>>,
-            a: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, alpha, x, y, a)
-        }
-    };
-    (@fwd syr => $r:path) => {
-        fn syr<'a>(ctx: &Context,
-            uplo: Uplo,
-            alpha: Self,
-            x: impl Into<VecRef<'a, Self>>,
-            a: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, alpha, x, a)
-        }
-    };
-    (@fwd syr2 => $r:path) => {
-        fn syr2<'a>(ctx: &Context,
-            uplo: Uplo,
-            alpha: Self,
-            x: impl Into<VecRef<'a, Self>>,
-            y: impl Into<VecRef<'a, Self>>,
-            a: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, alpha, x, y, a)
-        }
-    };
-    (@fwd gemm => $r:path) => {
-        fn gemm<'a>(ctx: &Context,
-            transa: Transpose,
-            transb: Transpose,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            b: impl Into<MatRef<'a, Self>>,
-            beta: Self,
-            c: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, transa, transb, alpha, a, b, beta, c)
-        }
-    };
-    (@fwd gemm_batched => $r:path) => {
-        fn gemm_batched<'a>(ctx: &Context,
-            transa: Transpose,
-            transb: Transpose,
-            alpha: Self,
-            a: impl Into<BatchRef<'a, Self>>,
-            b: impl Into<BatchRef<'a, Self>>,
-            beta: Self,
-            c: impl Into<BatchMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, transa, transb, alpha, a, b, beta, c)
-        }
-    };
-    (@fwd gemmtr => $r:path) => {
-        fn gemmtr<'a>(ctx: &Context,
-            uplo: Uplo,
-            transa: Transpose,
-            transb: Transpose,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            b: impl Into<MatRef<'a, Self>>,
-            beta: Self,
-            c: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, transa, transb, alpha, a, b, beta, c)
-        }
-    };
-    (@fwd syrk => $r:path) => {
-        fn syrk<'a>(ctx: &Context,
-            uplo: Uplo,
-            trans: Transpose,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            beta: Self,
-            c: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, trans, alpha, a, beta, c)
-        }
-    };
-    (@fwd syr2k => $r:path) => {
-        fn syr2k<'a>(ctx: &Context,
-            uplo: Uplo,
-            trans: Transpose,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            b: impl Into<MatRef<'a, Self>>,
-            beta: Self,
-            c: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, uplo, trans, alpha, a, b, beta, c)
-        }
-    };
-    (@fwd symm => $r:path) => {
-        fn symm<'a>(ctx: &Context,
-            side: Side,
-            uplo: Uplo,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            b: impl Into<MatRef<'a, Self>>,
-            beta: Self,
-            c: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, side, uplo, alpha, a, b, beta, c)
-        }
-    };
-    (@fwd trmm => $r:path) => {
-        fn trmm<'a>(ctx: &Context,
-            side: Side,
-            uplo: Uplo,
-            transa: Transpose,
-            diag: Diag,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            b: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, side, uplo, transa, diag, alpha, a, b)
-        }
-    };
-    (@fwd trsm => $r:path) => {
-        fn trsm<'a>(ctx: &Context,
-            side: Side,
-            uplo: Uplo,
-            transa: Transpose,
-            diag: Diag,
-            alpha: Self,
-            a: impl Into<MatRef<'a, Self>>,
-            b: impl Into<MatMut<'a, Self>>,
-        ) -> Result<()> {
-            $r(ctx, side, uplo, transa, diag, alpha, a, b)
+            routine_table!(float_routines, @impl $p);
         }
     };
 }
 
-float_impl!(f32, "s", "isamax", {
-    iamax => blas::isamax, dot_kept => crate::resident::sdot, asum => blas::sasum, nrm2 => blas::snrm2, dot => blas::sdot,
-    axpy => blas::saxpy, copy => blas::scopy, scal => blas::sscal, swap => blas::sswap,
-    rot => blas::srot, rotm => blas::srotm, gemv => blas::sgemv, symv => blas::ssymv,
-    trmv => blas::strmv, trsv => blas::strsv, ger => blas::sger, syr => blas::ssyr,
-    syr2 => blas::ssyr2, gemm => blas::sgemm, gemm_batched => blas::sgemm_batched,
-    gemmtr => blas::sgemmtr, syrk => blas::ssyrk, syr2k => blas::ssyr2k, symm => blas::ssymm,
-    trmm => blas::strmm, trsm => blas::strsm,
-});
-
-float_impl!(f64, "d", "idamax", {
-    iamax => blas::idamax, dot_kept => crate::resident::ddot, asum => blas::dasum, nrm2 => blas::dnrm2, dot => blas::ddot,
-    axpy => blas::daxpy, copy => blas::dcopy, scal => blas::dscal, swap => blas::dswap,
-    rot => blas::drot, rotm => blas::drotm, gemv => blas::dgemv, symv => blas::dsymv,
-    trmv => blas::dtrmv, trsv => blas::dtrsv, ger => blas::dger, syr => blas::dsyr,
-    syr2 => blas::dsyr2, gemm => blas::dgemm, gemm_batched => blas::dgemm_batched,
-    gemmtr => blas::dgemmtr, syrk => blas::dsyrk, syr2k => blas::dsyr2k, symm => blas::dsymm,
-    trmm => blas::dtrmm, trsm => blas::dtrsm,
-});
+float_impl!(f32, s, "isamax");
+float_impl!(f64, d, "idamax");
 
 /// Matrix products on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): `sgemm` on
 /// f32 arrays, `dgemm` on f64 ones.
