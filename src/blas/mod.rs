@@ -83,6 +83,26 @@ pub(crate) fn check_square(
     Ok(())
 }
 
+/// The order n of the square `A` (shape `dim`) and the vector lengths of the symmetric and
+/// triangular Level 2 routines, s and d alike: `Err(NotSquare)` naming `a`, `DimensionMismatch`
+/// naming `x` (or `y`, where the routine has one) unless its length is n, `TooLarge` past the
+/// kernels' indexing.
+pub(crate) fn check_order(
+    routine: &'static str,
+    dim: (usize, usize),
+    x: usize,
+    y: Option<usize>,
+) -> Result<usize> {
+    check_square(routine, "a", dim)?;
+    let n = dim.0;
+    check_len(routine, "x", x, n, "len(x) must equal the order of A")?;
+    if let Some(y) = y {
+        check_len(routine, "y", y, n, "len(y) must equal the order of A")?;
+    }
+    check_dim(routine, "a", n)?;
+    Ok(n)
+}
+
 /// `Err(Unsupported)` unless `ctx` runs f64 shaders (the adapter has `SHADER_F64` and the f64
 /// fallback is not forced, [`Context::native_f64`](crate::Context::native_f64)).
 pub(crate) fn check_f64(ctx: &crate::Context, routine: &'static str) -> Result<()> {

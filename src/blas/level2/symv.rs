@@ -1,4 +1,3 @@
-use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
@@ -63,11 +62,7 @@ pub fn ssymv<'a>(
     const R: &str = "ssymv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
     crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
     alpha.check(ctx, R, "alpha")?;
     beta.check(ctx, R, "beta")?;
     if n == 0 || alpha.is(0.0) && beta.is(1.0) {
@@ -150,11 +145,7 @@ pub fn dsymv<'a>(
     const R: &str = "dsymv";
     let (a, x, mut y) = (a.into(), x.into(), y.into());
     crate::blas::owners!(ctx, R, a, x, y);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 || alpha == 0.0 && beta == 1.0 {
         return Ok(());

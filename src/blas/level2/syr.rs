@@ -1,4 +1,3 @@
-use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
@@ -56,10 +55,7 @@ pub fn ssyr<'a>(
     const R: &str = "ssyr";
     let (x, mut a) = (x.into(), a.into());
     crate::blas::owners!(ctx, R, x, a);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
@@ -115,10 +111,7 @@ pub fn dsyr<'a>(
     const R: &str = "dsyr";
     let (x, mut a) = (x.into(), a.into());
     crate::blas::owners!(ctx, R, x, a);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 || alpha == 0.0 {
         return Ok(());

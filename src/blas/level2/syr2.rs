@@ -1,4 +1,3 @@
-use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
@@ -61,11 +60,7 @@ pub fn ssyr2<'a>(
     const R: &str = "ssyr2";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
     crate::blas::owners!(ctx, R, x, y, a);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
@@ -123,11 +118,7 @@ pub fn dsyr2<'a>(
     const R: &str = "dsyr2";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
     crate::blas::owners!(ctx, R, x, y, a);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_len(R, "y", y.len(), n, "len(y) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 || alpha == 0.0 {
         return Ok(());

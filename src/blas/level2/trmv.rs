@@ -1,4 +1,3 @@
-use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
@@ -56,10 +55,7 @@ pub fn strmv<'a>(
     const R: &str = "strmv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     if n == 0 {
         return Ok(());
     }
@@ -132,10 +128,7 @@ pub fn dtrmv<'a>(
     const R: &str = "dtrmv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 {
         return Ok(());

@@ -1,4 +1,3 @@
-use crate::blas::{check_dim, check_len, check_square};
 use crate::context::Elem;
 use crate::drivers::matvec::{self, Mode};
 use crate::drivers::{elementwise, trsolve};
@@ -79,10 +78,7 @@ pub fn strsv<'a>(
     const R: &str = "strsv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     if n == 0 {
         return Ok(());
     }
@@ -212,10 +208,7 @@ pub fn dtrsv<'a>(
     const R: &str = "dtrsv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
-    check_square(R, "a", a.dim())?;
-    let n = a.nrows();
-    check_len(R, "x", x.len(), n, "len(x) must equal the order of A")?;
-    check_dim(R, "a", n)?;
+    let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 {
         return Ok(());

@@ -58,30 +58,7 @@ pub fn ssyr2k<'a>(
     let (a, b, mut c) = (a.into(), b.into(), c.into());
     crate::blas::owners!(ctx, R, a, b, c);
     let (op_a, op_b) = (a.op(trans), b.op(trans));
-    check_square(R, "c", c.dim())?;
-    let (n, k) = (c.nrows(), op_a.ncols());
-    check_len(
-        R,
-        "a",
-        op_a.nrows(),
-        n,
-        "rows of op(A) must equal the order of C",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        n,
-        "rows of op(B) must equal the order of C",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.ncols(),
-        k,
-        "columns of op(B) must equal the columns of op(A)",
-    )?;
-    check_dim(R, "a", n.max(k))?;
+    let (n, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());
     }
@@ -175,30 +152,7 @@ pub fn dsyr2k<'a>(
     let (a, b, mut c) = (a.into(), b.into(), c.into());
     crate::blas::owners!(ctx, R, a, b, c);
     let (op_a, op_b) = (a.op(trans), b.op(trans));
-    check_square(R, "c", c.dim())?;
-    let (n, k) = (c.nrows(), op_a.ncols());
-    check_len(
-        R,
-        "a",
-        op_a.nrows(),
-        n,
-        "rows of op(A) must equal the order of C",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        n,
-        "rows of op(B) must equal the order of C",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.ncols(),
-        k,
-        "columns of op(B) must equal the columns of op(A)",
-    )?;
-    check_dim(R, "a", n.max(k))?;
+    let (n, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
         return Ok(());
@@ -221,4 +175,24 @@ pub fn dsyr2k<'a>(
         &plan.dispatches(),
         &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
     )
+}
+
+/// The order n of C and the depth k of `ssyr2k` and `dsyr2k`, from the shapes of op(A), op(B)
+/// and C: `Err(NotSquare)` naming `c`, `DimensionMismatch` naming `a` or `b`, `TooLarge`.
+fn check_shapes(
+    routine: &'static str,
+    op_a: (usize, usize),
+    op_b: (usize, usize),
+    c: (usize, usize),
+) -> Result<(usize, usize)> {
+    check_square(routine, "c", c)?;
+    let (n, k) = (c.0, op_a.1);
+    let what = "rows of op(A) must equal the order of C";
+    check_len(routine, "a", op_a.0, n, what)?;
+    let what = "rows of op(B) must equal the order of C";
+    check_len(routine, "b", op_b.0, n, what)?;
+    let what = "columns of op(B) must equal the columns of op(A)";
+    check_len(routine, "b", op_b.1, k, what)?;
+    check_dim(routine, "a", n.max(k))?;
+    Ok((n, k))
 }
