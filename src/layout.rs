@@ -124,15 +124,15 @@ pub enum MatMut<'a, T = f32> {
     Device(DeviceMat<'a>),
 }
 
-/// A scalar argument (`alpha`, `beta`): a host value or an f32 [`GpuScalar`] read on the
-/// device. With a device scalar the host-side quick returns on its value (alpha = 0, beta = 1)
-/// cannot be taken; the kernels still apply the value-dependent rules of reference BLAS where
-/// they test it themselves (gemv, gemm: alpha = 0 reads neither operand, beta = 0 never reads
-/// the output).
+/// A scalar argument (`alpha`, `beta`): a host value or a [`GpuScalar`] read on the device
+/// (f32 for the s routines that take one; f64 for `dsymv`). With a device scalar the host-side
+/// quick returns on its value (alpha = 0, beta = 1) cannot be taken; the kernels still apply
+/// the value-dependent rules of reference BLAS where they test it themselves (gemv, symv,
+/// gemm: alpha = 0 reads neither operand, beta = 0 never reads the output).
 #[derive(Debug, Clone, Copy)]
-pub enum Scalar<'a> {
+pub enum Scalar<'a, T = f32> {
     /// A value known on the host.
-    Host(f32),
+    Host(T),
     /// A value in a device buffer at a byte offset.
     Device(&'a wgpu::Buffer, u64, u64),
 }
@@ -225,6 +225,17 @@ impl From<f32> for Scalar<'_> {
 }
 impl<'a, 'c> From<&'a GpuScalar<'c, f32>> for Scalar<'a> {
     fn from(s: &'a GpuScalar<'c, f32>) -> Self {
+        let (buffer, offset) = s.source();
+        Scalar::Device(buffer, offset, s.ctx_id())
+    }
+}
+impl From<f64> for Scalar<'_, f64> {
+    fn from(v: f64) -> Self {
+        Scalar::Host(v)
+    }
+}
+impl<'a, 'c> From<&'a GpuScalar<'c, f64>> for Scalar<'a, f64> {
+    fn from(s: &'a GpuScalar<'c, f64>) -> Self {
         let (buffer, offset) = s.source();
         Scalar::Device(buffer, offset, s.ctx_id())
     }
@@ -359,9 +370,9 @@ impl<T> MatMut<'_, T> {
     }
 }
 
-impl Scalar<'_> {
+impl<T: Copy + PartialEq> Scalar<'_, T> {
     /// The value, where it is known on the host.
-    pub fn host(&self) -> Option<f32> {
+    pub fn host(&self) -> Option<T> {
         match self {
             Scalar::Host(v) => Some(*v),
             Scalar::Device(..) => None,
@@ -369,10 +380,25 @@ impl Scalar<'_> {
     }
 
     /// Whether the value is known on the host to be `v` (a device scalar never is).
-    pub fn is(&self, v: f32) -> bool {
+    pub fn is(&self, v: T) -> bool {
         self.host() == Some(v)
     }
 
+    /// `Err` unless a device scalar belongs to `ctx`.
+    pub(crate) fn check(
+        &self,
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+    ) -> Result<()> {
+        match *self {
+            Scalar::Device(_, _, id) => check_ctx(ctx, id, routine, arg),
+            Scalar::Host(_) => Ok(()),
+        }
+    }
+}
+
+impl Scalar<'_> {
     /// The host value, or 1 as a placeholder that [`Scalar::apply`] overwrites on the device.
     pub(crate) fn value(&self) -> f32 {
         self.host().unwrap_or(1.0)
@@ -386,19 +412,6 @@ impl Scalar<'_> {
         match *self {
             Scalar::Host(_) => d,
             Scalar::Device(buffer, offset, _) => d.patch(field, buffer, offset),
-        }
-    }
-
-    /// `Err` unless a device scalar belongs to `ctx`.
-    pub(crate) fn check(
-        &self,
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-    ) -> Result<()> {
-        match *self {
-            Scalar::Device(_, _, id) => check_ctx(ctx, id, routine, arg),
-            Scalar::Host(_) => Ok(()),
         }
     }
 }
@@ -445,7 +458,7 @@ impl<T> Owner for MatMut<'_, T> {
     }
 }
 
-impl Owner for Scalar<'_> {
+impl<T> Owner for Scalar<'_, T> {
     fn owner(&self) -> Option<u64> {
         match *self {
             Scalar::Host(_) => None,

@@ -473,6 +473,16 @@ pub(crate) fn decode_f32(w: &[u32]) -> f32 {
 }
 
 impl<'c, T> GpuScalar<'c, T> {
+    /// The buffer and byte offset of the value, for patching a kernel's parameters (f32) or
+    /// copying it into a kernel's scalar buffer (f64).
+    pub(crate) fn source(&self) -> (&wgpu::Buffer, u64) {
+        (&self.buf, self.word as u64 * 4)
+    }
+
+    pub(crate) fn ctx_id(&self) -> u64 {
+        self.ctx.id
+    }
+
     pub(crate) fn new(
         ctx: &'c Context,
         buf: Buf,
@@ -528,15 +538,6 @@ struct ScalarParams {
 }
 
 impl<'c> GpuScalar<'c, f32> {
-    /// The buffer and byte offset of the value, for patching a kernel's parameters.
-    pub(crate) fn source(&self) -> (&wgpu::Buffer, u64) {
-        (&self.buf, self.word as u64 * 4)
-    }
-
-    pub(crate) fn ctx_id(&self) -> u64 {
-        self.ctx.id
-    }
-
     fn op(&self, other: &GpuScalar<'c, f32>, op: u32) -> Result<GpuScalar<'c, f32>> {
         crate::layout::check_ctx(self.ctx, other.ctx.id, "GpuScalar", "other")?;
         let out = self.ctx.zeroed(16);

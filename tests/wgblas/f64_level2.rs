@@ -1029,3 +1029,134 @@ fn extension_traits_on_f64_arrays() {
     );
     assert_eq!(gy.to_array().unwrap(), y);
 }
+
+/// dsymv with device scalars (`&GpuScalar<f64>`, here results of `resident::ddot`): the same
+/// result as the same values on the host, bit for bit, and the rules of DESIGN.md §3 applied
+/// by the kernel to the device value (alpha = 0 reads neither A nor x, beta = 0 never reads y,
+/// alpha = 0 with beta = 1 leaves y as it was, a NaN alpha is not 0); a device scalar of
+/// another context is an error naming the argument.
+#[test]
+fn dsymv_device_scalars() {
+    let c = ctx();
+    // A device scalar holding v: ddot([v], [1]).
+    let kept = |v: f64| {
+        let (gv, one) = (
+            c.upload_vector(&array![v]).unwrap(),
+            c.upload_vector(&array![1.0f64]).unwrap(),
+        );
+        wgblas::resident::ddot(c, &gv, &one).unwrap()
+    };
+    let n = 37;
+    let full = rand64(21, (n, n));
+    let a = poisoned(&full, Uplo::Lower, Diag::NonUnit);
+    let (x, y0) = (vec64(22, n), vec64(23, n));
+    for (alpha, beta) in [(0.7, -1.3), (2.0, 1.0), (-0.5, 0.0), (0.0, 0.9)] {
+        let mut host = y0.clone();
+        blas::dsymv(
+            c,
+            Uplo::Lower,
+            alpha,
+            a.view(),
+            x.view(),
+            beta,
+            host.view_mut(),
+        )
+        .unwrap();
+        let (da, db) = (kept(alpha), kept(beta));
+        let mut dev = y0.clone();
+        blas::dsymv(c, Uplo::Lower, &da, a.view(), x.view(), &db, dev.view_mut()).unwrap();
+        assert!(
+            dev.iter()
+                .zip(&host)
+                .all(|(d, h)| d.to_bits() == h.to_bits()),
+            "alpha {alpha} beta {beta}: {dev} vs {host}"
+        );
+    }
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let nan_a = Array2::from_elem((2, 2), nan);
+    // Device alpha = 0: A and x not read; device beta = 0: y not read.
+    let mut y = array![1.0f64, 2.0];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        &kept(0.0),
+        nan_a.view(),
+        array![inf, nan].view(),
+        &kept(3.0),
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![3.0, 6.0]);
+    let a2 = array![[1.0f64, 2.0], [nan, 3.0]];
+    let mut y = array![nan, inf];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        &kept(1.0),
+        a2.view(),
+        array![1.0, 1.0].view(),
+        &kept(0.0),
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![3.0, 5.0]);
+    // Device alpha = 0 and beta = 1: y bit for bit as it was (-0 and NaN included).
+    let mut y = array![-0.0f64, nan];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        &kept(0.0),
+        nan_a.view(),
+        array![1.0, 1.0].view(),
+        &kept(1.0),
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(
+        y[0] == 0.0 && y[0].is_sign_negative() && y[1].is_nan(),
+        "{y}"
+    );
+    // A NaN device alpha is not 0.
+    let mut y = array![1.0f64, 1.0];
+    blas::dsymv(
+        c,
+        Uplo::Upper,
+        &kept(nan),
+        a2.view(),
+        array![1.0, 1.0].view(),
+        0.0,
+        y.view_mut(),
+    )
+    .unwrap();
+    assert!(y.iter().all(|v| v.is_nan()), "{y}");
+    // A scalar of another context: an error naming it, y unchanged.
+    let other = wgblas::Context::new().unwrap();
+    let (g1, g2) = (
+        other.upload_vector(&array![1.0f64]).unwrap(),
+        other.upload_vector(&array![1.0f64]).unwrap(),
+    );
+    let foreign = wgblas::resident::ddot(&other, &g1, &g2).unwrap();
+    let mut y = array![5.0f64, 5.0];
+    let err = blas::dsymv(
+        c,
+        Uplo::Upper,
+        1.0,
+        a2.view(),
+        array![1.0, 1.0].view(),
+        &foreign,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidArgument {
+                routine: "dsymv",
+                arg: "beta",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(y, array![5.0, 5.0]);
+}

@@ -112,28 +112,54 @@ struct Params {
 override SCAL: bool = false;
 
 // alpha as T. With SCAL the params field is a marker: 0 for alpha = 0 (so that the zero tests
-// on the bit pattern hold), 2 for "the value is sc[0]".
+// on the bit pattern hold), 2 for "the value is sc[0]", 3 for "the value is sc[0], a device
+// scalar copied there, whose zero test is made on it" (dsymv's GpuScalar<f64>).
 fn alpha_t() -> T {
-    if (SCAL && P.alpha == 2.0) {
+    if (SCAL && P.alpha >= 2.0) {
         return sc[0];
     }
     return T(P.alpha);
 }
 
-// beta as T; with SCAL the params field is 0, 1 (the later k chunks, which add to C), or 2
-// for "the value is sc[1]".
+// beta as T; with SCAL the params field is 0, 1 (the later k chunks, which add to C), 2 for
+// "the value is sc[1]", or 3 for a device value in sc[1] (as for alpha).
 fn beta_t() -> T {
-    if (SCAL && P.beta == 2.0) {
+    if (SCAL && P.beta >= 2.0) {
         return sc[1];
     }
     return T(P.beta);
 }
 
+// Whether alpha is 0: on the params' bits, or for a device value (marker 3) on sc[0]. The
+// comparison is ordered (naga emits ordered comparisons), so a NaN is not 0.
+fn alpha_zero() -> bool {
+    if (SCAL && P.alpha == 3.0) {
+        return sc[0] == T(0);
+    }
+    return f32_is_zero(P.alpha);
+}
+
+// Whether beta is 0 (as `alpha_zero`).
+fn beta_zero() -> bool {
+    if (SCAL && P.beta == 3.0) {
+        return sc[1] == T(0);
+    }
+    return f32_is_zero(P.beta);
+}
+
+// Whether beta is exactly 1 (as `alpha_zero`).
+fn beta_one() -> bool {
+    if (SCAL && P.beta == 3.0) {
+        return sc[1] == T(1);
+    }
+    return f32_is_one(P.beta);
+}
+
 // Whether C stays as it is, bit for bit: (alpha = 0 or k = 0) with beta = 1, as the host-side
 // quick return of reference BLAS leaves it, for a device alpha or beta too (tested on the bits;
-// with SCAL the markers 0 and 1 mean exactly 0 and 1).
+// with SCAL the markers 0 and 1 mean exactly 0 and 1, and 3 is tested on the value).
 fn keeps_c() -> bool {
-    return (f32_is_zero(P.alpha) || P.k == 0u) && f32_is_one(P.beta);
+    return (alpha_zero() || P.k == 0u) && beta_one();
 }
 
 var<workgroup> As: array<vec4<T>, AS_LEN>;
@@ -319,7 +345,7 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
         if (run_k) {
             v = alpha_t() * acc[q];
         }
-        if (!f32_is_zero(P.beta)) {
+        if (!beta_zero()) {
             v = v + beta_t() * c[ic];
         }
         if (!keeps_c()) {
@@ -390,7 +416,7 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         p_end = min(P.k, p_begin + P.kslice);
     }
 
-    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
+    let run_k = !alpha_zero() && P.k > 0u;
     if (SPLIT && !run_k) {
         return;  // splitk_reduce reads no partial sums then
     }
@@ -540,14 +566,14 @@ fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
     let j = e % P.n;
     let ic = midx(P.offc, i, j, P.rsc, P.csc);
     var v = T(0);
-    if (!f32_is_zero(P.alpha) && P.k > 0u) {
+    if (!alpha_zero() && P.k > 0u) {
         var sum = T(0);
         for (var s = 0u; s < P.kslice; s = s + 1u) {
             sum = sum + part[s * P.m * P.n + e];
         }
         v = alpha_t() * sum;
     }
-    if (!f32_is_zero(P.beta)) {
+    if (!beta_zero()) {
         v = v + beta_t() * c[ic];
     }
     if (!keeps_c()) {
@@ -626,7 +652,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
     for (var r = 0u; r < 4u; r = r + 1u) {
         acc[r] = vec4<T>(T(0));
     }
-    let run_k = !f32_is_zero(P.alpha) && P.k > 0u;
+    let run_k = !alpha_zero() && P.k > 0u;
     if (run_k) {
         let a_by_i = P.rsa == 1 || P.rsa == -1;
         let b_by_j = P.csb == 1 || P.csb == -1;
@@ -702,7 +728,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
                 if (run_k) {
                     v = alpha_t() * acc[r][q];
                 }
-                if (!f32_is_zero(P.beta)) {
+                if (!beta_zero()) {
                     v = v + beta_t() * c[ic];
                 }
                 if (!keeps_c()) {

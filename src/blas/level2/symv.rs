@@ -104,7 +104,10 @@ pub fn ssymv<'a>(
 /// BLAS: `dsymv`. As [`ssymv`] in shapes, layouts and semantics (only the triangle `uplo` of
 /// `A` read, the other may hold NaN; n = 0, or `alpha = 0` with `beta = 1`, returns at once;
 /// `alpha = 0` reads neither `A` nor `x`; `beta = 0` never reads `y`; a NaN or Inf alpha or
-/// beta is not 0; no zero-skip), in f64 with host `alpha` and `beta`. It runs on the Level 3
+/// beta is not 0; no zero-skip), in f64. `alpha` and `beta` are `f64`s or device scalars
+/// (`&GpuScalar<f64>`, e.g. from [`resident::ddot`](crate::resident::ddot)), copied into the
+/// kernel's scalar buffer on the device and tested there, so that the rules above hold for
+/// them too. It runs on the Level 3
 /// tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`): the stored triangle is
 /// expanded into a dense symmetric copy on the device (the engine's symmetric packing, as
 /// `dsymm` does), then multiplied by the one-column `x` into the one-column `y`. Correct, but
@@ -136,18 +139,20 @@ pub fn ssymv<'a>(
 pub fn dsymv<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
     const R: &str = "dsymv";
-    let (a, x, mut y) = (a.into(), x.into(), y.into());
-    crate::blas::owners!(ctx, R, a, x, y);
+    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
+    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
     let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
     crate::blas::check_f64(ctx, R)?;
-    if n == 0 || alpha == 0.0 && beta == 1.0 {
+    if n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &a)?;
@@ -158,7 +163,7 @@ pub fn dsymv<'a>(
         ..Variant::default()
     };
     let (xo, yo) = (Operand::column(&xd), Operand::column(&yd));
-    let plan = matmul::engine_f64(
+    let (plan, copies) = matmul::engine_f64_scalars(
         ctx,
         R,
         (n, 1, n),
@@ -169,10 +174,8 @@ pub fn dsymv<'a>(
         yo,
         variant,
     )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Vec(&mut y, &yd)],
-    )
+    // Device scalars are copied into the engine's scalar buffer first.
+    let mut d = copies.dispatches(ctx);
+    d.extend(plan.dispatches());
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
 }
