@@ -1160,3 +1160,110 @@ fn dsymv_device_scalars() {
     );
     assert_eq!(y, array![5.0, 5.0]);
 }
+
+/// dgemv, dgemm and dgemm_batched with device scalars: bit-equal to the same values on the
+/// host, and the alpha = 0 / beta = 0 rules applied to the device values (NaN in the operands
+/// the rules say are not read does not leak).
+#[test]
+fn dgemv_dgemm_device_scalars() {
+    let c = ctx();
+    let kept = |v: f64| {
+        let (gv, one) = (
+            c.upload_vector(&array![v]).unwrap(),
+            c.upload_vector(&array![1.0f64]).unwrap(),
+        );
+        wgblas::resident::ddot(c, &gv, &one).unwrap()
+    };
+    let (a, b, c0) = (rand64(31, (9, 7)), rand64(32, (7, 5)), rand64(33, (9, 5)));
+    let (x, y0) = (vec64(34, 7), vec64(35, 9));
+    let bits = |u: &[f64], v: &[f64]| u.iter().zip(v).all(|(p, q)| p.to_bits() == q.to_bits());
+    for (alpha, beta) in [(0.7, -1.3), (1.0, 0.0), (-2.0, 1.0)] {
+        let (da, db) = (kept(alpha), kept(beta));
+        let (mut yh, mut yd) = (y0.clone(), y0.clone());
+        blas::dgemv(
+            c,
+            Transpose::No,
+            alpha,
+            a.view(),
+            x.view(),
+            beta,
+            yh.view_mut(),
+        )
+        .unwrap();
+        blas::dgemv(
+            c,
+            Transpose::No,
+            &da,
+            a.view(),
+            x.view(),
+            &db,
+            yd.view_mut(),
+        )
+        .unwrap();
+        assert!(
+            bits(yh.as_slice().unwrap(), yd.as_slice().unwrap()),
+            "dgemv {alpha} {beta}"
+        );
+        let (mut ch, mut cd) = (c0.clone(), c0.clone());
+        let no = Transpose::No;
+        blas::dgemm(c, no, no, alpha, a.view(), b.view(), beta, ch.view_mut()).unwrap();
+        blas::dgemm(c, no, no, &da, a.view(), b.view(), &db, cd.view_mut()).unwrap();
+        assert!(
+            bits(ch.as_slice().unwrap(), cd.as_slice().unwrap()),
+            "dgemm {alpha} {beta}"
+        );
+        let a3 = a.broadcast((3, 9, 7)).unwrap();
+        let b3 = b.broadcast((3, 7, 5)).unwrap();
+        let mut c3h = c0.broadcast((3, 9, 5)).unwrap().to_owned();
+        let mut c3d = c3h.clone();
+        blas::dgemm_batched(c, no, no, alpha, a3, b3, beta, c3h.view_mut()).unwrap();
+        blas::dgemm_batched(c, no, no, &da, a3, b3, &db, c3d.view_mut()).unwrap();
+        assert!(
+            bits(c3h.as_slice().unwrap(), c3d.as_slice().unwrap()),
+            "batched {alpha} {beta}"
+        );
+    }
+    // Device alpha = 0: A and B (A and x) not read; device beta = 0: C (y) not read.
+    let nan_a = Array2::from_elem((2, 2), f64::NAN);
+    let mut cm = array![[1.0f64, 2.0], [3.0, 4.0]];
+    let no = Transpose::No;
+    blas::dgemm(
+        c,
+        no,
+        no,
+        &kept(0.0),
+        nan_a.view(),
+        nan_a.view(),
+        &kept(2.0),
+        cm.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(cm, array![[2.0, 4.0], [6.0, 8.0]]);
+    let mut cm = Array2::from_elem((2, 2), f64::NAN);
+    let one = Array2::<f64>::eye(2);
+    blas::dgemm(
+        c,
+        no,
+        no,
+        &kept(1.0),
+        one.view(),
+        one.view(),
+        &kept(0.0),
+        cm.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(cm, one);
+    let mut y = array![1.0f64, 2.0];
+    let inf_x = array![f64::INFINITY, f64::NAN];
+    blas::dgemv(
+        c,
+        no,
+        &kept(0.0),
+        nan_a.view(),
+        inf_x.view(),
+        &kept(1.0),
+        y.view_mut(),
+    )
+    .unwrap();
+    assert_eq!(y, array![1.0, 2.0]);
+}

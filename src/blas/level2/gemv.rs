@@ -113,7 +113,8 @@ pub fn sgemv<'a>(
 /// BLAS: `dgemv`. As [`sgemv`] in shapes, layouts (any per operand, no copy of `A`), strides
 /// and semantics (m = 0 or n = 0 a quick return with `y` unchanged; `alpha = 0` reads neither
 /// `A` nor `x`; `beta = 0` never reads `y`; NaN or Inf alpha or beta is not 0; no zero-skip),
-/// in f64, with host `alpha` and `beta`. It runs on the Level 3 tile engine
+/// in f64, `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`, tested on the
+/// device as in [`dgemm`](crate::blas::dgemm)). It runs on the Level 3 tile engine
 /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of `op(A)` and the one-column
 /// matrix `x` into the one-column `y`, with its sums of n products split over slices where
 /// the rows are few: correct, but not a bandwidth-tuned matrix-vector kernel (sgemv's kernels
@@ -141,22 +142,24 @@ pub fn sgemv<'a>(
 pub fn dgemv<'a>(
     ctx: &Context,
     trans: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
     const R: &str = "dgemv";
-    let (a, x, mut y) = (a.into(), x.into(), y.into());
-    crate::blas::owners!(ctx, R, a, x, y);
+    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
+    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
     let op_a = a.op(trans);
     let (m, n) = op_a.dim();
     check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
     check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
     check_dim(R, "a", m.max(n))?;
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
     crate::blas::check_f64(ctx, R)?;
-    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
@@ -164,21 +167,11 @@ pub fn dgemv<'a>(
     let yd = layout::vector(ctx, R, "y", y.view())?;
     // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
     let (xo, yo) = (matmul::Operand::column(&xd), matmul::Operand::column(&yd));
-    let plan = matmul::gemm_f64(
-        ctx,
-        R,
-        (m, 1, n),
-        1,
-        alpha,
-        matmul::Operand::of(&ad),
-        xo,
-        beta,
-        yo,
-    )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Vec(&mut y, &yd)],
-    )
+    let ao = matmul::Operand::of(&ad);
+    let variant = matmul::Variant::default();
+    let (plan, copies) =
+        matmul::engine_f64_scalars(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
+    let mut d = copies.dispatches(ctx);
+    d.extend(plan.dispatches());
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
 }

@@ -126,7 +126,10 @@ pub fn sgemm<'a>(
 /// beta is not 0, no zero-skip, k past 16,384 split over dispatches), on the same tile engine
 /// (`wgsl/level3/gemm.wgsl` instantiated with `alias T = f64;`; f64 tiles need twice the
 /// workgroup memory, so the engine picks among the tiles that fit). `alpha` and `beta` are
-/// host values (no device scalars in f64). Forward error bound: that of
+/// `f64`s or device scalars (`&GpuScalar<f64>`, e.g. from
+/// [`resident::ddot`](crate::resident::ddot)), copied into the kernel's scalar buffer on the
+/// device, where the kernel applies the alpha = 0, beta = 0 and beta = 1 rules to their
+/// values. Forward error bound: that of
 /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52 (factor ≤ 1).
 ///
 /// # Errors
@@ -151,15 +154,15 @@ pub fn dgemm<'a>(
     ctx: &Context,
     transa: Transpose,
     transb: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
     const R: &str = "dgemm";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     let (m, k) = op_a.dim();
@@ -186,13 +189,15 @@ pub fn dgemm<'a>(
     )?;
     check_dim(R, "a", m.max(k))?;
     check_dim(R, "b", op_b.ncols())?;
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
     crate::blas::check_f64(ctx, R)?;
-    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;
     let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = if beta == 0.0 {
+    let cd = if beta.is(0.0) {
         layout::matrix_output(ctx, R, "c", c.view())?
     } else {
         layout::matrix(ctx, R, "c", c.view())?
@@ -203,13 +208,12 @@ pub fn dgemm<'a>(
         matmul::Operand::of(&bd),
         matmul::Operand::of(&cd),
     );
-    let plan = matmul::gemm_f64(ctx, R, (m, n, k), 1, alpha, ao, bo, beta, co)?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Mat(&mut c, &cd)],
-    )
+    let variant = matmul::Variant::default();
+    let (plan, copies) =
+        matmul::engine_f64_scalars(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let mut d = copies.dispatches(ctx);
+    d.extend(plan.dispatches());
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Mat(&mut c, &cd)])
 }
 
 /// [`sgemm`] on host arrays without blocking the calling thread: `A`, `B` (and `C` unless

@@ -119,7 +119,8 @@ fn operand(o: &layout::BatchOperand) -> Operand<'_> {
 /// BLAS: `dgemm_batched` (cuBLAS `cublasDgemmStridedBatched`). As [`sgemm_batched`] in every
 /// rule (3-D views with any strides per operand, a broadcast A or B with batch stride 0 read
 /// with no copy, one dispatch for the whole batch, the semantics of DESIGN.md §3), in f64
-/// (`alias T = f64;`), with host `alpha` and `beta`. Forward error bound per product:
+/// (`alias T = f64;`), `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`,
+/// tested on the device as in [`dgemm`](crate::blas::dgemm)). Forward error bound per product:
 /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52.
 ///
 /// # Errors
@@ -143,20 +144,22 @@ pub fn dgemm_batched<'a>(
     ctx: &Context,
     transa: Transpose,
     transb: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<BatchRef<'a, f64>>,
     b: impl Into<BatchRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<BatchMut<'a, f64>>,
 ) -> Result<()> {
     const R: &str = "dgemm_batched";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;
+    alpha.check(ctx, R, "alpha")?;
+    beta.check(ctx, R, "beta")?;
     crate::blas::check_f64(ctx, R)?;
-    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::batch(ctx, R, "a", op_a)?;
@@ -165,28 +168,21 @@ pub fn dgemm_batched<'a>(
         BatchMut::Host(v) => BatchRef::Host(v.view()),
         BatchMut::Device(d) => BatchRef::Device(*d),
     };
-    let cd = if beta == 0.0 {
+    let cd = if beta.is(0.0) {
         layout::batch_output(ctx, R, "c", c_in)?
     } else {
         layout::batch(ctx, R, "c", c_in)?
     };
-    let plan = matmul::gemm_f64(
-        ctx,
-        R,
-        (m, n, k),
+    let variant = matmul::Variant {
         batch,
-        alpha,
-        operand(&ad),
-        operand(&bd),
-        beta,
-        operand(&cd),
-    )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Batch(&mut c, &cd)],
-    )
+        ..matmul::Variant::default()
+    };
+    let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
+    let (plan, copies) =
+        matmul::engine_f64_scalars(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let mut d = copies.dispatches(ctx);
+    d.extend(plan.dispatches());
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Batch(&mut c, &cd)])
 }
 
 /// The shape checks of the batched routines: `(batch, m, n, k)`.
