@@ -4,7 +4,7 @@
 
 use crate::context::{Context, Elem};
 use crate::launch::Dispatch;
-use crate::layout::{self, VecOperand};
+use crate::layout::{self, Scalar, VecOperand};
 use crate::pool::Buf;
 
 super::shader!(SHADER, "level1/elementwise.wgsl");
@@ -243,4 +243,51 @@ pub(crate) fn contiguous_as(ctx: &Context, n: usize, esize: u64) -> VecOperand {
         len: n,
         span: n,
     }
+}
+
+/// The copies of device f64 scalars into a routine's scalar buffer (binding `sc` of the f64
+/// entries here and in `wgsl/level3/gemm.wgsl`): `(source, destination)` pairs of one element.
+pub(crate) struct ScalarCopies(Vec<(VecOperand, VecOperand)>);
+
+impl ScalarCopies {
+    /// The copy dispatches (entry `copy` in f64), to run before the routine's own.
+    pub fn dispatches(&self, ctx: &Context) -> Vec<Dispatch<'_>> {
+        self.0
+            .iter()
+            .flat_map(|(x, y)| dispatches_as(ctx, Op::Copy, [0.0; 4], x, y, Elem::F64))
+            .collect()
+    }
+}
+
+/// The scalar buffer of an f64 routine holding `scalars` in order: host values uploaded with
+/// it (0 in the place of a device one), device values ([`GpuScalar<f64>`](crate::GpuScalar))
+/// copied into their places on the device by the returned copies, which must run first.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer cannot be created.
+pub(crate) fn scalars_f64(
+    ctx: &Context,
+    routine: &'static str,
+    scalars: &[Scalar<'_, f64>],
+) -> crate::error::Result<(Buf, ScalarCopies)> {
+    let host: Vec<f64> = scalars.iter().map(|s| s.host().unwrap_or(0.0)).collect();
+    let buf = ctx.upload_source(routine, &crate::transfer::Source::slice(&host))?;
+    let mut copies = Vec::new();
+    for (i, s) in scalars.iter().enumerate() {
+        if let Scalar::Device(src, offset, _) = *s {
+            debug_assert!(offset.is_multiple_of(8), "an f64 scalar at byte {offset}");
+            let one = |buffer, offset| VecOperand {
+                buffer,
+                offset,
+                inc: 1,
+                len: 1,
+                span: offset as usize + 1,
+            };
+            copies.push((
+                one(Buf::shared(src), (offset / 8) as u32),
+                one(Buf::shared(&buf), i as u32),
+            ));
+        }
+    }
+    Ok((buf, ScalarCopies(copies)))
 }

@@ -20,7 +20,7 @@ use super::elementwise;
 use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
-use crate::layout::{MatOperand, Scalar, VecOperand};
+use crate::layout::{MatOperand, Scalar};
 use crate::pool::Buf;
 
 super::shader!(SHADER, "level3/gemm.wgsl");
@@ -141,22 +141,6 @@ pub(crate) fn engine_f64<'a>(
     Ok(plan)
 }
 
-/// The copies of device f64 scalars into an engine call's scalar buffer (`sc` of
-/// `wgsl/level3/gemm.wgsl`): `(source, destination)` pairs of one element each.
-pub(crate) struct ScalarCopies(Vec<(VecOperand, VecOperand)>);
-
-impl ScalarCopies {
-    /// The copy dispatches (`wgsl/level1/elementwise.wgsl`, f64), to run before the plan's.
-    pub fn dispatches(&self, ctx: &Context) -> Vec<Dispatch<'_>> {
-        self.0
-            .iter()
-            .flat_map(|(x, y)| {
-                elementwise::dispatches_as(ctx, elementwise::Op::Copy, [0.0; 4], x, y, Elem::F64)
-            })
-            .collect()
-    }
-}
-
 /// [`engine_f64`] with alpha and beta as f64 [`Scalar`]s (`dsymv`): a host value as there; a
 /// device value ([`GpuScalar<f64>`](crate::GpuScalar)) is copied into the scalar buffer on
 /// the device by the returned copies, which must run first, and the kernel makes its zero and
@@ -176,32 +160,14 @@ pub(crate) fn engine_f64_scalars<'a>(
     beta: Scalar<'_, f64>,
     c: Operand<'a>,
     variant: Variant,
-) -> crate::error::Result<(Plan<'a>, ScalarCopies)> {
-    let scal = [alpha.host().unwrap_or(0.0), beta.host().unwrap_or(0.0)];
-    let buf = ctx.upload_source(routine, &crate::transfer::Source::slice(&scal))?;
+) -> crate::error::Result<(Plan<'a>, elementwise::ScalarCopies)> {
+    let (buf, copies) = elementwise::scalars_f64(ctx, routine, &[alpha, beta])?;
     let mark = |s: &Scalar<'_, f64>, one: bool| match s.host() {
         None => 3.0,
         Some(0.0) => 0.0,
         Some(v) if one && v == 1.0 => 1.0,
         Some(_) => 2.0,
     };
-    let mut copies = Vec::new();
-    for (i, s) in [alpha, beta].iter().enumerate() {
-        if let Scalar::Device(src, offset, _) = *s {
-            debug_assert!(offset.is_multiple_of(8), "an f64 scalar at byte {offset}");
-            let one = |buffer, offset| VecOperand {
-                buffer,
-                offset,
-                inc: 1,
-                len: 1,
-                span: offset as usize + 1,
-            };
-            copies.push((
-                one(Buf::shared(src), (offset / 8) as u32),
-                one(Buf::shared(&buf), i as u32),
-            ));
-        }
-    }
     let (alpha_mark, beta_mark) = (mark(&alpha, false), mark(&beta, true));
     let plan = engine_in(
         ctx,
@@ -214,7 +180,7 @@ pub(crate) fn engine_f64_scalars<'a>(
         variant,
         Some(buf),
     );
-    Ok((plan, ScalarCopies(copies)))
+    Ok((plan, copies))
 }
 
 /// An operand of one engine call: element `(i, j)` of product `b` of a batch is

@@ -1266,4 +1266,28 @@ fn dgemv_dgemm_device_scalars() {
     )
     .unwrap();
     assert_eq!(y, array![1.0, 2.0]);
+    // daxpy and dscal: bit-equal to host alpha; a device alpha = 0 leaves y untouched, x unread.
+    for alpha in [0.7, -3.0, 1.0] {
+        let (mut yh, mut yd) = (x.clone(), x.clone());
+        let z = vec64(36, 7);
+        blas::daxpy(c, alpha, z.view(), yh.view_mut()).unwrap();
+        blas::daxpy(c, &kept(alpha), z.view(), yd.view_mut()).unwrap();
+        assert!(
+            bits(yh.as_slice().unwrap(), yd.as_slice().unwrap()),
+            "daxpy {alpha}"
+        );
+        let (mut sh, mut sd) = (z.clone(), z.clone());
+        blas::dscal(c, alpha, sh.view_mut()).unwrap();
+        blas::dscal(c, &kept(alpha), sd.view_mut()).unwrap();
+        assert!(
+            bits(sh.as_slice().unwrap(), sd.as_slice().unwrap()),
+            "dscal {alpha}"
+        );
+    }
+    let mut y = array![-0.0f64, 2.0];
+    blas::daxpy(c, &kept(0.0), inf_x.view(), y.view_mut()).unwrap();
+    assert!(y[0] == 0.0 && y[0].is_sign_negative() && y[1] == 2.0, "{y}");
+    let mut y = array![1.0f64, 2.0];
+    blas::daxpy(c, &kept(f64::NAN), array![1.0, 1.0].view(), y.view_mut()).unwrap();
+    assert!(y.iter().all(|v| v.is_nan()), "{y}");
 }

@@ -167,8 +167,9 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
 }
 
 // `axpy_sc`: y_i = alpha·x_i + y_i with alpha read as T from `sc[0]` (f64 daxpy, whose alpha
-// the f32 params cannot hold; the host skips alpha = 0), UNROLL elements per invocation, WG
-// apart (coalesced), any strides. Only this entry uses binding 5.
+// the f32 params cannot hold; the host skips a host alpha = 0, the kernel a device one, copied
+// into `sc`: y stays as it is and x is not read; an ordered comparison, so NaN is not 0),
+// UNROLL elements per invocation, WG apart (coalesced), any strides.
 @group(0) @binding(5) var<storage, read> sc: array<T>;
 
 @compute @workgroup_size(WG)
@@ -176,6 +177,9 @@ fn axpy_sc(@builtin(workgroup_id) wid: vec3<u32>,
            @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
     let alpha = sc[0];
+    if (alpha == T(0)) {
+        return;
+    }
     let base = linear_group(wid, nwg) * WG * UNROLL + lid;
     for (var k = 0u; k < UNROLL; k = k + 1u) {
         let i = base + k * WG;

@@ -59,8 +59,10 @@ pub fn saxpy<'a>(
 ///
 /// BLAS: `daxpy`. As [`saxpy`] (equal lengths, any stride, `alpha = 0` leaves `y` untouched
 /// and reads nothing, a possible fused multiply-add), in f64 (`wgsl/level1/elementwise.wgsl`
-/// entry `axpy_sc`, `alias T = f64;`, alpha read as f64 from a small buffer). Forward bound
-/// `|alpha·x_i| + |y_i|` with eps = 2^-52.
+/// entry `axpy_sc`, `alias T = f64;`, alpha read as f64 from a small buffer). `alpha` may be
+/// a device scalar (`&GpuScalar<f64>`), copied into that buffer on the device; the kernel
+/// then applies the `alpha = 0` rule itself. Forward bound `|alpha·x_i| + |y_i|` with
+/// eps = 2^-52.
 ///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
@@ -78,22 +80,25 @@ pub fn saxpy<'a>(
 /// ```
 pub fn daxpy<'a>(
     ctx: &Context,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
     const R: &str = "daxpy";
-    let (x, mut y) = (x.into(), y.into());
-    crate::blas::owners!(ctx, R, x, y);
+    let (alpha, x, mut y) = (alpha.into(), x.into(), y.into());
+    crate::blas::owners!(ctx, R, alpha, x, y);
     check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
     check_dim(R, "x", x.len())?;
+    alpha.check(ctx, R, "alpha")?;
     crate::blas::check_f64(ctx, R)?;
-    if x.is_empty() || alpha == 0.0 {
+    if x.is_empty() || alpha.is(0.0) {
         return Ok(());
     }
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
-    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
-    let d = elementwise::axpy_f64(ctx, &sc, &xd, &yd);
-    layout::finish_as(ctx, R, &[d], &mut [layout::OutAs::Vec(&mut y, &yd)])
+    // A device alpha is copied into `sc` first; the kernel leaves y as it is for alpha = 0.
+    let (sc, copies) = elementwise::scalars_f64(ctx, R, &[alpha])?;
+    let mut d = copies.dispatches(ctx);
+    d.push(elementwise::axpy_f64(ctx, &sc, &xd, &yd));
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
 }

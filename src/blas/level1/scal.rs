@@ -65,7 +65,8 @@ pub fn sscal<'a>(
 ///
 /// BLAS: `dscal`. As [`sscal`] (any stride, `alpha = 1` a quick return, NaN and Inf propagate:
 /// `0·NaN = NaN`; one rounding per element, bit-exact against the host), in f64
-/// (`wgsl/level1/elementwise.wgsl` entry `scal_sc`, alpha read as f64 from a small buffer).
+/// (`wgsl/level1/elementwise.wgsl` entry `scal_sc`, alpha read as f64 from a small buffer);
+/// `alpha` may be a device scalar (`&GpuScalar<f64>`), copied into that buffer on the device.
 ///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
@@ -81,23 +82,29 @@ pub fn sscal<'a>(
 /// assert_eq!(x, array![0.1 * 3.0, 0.1 * 1e300]);
 /// # Ok::<(), wgblas::Error>(())
 /// ```
-pub fn dscal<'a>(ctx: &Context, alpha: f64, x: impl Into<VecMut<'a, f64>>) -> Result<()> {
+pub fn dscal<'a>(
+    ctx: &Context,
+    alpha: impl Into<Scalar<'a, f64>>,
+    x: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
     const R: &str = "dscal";
-    let mut x = x.into();
-    crate::blas::owners!(ctx, R, x);
+    let (alpha, mut x) = (alpha.into(), x.into());
+    crate::blas::owners!(ctx, R, alpha, x);
     check_dim(R, "x", x.len())?;
+    alpha.check(ctx, R, "alpha")?;
     crate::blas::check_f64(ctx, R)?;
     if x.is_empty() {
         return Ok(());
     }
-    if alpha == 1.0 {
+    if alpha.is(1.0) {
         if let VecMut::Host(v) = &x {
             return layout::check_fits::<f64>(ctx, R, "x", v.len());
         }
         return Ok(());
     }
     let xd = layout::vector(ctx, R, "x", x.view())?;
-    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
-    let d = elementwise::scal_f64(ctx, &sc, &xd);
-    layout::finish_as(ctx, R, &[d], &mut [layout::OutAs::Vec(&mut x, &xd)])
+    let (sc, copies) = elementwise::scalars_f64(ctx, R, &[alpha])?;
+    let mut d = copies.dispatches(ctx);
+    d.push(elementwise::scal_f64(ctx, &sc, &xd));
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)])
 }
