@@ -603,14 +603,16 @@ pub(crate) fn vec_chunks(
         .collect()
 }
 
-/// Blocks `((r0, r1), (c0, c1))` of a matrix operand `a` for kernels that also bind a vector
-/// along its rows (stride `row_inc`) and one along its columns (`col_inc`), each block's
-/// windows within one binding: rows in panels as tall as the binding allows with every column;
+/// Blocks `((r0, r1), (c0, c1))` of a matrix operand `a` (elements of `elem` bytes) for
+/// kernels that also bind a vector along its rows (stride `row_inc`) and one along its columns
+/// (`col_inc`), each block's windows within one binding: rows in panels as tall as the binding
+/// allows with every column;
 /// only where a single row (all its columns) does not fit are the columns split too, into
 /// panels of about half a binding. Row panel by row panel, columns in order.
 pub(crate) fn mat_blocks(
     ctx: &Context,
     a: &MatOperand,
+    elem: u64,
     row_inc: i32,
     col_inc: i32,
 ) -> Vec<((usize, usize), (usize, usize))> {
@@ -618,13 +620,13 @@ pub(crate) fn mat_blocks(
     if m == 0 || n == 0 {
         return Vec::new();
     }
-    let room = chunk_len(ctx, 4, 1) as u64;
+    let room = chunk_len(ctx, elem, 1) as u64;
     let (rs, cs) = (
         u64::from(a.rs.unsigned_abs()),
         u64::from(a.cs.unsigned_abs()),
     );
-    let col_room = chunk_len(ctx, 4, i64::from(col_inc));
-    let row_room = chunk_len(ctx, 4, i64::from(row_inc));
+    let col_room = chunk_len(ctx, elem, i64::from(col_inc));
+    let row_room = chunk_len(ctx, elem, i64::from(row_inc));
     let width = if (n as u64 - 1) * cs < room && n <= col_room {
         n
     } else {
@@ -649,14 +651,14 @@ pub(crate) fn mat_blocks(
 /// The side of square blocks of the n×n operand `a` on one grid of rows and columns, as large
 /// as one binding allows for `a`'s block and for runs of vectors with strides `incs`: halved
 /// from n (to multiples of 64 while larger than 128) until it fits.
-pub(crate) fn square_side(ctx: &Context, a: &MatOperand, incs: &[i32]) -> usize {
+pub(crate) fn square_side(ctx: &Context, a: &MatOperand, elem: u64, incs: &[i32]) -> usize {
     let room = incs
         .iter()
-        .map(|&i| chunk_len(ctx, 4, i64::from(i)))
+        .map(|&i| chunk_len(ctx, elem, i64::from(i)))
         .min()
         .unwrap_or(usize::MAX);
     let mut side = a.rows.max(1);
-    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
+    while side > 1 && (side > room || !a.block_fits(ctx, elem, side, side)) {
         side = if side > 128 {
             side / 2 / 64 * 64
         } else {

@@ -1363,7 +1363,7 @@ pub(crate) fn structured_blocks(
             v.div_ceil(2)
         }
     };
-    let mut s = crate::layout::square_side(ctx, a, &[]);
+    let mut s = crate::layout::square_side(ctx, a, 4, &[]);
     let mut w;
     loop {
         let fits = |w: usize| b.block_fits(ctx, 4, s, w) && c.block_fits(ctx, 4, s, w);

@@ -1291,3 +1291,174 @@ fn dgemv_dgemm_device_scalars() {
     blas::daxpy(c, &kept(f64::NAN), array![1.0, 1.0].view(), y.view_mut()).unwrap();
     assert!(y.iter().all(|v| v.is_nan()), "{y}");
 }
+
+/// Past one storage binding (issue 15), on a private context whose binding is lowered to
+/// 4 KiB (512 f64): A and the vectors go in blocks and parts, against OpenBLAS with the same
+/// bounds and thresholds; the other triangle untouched.
+#[test]
+fn past_one_binding_in_blocks() {
+    let own = wgblas::Context::new().unwrap();
+    assert_eq!(own.set_max_binding(4096), 4096);
+    let n = 45;
+    let (x, y) = (vec64(41, n), vec64(42, n));
+    // dger on a 45×40 A, x reversed.
+    let a = rand64(43, (n, 40));
+    let mut got = a.clone();
+    let xb = stored(&x, -1);
+    let y40 = vec64(44, 40);
+    blas::dger(&own, 0.7, view(&xb, -1), y40.view(), got.view_mut()).unwrap();
+    let mut want = a.clone();
+    unsafe {
+        cblas_dger(
+            CBLAS_LAYOUT::CblasRowMajor,
+            n as i32,
+            40,
+            0.7,
+            x.as_ptr(),
+            1,
+            y40.as_ptr(),
+            1,
+            want.as_mut_ptr(),
+            40,
+        )
+    };
+    let bound = bounds::ger(0.7, x.view(), y40.view(), a.view());
+    let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+    assert!(f <= threshold("sger"), "dger in blocks: {f}");
+    for uplo in UPLOS {
+        let a = poisoned(&rand64(45, (n, n)), uplo, Diag::NonUnit);
+        let mask = |m: &Array2<f64>| {
+            Array2::from_shape_fn(
+                m.dim(),
+                |(i, j)| if in_tri(uplo, i, j) { m[[i, j]] } else { 0.0 },
+            )
+        };
+        for two in [false, true] {
+            let mut got = a.clone();
+            if two {
+                blas::dsyr2(&own, uplo, -0.6, x.view(), y.view(), got.view_mut()).unwrap();
+            } else {
+                blas::dsyr(&own, uplo, -0.6, x.view(), got.view_mut()).unwrap();
+            }
+            let mut want = clean(&a);
+            unsafe {
+                if two {
+                    cblas_dsyr2(
+                        CBLAS_LAYOUT::CblasRowMajor,
+                        cuplo(uplo),
+                        n as i32,
+                        -0.6,
+                        x.as_ptr(),
+                        1,
+                        y.as_ptr(),
+                        1,
+                        want.as_mut_ptr(),
+                        n as i32,
+                    )
+                } else {
+                    cblas_dsyr(
+                        CBLAS_LAYOUT::CblasRowMajor,
+                        cuplo(uplo),
+                        n as i32,
+                        -0.6,
+                        x.as_ptr(),
+                        1,
+                        want.as_mut_ptr(),
+                        n as i32,
+                    )
+                }
+            };
+            let (bound, t) = if two {
+                (
+                    bounds::syr2(uplo, -0.6, x.view(), y.view(), a.view()),
+                    threshold("ssyr2"),
+                )
+            } else {
+                (
+                    bounds::syr(uplo, -0.6, x.view(), a.view()),
+                    threshold("ssyr"),
+                )
+            };
+            for ((i, j), v) in got.indexed_iter() {
+                assert!(in_tri(uplo, i, j) || v.is_nan(), "wrote outside {uplo:?}");
+            }
+            let f = metrics::forward_factor_f64(&mask(&got), &mask(&want), &bound).unwrap();
+            assert!(f <= t, "two={two} {uplo:?} in blocks: {f}");
+        }
+    }
+    for uplo in UPLOS {
+        // dsymv, device beta included (the first product of each row block applies it).
+        let full = rand64(46, (n, n));
+        let sym = Array2::from_shape_fn((n, n), |(i, j)| full[[i.max(j), i.min(j)]]);
+        let a = poisoned(&sym, uplo, Diag::NonUnit);
+        let y0 = vec64(47, n);
+        let (one, b) = (
+            own.upload_vector(&array![1.0f64]).unwrap(),
+            own.upload_vector(&array![-0.8f64]).unwrap(),
+        );
+        let beta = wgblas::resident::ddot(&own, &b, &one).unwrap();
+        let mut got = y0.clone();
+        blas::dsymv(&own, uplo, 0.9, a.view(), x.view(), &beta, got.view_mut()).unwrap();
+        let mut want = y0.clone();
+        let ac = clean(&a);
+        unsafe {
+            cblas_dsymv(
+                CBLAS_LAYOUT::CblasRowMajor,
+                cuplo(uplo),
+                n as i32,
+                0.9,
+                ac.as_ptr(),
+                n as i32,
+                x.as_ptr(),
+                1,
+                -0.8,
+                want.as_mut_ptr(),
+                1,
+            )
+        };
+        let bound = bounds::symv(uplo, 0.9, a.view(), x.view(), -0.8, y0.view());
+        let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+        assert!(f <= threshold("ssymv"), "dsymv {uplo:?} in blocks: {f}");
+        for trans in TRANS {
+            for diag in DIAGS {
+                // dtrmv.
+                let a = poisoned(&rand64(48, (n, n)), uplo, diag);
+                let mut got = x.clone();
+                blas::dtrmv(&own, uplo, trans, diag, a.view(), got.view_mut()).unwrap();
+                let mut want = x.clone();
+                let ac = clean(&a);
+                unsafe {
+                    cblas_dtrmv(
+                        CBLAS_LAYOUT::CblasRowMajor,
+                        cuplo(uplo),
+                        ctrans(trans),
+                        cdiag(diag),
+                        n as i32,
+                        ac.as_ptr(),
+                        n as i32,
+                        want.as_mut_ptr(),
+                        1,
+                    )
+                };
+                let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
+                let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
+                assert!(
+                    f <= threshold("strmv"),
+                    "dtrmv {uplo:?} {trans:?} {diag:?} in blocks: {f}"
+                );
+                // dtrsv.
+                let a = poisoned(&triangular(49, n), uplo, diag);
+                let mut got = y.clone();
+                blas::dtrsv(&own, uplo, trans, diag, a.view(), got.view_mut()).unwrap();
+                let r = metrics::trsv_residual(uplo, trans, diag, a.view(), got.view(), y.view())
+                    .unwrap();
+                let bound = bounds::trsv(uplo, trans, diag, a.view(), got.view());
+                let f = metrics::backward_residual_factor_f64(&r, &bound).unwrap();
+                assert!(
+                    f <= threshold("strsv"),
+                    "dtrsv {uplo:?} {trans:?} {diag:?} in blocks: {f}"
+                );
+            }
+        }
+    }
+}

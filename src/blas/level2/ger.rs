@@ -74,7 +74,7 @@ pub fn sger<'a>(
     let parts: Vec<_> = if whole {
         Vec::new()
     } else {
-        layout::mat_blocks(ctx, &ad, xd.inc, yd.inc)
+        layout::mat_blocks(ctx, &ad, 4, xd.inc, yd.inc)
             .into_iter()
             .map(|(rows, cols)| {
                 (
@@ -116,8 +116,9 @@ pub fn sger<'a>(
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or
-/// `y`; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
-/// binding (the f64 routines do not split operands past one binding yet);
+/// `y`; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of
+/// the device (past one storage binding A goes in blocks, each updated from its parts of x and
+/// y, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
 ///
 /// # Example
@@ -148,24 +149,46 @@ pub fn dger<'a>(
     if m == 0 || n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", a.view())?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y)?;
-    let plan = matmul::gemm_f64(
-        ctx,
-        R,
-        (m, n, 1),
-        1,
-        alpha,
-        Operand::column(&xd),
-        Operand::row(&yd),
-        1.0,
-        Operand::of(&ad),
-    )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Mat(&mut a, &ad)],
-    )
+    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", &y)?;
+    // Past one storage binding: A in blocks, each updated from its parts of x and y.
+    let parts: Vec<_> = if super::blocks64::whole(ctx, &ad, &[&xd, &yd]) {
+        Vec::new()
+    } else {
+        layout::mat_blocks(ctx, &ad, 8, xd.inc, yd.inc)
+            .into_iter()
+            .map(|(rows, cols)| {
+                (
+                    xd.part(ctx, 8, rows.0, rows.1),
+                    yd.part(ctx, 8, cols.0, cols.1),
+                    ad.block(ctx, 8, rows, cols),
+                )
+            })
+            .collect()
+    };
+    let ops: Vec<_> = if parts.is_empty() {
+        vec![(&xd, &yd, &ad)]
+    } else {
+        parts.iter().map(|(x, y, a)| (x, y, a)).collect()
+    };
+    let plans = ops
+        .iter()
+        .map(|&(x, y, a)| {
+            let (xo, yo) = (Operand::column(x), Operand::row(y));
+            matmul::gemm_f64(
+                ctx,
+                R,
+                (a.rows, a.cols, 1),
+                1,
+                alpha,
+                xo,
+                yo,
+                1.0,
+                Operand::of(a),
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Mat(&mut a, &ad)])
 }

@@ -1,5 +1,6 @@
 //! Level 2: matrix-vector routines.
 
+mod blocks64;
 pub(crate) mod gemv;
 pub(crate) mod ger;
 pub(crate) mod symv;

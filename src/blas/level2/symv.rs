@@ -2,7 +2,7 @@ use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Uplo;
-use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
+use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecOperand, VecRef};
 use crate::Context;
 
 /// `y ← alpha·A·x + beta·y`, `A` n×n symmetric, stored in its triangle `uplo`.
@@ -118,8 +118,8 @@ pub fn ssymv<'a>(
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
-/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (past one storage binding `A` goes in square blocks, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
 ///
 /// # Example
@@ -155,27 +155,84 @@ pub fn dsymv<'a>(
     if n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", &a)?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", y.view())?;
-    let variant = Variant {
+    let ad = layout::matrix_any(ctx, R, "a", &a)?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", y.view())?;
+    let sym = Variant {
         a_mode: AMode::Symmetric(uplo),
         ..Variant::default()
     };
-    let (xo, yo) = (Operand::column(&xd), Operand::column(&yd));
-    let (plan, copies) = matmul::engine_f64_scalars(
-        ctx,
-        R,
-        (n, 1, n),
-        alpha,
-        Operand::of(&ad),
-        xo,
-        beta,
-        yo,
-        variant,
-    )?;
-    // Device scalars are copied into the engine's scalar buffer first.
-    let mut d = copies.dispatches(ctx);
-    d.extend(plan.dispatches());
+    // One binding: one product. Past it (issue 15): A in square blocks, y_I = beta·y_I +
+    // alpha·Σ_J A_IJ·x_J with A_IJ the stored block or, across the diagonal, the transpose of
+    // the stored A_JI; the diagonal blocks symmetric on their triangle; beta in the first
+    // product of each row block only.
+    let whole = super::blocks64::whole(ctx, &ad, &[&xd, &yd]);
+    let ranges = if whole {
+        vec![(0, n)]
+    } else {
+        super::blocks64::ranges(ctx, &ad, &[xd.inc, yd.inc])
+    };
+    let part = |v: &VecOperand, r: (usize, usize)| v.part(ctx, 8, r.0, r.1);
+    let (xs, ys): (Vec<_>, Vec<_>) = if whole {
+        (Vec::new(), Vec::new())
+    } else {
+        ranges.iter().map(|&r| (part(&xd, r), part(&yd, r))).unzip()
+    };
+    let lower = uplo == Uplo::Lower;
+    let stored = |i: usize, j: usize| if lower { j <= i } else { j >= i };
+    let blocks: Vec<_> = if whole {
+        Vec::new()
+    } else {
+        super::blocks64::triangle(ranges.len(), lower)
+            .into_iter()
+            .map(|(i, j)| ((i, j), ad.block(ctx, 8, ranges[i], ranges[j])))
+            .collect()
+    };
+    let block = |i: usize, j: usize| {
+        let (k, t) = if stored(i, j) {
+            ((i, j), false)
+        } else {
+            ((j, i), true)
+        };
+        let b = &blocks
+            .iter()
+            .find(|(key, _)| *key == k)
+            .expect("a stored block")
+            .1;
+        if t {
+            Operand::of(b).t()
+        } else {
+            Operand::of(b)
+        }
+    };
+    let mut calls = Vec::new();
+    for i in 0..ranges.len() {
+        for j in 0..ranges.len() {
+            let (ao, xo, yo) = if whole {
+                (Operand::of(&ad), Operand::column(&xd), Operand::column(&yd))
+            } else {
+                (
+                    block(i, j),
+                    Operand::column(&xs[j]),
+                    Operand::column(&ys[i]),
+                )
+            };
+            let dims = (ranges[i].1 - ranges[i].0, 1, ranges[j].1 - ranges[j].0);
+            let variant = if i == j { sym } else { Variant::default() };
+            let b = if j == 0 { beta } else { Scalar::Host(1.0) };
+            calls.push(matmul::engine_f64_scalars(
+                ctx, R, dims, alpha, ao, xo, b, yo, variant,
+            )?);
+        }
+    }
+    // Device scalars are copied into each engine call's scalar buffer first.
+    let d: Vec<_> = calls
+        .iter()
+        .flat_map(|(plan, copies)| {
+            let mut d = copies.dispatches(ctx);
+            d.extend(plan.dispatches());
+            d
+        })
+        .collect();
     layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
 }

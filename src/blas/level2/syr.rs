@@ -85,8 +85,8 @@ pub fn ssyr<'a>(
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
-/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (past one storage binding the triangle of A goes in square blocks, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
 ///
 /// # Example
@@ -116,27 +116,36 @@ pub fn dsyr<'a>(
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", a.view())?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let variant = Variant {
+    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let tri = Variant {
         tri_c: Some(uplo),
         ..Variant::default()
     };
-    let plan = matmul::engine_f64(
-        ctx,
-        R,
-        (n, n, 1),
-        alpha,
-        Operand::column(&xd),
-        Operand::row(&xd),
-        1.0,
-        Operand::of(&ad),
-        variant,
-    )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
-    )
+    if super::blocks64::whole(ctx, &ad, &[&xd]) {
+        let (xc, xr) = (Operand::column(&xd), Operand::row(&xd));
+        let plan =
+            matmul::engine_f64(ctx, R, (n, n, 1), alpha, xc, xr, 1.0, Operand::of(&ad), tri)?;
+        let d = plan.dispatches();
+        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)]);
+    }
+    // Past one storage binding: the triangle of A in square blocks, the diagonal ones on their
+    // triangle, the others by the general product x_I·x_Jᵀ.
+    let ranges = super::blocks64::ranges(ctx, &ad, &[xd.inc]);
+    let parts: Vec<_> = ranges.iter().map(|r| xd.part(ctx, 8, r.0, r.1)).collect();
+    let blocks: Vec<_> = super::blocks64::triangle(ranges.len(), uplo == Uplo::Lower)
+        .into_iter()
+        .map(|(i, j)| (i, j, ad.block(ctx, 8, ranges[i], ranges[j])))
+        .collect();
+    let plans = blocks
+        .iter()
+        .map(|(i, j, ab)| {
+            let variant = if i == j { tri } else { Variant::default() };
+            let (xc, xr) = (Operand::column(&parts[*i]), Operand::row(&parts[*j]));
+            let dims = (ab.rows, ab.cols, 1);
+            matmul::engine_f64(ctx, R, dims, alpha, xc, xr, 1.0, Operand::of(ab), variant)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)])
 }

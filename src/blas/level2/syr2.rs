@@ -91,8 +91,8 @@ pub fn ssyr2<'a>(
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
-/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (past one storage binding the triangle of A goes in square blocks, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
 ///
 /// # Example
@@ -123,31 +123,63 @@ pub fn dsyr2<'a>(
     if n == 0 || alpha == 0.0 {
         return Ok(());
     }
-    let ad = layout::matrix(ctx, R, "a", a.view())?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", &y)?;
-    let variant = Variant {
+    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
+    let xd = layout::vector_any(ctx, R, "x", &x)?;
+    let yd = layout::vector_any(ctx, R, "y", &y)?;
+    let diag = Variant {
         tri_c: Some(uplo),
         syr2k: true,
         ..Variant::default()
     };
-    // As dsyr2k: left operand x (n×1), right operand yᵀ (1×n); the kernel's second product
-    // reads them back as y and xᵀ.
-    let plan = matmul::engine_f64(
-        ctx,
-        R,
-        (n, n, 1),
-        alpha,
-        Operand::column(&xd),
-        Operand::row(&yd),
-        1.0,
-        Operand::of(&ad),
-        variant,
-    )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
-    )
+    if super::blocks64::whole(ctx, &ad, &[&xd, &yd]) {
+        // As dsyr2k: left operand x (n×1), right operand yᵀ (1×n); the kernel's second product
+        // reads them back as y and xᵀ.
+        let (xc, yr) = (Operand::column(&xd), Operand::row(&yd));
+        let plan = matmul::engine_f64(
+            ctx,
+            R,
+            (n, n, 1),
+            alpha,
+            xc,
+            yr,
+            1.0,
+            Operand::of(&ad),
+            diag,
+        )?;
+        let d = plan.dispatches();
+        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)]);
+    }
+    // Past one storage binding: the triangle of A in square blocks, the diagonal ones as above,
+    // the others by two general products (x_I·y_Jᵀ, then y_I·x_Jᵀ: two roundings there, as in
+    // ssyr2's blocks).
+    let ranges = super::blocks64::ranges(ctx, &ad, &[xd.inc, yd.inc]);
+    let xs: Vec<_> = ranges.iter().map(|r| xd.part(ctx, 8, r.0, r.1)).collect();
+    let ys: Vec<_> = ranges.iter().map(|r| yd.part(ctx, 8, r.0, r.1)).collect();
+    let blocks: Vec<_> = super::blocks64::triangle(ranges.len(), uplo == Uplo::Lower)
+        .into_iter()
+        .map(|(i, j)| (i, j, ad.block(ctx, 8, ranges[i], ranges[j])))
+        .collect();
+    let mut plans = Vec::new();
+    for (i, j, ab) in &blocks {
+        let (i, j) = (*i, *j);
+        let (ao, dims) = (Operand::of(ab), (ab.rows, ab.cols, 1));
+        if i == j {
+            let (xc, yr) = (Operand::column(&xs[i]), Operand::row(&ys[i]));
+            plans.push(matmul::engine_f64(
+                ctx, R, dims, alpha, xc, yr, 1.0, ao, diag,
+            )?);
+        } else {
+            let general = Variant::default();
+            let (xc, yr) = (Operand::column(&xs[i]), Operand::row(&ys[j]));
+            plans.push(matmul::engine_f64(
+                ctx, R, dims, alpha, xc, yr, 1.0, ao, general,
+            )?);
+            let (yc, xr) = (Operand::column(&ys[i]), Operand::row(&xs[j]));
+            plans.push(matmul::engine_f64(
+                ctx, R, dims, alpha, yc, xr, 1.0, ao, general,
+            )?);
+        }
+    }
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)])
 }

@@ -100,8 +100,8 @@ pub fn strmv<'a>(
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
-/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (past one storage binding `A` goes in square blocks, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `x` is unchanged.
 ///
 /// # Example
@@ -134,8 +134,8 @@ pub fn dtrmv<'a>(
         return Ok(());
     }
     let (op_a, uplo) = a.op_triangle(trans, uplo);
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", x.view())?;
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let xd = layout::vector_any(ctx, R, "x", x.view())?;
     // The product, contiguous as a resident `x` is laid out (8-byte elements).
     let yd = VecOperand {
         buffer: ctx.zeroed((n * std::mem::size_of::<f64>()) as u64),
@@ -144,25 +144,46 @@ pub fn dtrmv<'a>(
         len: n,
         span: n,
     };
-    let variant = Variant {
+    let tri = Variant {
         a_mode: AMode::Triangular(uplo, diag == Diag::Unit),
         ..Variant::default()
     };
-    let plan = matmul::engine_f64(
-        ctx,
-        R,
-        (n, 1, n),
-        1.0,
-        Operand::of(&ad),
-        Operand::column(&xd),
-        0.0,
-        Operand::column(&yd),
-        variant,
-    )?;
-    layout::finish_as(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Vec(&mut x, &yd)],
-    )
+    // One binding: one product. Past it (issue 15): op(A) in square blocks of its triangle,
+    // y_I = Σ_J op(A)_IJ·x_J, the diagonal blocks triangular, the first product of each row
+    // block writing y_I (beta = 0), the others adding to it.
+    if super::blocks64::whole(ctx, &ad, &[&xd, &yd]) {
+        let (ao, xo, yo) = (Operand::of(&ad), Operand::column(&xd), Operand::column(&yd));
+        let plan = matmul::engine_f64(ctx, R, (n, 1, n), 1.0, ao, xo, 0.0, yo, tri)?;
+        let d = plan.dispatches();
+        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)]);
+    }
+    let ranges = super::blocks64::ranges(ctx, &ad, &[xd.inc, 1]);
+    let xs: Vec<_> = ranges.iter().map(|r| xd.part(ctx, 8, r.0, r.1)).collect();
+    let ys: Vec<_> = ranges.iter().map(|r| yd.part(ctx, 8, r.0, r.1)).collect();
+    let blocks: Vec<_> = super::blocks64::triangle(ranges.len(), uplo == Uplo::Lower)
+        .into_iter()
+        .map(|(i, j)| (i, j, ad.block(ctx, 8, ranges[i], ranges[j])))
+        .collect();
+    let mut first = vec![true; ranges.len()];
+    let mut plans = Vec::new();
+    for (i, j, ab) in &blocks {
+        let (i, j) = (*i, *j);
+        let variant = if i == j { tri } else { Variant::default() };
+        let beta = if std::mem::take(&mut first[i]) {
+            0.0
+        } else {
+            1.0
+        };
+        let (ao, xo, yo) = (
+            Operand::of(ab),
+            Operand::column(&xs[j]),
+            Operand::column(&ys[i]),
+        );
+        let dims = (ab.rows, 1, ab.cols);
+        plans.push(matmul::engine_f64(
+            ctx, R, dims, 1.0, ao, xo, beta, yo, variant,
+        )?);
+    }
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
+    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)])
 }

@@ -1,4 +1,5 @@
 use crate::context::Elem;
+use crate::drivers::matmul::{self, Operand};
 use crate::drivers::matvec::{self, Mode};
 use crate::drivers::{elementwise, trsolve};
 use crate::error::Result;
@@ -97,7 +98,7 @@ pub fn strsv<'a>(
     // product, alpha = −1, beta = 1, reading the solved values from the scratch copy `s`, a
     // buffer apart from x), then is solved in place by the one-binding solve, then copied into
     // `s`.
-    let side = layout::square_side(ctx, &ad, &[xd.inc, 1]);
+    let side = layout::square_side(ctx, &ad, 4, &[xd.inc, 1]);
     let solved = elementwise::contiguous(ctx, n);
     let block_sol = trsolve::scratch(ctx, side, std::mem::size_of::<f32>());
     let mut ranges: Vec<(usize, usize)> = (0..n)
@@ -181,8 +182,8 @@ pub fn strsv<'a>(
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one storage
-/// binding (the f64 routines do not split operands past one binding yet);
+/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+/// device (past one storage binding: block substitution on square blocks, issue 15);
 /// [`Error::Gpu`](crate::Error::Gpu). On error `x` is unchanged.
 ///
 /// # Example
@@ -214,9 +215,75 @@ pub fn dtrsv<'a>(
         return Ok(());
     }
     let (op_a, uplo) = a.op_triangle(trans, uplo);
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", x.view())?;
-    let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f64>());
-    let d = trsolve::trsv(ctx, Elem::F64, uplo, diag == Diag::Unit, &ad, &xd, &sol);
+    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
+    let xd = layout::vector_any(ctx, R, "x", x.view())?;
+    let unit = diag == Diag::Unit;
+    if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
+        let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f64>());
+        let d = trsolve::trsv(ctx, Elem::F64, uplo, unit, &ad, &xd, &sol);
+        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)]);
+    }
+    // Past one storage binding (issue 15): block substitution on square blocks, as strsv. In
+    // solve order, block I first subtracts `A_IJ·s_J` for every block J solved before it (on
+    // the tile engine, alpha = −1, beta = 1, reading the solved values from the copy `s`), then
+    // is solved in place by the one-binding solve, then copied into `s`.
+    let mut ranges = super::blocks64::ranges(ctx, &ad, &[xd.inc, 1]);
+    if uplo == Uplo::Upper {
+        ranges.reverse();
+    }
+    let solved = elementwise::contiguous_as(ctx, n, 8);
+    let side = ranges.iter().map(|r| r.1 - r.0).max().unwrap_or(1);
+    let block_sol = trsolve::scratch(ctx, side, std::mem::size_of::<f64>());
+    let xs: Vec<_> = ranges.iter().map(|r| xd.part(ctx, 8, r.0, r.1)).collect();
+    let ss: Vec<_> = ranges
+        .iter()
+        .map(|r| solved.part(ctx, 8, r.0, r.1))
+        .collect();
+    let blocks: Vec<Vec<_>> = (0..ranges.len())
+        .map(|k| {
+            (0..=k)
+                .map(|j| ad.block(ctx, 8, ranges[k], ranges[j]))
+                .collect()
+        })
+        .collect();
+    let mut d = Vec::new();
+    let mut plans = Vec::new();
+    for (k, row) in blocks.iter().enumerate() {
+        for (j, ab) in row[..k].iter().enumerate() {
+            let (ao, so, xo) = (
+                Operand::of(ab),
+                Operand::column(&ss[j]),
+                Operand::column(&xs[k]),
+            );
+            let dims = (ab.rows, 1, ab.cols);
+            let variant = matmul::Variant::default();
+            plans.push((
+                k,
+                matmul::engine_f64(ctx, R, dims, -1.0, ao, so, 1.0, xo, variant)?,
+            ));
+        }
+    }
+    for (k, row) in blocks.iter().enumerate() {
+        for (_, plan) in plans.iter().filter(|(i, _)| *i == k) {
+            d.extend(plan.dispatches());
+        }
+        d.extend(trsolve::trsv(
+            ctx,
+            Elem::F64,
+            uplo,
+            unit,
+            &row[k],
+            &xs[k],
+            &block_sol,
+        ));
+        d.extend(elementwise::dispatches_as(
+            ctx,
+            elementwise::Op::Copy,
+            [0.0; 4],
+            &xs[k],
+            &ss[k],
+            Elem::F64,
+        ));
+    }
     layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)])
 }
