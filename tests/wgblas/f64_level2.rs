@@ -92,6 +92,95 @@ fn stored(x: &Array1<f64>, inc: isize) -> Array1<f64> {
     strided(x, inc)
 }
 
+/// OpenBLAS dsymv on the C-order copy of `a` with its NaN (unreferenced triangle) set to 0.
+fn oracle_symv(
+    uplo: Uplo,
+    alpha: f64,
+    a: &Array2<f64>,
+    x: &Array1<f64>,
+    beta: f64,
+    y: &Array1<f64>,
+) -> Array1<f64> {
+    let (ac, mut out, n) = (clean(a), y.clone(), x.len() as i32);
+    let (xp, op) = (x.as_ptr(), out.as_mut_ptr());
+    let rm = CBLAS_LAYOUT::CblasRowMajor;
+    unsafe {
+        cblas_dsymv(
+            rm,
+            cuplo(uplo),
+            n,
+            alpha,
+            ac.as_ptr(),
+            n,
+            xp,
+            1,
+            beta,
+            op,
+            1,
+        )
+    };
+    out
+}
+
+/// OpenBLAS dtrmv, as [`oracle_symv`].
+fn oracle_trmv(
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: &Array2<f64>,
+    x: &Array1<f64>,
+) -> Array1<f64> {
+    let (ac, mut out, n) = (clean(a), x.clone(), x.len() as i32);
+    let (u, t, d) = (cuplo(uplo), ctrans(trans), cdiag(diag));
+    let rm = CBLAS_LAYOUT::CblasRowMajor;
+    unsafe { cblas_dtrmv(rm, u, t, d, n, ac.as_ptr(), n, out.as_mut_ptr(), 1) };
+    out
+}
+
+/// OpenBLAS dger on a C-order copy of `a`.
+fn oracle_ger(alpha: f64, x: &Array1<f64>, y: &Array1<f64>, a: &Array2<f64>) -> Array2<f64> {
+    let mut out = a.as_standard_layout().to_owned();
+    let (m, n) = (x.len() as i32, y.len() as i32);
+    let (xp, yp, op) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    unsafe {
+        cblas_dger(
+            CBLAS_LAYOUT::CblasRowMajor,
+            m,
+            n,
+            alpha,
+            xp,
+            1,
+            yp,
+            1,
+            op,
+            n,
+        )
+    };
+    out
+}
+
+/// OpenBLAS dsyr (`y = None`) or dsyr2, as [`oracle_symv`].
+fn oracle_syr(
+    uplo: Uplo,
+    alpha: f64,
+    x: &Array1<f64>,
+    y: Option<&Array1<f64>>,
+    a: &Array2<f64>,
+) -> Array2<f64> {
+    let (mut out, n) = (clean(a), x.len() as i32);
+    let (u, rm, xp, op) = (
+        cuplo(uplo),
+        CBLAS_LAYOUT::CblasRowMajor,
+        x.as_ptr(),
+        out.as_mut_ptr(),
+    );
+    match y {
+        Some(y) => unsafe { cblas_dsyr2(rm, u, n, alpha, xp, 1, y.as_ptr(), 1, op, n) },
+        None => unsafe { cblas_dsyr(rm, u, n, alpha, xp, 1, op, n) },
+    }
+    out
+}
+
 #[test]
 fn dnrm2_against_openblas() {
     let t = threshold("snrm2");
@@ -186,23 +275,7 @@ fn dsymv_against_openblas() {
                     )
                     .unwrap();
                     let got = yb.slice(s![..;-1]).to_owned();
-                    let mut want = y0.clone();
-                    let ac = clean(&a);
-                    unsafe {
-                        cblas_dsymv(
-                            CBLAS_LAYOUT::CblasRowMajor,
-                            cuplo(uplo),
-                            n as i32,
-                            alpha,
-                            ac.as_ptr(),
-                            n as i32,
-                            x.as_ptr(),
-                            1,
-                            beta,
-                            want.as_mut_ptr(),
-                            1,
-                        )
-                    };
+                    let want = oracle_symv(uplo, alpha, &a, &x, beta, &y0);
                     let bound = bounds::symv(uplo, alpha, a.view(), x.view(), beta, y0.view());
                     let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
                     assert!(f <= t, "dsymv n={n} {uplo:?} {la:?} {alpha} {beta}: {f}");
@@ -228,21 +301,7 @@ fn dtrmv_against_openblas() {
                             .unwrap();
                         let got = view(&xb, 2).to_owned();
                         assert!(xb.slice(s![1..;2]).iter().all(|v| v.is_nan()));
-                        let mut want = x.clone();
-                        let ac = clean(&a);
-                        unsafe {
-                            cblas_dtrmv(
-                                CBLAS_LAYOUT::CblasRowMajor,
-                                cuplo(uplo),
-                                ctrans(trans),
-                                cdiag(diag),
-                                n as i32,
-                                ac.as_ptr(),
-                                n as i32,
-                                want.as_mut_ptr(),
-                                1,
-                            )
-                        };
+                        let want = oracle_trmv(uplo, trans, diag, &a, &x);
                         let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
                         let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
                         assert!(
@@ -302,21 +361,7 @@ fn dger_against_openblas() {
                 let (xb, yb) = (stored(&x, -1), stored(&y, 2));
                 blas::dger(ctx(), alpha, view(&xb, -1), view(&yb, 2), sa.view_mut()).unwrap();
                 let got = sa.view().to_owned();
-                let mut want = a.clone();
-                unsafe {
-                    cblas_dger(
-                        CBLAS_LAYOUT::CblasRowMajor,
-                        m as i32,
-                        n as i32,
-                        alpha,
-                        x.as_ptr(),
-                        1,
-                        y.as_ptr(),
-                        1,
-                        want.as_mut_ptr(),
-                        n as i32,
-                    )
-                };
+                let want = oracle_ger(alpha, &x, &y, &a);
                 let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
                 let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
                 assert!(f <= t, "dger {m}x{n} {la:?} {alpha}: {f}");
@@ -351,34 +396,7 @@ fn check_rank_update(two: bool) {
                     }
                     .unwrap();
                     let got = sa.view().to_owned();
-                    let mut want = clean(&a);
-                    unsafe {
-                        if two {
-                            cblas_dsyr2(
-                                CBLAS_LAYOUT::CblasRowMajor,
-                                cuplo(uplo),
-                                n as i32,
-                                alpha,
-                                x.as_ptr(),
-                                1,
-                                y.as_ptr(),
-                                1,
-                                want.as_mut_ptr(),
-                                n as i32,
-                            )
-                        } else {
-                            cblas_dsyr(
-                                CBLAS_LAYOUT::CblasRowMajor,
-                                cuplo(uplo),
-                                n as i32,
-                                alpha,
-                                x.as_ptr(),
-                                1,
-                                want.as_mut_ptr(),
-                                n as i32,
-                            )
-                        }
-                    };
+                    let want = oracle_syr(uplo, alpha, &x, two.then_some(&y), &a);
                     let bound = if two {
                         bounds::syr2(uplo, alpha, x.view(), y.view(), a.view())
                     } else {
@@ -1307,21 +1325,7 @@ fn past_one_binding_in_blocks() {
     let xb = stored(&x, -1);
     let y40 = vec64(44, 40);
     blas::dger(&own, 0.7, view(&xb, -1), y40.view(), got.view_mut()).unwrap();
-    let mut want = a.clone();
-    unsafe {
-        cblas_dger(
-            CBLAS_LAYOUT::CblasRowMajor,
-            n as i32,
-            40,
-            0.7,
-            x.as_ptr(),
-            1,
-            y40.as_ptr(),
-            1,
-            want.as_mut_ptr(),
-            40,
-        )
-    };
+    let want = oracle_ger(0.7, &x, &y40, &a);
     let bound = bounds::ger(0.7, x.view(), y40.view(), a.view());
     let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
     assert!(f <= threshold("sger"), "dger in blocks: {f}");
@@ -1340,34 +1344,7 @@ fn past_one_binding_in_blocks() {
             } else {
                 blas::dsyr(&own, uplo, -0.6, x.view(), got.view_mut()).unwrap();
             }
-            let mut want = clean(&a);
-            unsafe {
-                if two {
-                    cblas_dsyr2(
-                        CBLAS_LAYOUT::CblasRowMajor,
-                        cuplo(uplo),
-                        n as i32,
-                        -0.6,
-                        x.as_ptr(),
-                        1,
-                        y.as_ptr(),
-                        1,
-                        want.as_mut_ptr(),
-                        n as i32,
-                    )
-                } else {
-                    cblas_dsyr(
-                        CBLAS_LAYOUT::CblasRowMajor,
-                        cuplo(uplo),
-                        n as i32,
-                        -0.6,
-                        x.as_ptr(),
-                        1,
-                        want.as_mut_ptr(),
-                        n as i32,
-                    )
-                }
-            };
+            let want = oracle_syr(uplo, -0.6, &x, two.then_some(&y), &a);
             let (bound, t) = if two {
                 (
                     bounds::syr2(uplo, -0.6, x.view(), y.view(), a.view()),
@@ -1399,23 +1376,7 @@ fn past_one_binding_in_blocks() {
         let beta = wgblas::resident::ddot(&own, &b, &one).unwrap();
         let mut got = y0.clone();
         blas::dsymv(&own, uplo, 0.9, a.view(), x.view(), &beta, got.view_mut()).unwrap();
-        let mut want = y0.clone();
-        let ac = clean(&a);
-        unsafe {
-            cblas_dsymv(
-                CBLAS_LAYOUT::CblasRowMajor,
-                cuplo(uplo),
-                n as i32,
-                0.9,
-                ac.as_ptr(),
-                n as i32,
-                x.as_ptr(),
-                1,
-                -0.8,
-                want.as_mut_ptr(),
-                1,
-            )
-        };
+        let want = oracle_symv(uplo, 0.9, &a, &x, -0.8, &y0);
         let bound = bounds::symv(uplo, 0.9, a.view(), x.view(), -0.8, y0.view());
         let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
         assert!(f <= threshold("ssymv"), "dsymv {uplo:?} in blocks: {f}");
@@ -1425,21 +1386,7 @@ fn past_one_binding_in_blocks() {
                 let a = poisoned(&rand64(48, (n, n)), uplo, diag);
                 let mut got = x.clone();
                 blas::dtrmv(&own, uplo, trans, diag, a.view(), got.view_mut()).unwrap();
-                let mut want = x.clone();
-                let ac = clean(&a);
-                unsafe {
-                    cblas_dtrmv(
-                        CBLAS_LAYOUT::CblasRowMajor,
-                        cuplo(uplo),
-                        ctrans(trans),
-                        cdiag(diag),
-                        n as i32,
-                        ac.as_ptr(),
-                        n as i32,
-                        want.as_mut_ptr(),
-                        1,
-                    )
-                };
+                let want = oracle_trmv(uplo, trans, diag, &a, &x);
                 let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
                 let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
                 assert!(
