@@ -53,11 +53,30 @@ fn load(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 
 const REPS: u32 = 20;
 
+/// Buffer sizes in MiB from the command line (positional), read with `lexopt`: anything that
+/// is not a size, or any flag but `--help`, stops the program with a message (exit status 2).
+fn parse_sizes() -> Result<Vec<u64>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut sizes = Vec::new();
+    let mut parser = lexopt::Parser::from_env();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => {
+                println!("usage: mem_probe [MiB...]   (default: 64 256 1024)");
+                std::process::exit(0);
+            }
+            Value(v) => sizes.push(v.parse()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    Ok(sizes)
+}
+
 fn main() {
-    let sizes: Vec<u64> = std::env::args()
-        .skip(1)
-        .map(|s| s.parse().expect("sizes in MiB"))
-        .collect();
+    let sizes = parse_sizes().unwrap_or_else(|e| {
+        eprintln!("error: {e}\nusage: mem_probe [MiB...]");
+        std::process::exit(2)
+    });
     let sizes = if sizes.is_empty() {
         vec![64, 256, 1024]
     } else {

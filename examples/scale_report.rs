@@ -70,6 +70,7 @@ fn mem(ctx: &Context, what: &str) {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    args::init(FLAGS);
     let ctx = Context::new()?;
     let info = ctx.adapter_info();
     println!(

@@ -224,7 +224,7 @@ pub struct Context {
 /// waiting in `libnvidia-eglcore` (backtraces in `benches/results/2026-11-30-hang/`).
 /// `Context::drop` takes this lock; [`TeardownEnd`], the context's last field, releases it once
 /// every other field (and with them the wgpu device) has been dropped.
-static DEVICE_LIFECYCLE: Mutex<()> = Mutex::new(());
+pub(crate) static DEVICE_LIFECYCLE: Mutex<()> = Mutex::new(());
 
 thread_local! {
     static TEARDOWN: std::cell::RefCell<Option<std::sync::MutexGuard<'static, ()>>> =
@@ -589,7 +589,9 @@ impl Context {
 
     /// Submit the commands held back by calls whose results stay on the device (see
     /// [`GpuVector`](crate::GpuVector)). Read-backs do this by themselves; call it to start the
-    /// device working before the next read-back.
+    /// device working before the next read-back. Held commands are also submitted on their own
+    /// once 1024 are held, and by an upload of more than one 32 MiB staging chunk (see
+    /// [`crate::resident`]).
     pub fn flush(&self) {
         self.flush_pending();
     }

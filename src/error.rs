@@ -83,6 +83,17 @@ pub enum Error {
         /// Why.
         detail: String,
     },
+    /// A sub-view ([`GpuMatrix::slice`](crate::GpuMatrix::slice),
+    /// [`GpuVector::slice`](crate::GpuVector::slice)) asks for elements outside the array.
+    #[error("{routine}: argument `{arg}` is out of range: {detail}")]
+    OutOfRange {
+        /// The method (`slice`, `slice_mut`).
+        routine: &'static str,
+        /// Argument name (`range`, `rows`, `cols`).
+        arg: &'static str,
+        /// The range asked for and the valid one.
+        detail: String,
+    },
     /// The adapter lacks a wgpu feature the routine needs (`SHADER_F64` for the f64 routines
     /// other than `idamax` and `dasum`, which have an exact fallback).
     #[error("{routine}: this adapter lacks the wgpu feature {feature}")]

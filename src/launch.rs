@@ -65,8 +65,11 @@ pub(crate) enum Command {
         dst_offset: u64,
         size: u64,
     },
+    /// Zero `size` bytes of `buffer` from byte `offset` (`None`: to its end).
     Clear {
         buffer: wgpu::Buffer,
+        offset: u64,
+        size: Option<u64>,
     },
     /// The params of one call's dispatches: a copy of `size` bytes from an (unmapped) staging
     /// buffer into `uniform`, encoded at the start of the submission (before every other
@@ -127,6 +130,11 @@ impl MapWait {
     /// Start a thread that waits for submission `index` and polls until every flag is set,
     /// then wakes the future. The thread drops its device handle before it wakes the future,
     /// so the context's own handle stays the last one (see `DEVICE_LIFECYCLE`).
+    ///
+    /// Cancellation: when the future has been dropped, the thread still waits for the
+    /// submission (the device keeps running it), then exits without waking anyone; if its
+    /// device handle is then the last one (the context was dropped meanwhile), it is dropped
+    /// under `DEVICE_LIFECYCLE`, as a context's own is.
     fn spawn(
         device: wgpu::Device,
         index: wgpu::SubmissionIndex,
@@ -137,6 +145,14 @@ impl MapWait {
         std::thread::Builder::new()
             .name("wgblas read-back".into())
             .spawn(move || {
+                // The future holds the other reference to `shared`: alone means dropped.
+                let cancelled = |s: &Arc<std::sync::Mutex<MapWaitState>>| Arc::strong_count(s) == 1;
+                // No timeout: waits in 10 ms slices (to exit soon after a cancellation) left
+                // `several_read_backs_run_concurrently_on_spawned_tasks` pending forever in a
+                // full parallel test run, with no read-back thread left; likely cause: in a
+                // timed-out wait wgpu-core 30.0.2 asserts that an empty queue has reached the
+                // awaited submission, which another thread's poll can break, so the thread
+                // panicked before waking its future.
                 let mut r = device
                     .poll(wgpu::PollType::Wait {
                         submission_index: Some(index),
@@ -145,11 +161,16 @@ impl MapWait {
                     .map(|_| ())
                     .map_err(|e| e.to_string());
                 // Another thread's poll may have collected the callbacks and not run them yet.
-                while r.is_ok() && !flags.iter().all(|f| lock(f).is_some()) {
+                while r.is_ok() && !cancelled(&shared) && !flags.iter().all(|f| lock(f).is_some()) {
                     std::thread::yield_now();
                     if let Err(e) = device.poll(wgpu::PollType::Poll) {
                         r = Err(e.to_string());
                     }
+                }
+                if cancelled(&shared) {
+                    let _serial = lock(&crate::context::DEVICE_LIFECYCLE);
+                    drop(device);
+                    return;
                 }
                 drop(device);
                 let waker = {
@@ -420,6 +441,8 @@ impl Context {
         );
         self.hold(vec![Command::Clear {
             buffer: (*buf).clone(),
+            offset: 0,
+            size: None,
         }]);
         buf
     }
@@ -432,6 +455,8 @@ impl Context {
         let buf = self.alloc(routine, bytes)?;
         self.hold(vec![Command::Clear {
             buffer: (*buf).clone(),
+            offset: 0,
+            size: None,
         }]);
         Ok(buf)
     }
@@ -534,7 +559,7 @@ impl Context {
     }
 
     /// The core of [`Context::execute_then`] and [`Context::execute_async`].
-    async fn execute_then_in<R: bytemuck::Pod>(
+    pub(crate) async fn execute_then_in<R: bytemuck::Pod>(
         &self,
         routine: &'static str,
         dispatches: &[Dispatch<'_>],
@@ -1077,7 +1102,11 @@ fn encode(
             } => {
                 encoder.copy_buffer_to_buffer(&src, src_offset, &dst, dst_offset, size);
             }
-            Command::Clear { buffer } => encoder.clear_buffer(&buffer, 0, None),
+            Command::Clear {
+                buffer,
+                offset,
+                size,
+            } => encoder.clear_buffer(&buffer, offset, size),
             Command::Params { .. } => {}
             Command::Upload {
                 staging,

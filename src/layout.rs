@@ -34,6 +34,8 @@
 //! argument types of this module ([`VecRef`], [`VecMut`], [`MatRef`], [`MatMut`], [`Scalar`]),
 //! which ndarray arrays and views, resident operands and device scalars all convert into.
 
+use std::marker::PhantomData;
+
 use ndarray::{
     ArrayBase, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Data, DataMut, Dimension, Ix1,
     Ix2,
@@ -42,39 +44,104 @@ use ndarray::{
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::flags::{Transpose, Uplo};
-use crate::launch::{Command, Dispatch, Read, SinkFn};
+use crate::launch::{Command, Dispatch, Read, SinkFn, Wait};
 use crate::pool::Buf;
-use crate::resident::{Element, GpuMatrix, GpuScalar, GpuVector};
+use crate::resident::{GpuMatrix, GpuScalar, GpuVector};
 use crate::transfer::{Dest, Source};
 
 mod batch;
 mod typed;
 pub(crate) use batch::{batch, batch_output, BatchOperand};
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
-pub(crate) use typed::{finish_as, OutAs};
+pub(crate) use typed::{finish_as_in, OutAs};
 
-/// A resident vector as an operand: contiguous, in `buffer`.
-#[derive(Debug, Clone, Copy)]
-pub struct DeviceVec<'a> {
+/// A resident vector, or a range of one, as an operand: `len` contiguous elements of type `T`
+/// from element `offset` of `buffer`. Made by `&GpuVector` (into [`VecRef`]/[`VecMut`]) and by
+/// [`GpuVector::slice`].
+pub struct DeviceVec<'a, T = f32> {
     pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) offset: usize,
     pub(crate) len: usize,
     pub(crate) ctx_id: u64,
+    pub(crate) _t: PhantomData<fn() -> T>,
 }
 
-/// A resident matrix as an operand: element (i, j) at `i·rs + j·cs` of `buffer`. Made by
-/// `&GpuMatrix` (into [`MatRef`]/[`MatMut`]) and by [`GpuMatrix::t`] (the transpose).
-#[derive(Debug, Clone, Copy)]
-pub struct DeviceMat<'a> {
+/// A resident matrix, or a block of one, as an operand: element (i, j) at
+/// `offset + i·rs + j·cs` of `buffer`, elements of type `T`. Made by `&GpuMatrix` (into
+/// [`MatRef`]/[`MatMut`]), by [`GpuMatrix::t`] (the transpose) and by [`GpuMatrix::slice`].
+pub struct DeviceMat<'a, T = f32> {
     pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) offset: usize,
     pub(crate) rows: usize,
     pub(crate) cols: usize,
     pub(crate) rs: i32,
     pub(crate) cs: i32,
+    /// Elements of the buffer from its start to one past the last element of the operand.
     pub(crate) span: usize,
     pub(crate) ctx_id: u64,
+    pub(crate) _t: PhantomData<fn() -> T>,
 }
 
-impl<'a> DeviceMat<'a> {
+// Copy whatever `T` is (the derives would ask `T: Copy`).
+impl<T> Clone for DeviceVec<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for DeviceVec<'_, T> {}
+impl<T> Clone for DeviceMat<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for DeviceMat<'_, T> {}
+
+impl<T> std::fmt::Debug for DeviceVec<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceVec")
+            .field("elem", &std::any::type_name::<T>())
+            .field("offset", &self.offset)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+impl<T> std::fmt::Debug for DeviceMat<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceMat")
+            .field("elem", &std::any::type_name::<T>())
+            .field("offset", &self.offset)
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .field("rs", &self.rs)
+            .field("cs", &self.cs)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, T> DeviceVec<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The same operand with the element type `U` (internal: callers have checked `T = U`).
+    pub(crate) fn retype<U>(self) -> DeviceVec<'a, U> {
+        DeviceVec {
+            buffer: self.buffer,
+            offset: self.offset,
+            len: self.len,
+            ctx_id: self.ctx_id,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<'a, T> DeviceMat<'a, T> {
     /// The transpose (strides swapped, no data moved).
     pub fn t(self) -> Self {
         DeviceMat {
@@ -85,7 +152,72 @@ impl<'a> DeviceMat<'a> {
             ..self
         }
     }
+
+    /// (rows, columns).
+    pub fn dim(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// The same operand with the element type `U` (internal: callers have checked `T = U`).
+    pub(crate) fn retype<U>(self) -> DeviceMat<'a, U> {
+        DeviceMat {
+            buffer: self.buffer,
+            offset: self.offset,
+            rows: self.rows,
+            cols: self.cols,
+            rs: self.rs,
+            cs: self.cs,
+            span: self.span,
+            ctx_id: self.ctx_id,
+            _t: PhantomData,
+        }
+    }
+
+    /// Element offsets (from the buffer's start) of each contiguous run of the operand: the
+    /// start of each line along its unit-stride axis, and the line length; one run when the
+    /// operand is dense.
+    pub(crate) fn runs(&self) -> (Vec<usize>, usize) {
+        let (rows, cols) = (self.rows, self.cols);
+        if rows == 0 || cols == 0 {
+            return (Vec::new(), 0);
+        }
+        let dense = (self.cs == 1 && (rows == 1 || self.rs as usize == cols))
+            || (self.rs == 1 && (cols == 1 || self.cs as usize == rows));
+        if dense {
+            return (vec![self.offset], rows * cols);
+        }
+        if self.cs == 1 || cols == 1 {
+            let starts = (0..rows)
+                .map(|i| self.offset + i * self.rs as usize)
+                .collect();
+            (starts, cols)
+        } else {
+            let starts = (0..cols)
+                .map(|j| self.offset + j * self.cs as usize)
+                .collect();
+            (starts, rows)
+        }
+    }
 }
+
+/// `Self` (the element type a routine takes) accepts operands holding `E`: only when `E` is
+/// `Self`. A resident operand of another element type (a `GpuMatrix<f64>` passed to an f32
+/// routine) fails to compile with a message naming both types: "this routine takes `f32`
+/// elements, and the operand holds `f64`".
+///
+/// ```compile_fail
+/// let ctx = wgblas::Context::shared()?;
+/// let x = ctx.upload_vector(&ndarray::Array1::<f64>::zeros(3))?;
+/// let n = wgblas::blas::snrm2(ctx, &x)?; // snrm2 takes f32 only: dnrm2 is its f64 form
+/// # Ok::<(), wgblas::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "this routine takes `{Self}` elements, and the operand holds `{E}`",
+    label = "holds `{E}`; the routine accepts `{Self}` only",
+    note = "each BLAS-layer routine takes one element type: the `s` routines f32, the `d` routines f64 (on adapters with SHADER_F64); call the routine of the operand's type where it exists, or convert the data"
+)]
+pub trait Accepts<E>: crate::resident::Element {}
+impl<T: crate::resident::Element> Accepts<T> for T {}
 
 /// An input vector: an ndarray view (any stride) or a resident [`GpuVector`].
 #[derive(Debug, Clone)]
@@ -93,7 +225,7 @@ pub enum VecRef<'a, T = f32> {
     /// Host data, uploaded for the call.
     Host(ArrayView1<'a, T>),
     /// Device data, used in place.
-    Device(DeviceVec<'a>),
+    Device(DeviceVec<'a, T>),
 }
 
 /// An output (or input-output) vector: an ndarray view, written back after the call, or a
@@ -103,7 +235,7 @@ pub enum VecMut<'a, T = f32> {
     /// Host data: uploaded, then read back into the view.
     Host(ArrayViewMut1<'a, T>),
     /// Device data, updated in place.
-    Device(DeviceVec<'a>),
+    Device(DeviceVec<'a, T>),
 }
 
 /// An input matrix: an ndarray view (any layout) or a resident [`GpuMatrix`] (or its `.t()`).
@@ -112,7 +244,7 @@ pub enum MatRef<'a, T = f32> {
     /// Host data, uploaded for the call.
     Host(ArrayView2<'a, T>),
     /// Device data, used in place.
-    Device(DeviceMat<'a>),
+    Device(DeviceMat<'a, T>),
 }
 
 /// An output (or input-output) matrix: an ndarray view or a resident [`GpuMatrix`].
@@ -121,7 +253,7 @@ pub enum MatMut<'a, T = f32> {
     /// Host data: uploaded, then read back into the view.
     Host(ArrayViewMut2<'a, T>),
     /// Device data, updated in place.
-    Device(DeviceMat<'a>),
+    Device(DeviceMat<'a, T>),
 }
 
 /// A scalar argument (`alpha`, `beta`): a host value or a [`GpuScalar`] read on the device
@@ -147,9 +279,16 @@ impl<'a, T> From<ArrayView1<'a, T>> for VecRef<'a, T> {
         VecRef::Host(x)
     }
 }
-impl<'a, 'c, T: Element> From<&'a GpuVector<'c, T>> for VecRef<'a, T> {
+impl<'a, 'c, T: crate::resident::Element, U: Accepts<T>> From<&'a GpuVector<'c, T>>
+    for VecRef<'a, U>
+{
     fn from(x: &'a GpuVector<'c, T>) -> Self {
-        VecRef::Device(x.device())
+        VecRef::Device(x.device().retype())
+    }
+}
+impl<'a, T, U: Accepts<T>> From<DeviceVec<'a, T>> for VecRef<'a, U> {
+    fn from(x: DeviceVec<'a, T>) -> Self {
+        VecRef::Device(x.retype())
     }
 }
 impl<'a, 'b, T> From<&'a VecRef<'b, T>> for VecRef<'a, T> {
@@ -170,9 +309,11 @@ impl<'a, T> From<ArrayViewMut1<'a, T>> for VecMut<'a, T> {
         VecMut::Host(x)
     }
 }
-impl<'a, 'c, T: Element> From<&'a mut GpuVector<'c, T>> for VecMut<'a, T> {
+impl<'a, 'c, T: crate::resident::Element, U: Accepts<T>> From<&'a mut GpuVector<'c, T>>
+    for VecMut<'a, U>
+{
     fn from(x: &'a mut GpuVector<'c, T>) -> Self {
-        VecMut::Device(x.device())
+        VecMut::Device(x.device().retype())
     }
 }
 impl<'a, T, S: Data<Elem = T>> From<&'a ArrayBase<S, Ix2>> for MatRef<'a, T> {
@@ -185,14 +326,16 @@ impl<'a, T> From<ArrayView2<'a, T>> for MatRef<'a, T> {
         MatRef::Host(a)
     }
 }
-impl<'a, 'c, T: Element> From<&'a GpuMatrix<'c, T>> for MatRef<'a, T> {
+impl<'a, 'c, T: crate::resident::Element, U: Accepts<T>> From<&'a GpuMatrix<'c, T>>
+    for MatRef<'a, U>
+{
     fn from(a: &'a GpuMatrix<'c, T>) -> Self {
-        MatRef::Device(a.device())
+        MatRef::Device(a.device().retype())
     }
 }
-impl<'a, T> From<DeviceMat<'a>> for MatRef<'a, T> {
-    fn from(a: DeviceMat<'a>) -> Self {
-        MatRef::Device(a)
+impl<'a, T, U: Accepts<T>> From<DeviceMat<'a, T>> for MatRef<'a, U> {
+    fn from(a: DeviceMat<'a, T>) -> Self {
+        MatRef::Device(a.retype())
     }
 }
 impl<'a, 'b, T> From<&'a MatRef<'b, T>> for MatRef<'a, T> {
@@ -213,9 +356,11 @@ impl<'a, T> From<ArrayViewMut2<'a, T>> for MatMut<'a, T> {
         MatMut::Host(a)
     }
 }
-impl<'a, 'c, T: Element> From<&'a mut GpuMatrix<'c, T>> for MatMut<'a, T> {
+impl<'a, 'c, T: crate::resident::Element, U: Accepts<T>> From<&'a mut GpuMatrix<'c, T>>
+    for MatMut<'a, U>
+{
     fn from(a: &'a mut GpuMatrix<'c, T>) -> Self {
-        MatMut::Device(a.device())
+        MatMut::Device(a.device().retype())
     }
 }
 impl From<f32> for Scalar<'_> {
@@ -223,19 +368,13 @@ impl From<f32> for Scalar<'_> {
         Scalar::Host(v)
     }
 }
-impl<'a, 'c> From<&'a GpuScalar<'c, f32>> for Scalar<'a> {
-    fn from(s: &'a GpuScalar<'c, f32>) -> Self {
-        let (buffer, offset) = s.source();
-        Scalar::Device(buffer, offset, s.ctx_id())
-    }
-}
 impl From<f64> for Scalar<'_, f64> {
     fn from(v: f64) -> Self {
         Scalar::Host(v)
     }
 }
-impl<'a, 'c> From<&'a GpuScalar<'c, f64>> for Scalar<'a, f64> {
-    fn from(s: &'a GpuScalar<'c, f64>) -> Self {
+impl<'a, 'c, T, U: Accepts<T>> From<&'a GpuScalar<'c, T>> for Scalar<'a, U> {
+    fn from(s: &'a GpuScalar<'c, T>) -> Self {
         let (buffer, offset) = s.source();
         Scalar::Device(buffer, offset, s.ctx_id())
     }
@@ -818,14 +957,14 @@ fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
         VecRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
             if whole {
-                check_binding(ctx, routine, arg, d.len as u64 * size)?;
+                check_binding(ctx, routine, arg, (d.offset + d.len) as u64 * size)?;
             }
             return Ok(VecOperand {
                 buffer: Buf::shared(d.buffer),
-                offset: 0,
+                offset: d.offset as u32,
                 inc: 1,
                 len: d.len,
-                span: d.len,
+                span: d.offset + d.len,
             });
         }
     };
@@ -905,7 +1044,7 @@ fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
             }
             return Ok(MatOperand {
                 buffer: Buf::shared(d.buffer),
-                offset: 0,
+                offset: d.offset as u32,
                 rs: d.rs,
                 cs: d.cs,
                 rows: d.rows,
@@ -998,12 +1137,15 @@ pub(crate) enum Out<'r, 'a> {
 /// Run `dispatches` and deliver the results: host outputs are read back (one submission, one
 /// read-back for all of them) and written element by element; resident outputs stay on the
 /// device (a result computed in a separate buffer is copied into the output's buffer on the
-/// device). With only resident outputs nothing waits: the commands are held back.
-pub(crate) fn finish(
+/// device). With only resident outputs nothing waits: the commands are held back. Host
+/// outputs wait for the read-back as `wait` says: the one path of every routine's blocking form
+/// and its `_async` twin.
+pub(crate) async fn finish_in(
     ctx: &Context,
     routine: &'static str,
     dispatches: &[Dispatch<'_>],
     outs: &mut [Out<'_, '_>],
+    wait: Wait,
 ) -> Result<()> {
     let mut copies = Vec::new();
     // Host outputs: a direct plan, or a buffer for an element-wise write after the read.
@@ -1016,12 +1158,18 @@ pub(crate) fn finish(
         match o {
             Out::Vec(VecMut::Device(d), op) => {
                 if *op.buffer != *d.buffer {
-                    copies.push(copy_into(&op.buffer, d.buffer, op.span));
+                    let runs = (vec![d.offset], d.len);
+                    copies.extend(resident_copies(
+                        &op.buffer, op.offset, d.buffer, d.offset, runs, 4,
+                    ));
                 }
             }
             Out::Mat(MatMut::Device(d), op) | Out::Tri(MatMut::Device(d), op, _) => {
                 if *op.buffer != *d.buffer {
-                    copies.push(copy_into(&op.buffer, d.buffer, op.span));
+                    let runs = d.runs();
+                    copies.extend(resident_copies(
+                        &op.buffer, op.offset, d.buffer, d.offset, runs, 4,
+                    ));
                 }
             }
             Out::Vec(VecMut::Host(v), op) => {
@@ -1043,7 +1191,13 @@ pub(crate) fn finish(
             }
             Out::Batch(BatchMut::Device(d), op) => {
                 if *op.buffer != *d.buffer {
-                    copies.push(copy_into(&op.buffer, d.buffer, op.span));
+                    copies.push(Command::Copy {
+                        src: (*op.buffer).clone(),
+                        src_offset: 0,
+                        dst: d.buffer.clone(),
+                        dst_offset: 0,
+                        size: (op.span.max(1) * 4) as u64,
+                    });
                 }
             }
             Out::Batch(BatchMut::Host(v), op) => {
@@ -1095,7 +1249,8 @@ pub(crate) fn finish(
                 sink: &**f,
             })
             .collect();
-        ctx.execute_reads(routine, dispatches, copies, &mut reads)?;
+        ctx.execute_reads_in(routine, dispatches, copies, &mut reads, wait)
+            .await?;
     }
     let staged: Vec<(usize, Vec<f32>)> = sinks
         .into_iter()
@@ -1116,23 +1271,53 @@ pub(crate) fn finish(
     Ok(())
 }
 
-fn copy_into(src: &wgpu::Buffer, dst: &wgpu::Buffer, span: usize) -> Command {
-    Command::Copy {
-        src: src.clone(),
-        src_offset: 0,
-        dst: dst.clone(),
-        dst_offset: 0,
-        size: (span.max(1) * 4) as u64,
+/// The copies that move a result computed in a buffer of its own (laid out as the resident
+/// output it is for, from element `src_offset`) into that output, whose element `dst_offset`
+/// corresponds to it: one copy per contiguous run of the output (`runs`: element starts in
+/// the output's buffer, run length; see `DeviceMat::runs`), so that the elements of the
+/// buffer outside a sub-view are never written.
+pub(crate) fn resident_copies(
+    src: &wgpu::Buffer,
+    src_offset: u32,
+    dst: &wgpu::Buffer,
+    dst_offset: usize,
+    (starts, len): (Vec<usize>, usize),
+    size: usize,
+) -> Vec<Command> {
+    if len == 0 {
+        return Vec::new();
     }
+    starts
+        .into_iter()
+        .map(|s| Command::Copy {
+            src: src.clone(),
+            src_offset: ((s - dst_offset + src_offset as usize) * size) as u64,
+            dst: dst.clone(),
+            dst_offset: (s * size) as u64,
+            size: (len * size) as u64,
+        })
+        .collect()
 }
 
-/// Set every element of `out` to zero (on the device for a resident output).
+/// Set every element of `out` to zero (on the device for a resident output: only its own
+/// elements, run by run, so a sub-view's neighbours are left alone).
 pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T>) {
     match out {
         MatMut::Host(v) => v.fill(T::default()),
-        MatMut::Device(d) => ctx.hold(vec![Command::Clear {
-            buffer: d.buffer.clone(),
-        }]),
+        MatMut::Device(d) => {
+            let size = std::mem::size_of::<T>() as u64;
+            let (starts, len) = d.runs();
+            ctx.hold(
+                starts
+                    .into_iter()
+                    .map(|s| Command::Clear {
+                        buffer: d.buffer.clone(),
+                        offset: s as u64 * size,
+                        size: Some(len as u64 * size),
+                    })
+                    .collect(),
+            )
+        }
     }
 }
 

@@ -6,7 +6,17 @@
 //! mixed in one call: host inputs are uploaded for that call, host outputs are read back and
 //! written, resident outputs stay on the device. A call whose outputs are all resident does
 //! not wait for the device: its commands are held back and submitted, in order, with the next
-//! read-back (`to_array`, [`GpuScalar::get`], any host-output call) or [`Context::flush`].
+//! read-back (`to_array`, [`GpuScalar::get`], [`Context::read_back`], any host-output call) or
+//! [`Context::flush`]. Two cases submit on their own, so that held memory stays bounded: once
+//! 1024 commands (dispatches, copies, clears) are held, they are submitted (a long chain with
+//! no read-back goes in a few submissions, with the same results), and an upload larger than
+//! one staging chunk (32 MiB) submits each chunk as it is filled, with everything held before
+//! it. [`Context::submissions`] counts both.
+//!
+//! Sub-views: [`GpuVector::slice`] (a range) and [`GpuMatrix::slice`] (a block, or a range of
+//! rows or columns) are operands with no copy, and their `_mut` forms outputs that change only
+//! their own elements. [`Context::read_back`] reads several resident results in one
+//! submission.
 //!
 //! [`GpuScalar`] is a reduction result kept on the device ([`crate::resident::sdot`],
 //! `snrm2`, `sasum`, `isamax`); an f32 one can be the `alpha` or `beta` of `saxpy`, `sscal`,
@@ -29,15 +39,21 @@
 //! ```
 
 use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
 
 use ndarray::{Array1, Array2, Array3, ArrayBase, Data, Ix1, Ix2, Ix3, ShapeBuilder};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::launch::Dispatch;
-use crate::layout::{check_fits, BatchMut, BatchRef, DeviceBatch, DeviceMat, DeviceVec};
+use crate::layout::{
+    check_fits, BatchMut, BatchRef, DeviceBatch, DeviceMat, DeviceVec, MatMut, VecMut,
+};
 use crate::pool::Buf;
 use crate::transfer::Source;
+
+mod readback;
+pub use readback::ReadBack;
 
 /// Element types a resident array can hold.
 pub trait Element: bytemuck::Pod + Default + Copy + Send + Sync + 'static {}
@@ -144,6 +160,36 @@ impl Context {
     }
 }
 
+/// `(start, end)` of `range` within `0..len`, or [`Error::OutOfRange`].
+fn bounds(
+    routine: &'static str,
+    arg: &'static str,
+    range: impl RangeBounds<usize>,
+    len: usize,
+) -> Result<(usize, usize)> {
+    let lo = match range.start_bound() {
+        Bound::Included(&a) => Some(a),
+        Bound::Excluded(&a) => a.checked_add(1),
+        Bound::Unbounded => Some(0),
+    };
+    let hi = match range.end_bound() {
+        Bound::Included(&b) => b.checked_add(1),
+        Bound::Excluded(&b) => Some(b),
+        Bound::Unbounded => Some(len),
+    };
+    match (lo, hi) {
+        (Some(lo), Some(hi)) if lo <= hi && hi <= len => Ok((lo, hi)),
+        _ => Err(Error::OutOfRange {
+            routine,
+            arg,
+            detail: match (lo, hi) {
+                (Some(lo), Some(hi)) => format!("{lo}..{hi} is not a range within 0..{len}"),
+                _ => format!("the range does not fit usize (length {len})"),
+            },
+        }),
+    }
+}
+
 impl<'c, T: Element> GpuVector<'c, T> {
     /// A zero vector of `len` elements on `ctx`.
     ///
@@ -203,12 +249,46 @@ impl<'c, T: Element> GpuVector<'c, T> {
         ))
     }
 
-    pub(crate) fn device(&self) -> DeviceVec<'_> {
+    pub(crate) fn device(&self) -> DeviceVec<'_, T> {
         DeviceVec {
             buffer: &self.buf,
+            offset: 0,
             len: self.len,
             ctx_id: self.ctx.id,
+            _t: PhantomData,
         }
+    }
+
+    /// The elements `range` of the vector as an operand, with no copy: `&x` of a shorter
+    /// vector that starts at element `range.start` (ndarray's `x.slice(s![a..b])`). It reads
+    /// like `&x` (`blas::sdot(ctx, x.slice(2..5)?, ..)`); for an output use
+    /// [`GpuVector::slice_mut`].
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] (routine `slice`, argument `range`) when the range is not within
+    /// `0..len` or ends before it starts.
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceVec<'_, T>> {
+        let (lo, hi) = bounds("slice", "range", range, self.len)?;
+        Ok(DeviceVec {
+            offset: lo,
+            len: hi - lo,
+            ..self.device()
+        })
+    }
+
+    /// The elements `range` of the vector as an output operand, with no copy: a routine that
+    /// writes it changes those elements of the vector and no others
+    /// (`blas::saxpy(ctx, 2.0, &x, y.slice_mut(4..8)?)`).
+    ///
+    /// # Errors
+    /// As [`GpuVector::slice`].
+    pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> Result<VecMut<'_, T>> {
+        let (lo, hi) = bounds("slice_mut", "range", range, self.len)?;
+        Ok(VecMut::Device(DeviceVec {
+            offset: lo,
+            len: hi - lo,
+            ..self.device()
+        }))
     }
 }
 
@@ -308,23 +388,81 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
     }
 
     /// The transposed matrix as an operand (no data moves): `blas::sgemm(.., a.t(), ..)`.
-    pub fn t(&self) -> DeviceMat<'_> {
+    pub fn t(&self) -> DeviceMat<'_, T> {
         self.device().t()
     }
 
-    pub(crate) fn device(&self) -> DeviceMat<'_> {
+    /// The block `rows` × `cols` of the matrix as an operand, with no copy: the same buffer
+    /// with an element offset and the matrix's leading dimension (ndarray's
+    /// `a.slice(s![r0..r1, c0..c1])`). `a.slice(2..5, ..)` is a range of rows,
+    /// `a.slice(.., 1..3)` a range of columns. It reads like `&a`, and `.t()` transposes it;
+    /// for an output use [`GpuMatrix::slice_mut`].
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] (routine `slice`, argument `rows` or `cols`) when a range is not
+    /// within the matrix or ends before it starts.
+    pub fn slice(
+        &self,
+        rows: impl RangeBounds<usize>,
+        cols: impl RangeBounds<usize>,
+    ) -> Result<DeviceMat<'_, T>> {
+        self.block("slice", rows, cols)
+    }
+
+    /// The block `rows` × `cols` as an output operand, with no copy: a routine that writes it
+    /// changes those elements of the matrix and no others
+    /// (`blas::sgemm(.., c.slice_mut(0..2, 2..4)?)`).
+    ///
+    /// # Errors
+    /// As [`GpuMatrix::slice`] (routine `slice_mut`).
+    pub fn slice_mut(
+        &mut self,
+        rows: impl RangeBounds<usize>,
+        cols: impl RangeBounds<usize>,
+    ) -> Result<MatMut<'_, T>> {
+        Ok(MatMut::Device(self.block("slice_mut", rows, cols)?))
+    }
+
+    fn block(
+        &self,
+        routine: &'static str,
+        rows: impl RangeBounds<usize>,
+        cols: impl RangeBounds<usize>,
+    ) -> Result<DeviceMat<'_, T>> {
+        let (r0, r1) = bounds(routine, "rows", rows, self.rows)?;
+        let (c0, c1) = bounds(routine, "cols", cols, self.cols)?;
+        let d = self.device();
+        let offset = r0 * d.rs as usize + c0 * d.cs as usize;
+        let (m, n) = (r1 - r0, c1 - c0);
+        let span = if m == 0 || n == 0 {
+            offset
+        } else {
+            offset + (m - 1) * d.rs as usize + (n - 1) * d.cs as usize + 1
+        };
+        Ok(DeviceMat {
+            offset,
+            rows: m,
+            cols: n,
+            span,
+            ..d
+        })
+    }
+
+    pub(crate) fn device(&self) -> DeviceMat<'_, T> {
         let (rs, cs) = match self.layout {
             MatrixLayout::RowMajor => (self.cols as i32, 1),
             MatrixLayout::ColMajor => (1, self.rows as i32),
         };
         DeviceMat {
             buffer: &self.buf,
+            offset: 0,
             rows: self.rows,
             cols: self.cols,
             rs,
             cs,
             span: self.rows * self.cols,
             ctx_id: self.ctx.id,
+            _t: PhantomData,
         }
     }
 }

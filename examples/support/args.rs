@@ -52,6 +52,43 @@ pub fn sizes(s: &str) -> Vec<usize> {
         .collect()
 }
 
+/// Parse the command line now (an unknown flag or a bad value stops the program before any
+/// work), for examples whose first [`get`] comes late.
+pub fn init(flags: &[(&'static str, &'static str)]) {
+    get(flags, flags[0].0);
+}
+
+/// A value must have the kind of its flag's default: a whole number, a number, or a
+/// comma-separated list of whole numbers, where the default is one; anything else is free text.
+fn check_kind(name: &str, value: &str, default: &str) -> Result<(), lexopt::Error> {
+    let whole = |t: &str| t.trim().parse::<usize>().is_ok();
+    let number = |t: &str| t.trim().parse::<f64>().is_ok_and(f64::is_finite);
+    let list = |t: &str| !t.is_empty() && t.split(',').all(whole);
+    let ok = if whole(default) {
+        whole(value)
+    } else if number(default) {
+        number(value)
+    } else if list(default) {
+        list(value)
+    } else {
+        true
+    };
+    if ok {
+        Ok(())
+    } else {
+        let kind = if whole(default) {
+            "a whole number"
+        } else if number(default) {
+            "a number"
+        } else {
+            "a comma-separated list of whole numbers"
+        };
+        Err(lexopt::Error::Custom(
+            format!("{name} takes {kind} (default {default}), found {value:?}").into(),
+        ))
+    }
+}
+
 fn usage(flags: &[(&'static str, &'static str)]) -> String {
     let program = std::env::args().next().unwrap_or_default();
     let list: Vec<String> = flags
@@ -87,7 +124,9 @@ fn parse(flags: &[(&'static str, &'static str)]) -> Result<HashMap<String, Strin
                 let value = if default == SWITCH {
                     "1".to_string()
                 } else {
-                    parser.value()?.string()?
+                    let value = parser.value()?.string()?;
+                    check_kind(flag, &value, default)?;
+                    value
                 };
                 out.insert(flag.to_string(), value);
             }

@@ -13,9 +13,13 @@
 //! `impl Into<Scalar>` (an `f32` or a device `&GpuScalar<f32>`); see [`crate::layout`] and
 //! [`crate::resident`]. Host and resident operands may be mixed in one call.
 //!
+//! Every routine has an async twin, `<routine>_async` (module [`asynch`]), running the same
+//! core and awaiting the read-back instead of blocking in it.
+//!
 //! Every routine checks its arguments first and returns a typed [`Error`] that
 //! names the routine and the argument; on any error the output view is unchanged.
 
+pub mod asynch;
 pub(crate) mod level1;
 mod level2;
 mod level3;
@@ -23,7 +27,7 @@ mod level3;
 pub use level1::asum::{dasum, sasum};
 pub use level1::axpy::{daxpy, saxpy};
 pub use level1::copy::{dcopy, scopy};
-pub use level1::dot::{ddot, sdot, sdot_async};
+pub use level1::dot::{ddot, sdot};
 pub use level1::iamax::{idamax, isamax};
 pub use level1::nrm2::{dnrm2, snrm2};
 pub use level1::rot::{drot, srot};
@@ -37,7 +41,7 @@ pub use level2::syr::{dsyr, ssyr};
 pub use level2::syr2::{dsyr2, ssyr2};
 pub use level2::trmv::{dtrmv, strmv};
 pub use level2::trsv::{dtrsv, strsv};
-pub use level3::gemm::{dgemm, sgemm, sgemm_async};
+pub use level3::gemm::{dgemm, sgemm};
 pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
 pub use level3::gemmtr::{dgemmtr, sgemmtr};
 pub use level3::symm::{dsymm, ssymm};
@@ -45,6 +49,8 @@ pub use level3::syr2k::{dsyr2k, ssyr2k};
 pub use level3::syrk::{dsyrk, ssyrk};
 pub use level3::trmm::{dtrmm, strmm};
 pub use level3::trsm::{dtrsm, strsm};
+
+pub use asynch::*;
 
 use crate::error::{Error, Result};
 

@@ -567,17 +567,28 @@ pub(crate) fn run_device_one<'c, T>(
     )
 }
 
-pub(crate) fn run(
+/// Run the reduction and read its total back, waiting as `wait` says: the core of every
+/// reduction routine's blocking form and its `_async` twin.
+pub(crate) async fn run_in(
     ctx: &Context,
     routine: &'static str,
     kind: Kind,
     x: &VecOperand,
     y: &VecOperand,
+    wait: crate::launch::Wait,
 ) -> Result<Total> {
     let plan = Plan::new(ctx, kind, Some((x, y)));
     let d = plan.dispatches(kind, x, y);
     let scratch = &plan.scratch;
-    let out = ctx.execute::<u32>(routine, &d, &[(&scratch.buffer, scratch.words())])?;
+    let out = ctx
+        .execute_then_in::<u32>(
+            routine,
+            &d,
+            Vec::new(),
+            &[(&scratch.buffer, scratch.words())],
+            wait,
+        )
+        .await?;
     let words = &out[0][scratch.words() - ACC_WORDS..];
     Ok(Total(words.try_into().expect("one accumulator")))
 }

@@ -7,7 +7,7 @@ use super::{write_matrix, write_triangle, write_vector, MatMut, MatOperand, VecM
 use crate::context::Context;
 use crate::error::Result;
 use crate::flags::Uplo;
-use crate::launch::{Command, Dispatch};
+use crate::launch::{Command, Dispatch, Wait};
 
 /// An output of a routine of element type `T` and the device operand that holds its result.
 pub(crate) enum OutAs<'r, 'a, T> {
@@ -22,15 +22,28 @@ pub(crate) enum OutAs<'r, 'a, T> {
 }
 
 impl<T> OutAs<'_, '_, T> {
-    /// The device buffer holding the result, its span in elements, and the resident output's
-    /// own buffer (`None` for a host output).
-    fn parts(&self) -> (&wgpu::Buffer, usize, Option<&wgpu::Buffer>) {
+    /// The device buffer holding the result and its span in elements, and for a resident
+    /// output the copies that move a result computed in a buffer of its own into it (none
+    /// when the result was computed in place).
+    fn parts(&self, size: usize) -> (&wgpu::Buffer, usize, Option<Vec<Command>>) {
+        let own = |buffer: &wgpu::Buffer, dst: &wgpu::Buffer, f: &dyn Fn() -> Vec<Command>| {
+            Some(if buffer == dst { Vec::new() } else { f() })
+        };
         match self {
             OutAs::Vec(v, op) => (
                 &op.buffer,
                 op.span,
                 match &**v {
-                    VecMut::Device(d) => Some(d.buffer),
+                    VecMut::Device(d) => own(&op.buffer, d.buffer, &|| {
+                        super::resident_copies(
+                            &op.buffer,
+                            op.offset,
+                            d.buffer,
+                            d.offset,
+                            (vec![d.offset], d.len),
+                            size,
+                        )
+                    }),
                     VecMut::Host(_) => None,
                 },
             ),
@@ -38,7 +51,16 @@ impl<T> OutAs<'_, '_, T> {
                 &op.buffer,
                 op.span,
                 match &**m {
-                    MatMut::Device(d) => Some(d.buffer),
+                    MatMut::Device(d) => own(&op.buffer, d.buffer, &|| {
+                        super::resident_copies(
+                            &op.buffer,
+                            op.offset,
+                            d.buffer,
+                            d.offset,
+                            d.runs(),
+                            size,
+                        )
+                    }),
                     MatMut::Host(_) => None,
                 },
             ),
@@ -46,7 +68,15 @@ impl<T> OutAs<'_, '_, T> {
                 &op.buffer,
                 op.span,
                 match &**b {
-                    BatchMut::Device(d) => Some(d.buffer),
+                    BatchMut::Device(d) => own(&op.buffer, d.buffer, &|| {
+                        vec![Command::Copy {
+                            src: (*op.buffer).clone(),
+                            src_offset: 0,
+                            dst: d.buffer.clone(),
+                            dst_offset: 0,
+                            size: (op.span.max(1) * size) as u64,
+                        }]
+                    }),
                     BatchMut::Host(_) => None,
                 },
             ),
@@ -55,33 +85,29 @@ impl<T> OutAs<'_, '_, T> {
 }
 
 /// Run `dispatches` and deliver `outs` (see the module doc). With only resident outputs
-/// nothing waits: the commands are held back for the next submission.
-pub(crate) fn finish_as<T: bytemuck::Pod + Send + Sync>(
+/// nothing waits: the commands are held back for the next submission; host outputs wait for
+/// the read-back as `wait` says.
+pub(crate) async fn finish_as_in<T: bytemuck::Pod + Send + Sync>(
     ctx: &Context,
     routine: &'static str,
     dispatches: &[Dispatch<'_>],
     outs: &mut [OutAs<'_, '_, T>],
+    wait: Wait,
 ) -> Result<()> {
     let size = std::mem::size_of::<T>();
     let mut copies = Vec::new();
     let mut reads = Vec::new();
     for o in outs.iter() {
-        let (buffer, span, resident) = o.parts();
+        let (buffer, span, resident) = o.parts(size);
         match resident {
-            Some(dst) if dst != buffer => copies.push(Command::Copy {
-                src: buffer.clone(),
-                src_offset: 0,
-                dst: dst.clone(),
-                dst_offset: 0,
-                size: (span.max(1) * size) as u64,
-            }),
-            Some(_) => {}
+            Some(c) => copies.extend(c),
             None => reads.push((buffer.clone(), span)),
         }
     }
     let targets: Vec<(&wgpu::Buffer, usize)> = reads.iter().map(|(b, n)| (b, *n)).collect();
     let mut data = ctx
-        .execute_then::<T>(routine, dispatches, copies, &targets)?
+        .execute_then_in::<T>(routine, dispatches, copies, &targets, wait)
+        .await?
         .into_iter();
     for o in outs.iter_mut() {
         match o {

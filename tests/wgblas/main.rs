@@ -51,4 +51,5 @@ mod rot;
 mod rotm;
 mod scal;
 mod scale;
+mod subviews;
 mod swap;

@@ -638,3 +638,66 @@ fn short_resident_methods_give_typed_errors() {
         array![4.0f32, 4.0, 4.0]
     );
 }
+
+/// `Context::read_back` of a tuple (vector, F-order matrix, device scalar, f64 vector) gives
+/// each value, in one submission and one read-back for all of them; a `Vec` of one kind too;
+/// an item of another context is a typed error.
+#[test]
+fn read_back_reads_several_results_in_one_submission() {
+    use ndarray::ShapeBuilder;
+    let ctx = wgblas::Context::new().expect("the tests need a GPU adapter");
+    let a = Array2::from_shape_fn((3, 2).f(), |(i, j)| (i + 2 * j) as f32);
+    let ga = ctx.upload_matrix(&a).unwrap();
+    let gx = ctx.upload_vector(&array![1.0f32, -1.0]).unwrap();
+    let mut gy = GpuVector::<f32>::zeros(&ctx, 3).unwrap();
+    blas::sgemv(&ctx, Transpose::No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
+    let mut gc = GpuMatrix::<f32>::zeros(&ctx, (2, 2), MatrixLayout::ColMajor).unwrap();
+    blas::sgemm(
+        &ctx,
+        Transpose::Yes,
+        Transpose::No,
+        1.0,
+        &ga,
+        &ga,
+        0.0,
+        &mut gc,
+    )
+    .unwrap();
+    let s = resident::sdot(&ctx, &gy, &gy).unwrap();
+    let g64 = ctx.upload_vector(&array![0.1f64, 1e300]).unwrap();
+    let (subs, reads) = (ctx.submissions(), ctx.readbacks());
+    let (y, c, s, v) = ctx.read_back((&gy, &gc, &s, &g64)).unwrap();
+    assert_eq!((ctx.submissions(), ctx.readbacks()), (subs + 1, reads + 1));
+    // A = [[0, 2], [1, 3], [2, 4]]: y = A·[1, −1] = [−2, −2, −2], AᵀA = [[5, 11], [11, 29]].
+    assert_eq!(y, array![-2.0f32, -2.0, -2.0]);
+    assert_eq!(c, array![[5.0f32, 11.0], [11.0, 29.0]]);
+    assert!(
+        c.t().is_standard_layout(),
+        "a column-major matrix comes back F order"
+    );
+    assert_eq!(s, 12.0);
+    assert_eq!(v, array![0.1f64, 1e300]);
+    let vs: Vec<_> = (0..3)
+        .map(|k| ctx.upload_vector(&Array1::from_elem(5, k as f32)).unwrap())
+        .collect();
+    let subs = ctx.submissions();
+    let back = ctx.read_back(vs.iter().collect::<Vec<_>>()).unwrap();
+    assert_eq!(ctx.submissions(), subs + 1);
+    for (k, b) in back.iter().enumerate() {
+        assert_eq!(b, &Array1::from_elem(5, k as f32));
+    }
+    let other = wgblas::Context::new().unwrap();
+    let foreign = other.upload_vector(&array![1.0f32]).unwrap();
+    let e = ctx.read_back((&gy, &foreign)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::InvalidArgument {
+                routine: "read_back",
+                arg: "items",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}

@@ -2,6 +2,7 @@ use crate::blas::check_dim;
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, VecRef};
 use crate::resident::decode_f32;
 use crate::{Context, GpuScalar};
@@ -31,6 +32,18 @@ use crate::{Context, GpuScalar};
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sasum_in(ctx, x, Wait::Block))
+}
+
+/// The core of [`sasum`] and [`sasum_async`](crate::blas::sasum_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sasum_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a>>,
+    wait: Wait,
+) -> Result<f32> {
     const R: &str = "sasum";
     let x = x.into();
     crate::blas::owners!(ctx, R, x);
@@ -44,7 +57,9 @@ pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
         elem: Elem::F32,
         words: 1,
     };
-    Ok(reduction::run(ctx, R, kind, &xd, &xd)?.t_f32())
+    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+        .await?
+        .t_f32())
 }
 
 /// `Σ_i |x_i|` of an `f64` vector.
@@ -76,6 +91,18 @@ pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dasum_in(ctx, x, Wait::Block))
+}
+
+/// The core of [`dasum`] and [`dasum_async`](crate::blas::dasum_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dasum_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    wait: Wait,
+) -> Result<f64> {
     const R: &str = "dasum";
     let x = x.into();
     crate::blas::owners!(ctx, R, x);
@@ -90,14 +117,18 @@ pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
             elem: Elem::F64,
             words: 2,
         };
-        Ok(reduction::run(ctx, R, kind, &xd, &xd)?.t_f64())
+        Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+            .await?
+            .t_f64())
     } else {
         let kind = Kind {
             op: Op::AsumExt,
             elem: Elem::F32,
             words: 2,
         };
-        Ok(reduction::run(ctx, R, kind, &xd, &xd)?.ext_f64())
+        Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+            .await?
+            .ext_f64())
     }
 }
 

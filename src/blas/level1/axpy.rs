@@ -1,6 +1,7 @@
 use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, Out, Scalar, VecMut, VecRef};
 use crate::Context;
 
@@ -34,6 +35,20 @@ pub fn saxpy<'a>(
     x: impl Into<VecRef<'a>>,
     y: impl Into<VecMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(saxpy_in(ctx, alpha, x, y, Wait::Block))
+}
+
+/// The core of [`saxpy`] and [`saxpy_async`](crate::blas::saxpy_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn saxpy_in<'a>(
+    ctx: &Context,
+    alpha: impl Into<Scalar<'a>>,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "saxpy";
     let (alpha, x, mut y) = (alpha.into(), x.into(), y.into());
     crate::blas::owners!(ctx, R, alpha, x, y);
@@ -52,7 +67,7 @@ pub fn saxpy<'a>(
         .into_iter()
         .map(|d| alpha.apply(d, elementwise::ALPHA))
         .collect();
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 
 /// `y ← alpha·x + y` in f64.
@@ -84,6 +99,20 @@ pub fn daxpy<'a>(
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(daxpy_in(ctx, alpha, x, y, Wait::Block))
+}
+
+/// The core of [`daxpy`] and [`daxpy_async`](crate::blas::daxpy_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn daxpy_in<'a>(
+    ctx: &Context,
+    alpha: impl Into<Scalar<'a, f64>>,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "daxpy";
     let (alpha, x, mut y) = (alpha.into(), x.into(), y.into());
     crate::blas::owners!(ctx, R, alpha, x, y);
@@ -100,5 +129,5 @@ pub fn daxpy<'a>(
     let (sc, copies) = elementwise::scalars_f64(ctx, R, &[alpha])?;
     let mut d = copies.dispatches(ctx);
     d.push(elementwise::axpy_f64(ctx, &sc, &xd, &yd));
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

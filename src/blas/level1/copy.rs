@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, Out, VecMut, VecRef};
 use crate::Context;
 
@@ -31,6 +32,19 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a>>) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(scopy_in(ctx, x, y, Wait::Block))
+}
+
+/// The core of [`scopy`] and [`scopy_async`](crate::blas::scopy_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn scopy_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "scopy";
     let (x, mut y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
@@ -51,7 +65,7 @@ pub fn scopy<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a
     };
     let parts = elementwise::split(ctx, Op::Copy, &xd, &yd);
     let d = elementwise::dispatches_split(ctx, Op::Copy, [0.0; 4], &xd, &yd, &parts);
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 
 /// `y ← x` in f64.
@@ -79,6 +93,19 @@ pub fn dcopy<'a>(
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dcopy_in(ctx, x, y, Wait::Block))
+}
+
+/// The core of [`dcopy`] and [`dcopy_async`](crate::blas::dcopy_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dcopy_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dcopy";
     let (x, mut y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
@@ -97,5 +124,5 @@ pub fn dcopy<'a>(
         VecMut::Device(_) => layout::vector(ctx, R, "y", y.view())?,
     };
     let d = elementwise::dispatches_as(ctx, Op::Copy, [0.0; 4], &xd, &yd, Elem::F64);
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, VecOperand, VecRef};
 use crate::resident::decode_f32;
 use crate::{Context, GpuScalar};
@@ -29,38 +30,25 @@ use crate::{Context, GpuScalar};
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn sdot<'a>(ctx: &Context, x: impl Into<VecRef<'a>>, y: impl Into<VecRef<'a>>) -> Result<f32> {
-    match operands(ctx, x.into(), y.into())? {
-        None => Ok(0.0),
-        Some((xd, yd)) => Ok(reduction::run(ctx, R, KIND, &xd, &yd)?.t_f32()),
-    }
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sdot_in(ctx, x, y, Wait::Block))
 }
 
-/// [`sdot`] without blocking the calling thread: the operands are uploaded and the reduction
-/// recorded as for [`resident::sdot`](crate::resident::sdot), then the result is read back with
-/// [`GpuScalar::get_async`], whose wait does not block an async executor.
-///
-/// BLAS: `sdot`; semantics, summation and error bound as [`sdot`].
-///
-/// # Errors
-/// As [`sdot`].
-///
-/// # Example
-/// ```
-/// # pollster::block_on(async {
-/// use ndarray::array;
-/// let ctx = wgblas::Context::new_async().await?;
-/// let (x, y) = (array![1.0f32, 2.0, 3.0], array![4.0f32, 5.0, 6.0]);
-/// let d = wgblas::blas::sdot_async(&ctx, x.view(), y.view()).await?;
-/// assert_eq!(d, 32.0);
-/// # Ok::<(), wgblas::Error>(())
-/// # }).unwrap();
-/// ```
-pub async fn sdot_async<'a>(
+/// The core of [`sdot`] and [`sdot_async`](crate::blas::sdot_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sdot_in<'a>(
     ctx: &Context,
     x: impl Into<VecRef<'a>>,
     y: impl Into<VecRef<'a>>,
+    wait: Wait,
 ) -> Result<f32> {
-    sdot_device(ctx, x, y)?.get_async().await
+    match operands(ctx, x.into(), y.into())? {
+        None => Ok(0.0),
+        Some((xd, yd)) => Ok(reduction::run_in(ctx, R, KIND, &xd, &yd, wait)
+            .await?
+            .t_f32()),
+    }
 }
 
 /// `xᵀ·y` kept on the device: [`resident::sdot`](crate::resident::sdot).
@@ -129,9 +117,24 @@ pub fn ddot<'a>(
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
 ) -> Result<f64> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ddot_in(ctx, x, y, Wait::Block))
+}
+
+/// The core of [`ddot`] and [`ddot_async`](crate::blas::ddot_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ddot_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+    wait: Wait,
+) -> Result<f64> {
     match operands_f64(ctx, x.into(), y.into())? {
         None => Ok(0.0),
-        Some((xd, yd)) => Ok(reduction::run(ctx, R64, KIND64, &xd, &yd)?.t_f64()),
+        Some((xd, yd)) => Ok(reduction::run_in(ctx, R64, KIND64, &xd, &yd, wait)
+            .await?
+            .t_f64()),
     }
 }
 

@@ -2,6 +2,7 @@ use crate::blas::check_dim;
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::{Error, Result};
+use crate::launch::Wait;
 use crate::layout::{self, VecRef};
 use crate::{Context, GpuScalar};
 
@@ -45,6 +46,18 @@ fn empty(routine: &'static str) -> Error {
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(isamax_in(ctx, x, Wait::Block))
+}
+
+/// The core of [`isamax`] and [`isamax_async`](crate::blas::isamax_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn isamax_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a>>,
+    wait: Wait,
+) -> Result<usize> {
     const R: &str = "isamax";
     let x = x.into();
     crate::blas::owners!(ctx, R, x);
@@ -60,7 +73,9 @@ pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
         elem: Elem::F32,
         words: 1,
     };
-    Ok(reduction::run(ctx, R, kind, &xd, &xd)?.index())
+    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+        .await?
+        .index())
 }
 
 /// The index of the first element of largest magnitude of an `f64` vector.
@@ -88,6 +103,18 @@ pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(idamax_in(ctx, x, Wait::Block))
+}
+
+/// The core of [`idamax`] and [`idamax_async`](crate::blas::idamax_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn idamax_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    wait: Wait,
+) -> Result<usize> {
     const R: &str = "idamax";
     let x = x.into();
     crate::blas::owners!(ctx, R, x);
@@ -111,7 +138,9 @@ pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize>
             words: 2,
         }
     };
-    Ok(reduction::run(ctx, R, kind, &xd, &xd)?.index())
+    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+        .await?
+        .index())
 }
 
 /// The index of the first largest `|x_i|`, kept on the device:

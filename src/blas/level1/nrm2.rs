@@ -2,6 +2,7 @@ use crate::blas::check_dim;
 use crate::context::Elem;
 use crate::drivers::reduction::{self, Kind, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, VecRef};
 use crate::resident::decode_f32;
 use crate::{Context, GpuScalar};
@@ -39,6 +40,18 @@ use crate::{Context, GpuScalar};
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(snrm2_in(ctx, x, Wait::Block))
+}
+
+/// The core of [`snrm2`] and [`snrm2_async`](crate::blas::snrm2_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn snrm2_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a>>,
+    wait: Wait,
+) -> Result<f32> {
     const R: &str = "snrm2";
     let x = x.into();
     crate::blas::owners!(ctx, R, x);
@@ -52,7 +65,9 @@ pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
         elem: Elem::F32,
         words: 1,
     };
-    Ok(reduction::run(ctx, R, kind, &xd, &xd)?.nrm2())
+    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+        .await?
+        .nrm2())
 }
 
 /// `‖x‖₂` kept on the device: [`resident::snrm2`](crate::resident::snrm2).
@@ -104,6 +119,18 @@ pub(crate) fn snrm2_device<'a, 'c>(
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn dnrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dnrm2_in(ctx, x, Wait::Block))
+}
+
+/// The core of [`dnrm2`] and [`dnrm2_async`](crate::blas::dnrm2_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dnrm2_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecRef<'a, f64>>,
+    wait: Wait,
+) -> Result<f64> {
     const R: &str = "dnrm2";
     let x = x.into();
     crate::blas::owners!(ctx, R, x);
@@ -119,9 +146,9 @@ pub fn dnrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
             elem: Elem::F64,
             words: 2,
         };
-        reduction::run(ctx, R, kind, &xd, &xd)
+        reduction::run_in(ctx, R, kind, &xd, &xd, wait)
     };
-    let medium = band(Op::Nrm2Medium)?;
+    let medium = band(Op::Nrm2Medium).await?;
     let flags = medium.nrm2_flags();
     if flags & reduction::NRM2_NAN != 0 {
         return Ok(f64::NAN);
@@ -131,9 +158,9 @@ pub fn dnrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
     }
     let amed = medium.t_f64();
     let (abig, asml) = if flags & reduction::NRM2_BIG != 0 {
-        (band(Op::Nrm2Big)?.t_f64(), 0.0)
+        (band(Op::Nrm2Big).await?.t_f64(), 0.0)
     } else if flags & reduction::NRM2_SMALL != 0 {
-        (0.0, band(Op::Nrm2Small)?.t_f64())
+        (0.0, band(Op::Nrm2Small).await?.t_f64())
     } else {
         (0.0, 0.0)
     };

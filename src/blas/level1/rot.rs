@@ -1,6 +1,7 @@
 use crate::blas::{check_dim, check_len};
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, Out, VecMut};
 use crate::transfer::Source;
 use crate::Context;
@@ -38,7 +39,22 @@ pub fn srot<'a>(
     c: f32,
     s: f32,
 ) -> Result<()> {
-    rotate(ctx, "srot", x.into(), y.into(), [c, s, -s, c])
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(srot_in(ctx, x, y, c, s, Wait::Block))
+}
+
+/// The core of [`srot`] and [`srot_async`](crate::blas::srot_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn srot_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a>>,
+    y: impl Into<VecMut<'a>>,
+    c: f32,
+    s: f32,
+    wait: Wait,
+) -> Result<()> {
+    rotate_in(ctx, "srot", x.into(), y.into(), [c, s, -s, c], wait).await
 }
 
 /// Apply the plane rotation `[[c, s], [−s, c]]` in f64: `x_i ← c·x_i + s·y_i`,
@@ -71,17 +87,34 @@ pub fn drot<'a>(
     c: f64,
     s: f64,
 ) -> Result<()> {
-    rotate_f64(ctx, "drot", x.into(), y.into(), [c, s, -s, c])
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(drot_in(ctx, x, y, c, s, Wait::Block))
+}
+
+/// The core of [`drot`] and [`drot_async`](crate::blas::drot_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn drot_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    c: f64,
+    s: f64,
+    wait: Wait,
+) -> Result<()> {
+    rotate_f64_in(ctx, "drot", x.into(), y.into(), [c, s, -s, c], wait).await
 }
 
 /// [`rotate`] in f64: `H` goes to the device as four f64 in a small buffer; shared by [`drot`]
 /// and [`drotm`](crate::blas::drotm).
-pub(crate) fn rotate_f64<'a>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn rotate_f64_in<'a>(
     ctx: &Context,
     routine: &'static str,
     mut x: VecMut<'a, f64>,
     mut y: VecMut<'a, f64>,
     h: [f64; 4],
+    wait: Wait,
 ) -> Result<()> {
     crate::blas::owners!(ctx, routine, x, y);
     check_len(routine, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
@@ -94,7 +127,7 @@ pub(crate) fn rotate_f64<'a>(
     let yd = layout::vector(ctx, routine, "y", y.view())?;
     let hb = ctx.upload_source(routine, &Source::slice(&h))?;
     let d = elementwise::rot_f64(ctx, &hb, &xd, &yd);
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         routine,
         &[d],
@@ -102,17 +135,21 @@ pub(crate) fn rotate_f64<'a>(
             layout::OutAs::Vec(&mut x, &xd),
             layout::OutAs::Vec(&mut y, &yd),
         ],
+        wait,
     )
+    .await
 }
 
 /// `(x_i, y_i) ← (h11·x_i + h12·y_i, h21·x_i + h22·y_i)` on the element-wise driver, after
 /// validation; shared by [`srot`] and [`srotm`](crate::blas::srotm).
-pub(crate) fn rotate<'a>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn rotate_in<'a>(
     ctx: &Context,
     routine: &'static str,
     mut x: VecMut<'a>,
     mut y: VecMut<'a>,
     h: [f32; 4],
+    wait: Wait,
 ) -> Result<()> {
     crate::blas::owners!(ctx, routine, x, y);
     check_len(routine, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
@@ -124,10 +161,12 @@ pub(crate) fn rotate<'a>(
     let yd = layout::vector_any(ctx, routine, "y", y.view())?;
     let parts = elementwise::split(ctx, Op::Rot, &xd, &yd);
     let d = elementwise::dispatches_split(ctx, Op::Rot, h, &xd, &yd, &parts);
-    layout::finish(
+    layout::finish_in(
         ctx,
         routine,
         &d,
         &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
+        wait,
     )
+    .await
 }

@@ -1,5 +1,6 @@
-use crate::blas::level1::rot::{rotate, rotate_f64};
+use crate::blas::level1::rot::{rotate_f64_in, rotate_in};
 use crate::error::{Error, Result};
+use crate::launch::Wait;
 use crate::layout::VecMut;
 use crate::Context;
 
@@ -43,12 +44,26 @@ pub fn srotm<'a>(
     y: impl Into<VecMut<'a>>,
     param: [f32; 5],
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(srotm_in(ctx, x, y, param, Wait::Block))
+}
+
+/// The core of [`srotm`] and [`srotm_async`](crate::blas::srotm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn srotm_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a>>,
+    y: impl Into<VecMut<'a>>,
+    param: [f32; 5],
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "srotm";
     let (x, y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
     let h = decode(R, param)?;
     match h {
-        Some(h) => rotate(ctx, R, x, y, h),
+        Some(h) => rotate_in(ctx, R, x, y, h, wait).await,
         // flag = −2: H = I. The lengths are still checked.
         None => {
             crate::blas::check_len(R, "y", y.len(), x.len(), "len(y) must equal len(x)")?;
@@ -90,11 +105,25 @@ pub fn drotm<'a>(
     y: impl Into<VecMut<'a, f64>>,
     param: [f64; 5],
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(drotm_in(ctx, x, y, param, Wait::Block))
+}
+
+/// The core of [`drotm`] and [`drotm_async`](crate::blas::drotm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn drotm_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    param: [f64; 5],
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "drotm";
     let (x, y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
     match decode(R, param)? {
-        Some(h) => rotate_f64(ctx, R, x, y, h),
+        Some(h) => rotate_f64_in(ctx, R, x, y, h, wait).await,
         // flag = −2: H = I. The lengths are still checked (before the device feature, as in
         // every routine).
         None => {

@@ -1,6 +1,7 @@
 use crate::blas::check_dim;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, Out, Scalar, VecMut};
 use crate::Context;
 
@@ -35,6 +36,19 @@ pub fn sscal<'a>(
     alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sscal_in(ctx, alpha, x, Wait::Block))
+}
+
+/// The core of [`sscal`] and [`sscal_async`](crate::blas::sscal_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sscal_in<'a>(
+    ctx: &Context,
+    alpha: impl Into<Scalar<'a>>,
+    x: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "sscal";
     let (alpha, mut x) = (alpha.into(), x.into());
     crate::blas::owners!(ctx, R, alpha, x);
@@ -58,7 +72,7 @@ pub fn sscal<'a>(
         .into_iter()
         .map(|d| alpha.apply(d, elementwise::ALPHA))
         .collect();
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)], wait).await
 }
 
 /// `x ← alpha·x` in f64.
@@ -87,6 +101,19 @@ pub fn dscal<'a>(
     alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dscal_in(ctx, alpha, x, Wait::Block))
+}
+
+/// The core of [`dscal`] and [`dscal_async`](crate::blas::dscal_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dscal_in<'a>(
+    ctx: &Context,
+    alpha: impl Into<Scalar<'a, f64>>,
+    x: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dscal";
     let (alpha, mut x) = (alpha.into(), x.into());
     crate::blas::owners!(ctx, R, alpha, x);
@@ -106,5 +133,5 @@ pub fn dscal<'a>(
     let (sc, copies) = elementwise::scalars_f64(ctx, R, &[alpha])?;
     let mut d = copies.dispatches(ctx);
     d.push(elementwise::scal_f64(ctx, &sc, &xd));
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)], wait).await
 }

@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
 use crate::drivers::elementwise::{self, Op};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, Out, VecMut};
 use crate::Context;
 
@@ -28,6 +29,19 @@ use crate::Context;
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a>>) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sswap_in(ctx, x, y, Wait::Block))
+}
+
+/// The core of [`sswap`] and [`sswap_async`](crate::blas::sswap_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sswap_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a>>,
+    y: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "sswap";
     let (mut x, mut y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
@@ -40,12 +54,14 @@ pub fn sswap<'a>(ctx: &Context, x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
     let parts = elementwise::split(ctx, Op::Swap, &xd, &yd);
     let d = elementwise::dispatches_split(ctx, Op::Swap, [0.0; 4], &xd, &yd, &parts);
-    layout::finish(
+    layout::finish_in(
         ctx,
         R,
         &d,
         &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)],
+        wait,
     )
+    .await
 }
 
 /// `x ↔ y` in f64.
@@ -72,6 +88,19 @@ pub fn dswap<'a>(
     x: impl Into<VecMut<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dswap_in(ctx, x, y, Wait::Block))
+}
+
+/// The core of [`dswap`] and [`dswap_async`](crate::blas::dswap_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dswap_in<'a>(
+    ctx: &Context,
+    x: impl Into<VecMut<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dswap";
     let (mut x, mut y) = (x.into(), y.into());
     crate::blas::owners!(ctx, R, x, y);
@@ -84,7 +113,7 @@ pub fn dswap<'a>(
     let xd = layout::vector(ctx, R, "x", x.view())?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
     let d = elementwise::dispatches_as(ctx, Op::Swap, [0.0; 4], &xd, &yd, Elem::F64);
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &d,
@@ -92,5 +121,7 @@ pub fn dswap<'a>(
             layout::OutAs::Vec(&mut x, &xd),
             layout::OutAs::Vec(&mut y, &yd),
         ],
+        wait,
     )
+    .await
 }

@@ -3,6 +3,7 @@ use crate::drivers::matmul;
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Transpose;
+use crate::launch::Wait;
 use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
 use crate::Context;
 
@@ -66,6 +67,23 @@ pub fn sgemv<'a>(
     beta: impl Into<Scalar<'a>>,
     y: impl Into<VecMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sgemv_in(ctx, trans, alpha, a, x, beta, y, Wait::Block))
+}
+
+/// The core of [`sgemv`] and [`sgemv_async`](crate::blas::sgemv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sgemv_in<'a>(
+    ctx: &Context,
+    trans: Transpose,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    y: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "sgemv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
     crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
@@ -105,7 +123,7 @@ pub fn sgemv<'a>(
     } else {
         matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
     };
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 
 /// `y ← alpha·op(A)·x + beta·y` in f64, `op(A) = A` or `Aᵀ`.
@@ -148,6 +166,23 @@ pub fn dgemv<'a>(
     beta: impl Into<Scalar<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dgemv_in(ctx, trans, alpha, a, x, beta, y, Wait::Block))
+}
+
+/// The core of [`dgemv`] and [`dgemv_async`](crate::blas::dgemv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dgemv_in<'a>(
+    ctx: &Context,
+    trans: Transpose,
+    alpha: impl Into<Scalar<'a, f64>>,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecRef<'a, f64>>,
+    beta: impl Into<Scalar<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dgemv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
     crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
@@ -173,5 +208,5 @@ pub fn dgemv<'a>(
         matmul::engine_f64_scalars(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
     let mut d = copies.dispatches(ctx);
     d.extend(plan.dispatches());
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::matmul::{self, Operand};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, Out, VecRef};
 use crate::Context;
 
@@ -53,6 +54,21 @@ pub fn sger<'a>(
     y: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sger_in(ctx, alpha, x, y, a, Wait::Block))
+}
+
+/// The core of [`sger`] and [`sger_async`](crate::blas::sger_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sger_in<'a>(
+    ctx: &Context,
+    alpha: f32,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecRef<'a>>,
+    a: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "sger";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
     crate::blas::owners!(ctx, R, x, y, a);
@@ -100,7 +116,7 @@ pub fn sger<'a>(
             .map(|(x, y, a)| rankupdate::dispatch(ctx, Update::General, alpha, x, y, a))
             .collect()
     };
-    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
 
 /// `A ← alpha·x·yᵀ + A` in f64, `A` m×n.
@@ -137,6 +153,21 @@ pub fn dger<'a>(
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dger_in(ctx, alpha, x, y, a, Wait::Block))
+}
+
+/// The core of [`dger`] and [`dger_async`](crate::blas::dger_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dger_in<'a>(
+    ctx: &Context,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+    a: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "dger";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
@@ -190,5 +221,5 @@ pub fn dger<'a>(
         })
         .collect::<Result<Vec<_>>>()?;
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Mat(&mut a, &ad)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut a, &ad)], wait).await
 }

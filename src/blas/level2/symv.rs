@@ -2,6 +2,7 @@ use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::Uplo;
+use crate::launch::Wait;
 use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecOperand, VecRef};
 use crate::Context;
 
@@ -59,6 +60,23 @@ pub fn ssymv<'a>(
     beta: impl Into<Scalar<'a>>,
     y: impl Into<VecMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ssymv_in(ctx, uplo, alpha, a, x, beta, y, Wait::Block))
+}
+
+/// The core of [`ssymv`] and [`ssymv_async`](crate::blas::ssymv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ssymv_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    y: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "ssymv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
     crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
@@ -96,7 +114,7 @@ pub fn ssymv<'a>(
     } else {
         matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
     };
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 
 /// `y ← alpha·A·x + beta·y` in f64, `A` n×n symmetric, stored in its triangle `uplo`.
@@ -144,6 +162,23 @@ pub fn dsymv<'a>(
     x: impl Into<VecRef<'a, f64>>,
     beta: impl Into<Scalar<'a, f64>>,
     y: impl Into<VecMut<'a, f64>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dsymv_in(ctx, uplo, alpha, a, x, beta, y, Wait::Block))
+}
+
+/// The core of [`dsymv`] and [`dsymv_async`](crate::blas::dsymv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dsymv_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: impl Into<Scalar<'a, f64>>,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecRef<'a, f64>>,
+    beta: impl Into<Scalar<'a, f64>>,
+    y: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "dsymv";
     let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
@@ -234,5 +269,5 @@ pub fn dsymv<'a>(
             d
         })
         .collect();
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

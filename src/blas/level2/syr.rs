@@ -2,6 +2,7 @@ use crate::drivers::matmul::{self, Operand, Variant};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, Out, VecRef};
 use crate::Context;
 
@@ -52,6 +53,21 @@ pub fn ssyr<'a>(
     x: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ssyr_in(ctx, uplo, alpha, x, a, Wait::Block))
+}
+
+/// The core of [`ssyr`] and [`ssyr_async`](crate::blas::ssyr_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ssyr_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f32,
+    x: impl Into<VecRef<'a>>,
+    a: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "ssyr";
     let (x, mut a) = (x.into(), a.into());
     crate::blas::owners!(ctx, R, x, a);
@@ -69,7 +85,7 @@ pub fn ssyr<'a>(
     } else {
         rankupdate::part_dispatches(ctx, alpha, &parts)
     };
-    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
 
 /// `A ← alpha·x·xᵀ + A` in f64, `A` n×n symmetric, stored and updated in its triangle `uplo`.
@@ -108,6 +124,21 @@ pub fn dsyr<'a>(
     x: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dsyr_in(ctx, uplo, alpha, x, a, Wait::Block))
+}
+
+/// The core of [`dsyr`] and [`dsyr_async`](crate::blas::dsyr_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dsyr_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    a: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dsyr";
     let (x, mut a) = (x.into(), a.into());
     crate::blas::owners!(ctx, R, x, a);
@@ -127,7 +158,14 @@ pub fn dsyr<'a>(
         let plan =
             matmul::engine_f64(ctx, R, (n, n, 1), alpha, xc, xr, 1.0, Operand::of(&ad), tri)?;
         let d = plan.dispatches();
-        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)]);
+        return layout::finish_as_in(
+            ctx,
+            R,
+            &d,
+            &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
+            wait,
+        )
+        .await;
     }
     // Past one storage binding: the triangle of A in square blocks, the diagonal ones on their
     // triangle, the others by the general product x_I·x_Jᵀ.
@@ -147,5 +185,12 @@ pub fn dsyr<'a>(
         })
         .collect::<Result<Vec<_>>>()?;
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)])
+    layout::finish_as_in(
+        ctx,
+        R,
+        &d,
+        &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
+        wait,
+    )
+    .await
 }

@@ -2,6 +2,7 @@ use crate::drivers::matmul::{self, Operand, Variant};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, Out, VecRef};
 use crate::Context;
 
@@ -57,6 +58,22 @@ pub fn ssyr2<'a>(
     y: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ssyr2_in(ctx, uplo, alpha, x, y, a, Wait::Block))
+}
+
+/// The core of [`ssyr2`] and [`ssyr2_async`](crate::blas::ssyr2_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ssyr2_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f32,
+    x: impl Into<VecRef<'a>>,
+    y: impl Into<VecRef<'a>>,
+    a: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "ssyr2";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
     crate::blas::owners!(ctx, R, x, y, a);
@@ -75,7 +92,7 @@ pub fn ssyr2<'a>(
     } else {
         rankupdate::part_dispatches(ctx, alpha, &parts)
     };
-    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
 
 /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` in f64, `A` n×n symmetric, stored and updated in its
@@ -115,6 +132,22 @@ pub fn dsyr2<'a>(
     y: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dsyr2_in(ctx, uplo, alpha, x, y, a, Wait::Block))
+}
+
+/// The core of [`dsyr2`] and [`dsyr2_async`](crate::blas::dsyr2_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dsyr2_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: f64,
+    x: impl Into<VecRef<'a, f64>>,
+    y: impl Into<VecRef<'a, f64>>,
+    a: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dsyr2";
     let (x, y, mut a) = (x.into(), y.into(), a.into());
     crate::blas::owners!(ctx, R, x, y, a);
@@ -147,7 +180,14 @@ pub fn dsyr2<'a>(
             diag,
         )?;
         let d = plan.dispatches();
-        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)]);
+        return layout::finish_as_in(
+            ctx,
+            R,
+            &d,
+            &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
+            wait,
+        )
+        .await;
     }
     // Past one storage binding: the triangle of A in square blocks, the diagonal ones as above,
     // the others by two general products (x_I·y_Jᵀ, then y_I·x_Jᵀ: two roundings there, as in
@@ -181,5 +221,12 @@ pub fn dsyr2<'a>(
         }
     }
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Tri(&mut a, &ad, uplo)])
+    layout::finish_as_in(
+        ctx,
+        R,
+        &d,
+        &mut [layout::OutAs::Tri(&mut a, &ad, uplo)],
+        wait,
+    )
+    .await
 }

@@ -2,6 +2,7 @@ use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecOperand};
 use crate::Context;
 
@@ -52,6 +53,22 @@ pub fn strmv<'a>(
     a: impl Into<MatRef<'a>>,
     x: impl Into<VecMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(strmv_in(ctx, uplo, trans, diag, a, x, Wait::Block))
+}
+
+/// The core of [`strmv`] and [`strmv_async`](crate::blas::strmv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn strmv_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "strmv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
@@ -79,11 +96,11 @@ pub fn strmv<'a>(
     if blocks.is_empty() {
         let scratch = matvec::scratch(ctx, kernel, &ad);
         let d = matvec::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
-        return layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)]);
+        return layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)], wait).await;
     }
     let (one, zero) = (Scalar::Host(1.0), Scalar::Host(0.0));
     let d = matvec::general_block_dispatches(ctx, &one, &zero, &blocks);
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)], wait).await
 }
 
 /// `x ← op(A)·x` in f64, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
@@ -125,6 +142,22 @@ pub fn dtrmv<'a>(
     a: impl Into<MatRef<'a, f64>>,
     x: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dtrmv_in(ctx, uplo, trans, diag, a, x, Wait::Block))
+}
+
+/// The core of [`dtrmv`] and [`dtrmv_async`](crate::blas::dtrmv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dtrmv_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dtrmv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
@@ -155,7 +188,8 @@ pub fn dtrmv<'a>(
         let (ao, xo, yo) = (Operand::of(&ad), Operand::column(&xd), Operand::column(&yd));
         let plan = matmul::engine_f64(ctx, R, (n, 1, n), 1.0, ao, xo, 0.0, yo, tri)?;
         let d = plan.dispatches();
-        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)]);
+        return layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)], wait)
+            .await;
     }
     let ranges = super::blocks64::ranges(ctx, &ad, &[xd.inc, 1]);
     let xs: Vec<_> = ranges.iter().map(|r| xd.part(ctx, 8, r.0, r.1)).collect();
@@ -185,5 +219,5 @@ pub fn dtrmv<'a>(
         )?);
     }
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)], wait).await
 }

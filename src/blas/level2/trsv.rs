@@ -4,6 +4,7 @@ use crate::drivers::matvec::{self, Mode};
 use crate::drivers::{elementwise, trsolve};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatOperand, MatRef, Out, VecMut, VecOperand};
 use crate::Context;
 
@@ -76,6 +77,22 @@ pub fn strsv<'a>(
     a: impl Into<MatRef<'a>>,
     x: impl Into<VecMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(strsv_in(ctx, uplo, trans, diag, a, x, Wait::Block))
+}
+
+/// The core of [`strsv`] and [`strsv_async`](crate::blas::strsv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn strsv_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: impl Into<MatRef<'a>>,
+    x: impl Into<VecMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "strsv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
@@ -91,7 +108,7 @@ pub fn strsv<'a>(
     if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
         let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f32>());
         let d = trsolve::trsv(ctx, Elem::F32, uplo, unit, &ad, &xd, &sol);
-        return layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)]);
+        return layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)], wait).await;
     }
     // Past one storage binding: block substitution on square blocks. In solve order, block I
     // first subtracts `A_IJ·s_J` for every block J solved before it (a general matrix-vector
@@ -164,7 +181,7 @@ pub fn strsv<'a>(
             }
         }
     }
-    layout::finish(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)], wait).await
 }
 
 /// Solve `op(A)·x = b` in place in f64 (`x` holds `b` on entry, the solution on return), `A`
@@ -206,6 +223,22 @@ pub fn dtrsv<'a>(
     a: impl Into<MatRef<'a, f64>>,
     x: impl Into<VecMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dtrsv_in(ctx, uplo, trans, diag, a, x, Wait::Block))
+}
+
+/// The core of [`dtrsv`] and [`dtrsv_async`](crate::blas::dtrsv_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dtrsv_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    a: impl Into<MatRef<'a, f64>>,
+    x: impl Into<VecMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dtrsv";
     let (a, mut x) = (a.into(), x.into());
     crate::blas::owners!(ctx, R, a, x);
@@ -221,7 +254,8 @@ pub fn dtrsv<'a>(
     if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
         let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f64>());
         let d = trsolve::trsv(ctx, Elem::F64, uplo, unit, &ad, &xd, &sol);
-        return layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)]);
+        return layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)], wait)
+            .await;
     }
     // Past one storage binding (issue 15): block substitution on square blocks, as strsv. In
     // solve order, block I first subtracts `A_IJ·s_J` for every block J solved before it (on
@@ -285,5 +319,5 @@ pub fn dtrsv<'a>(
             Elem::F64,
         ));
     }
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)], wait).await
 }

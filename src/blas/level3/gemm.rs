@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::matmul;
 use crate::error::Result;
 use crate::flags::Transpose;
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
@@ -48,6 +49,34 @@ pub fn sgemm<'a>(
     b: impl Into<MatRef<'a>>,
     beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sgemm_in(
+        ctx,
+        transa,
+        transb,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`sgemm`] and [`sgemm_async`](crate::blas::sgemm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sgemm_in<'a>(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    c: impl Into<MatMut<'a>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "sgemm";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
@@ -116,7 +145,7 @@ pub fn sgemm<'a>(
         .iter()
         .flat_map(|(p, first)| p.dispatches_with(&alpha, if *first { &beta } else { &one }))
         .collect();
-    layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)], wait).await
 }
 
 /// `C ← alpha·op(A)·op(B) + beta·C` in f64, `op(X) = X` or `Xᵀ`.
@@ -159,6 +188,34 @@ pub fn dgemm<'a>(
     b: impl Into<MatRef<'a, f64>>,
     beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dgemm_in(
+        ctx,
+        transa,
+        transb,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`dgemm`] and [`dgemm_async`](crate::blas::dgemm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dgemm_in<'a>(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: impl Into<Scalar<'a, f64>>,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: impl Into<Scalar<'a, f64>>,
+    c: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "dgemm";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
@@ -213,62 +270,5 @@ pub fn dgemm<'a>(
         matmul::engine_f64_scalars(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
     let mut d = copies.dispatches(ctx);
     d.extend(plan.dispatches());
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Mat(&mut c, &cd)])
-}
-
-/// [`sgemm`] on host arrays without blocking the calling thread: `A`, `B` (and `C` unless
-/// `beta = 0`) are uploaded, the product recorded as a resident call, and `C` read back with
-/// [`GpuMatrix::to_array_async`](crate::GpuMatrix::to_array_async), whose wait does not block
-/// an async executor; the result is then copied into `c`.
-///
-/// BLAS: `sgemm`: `C ← alpha·op(A)·op(B) + beta·C`, `op(A)` m×k, `op(B)` k×n, `C` m×n, any
-/// layout; semantics as [`sgemm`]. Unlike [`sgemm`], it always uploads whole operands and
-/// copies the result once more on the host.
-///
-/// # Errors
-/// As [`sgemm`]; on error `C` is unchanged.
-///
-/// # Example
-/// ```
-/// # pollster::block_on(async {
-/// use ndarray::{array, Array2};
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::new_async().await?;
-/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-/// let mut c = Array2::<f32>::zeros((2, 2));
-/// wgblas::blas::sgemm_async(&ctx, Transpose::No, Transpose::Yes, 1.0, a.view(), a.view(), 0.0, c.view_mut()).await?;
-/// assert_eq!(c, array![[5.0, 11.0], [11.0, 25.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// # }).unwrap();
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub async fn sgemm_async(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: f32,
-    a: ndarray::ArrayView2<'_, f32>,
-    b: ndarray::ArrayView2<'_, f32>,
-    beta: f32,
-    mut c: ndarray::ArrayViewMut2<'_, f32>,
-) -> Result<()> {
-    const R: &str = "sgemm";
-    let ga = ctx.upload_matrix(&a)?;
-    let gb = ctx.upload_matrix(&b)?;
-    let mut gc = if beta == 0.0 {
-        crate::GpuMatrix::<f32>::zeros(ctx, c.dim(), crate::MatrixLayout::RowMajor)?
-    } else {
-        ctx.upload_matrix(&c)?
-    };
-    sgemm(ctx, transa, transb, alpha, &ga, &gb, beta, &mut gc)?;
-    let r = gc.to_array_async().await?;
-    if r.dim() != c.dim() {
-        return Err(crate::Error::DimensionMismatch {
-            routine: R,
-            arg: "c",
-            detail: format!("read back {:?}, expected {:?}", r.dim(), c.dim()),
-        });
-    }
-    c.assign(&r);
-    Ok(())
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut c, &cd)], wait).await
 }

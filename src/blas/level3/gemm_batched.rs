@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::matmul::{self, Operand};
 use crate::error::Result;
 use crate::flags::Transpose;
+use crate::launch::Wait;
 use crate::layout::{self, BatchMut, BatchRef, Out, Scalar};
 use crate::Context;
 
@@ -63,6 +64,34 @@ pub fn sgemm_batched<'a>(
     beta: impl Into<Scalar<'a>>,
     c: impl Into<BatchMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sgemm_batched_in(
+        ctx,
+        transa,
+        transb,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`sgemm_batched`] and [`sgemm_batched_async`](crate::blas::sgemm_batched_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sgemm_batched_in<'a>(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: impl Into<Scalar<'a>>,
+    a: impl Into<BatchRef<'a>>,
+    b: impl Into<BatchRef<'a>>,
+    beta: impl Into<Scalar<'a>>,
+    c: impl Into<BatchMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "sgemm_batched";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
@@ -96,12 +125,14 @@ pub fn sgemm_batched<'a>(
         beta.value(),
         operand(&cd),
     );
-    layout::finish(
+    layout::finish_in(
         ctx,
         R,
         &plan.dispatches_with(&alpha, &beta),
         &mut [Out::Batch(&mut c, &cd)],
+        wait,
     )
+    .await
 }
 
 fn operand(o: &layout::BatchOperand) -> Operand<'_> {
@@ -150,6 +181,34 @@ pub fn dgemm_batched<'a>(
     beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<BatchMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dgemm_batched_in(
+        ctx,
+        transa,
+        transb,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`dgemm_batched`] and [`dgemm_batched_async`](crate::blas::dgemm_batched_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dgemm_batched_in<'a>(
+    ctx: &Context,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: impl Into<Scalar<'a, f64>>,
+    a: impl Into<BatchRef<'a, f64>>,
+    b: impl Into<BatchRef<'a, f64>>,
+    beta: impl Into<Scalar<'a, f64>>,
+    c: impl Into<BatchMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dgemm_batched";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
@@ -182,7 +241,7 @@ pub fn dgemm_batched<'a>(
         matmul::engine_f64_scalars(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
     let mut d = copies.dispatches(ctx);
     d.extend(plan.dispatches());
-    layout::finish_as(ctx, R, &d, &mut [layout::OutAs::Batch(&mut c, &cd)])
+    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Batch(&mut c, &cd)], wait).await
 }
 
 /// The shape checks of the batched routines: `(batch, m, n, k)`.

@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
@@ -51,6 +52,36 @@ pub fn sgemmtr<'a>(
     b: impl Into<MatRef<'a>>,
     beta: f32,
     c: impl Into<MatMut<'a>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(sgemmtr_in(
+        ctx,
+        uplo,
+        transa,
+        transb,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`sgemmtr`] and [`sgemmtr_async`](crate::blas::sgemmtr_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn sgemmtr_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f32,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
+    beta: f32,
+    c: impl Into<MatMut<'a>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "sgemmtr";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
@@ -105,7 +136,7 @@ pub fn sgemmtr<'a>(
         &blocks,
     );
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)], wait).await
 }
 
 /// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of the square `C` only, in f64.
@@ -143,6 +174,36 @@ pub fn dgemmtr<'a>(
     b: impl Into<MatRef<'a, f64>>,
     beta: f64,
     c: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dgemmtr_in(
+        ctx,
+        uplo,
+        transa,
+        transb,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`dgemmtr`] and [`dgemmtr_async`](crate::blas::dgemmtr_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dgemmtr_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    transa: Transpose,
+    transb: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "dgemmtr";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
@@ -187,10 +248,12 @@ pub fn dgemmtr<'a>(
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
     let plan = matmul::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &plan.dispatches(),
         &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
+        wait,
     )
+    .await
 }

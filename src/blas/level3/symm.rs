@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
@@ -55,6 +56,24 @@ pub fn ssymm<'a>(
     beta: f32,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ssymm_in(ctx, side, uplo, alpha, a, b, beta, c, Wait::Block))
+}
+
+/// The core of [`ssymm`] and [`ssymm_async`](crate::blas::ssymm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ssymm_in<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    alpha: f32,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
+    beta: f32,
+    c: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "ssymm";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
     crate::blas::owners!(ctx, R, a, b, c);
@@ -90,7 +109,7 @@ pub fn ssymm<'a>(
     if !blocks.is_empty() {
         let plans = matmul::structured_plans(ctx, alpha, beta, &blocks);
         let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-        return layout::finish(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)]);
+        return layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)], wait).await;
     }
     let variant = Variant {
         a_mode: AMode::Symmetric(uplo),
@@ -101,7 +120,14 @@ pub fn ssymm<'a>(
         Side::Left => matmul::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
         Side::Right => matmul::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
     };
-    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Mat(&mut c, &cd)])
+    layout::finish_in(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [Out::Mat(&mut c, &cd)],
+        wait,
+    )
+    .await
 }
 
 /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`) in f64,
@@ -140,6 +166,24 @@ pub fn dsymm<'a>(
     beta: f64,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dsymm_in(ctx, side, uplo, alpha, a, b, beta, c, Wait::Block))
+}
+
+/// The core of [`dsymm`] and [`dsymm_async`](crate::blas::dsymm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dsymm_in<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dsymm";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
     crate::blas::owners!(ctx, R, a, b, c);
@@ -177,10 +221,12 @@ pub fn dsymm<'a>(
             matmul::engine_f64(ctx, R, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant)?
         }
     };
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &plan.dispatches(),
         &mut [layout::OutAs::Mat(&mut c, &cd)],
+        wait,
     )
+    .await
 }

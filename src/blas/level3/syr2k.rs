@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
@@ -54,6 +55,34 @@ pub fn ssyr2k<'a>(
     beta: f32,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ssyr2k_in(
+        ctx,
+        uplo,
+        trans,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`ssyr2k`] and [`ssyr2k_async`](crate::blas::ssyr2k_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ssyr2k_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatRef<'a>>,
+    beta: f32,
+    c: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "ssyr2k";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
     crate::blas::owners!(ctx, R, a, b, c);
@@ -75,12 +104,14 @@ pub fn ssyr2k<'a>(
         // back as op(B) and op(A)ᵀ.
         let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
         let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
-        return layout::finish(
+        return layout::finish_in(
             ctx,
             R,
             &plan.dispatches(),
             &mut [Out::Tri(&mut c, &cd, uplo)],
-        );
+            wait,
+        )
+        .await;
     }
     // Past one storage binding: the two passes, each on the triangle of C in square blocks
     // and the depth in panels (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then `+ alpha·op(B)·op(A)ᵀ`).
@@ -104,7 +135,7 @@ pub fn ssyr2k<'a>(
         &second,
     ));
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)], wait).await
 }
 
 /// `C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` in f64 on the triangle `uplo` of the
@@ -148,6 +179,34 @@ pub fn dsyr2k<'a>(
     beta: f64,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dsyr2k_in(
+        ctx,
+        uplo,
+        trans,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`dsyr2k`] and [`dsyr2k_async`](crate::blas::dsyr2k_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dsyr2k_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dsyr2k";
     let (a, b, mut c) = (a.into(), b.into(), c.into());
     crate::blas::owners!(ctx, R, a, b, c);
@@ -169,12 +228,14 @@ pub fn dsyr2k<'a>(
     // op(B) and op(A)ᵀ.
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
     let plan = matmul::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &plan.dispatches(),
         &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
+        wait,
     )
+    .await
 }
 
 /// The order n of C and the depth k of `ssyr2k` and `dsyr2k`, from the shapes of op(A), op(B)

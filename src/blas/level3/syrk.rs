@@ -2,6 +2,7 @@ use crate::blas::{check_dim, check_len, check_square};
 use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
@@ -46,6 +47,23 @@ pub fn ssyrk<'a>(
     beta: f32,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(ssyrk_in(ctx, uplo, trans, alpha, a, beta, c, Wait::Block))
+}
+
+/// The core of [`ssyrk`] and [`ssyrk_async`](crate::blas::ssyrk_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn ssyrk_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f32,
+    a: impl Into<MatRef<'a>>,
+    beta: f32,
+    c: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "ssyrk";
     let (a, mut c) = (a.into(), c.into());
     crate::blas::owners!(ctx, R, a, c);
@@ -84,7 +102,7 @@ pub fn ssyrk<'a>(
         &blocks,
     );
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)])
+    layout::finish_in(ctx, R, &d, &mut [Out::Tri(&mut c, &cd, uplo)], wait).await
 }
 
 /// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of C, in f64.
@@ -122,6 +140,23 @@ pub fn dsyrk<'a>(
     beta: f64,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dsyrk_in(ctx, uplo, trans, alpha, a, beta, c, Wait::Block))
+}
+
+/// The core of [`dsyrk`] and [`dsyrk_async`](crate::blas::dsyrk_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dsyrk_in<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    trans: Transpose,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    beta: f64,
+    c: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dsyrk";
     let (a, mut c) = (a.into(), c.into());
     crate::blas::owners!(ctx, R, a, c);
@@ -158,10 +193,12 @@ pub fn dsyrk<'a>(
         Operand::of(&cd),
         variant,
     )?;
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &plan.dispatches(),
         &mut [layout::OutAs::Tri(&mut c, &cd, uplo)],
+        wait,
     )
+    .await
 }

@@ -2,6 +2,7 @@ use super::{check_side, left_triangle};
 use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatOperand, MatRef, Out};
 use crate::Context;
 
@@ -55,6 +56,34 @@ pub fn strmm<'a>(
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(strmm_in(
+        ctx,
+        side,
+        uplo,
+        transa,
+        diag,
+        alpha,
+        a,
+        b,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`strmm`] and [`strmm_async`](crate::blas::strmm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn strmm_in<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f32,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "strmm";
     let (a, mut b) = (a.into(), b.into());
     crate::blas::owners!(ctx, R, a, b);
@@ -87,7 +116,7 @@ pub fn strmm<'a>(
     if !blocks.is_empty() {
         let plans = matmul::structured_plans(ctx, alpha, 0.0, &blocks);
         let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-        return layout::finish(ctx, R, &d, &mut [Out::Mat(&mut b, &out)]);
+        return layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut b, &out)], wait).await;
     }
     let variant = Variant {
         a_mode: AMode::Triangular(l_uplo, diag == Diag::Unit),
@@ -98,7 +127,14 @@ pub fn strmm<'a>(
         Side::Left => matmul::engine(ctx, (m, n, m), alpha, lo, bo, 0.0, oo, variant),
         Side::Right => matmul::engine(ctx, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant),
     };
-    layout::finish(ctx, R, &plan.dispatches(), &mut [Out::Mat(&mut b, &out)])
+    layout::finish_in(
+        ctx,
+        R,
+        &plan.dispatches(),
+        &mut [Out::Mat(&mut b, &out)],
+        wait,
+    )
+    .await
 }
 
 /// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`) in f64, `A`
@@ -137,6 +173,34 @@ pub fn dtrmm<'a>(
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dtrmm_in(
+        ctx,
+        side,
+        uplo,
+        transa,
+        diag,
+        alpha,
+        a,
+        b,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`dtrmm`] and [`dtrmm_async`](crate::blas::dtrmm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dtrmm_in<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "dtrmm";
     let (a, mut b) = (a.into(), b.into());
     crate::blas::owners!(ctx, R, a, b);
@@ -169,10 +233,12 @@ pub fn dtrmm<'a>(
             matmul::engine_f64(ctx, R, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant)?
         }
     };
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &plan.dispatches(),
         &mut [layout::OutAs::Mat(&mut b, &out)],
+        wait,
     )
+    .await
 }

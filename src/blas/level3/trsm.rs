@@ -3,6 +3,7 @@ use crate::drivers::blocksolve;
 use crate::drivers::matmul::Operand;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
+use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out};
 use crate::Context;
 
@@ -57,6 +58,34 @@ pub fn strsm<'a>(
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatMut<'a>>,
 ) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(strsm_in(
+        ctx,
+        side,
+        uplo,
+        transa,
+        diag,
+        alpha,
+        a,
+        b,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`strsm`] and [`strsm_async`](crate::blas::strsm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn strsm_in<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f32,
+    a: impl Into<MatRef<'a>>,
+    b: impl Into<MatMut<'a>>,
+    wait: Wait,
+) -> Result<()> {
     const R: &str = "strsm";
     let (a, mut b) = (a.into(), b.into());
     crate::blas::owners!(ctx, R, a, b);
@@ -86,12 +115,14 @@ pub fn strsm<'a>(
     };
     let unit = diag == Diag::Unit;
     let steps = blocksolve::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
-    layout::finish(
+    layout::finish_in(
         ctx,
         R,
         &blocksolve::dispatches(&steps),
         &mut [Out::Mat(&mut b, &bd)],
+        wait,
     )
+    .await
 }
 
 /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) for X,
@@ -130,6 +161,34 @@ pub fn dtrsm<'a>(
     alpha: f64,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatMut<'a, f64>>,
+) -> Result<()> {
+    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+    pollster::block_on(dtrsm_in(
+        ctx,
+        side,
+        uplo,
+        transa,
+        diag,
+        alpha,
+        a,
+        b,
+        Wait::Block,
+    ))
+}
+
+/// The core of [`dtrsm`] and [`dtrsm_async`](crate::blas::dtrsm_async), waiting for
+/// the read-back as `wait` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn dtrsm_in<'a>(
+    ctx: &Context,
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    alpha: f64,
+    a: impl Into<MatRef<'a, f64>>,
+    b: impl Into<MatMut<'a, f64>>,
+    wait: Wait,
 ) -> Result<()> {
     const R: &str = "dtrsm";
     let (a, mut b) = (a.into(), b.into());
@@ -172,10 +231,12 @@ pub fn dtrsm<'a>(
         x,
         &w,
     )?;
-    layout::finish_as(
+    layout::finish_as_in(
         ctx,
         R,
         &blocksolve::dispatches(&steps),
         &mut [layout::OutAs::Mat(&mut b, &bd)],
+        wait,
     )
+    .await
 }
