@@ -36,8 +36,7 @@ pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
 }
 
 /// A comma-separated list of sizes (`--n 1024,2048`; an empty string is no sizes); a value
-/// that is not a size stops the
-/// program with a message (exit status 2), as a bad flag does.
+/// that is not a size stops the program with a message (exit status 2), as a bad flag does.
 pub fn sizes(s: &str) -> Vec<usize> {
     if s.trim().is_empty() {
         return Vec::new();
@@ -59,7 +58,8 @@ pub fn init(flags: &[(&'static str, &'static str)]) {
 }
 
 /// A value must have the kind of its flag's default: a whole number, a number, or a
-/// comma-separated list of whole numbers, where the default is one; anything else is free text.
+/// comma-separated list of whole numbers (or an empty list: no sizes, to skip a section), where
+/// the default is one; anything else is free text.
 fn check_kind(name: &str, value: &str, default: &str) -> Result<(), lexopt::Error> {
     let whole = |t: &str| t.trim().parse::<usize>().is_ok();
     let number = |t: &str| t.trim().parse::<f64>().is_ok_and(f64::is_finite);
@@ -69,7 +69,7 @@ fn check_kind(name: &str, value: &str, default: &str) -> Result<(), lexopt::Erro
     } else if number(default) {
         number(value)
     } else if list(default) {
-        list(value)
+        value.trim().is_empty() || list(value)
     } else {
         true
     };
