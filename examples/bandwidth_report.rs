@@ -38,10 +38,10 @@ mod args;
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
     ("--gemv", "4096,8192,16384"),
-    ("--skinny", "23"),
-    ("--sq", "16384"),
-    ("--trsv", "8192"),
-    ("--sq64", "8192"),
+    ("--skinny", "23,"),
+    ("--sq", "16384,"),
+    ("--trsv", "8192,"),
+    ("--sq64", "8192,"),
     ("--reps", "11"),
     ("--sets", "l1,l2"),
     ("--l1", "20,26"),
@@ -612,7 +612,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
         let ga = ctx.upload_matrix(&a).unwrap();
         gemv_set(ctx, copier, &a, &ga, reps, lab_on, n <= 4096);
     }
-    for logk in list(&arg("--skinny", "23")) {
+    for logk in list(&arg("--skinny", "23,")) {
         let k = 1usize << logk;
         for (m, n) in [(k, 4), (4, k)] {
             let a = rand_mat(&mut r, m, n);
@@ -620,7 +620,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
             gemv_set(ctx, copier, &a, &ga, reps, lab_on, true);
         }
     }
-    for n in list(&arg("--sq", "16384")) {
+    for n in list(&arg("--sq", "16384,")) {
         let a = rand_mat(&mut r, n, n);
         let mut ga = ctx.upload_matrix(&a).unwrap();
         drop(a);
@@ -712,7 +712,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
         }
         lab::set(Driver::RankUpdate, Variant::Auto);
     }
-    for n in list(&arg("--trsv", "8192")) {
+    for n in list(&arg("--trsv", "8192,")) {
         // A well-conditioned triangle: unit-ish diagonal, small off-diagonal entries.
         let mut a = rand_mat(&mut r, n, n).mapv(|v| v / n as f32);
         for i in 0..n {
@@ -753,7 +753,7 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
         return;
     }
     let mut r = StdRng::seed_from_u64(3);
-    for n in list(&arg("--sq64", "8192")) {
+    for n in list(&arg("--sq64", "8192,")) {
         let mut a = rand_mat(&mut r, n, n).mapv(|v| f64::from(v) / n as f64);
         for i in 0..n {
             a[(i, i)] = 1.0 + a[(i, i)].abs();

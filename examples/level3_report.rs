@@ -49,7 +49,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--layouts", LAYOUTS),
     ("--n", "1024,2048,4096,8192"),
     ("--rect", "all"),
-    ("--level3-n", "4096"),
+    ("--level3-n", "4096,"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -391,7 +391,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     if sections.contains("level3") {
-        for n in list(&arg("--level3-n", "4096")) {
+        for n in list(&arg("--level3-n", "4096,")) {
             level3(ctx, n, reps, check)?;
         }
     }

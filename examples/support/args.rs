@@ -10,6 +10,9 @@ use std::sync::OnceLock;
 /// not.
 pub const SWITCH: &str = "(switch)";
 
+// A flag whose default is a list of sizes is a list flag; a one-size default is written with a
+// trailing comma ("8192,") to say that the flag takes a list too.
+
 /// The value of `name` among `flags` (each `(name, default)`, or `(name, SWITCH)`), parsing the
 /// command line on the first call. `name` must be one of `flags`.
 pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
@@ -42,6 +45,7 @@ pub fn sizes(s: &str) -> Vec<usize> {
         return Vec::new();
     }
     s.split(',')
+        .filter(|t| !t.trim().is_empty())
         .map(|t| {
             t.trim().parse().unwrap_or_else(|_| {
                 eprintln!("error: {t:?} is not a size in the list {s:?}");
@@ -64,24 +68,25 @@ fn check_kind(name: &str, value: &str, default: &str) -> Result<(), lexopt::Erro
     let whole = |t: &str| t.trim().parse::<usize>().is_ok();
     let number = |t: &str| t.trim().parse::<f64>().is_ok_and(f64::is_finite);
     let list = |t: &str| !t.is_empty() && t.split(',').all(whole);
-    let ok = if whole(default) {
+    let list_flag = default.ends_with(',') || default.contains(',') && list(default);
+    let ok = if list_flag {
+        value.trim().is_empty() || list(value.trim_end_matches(','))
+    } else if whole(default) {
         whole(value)
     } else if number(default) {
         number(value)
-    } else if list(default) {
-        value.trim().is_empty() || list(value)
     } else {
         true
     };
     if ok {
         Ok(())
     } else {
-        let kind = if whole(default) {
-            "a whole number"
-        } else if number(default) {
-            "a number"
-        } else {
+        let kind = if list_flag {
             "a comma-separated list of whole numbers"
+        } else if whole(default) {
+            "a whole number"
+        } else {
+            "a number"
         };
         Err(lexopt::Error::Custom(
             format!("{name} takes {kind} (default {default}), found {value:?}").into(),
