@@ -81,8 +81,15 @@ fn batch_size(one: f64) -> usize {
 /// Seconds of GPU work a timed batch aims at.
 const TARGET_S: f64 = 1e-3;
 
-/// GPU seconds of one call of `f`, median and minimum of `reps` samples after 3 warm-ups. A
-/// sample is a batch of back-to-back calls, held and submitted together, timed by timestamps
+/// Seconds of back-to-back batches run before the timed ones: the H200's driver lowers the SM
+/// clock (to 345 MHz of 1980) whenever the GPU is busy only part of the time, as it is between
+/// two measurements (checks on the host, buffer set-up), and raises it again only after some
+/// 100 ms of steady load (`benches/results/2026-12-01-probe-host/`). cuBLAS is timed in such
+/// steady loops; this puts wgblas and the copy reference on the same clock.
+const WARM_S: f64 = 0.3;
+
+/// GPU seconds of one call of `f`, median and minimum of `reps` samples after 3 warm-ups and
+/// [`WARM_S`] of back-to-back batches. A sample is a batch of back-to-back calls, held and submitted together, timed by timestamps
 /// at its start and end ([`Context::time_batch`]), divided by the number of calls; the batch is
 /// sized to about 1 ms, as `benches/reference.py` times cuBLAS (an isolated short dispatch
 /// runs at the idle clocks of the GPU, as would an isolated CUDA launch).
@@ -92,6 +99,15 @@ fn time_gpu(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
     }
     let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
     let inner = batch_size(one);
+    let warm = std::time::Instant::now();
+    while warm.elapsed().as_secs_f64() < WARM_S {
+        ctx.time_batch(|| {
+            for _ in 0..inner {
+                f();
+            }
+        })
+        .expect("timestamps");
+    }
     stats(
         (0..reps)
             .map(|_| {
@@ -110,9 +126,10 @@ fn time_gpu(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
 
 /// GPU seconds of `f`, a call that reads its result back (`idamax`, `dasum`: no resident
 /// form), so it cannot be batched: timestamps around its own submission, median and minimum
-/// of `reps` after 3 warm-ups.
+/// of `reps` after [`WARM_S`] of warm-up calls.
 fn time_gpu_reading(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
-    for _ in 0..3 {
+    let warm = std::time::Instant::now();
+    while warm.elapsed().as_secs_f64() < WARM_S {
         f();
     }
     stats(
@@ -212,7 +229,7 @@ impl CopierDev {
 
     /// Seconds to copy `bytes` bytes device to device by a compute shader (`vec4` loads and
     /// stores, four per invocation, as a plain copy kernel), median and minimum of `reps`
-    /// samples after 3 warm-ups; a sample is a batch of back-to-back copies in one compute pass
+    /// samples after 3 warm-ups and [`WARM_S`] of batches; a sample is a batch of back-to-back copies in one compute pass
     /// (sized as [`time_gpu`]'s), timed by timestamps around the pass.
     fn copy_seconds(&mut self, bytes: u64, reps: usize) -> Stats {
         let bytes = bytes.div_ceil(16) * 16;
@@ -249,7 +266,9 @@ impl CopierDev {
         };
         let mut samples = Vec::new();
         let mut inner = 1;
-        for rep in 0..reps + 4 {
+        let mut warm: Option<std::time::Instant> = None;
+        let mut rep = 0;
+        while samples.len() < reps {
             let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: None,
                 ty: wgpu::QueryType::Timestamp,
@@ -296,12 +315,15 @@ impl CopierDev {
                 * f64::from(self.queue.get_timestamp_period())
                 * 1e-9
                 / inner as f64;
-            // Three warm-ups, then one call that sizes the batches (as `time_gpu` does).
+            // Three warm-ups, then one call that sizes the batches, then WARM_S of batches (as
+            // `time_gpu` does).
             if rep == 3 {
                 inner = batch_size(t);
-            } else if rep > 3 {
+                warm = Some(std::time::Instant::now());
+            } else if warm.is_some_and(|w| w.elapsed().as_secs_f64() >= WARM_S) {
                 samples.push(t);
             }
+            rep += 1;
         }
         stats(samples)
     }

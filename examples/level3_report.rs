@@ -64,7 +64,8 @@ fn arg(name: &str, default: &str) -> String {
 
 use args::sizes as list;
 
-/// GPU times (s) of one call of `f`, `reps` samples after 2 warm-ups, sorted. A sample is a
+/// GPU times (s) of one call of `f`, `reps` samples after 2 warm-ups and 0.3 s of back-to-back
+/// batches, sorted. A sample is a
 /// batch of back-to-back calls held and submitted together, timed by timestamps around it
 /// ([`Context::time_batch`]) and divided by the number of calls; batches are sized to about
 /// 1 ms of GPU work (1 to 1000 calls), as `benches/reference.py` times cuBLAS. A lone short
@@ -75,6 +76,19 @@ fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
     }
     let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
     let inner = ((1e-3 / one.max(1e-9)) as usize).clamp(1, 1000);
+    // 0.3 s of back-to-back batches first: the H200's driver lowers the SM clock whenever the
+    // GPU is busy only part of the time (as between two measurements, during the host checks)
+    // and raises it only after some 100 ms of steady load
+    // (`benches/results/2026-12-01-probe-host/`); cuBLAS is timed in such steady loops.
+    let warm = std::time::Instant::now();
+    while warm.elapsed().as_secs_f64() < 0.3 {
+        ctx.time_batch(|| {
+            for _ in 0..inner {
+                f();
+            }
+        })
+        .expect("timestamps");
+    }
     let mut v: Vec<f64> = (0..reps)
         .map(|_| {
             let t = ctx
