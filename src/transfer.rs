@@ -72,8 +72,28 @@ pub(crate) fn par_range(n: usize, min_part: usize, f: impl Fn(usize, usize) + Sy
     });
 }
 
-/// Bytes from which a fresh output is allocated with huge pages and touched in parallel.
+/// Bytes from which a fresh output is marked for huge pages ([`advise_huge_pages`]).
 const LARGE_OUTPUT: usize = 4 << 20;
+
+/// Mark the `bytes` bytes at `ptr` (a fresh allocation of the caller's) for transparent huge
+/// pages where the kernel allows it (Linux `madvise(MADV_HUGEPAGE)`, a hint), when they are at
+/// least [`LARGE_OUTPUT`]; from the first page boundary inside the allocation on.
+fn advise_huge_pages(ptr: *const u8, bytes: usize) {
+    #[cfg(target_os = "linux")]
+    if bytes >= LARGE_OUTPUT {
+        let page = 4096usize;
+        let start = (ptr as usize).div_ceil(page) * page;
+        let end = ptr as usize + bytes;
+        if end > start {
+            // SAFETY: the range lies inside the caller's allocation (page-aligned start);
+            // MADV_HUGEPAGE is a hint that changes no contents.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    let _ = (ptr, bytes);
+}
 
 /// An empty `Vec` with room for `len` elements, for an output that is about to be written in
 /// full. Large ones are backed by transparent huge pages where the kernel allows it (Linux
@@ -82,21 +102,7 @@ const LARGE_OUTPUT: usize = 4 << 20;
 /// thread, below the bus.
 pub(crate) fn alloc_vec<T>(len: usize) -> Vec<T> {
     let v: Vec<T> = Vec::with_capacity(len);
-    let bytes = len * std::mem::size_of::<T>();
-    #[cfg(target_os = "linux")]
-    if bytes >= LARGE_OUTPUT {
-        let page = 4096usize;
-        let start = (v.as_ptr() as usize).div_ceil(page) * page;
-        let end = v.as_ptr() as usize + bytes;
-        if end > start {
-            // SAFETY: the range lies inside the Vec's own allocation (page-aligned start);
-            // MADV_HUGEPAGE is a hint that changes no contents.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    let _ = bytes;
+    advise_huge_pages(v.as_ptr().cast(), len * std::mem::size_of::<T>());
     v
 }
 
@@ -117,19 +123,7 @@ pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) 
     if ptr.is_null() {
         return None;
     }
-    #[cfg(target_os = "linux")]
-    if layout.size() >= LARGE_OUTPUT {
-        let page = 4096usize;
-        let start = (ptr as usize).div_ceil(page) * page;
-        let end = ptr as usize + layout.size();
-        if end > start {
-            // SAFETY: the range lies inside the allocation just made; MADV_HUGEPAGE is a hint
-            // that changes no contents.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
+    advise_huge_pages(ptr.cast(), layout.size());
     // SAFETY: `ptr` was allocated by the global allocator with the layout of `[T; len]`, and
     // all-zero bytes are a valid `T` (`Zeroable`), so all `len` elements are initialised.
     Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
