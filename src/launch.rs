@@ -211,6 +211,24 @@ pub(crate) type SinkFn<'a> = Box<dyn Fn(u64, &[u8]) + Send + Sync + 'a>;
 /// Bytes of read-back handed to a sink at once (one task of the parallel copy).
 const PIECE: u64 = 2 << 20;
 
+/// The mapped bytes of read `i` from byte `off` on, as `(read, byte offset, bytes)` pieces of
+/// at most [`PIECE`] bytes.
+fn pieces_of(i: usize, off: u64, bytes: &[u8]) -> impl Iterator<Item = (usize, u64, &[u8])> {
+    bytes
+        .chunks(PIECE as usize)
+        .enumerate()
+        .map(move |(p, piece)| (i, off + p as u64 * PIECE, piece))
+}
+
+/// Hand `pieces` to their reads' sinks, on the copy threads.
+fn hand_over(reads: &[Read<'_>], pieces: &[(usize, u64, &[u8])]) {
+    crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
+        for &(i, off, piece) in &pieces[lo..hi] {
+            (reads[i].sink)(off, piece);
+        }
+    });
+}
+
 impl<'a> Dispatch<'a> {
     pub fn new<P: bytemuck::Pod>(
         shader: &'static Shader,
@@ -929,20 +947,13 @@ impl Context {
                 detail: e.to_string(),
             })?);
         }
-        // One parallel copy over all chunks, in pieces of `PIECE` bytes.
-        let mut pieces: Vec<(usize, u64, &[u8])> = Vec::new();
-        for ((i, off, _, _), view) in chunks.iter().zip(&views) {
-            let bytes: &[u8] = view;
-            for (p, piece) in bytes.chunks(PIECE as usize).enumerate() {
-                pieces.push((*i, off + p as u64 * PIECE, piece));
-            }
-        }
-        let reads_ref: &[Read<'_>] = reads;
-        crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
-            for &(i, off, piece) in &pieces[lo..hi] {
-                (reads_ref[i].sink)(off, piece);
-            }
-        });
+        // One parallel copy over all chunks.
+        let pieces: Vec<_> = chunks
+            .iter()
+            .zip(&views)
+            .flat_map(|((i, off, _, _), view)| pieces_of(*i, *off, view))
+            .collect();
+        hand_over(reads, &pieces);
         drop(pieces);
         drop(views);
         for (_, _, _, s) in chunks {
@@ -966,7 +977,6 @@ impl Context {
         reads: &mut [Read<'_>],
         mut clock: std::time::Instant,
     ) -> Result<()> {
-        let reads_ref: &[Read<'_>] = reads;
         let gpu = |e: String| Error::Gpu { routine, detail: e };
         let mut result = Ok(());
         for (j, ((i, off, len, s), flag)) in chunks.iter().zip(mapped).enumerate() {
@@ -998,17 +1008,8 @@ impl Context {
                     break;
                 }
             };
-            let bytes: &[u8] = &view;
-            let pieces: Vec<(u64, &[u8])> = bytes
-                .chunks(PIECE as usize)
-                .enumerate()
-                .map(|(p, piece)| (off + p as u64 * PIECE, piece))
-                .collect();
-            crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
-                for &(o, piece) in &pieces[lo..hi] {
-                    (reads_ref[*i].sink)(o, piece);
-                }
-            });
+            let pieces: Vec<_> = pieces_of(*i, *off, &view).collect();
+            hand_over(reads, &pieces);
             drop(pieces);
             drop(view);
             self.counters.lap(Phase::Copy, &mut clock);
