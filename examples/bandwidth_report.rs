@@ -34,6 +34,8 @@ use wgblas::{blas, Context, Diag, GpuMatrix, GpuVector, Transpose, Uplo};
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/timing.rs"]
+mod timing;
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -72,56 +74,12 @@ fn stats(mut v: Vec<f64>) -> Stats {
     }
 }
 
-/// How many back-to-back calls make a batch of about `TARGET_S` seconds, for one call of `one`
-/// seconds (1 to 1000), as `benches/reference.py` sizes its CUDA batches.
-fn batch_size(one: f64) -> usize {
-    ((TARGET_S / one.max(1e-9)) as usize).clamp(1, 1000)
-}
+use timing::{batch_size, WARM_S};
 
-/// Seconds of GPU work a timed batch aims at.
-const TARGET_S: f64 = 1e-3;
-
-/// Seconds of back-to-back batches run before the timed ones: the H200's driver lowers the SM
-/// clock (to 345 MHz of 1980) whenever the GPU is busy only part of the time, as it is between
-/// two measurements (checks on the host, buffer set-up), and raises it again only after some
-/// 100 ms of steady load (`benches/results/2026-12-01-probe-host/`). cuBLAS is timed in such
-/// steady loops; this puts wgblas and the copy reference on the same clock.
-const WARM_S: f64 = 0.3;
-
-/// GPU seconds of one call of `f`, median and minimum of `reps` samples after 3 warm-ups and
-/// [`WARM_S`] of back-to-back batches. A sample is a batch of back-to-back calls, held and submitted together, timed by timestamps
-/// at its start and end ([`Context::time_batch`]), divided by the number of calls; the batch is
-/// sized to about 1 ms, as `benches/reference.py` times cuBLAS (an isolated short dispatch
-/// runs at the idle clocks of the GPU, as would an isolated CUDA launch).
-fn time_gpu(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
-    for _ in 0..3 {
-        f();
-    }
-    let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
-    let inner = batch_size(one);
-    let warm = std::time::Instant::now();
-    while warm.elapsed().as_secs_f64() < WARM_S {
-        ctx.time_batch(|| {
-            for _ in 0..inner {
-                f();
-            }
-        })
-        .expect("timestamps");
-    }
-    stats(
-        (0..reps)
-            .map(|_| {
-                let t = ctx
-                    .time_batch(|| {
-                        for _ in 0..inner {
-                            f();
-                        }
-                    })
-                    .expect("timestamps");
-                t.as_secs_f64() / inner as f64
-            })
-            .collect(),
-    )
+/// GPU seconds of one call of `f`, median and minimum of `reps` samples of
+/// [`timing::per_call`] (3 warm-up calls, batches of about 1 ms after [`WARM_S`] of them).
+fn time_gpu(ctx: &Context, reps: usize, f: impl FnMut()) -> Stats {
+    stats(timing::per_call(ctx, reps, 3, f))
 }
 
 /// GPU seconds of `f`, a call that reads its result back (`idamax`, `dasum`: no resident

@@ -38,6 +38,8 @@ const LAYOUTS: &str = "NN-C,NT-C,TN-C,TT-C,NN-F,NT-F,TN-F,TT-F";
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/timing.rs"]
+mod timing;
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -64,43 +66,10 @@ fn arg(name: &str, default: &str) -> String {
 
 use args::sizes as list;
 
-/// GPU times (s) of one call of `f`, `reps` samples after 2 warm-ups and 0.3 s of back-to-back
-/// batches, sorted. A sample is a
-/// batch of back-to-back calls held and submitted together, timed by timestamps around it
-/// ([`Context::time_batch`]) and divided by the number of calls; batches are sized to about
-/// 1 ms of GPU work (1 to 1000 calls), as `benches/reference.py` times cuBLAS. A lone short
-/// dispatch would run at the GPU's idle clocks, as would a lone CUDA launch.
-fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
-    for _ in 0..2 {
-        f();
-    }
-    let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
-    let inner = ((1e-3 / one.max(1e-9)) as usize).clamp(1, 1000);
-    // 0.3 s of back-to-back batches first: the H200's driver lowers the SM clock whenever the
-    // GPU is busy only part of the time (as between two measurements, during the host checks)
-    // and raises it only after some 100 ms of steady load
-    // (`benches/results/2026-12-01-probe-host/`); cuBLAS is timed in such steady loops.
-    let warm = std::time::Instant::now();
-    while warm.elapsed().as_secs_f64() < 0.3 {
-        ctx.time_batch(|| {
-            for _ in 0..inner {
-                f();
-            }
-        })
-        .expect("timestamps");
-    }
-    let mut v: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = ctx
-                .time_batch(|| {
-                    for _ in 0..inner {
-                        f();
-                    }
-                })
-                .expect("timestamps");
-            t.as_secs_f64() / inner as f64
-        })
-        .collect();
+/// GPU times (s) of one call of `f`: `reps` samples of [`timing::per_call`] (2 warm-up calls,
+/// batches of about 1 ms after [`timing::WARM_S`] of them), sorted.
+fn time(ctx: &Context, reps: usize, f: impl FnMut()) -> Vec<f64> {
+    let mut v = timing::per_call(ctx, reps, 2, f);
     v.sort_by(f64::total_cmp);
     v
 }

@@ -23,6 +23,8 @@ use wgblas::{blas, Context, GpuMatrix, MatrixLayout, Transpose};
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/timing.rs"]
+mod timing;
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -31,40 +33,10 @@ const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
 ];
 
-/// GPU seconds of one call of `f`, `reps` samples after 2 warm-ups and 0.3 s of back-to-back
-/// batches (the H200's driver raises the SM clock only after some 100 ms of steady load:
-/// `benches/results/2026-12-01-warm/`), sorted. A sample is a batch
-/// of back-to-back resident calls held and submitted together, timed by timestamps at its
-/// start and end ([`Context::time_batch`]), divided by the number of calls; the batch is sized
-/// to about 1 ms of GPU work (one call when a call takes longer), as `bandwidth_report` and
-/// `benches/reference.py` time.
-fn time(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Vec<f64> {
-    for _ in 0..2 {
-        f();
-    }
-    let one = ctx.time_batch(&mut f).expect("timestamps").as_secs_f64();
-    let inner = ((1e-3 / one.max(1e-9)) as usize).clamp(1, 1000);
-    let warm = std::time::Instant::now();
-    while warm.elapsed().as_secs_f64() < 0.3 {
-        ctx.time_batch(|| {
-            for _ in 0..inner {
-                f();
-            }
-        })
-        .expect("timestamps");
-    }
-    let mut v: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = ctx
-                .time_batch(|| {
-                    for _ in 0..inner {
-                        f();
-                    }
-                })
-                .expect("timestamps");
-            t.as_secs_f64() / inner as f64
-        })
-        .collect();
+/// GPU times (s) of one call of `f`: `reps` samples of [`timing::per_call`] (2 warm-up calls,
+/// batches of about 1 ms after [`timing::WARM_S`] of them), sorted.
+fn time(ctx: &Context, reps: usize, f: impl FnMut()) -> Vec<f64> {
+    let mut v = timing::per_call(ctx, reps, 2, f);
     v.sort_by(f64::total_cmp);
     v
 }
