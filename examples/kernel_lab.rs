@@ -29,6 +29,8 @@ use wgblas::{blas, metrics, Context, GpuMatrix, Transpose};
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/openblas.rs"]
+mod openblas;
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -181,31 +183,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let d64 = Uniform::new(-1.0f64, 1.0)?;
         let a = Array2::random((n, n), d64);
         let b = Array2::random((n, n), d64);
-        let dref = |a: &Array2<f64>, b: &Array2<f64>| {
-            let mut c = Array2::<f64>::zeros((n, n));
-            // SAFETY: C-order n×n arrays; OpenBLAS reads a and b and writes c.
-            unsafe {
-                cblas_dgemm(
-                    CBLAS_LAYOUT::CblasRowMajor,
-                    CBLAS_TRANSPOSE::CblasNoTrans,
-                    CBLAS_TRANSPOSE::CblasNoTrans,
-                    n as i32,
-                    n as i32,
-                    n as i32,
-                    1.0,
-                    a.as_ptr(),
-                    n as i32,
-                    b.as_ptr(),
-                    n as i32,
-                    0.0,
-                    c.as_mut_ptr(),
-                    n as i32,
-                );
-            }
-            c
-        };
-        let reference = dref(&a, &b);
-        let bound = dref(&a.mapv(f64::abs), &b.mapv(f64::abs)) * ((n + 1) as f64 * 2f64.powi(-52));
+        let reference = openblas::dgemm(a.view(), b.view());
+        let bound = openblas::dgemm(a.mapv(f64::abs).view(), b.mapv(f64::abs).view())
+            * ((n + 1) as f64 * 2f64.powi(-52));
         let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
         let mut gc = GpuMatrix::<f64>::zeros(ctx, (n, n), wgblas::MatrixLayout::RowMajor)?;
         let flops = 2.0 * (n as f64).powi(3);

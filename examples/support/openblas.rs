@@ -22,6 +22,41 @@ pub fn sgemm(a: ArrayView2<f32>, b: ArrayView2<f32>) -> Array2<f32> {
     c
 }
 
+/// `C = A·B` by `cblas_dgemm` (row-major, no transposes).
+///
+/// # Panics
+/// If the inner dimensions differ or a dimension exceeds `i32::MAX`.
+pub fn dgemm(a: ArrayView2<f64>, b: ArrayView2<f64>) -> Array2<f64> {
+    let (m, k) = a.dim();
+    let (k2, n) = b.dim();
+    assert_eq!(k, k2, "dgemm: A is {m}x{k}, B is {k2}x{n}");
+    let mut c = Array2::<f64>::zeros((m, n));
+    let a = a.as_standard_layout();
+    let b = b.as_standard_layout();
+    let (mi, ni, ki) = (int(m, "m"), int(n, "n"), int(k, "k"));
+    // SAFETY: a (m×k), b (k×n) and c (m×n) are contiguous row-major arrays of exactly these
+    // shapes, so lda = k, ldb = n and ldc = n address only their own elements.
+    unsafe {
+        cblas_sys::cblas_dgemm(
+            CblasRowMajor,
+            CblasNoTrans,
+            CblasNoTrans,
+            mi,
+            ni,
+            ki,
+            1.0,
+            a.as_ptr(),
+            ki.max(1),
+            b.as_ptr(),
+            ni.max(1),
+            0.0,
+            c.as_mut_ptr(),
+            ni.max(1),
+        );
+    }
+    c
+}
+
 /// `C ← A·B` by `cblas_sgemm` into an existing C-order `c` (no allocation of the output, for
 /// timing loops).
 ///
