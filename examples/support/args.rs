@@ -41,9 +41,6 @@ pub fn get(flags: &[(&'static str, &'static str)], name: &str) -> String {
 /// A comma-separated list of sizes (`--n 1024,2048`; an empty string is no sizes); a value
 /// that is not a size stops the program with a message (exit status 2), as a bad flag does.
 pub fn sizes(s: &str) -> Vec<usize> {
-    if s.trim().is_empty() {
-        return Vec::new();
-    }
     s.split(',')
         .filter(|t| !t.trim().is_empty())
         .map(|t| {
