@@ -1,6 +1,7 @@
 //! Kernel lab: many tile-engine variants (tile shape, slab depth, double buffering, split-k,
 //! packing, the transposed problem for column-major C) tried in one run with no rebuild, each
-//! on GPU-resident operands, timed by GPU timestamps (median and best of `--reps`), and each
+//! on GPU-resident operands, timed by GPU timestamps after 0.3 s of steady load (median and best
+//! of `--reps` batches, `support/timing.rs`), and each
 //! result checked against OpenBLAS with the DESIGN.md §2 forward factor (bound
 //! `(k+1)·|A|·|B|`, computed by OpenBLAS in f32 on the absolute values).
 //!
@@ -31,6 +32,8 @@ use wgblas::{blas, metrics, Context, GpuMatrix, Transpose};
 mod args;
 #[path = "support/openblas.rs"]
 mod openblas;
+#[path = "support/timing.rs"]
+mod timing;
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -191,8 +194,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let flops = 2.0 * (n as f64).powi(3);
         for v in &variants {
             tuning::set_tuning(parse_variant(v));
-            let mut times = Vec::new();
-            for rep in 0..reps + 2 {
+            // After WARM_S of steady load, as every report (timing.rs says why).
+            let mut times = timing::per_call(ctx, reps, 2, || {
                 blas::dgemm(
                     ctx,
                     Transpose::No,
@@ -202,11 +205,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     &gb,
                     0.0,
                     &mut gc,
-                )?;
-                if rep >= 2 {
-                    times.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64());
-                }
-            }
+                )
+                .unwrap();
+            });
             times.sort_by(f64::total_cmp);
             let got = gc.to_array()?;
             let factor = got
@@ -247,18 +248,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut gc = GpuMatrix::<f32>::zeros(ctx, (m, n), cl)?;
             for v in &variants {
                 tuning::set_tuning(parse_variant(v));
-                // With profiling on, each call is submitted and waited for, and its kernels timed.
-                let mut run = || {
+                // After WARM_S of steady load, as every report (timing.rs says why).
+                let mut times = timing::per_call(ctx, reps, 2, || {
                     blas::sgemm(ctx, tr(ta), tr(tb), 1.0, &ga, &gb, 0.0, &mut gc).unwrap();
-                };
-                for _ in 0..2 {
-                    run();
-                }
-                let mut times = Vec::new();
-                for _ in 0..reps {
-                    run();
-                    times.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64());
-                }
+                });
                 times.sort_by(f64::total_cmp);
                 let got = gc.to_array()?;
                 let factor = metrics::forward_factor(&got, &reference, &bound)?;

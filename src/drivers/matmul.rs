@@ -350,9 +350,10 @@ pub struct Tuning {
     pub pack: Option<bool>,
     /// Transposed problem for column-major C on or off.
     pub swap: Option<bool>,
-    /// `false`: the kernel without edge code (`EDGE = false`) wherever every tile and slab is
-    /// whole and both operands vec4-readable; `true` or unset: the bounds-checked kernel
-    /// everywhere (measured as fast or faster on the H200, run 11).
+    /// `true`: the bounds-checked kernel everywhere; `false` or unset: the kernel without edge
+    /// code (`EDGE = false`) wherever every tile and slab is whole and both operands
+    /// vec4-readable (since the unrolled slab products, 1–3% faster on the H200:
+    /// `benches/results/2026-12-01-tile/`, run t7).
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
@@ -969,7 +970,7 @@ fn product<'a>(
             split,
             tri_c,
             k_tri,
-            edge_free: force_edge == Some(false),
+            edge_free: force_edge != Some(true),
             batch,
         };
         dispatch(ctx, plan, g, first);
@@ -1084,8 +1085,8 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         kslice = k.div_ceil(split).div_ceil(bk) * bk;
         split = k.div_ceil(kslice.max(1)).max(1);
     }
-    // The kernel without edge code only where asked for and valid (whole tiles and slabs,
-    // both operands vec4-readable).
+    // The kernel without edge code wherever it is valid (whole tiles and slabs, both operands
+    // vec4-readable) and not turned off by a `Tuning`.
     let whole = m % t.bm as usize == 0 && n % t.bn as usize == 0 && k % bk == 0;
     let edge = !(g.edge_free && whole && al < 2 && bl < 2);
     let mut constants = vec![

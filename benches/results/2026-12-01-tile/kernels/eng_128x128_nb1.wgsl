@@ -1,0 +1,400 @@
+//! bm=128 bn=128 bk=16 nbuf=1 unroll=1 lx=16 g=256
+struct Params { m: u32, n: u32, k: u32, pad: u32 }
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> c: array<vec4<f32>>;
+var<workgroup> As: array<vec4<f32>, 512>;
+var<workgroup> Bs: array<vec4<f32>, 512>;
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+  let i0 = wid.y * 128u; let j0 = wid.x * 128u;
+  let k4 = P.k / 4u; let n4 = P.n / 4u;
+  let grp = t / 256u; let lane = t % 256u;
+  let lxx = lane % 16u; let lyy = lane / 16u;
+  let rm = (grp / 1u) * 128u + lyy * 4u;   // first row of the thread's tile, in the workgroup tile
+  let cn = (grp % 1u) * 128u + lxx * 4u;
+  let ar0 = rm / 4u; let ar1 = (rm + 64u) / 4u;
+  let bc0 = cn / 4u; let bc1 = (cn + 64u) / 4u;
+  var c0 = vec4<f32>(0.0);
+  var c1 = vec4<f32>(0.0);
+  var c2 = vec4<f32>(0.0);
+  var c3 = vec4<f32>(0.0);
+  var c4 = vec4<f32>(0.0);
+  var c5 = vec4<f32>(0.0);
+  var c6 = vec4<f32>(0.0);
+  var c7 = vec4<f32>(0.0);
+  var c8 = vec4<f32>(0.0);
+  var c9 = vec4<f32>(0.0);
+  var c10 = vec4<f32>(0.0);
+  var c11 = vec4<f32>(0.0);
+  var c12 = vec4<f32>(0.0);
+  var c13 = vec4<f32>(0.0);
+  var c14 = vec4<f32>(0.0);
+  var c15 = vec4<f32>(0.0);
+  var xa0: vec4<f32>;
+  var xa1: vec4<f32>;
+  var xb0: vec4<f32>;
+  var xb1: vec4<f32>;
+  let slabs = P.k / 16u;
+  for (var s = 0u; s < slabs; s = s + 1u) {
+    { let e = t + 0u; xa0 = a[(i0 + e / 4u) * k4 + (s * 16u) / 4u + e % 4u]; }
+    { let e = t + 256u; xa1 = a[(i0 + e / 4u) * k4 + (s * 16u) / 4u + e % 4u]; }
+    { let e = t + 0u; xb0 = b[((s * 16u) + e / 32u) * n4 + j0 / 4u + e % 32u]; }
+    { let e = t + 256u; xb1 = b[((s * 16u) + e / 32u) * n4 + j0 / 4u + e % 32u]; }
+    { let e = t + 0u; let il = e / 4u; let pl = (e % 4u) * 4u;
+      let base = (0u) * 512u + il / 4u; let ln = il % 4u;
+      As[base + (pl + 0u) * 32u][ln] = xa0.x;
+      As[base + (pl + 1u) * 32u][ln] = xa0.y;
+      As[base + (pl + 2u) * 32u][ln] = xa0.z;
+      As[base + (pl + 3u) * 32u][ln] = xa0.w;
+    }
+    { let e = t + 256u; let il = e / 4u; let pl = (e % 4u) * 4u;
+      let base = (0u) * 512u + il / 4u; let ln = il % 4u;
+      As[base + (pl + 0u) * 32u][ln] = xa1.x;
+      As[base + (pl + 1u) * 32u][ln] = xa1.y;
+      As[base + (pl + 2u) * 32u][ln] = xa1.z;
+      As[base + (pl + 3u) * 32u][ln] = xa1.w;
+    }
+    Bs[(0u) * 512u + t + 0u] = xb0;
+    Bs[(0u) * 512u + t + 256u] = xb1;
+    workgroupBarrier();
+    {
+      let a0 = As[(0u) * 512u + 0u + ar0]; let a1 = As[(0u) * 512u + 0u + ar1];
+      let b0 = Bs[(0u) * 512u + 0u + bc0]; let b1 = Bs[(0u) * 512u + 0u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 32u + ar0]; let a1 = As[(0u) * 512u + 32u + ar1];
+      let b0 = Bs[(0u) * 512u + 32u + bc0]; let b1 = Bs[(0u) * 512u + 32u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 64u + ar0]; let a1 = As[(0u) * 512u + 64u + ar1];
+      let b0 = Bs[(0u) * 512u + 64u + bc0]; let b1 = Bs[(0u) * 512u + 64u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 96u + ar0]; let a1 = As[(0u) * 512u + 96u + ar1];
+      let b0 = Bs[(0u) * 512u + 96u + bc0]; let b1 = Bs[(0u) * 512u + 96u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 128u + ar0]; let a1 = As[(0u) * 512u + 128u + ar1];
+      let b0 = Bs[(0u) * 512u + 128u + bc0]; let b1 = Bs[(0u) * 512u + 128u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 160u + ar0]; let a1 = As[(0u) * 512u + 160u + ar1];
+      let b0 = Bs[(0u) * 512u + 160u + bc0]; let b1 = Bs[(0u) * 512u + 160u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 192u + ar0]; let a1 = As[(0u) * 512u + 192u + ar1];
+      let b0 = Bs[(0u) * 512u + 192u + bc0]; let b1 = Bs[(0u) * 512u + 192u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 224u + ar0]; let a1 = As[(0u) * 512u + 224u + ar1];
+      let b0 = Bs[(0u) * 512u + 224u + bc0]; let b1 = Bs[(0u) * 512u + 224u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 256u + ar0]; let a1 = As[(0u) * 512u + 256u + ar1];
+      let b0 = Bs[(0u) * 512u + 256u + bc0]; let b1 = Bs[(0u) * 512u + 256u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 288u + ar0]; let a1 = As[(0u) * 512u + 288u + ar1];
+      let b0 = Bs[(0u) * 512u + 288u + bc0]; let b1 = Bs[(0u) * 512u + 288u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 320u + ar0]; let a1 = As[(0u) * 512u + 320u + ar1];
+      let b0 = Bs[(0u) * 512u + 320u + bc0]; let b1 = Bs[(0u) * 512u + 320u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 352u + ar0]; let a1 = As[(0u) * 512u + 352u + ar1];
+      let b0 = Bs[(0u) * 512u + 352u + bc0]; let b1 = Bs[(0u) * 512u + 352u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 384u + ar0]; let a1 = As[(0u) * 512u + 384u + ar1];
+      let b0 = Bs[(0u) * 512u + 384u + bc0]; let b1 = Bs[(0u) * 512u + 384u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 416u + ar0]; let a1 = As[(0u) * 512u + 416u + ar1];
+      let b0 = Bs[(0u) * 512u + 416u + bc0]; let b1 = Bs[(0u) * 512u + 416u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 448u + ar0]; let a1 = As[(0u) * 512u + 448u + ar1];
+      let b0 = Bs[(0u) * 512u + 448u + bc0]; let b1 = Bs[(0u) * 512u + 448u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    {
+      let a0 = As[(0u) * 512u + 480u + ar0]; let a1 = As[(0u) * 512u + 480u + ar1];
+      let b0 = Bs[(0u) * 512u + 480u + bc0]; let b1 = Bs[(0u) * 512u + 480u + bc1];
+      c0 = c0 + a0.x * b0;
+      c1 = c1 + a0.x * b1;
+      c2 = c2 + a0.y * b0;
+      c3 = c3 + a0.y * b1;
+      c4 = c4 + a0.z * b0;
+      c5 = c5 + a0.z * b1;
+      c6 = c6 + a0.w * b0;
+      c7 = c7 + a0.w * b1;
+      c8 = c8 + a1.x * b0;
+      c9 = c9 + a1.x * b1;
+      c10 = c10 + a1.y * b0;
+      c11 = c11 + a1.y * b1;
+      c12 = c12 + a1.z * b0;
+      c13 = c13 + a1.z * b1;
+      c14 = c14 + a1.w * b0;
+      c15 = c15 + a1.w * b1;
+    }
+    workgroupBarrier();
+  }
+  c[(i0 + rm + 0u) * n4 + (j0 + cn + 0u) / 4u] = c0;
+  c[(i0 + rm + 0u) * n4 + (j0 + cn + 64u) / 4u] = c1;
+  c[(i0 + rm + 1u) * n4 + (j0 + cn + 0u) / 4u] = c2;
+  c[(i0 + rm + 1u) * n4 + (j0 + cn + 64u) / 4u] = c3;
+  c[(i0 + rm + 2u) * n4 + (j0 + cn + 0u) / 4u] = c4;
+  c[(i0 + rm + 2u) * n4 + (j0 + cn + 64u) / 4u] = c5;
+  c[(i0 + rm + 3u) * n4 + (j0 + cn + 0u) / 4u] = c6;
+  c[(i0 + rm + 3u) * n4 + (j0 + cn + 64u) / 4u] = c7;
+  c[(i0 + rm + 64u) * n4 + (j0 + cn + 0u) / 4u] = c8;
+  c[(i0 + rm + 64u) * n4 + (j0 + cn + 64u) / 4u] = c9;
+  c[(i0 + rm + 65u) * n4 + (j0 + cn + 0u) / 4u] = c10;
+  c[(i0 + rm + 65u) * n4 + (j0 + cn + 64u) / 4u] = c11;
+  c[(i0 + rm + 66u) * n4 + (j0 + cn + 0u) / 4u] = c12;
+  c[(i0 + rm + 66u) * n4 + (j0 + cn + 64u) / 4u] = c13;
+  c[(i0 + rm + 67u) * n4 + (j0 + cn + 0u) / 4u] = c14;
+  c[(i0 + rm + 67u) * n4 + (j0 + cn + 64u) / 4u] = c15;
+}
