@@ -9,9 +9,10 @@
 //! Arguments: vector inputs are `impl Into<VecRef>` (an ndarray view, `&Array1`, or a resident
 //! `&GpuVector`), vector outputs `impl Into<VecMut>` (a mutable view, `&mut Array1`, or
 //! `&mut GpuVector`), matrices likewise `MatRef`/`MatMut` (views, arrays, `&GpuMatrix`,
-//! `gpu_matrix.t()`), and `alpha`/`beta` of `saxpy`, `sscal`, `sgemv`, `ssymv` and `sgemm`
-//! `impl Into<Scalar>` (an `f32` or a device `&GpuScalar<f32>`); see [`crate::layout`] and
-//! [`crate::resident`]. Host and resident operands may be mixed in one call.
+//! `gpu_matrix.t()`), and every `alpha` and `beta` `impl Into<Scalar>` (an `f32` or a device
+//! `&GpuScalar<f32>`; `f64` or `&GpuScalar<f64>` for the d routines), which the drivers read
+//! into their kernels; see [`crate::layout`] and [`crate::resident`]. Host and resident
+//! operands may be mixed in one call.
 //!
 //! Every routine has an async twin, `<routine>_async` (module [`asynch`]), running the same
 //! core and awaiting the read-back instead of blocking in it.

@@ -20,6 +20,7 @@ use super::matmul::{self, Operand, Variant};
 use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
+use crate::layout::Scalar;
 use crate::pool::Buf;
 
 super::shader!(SHADER, "level3/trsm.wgsl");
@@ -54,15 +55,18 @@ pub(crate) fn scratch_len(r: usize, n: usize) -> usize {
 /// The dispatches solving `L·X = alpha·X` in place in `x` (r×n; `dims = (r, n)`), `L` (r×r)
 /// triangular in `uplo` (of that form), `unit` for an implicit unit diagonal. `w` is a scratch
 /// buffer of [`scratch_len`] elements, which receives each solved block in C order (the
-/// updates' right operand: `x` itself is their output). `alpha` must not be 0 (the caller's
-/// quick return). The returned plans hold the updates' scratch.
+/// updates' right operand: `x` itself is their output). A host `alpha` must not be 0 (the
+/// caller's quick return). A device `alpha` is applied after the solve, `X ← alpha·X`, by one
+/// engine call of depth 0 with beta = alpha, so that alpha = 0 gives `X = 0` without reading
+/// what the solve left (whatever A holds), as a host alpha = 0 does. The returned plans hold
+/// the updates' scratch.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn trsm<'a>(
     ctx: &Context,
     (r, n): (usize, usize),
     uplo: Uplo,
     unit: bool,
-    alpha: f32,
+    alpha: Scalar<'a>,
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Buf,
@@ -73,18 +77,32 @@ pub(crate) fn trsm<'a>(
         n,
         lower: uplo == Uplo::Lower,
         unit,
-        alpha,
+        alpha: alpha.host().unwrap_or(1.0),
         f64: None,
         l,
         x,
         w,
     };
     s.solve(0, r, false, &mut out);
+    if alpha.host().is_none() {
+        let scale = matmul::engine(
+            ctx,
+            (r, n, 0),
+            0.0,
+            l,
+            unread(w, n),
+            alpha,
+            x,
+            Variant::default(),
+        );
+        out.push(Step::Update(scale));
+    }
     out
 }
 
 /// [`trsm`] in f64 (`dtrsm`): the shaders instantiated with `alias T = f64;`, alpha read as
-/// f64 from `sc` (its first element) by the block solves and passed exactly to the updates.
+/// f64 from `sc` (its first element) by the block solves and passed exactly to the updates. A
+/// device `alpha` is applied after the solve, as in [`trsm`] (then `sc` holds 1).
 ///
 /// # Errors
 /// [`crate::Error::Gpu`] when an update's buffer of scalars cannot be created.
@@ -95,26 +113,44 @@ pub(crate) fn trsm_f64<'a>(
     (r, n): (usize, usize),
     uplo: Uplo,
     unit: bool,
-    alpha: f64,
+    alpha: Scalar<'a, f64>,
     sc: &'a Buf,
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Buf,
 ) -> crate::error::Result<Vec<Step<'a>>> {
     let mut out = Vec::new();
+    let host = alpha.host().unwrap_or(1.0);
     let s = Solve {
         ctx,
         n,
         lower: uplo == Uplo::Lower,
         unit,
-        alpha: if alpha == 1.0 { 1.0 } else { 2.0 },
-        f64: Some((routine, alpha, sc)),
+        alpha: if host == 1.0 { 1.0 } else { 2.0 },
+        f64: Some((routine, host, sc)),
         l,
         x,
         w,
     };
     s.solve_f64(0, r, false, &mut out)?;
+    if alpha.host().is_none() {
+        let v = Variant::default();
+        let scale = matmul::engine_f64(ctx, routine, (r, n, 0), 0.0, l, unread(w, n), alpha, x, v)?;
+        out.push(Step::Update(scale));
+    }
     Ok(out)
+}
+
+/// The right operand (depth 0, never read) of the scaling `X ← alpha·X` that applies a device
+/// alpha after the solve: the scratch `w`, since `X` itself is bound as the output.
+fn unread(w: &Buf, n: usize) -> Operand<'_> {
+    Operand {
+        buffer: w,
+        offset: 0,
+        rs: n as i32,
+        cs: 1,
+        bs: 0,
+    }
 }
 
 /// One dispatch or one engine call of a blocked solve.

@@ -40,10 +40,8 @@ struct Params {
     _pad: [u32; 3],
 }
 
-/// One dispatch of `op` over the `x.len` elements of `x` and `y`, with coefficients
-/// `h = [h11, h12, h21, h22]` (`[alpha, 0, 0, 0]` for axpy and scal).
 /// Byte offset of `h[0]` (alpha) in the params, for a device scalar.
-pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, h);
+const ALPHA: usize = std::mem::offset_of!(Params, h);
 
 /// The dispatches of `op` over the `x.len` elements of `x` and `y`, with coefficients
 /// `h = [h11, h12, h21, h22]` (`[alpha, 0, 0, 0]` for axpy and scal). Where both vectors have
@@ -163,6 +161,24 @@ pub(crate) fn dispatches_split<'a>(
         .collect()
 }
 
+/// The dispatches of `y = alpha·x + y` (`op` = `Axpy`) or `x = alpha·x` (`Scal`, `y` a dummy)
+/// over operands of any size (`parts` from [`split`]), alpha on the host or on the device (read
+/// into each dispatch's params; the shader tests it there, DESIGN.md §3).
+pub(crate) fn scaled<'a>(
+    ctx: &Context,
+    op: Op,
+    alpha: Scalar<'a>,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    parts: &'a [(VecOperand, VecOperand)],
+) -> Vec<Dispatch<'a>> {
+    let h = [alpha.value(), 0.0, 0.0, 0.0];
+    dispatches_split(ctx, op, h, x, y, parts)
+        .into_iter()
+        .map(|d| alpha.apply(d, ALPHA))
+        .collect()
+}
+
 /// The dispatch of `y = alpha·x + y` in f64 (`daxpy`): entry `axpy_sc`, alpha read from the
 /// buffer `alpha` (its first f64), UNROLL elements per invocation.
 pub(crate) fn axpy_f64<'a>(
@@ -250,11 +266,25 @@ pub(crate) fn contiguous_as(ctx: &Context, n: usize, esize: u64) -> VecOperand {
 pub(crate) struct ScalarCopies(Vec<(VecOperand, VecOperand)>);
 
 impl ScalarCopies {
-    /// The copy dispatches (entry `copy` in f64), to run before the routine's own.
-    pub fn dispatches(&self, ctx: &Context) -> Vec<Dispatch<'_>> {
+    /// The copy dispatches (entry `main`, `OP` = copy, in f64; one workgroup each), to run
+    /// before the routine's own.
+    pub fn dispatches(&self) -> Vec<Dispatch<'_>> {
         self.0
             .iter()
-            .flat_map(|(x, y)| dispatches_as(ctx, Op::Copy, [0.0; 4], x, y, Elem::F64))
+            .map(|(x, y)| {
+                let params = Params {
+                    n: 1,
+                    offx: x.offset,
+                    incx: 1,
+                    offy: y.offset,
+                    incy: 1,
+                    h: [0.0; 4],
+                    _pad: [0; 3],
+                };
+                Dispatch::new(&SHADER, "main", &params, &[&x.buffer, &y.buffer], [1, 1, 1])
+                    .constants(&[("OP", Op::Copy as u32 as f64)])
+                    .elem(Elem::F64)
+            })
             .collect()
     }
 }

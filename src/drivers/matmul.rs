@@ -56,16 +56,16 @@ struct Params {
 
 /// Byte offsets of alpha and beta in the params of every dispatch of a [`Plan`], for device
 /// scalars.
-pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
-pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
+const ALPHA: usize = std::mem::offset_of!(Params, alpha);
+const BETA: usize = std::mem::offset_of!(Params, beta);
 
 /// The dispatches of `C = alpha·A·B + beta·C` for `sgemm` (operands in their `op` forms).
 pub(crate) fn gemm<'a>(
     ctx: &Context,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: &'a MatOperand,
     b: &'a MatOperand,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: &'a MatOperand,
 ) -> Plan<'a> {
     let dims = (c.rows, c.cols, a.cols);
@@ -81,10 +81,10 @@ pub(crate) fn gemm_batched<'a>(
     ctx: &Context,
     (m, n, k): (usize, usize, usize),
     batch: usize,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: Operand<'a>,
     b: Operand<'a>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: Operand<'a>,
 ) -> Plan<'a> {
     let variant = Variant {
@@ -106,10 +106,10 @@ pub(crate) fn gemm_f64<'a>(
     routine: &'static str,
     (m, n, k): (usize, usize, usize),
     batch: usize,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: Operand<'a>,
     b: Operand<'a>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: Operand<'a>,
 ) -> crate::error::Result<Plan<'a>> {
     let variant = Variant {
@@ -120,7 +120,10 @@ pub(crate) fn gemm_f64<'a>(
 }
 
 /// [`engine`] in f64 (`dsyrk` and the other f64 Level 2 and 3 routines): as [`gemm_f64`],
-/// with any [`Variant`].
+/// with any [`Variant`]. A host alpha or beta is uploaded with the scalar buffer; a device one
+/// ([`GpuScalar<f64>`](crate::GpuScalar)) is copied into it on the device by the plan's first
+/// dispatches, and the kernel makes its zero and one tests on that value (marker 3), so that a
+/// device alpha or beta behaves as the same value on the host does (DESIGN.md §3).
 ///
 /// # Errors
 /// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
@@ -129,38 +132,14 @@ pub(crate) fn engine_f64<'a>(
     ctx: &Context,
     routine: &'static str,
     dims: (usize, usize, usize),
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: Operand<'a>,
     b: Operand<'a>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: Operand<'a>,
     variant: Variant,
 ) -> crate::error::Result<Plan<'a>> {
-    let (host_a, host_b) = (Scalar::Host(alpha), Scalar::Host(beta));
-    let (plan, _) = engine_f64_scalars(ctx, routine, dims, host_a, a, b, host_b, c, variant)?;
-    Ok(plan)
-}
-
-/// [`engine_f64`] with alpha and beta as f64 [`Scalar`]s (`dsymv`): a host value as there; a
-/// device value ([`GpuScalar<f64>`](crate::GpuScalar)) is copied into the scalar buffer on
-/// the device by the returned copies, which must run first, and the kernel makes its zero and
-/// one tests on that value (marker 3), so that a device alpha or beta behaves as the same
-/// value on the host does (DESIGN.md §3).
-///
-/// # Errors
-/// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn engine_f64_scalars<'a>(
-    ctx: &Context,
-    routine: &'static str,
-    dims: (usize, usize, usize),
-    alpha: Scalar<'_, f64>,
-    a: Operand<'a>,
-    b: Operand<'a>,
-    beta: Scalar<'_, f64>,
-    c: Operand<'a>,
-    variant: Variant,
-) -> crate::error::Result<(Plan<'a>, elementwise::ScalarCopies)> {
+    let (alpha, beta) = (alpha.into(), beta.into());
     let (buf, copies) = elementwise::scalars_f64(ctx, routine, &[alpha, beta])?;
     let mark = |s: &Scalar<'_, f64>, one: bool| match s.host() {
         None => 3.0,
@@ -169,7 +148,7 @@ pub(crate) fn engine_f64_scalars<'a>(
         Some(_) => 2.0,
     };
     let (alpha_mark, beta_mark) = (mark(&alpha, false), mark(&beta, true));
-    let plan = engine_in(
+    let mut plan = engine_in(
         ctx,
         dims,
         alpha_mark,
@@ -180,7 +159,8 @@ pub(crate) fn engine_f64_scalars<'a>(
         variant,
         Some(buf),
     );
-    Ok((plan, copies))
+    plan.copies = Some(copies);
+    Ok(plan)
 }
 
 /// An operand of one engine call: element `(i, j)` of product `b` of a batch is
@@ -570,10 +550,15 @@ pub(crate) struct Plan<'a> {
     elem: Elem,
     /// f64: the scratch buffer holding alpha and beta as f64 (binding 7, `SCAL`).
     scal: Option<usize>,
+    /// f32: alpha and beta, read into the params of the dispatches where they are on the device.
+    scalars: (Scalar<'a>, Scalar<'a>),
+    /// f64: the copies of device alpha and beta into the `scal` buffer, run first.
+    copies: Option<elementwise::ScalarCopies>,
 }
 
 impl<'a> Plan<'a> {
-    /// The dispatches, in order.
+    /// The dispatches, in order: the copies of device f64 scalars, then the steps, a device f32
+    /// alpha read into every product and beta into the one that applies it.
     pub fn dispatches(&self) -> Vec<Dispatch<'_>> {
         let buf = |r: BufRef<'a>| -> &Buf {
             match r {
@@ -581,55 +566,40 @@ impl<'a> Plan<'a> {
                 BufRef::Scratch(i) => &self.scratch[i],
             }
         };
-        self.steps
-            .iter()
-            .map(|s| {
-                let mut bindings: Vec<(u32, &Buf)> =
-                    s.bindings.iter().map(|&(i, r)| (i, buf(r))).collect();
-                let mut constants = s.constants.clone();
-                if s.entry != "pack" {
-                    // Binding 7: the f64 scalars, or any read-only buffer of the dispatch
-                    // (binding 1, or 6 for splitk_reduce), which the shader then never reads.
-                    let seven = match self.scal {
-                        Some(i) => &self.scratch[i],
-                        None => bindings
-                            .iter()
-                            .find(|(i, _)| *i == 1 || *i == 6)
-                            .map(|(_, b)| *b)
-                            .unwrap_or(bindings[0].1),
-                    };
-                    bindings.push((7, seven));
-                    if self.scal.is_some() {
-                        constants.push(("SCAL", 1.0));
-                    }
+        let mut out = self.copies.as_ref().map_or(Vec::new(), |c| c.dispatches());
+        out.extend(self.steps.iter().map(|s| {
+            let mut bindings: Vec<(u32, &Buf)> =
+                s.bindings.iter().map(|&(i, r)| (i, buf(r))).collect();
+            let mut constants = s.constants.clone();
+            if s.entry != "pack" {
+                // Binding 7: the f64 scalars, or any read-only buffer of the dispatch
+                // (binding 1, or 6 for splitk_reduce), which the shader then never reads.
+                let seven = match self.scal {
+                    Some(i) => &self.scratch[i],
+                    None => bindings
+                        .iter()
+                        .find(|(i, _)| *i == 1 || *i == 6)
+                        .map(|(_, b)| *b)
+                        .unwrap_or(bindings[0].1),
+                };
+                bindings.push((7, seven));
+                if self.scal.is_some() {
+                    constants.push(("SCAL", 1.0));
                 }
-                Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
-                    .bindings(&bindings)
-                    .constants(&constants)
-                    .elem(self.elem)
-            })
-            .collect()
-    }
-
-    /// The dispatches with device scalars patched in: `alpha` into every one, `beta` into
-    /// the one that applies it.
-    pub fn dispatches_with<'s>(
-        &'s self,
-        alpha: &Scalar<'s>,
-        beta: &Scalar<'s>,
-    ) -> Vec<Dispatch<'s>> {
-        self.dispatches()
-            .into_iter()
-            .zip(&self.steps)
-            .map(|(d, s)| {
-                let d = alpha.apply(d, ALPHA);
-                if s.beta {
-                    beta.apply(d, BETA)
-                } else {
-                    d
-                }
-            })
-            .collect()
+            }
+            let d = Dispatch::new(&SHADER, s.entry, &s.params, &[], s.groups)
+                .bindings(&bindings)
+                .constants(&constants)
+                .elem(self.elem);
+            let (alpha, beta) = &self.scalars;
+            let d = alpha.apply(d, ALPHA);
+            if s.beta {
+                beta.apply(d, BETA)
+            } else {
+                d
+            }
+        }));
+        out
     }
 
     /// Bytes per element.
@@ -671,14 +641,27 @@ fn vec_mode(o: &Op, size: u64, left: bool, esize: usize) -> u32 {
 pub(crate) fn engine<'a>(
     ctx: &Context,
     dims: (usize, usize, usize),
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: Operand<'a>,
     b: Operand<'a>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: Operand<'a>,
     variant: Variant,
 ) -> Plan<'a> {
-    engine_in(ctx, dims, alpha, a, b, beta, c, variant, None)
+    let (alpha, beta) = (alpha.into(), beta.into());
+    let mut plan = engine_in(
+        ctx,
+        dims,
+        alpha.value(),
+        a,
+        b,
+        beta.value(),
+        c,
+        variant,
+        None,
+    );
+    plan.scalars = (alpha, beta);
+    plan
 }
 
 /// [`engine`], in f64 where `scal` holds alpha and beta as f64 (then `alpha` and `beta` are
@@ -701,6 +684,8 @@ fn engine_in<'a>(
         scratch: Vec::new(),
         elem: Elem::F32,
         scal: None,
+        scalars: (Scalar::Host(1.0), Scalar::Host(1.0)),
+        copies: None,
     };
     if let Some(buf) = scal {
         plan.elem = Elem::F64;
@@ -792,8 +777,10 @@ fn engine_in<'a>(
     );
     if variant.syr2k && alpha != 0.0 && k > 0 {
         // Past one binding for the packed operands: the second product B'·A' = op(B)·op(A)ᵀ
-        // added in a second pass (two sums of k products, each scaled by alpha).
+        // added in a second pass (two sums of k products, each scaled by alpha; beta, device
+        // or not, applied by the first only).
         let (a2, b2) = (b.t(), a.t());
+        let first = plan.steps.len();
         product(
             ctx,
             &mut plan,
@@ -807,6 +794,9 @@ fn engine_in<'a>(
             0.0,
             1,
         );
+        for s in &mut plan.steps[first..] {
+            s.beta = false;
+        }
     }
     plan
 }
@@ -1298,13 +1288,14 @@ pub(crate) fn tri_blocks(
 pub(crate) fn tri_plans<'a>(
     ctx: &Context,
     dims: (usize, usize, usize),
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     (a, b): (Operand<'a>, Operand<'a>),
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: &'a MatOperand,
     variant: Variant,
     blocks: &'a [(Block, bool)],
 ) -> Vec<Plan<'a>> {
+    let (alpha, beta) = (alpha.into(), beta.into());
     if blocks.is_empty() {
         return vec![engine(
             ctx,
@@ -1321,7 +1312,7 @@ pub(crate) fn tri_plans<'a>(
         .iter()
         .map(|(blk, diag)| {
             let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
-            let beta = if blk.first { beta } else { 1.0 };
+            let beta = super::first_or_one(blk.first, beta);
             let v = if *diag { variant } else { Variant::default() };
             engine(
                 ctx,
@@ -1421,10 +1412,11 @@ pub(crate) fn structured_blocks(
 /// first call of each C block (the others add with beta = 1).
 pub(crate) fn structured_plans<'a>(
     ctx: &Context,
-    alpha: f32,
-    beta: f32,
+    alpha: impl Into<Scalar<'a>>,
+    beta: impl Into<Scalar<'a>>,
     blocks: &'a [(Block, AMode)],
 ) -> Vec<Plan<'a>> {
+    let (alpha, beta) = (alpha.into(), beta.into());
     blocks
         .iter()
         .map(|(blk, mode)| {
@@ -1433,7 +1425,7 @@ pub(crate) fn structured_plans<'a>(
                 a_mode: *mode,
                 ..Variant::default()
             };
-            let beta = if blk.first { beta } else { 1.0 };
+            let beta = super::first_or_one(blk.first, beta);
             engine(
                 ctx,
                 dims,

@@ -59,8 +59,8 @@ impl Mode {
 }
 
 /// Byte offsets of alpha and beta in the params (both kernels' params), for device scalars.
-pub(crate) const ALPHA: usize = std::mem::offset_of!(Params, alpha);
-pub(crate) const BETA: usize = std::mem::offset_of!(Params, beta);
+const ALPHA: usize = std::mem::offset_of!(Params, alpha);
+const BETA: usize = std::mem::offset_of!(Params, beta);
 const _: () = assert!(
     ALPHA == std::mem::offset_of!(WideParams, alpha)
         && BETA == std::mem::offset_of!(WideParams, beta)
@@ -199,7 +199,7 @@ pub(crate) fn scratch(ctx: &Context, kernel: Kernel, a: &MatOperand) -> crate::p
 /// `dispatches` reading alpha and beta from device scalars where they are: the legacy split
 /// parts take beta in their first part only ([`super::scalars`]); the other kernels take both
 /// in every dispatch (the last one, or the only one, applies them).
-pub(crate) fn scalars<'d>(
+fn scalars<'d>(
     kernel: Kernel,
     dispatches: Vec<Dispatch<'d>>,
     alpha: &Scalar<'d>,
@@ -217,9 +217,39 @@ pub(crate) fn scalars<'d>(
 /// The dispatches of `y = alpha·A·x + beta·y` with `kernel` (from [`plan`]) and its `scratch`.
 /// [`Kernel::Legacy`]: rows of a column-contiguous `A` go one per invocation (coalesced down the
 /// columns); rows of a row-contiguous or strided `A` go one per workgroup. [`Kernel::Wide`]:
-/// see `wgsl/level2/gemv_wide.wgsl`; alpha and beta are applied by the last dispatch.
+/// see `wgsl/level2/gemv_wide.wgsl`; alpha and beta are applied by the last dispatch. alpha and
+/// beta may be on the device: they are read into the params of the dispatches that apply them
+/// ([`scalars`]), where the shader tests their values (DESIGN.md §3).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemv<'a>(
+    ctx: &Context,
+    mode: Mode,
+    alpha: impl Into<Scalar<'a>>,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+    beta: impl Into<Scalar<'a>>,
+    y: &'a VecOperand,
+    kernel: Kernel,
+    scratch: &'a Buf,
+) -> Vec<Dispatch<'a>> {
+    let (alpha, beta) = (alpha.into(), beta.into());
+    let d = gemv_host(
+        ctx,
+        mode,
+        alpha.value(),
+        a,
+        x,
+        beta.value(),
+        y,
+        kernel,
+        scratch,
+    );
+    scalars(kernel, d, &alpha, &beta)
+}
+
+/// [`gemv`] with host values of alpha and beta (placeholders where they are on the device).
+#[allow(clippy::too_many_arguments)]
+fn gemv_host<'a>(
     ctx: &Context,
     mode: Mode,
     alpha: f32,
@@ -456,26 +486,17 @@ pub(crate) fn general_blocks(
 /// beta in the blocks that apply it (the others add with beta = 1).
 pub(crate) fn general_block_dispatches<'a>(
     ctx: &Context,
-    alpha: &Scalar<'a>,
-    beta: &Scalar<'a>,
+    alpha: impl Into<Scalar<'a>>,
+    beta: impl Into<Scalar<'a>>,
     blocks: &'a [Block],
 ) -> Vec<Dispatch<'a>> {
-    let one = Scalar::Host(1.0);
+    let (alpha, beta) = (alpha.into(), beta.into());
     let mut out = Vec::new();
     for b in blocks {
-        let beta = if b.first { beta } else { &one };
-        let d = gemv(
-            ctx,
-            b.mode,
-            alpha.value(),
-            &b.a,
-            &b.x,
-            beta.value(),
-            &b.y,
-            b.kernel,
-            &b.scratch,
-        );
-        out.extend(scalars(b.kernel, d, alpha, beta));
+        let beta = super::first_or_one(b.first, beta);
+        out.extend(gemv(
+            ctx, b.mode, alpha, &b.a, &b.x, beta, &b.y, b.kernel, &b.scratch,
+        ));
     }
     out
 }

@@ -38,6 +38,16 @@ pub(crate) fn scalars<'d>(
         .collect()
 }
 
+/// beta for a part of a split call: `beta` in the `first` part (which applies it), 1 in the later
+/// ones (which add to what the first wrote).
+pub(crate) fn first_or_one<T: From<f32>>(first: bool, beta: Scalar<'_, T>) -> Scalar<'_, T> {
+    if first {
+        beta
+    } else {
+        Scalar::Host(T::from(1.0))
+    }
+}
+
 /// Declare a `static` [`Shader`](crate::context::Shader) for a file under `wgsl/`.
 macro_rules! shader {
     ($name:ident, $path:literal) => {

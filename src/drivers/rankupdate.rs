@@ -10,7 +10,7 @@
 use crate::context::Context;
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
-use crate::layout::{self, MatOperand, VecOperand};
+use crate::layout::{self, MatOperand, Scalar, VecOperand};
 
 super::shader!(SHADER, "level2/rank_update.wgsl");
 
@@ -45,12 +45,17 @@ struct Params {
     zero: u32,
 }
 
+/// Byte offset of alpha in the params, for a device scalar.
+const ALPHA: usize = std::mem::offset_of!(Params, alpha);
+
 /// One dispatch of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
-/// `y` `a.cols`). `x` and `y` may be the same operand (`ssyr`).
+/// `y` `a.cols`). `x` and `y` may be the same operand (`ssyr`). A device alpha is read into the
+/// params, where the shader tests it: alpha = 0 leaves `A` untouched, as a host alpha = 0 does
+/// (the caller's quick return).
 pub(crate) fn dispatch<'a>(
     ctx: &Context,
     update: Update,
-    alpha: f32,
+    alpha: Scalar<'a>,
     x: &'a VecOperand,
     y: &'a VecOperand,
     a: &'a MatOperand,
@@ -65,7 +70,7 @@ pub(crate) fn dispatch<'a>(
         incx: x.inc,
         offy: y.offset,
         incy: y.inc,
-        alpha,
+        alpha: alpha.value(),
         ifast: (a.rs.unsigned_abs() < a.cs.unsigned_abs()) as u32,
         zero: 0,
     };
@@ -97,19 +102,21 @@ pub(crate) fn dispatch<'a>(
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
         let groups = ctx.grid((a.rows as u64 * a.cols as u64 / 4).div_ceil(WG));
-        return Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
+        let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
             .constants(&c);
+        return alpha.apply(d, ALPHA);
     }
     let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
-    Dispatch::new(
+    let d = Dispatch::new(
         &SHADER,
         "main",
         &params,
         &[&a.buffer, &x.buffer, &y.buffer],
         groups,
     )
-    .constants(&c)
+    .constants(&c);
+    alpha.apply(d, ALPHA)
 }
 
 /// One dispatch of a symmetric rank update past one storage binding: windows of `A` and of the
@@ -206,7 +213,7 @@ pub(crate) fn symmetric_parts(
 /// The dispatches of `parts` (from [`symmetric_parts`]), in order.
 pub(crate) fn part_dispatches<'a>(
     ctx: &Context,
-    alpha: f32,
+    alpha: Scalar<'a>,
     parts: &'a [Part],
 ) -> Vec<Dispatch<'a>> {
     parts

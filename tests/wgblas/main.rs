@@ -10,6 +10,7 @@ mod asynch;
 mod axpy;
 mod bandwidth;
 mod context;
+mod device_scalars;
 pub mod dgemm;
 mod dot;
 pub mod f64_level1;

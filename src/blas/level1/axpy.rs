@@ -60,13 +60,8 @@ pub(crate) async fn saxpy_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    let h = [alpha.value(), 0.0, 0.0, 0.0];
     let parts = elementwise::split(ctx, Op::Axpy, &xd, &yd);
-    let d = elementwise::dispatches_split(ctx, Op::Axpy, h, &xd, &yd, &parts);
-    let d: Vec<_> = d
-        .into_iter()
-        .map(|d| alpha.apply(d, elementwise::ALPHA))
-        .collect();
+    let d = elementwise::scaled(ctx, Op::Axpy, alpha, &xd, &yd, &parts);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 
@@ -127,7 +122,7 @@ pub(crate) async fn daxpy_in<'a>(
     let yd = layout::vector(ctx, R, "y", y.view())?;
     // A device alpha is copied into `sc` first; the kernel leaves y as it is for alpha = 0.
     let (sc, copies) = elementwise::scalars_f64(ctx, R, &[alpha])?;
-    let mut d = copies.dispatches(ctx);
+    let mut d = copies.dispatches();
     d.push(elementwise::axpy_f64(ctx, &sc, &xd, &yd));
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

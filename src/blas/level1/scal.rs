@@ -65,13 +65,8 @@ pub(crate) async fn sscal_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", x.view())?;
     let dummy = elementwise::contiguous(ctx, 0);
-    let h = [alpha.value(), 0.0, 0.0, 0.0];
     let parts = elementwise::split(ctx, Op::Scal, &xd, &dummy);
-    let d = elementwise::dispatches_split(ctx, Op::Scal, h, &xd, &dummy, &parts);
-    let d: Vec<_> = d
-        .into_iter()
-        .map(|d| alpha.apply(d, elementwise::ALPHA))
-        .collect();
+    let d = elementwise::scaled(ctx, Op::Scal, alpha, &xd, &dummy, &parts);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)], wait).await
 }
 
@@ -131,7 +126,7 @@ pub(crate) async fn dscal_in<'a>(
     }
     let xd = layout::vector(ctx, R, "x", x.view())?;
     let (sc, copies) = elementwise::scalars_f64(ctx, R, &[alpha])?;
-    let mut d = copies.dispatches(ctx);
+    let mut d = copies.dispatches();
     d.push(elementwise::scal_f64(ctx, &sc, &xd));
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)], wait).await
 }

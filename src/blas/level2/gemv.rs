@@ -108,20 +108,19 @@ pub(crate) async fn sgemv_in<'a>(
         ctx.scratch(0)
     };
     let d = if blocks.is_empty() {
-        let d: Vec<_> = matvec::gemv(
+        matvec::gemv(
             ctx,
             Mode::General,
-            alpha.value(),
+            alpha,
             &ad,
             &xd,
-            beta.value(),
+            beta,
             &yd,
             kernel,
             &scratch,
-        );
-        matvec::scalars(kernel, d, &alpha, &beta)
+        )
     } else {
-        matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
+        matvec::general_block_dispatches(ctx, alpha, beta, &blocks)
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
@@ -204,9 +203,7 @@ pub(crate) async fn dgemv_in<'a>(
     let (xo, yo) = (matmul::Operand::column(&xd), matmul::Operand::column(&yd));
     let ao = matmul::Operand::of(&ad);
     let variant = matmul::Variant::default();
-    let (plan, copies) =
-        matmul::engine_f64_scalars(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
-    let mut d = copies.dispatches(ctx);
-    d.extend(plan.dispatches());
+    let plan = matmul::engine_f64(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
+    let d = plan.dispatches();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

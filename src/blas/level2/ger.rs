@@ -3,7 +3,7 @@ use crate::drivers::matmul::{self, Operand};
 use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, Out, VecRef};
+use crate::layout::{self, MatMut, Out, Scalar, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
@@ -30,6 +30,9 @@ use crate::Context;
 /// [`metrics::bounds::ger`](crate::metrics::bounds::ger) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
 /// against the exact update).
 ///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+/// (DESIGN.md §3).
+///
 /// # Errors
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` (length ≠ rows of
 /// `A`) or `y` (length ≠ columns of `A`); [`Error::TooLarge`](crate::Error::TooLarge) when an
@@ -49,7 +52,7 @@ use crate::Context;
 /// ```
 pub fn sger<'a>(
     ctx: &Context,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecRef<'a>>,
     y: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
@@ -63,20 +66,20 @@ pub fn sger<'a>(
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn sger_in<'a>(
     ctx: &Context,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecRef<'a>>,
     y: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "sger";
-    let (x, y, mut a) = (x.into(), y.into(), a.into());
-    crate::blas::owners!(ctx, R, x, y, a);
+    let (alpha, x, y, mut a) = (alpha.into(), x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, alpha, x, y, a);
     let (m, n) = a.dim();
     check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
     check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
     check_dim(R, "a", m.max(n))?;
-    if m == 0 || n == 0 || alpha == 0.0 {
+    if m == 0 || n == 0 || alpha.is(0.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;
@@ -129,6 +132,9 @@ pub(crate) async fn sger_in<'a>(
 /// roundings. Forward bound: that of [`metrics::bounds::ger`](crate::metrics::bounds::ger)
 /// with eps = 2^-52.
 ///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+/// (DESIGN.md §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or
@@ -149,7 +155,7 @@ pub(crate) async fn sger_in<'a>(
 /// ```
 pub fn dger<'a>(
     ctx: &Context,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
@@ -163,21 +169,21 @@ pub fn dger<'a>(
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn dger_in<'a>(
     ctx: &Context,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dger";
-    let (x, y, mut a) = (x.into(), y.into(), a.into());
-    crate::blas::owners!(ctx, R, x, y, a);
+    let (alpha, x, y, mut a) = (alpha.into(), x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, alpha, x, y, a);
     let (m, n) = a.dim();
     check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
     check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
     check_dim(R, "a", m.max(n))?;
     crate::blas::check_f64(ctx, R)?;
-    if m == 0 || n == 0 || alpha == 0.0 {
+    if m == 0 || n == 0 || alpha.is(0.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;

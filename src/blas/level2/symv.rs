@@ -99,20 +99,9 @@ pub(crate) async fn ssymv_in<'a>(
         ctx.scratch(0)
     };
     let d = if blocks.is_empty() {
-        let d: Vec<_> = matvec::gemv(
-            ctx,
-            mode,
-            alpha.value(),
-            &ad,
-            &xd,
-            beta.value(),
-            &yd,
-            kernel,
-            &scratch,
-        );
-        matvec::scalars(kernel, d, &alpha, &beta)
+        matvec::gemv(ctx, mode, alpha, &ad, &xd, beta, &yd, kernel, &scratch)
     } else {
-        matvec::general_block_dispatches(ctx, &alpha, &beta, &blocks)
+        matvec::general_block_dispatches(ctx, alpha, beta, &blocks)
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
@@ -254,20 +243,13 @@ pub(crate) async fn dsymv_in<'a>(
             };
             let dims = (ranges[i].1 - ranges[i].0, 1, ranges[j].1 - ranges[j].0);
             let variant = if i == j { sym } else { Variant::default() };
-            let b = if j == 0 { beta } else { Scalar::Host(1.0) };
-            calls.push(matmul::engine_f64_scalars(
+            let b = crate::drivers::first_or_one(j == 0, beta);
+            calls.push(matmul::engine_f64(
                 ctx, R, dims, alpha, ao, xo, b, yo, variant,
             )?);
         }
     }
     // Device scalars are copied into each engine call's scalar buffer first.
-    let d: Vec<_> = calls
-        .iter()
-        .flat_map(|(plan, copies)| {
-            let mut d = copies.dispatches(ctx);
-            d.extend(plan.dispatches());
-            d
-        })
-        .collect();
+    let d: Vec<_> = calls.iter().flat_map(|plan| plan.dispatches()).collect();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

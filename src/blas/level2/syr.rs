@@ -3,7 +3,7 @@ use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, Out, VecRef};
+use crate::layout::{self, MatMut, Out, Scalar, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric rank-1 update).
@@ -28,6 +28,9 @@ use crate::Context;
 /// [`metrics::bounds::syr`](crate::metrics::bounds::syr) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
 /// against the exact update).
 ///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
+/// §3).
+///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`x`);
@@ -49,7 +52,7 @@ use crate::Context;
 pub fn ssyr<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
 ) -> Result<()> {
@@ -63,16 +66,16 @@ pub fn ssyr<'a>(
 pub(crate) async fn ssyr_in<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "ssyr";
-    let (x, mut a) = (x.into(), a.into());
-    crate::blas::owners!(ctx, R, x, a);
+    let (alpha, x, mut a) = (alpha.into(), x.into(), a.into());
+    crate::blas::owners!(ctx, R, alpha, x, a);
     let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
-    if n == 0 || alpha == 0.0 {
+    if n == 0 || alpha.is(0.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;
@@ -97,6 +100,9 @@ pub(crate) async fn ssyr_in<'a>(
 /// times the one-row `xᵀ` added to `A`: each element is `alpha·(x_i·x_j) + a_ij`. Forward
 /// bound: that of [`metrics::bounds::syr`](crate::metrics::bounds::syr) with eps = 2^-52.
 ///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
+/// §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
@@ -120,7 +126,7 @@ pub(crate) async fn ssyr_in<'a>(
 pub fn dsyr<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
@@ -134,17 +140,17 @@ pub fn dsyr<'a>(
 pub(crate) async fn dsyr_in<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dsyr";
-    let (x, mut a) = (x.into(), a.into());
-    crate::blas::owners!(ctx, R, x, a);
+    let (alpha, x, mut a) = (alpha.into(), x.into(), a.into());
+    crate::blas::owners!(ctx, R, alpha, x, a);
     let n = crate::blas::check_order(R, a.dim(), x.len(), None)?;
     crate::blas::check_f64(ctx, R)?;
-    if n == 0 || alpha == 0.0 {
+    if n == 0 || alpha.is(0.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;

@@ -3,7 +3,7 @@ use crate::drivers::rankupdate::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, Out, VecRef};
+use crate::layout::{self, MatMut, Out, Scalar, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric
@@ -31,6 +31,9 @@ use crate::Context;
 /// off-diagonal blocks get the two products in two updates, each rounded once (so twice in
 /// all, still within the factor ≤ 2).
 ///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
+/// §3).
+///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
@@ -53,7 +56,7 @@ use crate::Context;
 pub fn ssyr2<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecRef<'a>>,
     y: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
@@ -68,17 +71,17 @@ pub fn ssyr2<'a>(
 pub(crate) async fn ssyr2_in<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     x: impl Into<VecRef<'a>>,
     y: impl Into<VecRef<'a>>,
     a: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "ssyr2";
-    let (x, y, mut a) = (x.into(), y.into(), a.into());
-    crate::blas::owners!(ctx, R, x, y, a);
+    let (alpha, x, y, mut a) = (alpha.into(), x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, alpha, x, y, a);
     let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
-    if n == 0 || alpha == 0.0 {
+    if n == 0 || alpha.is(0.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;
@@ -104,6 +107,9 @@ pub(crate) async fn ssyr2_in<'a>(
 /// each element of the triangle is `alpha·(x_i·y_j + y_i·x_j) + a_ij`. Forward bound: that of
 /// [`metrics::bounds::syr2`](crate::metrics::bounds::syr2) with eps = 2^-52.
 ///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
+/// §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
@@ -127,7 +133,7 @@ pub(crate) async fn ssyr2_in<'a>(
 pub fn dsyr2<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
@@ -142,18 +148,18 @@ pub fn dsyr2<'a>(
 pub(crate) async fn dsyr2_in<'a>(
     ctx: &Context,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     x: impl Into<VecRef<'a, f64>>,
     y: impl Into<VecRef<'a, f64>>,
     a: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dsyr2";
-    let (x, y, mut a) = (x.into(), y.into(), a.into());
-    crate::blas::owners!(ctx, R, x, y, a);
+    let (alpha, x, y, mut a) = (alpha.into(), x.into(), y.into(), a.into());
+    crate::blas::owners!(ctx, R, alpha, x, y, a);
     let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
     crate::blas::check_f64(ctx, R)?;
-    if n == 0 || alpha == 0.0 {
+    if n == 0 || alpha.is(0.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;

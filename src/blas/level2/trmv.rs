@@ -3,7 +3,7 @@ use crate::drivers::matvec::{self, Mode};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecOperand};
+use crate::layout::{self, MatRef, Out, VecMut, VecOperand};
 use crate::Context;
 
 /// `x ← op(A)·x`, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
@@ -98,8 +98,7 @@ pub(crate) async fn strmv_in<'a>(
         let d = matvec::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
         return layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)], wait).await;
     }
-    let (one, zero) = (Scalar::Host(1.0), Scalar::Host(0.0));
-    let d = matvec::general_block_dispatches(ctx, &one, &zero, &blocks);
+    let d = matvec::general_block_dispatches(ctx, 1.0, 0.0, &blocks);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)], wait).await
 }
 

@@ -123,28 +123,18 @@ pub(crate) async fn sgemm_in<'a>(
     };
     // Past one storage binding: C in blocks, the depth in panels (beta applied by the first).
     let blocks = matmul::gemm_blocks(ctx, &ad, &bd, &cd);
-    let one = Scalar::Host(1.0);
-    let plans: Vec<(matmul::Plan<'_>, bool)> = if blocks.is_empty() {
-        vec![(
-            matmul::gemm(ctx, alpha.value(), &ad, &bd, beta.value(), &cd),
-            true,
-        )]
+    let plans: Vec<matmul::Plan<'_>> = if blocks.is_empty() {
+        vec![matmul::gemm(ctx, alpha, &ad, &bd, beta, &cd)]
     } else {
         blocks
             .iter()
             .map(|b| {
-                let beta = if b.first { beta.value() } else { 1.0 };
-                (
-                    matmul::gemm(ctx, alpha.value(), &b.a, &b.b, beta, &b.c),
-                    b.first,
-                )
+                let beta = crate::drivers::first_or_one(b.first, beta);
+                matmul::gemm(ctx, alpha, &b.a, &b.b, beta, &b.c)
             })
             .collect()
     };
-    let d: Vec<_> = plans
-        .iter()
-        .flat_map(|(p, first)| p.dispatches_with(&alpha, if *first { &beta } else { &one }))
-        .collect();
+    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
     layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)], wait).await
 }
 
@@ -266,9 +256,7 @@ pub(crate) async fn dgemm_in<'a>(
         matmul::Operand::of(&cd),
     );
     let variant = matmul::Variant::default();
-    let (plan, copies) =
-        matmul::engine_f64_scalars(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-    let mut d = copies.dispatches(ctx);
-    d.extend(plan.dispatches());
+    let plan = matmul::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let d = plan.dispatches();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut c, &cd)], wait).await
 }

@@ -119,16 +119,16 @@ pub(crate) async fn sgemm_batched_in<'a>(
         ctx,
         (m, n, k),
         batch,
-        alpha.value(),
+        alpha,
         operand(&ad),
         operand(&bd),
-        beta.value(),
+        beta,
         operand(&cd),
     );
     layout::finish_in(
         ctx,
         R,
-        &plan.dispatches_with(&alpha, &beta),
+        &plan.dispatches(),
         &mut [Out::Batch(&mut c, &cd)],
         wait,
     )
@@ -237,10 +237,8 @@ pub(crate) async fn dgemm_batched_in<'a>(
         ..matmul::Variant::default()
     };
     let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
-    let (plan, copies) =
-        matmul::engine_f64_scalars(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-    let mut d = copies.dispatches(ctx);
-    d.extend(plan.dispatches());
+    let plan = matmul::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let d = plan.dispatches();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Batch(&mut c, &cd)], wait).await
 }
 

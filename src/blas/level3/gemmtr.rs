@@ -3,7 +3,7 @@ use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out};
+use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of `C` only, `op(X) = X` or `Xᵀ`.
@@ -21,6 +21,9 @@ use crate::Context;
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) restricted to a triangle of C
 /// (`TRI_C`): tiles wholly outside the triangle are skipped, stores on the tiles the diagonal
 /// crosses are masked.
+///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+/// (DESIGN.md §3).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
@@ -47,10 +50,10 @@ pub fn sgemmtr<'a>(
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -76,16 +79,16 @@ pub(crate) async fn sgemmtr_in<'a>(
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "sgemmtr";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     check_square(R, "c", c.dim())?;
@@ -113,7 +116,7 @@ pub(crate) async fn sgemmtr_in<'a>(
         "columns of op(B) must equal the order of C",
     )?;
     check_dim(R, "a", n.max(k))?;
-    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
@@ -146,6 +149,9 @@ pub(crate) async fn sgemmtr_in<'a>(
 /// tile engine (`alias T = f64;`), host `alpha` and `beta`. Forward bound: that of
 /// [`metrics::bounds::gemmtr`](crate::metrics::bounds::gemmtr) with eps = 2^-52.
 ///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+/// (DESIGN.md §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; otherwise as [`sgemmtr`]. On error `C` is unchanged.
@@ -169,10 +175,10 @@ pub fn dgemmtr<'a>(
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -198,16 +204,16 @@ pub(crate) async fn dgemmtr_in<'a>(
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dgemmtr";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
     check_square(R, "c", c.dim())?;
@@ -236,7 +242,7 @@ pub(crate) async fn dgemmtr_in<'a>(
     )?;
     check_dim(R, "a", n.max(k))?;
     crate::blas::check_f64(ctx, R)?;
-    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;

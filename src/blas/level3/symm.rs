@@ -3,7 +3,7 @@ use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out};
+use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
 /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
@@ -22,6 +22,9 @@ use crate::Context;
 /// triangle read at (p, i), so the other triangle is never read).
 /// `Side::Right` runs as `Cᵀ ← alpha·A·Bᵀ + beta·Cᵀ` (`A = Aᵀ`), the transposes being stride
 /// swaps.
+///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+/// (DESIGN.md §3).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
@@ -50,10 +53,10 @@ pub fn ssymm<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -67,16 +70,16 @@ pub(crate) async fn ssymm_in<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "ssymm";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, what) = match side {
@@ -93,7 +96,7 @@ pub(crate) async fn ssymm_in<'a>(
         "columns of C must equal the columns of B",
     )?;
     check_dim(R, "b", m.max(n))?;
-    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", &a)?;
@@ -138,6 +141,9 @@ pub(crate) async fn ssymm_in<'a>(
 /// packed densely, then the product), host `alpha` and `beta`. Forward bound: that of
 /// [`metrics::bounds::symm`](crate::metrics::bounds::symm) with eps = 2^-52.
 ///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+/// (DESIGN.md §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; otherwise as [`ssymm`]. On error `C` is unchanged.
@@ -160,10 +166,10 @@ pub fn dsymm<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -177,16 +183,16 @@ pub(crate) async fn dsymm_in<'a>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dsymm";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     check_square(R, "a", a.dim())?;
     let (m, n) = b.dim();
     let (r, what) = match side {
@@ -204,7 +210,7 @@ pub(crate) async fn dsymm_in<'a>(
     )?;
     check_dim(R, "b", m.max(n))?;
     crate::blas::check_f64(ctx, R)?;
-    if m == 0 || n == 0 || alpha == 0.0 && beta == 1.0 {
+    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &a)?;

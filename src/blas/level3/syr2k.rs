@@ -3,7 +3,7 @@ use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out};
+use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` on the triangle `uplo` of the
@@ -25,6 +25,9 @@ use crate::Context;
 /// one storage binding, two passes instead (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
 /// `C ← alpha·op(B)·op(A)ᵀ + C`); where an operand does, the two passes with the triangle of
 /// C in square blocks and the depth in panels, each within one binding (issue 15).
+///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+/// (DESIGN.md §3).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
@@ -49,10 +52,10 @@ pub fn ssyr2k<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -76,19 +79,19 @@ pub(crate) async fn ssyr2k_in<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "ssyr2k";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let (op_a, op_b) = (a.op(trans), b.op(trans));
     let (n, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
-    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
@@ -149,6 +152,9 @@ pub(crate) async fn ssyr2k_in<'a>(
 /// operands would pass one storage binding. Forward bound: that of
 /// [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) with eps = 2^-52.
 ///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+/// (DESIGN.md §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one
@@ -173,10 +179,10 @@ pub fn dsyr2k<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -200,20 +206,20 @@ pub(crate) async fn dsyr2k_in<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dsyr2k";
-    let (a, b, mut c) = (a.into(), b.into(), c.into());
-    crate::blas::owners!(ctx, R, a, b, c);
+    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let (op_a, op_b) = (a.op(trans), b.op(trans));
     let (n, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     crate::blas::check_f64(ctx, R)?;
-    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;

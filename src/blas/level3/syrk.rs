@@ -3,7 +3,7 @@ use crate::drivers::matmul::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out};
+use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
 /// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of the symmetric `C`:
@@ -20,6 +20,9 @@ use crate::Context;
 /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) with `op(A)` as the left operand
 /// and the same uploaded buffer, strides swapped, as `op(A)ᵀ` on the right; C restricted to the
 /// triangle (`TRI_C`: tiles wholly outside skipped, stores masked on the diagonal tiles).
+///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+/// (DESIGN.md §3).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`c`);
@@ -42,9 +45,9 @@ pub fn ssyrk<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -58,15 +61,15 @@ pub(crate) async fn ssyrk_in<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
-    beta: f32,
+    beta: impl Into<Scalar<'a>>,
     c: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "ssyrk";
-    let (a, mut c) = (a.into(), c.into());
-    crate::blas::owners!(ctx, R, a, c);
+    let (alpha, a, beta, mut c) = (alpha.into(), a.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, beta, c);
     let op_a = a.op(trans);
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());
@@ -78,7 +81,7 @@ pub(crate) async fn ssyrk_in<'a>(
         "rows of op(A) must equal the order of C",
     )?;
     check_dim(R, "a", n.max(k))?;
-    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
@@ -113,6 +116,9 @@ pub(crate) async fn ssyrk_in<'a>(
 /// Forward bound: that of [`metrics::bounds::syrk`](crate::metrics::bounds::syrk) with
 /// eps = 2^-52.
 ///
+/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+/// (DESIGN.md §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; otherwise as [`ssyrk`]. On error `C` is unchanged.
@@ -135,9 +141,9 @@ pub fn dsyrk<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
     // One core for this blocking form and its `_async` twin (module `blas::asynch`).
@@ -151,15 +157,15 @@ pub(crate) async fn dsyrk_in<'a>(
     ctx: &Context,
     uplo: Uplo,
     trans: Transpose,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
-    beta: f64,
+    beta: impl Into<Scalar<'a, f64>>,
     c: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dsyrk";
-    let (a, mut c) = (a.into(), c.into());
-    crate::blas::owners!(ctx, R, a, c);
+    let (alpha, a, beta, mut c) = (alpha.into(), a.into(), beta.into(), c.into());
+    crate::blas::owners!(ctx, R, alpha, a, beta, c);
     let op_a = a.op(trans);
     check_square(R, "c", c.dim())?;
     let (n, k) = (c.nrows(), op_a.ncols());
@@ -172,7 +178,7 @@ pub(crate) async fn dsyrk_in<'a>(
     )?;
     check_dim(R, "a", n.max(k))?;
     crate::blas::check_f64(ctx, R)?;
-    if n == 0 || (k == 0 || alpha == 0.0) && beta == 1.0 {
+    if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
     let ad = layout::matrix(ctx, R, "a", &op_a)?;

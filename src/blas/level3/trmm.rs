@@ -3,7 +3,7 @@ use crate::drivers::matmul::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatOperand, MatRef, Out};
+use crate::layout::{self, MatMut, MatOperand, MatRef, Out, Scalar};
 use crate::Context;
 
 /// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`), `A` triangular,
@@ -24,6 +24,9 @@ use crate::Context;
 /// are done. The product goes to a new device buffer laid out like `B` (B is read
 /// and written, and a gemm cannot run in place), then into `B`. `Side::Right` runs as
 /// `Bᵀ ← alpha·op(A)ᵀ·Bᵀ`, the transposes being stride swaps (`op(A)ᵀ` has the other triangle).
+///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
+/// §3).
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
@@ -52,7 +55,7 @@ pub fn strmm<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatMut<'a>>,
 ) -> Result<()> {
@@ -79,20 +82,20 @@ pub(crate) async fn strmm_in<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "strmm";
-    let (a, mut b) = (a.into(), b.into());
-    crate::blas::owners!(ctx, R, a, b);
+    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
+    crate::blas::owners!(ctx, R, alpha, a, b);
     let (m, n) = b.dim();
     check_side(R, side, a.dim(), (m, n))?;
     if m == 0 || n == 0 {
         return Ok(());
     }
-    if alpha == 0.0 {
+    if alpha.is(0.0) {
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
@@ -146,6 +149,9 @@ pub(crate) async fn strmm_in<'a>(
 /// zero slabs skipped), host `alpha`. Forward bound: that of
 /// [`metrics::bounds::trmm`](crate::metrics::bounds::trmm) with eps = 2^-52.
 ///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
+/// §3).
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; otherwise as [`strmm`]. On error `B` is unchanged.
@@ -169,7 +175,7 @@ pub fn dtrmm<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
@@ -196,21 +202,21 @@ pub(crate) async fn dtrmm_in<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dtrmm";
-    let (a, mut b) = (a.into(), b.into());
-    crate::blas::owners!(ctx, R, a, b);
+    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
+    crate::blas::owners!(ctx, R, alpha, a, b);
     let (m, n) = b.dim();
     check_side(R, side, a.dim(), (m, n))?;
     crate::blas::check_f64(ctx, R)?;
     if m == 0 || n == 0 {
         return Ok(());
     }
-    if alpha == 0.0 {
+    if alpha.is(0.0) {
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }

@@ -4,7 +4,7 @@ use crate::drivers::matmul::Operand;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out};
+use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
 /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
@@ -28,6 +28,10 @@ use crate::Context;
 /// Numerical Algorithms*, 2nd ed., Thm. 8.5 and §13.1): the backward-residual factor of
 /// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) stays ≤ 5 whatever the condition of
 /// `A`.
+///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
+/// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
+/// gives `B = 0` whatever A holds, as on the host.
 ///
 /// # Errors
 /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
@@ -54,7 +58,7 @@ pub fn strsm<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatMut<'a>>,
 ) -> Result<()> {
@@ -81,14 +85,14 @@ pub(crate) async fn strsm_in<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f32,
+    alpha: impl Into<Scalar<'a>>,
     a: impl Into<MatRef<'a>>,
     b: impl Into<MatMut<'a>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "strsm";
-    let (a, mut b) = (a.into(), b.into());
-    crate::blas::owners!(ctx, R, a, b);
+    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
+    crate::blas::owners!(ctx, R, alpha, a, b);
     let (m, n) = b.dim();
     let r = check_side(R, side, a.dim(), (m, n))?;
     let nrhs = match side {
@@ -98,7 +102,7 @@ pub(crate) async fn strsm_in<'a>(
     if m == 0 || n == 0 {
         return Ok(());
     }
-    if alpha == 0.0 {
+    if alpha.is(0.0) {
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
@@ -135,6 +139,10 @@ pub(crate) async fn strsm_in<'a>(
 /// `alias T = f64;` and alpha read as f64. Metric: the backward residual of
 /// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) with eps = 2^-52.
 ///
+/// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
+/// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
+/// gives `B = 0` whatever A holds, as on the host.
+///
 /// # Errors
 /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
 /// f64 shaders; otherwise as [`strsm`]. On error `B` is unchanged.
@@ -158,7 +166,7 @@ pub fn dtrsm<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatMut<'a, f64>>,
 ) -> Result<()> {
@@ -185,14 +193,14 @@ pub(crate) async fn dtrsm_in<'a>(
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: f64,
+    alpha: impl Into<Scalar<'a, f64>>,
     a: impl Into<MatRef<'a, f64>>,
     b: impl Into<MatMut<'a, f64>>,
     wait: Wait,
 ) -> Result<()> {
     const R: &str = "dtrsm";
-    let (a, mut b) = (a.into(), b.into());
-    crate::blas::owners!(ctx, R, a, b);
+    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
+    crate::blas::owners!(ctx, R, alpha, a, b);
     let (m, n) = b.dim();
     let r = check_side(R, side, a.dim(), (m, n))?;
     crate::blas::check_f64(ctx, R)?;
@@ -203,7 +211,7 @@ pub(crate) async fn dtrsm_in<'a>(
     if m == 0 || n == 0 {
         return Ok(());
     }
-    if alpha == 0.0 {
+    if alpha.is(0.0) {
         layout::fill_zero(ctx, &mut b);
         return Ok(());
     }
@@ -213,7 +221,8 @@ pub(crate) async fn dtrsm_in<'a>(
     let scratch = blocksolve::scratch_len(r, nrhs);
     layout::check_binding(ctx, R, "b", scratch as u64 * 8)?;
     let w = ctx.scratch(scratch as u64 * 8);
-    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&[alpha]))?;
+    let host = [alpha.host().unwrap_or(1.0)];
+    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&host))?;
     let x = match side {
         Side::Left => Operand::of(&bd),
         Side::Right => Operand::of(&bd).t(),
