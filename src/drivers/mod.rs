@@ -3,13 +3,13 @@
 //! for the one launch path. Routine files in [`crate::blas`] only validate and map BLAS
 //! arguments onto a driver.
 
-pub(crate) mod blocksolve;
 pub(crate) mod elementwise;
-pub(crate) mod matmul;
-pub(crate) mod matvec;
-pub(crate) mod rankupdate;
+pub(crate) mod gemm;
+pub(crate) mod gemv;
+pub(crate) mod rank_update;
 pub(crate) mod reduction;
-pub(crate) mod trsolve;
+pub(crate) mod trsm;
+pub(crate) mod trsv;
 
 use crate::launch::Dispatch;
 use crate::layout::Scalar;

@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::matmul;
-use crate::drivers::matvec::{self, Mode};
+use crate::drivers::gemm;
+use crate::drivers::gemv::{self, Mode};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
@@ -100,15 +100,15 @@ pub(crate) async fn sgemv_in<'a>(
     let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    let blocks = matvec::general_blocks(ctx, &ad, &xd, &yd);
-    let kernel = matvec::plan(Mode::General, &ad);
+    let blocks = gemv::general_blocks(ctx, &ad, &xd, &yd);
+    let kernel = gemv::plan(Mode::General, &ad);
     let scratch = if blocks.is_empty() {
-        matvec::scratch(ctx, kernel, &ad)
+        gemv::scratch(ctx, kernel, &ad)
     } else {
         ctx.scratch(0)
     };
     let d = if blocks.is_empty() {
-        matvec::gemv(
+        gemv::gemv(
             ctx,
             Mode::General,
             alpha,
@@ -120,7 +120,7 @@ pub(crate) async fn sgemv_in<'a>(
             &scratch,
         )
     } else {
-        matvec::general_block_dispatches(ctx, alpha, beta, &blocks)
+        gemv::general_block_dispatches(ctx, alpha, beta, &blocks)
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
@@ -200,10 +200,10 @@ pub(crate) async fn dgemv_in<'a>(
     let xd = layout::vector(ctx, R, "x", &x)?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
     // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
-    let (xo, yo) = (matmul::Operand::column(&xd), matmul::Operand::column(&yd));
-    let ao = matmul::Operand::of(&ad);
-    let variant = matmul::Variant::default();
-    let plan = matmul::engine_f64(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
+    let (xo, yo) = (gemm::Operand::column(&xd), gemm::Operand::column(&yd));
+    let ao = gemm::Operand::of(&ad);
+    let variant = gemm::Variant::default();
+    let plan = gemm::engine_f64(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
     let d = plan.dispatches();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

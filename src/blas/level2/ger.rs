@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::matmul::{self, Operand};
-use crate::drivers::rankupdate::{self, Update};
+use crate::drivers::gemm::{self, Operand};
+use crate::drivers::rank_update::{self, Update};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, MatMut, Out, Scalar, VecRef};
@@ -12,7 +12,7 @@ use crate::Context;
 /// layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
 /// place, element by element, with no copy (but see [`crate::layout`] for sparse views): a
 /// row-major `A` is the column-major `Aᵀ`, and the kernel walks whichever index is contiguous
-/// (see `drivers/rankupdate.rs`).
+/// (see `drivers/rank_update.rs`).
 ///
 /// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) in either storage
 /// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
@@ -105,7 +105,7 @@ pub(crate) async fn sger_in<'a>(
             .collect()
     };
     let d: Vec<_> = if whole {
-        vec![rankupdate::dispatch(
+        vec![rank_update::dispatch(
             ctx,
             Update::General,
             alpha,
@@ -116,7 +116,7 @@ pub(crate) async fn sger_in<'a>(
     } else {
         parts
             .iter()
-            .map(|(x, y, a)| rankupdate::dispatch(ctx, Update::General, alpha, x, y, a))
+            .map(|(x, y, a)| rank_update::dispatch(ctx, Update::General, alpha, x, y, a))
             .collect()
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
@@ -213,7 +213,7 @@ pub(crate) async fn dger_in<'a>(
         .iter()
         .map(|&(x, y, a)| {
             let (xo, yo) = (Operand::column(x), Operand::row(y));
-            matmul::gemm_f64(
+            gemm::gemm_f64(
                 ctx,
                 R,
                 (a.rows, a.cols, 1),

@@ -1,5 +1,5 @@
-use crate::drivers::matmul::{self, AMode, Operand, Variant};
-use crate::drivers::matvec::{self, Mode};
+use crate::drivers::gemm::{self, AMode, Operand, Variant};
+use crate::drivers::gemv::{self, Mode};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -89,19 +89,19 @@ pub(crate) async fn ssymv_in<'a>(
     let ad = layout::matrix_any(ctx, R, "a", &a)?;
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    // Past one storage binding: A in square blocks (`matvec::structured_blocks`).
+    // Past one storage binding: A in square blocks (`gemv::structured_blocks`).
     let mode = Mode::Symmetric(uplo);
-    let blocks = matvec::structured_blocks(ctx, mode, &ad, &xd, &yd);
-    let kernel = matvec::plan(mode, &ad);
+    let blocks = gemv::structured_blocks(ctx, mode, &ad, &xd, &yd);
+    let kernel = gemv::plan(mode, &ad);
     let scratch = if blocks.is_empty() {
-        matvec::scratch(ctx, kernel, &ad)
+        gemv::scratch(ctx, kernel, &ad)
     } else {
         ctx.scratch(0)
     };
     let d = if blocks.is_empty() {
-        matvec::gemv(ctx, mode, alpha, &ad, &xd, beta, &yd, kernel, &scratch)
+        gemv::gemv(ctx, mode, alpha, &ad, &xd, beta, &yd, kernel, &scratch)
     } else {
-        matvec::general_block_dispatches(ctx, alpha, beta, &blocks)
+        gemv::general_block_dispatches(ctx, alpha, beta, &blocks)
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
@@ -244,7 +244,7 @@ pub(crate) async fn dsymv_in<'a>(
             let dims = (ranges[i].1 - ranges[i].0, 1, ranges[j].1 - ranges[j].0);
             let variant = if i == j { sym } else { Variant::default() };
             let b = crate::drivers::first_or_one(j == 0, beta);
-            calls.push(matmul::engine_f64(
+            calls.push(gemm::engine_f64(
                 ctx, R, dims, alpha, ao, xo, b, yo, variant,
             )?);
         }

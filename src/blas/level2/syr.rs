@@ -1,5 +1,5 @@
-use crate::drivers::matmul::{self, Operand, Variant};
-use crate::drivers::rankupdate::{self, Update};
+use crate::drivers::gemm::{self, Operand, Variant};
+use crate::drivers::rank_update::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -80,13 +80,13 @@ pub(crate) async fn ssyr_in<'a>(
     }
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;
     let xd = layout::vector_any(ctx, R, "x", &x)?;
-    // Past one storage binding: A in square blocks (`rankupdate::symmetric_parts`).
+    // Past one storage binding: A in square blocks (`rank_update::symmetric_parts`).
     let update = Update::Symmetric(uplo);
-    let parts = rankupdate::symmetric_parts(ctx, update, &xd, &xd, &ad);
+    let parts = rank_update::symmetric_parts(ctx, update, &xd, &xd, &ad);
     let d = if parts.is_empty() {
-        vec![rankupdate::dispatch(ctx, update, alpha, &xd, &xd, &ad)]
+        vec![rank_update::dispatch(ctx, update, alpha, &xd, &xd, &ad)]
     } else {
-        rankupdate::part_dispatches(ctx, alpha, &parts)
+        rank_update::part_dispatches(ctx, alpha, &parts)
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
@@ -161,8 +161,7 @@ pub(crate) async fn dsyr_in<'a>(
     };
     if super::blocks64::whole(ctx, &ad, &[&xd]) {
         let (xc, xr) = (Operand::column(&xd), Operand::row(&xd));
-        let plan =
-            matmul::engine_f64(ctx, R, (n, n, 1), alpha, xc, xr, 1.0, Operand::of(&ad), tri)?;
+        let plan = gemm::engine_f64(ctx, R, (n, n, 1), alpha, xc, xr, 1.0, Operand::of(&ad), tri)?;
         let d = plan.dispatches();
         return layout::finish_as_in(
             ctx,
@@ -187,7 +186,7 @@ pub(crate) async fn dsyr_in<'a>(
             let variant = if i == j { tri } else { Variant::default() };
             let (xc, xr) = (Operand::column(&parts[*i]), Operand::row(&parts[*j]));
             let dims = (ab.rows, ab.cols, 1);
-            matmul::engine_f64(ctx, R, dims, alpha, xc, xr, 1.0, Operand::of(ab), variant)
+            gemm::engine_f64(ctx, R, dims, alpha, xc, xr, 1.0, Operand::of(ab), variant)
         })
         .collect::<Result<Vec<_>>>()?;
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();

@@ -1,5 +1,5 @@
-use crate::drivers::matmul::{self, Operand, Variant};
-use crate::drivers::rankupdate::{self, Update};
+use crate::drivers::gemm::{self, Operand, Variant};
+use crate::drivers::rank_update::{self, Update};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -87,13 +87,13 @@ pub(crate) async fn ssyr2_in<'a>(
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", &y)?;
-    // Past one storage binding: A in square blocks (`rankupdate::symmetric_parts`).
+    // Past one storage binding: A in square blocks (`rank_update::symmetric_parts`).
     let update = Update::Symmetric2(uplo);
-    let parts = rankupdate::symmetric_parts(ctx, update, &xd, &yd, &ad);
+    let parts = rank_update::symmetric_parts(ctx, update, &xd, &yd, &ad);
     let d = if parts.is_empty() {
-        vec![rankupdate::dispatch(ctx, update, alpha, &xd, &yd, &ad)]
+        vec![rank_update::dispatch(ctx, update, alpha, &xd, &yd, &ad)]
     } else {
-        rankupdate::part_dispatches(ctx, alpha, &parts)
+        rank_update::part_dispatches(ctx, alpha, &parts)
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
@@ -174,7 +174,7 @@ pub(crate) async fn dsyr2_in<'a>(
         // As dsyr2k: left operand x (n×1), right operand yᵀ (1×n); the kernel's second product
         // reads them back as y and xᵀ.
         let (xc, yr) = (Operand::column(&xd), Operand::row(&yd));
-        let plan = matmul::engine_f64(
+        let plan = gemm::engine_f64(
             ctx,
             R,
             (n, n, 1),
@@ -211,17 +211,17 @@ pub(crate) async fn dsyr2_in<'a>(
         let (ao, dims) = (Operand::of(ab), (ab.rows, ab.cols, 1));
         if i == j {
             let (xc, yr) = (Operand::column(&xs[i]), Operand::row(&ys[i]));
-            plans.push(matmul::engine_f64(
+            plans.push(gemm::engine_f64(
                 ctx, R, dims, alpha, xc, yr, 1.0, ao, diag,
             )?);
         } else {
             let general = Variant::default();
             let (xc, yr) = (Operand::column(&xs[i]), Operand::row(&ys[j]));
-            plans.push(matmul::engine_f64(
+            plans.push(gemm::engine_f64(
                 ctx, R, dims, alpha, xc, yr, 1.0, ao, general,
             )?);
             let (yc, xr) = (Operand::column(&ys[i]), Operand::row(&xs[j]));
-            plans.push(matmul::engine_f64(
+            plans.push(gemm::engine_f64(
                 ctx, R, dims, alpha, yc, xr, 1.0, ao, general,
             )?);
         }

@@ -1,5 +1,5 @@
-use crate::drivers::matmul::{self, AMode, Operand, Variant};
-use crate::drivers::matvec::{self, Mode};
+use crate::drivers::gemm::{self, AMode, Operand, Variant};
+use crate::drivers::gemv::{self, Mode};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::launch::Wait;
@@ -90,15 +90,15 @@ pub(crate) async fn strmv_in<'a>(
         span: n,
     };
     let mode = Mode::Triangular(uplo, diag);
-    // Past one storage binding: A in square blocks (`matvec::structured_blocks`).
-    let blocks = matvec::structured_blocks(ctx, mode, &ad, &xd, &yd);
-    let kernel = matvec::plan(mode, &ad);
+    // Past one storage binding: A in square blocks (`gemv::structured_blocks`).
+    let blocks = gemv::structured_blocks(ctx, mode, &ad, &xd, &yd);
+    let kernel = gemv::plan(mode, &ad);
     if blocks.is_empty() {
-        let scratch = matvec::scratch(ctx, kernel, &ad);
-        let d = matvec::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
+        let scratch = gemv::scratch(ctx, kernel, &ad);
+        let d = gemv::gemv(ctx, mode, 1.0, &ad, &xd, 0.0, &yd, kernel, &scratch);
         return layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)], wait).await;
     }
-    let d = matvec::general_block_dispatches(ctx, 1.0, 0.0, &blocks);
+    let d = gemv::general_block_dispatches(ctx, 1.0, 0.0, &blocks);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &yd)], wait).await
 }
 
@@ -185,7 +185,7 @@ pub(crate) async fn dtrmv_in<'a>(
     // block writing y_I (beta = 0), the others adding to it.
     if super::blocks64::whole(ctx, &ad, &[&xd, &yd]) {
         let (ao, xo, yo) = (Operand::of(&ad), Operand::column(&xd), Operand::column(&yd));
-        let plan = matmul::engine_f64(ctx, R, (n, 1, n), 1.0, ao, xo, 0.0, yo, tri)?;
+        let plan = gemm::engine_f64(ctx, R, (n, 1, n), 1.0, ao, xo, 0.0, yo, tri)?;
         let d = plan.dispatches();
         return layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &yd)], wait)
             .await;
@@ -213,7 +213,7 @@ pub(crate) async fn dtrmv_in<'a>(
             Operand::column(&ys[i]),
         );
         let dims = (ab.rows, 1, ab.cols);
-        plans.push(matmul::engine_f64(
+        plans.push(gemm::engine_f64(
             ctx, R, dims, 1.0, ao, xo, beta, yo, variant,
         )?);
     }

@@ -1,7 +1,7 @@
 use crate::context::Elem;
-use crate::drivers::matmul::{self, Operand};
-use crate::drivers::matvec::{self, Mode};
-use crate::drivers::{elementwise, trsolve};
+use crate::drivers::gemm::{self, Operand};
+use crate::drivers::gemv::{self, Mode};
+use crate::drivers::{elementwise, trsv};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::launch::Wait;
@@ -106,8 +106,8 @@ pub(crate) async fn strsv_in<'a>(
     let xd = layout::vector_any(ctx, R, "x", x.view())?;
     let unit = diag == Diag::Unit;
     if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
-        let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f32>());
-        let d = trsolve::trsv(ctx, Elem::F32, uplo, unit, &ad, &xd, &sol);
+        let sol = trsv::scratch(ctx, n, std::mem::size_of::<f32>());
+        let d = trsv::trsv(ctx, Elem::F32, uplo, unit, &ad, &xd, &sol);
         return layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)], wait).await;
     }
     // Past one storage binding: block substitution on square blocks. In solve order, block I
@@ -117,7 +117,7 @@ pub(crate) async fn strsv_in<'a>(
     // `s`.
     let side = layout::square_side(ctx, &ad, 4, &[xd.inc, 1]);
     let solved = elementwise::contiguous(ctx, n);
-    let block_sol = trsolve::scratch(ctx, side, std::mem::size_of::<f32>());
+    let block_sol = trsv::scratch(ctx, side, std::mem::size_of::<f32>());
     let mut ranges: Vec<(usize, usize)> = (0..n)
         .step_by(side)
         .map(|i0| (i0, (i0 + side).min(n)))
@@ -130,7 +130,7 @@ pub(crate) async fn strsv_in<'a>(
             MatOperand,
             VecOperand,
             VecOperand,
-            matvec::Kernel,
+            gemv::Kernel,
             crate::pool::Buf,
         ),
         Solve(MatOperand, VecOperand, VecOperand),
@@ -139,8 +139,8 @@ pub(crate) async fn strsv_in<'a>(
     for (k, &ri) in ranges.iter().enumerate() {
         for &rj in &ranges[..k] {
             let ab = ad.block(ctx, 4, ri, rj);
-            let kernel = matvec::plan(Mode::General, &ab);
-            let scratch = matvec::scratch(ctx, kernel, &ab);
+            let kernel = gemv::plan(Mode::General, &ab);
+            let scratch = gemv::scratch(ctx, kernel, &ab);
             steps.push(Step::Update(
                 ab,
                 solved.part(ctx, 4, rj.0, rj.1),
@@ -158,7 +158,7 @@ pub(crate) async fn strsv_in<'a>(
     let mut d = Vec::new();
     for step in &steps {
         match step {
-            Step::Update(a, s, xi, kernel, scratch) => d.extend(matvec::gemv(
+            Step::Update(a, s, xi, kernel, scratch) => d.extend(gemv::gemv(
                 ctx,
                 Mode::General,
                 -1.0,
@@ -170,7 +170,7 @@ pub(crate) async fn strsv_in<'a>(
                 scratch,
             )),
             Step::Solve(a, xi, si) => {
-                d.extend(trsolve::trsv(ctx, Elem::F32, uplo, unit, a, xi, &block_sol));
+                d.extend(trsv::trsv(ctx, Elem::F32, uplo, unit, a, xi, &block_sol));
                 d.extend(elementwise::dispatches(
                     ctx,
                     elementwise::Op::Copy,
@@ -252,8 +252,8 @@ pub(crate) async fn dtrsv_in<'a>(
     let xd = layout::vector_any(ctx, R, "x", x.view())?;
     let unit = diag == Diag::Unit;
     if ad.fits(ctx) && xd.buffer.size() <= ctx.max_binding() {
-        let sol = trsolve::scratch(ctx, n, std::mem::size_of::<f64>());
-        let d = trsolve::trsv(ctx, Elem::F64, uplo, unit, &ad, &xd, &sol);
+        let sol = trsv::scratch(ctx, n, std::mem::size_of::<f64>());
+        let d = trsv::trsv(ctx, Elem::F64, uplo, unit, &ad, &xd, &sol);
         return layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut x, &xd)], wait)
             .await;
     }
@@ -267,7 +267,7 @@ pub(crate) async fn dtrsv_in<'a>(
     }
     let solved = elementwise::contiguous_as(ctx, n, 8);
     let side = ranges.iter().map(|r| r.1 - r.0).max().unwrap_or(1);
-    let block_sol = trsolve::scratch(ctx, side, std::mem::size_of::<f64>());
+    let block_sol = trsv::scratch(ctx, side, std::mem::size_of::<f64>());
     let xs: Vec<_> = ranges.iter().map(|r| xd.part(ctx, 8, r.0, r.1)).collect();
     let ss: Vec<_> = ranges
         .iter()
@@ -290,10 +290,10 @@ pub(crate) async fn dtrsv_in<'a>(
                 Operand::column(&xs[k]),
             );
             let dims = (ab.rows, 1, ab.cols);
-            let variant = matmul::Variant::default();
+            let variant = gemm::Variant::default();
             plans.push((
                 k,
-                matmul::engine_f64(ctx, R, dims, -1.0, ao, so, 1.0, xo, variant)?,
+                gemm::engine_f64(ctx, R, dims, -1.0, ao, so, 1.0, xo, variant)?,
             ));
         }
     }
@@ -301,7 +301,7 @@ pub(crate) async fn dtrsv_in<'a>(
         for (_, plan) in plans.iter().filter(|(i, _)| *i == k) {
             d.extend(plan.dispatches());
         }
-        d.extend(trsolve::trsv(
+        d.extend(trsv::trsv(
             ctx,
             Elem::F64,
             uplo,

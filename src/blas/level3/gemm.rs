@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::matmul;
+use crate::drivers::gemm;
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
@@ -122,15 +122,15 @@ pub(crate) async fn sgemm_in<'a>(
         layout::matrix_any(ctx, R, "c", c.view())?
     };
     // Past one storage binding: C in blocks, the depth in panels (beta applied by the first).
-    let blocks = matmul::gemm_blocks(ctx, &ad, &bd, &cd);
-    let plans: Vec<matmul::Plan<'_>> = if blocks.is_empty() {
-        vec![matmul::gemm(ctx, alpha, &ad, &bd, beta, &cd)]
+    let blocks = gemm::gemm_blocks(ctx, &ad, &bd, &cd);
+    let plans: Vec<gemm::Plan<'_>> = if blocks.is_empty() {
+        vec![gemm::gemm(ctx, alpha, &ad, &bd, beta, &cd)]
     } else {
         blocks
             .iter()
             .map(|b| {
                 let beta = crate::drivers::first_or_one(b.first, beta);
-                matmul::gemm(ctx, alpha, &b.a, &b.b, beta, &b.c)
+                gemm::gemm(ctx, alpha, &b.a, &b.b, beta, &b.c)
             })
             .collect()
     };
@@ -251,12 +251,12 @@ pub(crate) async fn dgemm_in<'a>(
     };
     let n = op_b.ncols();
     let (ao, bo, co) = (
-        matmul::Operand::of(&ad),
-        matmul::Operand::of(&bd),
-        matmul::Operand::of(&cd),
+        gemm::Operand::of(&ad),
+        gemm::Operand::of(&bd),
+        gemm::Operand::of(&cd),
     );
-    let variant = matmul::Variant::default();
-    let plan = matmul::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let variant = gemm::Variant::default();
+    let plan = gemm::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
     let d = plan.dispatches();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut c, &cd)], wait).await
 }

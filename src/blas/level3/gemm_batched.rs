@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::matmul::{self, Operand};
+use crate::drivers::gemm::{self, Operand};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
@@ -115,7 +115,7 @@ pub(crate) async fn sgemm_batched_in<'a>(
     } else {
         layout::batch(ctx, R, "c", c_in)?
     };
-    let plan = matmul::gemm_batched(
+    let plan = gemm::gemm_batched(
         ctx,
         (m, n, k),
         batch,
@@ -232,12 +232,12 @@ pub(crate) async fn dgemm_batched_in<'a>(
     } else {
         layout::batch(ctx, R, "c", c_in)?
     };
-    let variant = matmul::Variant {
+    let variant = gemm::Variant {
         batch,
-        ..matmul::Variant::default()
+        ..gemm::Variant::default()
     };
     let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
-    let plan = matmul::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let plan = gemm::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
     let d = plan.dispatches();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Batch(&mut c, &cd)], wait).await
 }

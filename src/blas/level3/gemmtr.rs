@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::matmul::{self, Operand, Variant};
+use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Wait;
@@ -127,8 +127,8 @@ pub(crate) async fn sgemmtr_in<'a>(
         ..Variant::default()
     };
     // Past one storage binding: the triangle of C in square blocks, the depth in panels.
-    let blocks = matmul::tri_blocks(ctx, &ad, &bd, &cd, uplo);
-    let plans = matmul::tri_plans(
+    let blocks = gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo);
+    let plans = gemm::tri_plans(
         ctx,
         (n, n, k),
         alpha,
@@ -253,7 +253,7 @@ pub(crate) async fn dgemmtr_in<'a>(
         ..Variant::default()
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
-    let plan = matmul::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
+    let plan = gemm::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
     layout::finish_as_in(
         ctx,
         R,

@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::matmul::{self, AMode, Operand, Variant};
+use crate::drivers::gemm::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
 use crate::launch::Wait;
@@ -102,15 +102,15 @@ pub(crate) async fn ssymm_in<'a>(
     let ad = layout::matrix_any(ctx, R, "a", &a)?;
     let bd = layout::matrix_any(ctx, R, "b", &b)?;
     let cd = layout::matrix_any(ctx, R, "c", c.view())?;
-    // Past one storage binding: A in square blocks, C in blocks (`matmul::structured_blocks`),
+    // Past one storage binding: A in square blocks, C in blocks (`gemm::structured_blocks`),
     // on the left-side form (a right-side product is its transpose).
     let (bl, cl) = match side {
         Side::Left => (bd.t().t(), cd.t().t()),
         Side::Right => (bd.t(), cd.t()),
     };
-    let blocks = matmul::structured_blocks(ctx, &ad, &bl, &cl, AMode::Symmetric(uplo));
+    let blocks = gemm::structured_blocks(ctx, &ad, &bl, &cl, AMode::Symmetric(uplo));
     if !blocks.is_empty() {
-        let plans = matmul::structured_plans(ctx, alpha, beta, &blocks);
+        let plans = gemm::structured_plans(ctx, alpha, beta, &blocks);
         let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
         return layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)], wait).await;
     }
@@ -120,8 +120,8 @@ pub(crate) async fn ssymm_in<'a>(
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
     let plan = match side {
-        Side::Left => matmul::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
-        Side::Right => matmul::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
+        Side::Left => gemm::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
+        Side::Right => gemm::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
     };
     layout::finish_in(
         ctx,
@@ -222,9 +222,9 @@ pub(crate) async fn dsymm_in<'a>(
     };
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
     let plan = match side {
-        Side::Left => matmul::engine_f64(ctx, R, (m, n, m), alpha, ao, bo, beta, co, variant)?,
+        Side::Left => gemm::engine_f64(ctx, R, (m, n, m), alpha, ao, bo, beta, co, variant)?,
         Side::Right => {
-            matmul::engine_f64(ctx, R, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant)?
+            gemm::engine_f64(ctx, R, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant)?
         }
     };
     layout::finish_as_in(

@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::matmul::{self, Operand, Variant};
+use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Wait;
@@ -106,7 +106,7 @@ pub(crate) async fn ssyr2k_in<'a>(
         // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them
         // back as op(B) and op(A)ᵀ.
         let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
-        let plan = matmul::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
+        let plan = gemm::engine(ctx, (n, n, k), alpha, ao, bo, beta, co, variant);
         return layout::finish_in(
             ctx,
             R,
@@ -123,11 +123,11 @@ pub(crate) async fn ssyr2k_in<'a>(
         ..Variant::default()
     };
     let (at, bt) = (ad.t(), bd.t());
-    let first = matmul::tri_blocks(ctx, &ad, &bt, &cd, uplo);
-    let second = matmul::tri_blocks(ctx, &bd, &at, &cd, uplo);
+    let first = gemm::tri_blocks(ctx, &ad, &bt, &cd, uplo);
+    let second = gemm::tri_blocks(ctx, &bd, &at, &cd, uplo);
     let (ao, bo) = (Operand::of(&ad), Operand::of(&bd));
-    let mut plans = matmul::tri_plans(ctx, (n, n, k), alpha, (ao, bo.t()), beta, &cd, tri, &first);
-    plans.extend(matmul::tri_plans(
+    let mut plans = gemm::tri_plans(ctx, (n, n, k), alpha, (ao, bo.t()), beta, &cd, tri, &first);
+    plans.extend(gemm::tri_plans(
         ctx,
         (n, n, k),
         alpha,
@@ -233,7 +233,7 @@ pub(crate) async fn dsyr2k_in<'a>(
     // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them back as
     // op(B) and op(A)ᵀ.
     let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd).t(), Operand::of(&cd));
-    let plan = matmul::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
+    let plan = gemm::engine_f64(ctx, R, (n, n, k), alpha, ao, bo, beta, co, variant)?;
     layout::finish_as_in(
         ctx,
         R,

@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::matmul::{self, Operand, Variant};
+use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Wait;
@@ -92,9 +92,9 @@ pub(crate) async fn ssyrk_in<'a>(
     };
     // Past one storage binding: the triangle of C in square blocks, the depth in panels.
     let bd = ad.t();
-    let blocks = matmul::tri_blocks(ctx, &ad, &bd, &cd, uplo);
+    let blocks = gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo);
     let ao = Operand::of(&ad);
-    let plans = matmul::tri_plans(
+    let plans = gemm::tri_plans(
         ctx,
         (n, n, k),
         alpha,
@@ -188,7 +188,7 @@ pub(crate) async fn dsyrk_in<'a>(
         ..Variant::default()
     };
     let ao = Operand::of(&ad);
-    let plan = matmul::engine_f64(
+    let plan = gemm::engine_f64(
         ctx,
         R,
         (n, n, k),

@@ -1,5 +1,5 @@
 use super::{check_side, left_triangle};
-use crate::drivers::matmul::{self, AMode, Operand, Variant};
+use crate::drivers::gemm::{self, AMode, Operand, Variant};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::launch::Wait;
@@ -108,16 +108,16 @@ pub(crate) async fn strmm_in<'a>(
         buffer: ctx.zeroed(bd.span as u64 * 4),
         ..bd
     };
-    // Past one storage binding: A in square blocks, B in blocks (`matmul::structured_blocks`),
+    // Past one storage binding: A in square blocks, B in blocks (`gemm::structured_blocks`),
     // on the left-side form (a right-side product is its transpose).
     let (bl, ol) = match side {
         Side::Left => (bd.t().t(), out.t().t()),
         Side::Right => (bd.t(), out.t()),
     };
     let mode = AMode::Triangular(l_uplo, diag == Diag::Unit);
-    let blocks = matmul::structured_blocks(ctx, &ld, &bl, &ol, mode);
+    let blocks = gemm::structured_blocks(ctx, &ld, &bl, &ol, mode);
     if !blocks.is_empty() {
-        let plans = matmul::structured_plans(ctx, alpha, 0.0, &blocks);
+        let plans = gemm::structured_plans(ctx, alpha, 0.0, &blocks);
         let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
         return layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut b, &out)], wait).await;
     }
@@ -127,8 +127,8 @@ pub(crate) async fn strmm_in<'a>(
     };
     let (lo, bo, oo) = (Operand::of(&ld), Operand::of(&bd), Operand::of(&out));
     let plan = match side {
-        Side::Left => matmul::engine(ctx, (m, n, m), alpha, lo, bo, 0.0, oo, variant),
-        Side::Right => matmul::engine(ctx, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant),
+        Side::Left => gemm::engine(ctx, (m, n, m), alpha, lo, bo, 0.0, oo, variant),
+        Side::Right => gemm::engine(ctx, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant),
     };
     layout::finish_in(
         ctx,
@@ -234,9 +234,9 @@ pub(crate) async fn dtrmm_in<'a>(
     };
     let (lo, bo, oo) = (Operand::of(&ld), Operand::of(&bd), Operand::of(&out));
     let plan = match side {
-        Side::Left => matmul::engine_f64(ctx, R, (m, n, m), alpha, lo, bo, 0.0, oo, variant)?,
+        Side::Left => gemm::engine_f64(ctx, R, (m, n, m), alpha, lo, bo, 0.0, oo, variant)?,
         Side::Right => {
-            matmul::engine_f64(ctx, R, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant)?
+            gemm::engine_f64(ctx, R, (n, m, n), alpha, lo, bo.t(), 0.0, oo.t(), variant)?
         }
     };
     layout::finish_as_in(

@@ -1,6 +1,6 @@
 use super::{check_side, left_triangle};
-use crate::drivers::blocksolve;
-use crate::drivers::matmul::Operand;
+use crate::drivers::gemm::Operand;
+use crate::drivers::trsm;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::launch::Wait;
@@ -18,7 +18,7 @@ use crate::Context;
 /// semantics: `alpha = 0` sets `B` to zero without reading A or B. No test for singularity is made
 /// (as in BLAS): a zero on the diagonal gives Inf or NaN.
 ///
-/// Algorithm: recursive blocked substitution (`drivers/blocksolve.rs`; Elmroth, Gustavson,
+/// Algorithm: recursive blocked substitution (`drivers/trsm.rs`; Elmroth, Gustavson,
 /// Jonsson and Kågström, SIAM Review 46(1), 2004): the rows split in halves, the first half
 /// solved, the second updated by one tile-engine product (`wgsl/level3/gemm.wgsl`) of depth
 /// r/2, r/4, ..., then solved; 32-row diagonal blocks solved directly for all right-hand sides
@@ -110,7 +110,7 @@ pub(crate) async fn strsm_in<'a>(
     let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
     let ld = layout::matrix(ctx, R, "a", &l)?;
     let bd = layout::matrix(ctx, R, "b", b.view())?;
-    let scratch = blocksolve::scratch_len(r, nrhs);
+    let scratch = trsm::scratch_len(r, nrhs);
     layout::check_binding(ctx, R, "b", scratch as u64 * 4)?;
     let w = ctx.scratch(scratch as u64 * 4);
     let x = match side {
@@ -118,11 +118,11 @@ pub(crate) async fn strsm_in<'a>(
         Side::Right => Operand::of(&bd).t(),
     };
     let unit = diag == Diag::Unit;
-    let steps = blocksolve::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
+    let steps = trsm::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
     layout::finish_in(
         ctx,
         R,
-        &blocksolve::dispatches(&steps),
+        &trsm::dispatches(&steps),
         &mut [Out::Mat(&mut b, &bd)],
         wait,
     )
@@ -218,7 +218,7 @@ pub(crate) async fn dtrsm_in<'a>(
     let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
     let ld = layout::matrix(ctx, R, "a", &l)?;
     let bd = layout::matrix(ctx, R, "b", b.view())?;
-    let scratch = blocksolve::scratch_len(r, nrhs);
+    let scratch = trsm::scratch_len(r, nrhs);
     layout::check_binding(ctx, R, "b", scratch as u64 * 8)?;
     let w = ctx.scratch(scratch as u64 * 8);
     let host = [alpha.host().unwrap_or(1.0)];
@@ -228,7 +228,7 @@ pub(crate) async fn dtrsm_in<'a>(
         Side::Right => Operand::of(&bd).t(),
     };
     let unit = diag == Diag::Unit;
-    let steps = blocksolve::trsm_f64(
+    let steps = trsm::trsm_f64(
         ctx,
         R,
         (r, nrhs),
@@ -243,7 +243,7 @@ pub(crate) async fn dtrsm_in<'a>(
     layout::finish_as_in(
         ctx,
         R,
-        &blocksolve::dispatches(&steps),
+        &trsm::dispatches(&steps),
         &mut [layout::OutAs::Mat(&mut b, &bd)],
         wait,
     )

@@ -1,6 +1,6 @@
 //! Triangular solve with many right-hand sides (Level 3, `strsm`), recursive: the rows split
 //! in two halves, the first half (in solve order) solved recursively, the second half updated
-//! by one tile-engine product (`wgsl/level3/gemm.wgsl`, through [`matmul::engine`]) of depth
+//! by one tile-engine product (`wgsl/level3/gemm.wgsl`, through [`gemm::engine`]) of depth
 //! r/2, r/4, ..., then solved recursively; blocks of [`NB`] rows are solved directly
 //! (`wgsl/level3/trsm.wgsl`). All the dispatches go in one submission.
 //!
@@ -16,7 +16,7 @@
 //! side walks the block's rows), and a 32×32 triangle plus a 32×64 block of X fit 12 KiB of
 //! workgroup memory, inside WebGPU's 16 KiB default.
 
-use super::matmul::{self, Operand, Variant};
+use super::gemm::{self, Operand, Variant};
 use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
@@ -85,7 +85,7 @@ pub(crate) fn trsm<'a>(
     };
     s.solve(0, r, false, &mut out);
     if alpha.host().is_none() {
-        let scale = matmul::engine(
+        let scale = gemm::engine(
             ctx,
             (r, n, 0),
             0.0,
@@ -135,7 +135,7 @@ pub(crate) fn trsm_f64<'a>(
     s.solve_f64(0, r, false, &mut out)?;
     if alpha.host().is_none() {
         let v = Variant::default();
-        let scale = matmul::engine_f64(ctx, routine, (r, n, 0), 0.0, l, unread(w, n), alpha, x, v)?;
+        let scale = gemm::engine_f64(ctx, routine, (r, n, 0), 0.0, l, unread(w, n), alpha, x, v)?;
         out.push(Step::Update(scale));
     }
     Ok(out)
@@ -156,7 +156,7 @@ fn unread(w: &Buf, n: usize) -> Operand<'_> {
 /// One dispatch or one engine call of a blocked solve.
 pub(crate) enum Step<'a> {
     Block(Dispatch<'a>),
-    Update(matmul::Plan<'a>),
+    Update(gemm::Plan<'a>),
 }
 
 /// The dispatches of a list of steps, in order.
@@ -213,7 +213,7 @@ impl<'a> Solve<'_, 'a> {
             cs: 1,
             bs: 0,
         };
-        out.push(Step::Update(matmul::engine(
+        out.push(Step::Update(gemm::engine(
             self.ctx,
             (s1 - s0, self.n, f1 - f0),
             -1.0,
@@ -255,7 +255,7 @@ impl<'a> Solve<'_, 'a> {
             cs: 1,
             bs: 0,
         };
-        out.push(Step::Update(matmul::engine_f64(
+        out.push(Step::Update(gemm::engine_f64(
             self.ctx,
             routine,
             (s1 - s0, self.n, f1 - f0),
@@ -270,9 +270,7 @@ impl<'a> Solve<'_, 'a> {
     }
 
     fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
-        let columns = matmul::tuning()
-            .and_then(|t| t.trsm_columns)
-            .unwrap_or(true);
+        let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
         let constants = [
             ("LOWER", self.lower as u32 as f64),
             ("UNIT", self.unit as u32 as f64),
