@@ -1,21 +1,28 @@
-//! The shaders, checked with no GPU: every `.wgsl` file under `wgsl/` (found by walking the
-//! folder, so a new shader is covered without a line here) is instantiated the way
-//! `Context::pipeline` does at run time (`alias T = f32;` or `f64`, then `wgsl/common.wgsl`,
+//! The shaders, checked with no GPU, from the kernel registry (`src/drivers/registry.rs`,
+//! compiled here as a module of its own): the registry lists every `.wgsl` file under `wgsl/`
+//! (checked by walking the folder), each with its entry points and the override values the
+//! drivers pass (checked against what naga finds in the shader). Each kernel is instantiated the
+//! way `Context::pipeline` does at run time (`alias T = f32;` or `f64`, then `wgsl/common.wgsl`,
 //! then the shader), parsed and validated by naga (the copy wgpu itself runs: see
 //! [`one_naga_in_the_lock`]), then run through `naga::back::pipeline_constants::process_overrides`
 //! (what wgpu-hal does when it creates a pipeline) for each entry point and each combination of
-//! override values the drivers pass, and validated again.
+//! the registry's override values, and validated again.
 //!
-//! The second half checks each `#[repr(C)]` `Pod` params struct of `src/` against the WGSL
-//! struct of the uniform it fills: same size, and the same scalar (offset, kind, width) at every
-//! 4-byte slot. The Rust structs are private to their driver modules, so they are read from the
-//! source with syn and laid out by the `repr(C)` rules; [`repr_c_layout_matches_the_compiler`]
-//! checks that layout against `std::mem::offset_of!` on a probe struct.
+//! The second half checks each kernel's `#[repr(C)]` `Pod` params struct (named in the
+//! registry) against the WGSL struct of the uniform it fills: same size, and the same scalar
+//! (offset, kind, width) at every 4-byte slot. The Rust structs are private to their driver
+//! modules, so they are read from the source with syn and laid out by the `repr(C)` rules;
+//! [`repr_c_layout_matches_the_compiler`] checks that layout against `std::mem::offset_of!` on a
+//! probe struct.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
+
+#[path = "../src/drivers/registry.rs"]
+mod registry;
+use registry::{Kernel, ALL};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -40,67 +47,6 @@ impl Elem {
 fn instantiate(elem: Elem, common: &str, source: &str) -> String {
     format!("{}{common}\n{source}", elem.prelude())
 }
-
-/// Values the drivers pass for each numeric override (a `bool` override is tried both ways; a
-/// numeric one with no row here keeps its default). Sources: the `Op`/`Mode`/`Update`/`Variant`
-/// types of `src/drivers/*.rs` and `GpuScalar::op` in `src/resident.rs`.
-const OVERRIDE_VALUES: &[(&str, &str, &[f64])] = &[
-    // elementwise::Op: Axpy, Copy, Swap, Scal, Rot.
-    ("level1/elementwise.wgsl", "OP", &[0.0, 1.0, 2.0, 3.0, 4.0]),
-    // reduction::Op: Dot, Asum, Nrm2, Iamax, IamaxNative, AsumExt; WORDS: 1 (f32 data), 2 (f64).
-    (
-        "level1/reduction.wgsl",
-        "OP",
-        &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
-    ),
-    ("level1/reduction.wgsl", "WORDS", &[1.0, 2.0]),
-    // matvec::Mode: General, Symmetric, Triangular.
-    ("level2/gemv.wgsl", "MODE", &[0.0, 1.0, 2.0]),
-    // matvec::Mode for the wide kernels (1: symv_tiles); LANES, FLANES: powers of 2 to 256.
-    ("level2/gemv_wide.wgsl", "MODE", &[0.0, 1.0, 2.0]),
-    (
-        "level2/gemv_wide.wgsl",
-        "LANES",
-        &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0],
-    ),
-    (
-        "level2/gemv_wide.wgsl",
-        "FLANES",
-        &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0],
-    ),
-    // rankupdate::Update: 0 general, 1 upper, 2 lower.
-    ("level2/rank_update.wgsl", "UPLO", &[0.0, 1.0, 2.0]),
-    // matmul: TRI_C 0 (none), 1 lower, 2 upper; K_TRI likewise for a triangular A; A_MODE
-    // (entry pack) general, symmetric, triangular; the tile (matmul::Tile: BM, BN 64 or 128,
-    // BK 8, 16 or 32, NBUF 1 or 2) and the staging modes AL, BL (vec4 along m / n, along k,
-    // element-wise).
-    ("level3/gemm.wgsl", "TRI_C", &[0.0, 1.0, 2.0]),
-    ("level3/gemm.wgsl", "K_TRI", &[0.0, 1.0, 2.0]),
-    ("level3/gemm.wgsl", "A_MODE", &[0.0, 1.0, 2.0]),
-    ("level3/gemm.wgsl", "A_UPLO", &[1.0, 2.0]),
-    ("level3/gemm.wgsl", "BM", &[64.0, 128.0]),
-    ("level3/gemm.wgsl", "BN", &[64.0, 128.0]),
-    ("level3/gemm.wgsl", "BK", &[8.0, 16.0, 32.0]),
-    ("level3/gemm.wgsl", "NBUF", &[1.0, 2.0]),
-    ("level3/gemm.wgsl", "AL", &[0.0, 1.0, 2.0]),
-    ("level3/gemm.wgsl", "BL", &[0.0, 1.0, 2.0]),
-    // SCAL: alpha and beta from binding 7 (f64); SMEM: gemm_small's workgroup memory
-    // (elements: 4096 f32, 2048 f64 on a 16 KiB adapter).
-    ("level3/gemm.wgsl", "SCAL", &[0.0, 1.0]),
-    ("level3/gemm.wgsl", "SMEM", &[2048.0, 4096.0]),
-    // trsm's diagonal blocks: SCAL (alpha from binding 4, dtrsm).
-    ("level3/trsm.wgsl", "SCAL", &[0.0, 1.0]),
-    // GpuScalar: div, neg, recip.
-    ("scalar.wgsl", "OP", &[0.0, 1.0, 2.0]),
-];
-
-/// Shaders written over `alias T` that the crate never instantiates in every combination in
-/// f64, with the combinations it does run in f64 and why. Every other shader written over `T`
-/// must validate in f64 in all its combinations.
-const F64_ONLY: &[(&str, &str, OverrideTable)] = &[];
-
-/// Override names with the values to try.
-type OverrideTable = &'static [(&'static str, &'static [f64])];
 
 /// Where the product of the override values is larger than this, each override runs through
 /// its values with the others at their defaults instead.
@@ -190,38 +136,56 @@ fn parse_and_validate(
     (module, info)
 }
 
-/// The overrides a pipeline sets: those whose default is a literal or absent (an override
-/// initialised from other overrides follows them), with the values to try.
-fn override_values(shader: &str, module: &naga::Module) -> Vec<(String, Vec<f64>)> {
-    let mut out = Vec::new();
-    for (_, o) in module.overrides.iter() {
-        let name = o.name.clone().expect("named override");
-        let derived = o
-            .init
-            .is_some_and(|h| !matches!(module.global_expressions[h], naga::Expression::Literal(_)));
-        if derived {
-            continue;
+/// Whether an override's initialiser names another override (it then follows them: `NT = BM *
+/// BN / 64`, `LOWER = UPLO == UPLO_LOWER`), rather than being a literal or a constant.
+fn derived(module: &naga::Module, init: Option<naga::Handle<naga::Expression>>) -> bool {
+    fn names_override(module: &naga::Module, h: naga::Handle<naga::Expression>) -> bool {
+        use naga::Expression as E;
+        match &module.global_expressions[h] {
+            E::Override(_) => true,
+            E::Binary { left, right, .. } => {
+                names_override(module, *left) || names_override(module, *right)
+            }
+            E::Unary { expr, .. } | E::As { expr, .. } => names_override(module, *expr),
+            E::Select {
+                condition,
+                accept,
+                reject,
+            } => [condition, accept, reject]
+                .iter()
+                .any(|e| names_override(module, **e)),
+            _ => false,
         }
-        let row = OVERRIDE_VALUES
-            .iter()
-            .find(|(s, n, _)| *s == shader && *n == name);
-        let values = match (row, &module.types[o.ty].inner) {
-            (Some((_, _, v)), _) => v.to_vec(),
-            (None, naga::TypeInner::Scalar(s)) if s.kind == naga::ScalarKind::Bool => {
-                vec![0.0, 1.0]
-            }
-            (None, _) => {
-                assert!(
-                    o.init.is_some(),
-                    "{shader}: override {name} has no default and no row in OVERRIDE_VALUES"
-                );
-                println!("wgsl/{shader}: override {name} validated at its default only");
-                continue;
-            }
-        };
-        out.push((name, values));
     }
-    out
+    init.is_some_and(|h| names_override(module, h))
+}
+
+/// The overrides a pipeline sets (those not [`derived`]), which must be exactly the registry's
+/// for the kernel, with the registry's values.
+fn override_values(kernel: &Kernel, module: &naga::Module) -> Vec<(String, Vec<f64>)> {
+    let mut found: Vec<String> = module
+        .overrides
+        .iter()
+        .filter(|(_, o)| !derived(module, o.init))
+        .map(|(_, o)| o.name.clone().expect("named override"))
+        .collect();
+    let mut listed: Vec<String> = kernel
+        .overrides
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    found.sort();
+    listed.sort();
+    assert_eq!(
+        found, listed,
+        "wgsl/{}: the overrides of the shader (left) and of the registry (right)",
+        kernel.path
+    );
+    kernel
+        .overrides
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_vec()))
+        .collect()
 }
 
 /// The combinations of override values to validate: all of them, or (past
@@ -256,25 +220,28 @@ fn combinations(values: &[(String, Vec<f64>)]) -> Vec<BTreeMap<String, f64>> {
     out
 }
 
-/// Validate `shader` in `elem` as-is and after `process_overrides` for each entry point and each
-/// combination in `combos`; returns the number of (entry point, combination) pipelines checked.
-fn check_shader(
-    shader: &str,
-    source: &str,
-    common: &str,
-    elem: Elem,
-    restrict: Option<OverrideTable>,
-) -> usize {
-    let name = format!("wgsl/{shader} ({elem:?})");
-    let text = instantiate(elem, common, source);
-    let caps = capabilities(elem, source);
+/// Validate `kernel` in `elem` as-is and after `process_overrides` for each entry point and each
+/// combination of its override values; returns the number of (entry point, combination)
+/// pipelines checked.
+fn check_kernel(kernel: &Kernel, elem: Elem) -> usize {
+    let name = format!("wgsl/{} ({elem:?})", kernel.path);
+    let text = instantiate(elem, registry::COMMON, kernel.source);
+    let caps = capabilities(elem, kernel.source);
     let (module, info) = parse_and_validate(&name, &text, caps);
-    let values = match restrict {
-        Some(r) => r.iter().map(|(n, v)| (n.to_string(), v.to_vec())).collect(),
-        None => override_values(shader, &module),
-    };
+    let mut entries: Vec<&str> = module
+        .entry_points
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    let mut listed = kernel.entries.to_vec();
+    entries.sort();
+    listed.sort();
+    assert_eq!(
+        entries, listed,
+        "{name}: entry points of the shader and of the registry"
+    );
+    let values = override_values(kernel, &module);
     let combos = combinations(&values);
-    assert!(!module.entry_points.is_empty(), "{name}: no entry point");
     let mut checked = 0;
     for ep in &module.entry_points {
         for combo in &combos {
@@ -311,31 +278,92 @@ fn check_shader(
     checked
 }
 
-/// Every shader, in f32, and in f64 where it is written over `T`.
+/// The registry lists every shader under `wgsl/` once, with its text.
 #[test]
-fn every_shader_validates_in_every_instantiation() {
-    let common = read(&wgsl_dir().join("common.wgsl"));
+fn registry_lists_every_shader() {
     let shaders: Vec<String> = walk(&wgsl_dir(), "wgsl")
         .into_iter()
         .filter(|s| s != "common.wgsl")
         .collect();
-    assert!(shaders.len() >= 8, "found only {shaders:?} under wgsl/");
+    let mut listed: Vec<&str> = ALL.iter().map(|k| k.path).collect();
+    listed.sort();
+    assert_eq!(
+        shaders, listed,
+        "the shaders under wgsl/ and those of the registry"
+    );
+    for k in ALL {
+        assert_eq!(k.source, read(&wgsl_dir().join(k.path)), "{}", k.path);
+    }
+    assert_eq!(registry::COMMON, read(&wgsl_dir().join("common.wgsl")));
+}
+
+/// Every kernel, in f32, and in f64 where the drivers instantiate it so (then it is written over
+/// `T`).
+#[test]
+fn every_shader_validates_in_every_instantiation() {
     let mut pipelines = 0;
-    for shader in &shaders {
-        let source = read(&wgsl_dir().join(shader));
-        pipelines += check_shader(shader, &source, &common, Elem::F32, None);
-        if uses_t(&source) {
-            let restrict = F64_ONLY.iter().find(|(s, _, _)| s == shader);
-            pipelines += check_shader(shader, &source, &common, Elem::F64, restrict.map(|r| r.2));
+    for kernel in ALL {
+        pipelines += check_kernel(kernel, Elem::F32);
+        assert_eq!(
+            kernel.f64,
+            uses_t(kernel.source),
+            "{}: f64 flag",
+            kernel.path
+        );
+        if kernel.f64 {
+            pipelines += check_kernel(kernel, Elem::F64);
         }
     }
-    for (shader, _, _) in F64_ONLY {
-        assert!(
-            shaders.iter().any(|s| s == shader),
-            "F64_ONLY names {shader}, not under wgsl/"
-        );
+    println!("{} shaders, {pipelines} pipelines validated", ALL.len());
+}
+
+/// [`Kernel::constant`], which the drivers use at compile time to read the shaders' sizes,
+/// gives the value naga finds for every `u32` constant of every shader.
+#[test]
+fn constants_read_by_the_drivers_match_naga() {
+    let mut seen = 0;
+    for kernel in ALL {
+        let text = instantiate(Elem::F32, registry::COMMON, kernel.source);
+        let module = naga::front::wgsl::parse_str(&text).expect("parses");
+        for (_, c) in module.constants.iter() {
+            let name = c.name.as_deref().unwrap_or_default();
+            let naga::Expression::Literal(naga::Literal::U32(v)) =
+                module.global_expressions[c.init]
+            else {
+                continue;
+            };
+            let written = format!("const {name}: u32 = ");
+            if !kernel.source.lines().any(|l| l.starts_with(&written)) {
+                continue;
+            }
+            assert_eq!(kernel.constant(name), v, "{} {name}", kernel.path);
+            seen += 1;
+        }
     }
-    println!("{} shaders, {pipelines} pipelines validated", shaders.len());
+    assert!(seen >= 10, "only {seen} constants checked");
+}
+
+/// The one encoding of a triangle: `common.wgsl`'s `UPLO_*` constants are the registry's (which
+/// the drivers pass).
+#[test]
+fn uplo_codes_match_common_wgsl() {
+    let common = registry::Kernel {
+        path: "common.wgsl",
+        source: registry::COMMON,
+        entries: &[],
+        overrides: &[],
+        params: &[],
+        f64: false,
+    };
+    assert_eq!(common.constant("UPLO_NONE"), registry::UPLO_NONE);
+    assert_eq!(common.constant("UPLO_LOWER"), registry::UPLO_LOWER);
+    assert_eq!(common.constant("UPLO_UPPER"), registry::UPLO_UPPER);
+    let distinct = [
+        registry::UPLO_NONE,
+        registry::UPLO_LOWER,
+        registry::UPLO_UPPER,
+    ];
+    assert!(distinct[0] != distinct[1] && distinct[1] != distinct[2] && distinct[0] != distinct[2]);
 }
 
 /// `common.wgsl` on its own, in both element types (it is prepended to every shader).
@@ -485,31 +513,6 @@ fn is_repr_c_pod(attrs: &[syn::Attribute]) -> bool {
     repr_c && pod
 }
 
-/// The string literals of a token stream that name a `.wgsl` file, as paths under `wgsl/`
-/// (doc attributes skipped).
-fn wgsl_literals(tokens: proc_macro2::TokenStream, out: &mut Vec<String>) {
-    use proc_macro2::TokenTree;
-    for tt in tokens {
-        match tt {
-            TokenTree::Group(g) => {
-                let is_doc = matches!(g.stream().into_iter().next(),
-                    Some(TokenTree::Ident(i)) if i == "doc");
-                if g.delimiter() != proc_macro2::Delimiter::Bracket || !is_doc {
-                    wgsl_literals(g.stream(), out);
-                }
-            }
-            TokenTree::Literal(l) => {
-                let s = l.to_string();
-                if let Some(path) = s.strip_prefix('"').and_then(|s| s.strip_suffix(".wgsl\"")) {
-                    let path = path.trim_start_matches("../").trim_start_matches("wgsl/");
-                    out.push(format!("{path}.wgsl"));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 /// The scalar slots of a WGSL type placed at byte `base`, appended to `out`.
 fn wgsl_slots(module: &naga::Module, ty: naga::Handle<naga::Type>, base: u32, out: &mut Vec<Slot>) {
     match &module.types[ty].inner {
@@ -585,82 +588,64 @@ fn uniform_structs(shader: &str) -> Vec<WgslStruct> {
     out
 }
 
-/// Pairings that the rule in [`params_structs_match_their_wgsl_structs`] cannot find: (Rust
-/// file, shader) → Rust struct.
-const PARAMS_OF: &[(&str, &str, &str)] = &[(
-    "src/drivers/matvec.rs",
-    "level2/gemv_wide.wgsl",
-    "WideParams",
-)];
+/// The Rust struct `name` of `src/<file>`, or (if that file has none: it moved) the one struct
+/// of that name under `src/`.
+fn rust_struct(file: &str, name: &str) -> (String, RustStruct) {
+    let src = Path::new(ROOT).join("src");
+    let find = |rel: &str| -> Option<RustStruct> {
+        let text = std::fs::read_to_string(src.join(rel)).ok()?;
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("src/{rel}: {e}"));
+        ast.items.iter().find_map(|i| match i {
+            syn::Item::Struct(s) if s.ident == name && is_repr_c_pod(&s.attrs) => {
+                Some(rust_layout(s))
+            }
+            _ => None,
+        })
+    };
+    if let Some(s) = find(file) {
+        return (file.to_string(), s);
+    }
+    let mut found: Vec<(String, RustStruct)> = walk(&src, "rs")
+        .into_iter()
+        .filter_map(|f| find(&f).map(|s| (f, s)))
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "no src/{file} with a repr(C) Pod struct {name}, and {} files with one elsewhere",
+        found.len()
+    );
+    found.pop().expect("one")
+}
 
-/// Each shader's uniform struct against the Rust struct that fills it. The Rust struct is found
-/// in the file that declares the shader: the row of [`PARAMS_OF`], else the file's only
-/// `#[repr(C)]` `Pod` struct, else the one named like the WGSL struct. Every shader with a
-/// uniform must be paired.
+/// Each kernel's uniform struct against the Rust struct the registry names for it: same size,
+/// same scalar slots. Every kernel with a uniform names one.
 #[test]
 fn params_structs_match_their_wgsl_structs() {
-    let src = Path::new(ROOT).join("src");
-    let mut paired: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for file in walk(&src, "rs") {
-        let rel = format!("src/{file}");
-        let text = read(&src.join(&file));
-        let tokens: proc_macro2::TokenStream = text.parse().expect("tokenize");
-        let mut shaders = Vec::new();
-        wgsl_literals(tokens, &mut shaders);
-        shaders.retain(|s| s != "common.wgsl");
-        shaders.sort();
-        shaders.dedup();
-        if shaders.is_empty() {
-            continue;
-        }
-        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
-        let structs: Vec<RustStruct> = ast
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                syn::Item::Struct(s) if is_repr_c_pod(&s.attrs) => Some(rust_layout(s)),
-                _ => None,
-            })
-            .collect();
-        for shader in &shaders {
-            for w in uniform_structs(shader) {
-                let row = PARAMS_OF.iter().find(|(f, s, _)| *f == rel && s == shader);
-                let rust = match row {
-                    Some((_, _, r)) => structs.iter().find(|s| s.name == *r),
-                    None if structs.len() == 1 => structs.first(),
-                    None => structs.iter().find(|s| s.name == w.name),
-                }
-                .unwrap_or_else(|| {
-                    panic!(
-                        "{rel} declares {shader} (uniform struct {}) but no Rust params \
-                         struct pairs with it among {:?}: add a row to PARAMS_OF",
-                        w.name,
-                        structs.iter().map(|s| &s.name).collect::<Vec<_>>()
-                    )
-                });
-                let what = format!("{rel} {} ↔ wgsl/{shader} {}", rust.name, w.name);
-                assert_eq!(
-                    rust.size, w.size,
-                    "{what}: size\nRust {:?}\nWGSL {:?}",
-                    rust.fields, w.members
-                );
-                assert_eq!(
-                    rust.slots, w.slots,
-                    "{what}: scalar slots (offset, kind, width)\nRust {:?}\nWGSL {:?}",
-                    rust.fields, w.members
-                );
-                println!("{what}: {} bytes, {} slots", rust.size, rust.slots.len());
-                paired.entry(shader.clone()).or_default().push(what);
-            }
-        }
-    }
-    // Every shader with a uniform is checked against some Rust struct.
-    for shader in walk(&wgsl_dir(), "wgsl") {
-        if shader != "common.wgsl" && !uniform_structs(&shader).is_empty() {
-            assert!(
-                paired.contains_key(&shader),
-                "wgsl/{shader} has a uniform but no file of src/ declares it with a params struct"
+    for kernel in ALL {
+        let uniforms = uniform_structs(kernel.path);
+        assert_eq!(
+            uniforms.len(),
+            kernel.params.len(),
+            "wgsl/{}: {} uniform structs, {} params structs in the registry",
+            kernel.path,
+            uniforms.len(),
+            kernel.params.len()
+        );
+        for (w, (file, name)) in uniforms.iter().zip(kernel.params) {
+            let (rel, rust) = rust_struct(file, name);
+            let what = format!("src/{rel} {} ↔ wgsl/{} {}", rust.name, kernel.path, w.name);
+            assert_eq!(
+                rust.size, w.size,
+                "{what}: size\nRust {:?}\nWGSL {:?}",
+                rust.fields, w.members
             );
+            assert_eq!(
+                rust.slots, w.slots,
+                "{what}: scalar slots (offset, kind, width)\nRust {:?}\nWGSL {:?}",
+                rust.fields, w.members
+            );
+            println!("{what}: {} bytes, {} slots", rust.size, rust.slots.len());
         }
     }
 }

@@ -1,5 +1,11 @@
 // Shared helpers, prepended to every shader after `alias T = f32;` (or f64).
 
+// The one encoding of a triangle in every shader (the `UPLO` overrides; gemm.wgsl's TRI_C,
+// K_TRI and A_UPLO): none (the whole matrix), lower, upper. Rust: `drivers::uplo`.
+const UPLO_NONE: u32 = 0u;
+const UPLO_LOWER: u32 = 1u;
+const UPLO_UPPER: u32 = 2u;
+
 // Linear workgroup index of a grid split over x and y (see `Context::grid`).
 fn linear_group(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.x + wid.y * nwg.x;

@@ -7,15 +7,15 @@ use crate::launch::Dispatch;
 use crate::layout::{self, Scalar, VecOperand};
 use crate::pool::Buf;
 
-super::shader!(SHADER, "level1/elementwise.wgsl");
+super::shader!(SHADER, ELEMENTWISE);
 
-const WG: u64 = 256;
+const WG: u64 = super::registry::ELEMENTWISE.constant("WG") as u64;
 /// vec4 units per invocation in `main_vec4`.
-const UNROLL: u64 = 4;
+const UNROLL: u64 = super::registry::ELEMENTWISE.constant("UNROLL") as u64;
 
 /// The per-element operation (the shader's `OP` override).
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Op {
+pub(crate) enum Variant {
     /// `y = alpha·x + y` (`alpha = h[0]`).
     Axpy = 0,
     /// `y = x`.
@@ -50,7 +50,7 @@ const ALPHA: usize = std::mem::offset_of!(Params, h);
 /// the last `n mod 4`; otherwise the scalar kernel, one element per invocation, runs them all.
 pub(crate) fn dispatches<'a>(
     ctx: &Context,
-    op: Op,
+    op: Variant,
     h: [f32; 4],
     x: &'a VecOperand,
     y: &'a VecOperand,
@@ -62,7 +62,7 @@ pub(crate) fn dispatches<'a>(
 /// operations without coefficients).
 pub(crate) fn dispatches_as<'a>(
     ctx: &Context,
-    op: Op,
+    op: Variant,
     h: [f32; 4],
     x: &'a VecOperand,
     y: &'a VecOperand,
@@ -83,7 +83,7 @@ pub(crate) fn dispatches_as<'a>(
         |v: &VecOperand| v.inc == 1 && v.offset.is_multiple_of(4) && v.buffer.size() >= 16;
     let vec4 = crate::lab::get(crate::lab::Driver::Elementwise) == crate::lab::Variant::Auto
         && aligned(x)
-        && (matches!(op, Op::Scal) || aligned(y))
+        && (matches!(op, Variant::Scal) || aligned(y))
         && x.len >= 4;
     let scalar = |n: usize, skip: u32| {
         let groups = ctx.grid((n as u64).div_ceil(WG));
@@ -119,11 +119,11 @@ pub(crate) fn dispatches_as<'a>(
 /// ([`layout::vec_chunks`]). `scal`'s dummy `y` is bound whole in every part.
 pub(crate) fn split(
     ctx: &Context,
-    op: Op,
+    op: Variant,
     x: &VecOperand,
     y: &VecOperand,
 ) -> Vec<(VecOperand, VecOperand)> {
-    let scal = matches!(op, Op::Scal);
+    let scal = matches!(op, Variant::Scal);
     let ops: Vec<&VecOperand> = if scal { vec![x] } else { vec![x, y] };
     let chunks = layout::vec_chunks(ctx, x.len, 4, &ops);
     if chunks.len() == 1 {
@@ -146,7 +146,7 @@ pub(crate) fn split(
 /// or of each of `parts` (from [`split`]) in order.
 pub(crate) fn dispatches_split<'a>(
     ctx: &Context,
-    op: Op,
+    op: Variant,
     h: [f32; 4],
     x: &'a VecOperand,
     y: &'a VecOperand,
@@ -166,7 +166,7 @@ pub(crate) fn dispatches_split<'a>(
 /// into each dispatch's params; the shader tests it there, DESIGN.md §3).
 pub(crate) fn scaled<'a>(
     ctx: &Context,
-    op: Op,
+    op: Variant,
     alpha: Scalar<'a>,
     x: &'a VecOperand,
     y: &'a VecOperand,
@@ -282,7 +282,7 @@ impl ScalarCopies {
                     _pad: [0; 3],
                 };
                 Dispatch::new(&SHADER, "main", &params, &[&x.buffer, &y.buffer], [1, 1, 1])
-                    .constants(&[("OP", Op::Copy as u32 as f64)])
+                    .constants(&[("OP", Variant::Copy as u32 as f64)])
                     .elem(Elem::F64)
             })
             .collect()

@@ -23,7 +23,7 @@ use crate::launch::Dispatch;
 use crate::layout::{MatOperand, Scalar};
 use crate::pool::Buf;
 
-super::shader!(SHADER, "level3/gemm.wgsl");
+super::shader!(SHADER, GEMM);
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, bytemuck::Pod, bytemuck::Zeroable)]
@@ -250,11 +250,9 @@ pub(crate) struct Variant {
     pub batch: usize,
 }
 
+/// The `UPLO` code of a triangle ([`super::uplo`]).
 fn uplo_code(u: Uplo) -> f64 {
-    match u {
-        Uplo::Lower => 1.0,
-        Uplo::Upper => 2.0,
-    }
+    super::uplo(Some(u))
 }
 
 fn flip(u: Uplo) -> Uplo {

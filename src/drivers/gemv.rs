@@ -1,7 +1,7 @@
 //! Matrix-vector Level 2 driver (`wgsl/level2/gemv.wgsl`): `y = alpha·A·x + beta·y` with `A`
 //! already in its `op` form (strides swapped for a transpose, layout.rs), for the whole family:
 //! general (`sgemv`), symmetric (`ssymv`) and triangular (`strmv`) operators are the shader's
-//! `MODE` override, with `LOWER` / `UNIT` for the triangle and the diagonal ([`Mode`]).
+//! `MODE` override, with `LOWER` / `UNIT` for the triangle and the diagonal ([`Variant`]).
 
 use crate::context::Context;
 use crate::flags::{Diag, Uplo};
@@ -9,9 +9,9 @@ use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Scalar, VecOperand};
 use crate::pool::Buf;
 
-super::shader!(SHADER, "level2/gemv.wgsl");
+super::shader!(SHADER, GEMV);
 
-const WG: u64 = 256;
+const WG: u64 = super::registry::GEMV.constant("WG") as u64;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -32,7 +32,7 @@ struct Params {
 
 /// Which operator the matrix operand stands for (the shader's `MODE`, `LOWER`, `UNIT`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Mode {
+pub(crate) enum Variant {
     /// `A` as stored, every element read (`sgemv`).
     General,
     /// The symmetric matrix whose triangle `uplo` is stored; the other triangle is never read
@@ -43,16 +43,16 @@ pub(crate) enum Mode {
     Triangular(Uplo, Diag),
 }
 
-impl Mode {
+impl Variant {
     fn constants(self) -> [(&'static str, f64); 3] {
-        let (mode, lower, unit) = match self {
-            Mode::General => (0, true, false),
-            Mode::Symmetric(uplo) => (1, uplo == Uplo::Lower, false),
-            Mode::Triangular(uplo, diag) => (2, uplo == Uplo::Lower, diag == Diag::Unit),
+        let (mode, uplo, unit) = match self {
+            Variant::General => (0, Uplo::Lower, false),
+            Variant::Symmetric(uplo) => (1, uplo, false),
+            Variant::Triangular(uplo, diag) => (2, uplo, diag == Diag::Unit),
         };
         [
             ("MODE", mode as f64),
-            ("LOWER", lower as u32 as f64),
+            ("UPLO", super::uplo(Some(uplo))),
             ("UNIT", unit as u32 as f64),
         ]
     }
@@ -66,7 +66,7 @@ const _: () = assert!(
         && BETA == std::mem::offset_of!(WideParams, beta)
 );
 
-super::shader!(WIDE, "level2/gemv_wide.wgsl");
+super::shader!(WIDE, GEMV_WIDE);
 
 /// Params of `wgsl/level2/gemv_wide.wgsl`.
 #[repr(C)]
@@ -129,12 +129,12 @@ fn scalar_variant(v: crate::lab::Variant) -> bool {
 }
 
 /// The kernel for `mode` on `a` (already in its op form).
-pub(crate) fn plan(mode: Mode, a: &MatOperand) -> Kernel {
+pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
     let variant = crate::lab::get(crate::lab::Driver::Matvec);
     if variant == crate::lab::Variant::Legacy {
         return Kernel::Legacy;
     }
-    if matches!(mode, Mode::Symmetric(_)) {
+    if matches!(mode, Variant::Symmetric(_)) {
         let cols_fast = a.rs.abs() == 1 && a.cs.abs() != 1;
         let (unit, other) = if cols_fast {
             (a.rs, a.cs)
@@ -223,7 +223,7 @@ fn scalars<'d>(
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemv<'a>(
     ctx: &Context,
-    mode: Mode,
+    mode: Variant,
     alpha: impl Into<Scalar<'a>>,
     a: &'a MatOperand,
     x: &'a VecOperand,
@@ -251,7 +251,7 @@ pub(crate) fn gemv<'a>(
 #[allow(clippy::too_many_arguments)]
 fn gemv_host<'a>(
     ctx: &Context,
-    mode: Mode,
+    mode: Variant,
     alpha: f32,
     a: &'a MatOperand,
     x: &'a VecOperand,
@@ -366,12 +366,12 @@ pub(crate) const DOT_SPLIT: usize = 16384 * WG as usize;
 /// down the columns); rows of a row-contiguous or strided `A` go one per workgroup (coalesced
 /// along the row). Rows longer than [`ROWS_SPLIT`] / [`DOT_SPLIT`] are split into column parts,
 /// one dispatch each, in order: the first computes `alpha·A₁·x₁ + beta·y`, each later one adds
-/// `alpha·Aₚ·xₚ` (beta = 1; device scalars through [`scalars`]). Only [`Mode::General`]
+/// `alpha·Aₚ·xₚ` (beta = 1; device scalars through [`scalars`]). Only [`Variant::General`]
 /// is split: a symmetric or triangular A is n×n with n² elements in one storage binding, and
 /// lavapipe (the driver with the limit) binds at most 128 MiB, so there n ≤ 5,792.
 pub(crate) fn legacy<'a>(
     ctx: &Context,
-    mode: Mode,
+    mode: Variant,
     alpha: f32,
     a: &'a MatOperand,
     x: &'a VecOperand,
@@ -381,7 +381,7 @@ pub(crate) fn legacy<'a>(
     let rows_kernel = a.rs.abs() == 1 && a.cs.abs() != 1;
     let split = if rows_kernel { ROWS_SPLIT } else { DOT_SPLIT };
     let n = a.cols;
-    if n <= split || alpha == 0.0 || mode != Mode::General {
+    if n <= split || alpha == 0.0 || mode != Variant::General {
         return vec![part(ctx, mode, alpha, a, x, beta, y, (0, n), rows_kernel)];
     }
     (0..n)
@@ -398,7 +398,7 @@ pub(crate) fn legacy<'a>(
 #[allow(clippy::too_many_arguments)]
 fn part<'a>(
     ctx: &Context,
-    mode: Mode,
+    mode: Variant,
     alpha: f32,
     a: &'a MatOperand,
     x: &'a VecOperand,
@@ -441,7 +441,7 @@ pub(crate) struct Block {
     a: MatOperand,
     x: VecOperand,
     y: VecOperand,
-    mode: Mode,
+    mode: Variant,
     kernel: Kernel,
     scratch: Buf,
     first: bool,
@@ -466,13 +466,13 @@ pub(crate) fn general_blocks(
         .into_iter()
         .map(|((r0, r1), (c0, c1))| {
             let ab = a.block(ctx, 4, (r0, r1), (c0, c1));
-            let kernel = plan(Mode::General, &ab);
+            let kernel = plan(Variant::General, &ab);
             let scratch = scratch(ctx, kernel, &ab);
             Block {
                 x: x.part(ctx, 4, c0, c1),
                 y: y.part(ctx, 4, r0, r1),
                 a: ab,
-                mode: Mode::General,
+                mode: Variant::General,
                 kernel,
                 scratch,
                 first: c0 == 0,
@@ -509,7 +509,7 @@ pub(crate) fn general_block_dispatches<'a>(
 /// a symmetric A, also `y_J += alpha·A_IJᵀ·x_I` (the block's mirror, never stored).
 pub(crate) fn structured_blocks(
     ctx: &Context,
-    mode: Mode,
+    mode: Variant,
     a: &MatOperand,
     x: &VecOperand,
     y: &VecOperand,
@@ -519,9 +519,9 @@ pub(crate) fn structured_blocks(
         return Vec::new();
     }
     let (uplo, symmetric) = match mode {
-        Mode::Symmetric(u) => (u, true),
-        Mode::Triangular(u, _) => (u, false),
-        Mode::General => unreachable!("structured modes only"),
+        Variant::Symmetric(u) => (u, true),
+        Variant::Triangular(u, _) => (u, false),
+        Variant::General => unreachable!("structured modes only"),
     };
     let n = a.rows;
     let room = layout::chunk_len(ctx, 4, i64::from(x.inc)).min(layout::chunk_len(
@@ -537,7 +537,7 @@ pub(crate) fn structured_blocks(
             side.div_ceil(2)
         };
     }
-    let block = |ab: MatOperand, mode: Mode, x: VecOperand, y: VecOperand, first: bool| {
+    let block = |ab: MatOperand, mode: Variant, x: VecOperand, y: VecOperand, first: bool| {
         let kernel = plan(mode, &ab);
         let scratch = scratch(ctx, kernel, &ab);
         Block {
@@ -577,7 +577,7 @@ pub(crate) fn structured_blocks(
             let ab = a.block(ctx, 4, ri, rj);
             out.push(block(
                 ab,
-                Mode::General,
+                Variant::General,
                 x.part(ctx, 4, rj.0, rj.1),
                 y.part(ctx, 4, ri.0, ri.1),
                 false,
@@ -586,7 +586,7 @@ pub(crate) fn structured_blocks(
                 let at = a.block(ctx, 4, ri, rj).t();
                 out.push(block(
                     at,
-                    Mode::General,
+                    Variant::General,
                     x.part(ctx, 4, ri.0, ri.1),
                     y.part(ctx, 4, rj.0, rj.1),
                     false,

@@ -8,6 +8,7 @@ pub(crate) mod gemm;
 pub(crate) mod gemv;
 pub(crate) mod rank_update;
 pub(crate) mod reduction;
+pub(crate) mod registry;
 pub(crate) mod trsm;
 pub(crate) mod trsv;
 
@@ -48,12 +49,22 @@ pub(crate) fn first_or_one<T: From<f32>>(first: bool, beta: Scalar<'_, T>) -> Sc
     }
 }
 
-/// Declare a `static` [`Shader`](crate::context::Shader) for a file under `wgsl/`.
+/// The `UPLO` code of a triangle (`None`: the whole matrix) in every shader (the one encoding,
+/// [`registry::UPLO_LOWER`] and the others, `UPLO_*` in `common.wgsl`).
+pub(crate) fn uplo(u: Option<crate::flags::Uplo>) -> f64 {
+    f64::from(match u {
+        None => registry::UPLO_NONE,
+        Some(crate::flags::Uplo::Lower) => registry::UPLO_LOWER,
+        Some(crate::flags::Uplo::Upper) => registry::UPLO_UPPER,
+    })
+}
+
+/// Declare a `static` [`Shader`](crate::context::Shader) for a kernel of the [`registry`].
 macro_rules! shader {
-    ($name:ident, $path:literal) => {
+    ($name:ident, $kernel:ident) => {
         pub(crate) static $name: $crate::context::Shader = $crate::context::Shader {
-            name: $path,
-            source: include_str!(concat!("../../wgsl/", $path)),
+            name: $crate::drivers::registry::$kernel.path,
+            source: $crate::drivers::registry::$kernel.source,
         };
     };
 }

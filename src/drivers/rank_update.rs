@@ -12,13 +12,13 @@ use crate::flags::Uplo;
 use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Scalar, VecOperand};
 
-super::shader!(SHADER, "level2/rank_update.wgsl");
+super::shader!(SHADER, RANK_UPDATE);
 
-const WG: u64 = 256;
+const WG: u64 = super::registry::RANK_UPDATE.constant("WG") as u64;
 
 /// Which update (the shader's `UPLO` and `TWO`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Update {
+pub(crate) enum Variant {
     /// `A ← A + alpha·x·yᵀ` on every element (`sger`).
     General,
     /// `A ← A + alpha·x·yᵀ` on the triangle only (`ssyr`, called with `y = x`).
@@ -54,7 +54,7 @@ const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 /// (the caller's quick return).
 pub(crate) fn dispatch<'a>(
     ctx: &Context,
-    update: Update,
+    update: Variant,
     alpha: Scalar<'a>,
     x: &'a VecOperand,
     y: &'a VecOperand,
@@ -75,11 +75,11 @@ pub(crate) fn dispatch<'a>(
         zero: 0,
     };
     let (uplo, two) = match update {
-        Update::General => (0, false),
-        Update::Symmetric(u) => (if u == Uplo::Upper { 1 } else { 2 }, false),
-        Update::Symmetric2(u) => (if u == Uplo::Upper { 1 } else { 2 }, true),
+        Variant::General => (None, false),
+        Variant::Symmetric(u) => (Some(u), false),
+        Variant::Symmetric2(u) => (Some(u), true),
     };
-    let c = [("UPLO", uplo as f64), ("TWO", two as u32 as f64)];
+    let c = [("UPLO", super::uplo(uplo)), ("TWO", two as u32 as f64)];
     // `main_vec4`: vec4 units along the unit stride, where it is contiguous with a length that
     // is a multiple of 4 and aligned (the default; lab switches `Scalar` and `Legacy` force the
     // one-element kernel).
@@ -125,7 +125,7 @@ pub(crate) struct Part {
     x: VecOperand,
     y: VecOperand,
     a: MatOperand,
-    update: Update,
+    update: Variant,
 }
 
 /// The parts of a symmetric rank update (`update` is `Symmetric` or `Symmetric2`) of the n×n
@@ -137,7 +137,7 @@ pub(crate) struct Part {
 /// parts of rows I and columns J; the blocks outside the triangle are not touched.
 pub(crate) fn symmetric_parts(
     ctx: &Context,
-    update: Update,
+    update: Variant,
     x: &VecOperand,
     y: &VecOperand,
     a: &MatOperand,
@@ -147,9 +147,9 @@ pub(crate) fn symmetric_parts(
         return Vec::new();
     }
     let (uplo, two) = match update {
-        Update::Symmetric(u) => (u, false),
-        Update::Symmetric2(u) => (u, true),
-        Update::General => unreachable!("symmetric updates only"),
+        Variant::Symmetric(u) => (u, false),
+        Variant::Symmetric2(u) => (u, true),
+        Variant::General => unreachable!("symmetric updates only"),
     };
     let n = a.rows;
     let room = layout::chunk_len(ctx, 4, i64::from(x.inc)).min(layout::chunk_len(
@@ -194,14 +194,14 @@ pub(crate) fn symmetric_parts(
                         x.part(ctx, 4, j0, j1)
                     },
                     a: blk(),
-                    update: Update::General,
+                    update: Variant::General,
                 });
                 if two {
                     out.push(Part {
                         x: y.part(ctx, 4, i0, i1),
                         y: x.part(ctx, 4, j0, j1),
                         a: blk(),
-                        update: Update::General,
+                        update: Variant::General,
                     });
                 }
             }

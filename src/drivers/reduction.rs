@@ -13,17 +13,17 @@ use crate::error::Result;
 use crate::launch::Dispatch;
 use crate::layout::VecOperand;
 
-super::shader!(SHADER, "level1/reduction.wgsl");
+super::shader!(SHADER, REDUCTION);
 
-const WG: u64 = 256;
+const WG: u64 = super::registry::REDUCTION.constant("WG") as u64;
 /// At most this many workgroups in the partial pass: beyond it each invocation loops.
 const MAX_GROUPS: u64 = 1024;
 /// Size of one accumulator in `u32` words (48 bytes).
-const ACC_WORDS: usize = 12;
+const ACC_WORDS: usize = super::registry::REDUCTION.constant("ACC_WORDS") as usize;
 
 /// The reduction (the shader's `OP` override).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
+pub(crate) enum Variant {
     /// `Σ x_i·y_i` in `T`.
     Dot = 0,
     /// `Σ |x_i|` in `T`.
@@ -46,11 +46,11 @@ pub(crate) enum Op {
     Nrm2Small = 8,
 }
 
-/// How a reduction runs: its operation, the element type the shader is instantiated for, and
+/// One instance of the reduction shader: its variant, the element type the shader is instantiated for, and
 /// the words per element of `x` in the bit view.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Kind {
-    pub op: Op,
+pub(crate) struct Instance {
+    pub variant: Variant,
     pub elem: Elem,
     pub words: u32,
 }
@@ -81,8 +81,8 @@ pub(crate) enum Path {
 }
 
 impl Path {
-    fn of(kind: Kind, x: Option<(&VecOperand, &VecOperand)>) -> Path {
-        let single = kind.elem == Elem::F32 && kind.words == 1 && kind.op != Op::AsumExt;
+    fn of(kind: Instance, x: Option<(&VecOperand, &VecOperand)>) -> Path {
+        let single = kind.elem == Elem::F32 && kind.words == 1 && kind.variant != Variant::AsumExt;
         if !single {
             return Path::TwoPass;
         }
@@ -122,7 +122,7 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    pub fn new(ctx: &Context, kind: Kind, x: Option<(&VecOperand, &VecOperand)>) -> Self {
+    pub fn new(ctx: &Context, kind: Instance, x: Option<(&VecOperand, &VecOperand)>) -> Self {
         let path = Path::of(kind, x);
         let groups = path.groups(x.map_or(0, |(x, _)| x.len));
         Scratch {
@@ -170,7 +170,7 @@ impl Total {
         self.0[8]
     }
 
-    /// The extended sum of [`Op::AsumExt`], rounded once to the nearest f64.
+    /// The extended sum of [`Variant::AsumExt`], rounded once to the nearest f64.
     pub fn ext_f64(&self) -> f64 {
         let [e, hi, lo, flags] = [self.0[8], self.0[9], self.0[10], self.0[11]];
         if flags & 2 != 0 {
@@ -236,7 +236,7 @@ fn ext_to_f64(m: u64, e: i32) -> f64 {
 
 /// The two dispatches reducing `kind` over `x` (and `y`) into `scratch`.
 pub(crate) fn dispatches<'a>(
-    kind: Kind,
+    kind: Instance,
     x: &'a VecOperand,
     y: &'a VecOperand,
     scratch: &'a Scratch,
@@ -252,7 +252,7 @@ pub(crate) fn dispatches<'a>(
         slot: 0,
     };
     let c = [
-        ("OP", kind.op as u32 as f64),
+        ("OP", kind.variant as u32 as f64),
         ("WORDS", f64::from(kind.words)),
     ];
     let groups = [scratch.groups, 1, 1];
@@ -336,7 +336,11 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub fn new(ctx: &Context, kind: Kind, operands: Option<(&VecOperand, &VecOperand)>) -> Self {
+    pub fn new(
+        ctx: &Context,
+        kind: Instance,
+        operands: Option<(&VecOperand, &VecOperand)>,
+    ) -> Self {
         let whole = || Plan {
             scratch: Scratch::new(ctx, kind, operands),
             parts: Vec::new(),
@@ -424,7 +428,7 @@ impl Plan {
     /// The dispatches over `x` and `y` (the operands the plan was made for).
     pub fn dispatches<'a>(
         &'a self,
-        kind: Kind,
+        kind: Instance,
         x: &'a VecOperand,
         y: &'a VecOperand,
     ) -> Vec<Dispatch<'a>> {
@@ -432,7 +436,7 @@ impl Plan {
             return dispatches(kind, x, y, &self.scratch);
         }
         let c = [
-            ("OP", kind.op as u32 as f64),
+            ("OP", kind.variant as u32 as f64),
             ("WORDS", f64::from(kind.words)),
         ];
         let mut out: Vec<Dispatch<'a>> = self
@@ -514,7 +518,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 pub(crate) fn run_device<'c, T>(
     ctx: &'c Context,
     routine: &'static str,
-    kind: Kind,
+    kind: Instance,
     operands: Option<(&VecOperand, &VecOperand)>,
     word: usize,
     decode: fn(&[u32]) -> T,
@@ -546,7 +550,7 @@ pub(crate) fn run_device<'c, T>(
 pub(crate) fn run_device_one<'c, T>(
     ctx: &'c Context,
     routine: &'static str,
-    kind: Kind,
+    kind: Instance,
     x: &crate::layout::VecRef<'_>,
     word: usize,
     decode: fn(&[u32]) -> T,
@@ -572,7 +576,7 @@ pub(crate) fn run_device_one<'c, T>(
 pub(crate) async fn run_in(
     ctx: &Context,
     routine: &'static str,
-    kind: Kind,
+    kind: Instance,
     x: &VecOperand,
     y: &VecOperand,
     wait: crate::launch::Wait,

@@ -23,12 +23,12 @@ use crate::launch::Dispatch;
 use crate::layout::Scalar;
 use crate::pool::Buf;
 
-super::shader!(SHADER, "level3/trsm.wgsl");
+super::shader!(SHADER, TRSM);
 
 /// Rows per diagonal block (the shader's `NB`).
-pub(crate) const NB: usize = 32;
+pub(crate) const NB: usize = super::registry::TRSM.constant("NB") as usize;
 /// Right-hand sides per block-solve workgroup (the shader's `NC`).
-const NC: usize = 64;
+const NC: usize = super::registry::TRSM.constant("NC") as usize;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -272,7 +272,10 @@ impl<'a> Solve<'_, 'a> {
     fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
         let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
         let constants = [
-            ("LOWER", self.lower as u32 as f64),
+            (
+                "UPLO",
+                super::uplo(Some(if self.lower { Uplo::Lower } else { Uplo::Upper })),
+            ),
             ("UNIT", self.unit as u32 as f64),
             ("COLUMNS", columns as u32 as f64),
         ];

@@ -17,9 +17,9 @@ use crate::launch::Dispatch;
 use crate::layout::{MatOperand, VecOperand};
 use crate::pool::Buf;
 
-super::shader!(SHADER, "level2/trsv.wgsl");
+super::shader!(SHADER, TRSV);
 
-const WG: u64 = 256;
+const WG: u64 = super::registry::TRSV.constant("WG") as u64;
 
 /// Rows per diagonal block (the shader's `NB`) for elements of `esize` bytes: 64 where the
 /// workgroup memory of that block (its NB×(NB+1) tile, NB solution values and WG partial sums)
@@ -74,7 +74,7 @@ pub(crate) fn trsv<'a>(
         },
     );
     let constants = [
-        ("LOWER", lower as u32 as f64),
+        ("UPLO", super::uplo(Some(uplo))),
         ("UNIT", unit as u32 as f64),
         ("NB", nb_rows as f64),
     ];

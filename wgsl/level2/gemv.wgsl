@@ -18,7 +18,8 @@
 const WG: u32 = 256u;
 
 override MODE: u32 = 0u;
-override LOWER: bool = true;
+override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
+override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
 
 struct Params {

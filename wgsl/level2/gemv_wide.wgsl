@@ -25,7 +25,8 @@
 const WG: u32 = 256u;
 
 override MODE: u32 = 0u;
-override LOWER: bool = true;
+override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
+override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
 // Invocations per row (`gemv_rowdot`) or row units per workgroup (`gemv_coldot`); a power of 2.
 override LANES: u32 = 64u;

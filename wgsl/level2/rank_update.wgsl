@@ -5,8 +5,9 @@
 // No zero-skip (DESIGN.md §3, one NaN rule for every routine): a zero y_j (or x_j) still
 // multiplies x_i (y_i), so a NaN or Inf there makes A_ij NaN by IEEE arithmetic, as in ssyrk.
 // (The reference Fortran SGER, SSYR and SSYR2 skip a zero partner; this crate does not.)
-//   UPLO = 0     every element (sger);
-//   UPLO = 1, 2  only the upper (i ≤ j) / lower (i ≥ j) triangle is read or written (ssyr, ssyr2).
+//   UPLO = UPLO_NONE   every element (sger);
+//   UPLO = UPLO_LOWER, UPLO_UPPER  only the lower (i ≥ j) / upper (i ≤ j) triangle is read or
+//                written (ssyr, ssyr2).
 // The linear invocation index walks A along its smaller stride (IFAST: i fastest), so that
 // neighbouring invocations touch neighbouring memory in C and F order alike.
 //
@@ -28,7 +29,7 @@
 
 const WG: u32 = 256u;
 
-override UPLO: u32 = 0u;
+override UPLO: u32 = UPLO_NONE;
 override TWO: bool = false;
 
 struct Params {
@@ -114,7 +115,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         i = g / P.n;
         j = g % P.n;
     }
-    if ((UPLO == 1u && i > j) || (UPLO == 2u && i < j)) {
+    if ((UPLO == UPLO_UPPER && i > j) || (UPLO == UPLO_LOWER && i < j)) {
         return;
     }
     let yj = y[vidx(P.offy, j, P.incy)];
@@ -170,7 +171,7 @@ fn rank_update_one(aij: T, i: u32, j: u32) -> T {
 }
 
 fn in_triangle(i: u32, j: u32) -> bool {
-    return !((UPLO == 1u && i > j) || (UPLO == 2u && i < j));
+    return !((UPLO == UPLO_UPPER && i > j) || (UPLO == UPLO_LOWER && i < j));
 }
 
 @compute @workgroup_size(WG)
@@ -199,7 +200,8 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     // Wholly outside the triangle: not touched.
     let i3 = i0 + 3u * di;
     let j3 = j0 + 3u * dj;
-    if ((UPLO == 1u && min(i0, i3) > max(j0, j3)) || (UPLO == 2u && max(i0, i3) < min(j0, j3))) {
+    if ((UPLO == UPLO_UPPER && min(i0, i3) > max(j0, j3))
+        || (UPLO == UPLO_LOWER && max(i0, i3) < min(j0, j3))) {
         return;
     }
     let k = u32(i32(P.offa) + i32(i0) * P.rsa + i32(j0) * P.csa) / 4u;

@@ -18,7 +18,8 @@
 // Then `copy_out` moves `sol` into x. Only the `uplo` triangle is read; every loop has a
 // fixed trip count of at most NB·NB / WG or NB.
 
-override LOWER: bool = true;
+override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
+override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
 // Rows per diagonal block: 64, or 32 where the 64-row tile does not fit the workgroup memory
 // of the adapter (the driver picks it per element type: in f64 the 64-row tile takes 35 KiB,

@@ -14,7 +14,8 @@
 // following tile-engine updates read it (X itself is written by that update, and a buffer may
 // not be bound read-only and read-write in one dispatch).
 
-override LOWER: bool = true;
+override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
+override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
 // Column-oriented substitution (true) or row-oriented (false); both backward stable (Higham,
 // Alg. 8.1 / 8.2 and Thm. 8.5).

@@ -1,6 +1,6 @@
 use crate::blas::check_dim;
 use crate::context::Elem;
-use crate::drivers::reduction::{self, Kind, Op};
+use crate::drivers::reduction::{self, Instance, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, VecRef};
@@ -52,8 +52,8 @@ pub(crate) async fn sasum_in<'a>(
         return Ok(0.0);
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = Kind {
-        op: Op::Asum,
+    let kind = Instance {
+        variant: Variant::Asum,
         elem: Elem::F32,
         words: 1,
     };
@@ -112,8 +112,8 @@ pub(crate) async fn dasum_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     if ctx.native_f64() {
-        let kind = Kind {
-            op: Op::Asum,
+        let kind = Instance {
+            variant: Variant::Asum,
             elem: Elem::F64,
             words: 2,
         };
@@ -121,8 +121,8 @@ pub(crate) async fn dasum_in<'a>(
             .await?
             .t_f64())
     } else {
-        let kind = Kind {
-            op: Op::AsumExt,
+        let kind = Instance {
+            variant: Variant::AsumExt,
             elem: Elem::F32,
             words: 2,
         };
@@ -137,8 +137,8 @@ pub(crate) fn sasum_device<'a, 'c>(
     ctx: &'c Context,
     x: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
-    let kind = Kind {
-        op: Op::Asum,
+    let kind = Instance {
+        variant: Variant::Asum,
         elem: Elem::F32,
         words: 1,
     };

@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::elementwise::{self, Op};
+use crate::drivers::elementwise::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, Out, Scalar, VecMut, VecRef};
@@ -60,8 +60,8 @@ pub(crate) async fn saxpy_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    let parts = elementwise::split(ctx, Op::Axpy, &xd, &yd);
-    let d = elementwise::scaled(ctx, Op::Axpy, alpha, &xd, &yd, &parts);
+    let parts = elementwise::split(ctx, Variant::Axpy, &xd, &yd);
+    let d = elementwise::scaled(ctx, Variant::Axpy, alpha, &xd, &yd, &parts);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 

@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
-use crate::drivers::elementwise::{self, Op};
+use crate::drivers::elementwise::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, Out, VecMut, VecRef};
@@ -63,8 +63,8 @@ pub(crate) async fn scopy_in<'a>(
         }
         VecMut::Device(_) => layout::vector_any(ctx, R, "y", y.view())?,
     };
-    let parts = elementwise::split(ctx, Op::Copy, &xd, &yd);
-    let d = elementwise::dispatches_split(ctx, Op::Copy, [0.0; 4], &xd, &yd, &parts);
+    let parts = elementwise::split(ctx, Variant::Copy, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Variant::Copy, [0.0; 4], &xd, &yd, &parts);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
 }
 
@@ -123,6 +123,6 @@ pub(crate) async fn dcopy_in<'a>(
         }
         VecMut::Device(_) => layout::vector(ctx, R, "y", y.view())?,
     };
-    let d = elementwise::dispatches_as(ctx, Op::Copy, [0.0; 4], &xd, &yd, Elem::F64);
+    let d = elementwise::dispatches_as(ctx, Variant::Copy, [0.0; 4], &xd, &yd, Elem::F64);
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
 }

@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
-use crate::drivers::reduction::{self, Kind, Op};
+use crate::drivers::reduction::{self, Instance, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, VecOperand, VecRef};
@@ -45,7 +45,7 @@ pub(crate) async fn sdot_in<'a>(
 ) -> Result<f32> {
     match operands(ctx, x.into(), y.into())? {
         None => Ok(0.0),
-        Some((xd, yd)) => Ok(reduction::run_in(ctx, R, KIND, &xd, &yd, wait)
+        Some((xd, yd)) => Ok(reduction::run_in(ctx, R, INSTANCE, &xd, &yd, wait)
             .await?
             .t_f32()),
     }
@@ -61,7 +61,7 @@ pub(crate) fn sdot_device<'a, 'c>(
     reduction::run_device(
         ctx,
         R,
-        KIND,
+        INSTANCE,
         ops.as_ref().map(|(x, y)| (x, y)),
         0,
         decode_f32,
@@ -69,8 +69,8 @@ pub(crate) fn sdot_device<'a, 'c>(
 }
 
 const R: &str = "sdot";
-const KIND: Kind = Kind {
-    op: Op::Dot,
+const INSTANCE: Instance = Instance {
+    variant: Variant::Dot,
     elem: Elem::F32,
     words: 1,
 };
@@ -132,7 +132,7 @@ pub(crate) async fn ddot_in<'a>(
 ) -> Result<f64> {
     match operands_f64(ctx, x.into(), y.into())? {
         None => Ok(0.0),
-        Some((xd, yd)) => Ok(reduction::run_in(ctx, R64, KIND64, &xd, &yd, wait)
+        Some((xd, yd)) => Ok(reduction::run_in(ctx, R64, INSTANCE64, &xd, &yd, wait)
             .await?
             .t_f64()),
     }
@@ -148,7 +148,7 @@ pub(crate) fn ddot_device<'a, 'c>(
     reduction::run_device(
         ctx,
         R64,
-        KIND64,
+        INSTANCE64,
         ops.as_ref().map(|(x, y)| (x, y)),
         0,
         decode_f64,
@@ -156,8 +156,8 @@ pub(crate) fn ddot_device<'a, 'c>(
 }
 
 const R64: &str = "ddot";
-const KIND64: Kind = Kind {
-    op: Op::Dot,
+const INSTANCE64: Instance = Instance {
+    variant: Variant::Dot,
     elem: Elem::F64,
     words: 2,
 };

@@ -1,6 +1,6 @@
 use crate::blas::check_dim;
 use crate::context::Elem;
-use crate::drivers::reduction::{self, Kind, Op};
+use crate::drivers::reduction::{self, Instance, Variant};
 use crate::error::{Error, Result};
 use crate::launch::Wait;
 use crate::layout::{self, VecRef};
@@ -68,8 +68,8 @@ pub(crate) async fn isamax_in<'a>(
         _ => {}
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = Kind {
-        op: Op::Iamax,
+    let kind = Instance {
+        variant: Variant::Iamax,
         elem: Elem::F32,
         words: 1,
     };
@@ -126,14 +126,14 @@ pub(crate) async fn idamax_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let kind = if ctx.native_f64() {
-        Kind {
-            op: Op::IamaxNative,
+        Instance {
+            variant: Variant::IamaxNative,
             elem: Elem::F64,
             words: 2,
         }
     } else {
-        Kind {
-            op: Op::Iamax,
+        Instance {
+            variant: Variant::Iamax,
             elem: Elem::F32,
             words: 2,
         }
@@ -162,8 +162,8 @@ pub(crate) fn isamax_device<'a, 'c>(
     } else {
         Some(layout::vector_any(ctx, R, "x", &x)?)
     };
-    let kind = Kind {
-        op: Op::Iamax,
+    let kind = Instance {
+        variant: Variant::Iamax,
         elem: Elem::F32,
         words: 1,
     };

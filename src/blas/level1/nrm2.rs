@@ -1,6 +1,6 @@
 use crate::blas::check_dim;
 use crate::context::Elem;
-use crate::drivers::reduction::{self, Kind, Op};
+use crate::drivers::reduction::{self, Instance, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, VecRef};
@@ -60,8 +60,8 @@ pub(crate) async fn snrm2_in<'a>(
         return Ok(0.0);
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = Kind {
-        op: Op::Nrm2,
+    let kind = Instance {
+        variant: Variant::Nrm2,
         elem: Elem::F32,
         words: 1,
     };
@@ -75,8 +75,8 @@ pub(crate) fn snrm2_device<'a, 'c>(
     ctx: &'c Context,
     x: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
-    let kind = Kind {
-        op: Op::Nrm2,
+    let kind = Instance {
+        variant: Variant::Nrm2,
         elem: Elem::F32,
         words: 1,
     };
@@ -140,15 +140,15 @@ pub(crate) async fn dnrm2_in<'a>(
         return Ok(0.0);
     }
     let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let band = |op| {
-        let kind = Kind {
-            op,
+    let band = |variant| {
+        let kind = Instance {
+            variant,
             elem: Elem::F64,
             words: 2,
         };
         reduction::run_in(ctx, R, kind, &xd, &xd, wait)
     };
-    let medium = band(Op::Nrm2Medium).await?;
+    let medium = band(Variant::Nrm2Medium).await?;
     let flags = medium.nrm2_flags();
     if flags & reduction::NRM2_NAN != 0 {
         return Ok(f64::NAN);
@@ -158,9 +158,9 @@ pub(crate) async fn dnrm2_in<'a>(
     }
     let amed = medium.t_f64();
     let (abig, asml) = if flags & reduction::NRM2_BIG != 0 {
-        (band(Op::Nrm2Big).await?.t_f64(), 0.0)
+        (band(Variant::Nrm2Big).await?.t_f64(), 0.0)
     } else if flags & reduction::NRM2_SMALL != 0 {
-        (0.0, band(Op::Nrm2Small).await?.t_f64())
+        (0.0, band(Variant::Nrm2Small).await?.t_f64())
     } else {
         (0.0, 0.0)
     };

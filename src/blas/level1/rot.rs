@@ -1,5 +1,5 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::elementwise::{self, Op};
+use crate::drivers::elementwise::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, Out, VecMut};
@@ -159,8 +159,8 @@ pub(crate) async fn rotate_in<'a>(
     }
     let xd = layout::vector_any(ctx, routine, "x", x.view())?;
     let yd = layout::vector_any(ctx, routine, "y", y.view())?;
-    let parts = elementwise::split(ctx, Op::Rot, &xd, &yd);
-    let d = elementwise::dispatches_split(ctx, Op::Rot, h, &xd, &yd, &parts);
+    let parts = elementwise::split(ctx, Variant::Rot, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Variant::Rot, h, &xd, &yd, &parts);
     layout::finish_in(
         ctx,
         routine,

@@ -1,5 +1,5 @@
 use crate::blas::check_dim;
-use crate::drivers::elementwise::{self, Op};
+use crate::drivers::elementwise::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, Out, Scalar, VecMut};
@@ -65,8 +65,8 @@ pub(crate) async fn sscal_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", x.view())?;
     let dummy = elementwise::contiguous(ctx, 0);
-    let parts = elementwise::split(ctx, Op::Scal, &xd, &dummy);
-    let d = elementwise::scaled(ctx, Op::Scal, alpha, &xd, &dummy, &parts);
+    let parts = elementwise::split(ctx, Variant::Scal, &xd, &dummy);
+    let d = elementwise::scaled(ctx, Variant::Scal, alpha, &xd, &dummy, &parts);
     layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut x, &xd)], wait).await
 }
 

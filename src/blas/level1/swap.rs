@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
 use crate::context::Elem;
-use crate::drivers::elementwise::{self, Op};
+use crate::drivers::elementwise::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, Out, VecMut};
@@ -52,8 +52,8 @@ pub(crate) async fn sswap_in<'a>(
     }
     let xd = layout::vector_any(ctx, R, "x", x.view())?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    let parts = elementwise::split(ctx, Op::Swap, &xd, &yd);
-    let d = elementwise::dispatches_split(ctx, Op::Swap, [0.0; 4], &xd, &yd, &parts);
+    let parts = elementwise::split(ctx, Variant::Swap, &xd, &yd);
+    let d = elementwise::dispatches_split(ctx, Variant::Swap, [0.0; 4], &xd, &yd, &parts);
     layout::finish_in(
         ctx,
         R,
@@ -112,7 +112,7 @@ pub(crate) async fn dswap_in<'a>(
     }
     let xd = layout::vector(ctx, R, "x", x.view())?;
     let yd = layout::vector(ctx, R, "y", y.view())?;
-    let d = elementwise::dispatches_as(ctx, Op::Swap, [0.0; 4], &xd, &yd, Elem::F64);
+    let d = elementwise::dispatches_as(ctx, Variant::Swap, [0.0; 4], &xd, &yd, Elem::F64);
     layout::finish_as_in(
         ctx,
         R,

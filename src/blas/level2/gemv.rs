@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm;
-use crate::drivers::gemv::{self, Mode};
+use crate::drivers::gemv::{self, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
@@ -101,7 +101,7 @@ pub(crate) async fn sgemv_in<'a>(
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
     let blocks = gemv::general_blocks(ctx, &ad, &xd, &yd);
-    let kernel = gemv::plan(Mode::General, &ad);
+    let kernel = gemv::plan(Variant::General, &ad);
     let scratch = if blocks.is_empty() {
         gemv::scratch(ctx, kernel, &ad)
     } else {
@@ -110,7 +110,7 @@ pub(crate) async fn sgemv_in<'a>(
     let d = if blocks.is_empty() {
         gemv::gemv(
             ctx,
-            Mode::General,
+            Variant::General,
             alpha,
             &ad,
             &xd,

@@ -1,6 +1,6 @@
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand};
-use crate::drivers::rank_update::{self, Update};
+use crate::drivers::rank_update::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
 use crate::layout::{self, MatMut, Out, Scalar, VecRef};
@@ -107,7 +107,7 @@ pub(crate) async fn sger_in<'a>(
     let d: Vec<_> = if whole {
         vec![rank_update::dispatch(
             ctx,
-            Update::General,
+            Variant::General,
             alpha,
             &xd,
             &yd,
@@ -116,7 +116,7 @@ pub(crate) async fn sger_in<'a>(
     } else {
         parts
             .iter()
-            .map(|(x, y, a)| rank_update::dispatch(ctx, Update::General, alpha, x, y, a))
+            .map(|(x, y, a)| rank_update::dispatch(ctx, Variant::General, alpha, x, y, a))
             .collect()
     };
     layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await

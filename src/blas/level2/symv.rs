@@ -1,5 +1,5 @@
 use crate::drivers::gemm::{self, AMode, Operand, Variant};
-use crate::drivers::gemv::{self, Mode};
+use crate::drivers::gemv;
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -90,7 +90,7 @@ pub(crate) async fn ssymv_in<'a>(
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", y.view())?;
     // Past one storage binding: A in square blocks (`gemv::structured_blocks`).
-    let mode = Mode::Symmetric(uplo);
+    let mode = gemv::Variant::Symmetric(uplo);
     let blocks = gemv::structured_blocks(ctx, mode, &ad, &xd, &yd);
     let kernel = gemv::plan(mode, &ad);
     let scratch = if blocks.is_empty() {

@@ -1,5 +1,5 @@
 use crate::drivers::gemm::{self, Operand, Variant};
-use crate::drivers::rank_update::{self, Update};
+use crate::drivers::rank_update;
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -81,7 +81,7 @@ pub(crate) async fn ssyr_in<'a>(
     let ad = layout::matrix_any(ctx, R, "a", a.view())?;
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     // Past one storage binding: A in square blocks (`rank_update::symmetric_parts`).
-    let update = Update::Symmetric(uplo);
+    let update = rank_update::Variant::Symmetric(uplo);
     let parts = rank_update::symmetric_parts(ctx, update, &xd, &xd, &ad);
     let d = if parts.is_empty() {
         vec![rank_update::dispatch(ctx, update, alpha, &xd, &xd, &ad)]

@@ -1,5 +1,5 @@
 use crate::drivers::gemm::{self, Operand, Variant};
-use crate::drivers::rank_update::{self, Update};
+use crate::drivers::rank_update;
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -88,7 +88,7 @@ pub(crate) async fn ssyr2_in<'a>(
     let xd = layout::vector_any(ctx, R, "x", &x)?;
     let yd = layout::vector_any(ctx, R, "y", &y)?;
     // Past one storage binding: A in square blocks (`rank_update::symmetric_parts`).
-    let update = Update::Symmetric2(uplo);
+    let update = rank_update::Variant::Symmetric2(uplo);
     let parts = rank_update::symmetric_parts(ctx, update, &xd, &yd, &ad);
     let d = if parts.is_empty() {
         vec![rank_update::dispatch(ctx, update, alpha, &xd, &yd, &ad)]

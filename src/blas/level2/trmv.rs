@@ -1,5 +1,5 @@
 use crate::drivers::gemm::{self, AMode, Operand, Variant};
-use crate::drivers::gemv::{self, Mode};
+use crate::drivers::gemv;
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::launch::Wait;
@@ -89,7 +89,7 @@ pub(crate) async fn strmv_in<'a>(
         len: n,
         span: n,
     };
-    let mode = Mode::Triangular(uplo, diag);
+    let mode = gemv::Variant::Triangular(uplo, diag);
     // Past one storage binding: A in square blocks (`gemv::structured_blocks`).
     let blocks = gemv::structured_blocks(ctx, mode, &ad, &xd, &yd);
     let kernel = gemv::plan(mode, &ad);

@@ -1,6 +1,6 @@
 use crate::context::Elem;
 use crate::drivers::gemm::{self, Operand};
-use crate::drivers::gemv::{self, Mode};
+use crate::drivers::gemv::{self, Variant};
 use crate::drivers::{elementwise, trsv};
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
@@ -139,7 +139,7 @@ pub(crate) async fn strsv_in<'a>(
     for (k, &ri) in ranges.iter().enumerate() {
         for &rj in &ranges[..k] {
             let ab = ad.block(ctx, 4, ri, rj);
-            let kernel = gemv::plan(Mode::General, &ab);
+            let kernel = gemv::plan(Variant::General, &ab);
             let scratch = gemv::scratch(ctx, kernel, &ab);
             steps.push(Step::Update(
                 ab,
@@ -160,7 +160,7 @@ pub(crate) async fn strsv_in<'a>(
         match step {
             Step::Update(a, s, xi, kernel, scratch) => d.extend(gemv::gemv(
                 ctx,
-                Mode::General,
+                Variant::General,
                 -1.0,
                 a,
                 s,
@@ -173,7 +173,7 @@ pub(crate) async fn strsv_in<'a>(
                 d.extend(trsv::trsv(ctx, Elem::F32, uplo, unit, a, xi, &block_sol));
                 d.extend(elementwise::dispatches(
                     ctx,
-                    elementwise::Op::Copy,
+                    elementwise::Variant::Copy,
                     [0.0; 4],
                     xi,
                     si,
@@ -312,7 +312,7 @@ pub(crate) async fn dtrsv_in<'a>(
         ));
         d.extend(elementwise::dispatches_as(
             ctx,
-            elementwise::Op::Copy,
+            elementwise::Variant::Copy,
             [0.0; 4],
             &xs[k],
             &ss[k],
