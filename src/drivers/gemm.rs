@@ -14,7 +14,18 @@
 //! that stores run along C's contiguous dimension), and split-k (partial sums of k slices in a
 //! scratch buffer, then entry `splitk_reduce`) when C has too few tiles to fill the device.
 
-use std::cell::Cell;
+mod blocks;
+mod operand;
+mod small;
+mod tile;
+
+pub(crate) use blocks::{gemm_blocks, structured_blocks, structured_plans, tri_blocks, tri_plans};
+pub(crate) use operand::Operand;
+use operand::{pack, pack_into, vec_mode, BufRef, Op};
+use small::{dispatch_small, small_kernel, K_SPLIT_SMALL};
+use tile::config;
+pub(crate) use tile::tuning;
+pub use tile::{choose, set_tuning, Config, Tile, Tuning};
 
 use super::elementwise;
 use crate::context::{Context, Elem};
@@ -24,6 +35,9 @@ use crate::layout::{MatOperand, Scalar};
 use crate::pool::Buf;
 
 super::shader!(SHADER, GEMM);
+
+/// Invocations per workgroup of `splitk_reduce`, `pack` and `gemm_small`.
+const WG: u64 = super::registry::GEMM.constant("WG") as u64;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, bytemuck::Pod, bytemuck::Zeroable)]
@@ -94,33 +108,9 @@ pub(crate) fn gemm_batched<'a>(
     engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)
 }
 
-/// The dispatches of `dgemm` (`batch` = 1) and `dgemm_batched`: as [`gemm_batched`], in f64
-/// (the shader instantiated with `alias T = f64;`; alpha and beta read from a small f64
-/// buffer, since the params hold f32). Needs `SHADER_F64` (the caller checks).
-///
-/// # Errors
-/// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn gemm_f64<'a>(
-    ctx: &Context,
-    routine: &'static str,
-    (m, n, k): (usize, usize, usize),
-    batch: usize,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: Operand<'a>,
-    b: Operand<'a>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: Operand<'a>,
-) -> crate::error::Result<Plan<'a>> {
-    let variant = Variant {
-        batch,
-        ..Variant::default()
-    };
-    engine_f64(ctx, routine, (m, n, k), alpha, a, b, beta, c, variant)
-}
-
-/// [`engine`] in f64 (`dsyrk` and the other f64 Level 2 and 3 routines): as [`gemm_f64`],
-/// with any [`Variant`]. A host alpha or beta is uploaded with the scalar buffer; a device one
+/// [`engine`] in f64 (`dgemm`, `dsyrk` and the other f64 Level 2 and 3 routines): the shader
+/// instantiated with `alias T = f64;`, alpha and beta read from a small f64 buffer (binding 7,
+/// `SCAL`), since the params hold f32. Needs `SHADER_F64` (the caller checks). A host alpha or beta is uploaded with the scalar buffer; a device one
 /// ([`GpuScalar<f64>`](crate::GpuScalar)) is copied into it on the device by the plan's first
 /// dispatches, and the kernel makes its zero and one tests on that value (marker 3), so that a
 /// device alpha or beta behaves as the same value on the host does (DESIGN.md §3).
@@ -163,65 +153,6 @@ pub(crate) fn engine_f64<'a>(
     Ok(plan)
 }
 
-/// An operand of one engine call: element `(i, j)` of product `b` of a batch is
-/// `buffer[offset + b·bs + i·rs + j·cs]` (`bs` = 0 outside batched calls).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Operand<'a> {
-    pub buffer: &'a Buf,
-    pub offset: u32,
-    pub rs: i32,
-    pub cs: i32,
-    pub bs: i32,
-}
-
-impl<'a> Operand<'a> {
-    /// The whole uploaded matrix.
-    pub fn of(m: &'a MatOperand) -> Self {
-        Operand {
-            buffer: &m.buffer,
-            offset: m.offset,
-            rs: m.rs,
-            cs: m.cs,
-            bs: 0,
-        }
-    }
-
-    /// A vector as a one-column matrix: element `(i, 0)` at `offset + i·inc` (the f64 Level 2
-    /// routines, which run on this engine).
-    pub fn column(v: &'a crate::layout::VecOperand) -> Self {
-        Operand {
-            buffer: &v.buffer,
-            offset: v.offset,
-            rs: v.inc,
-            cs: 1,
-            bs: 0,
-        }
-    }
-
-    /// A vector as a one-row matrix: element `(0, j)` at `offset + j·inc`.
-    pub fn row(v: &'a crate::layout::VecOperand) -> Self {
-        Operand::column(v).t()
-    }
-
-    /// The sub-matrix whose element `(0, 0)` is element `(i, j)` of this one (which must exist).
-    pub fn at(self, i: usize, j: usize) -> Self {
-        let offset = self.offset as i64 + i as i64 * self.rs as i64 + j as i64 * self.cs as i64;
-        Operand {
-            offset: offset as u32,
-            ..self
-        }
-    }
-
-    /// The transpose: strides swapped, no copy.
-    pub fn t(self) -> Self {
-        Operand {
-            rs: self.cs,
-            cs: self.rs,
-            ..self
-        }
-    }
-}
-
 /// How the engine reads its left operand A.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) enum AMode {
@@ -259,273 +190,6 @@ fn flip(u: Uplo) -> Uplo {
     match u {
         Uplo::Lower => Uplo::Upper,
         Uplo::Upper => Uplo::Lower,
-    }
-}
-
-/// A workgroup tile: `bm × bn` of C per workgroup (8×8 per invocation, so `bm·bn/64`
-/// invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2: double-buffered).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tile {
-    /// Rows of C per workgroup (64 or 128).
-    pub bm: u32,
-    /// Columns of C per workgroup (64 or 128).
-    pub bn: u32,
-    /// Depth of a staged slab (8, 16 or 32).
-    pub bk: u32,
-    /// Workgroup-memory buffers: 1, or 2 for double buffering.
-    pub nbuf: u32,
-}
-
-impl Tile {
-    /// Workgroup memory the tile needs, in bytes (f32).
-    pub fn bytes(&self) -> u64 {
-        u64::from(self.nbuf * self.bk * (self.bm + self.bn) * 4)
-    }
-
-    /// Invocations per workgroup.
-    pub fn invocations(&self) -> u32 {
-        self.bm * self.bn / 64
-    }
-
-    /// Whether the kernel supports this shape and `ctx`'s adapter can run it.
-    pub fn fits(&self, limits: &wgpu::Limits) -> bool {
-        let shape_ok = matches!(self.bm, 64 | 128)
-            && matches!(self.bn, 64 | 128)
-            && matches!(self.bk, 8 | 16 | 32)
-            && matches!(self.nbuf, 1 | 2)
-            // Each invocation stages between 1 and 8 vec4s of each operand per slab.
-            && (1..=8).contains(&(16 * self.bk / self.bn))
-            && (1..=8).contains(&(16 * self.bk / self.bm));
-        shape_ok
-            && self.bytes() <= u64::from(limits.max_compute_workgroup_storage_size)
-            && self.invocations() <= limits.max_compute_invocations_per_workgroup
-            && self.invocations() <= limits.max_compute_workgroup_size_x
-    }
-}
-
-/// How one engine call runs: its tile, split-k and packing.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Config {
-    /// The workgroup tile.
-    pub tile: Tile,
-    /// Number of k slices (1: no split-k).
-    pub split: usize,
-    /// Pack operands the vec4 staging cannot read (unaligned or strided) when worth it.
-    pub pack: bool,
-    /// Solve `Cᵀ = Bᵀ·Aᵀ` when C is column-major.
-    pub swap: bool,
-}
-
-/// Tuning override (see [`set_tuning`]): fields given replace the engine's own choice.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Tuning {
-    /// Tile to use where it fits.
-    pub tile: Option<Tile>,
-    /// Number of k slices.
-    pub split: Option<usize>,
-    /// Pack every operand that the vec4 staging cannot read (`true`), or none (`false`),
-    /// whatever the size.
-    pub pack: Option<bool>,
-    /// Transposed problem for column-major C on or off.
-    pub swap: Option<bool>,
-    /// `true`: the bounds-checked kernel everywhere; `false` or unset: the kernel without edge
-    /// code (`EDGE = false`) wherever every tile and slab is whole and both operands
-    /// vec4-readable (since the unrolled slab products, 1–3% faster on the H200:
-    /// `benches/results/2026-12-01-tile/`, run t7).
-    pub edge: Option<bool>,
-    /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
-    pub trsm_columns: Option<bool>,
-    /// Batches of products with m, n ≤ 64 on the small-product kernel (`true`, the default)
-    /// or on the tile kernel (`false`).
-    pub batch_small: Option<bool>,
-}
-
-thread_local! {
-    static TUNING: Cell<Option<Tuning>> = const { Cell::new(None) };
-}
-
-/// Set (or clear, with `None`) an override of the tile engine's choices for the calls made on
-/// this thread, for tuning experiments (`examples/kernel_lab.rs`) and for tests that pin each
-/// path. Results stay correct under any override: a tile that does not [`Tile::fits`] the
-/// adapter is ignored.
-pub fn set_tuning(t: Option<Tuning>) {
-    TUNING.with(|c| c.set(t));
-}
-
-/// The override of this thread, if any.
-pub(crate) fn tuning() -> Option<Tuning> {
-    TUNING.with(Cell::get)
-}
-
-/// Invocations that keep a large GPU busy: wgpu does not report the number of compute units,
-/// so this is a fixed target (two 256-invocation workgroups on each of the 132 SMs of an H200;
-/// smaller GPUs then simply run more waves).
-const TARGET_INVOCATIONS: usize = 264 * 256;
-
-fn tiles(m: usize, n: usize, t: &Tile) -> usize {
-    m.div_ceil(t.bm as usize).max(1) * n.div_ceil(t.bn as usize).max(1)
-}
-
-/// The engine's choice for an `m×n×k` call on `limits` (before any [`Tuning`] override);
-/// `splittable`: split-k allowed (C general, A general). Measured on the H200
-/// (benches/results/README.md, runs 10 and 11): 128×128 tiles, BK 16, single-buffered, where
-/// they give 264·256 invocations (two workgroups per SM of an H200); below that, split-k, on 128×128 tiles while both sides of C
-/// are at least 512 (1000³: 15.4 against 7.9 TFLOP/s on 64×64 tiles), else on a 128×64 (64×128)
-/// tile whose long side runs along the longer side of C (128×4096×4096: 20–21 against 10).
-pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
-    let tile = |bm, bn, bk| Tile {
-        bm,
-        bn,
-        bk,
-        nbuf: 1,
-    };
-    let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
-    let big = fitting(&[
-        tile(128, 128, 16),
-        tile(128, 128, 8),
-        tile(64, 64, 16),
-        tile(64, 64, 8),
-    ])
-    .unwrap_or(tile(64, 64, 8));
-    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
-    let mut t = big;
-    if !enough(&big) && m.min(n) < 512 {
-        let rect = if m >= n {
-            tile(128, 64, 16)
-        } else {
-            tile(64, 128, 16)
-        };
-        t = fitting(&[rect, tile(64, 64, 16), tile(64, 64, 8)]).unwrap_or(big);
-    }
-    let mut split = 1;
-    if splittable && !enough(&t) && k >= 512 {
-        // Slices of at least 256 of k, so that each still streams.
-        let groups = tiles(m, n, &t) * t.invocations() as usize;
-        split = TARGET_INVOCATIONS
-            .div_ceil(groups)
-            .min(k / 256)
-            .clamp(1, 32);
-    }
-    Config {
-        tile: t,
-        split,
-        pack: true,
-        swap: true,
-    }
-}
-
-/// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
-/// device) and no packing (a pack would copy every product); the smallest tile side (64) along
-/// a side of C of at most 64, so that a batch of small products wastes less of each tile.
-fn choose_batched(limits: &wgpu::Limits, (m, n, _): (usize, usize, usize)) -> Config {
-    let tile = |bm, bn| Tile {
-        bm,
-        bn,
-        bk: 16,
-        nbuf: 1,
-    };
-    let bm = if m <= 64 { 64 } else { 128 };
-    let bn = if n <= 64 { 64 } else { 128 };
-    let t = [tile(bm, bn), tile(64, 64)]
-        .into_iter()
-        .chain([Tile {
-            bk: 8,
-            ..tile(64, 64)
-        }])
-        .find(|t| t.fits(limits))
-        .unwrap_or(Tile {
-            bk: 8,
-            ..tile(64, 64)
-        });
-    Config {
-        tile: t,
-        split: 1,
-        pack: false,
-        swap: true,
-    }
-}
-
-/// The choice for this call, and forced packing and edge decisions from a [`Tuning`] override.
-fn config(
-    ctx: &Context,
-    dims: (usize, usize, usize),
-    batch: usize,
-    splittable: bool,
-    esize: usize,
-) -> (Config, Option<bool>, Option<bool>) {
-    // Tiles are sized in f32 elements: an f64 tile needs twice the workgroup memory.
-    let mut scaled = ctx.limits().clone();
-    scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
-    let limits = &scaled;
-    let mut c = if batch > 1 {
-        choose_batched(limits, dims)
-    } else {
-        choose(limits, dims, splittable)
-    };
-    let tuning = TUNING.with(Cell::get);
-    if let Some(t) = tuning {
-        if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
-            c.tile = tile;
-        }
-        if let Some(s) = t.split {
-            c.split = s.max(1);
-        }
-        if let Some(p) = t.pack {
-            c.pack = p;
-        }
-        if let Some(s) = t.swap {
-            c.swap = s;
-        }
-    }
-    if !splittable {
-        c.split = 1;
-    }
-    (c, tuning.and_then(|t| t.pack), tuning.and_then(|t| t.edge))
-}
-
-/// A buffer of a plan: the caller's, or a scratch buffer the plan owns.
-#[derive(Debug, Clone, Copy)]
-enum BufRef<'a> {
-    Ext(&'a Buf),
-    Scratch(usize),
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Op<'a> {
-    buf: BufRef<'a>,
-    offset: u32,
-    rs: i32,
-    cs: i32,
-    /// Batch stride (0 outside batched calls; packed operands are never batched).
-    bs: i32,
-}
-
-impl<'a> Op<'a> {
-    fn ext(o: Operand<'a>) -> Self {
-        Op {
-            buf: BufRef::Ext(o.buffer),
-            offset: o.offset,
-            rs: o.rs,
-            cs: o.cs,
-            bs: o.bs,
-        }
-    }
-
-    fn t(self) -> Self {
-        Op {
-            rs: self.cs,
-            cs: self.rs,
-            ..self
-        }
-    }
-
-    /// The sub-matrix whose element `(0, 0)` is element `(i, j)` of this one.
-    fn at(self, i: usize, j: usize) -> Self {
-        let offset = self.offset as i64 + i as i64 * self.rs as i64 + j as i64 * self.cs as i64;
-        Op {
-            offset: offset as u32,
-            ..self
-        }
     }
 }
 
@@ -613,23 +277,6 @@ impl<'a> Plan<'a> {
             BufRef::Ext(b) => b.size(),
             BufRef::Scratch(i) => self.scratch[i].size(),
         }
-    }
-}
-
-/// vec4 staging mode of the left (`left`) or right operand: 0 along its rows' index, 1 along
-/// k, 2 none. For A (m×k) "along m" needs rs = 1; for B (k×n) "along n" needs cs = 1.
-fn vec_mode(o: &Op, size: u64, left: bool, esize: usize) -> u32 {
-    if !size.is_multiple_of(4 * esize as u64) || !o.offset.is_multiple_of(4) || o.bs % 4 != 0 {
-        return 2;
-    }
-    let (outer, inner) = if left { (o.rs, o.cs) } else { (o.cs, o.rs) };
-    // outer: stride along m (A) or n (B); inner: along k.
-    if outer == 1 && inner % 4 == 0 {
-        0
-    } else if inner == 1 && outer % 4 == 0 {
-        1
-    } else {
-        2
     }
 }
 
@@ -799,79 +446,6 @@ fn engine_in<'a>(
     plan
 }
 
-/// Pack the m×k operand `a` (read as `consts` say) into a new dense scratch operand: column-major
-/// (vec4 staging along m) if `a` runs along m, else row-major; pitches a multiple of 4.
-fn pack<'a>(
-    ctx: &Context,
-    plan: &mut Plan<'a>,
-    a: Op<'a>,
-    (m, k): (usize, usize),
-    consts: &[(&'static str, f64)],
-) -> Op<'a> {
-    let col_major = a.rs.abs() == 1 || a.cs.abs() != 1;
-    let (fast, slow) = if col_major { (m, k) } else { (k, m) };
-    let pitch = fast.div_ceil(4) * 4;
-    plan.scratch
-        .push(ctx.scratch(((pitch * slow).max(4) * plan.esize()) as u64));
-    let idx = plan.scratch.len() - 1;
-    if col_major {
-        // Column-major: the transpose packed row-major (its triangle is the other one).
-        let flipped: Vec<(&'static str, f64)> = consts
-            .iter()
-            .map(|&(c, v)| if c == "A_UPLO" { (c, 3.0 - v) } else { (c, v) })
-            .collect();
-        pack_into(ctx, plan, a.t(), (k, m), &flipped, (idx, 0, pitch, pitch));
-        Op {
-            buf: BufRef::Scratch(idx),
-            offset: 0,
-            rs: 1,
-            cs: pitch as i32,
-            bs: 0,
-        }
-    } else {
-        pack_into(ctx, plan, a, (m, k), consts, (idx, 0, pitch, pitch));
-        Op {
-            buf: BufRef::Scratch(idx),
-            offset: 0,
-            rs: pitch as i32,
-            cs: 1,
-            bs: 0,
-        }
-    }
-}
-
-/// One `pack` dispatch: the m×k operand `a` into scratch buffer `idx`, row-major with row
-/// `pitch`, its columns at `col0..col0 + width` (zero past k), `dst = (idx, col0, pitch,
-/// width)`.
-fn pack_into<'a>(
-    ctx: &Context,
-    plan: &mut Plan<'a>,
-    a: Op<'a>,
-    (m, k): (usize, usize),
-    consts: &[(&'static str, f64)],
-    (idx, col0, pitch, width): (usize, usize, usize, usize),
-) {
-    let params = Params {
-        m: m as u32,
-        n: width as u32,
-        k: k as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offc: col0 as u32,
-        tiles: pitch as u32,
-        ..Params::default()
-    };
-    plan.steps.push(Step {
-        entry: "pack",
-        params,
-        constants: consts.to_vec(),
-        bindings: vec![(1, a.buf), (3, BufRef::Scratch(idx))],
-        groups: ctx.grid(((m * width) as u64).div_ceil(256)),
-        beta: false,
-    });
-}
-
 /// The dispatches of one product `C = alpha·A·B + beta·C`.
 #[allow(clippy::too_many_arguments)]
 fn product<'a>(
@@ -978,19 +552,6 @@ fn product<'a>(
 /// Longer k is split over dispatches (and split-k slices never exceed it).
 pub(crate) const K_SPLIT: usize = 16384;
 
-/// The most of k that one `gemm_small` dispatch runs over: per slab of `sbk` (4 to 16) of k an
-/// invocation runs at most 1 + 16 + 16 loop iterations (the slab loop, the staging loop over
-/// at most 4096 elements of 256 invocations, the products), so 4,096 of k is at most 1,024
-/// slabs and 21,504 iterations (`K_SPLIT`'s rule for lavapipe, DESIGN.md §3).
-const K_SPLIT_SMALL: usize = 4096;
-
-/// Whether a batch of `m×n` products runs on the small-product kernel (`gemm_small`): a
-/// batch of general products with m, n ≤ 64, unless a [`Tuning`] override says otherwise.
-fn small_kernel(batch: usize, m: usize, n: usize, tri_c: Option<Uplo>, k_tri: f64) -> bool {
-    let on = tuning().and_then(|t| t.batch_small).unwrap_or(true);
-    on && batch > 1 && m <= 64 && n <= 64 && tri_c.is_none() && k_tri == 0.0
-}
-
 /// One `gemm` dispatch (with its split-k reduction).
 struct Gemm<'a> {
     dims: (usize, usize, usize),
@@ -1008,50 +569,33 @@ struct Gemm<'a> {
     batch: usize,
 }
 
-/// Emit the batch `g` of products with m, n ≤ 64 on entry `gemm_small`: as many products
-/// per 256-invocation workgroup as 4×4 blocks per invocation allow, their k slabs staged in
-/// workgroup memory (`SMEM` elements: 16 KiB, or less where the adapter has less).
-fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
-    let (m, n, k) = g.dims;
-    let (a, b, c) = (g.a, g.b, g.c);
-    let smem = (ctx.limits().max_compute_workgroup_storage_size as usize / plan.esize()).min(4096);
-    let tp = m.div_ceil(4) * n.div_ceil(4);
-    let mut np = (256 / tp.max(1)).clamp(1, g.batch.max(1));
-    while np > 1 && smem / (np * (m + n)) < 4 {
-        np /= 2;
+impl Gemm<'_> {
+    /// The params of its shape, operands, scalars and batch (tiles and slices left at 0).
+    fn params(&self) -> Params {
+        let (m, n, k) = self.dims;
+        let (a, b, c) = (self.a, self.b, self.c);
+        Params {
+            m: m as u32,
+            n: n as u32,
+            k: k as u32,
+            offa: a.offset,
+            rsa: a.rs,
+            csa: a.cs,
+            offb: b.offset,
+            rsb: b.rs,
+            csb: b.cs,
+            offc: c.offset,
+            rsc: c.rs,
+            csc: c.cs,
+            alpha: self.alpha,
+            beta: self.beta,
+            batch: self.batch as u32,
+            sba: a.bs,
+            sbb: b.bs,
+            sbc: c.bs,
+            ..Params::default()
+        }
     }
-    let sbk = (smem / (np * (m + n))).clamp(1, 16);
-    let params = Params {
-        m: m as u32,
-        n: n as u32,
-        k: k as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offb: b.offset,
-        rsb: b.rs,
-        csb: b.cs,
-        offc: c.offset,
-        rsc: c.rs,
-        csc: c.cs,
-        alpha: g.alpha,
-        beta: g.beta,
-        tiles: np as u32,
-        kslice: sbk as u32,
-        batch: g.batch as u32,
-        sba: a.bs,
-        sbb: b.bs,
-        sbc: c.bs,
-        ..Params::default()
-    };
-    plan.steps.push(Step {
-        entry: "gemm_small",
-        params,
-        constants: vec![("SMEM", smem as f64)],
-        bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf)],
-        groups: ctx.grid(g.batch.div_ceil(np) as u64),
-        beta: first,
-    });
 }
 
 /// Emit `g`; `first`: its last dispatch applies beta (a device beta is read there only).
@@ -1093,28 +637,10 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         constants.push(("K_TRI", g.k_tri));
     }
     let mut params = Params {
-        m: m as u32,
-        n: n as u32,
-        k: k as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offb: b.offset,
-        rsb: b.rs,
-        csb: b.cs,
-        offc: c.offset,
-        rsc: c.rs,
-        csc: c.cs,
-        alpha: g.alpha,
-        beta: g.beta,
         tiles_m: tiles_m as u32,
         tiles: ntiles as u32,
         kslice: kslice as u32,
-        batch: g.batch as u32,
-        sba: a.bs,
-        sbb: b.bs,
-        sbc: c.bs,
-        ..Params::default()
+        ..g.params()
     };
     if split > 1 {
         constants.push(("SPLIT", 1.0));
@@ -1135,7 +661,7 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
             params,
             constants: Vec::new(),
             bindings: vec![(3, c.buf), (6, part)],
-            groups: ctx.grid(((m * n) as u64).div_ceil(256)),
+            groups: ctx.grid(((m * n) as u64).div_ceil(WG)),
             beta: first,
         });
     } else {
@@ -1148,292 +674,4 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
             beta: first,
         });
     }
-}
-
-/// One engine call of a product past one storage binding: windows of `op(A)` (rows
-/// `i0..i1`, depth `p0..p1`), `op(B)` (`p0..p1`, `j0..j1`) and `C` (`i0..i1`, `j0..j1`), and
-/// whether it is the first depth panel of its C block (which applies beta; the later ones add
-/// with beta = 1).
-pub(crate) struct Block {
-    pub a: MatOperand,
-    pub b: MatOperand,
-    pub c: MatOperand,
-    pub first: bool,
-}
-
-/// Halve `(rows, cols)` of a block of `o` until its window fits one binding, halving the side
-/// whose stride contributes more to the span, to multiples of 64 while they are larger.
-fn shrink(ctx: &Context, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> bool {
-    if o.block_fits(ctx, 4, *rows, *cols) {
-        return false;
-    }
-    let half = |v: usize| {
-        if v > 128 {
-            v / 2 / 64 * 64
-        } else {
-            v.div_ceil(2)
-        }
-    };
-    let along_rows = (*rows as u64 - 1) * u64::from(o.rs.unsigned_abs());
-    let along_cols = (*cols as u64 - 1) * u64::from(o.cs.unsigned_abs());
-    if along_rows >= along_cols && *rows > 1 {
-        *rows = half(*rows);
-    } else {
-        *cols = half(*cols);
-    }
-    true
-}
-
-/// The engine calls of `C = alpha·op(A)·op(B) + beta·C` (operands in their `op` forms) whose
-/// windows each fit one storage binding: none when every operand fits one binding whole.
-/// C is tiled into blocks and the depth into panels, all as large as the binding allows
-/// (sides halved from the whole problem until each of A's, B's and C's blocks fits), in
-/// order: for each C block its depth panels one after the other.
-pub(crate) fn gemm_blocks(
-    ctx: &Context,
-    a: &MatOperand,
-    b: &MatOperand,
-    c: &MatOperand,
-) -> Vec<Block> {
-    if a.fits(ctx) && b.fits(ctx) && c.fits(ctx) {
-        return Vec::new();
-    }
-    let (m, n, k) = (c.rows, c.cols, a.cols);
-    let (mut bm, mut bn, mut bk) = (m.max(1), n.max(1), k.max(1));
-    while shrink(ctx, a, &mut bm, &mut bk)
-        || shrink(ctx, b, &mut bk, &mut bn)
-        || shrink(ctx, c, &mut bm, &mut bn)
-    {}
-    let mut out = Vec::new();
-    for i0 in (0..m).step_by(bm) {
-        let i1 = (i0 + bm).min(m);
-        for j0 in (0..n).step_by(bn) {
-            let j1 = (j0 + bn).min(n);
-            // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
-            for p0 in (0..k.max(1)).step_by(bk) {
-                let p1 = (p0 + bk).min(k).max(p0.min(k));
-                out.push(Block {
-                    a: a.block(ctx, 4, (i0, i1), (p0, p1)),
-                    b: b.block(ctx, 4, (p0, p1), (j0, j1)),
-                    c: c.block(ctx, 4, (i0, i1), (j0, j1)),
-                    first: p0 == 0,
-                });
-            }
-        }
-    }
-    out
-}
-
-/// [`gemm_blocks`] for a product restricted to the triangle `uplo` of a square C (`ssyrk`,
-/// `sgemmtr`): square blocks on one grid of rows and columns, so that each block lies on the
-/// diagonal (the engine's triangle variant, on the block's own diagonal), strictly inside the
-/// triangle (a plain product) or strictly outside (skipped). With each: whether it is on the
-/// diagonal.
-pub(crate) fn tri_blocks(
-    ctx: &Context,
-    a: &MatOperand,
-    b: &MatOperand,
-    c: &MatOperand,
-    uplo: Uplo,
-) -> Vec<(Block, bool)> {
-    if a.fits(ctx) && b.fits(ctx) && c.fits(ctx) {
-        return Vec::new();
-    }
-    let (n, k) = (c.rows, a.cols);
-    let (mut bm, mut bn, mut bk) = (n.max(1), n.max(1), k.max(1));
-    loop {
-        let shrunk = shrink(ctx, a, &mut bm, &mut bk)
-            || shrink(ctx, b, &mut bk, &mut bn)
-            || shrink(ctx, c, &mut bm, &mut bn);
-        let side = bm.min(bn);
-        (bm, bn) = (side, side);
-        if !shrunk {
-            break;
-        }
-    }
-    let mut out = Vec::new();
-    for i0 in (0..n).step_by(bm) {
-        for j0 in (0..n).step_by(bm) {
-            let inside = match uplo {
-                Uplo::Lower => i0 >= j0,
-                Uplo::Upper => i0 <= j0,
-            };
-            if !inside {
-                continue;
-            }
-            let (i1, j1) = ((i0 + bm).min(n), (j0 + bm).min(n));
-            for p0 in (0..k.max(1)).step_by(bk) {
-                let p1 = (p0 + bk).min(k).max(p0.min(k));
-                out.push((
-                    Block {
-                        a: a.block(ctx, 4, (i0, i1), (p0, p1)),
-                        b: b.block(ctx, 4, (p0, p1), (j0, j1)),
-                        c: c.block(ctx, 4, (i0, i1), (j0, j1)),
-                        first: p0 == 0,
-                    },
-                    i0 == j0,
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// The dispatches of `C = alpha·A·B + beta·C` on the triangle `uplo` of C (`variant` has
-/// `tri_c`), whole or over `blocks` from [`tri_blocks`]: diagonal blocks in `variant`, the
-/// others plain, beta applied by each block's first depth panel.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn tri_plans<'a>(
-    ctx: &Context,
-    dims: (usize, usize, usize),
-    alpha: impl Into<Scalar<'a>>,
-    (a, b): (Operand<'a>, Operand<'a>),
-    beta: impl Into<Scalar<'a>>,
-    c: &'a MatOperand,
-    variant: Variant,
-    blocks: &'a [(Block, bool)],
-) -> Vec<Plan<'a>> {
-    let (alpha, beta) = (alpha.into(), beta.into());
-    if blocks.is_empty() {
-        return vec![engine(
-            ctx,
-            dims,
-            alpha,
-            a,
-            b,
-            beta,
-            Operand::of(c),
-            variant,
-        )];
-    }
-    blocks
-        .iter()
-        .map(|(blk, diag)| {
-            let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
-            let beta = super::first_or_one(blk.first, beta);
-            let v = if *diag { variant } else { Variant::default() };
-            engine(
-                ctx,
-                dims,
-                alpha,
-                Operand::of(&blk.a),
-                Operand::of(&blk.b),
-                beta,
-                Operand::of(&blk.c),
-                v,
-            )
-        })
-        .collect()
-}
-
-/// The engine calls of `C = alpha·S·B + beta·C` for a structured r×r `S` (`a_mode` symmetric,
-/// `ssymm`, or triangular, `strmm`; only its triangle read) past one storage binding, `B` and
-/// `C` r×q (operands in the left-side form): none when every operand fits one binding whole.
-/// `S` goes in square blocks on one grid (side `s`), C in blocks of `s` rows and as many
-/// columns as fit. For each C block `(I, J)`, in order over the depth blocks `P` of S's grid:
-/// the diagonal block `S_II` in `a_mode` (on its own triangle), a block inside the stored
-/// triangle as a plain product, a block outside it as the transpose of its stored mirror
-/// (symmetric) or not at all (triangular: zero); the first call of each C block applies beta,
-/// the later ones add. With each call: its `AMode`.
-pub(crate) fn structured_blocks(
-    ctx: &Context,
-    a: &MatOperand,
-    b: &MatOperand,
-    c: &MatOperand,
-    a_mode: AMode,
-) -> Vec<(Block, AMode)> {
-    if a.fits(ctx) && b.fits(ctx) && c.fits(ctx) {
-        return Vec::new();
-    }
-    let (r, q) = (c.rows, c.cols);
-    let half = |v: usize| {
-        if v > 128 {
-            v / 2 / 64 * 64
-        } else {
-            v.div_ceil(2)
-        }
-    };
-    let mut s = crate::layout::square_side(ctx, a, 4, &[]);
-    let mut w;
-    loop {
-        let fits = |w: usize| b.block_fits(ctx, 4, s, w) && c.block_fits(ctx, 4, s, w);
-        w = q.max(1);
-        while w > 1 && !fits(w) {
-            w = half(w);
-        }
-        if fits(w) || s == 1 {
-            break;
-        }
-        s = half(s);
-    }
-    let uplo = match a_mode {
-        AMode::Symmetric(u) | AMode::Triangular(u, _) => u,
-        AMode::General => unreachable!("structured modes only"),
-    };
-    let ranges: Vec<(usize, usize)> = (0..r).step_by(s).map(|i| (i, (i + s).min(r))).collect();
-    let mut out = Vec::new();
-    for &ri in &ranges {
-        for j0 in (0..q).step_by(w) {
-            let rj = (j0, (j0 + w).min(q));
-            let mut first = true;
-            for &rp in &ranges {
-                let stored = match uplo {
-                    Uplo::Lower => ri.0 >= rp.0,
-                    Uplo::Upper => ri.0 <= rp.0,
-                };
-                let (blk, mode) = if ri == rp {
-                    (a.block(ctx, 4, ri, rp), a_mode)
-                } else if stored {
-                    (a.block(ctx, 4, ri, rp), AMode::General)
-                } else if matches!(a_mode, AMode::Symmetric(_)) {
-                    (a.block(ctx, 4, rp, ri).t(), AMode::General)
-                } else {
-                    continue;
-                };
-                out.push((
-                    Block {
-                        a: blk,
-                        b: b.block(ctx, 4, rp, rj),
-                        c: c.block(ctx, 4, ri, rj),
-                        first,
-                    },
-                    mode,
-                ));
-                first = false;
-            }
-        }
-    }
-    out
-}
-
-/// The engine plans of `blocks` from [`structured_blocks`]: alpha in every call, beta in the
-/// first call of each C block (the others add with beta = 1).
-pub(crate) fn structured_plans<'a>(
-    ctx: &Context,
-    alpha: impl Into<Scalar<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    blocks: &'a [(Block, AMode)],
-) -> Vec<Plan<'a>> {
-    let (alpha, beta) = (alpha.into(), beta.into());
-    blocks
-        .iter()
-        .map(|(blk, mode)| {
-            let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
-            let variant = Variant {
-                a_mode: *mode,
-                ..Variant::default()
-            };
-            let beta = super::first_or_one(blk.first, beta);
-            engine(
-                ctx,
-                dims,
-                alpha,
-                Operand::of(&blk.a),
-                Operand::of(&blk.b),
-                beta,
-                Operand::of(&blk.c),
-                variant,
-            )
-        })
-        .collect()
 }

@@ -69,6 +69,7 @@ override NT: u32 = BM * BN / 64u;          // invocations per workgroup
 override AS_LEN: u32 = NBUF * BK * BM / 4u; // vec4s of As (all buffers)
 override BS_LEN: u32 = NBUF * BK * BN / 4u;
 const KCHUNK: u32 = 32768u;                  // slabs per inner k loop
+const WG: u32 = 256u;                        // invocations of splitk_reduce, pack, gemm_small
 
 struct Params {
     m: u32,
@@ -664,11 +665,11 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
 // Split-k epilogue: C(i, j) = alpha·Σ_s part[s·m·n + i·n + j] + beta·C(i, j), one invocation
 // per element of C (kslice = number of slices; beta = 0: C not read; alpha = 0: no partial
 // sum read).
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) t: u32) {
-    let e = linear_group(wid, nwg) * 256u + t;
+    let e = linear_group(wid, nwg) * WG + t;
     if (e >= P.m * P.n) {
         return;
     }
@@ -715,11 +716,11 @@ fn read_a(i: u32, p: u32) -> T {
 // Dense copy of the m×k operand A, row-major with row pitch `tiles`, into columns
 // offc..offc + n of `c` (n ≥ k: the columns past k are zero). One invocation per element
 // written, consecutive along the rows.
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn pack(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) t: u32) {
-    let e = linear_group(wid, nwg) * 256u + t;
+    let e = linear_group(wid, nwg) * WG + t;
     let i = e / P.n;
     let p = e % P.n;
     if (i >= P.m) {
@@ -741,7 +742,7 @@ fn pack(@builtin(workgroup_id) wid: vec3<u32>,
 override SMEM: u32 = 4096u;
 var<workgroup> Ss: array<T, SMEM>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) t: u32) {
@@ -769,7 +770,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
         for (var p0 = 0u; p0 < P.k; p0 = p0 + sbk) {
             // Stage the slabs of the workgroup's products (consecutive invocations along each
             // operand's contiguous dimension where it has one).
-            for (var e = t; e < np * slab; e = e + 256u) {
+            for (var e = t; e < np * slab; e = e + WG) {
                 let q = e / slab;
                 let r = e % slab;
                 let zq = g * np + q;

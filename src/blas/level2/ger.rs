@@ -213,17 +213,8 @@ pub(crate) async fn dger_in<'a>(
         .iter()
         .map(|&(x, y, a)| {
             let (xo, yo) = (Operand::column(x), Operand::row(y));
-            gemm::gemm_f64(
-                ctx,
-                R,
-                (a.rows, a.cols, 1),
-                1,
-                alpha,
-                xo,
-                yo,
-                1.0,
-                Operand::of(a),
-            )
+            let (dims, v) = ((a.rows, a.cols, 1), gemm::Variant::default());
+            gemm::engine_f64(ctx, R, dims, alpha, xo, yo, 1.0, Operand::of(a), v)
         })
         .collect::<Result<Vec<_>>>()?;
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();

@@ -1,0 +1,228 @@
+//! The engine's choices: the workgroup [`Tile`], split-k and packing ([`Config`]), chosen from
+//! the adapter's limits and the problem's shape ([`choose`]), and the per-thread [`Tuning`]
+//! override.
+
+use std::cell::Cell;
+
+use crate::context::Context;
+
+/// A workgroup tile: `bm × bn` of C per workgroup (8×8 per invocation, so `bm·bn/64`
+/// invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2: double-buffered).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tile {
+    /// Rows of C per workgroup (64 or 128).
+    pub bm: u32,
+    /// Columns of C per workgroup (64 or 128).
+    pub bn: u32,
+    /// Depth of a staged slab (8, 16 or 32).
+    pub bk: u32,
+    /// Workgroup-memory buffers: 1, or 2 for double buffering.
+    pub nbuf: u32,
+}
+
+impl Tile {
+    /// Workgroup memory the tile needs, in bytes (f32).
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.nbuf * self.bk * (self.bm + self.bn) * 4)
+    }
+
+    /// Invocations per workgroup.
+    pub fn invocations(&self) -> u32 {
+        self.bm * self.bn / 64
+    }
+
+    /// Whether the kernel supports this shape and `ctx`'s adapter can run it.
+    pub fn fits(&self, limits: &wgpu::Limits) -> bool {
+        let shape_ok = matches!(self.bm, 64 | 128)
+            && matches!(self.bn, 64 | 128)
+            && matches!(self.bk, 8 | 16 | 32)
+            && matches!(self.nbuf, 1 | 2)
+            // Each invocation stages between 1 and 8 vec4s of each operand per slab.
+            && (1..=8).contains(&(16 * self.bk / self.bn))
+            && (1..=8).contains(&(16 * self.bk / self.bm));
+        shape_ok
+            && self.bytes() <= u64::from(limits.max_compute_workgroup_storage_size)
+            && self.invocations() <= limits.max_compute_invocations_per_workgroup
+            && self.invocations() <= limits.max_compute_workgroup_size_x
+    }
+}
+
+/// How one engine call runs: its tile, split-k and packing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    /// The workgroup tile.
+    pub tile: Tile,
+    /// Number of k slices (1: no split-k).
+    pub split: usize,
+    /// Pack operands the vec4 staging cannot read (unaligned or strided) when worth it.
+    pub pack: bool,
+    /// Solve `Cᵀ = Bᵀ·Aᵀ` when C is column-major.
+    pub swap: bool,
+}
+
+/// Tuning override (see [`set_tuning`]): fields given replace the engine's own choice.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Tuning {
+    /// Tile to use where it fits.
+    pub tile: Option<Tile>,
+    /// Number of k slices.
+    pub split: Option<usize>,
+    /// Pack every operand that the vec4 staging cannot read (`true`), or none (`false`),
+    /// whatever the size.
+    pub pack: Option<bool>,
+    /// Transposed problem for column-major C on or off.
+    pub swap: Option<bool>,
+    /// `true`: the bounds-checked kernel everywhere; `false` or unset: the kernel without edge
+    /// code (`EDGE = false`) wherever every tile and slab is whole and both operands
+    /// vec4-readable (since the unrolled slab products, 1–3% faster on the H200:
+    /// `benches/results/2026-12-01-tile/`, run t7).
+    pub edge: Option<bool>,
+    /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
+    pub trsm_columns: Option<bool>,
+    /// Batches of products with m, n ≤ 64 on the small-product kernel (`true`, the default)
+    /// or on the tile kernel (`false`).
+    pub batch_small: Option<bool>,
+}
+
+thread_local! {
+    static TUNING: Cell<Option<Tuning>> = const { Cell::new(None) };
+}
+
+/// Set (or clear, with `None`) an override of the tile engine's choices for the calls made on
+/// this thread, for tuning experiments (`examples/kernel_lab.rs`) and for tests that pin each
+/// path. Results stay correct under any override: a tile that does not [`Tile::fits`] the
+/// adapter is ignored.
+pub fn set_tuning(t: Option<Tuning>) {
+    TUNING.with(|c| c.set(t));
+}
+
+/// The override of this thread, if any.
+pub(crate) fn tuning() -> Option<Tuning> {
+    TUNING.with(Cell::get)
+}
+
+/// Invocations that keep a large GPU busy: wgpu does not report the number of compute units,
+/// so this is a fixed target (two 256-invocation workgroups on each of the 132 SMs of an H200;
+/// smaller GPUs then simply run more waves).
+const TARGET_INVOCATIONS: usize = 264 * 256;
+
+fn tiles(m: usize, n: usize, t: &Tile) -> usize {
+    m.div_ceil(t.bm as usize).max(1) * n.div_ceil(t.bn as usize).max(1)
+}
+
+/// The engine's choice for an `m×n×k` call on `limits` (before any [`Tuning`] override);
+/// `splittable`: split-k allowed (C general, A general). Measured on the H200
+/// (benches/results/README.md, runs 10 and 11): 128×128 tiles, BK 16, single-buffered, where
+/// they give 264·256 invocations (two workgroups per SM of an H200); below that, split-k, on 128×128 tiles while both sides of C
+/// are at least 512 (1000³: 15.4 against 7.9 TFLOP/s on 64×64 tiles), else on a 128×64 (64×128)
+/// tile whose long side runs along the longer side of C (128×4096×4096: 20–21 against 10).
+pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
+    let tile = |bm, bn, bk| Tile {
+        bm,
+        bn,
+        bk,
+        nbuf: 1,
+    };
+    let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
+    let big = fitting(&[
+        tile(128, 128, 16),
+        tile(128, 128, 8),
+        tile(64, 64, 16),
+        tile(64, 64, 8),
+    ])
+    .unwrap_or(tile(64, 64, 8));
+    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
+    let mut t = big;
+    if !enough(&big) && m.min(n) < 512 {
+        let rect = if m >= n {
+            tile(128, 64, 16)
+        } else {
+            tile(64, 128, 16)
+        };
+        t = fitting(&[rect, tile(64, 64, 16), tile(64, 64, 8)]).unwrap_or(big);
+    }
+    let mut split = 1;
+    if splittable && !enough(&t) && k >= 512 {
+        // Slices of at least 256 of k, so that each still streams.
+        let groups = tiles(m, n, &t) * t.invocations() as usize;
+        split = TARGET_INVOCATIONS
+            .div_ceil(groups)
+            .min(k / 256)
+            .clamp(1, 32);
+    }
+    Config {
+        tile: t,
+        split,
+        pack: true,
+        swap: true,
+    }
+}
+
+/// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
+/// device) and no packing (a pack would copy every product); the smallest tile side (64) along
+/// a side of C of at most 64, so that a batch of small products wastes less of each tile.
+fn choose_batched(limits: &wgpu::Limits, (m, n, _): (usize, usize, usize)) -> Config {
+    let tile = |bm, bn| Tile {
+        bm,
+        bn,
+        bk: 16,
+        nbuf: 1,
+    };
+    let bm = if m <= 64 { 64 } else { 128 };
+    let bn = if n <= 64 { 64 } else { 128 };
+    let t = [tile(bm, bn), tile(64, 64)]
+        .into_iter()
+        .chain([Tile {
+            bk: 8,
+            ..tile(64, 64)
+        }])
+        .find(|t| t.fits(limits))
+        .unwrap_or(Tile {
+            bk: 8,
+            ..tile(64, 64)
+        });
+    Config {
+        tile: t,
+        split: 1,
+        pack: false,
+        swap: true,
+    }
+}
+
+/// The choice for this call, and forced packing and edge decisions from a [`Tuning`] override.
+pub(super) fn config(
+    ctx: &Context,
+    dims: (usize, usize, usize),
+    batch: usize,
+    splittable: bool,
+    esize: usize,
+) -> (Config, Option<bool>, Option<bool>) {
+    // Tiles are sized in f32 elements: an f64 tile needs twice the workgroup memory.
+    let mut scaled = ctx.limits().clone();
+    scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
+    let limits = &scaled;
+    let mut c = if batch > 1 {
+        choose_batched(limits, dims)
+    } else {
+        choose(limits, dims, splittable)
+    };
+    let tuning = TUNING.with(Cell::get);
+    if let Some(t) = tuning {
+        if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
+            c.tile = tile;
+        }
+        if let Some(s) = t.split {
+            c.split = s.max(1);
+        }
+        if let Some(p) = t.pack {
+            c.pack = p;
+        }
+        if let Some(s) = t.swap {
+            c.swap = s;
+        }
+    }
+    if !splittable {
+        c.split = 1;
+    }
+    (c, tuning.and_then(|t| t.pack), tuning.and_then(|t| t.edge))
+}
