@@ -6,6 +6,30 @@ use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
+/// The shape checks of [`sgemm`] and [`dgemm`]: `op(A)` m×k (`a`), `op(B)` k×n (`b`), `C` m×n
+/// (`c`). Returns (m, k).
+fn check_shapes(
+    routine: &'static str,
+    (m, k): (usize, usize),
+    b: (usize, usize),
+    c: (usize, usize),
+) -> Result<(usize, usize)> {
+    let what = "rows of op(B) must equal the columns of op(A)";
+    check_len(routine, "b", b.0, k, what)?;
+    check_len(
+        routine,
+        "c",
+        c.0,
+        m,
+        "rows of C must equal the rows of op(A)",
+    )?;
+    let what = "columns of C must equal the columns of op(B)";
+    check_len(routine, "c", c.1, b.1, what)?;
+    check_dim(routine, "a", m.max(k))?;
+    check_dim(routine, "b", b.1)?;
+    Ok((m, k))
+}
+
 /// `C ← alpha·op(A)·op(B) + beta·C`, `op(X) = X` or `Xᵀ`.
 ///
 /// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
@@ -83,30 +107,7 @@ pub(crate) async fn sgemm_in<'a>(
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    let (m, k) = op_a.dim();
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
-    check_len(
-        R,
-        "c",
-        c.nrows(),
-        m,
-        "rows of C must equal the rows of op(A)",
-    )?;
-    check_len(
-        R,
-        "c",
-        c.ncols(),
-        op_b.ncols(),
-        "columns of C must equal the columns of op(B)",
-    )?;
-    check_dim(R, "a", m.max(k))?;
-    check_dim(R, "b", op_b.ncols())?;
+    let (m, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     alpha.check(ctx, R, "alpha")?;
     beta.check(ctx, R, "beta")?;
     if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
@@ -212,30 +213,7 @@ pub(crate) async fn dgemm_in<'a>(
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    let (m, k) = op_a.dim();
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
-    check_len(
-        R,
-        "c",
-        c.nrows(),
-        m,
-        "rows of C must equal the rows of op(A)",
-    )?;
-    check_len(
-        R,
-        "c",
-        c.ncols(),
-        op_b.ncols(),
-        "columns of C must equal the columns of op(B)",
-    )?;
-    check_dim(R, "a", m.max(k))?;
-    check_dim(R, "b", op_b.ncols())?;
+    let (m, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     alpha.check(ctx, R, "alpha")?;
     beta.check(ctx, R, "beta")?;
     crate::blas::check_f64(ctx, R)?;

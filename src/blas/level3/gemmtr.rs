@@ -6,6 +6,36 @@ use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
+/// The shape checks of [`sgemmtr`] and [`dgemmtr`]: `C` (`c`) n×n, `op(A)` n×k (`a`), `op(B)`
+/// k×n (`b`). Returns (n, k).
+fn check_shapes(
+    routine: &'static str,
+    a: (usize, usize),
+    b: (usize, usize),
+    c: (usize, usize),
+) -> Result<(usize, usize)> {
+    check_square(routine, "c", c)?;
+    let (n, k) = (c.0, a.1);
+    check_len(
+        routine,
+        "a",
+        a.0,
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    let what = "rows of op(B) must equal the columns of op(A)";
+    check_len(routine, "b", b.0, k, what)?;
+    check_len(
+        routine,
+        "b",
+        b.1,
+        n,
+        "columns of op(B) must equal the order of C",
+    )?;
+    check_dim(routine, "a", n.max(k))?;
+    Ok((n, k))
+}
+
 /// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of `C` only, `op(X) = X` or `Xᵀ`.
 ///
 /// BLAS: `sgemmtr` (reference BLAS 3.12 / LAPACK 3.12 `SGEMMTR`; Debian's OpenBLAS 0.3.21 has no
@@ -91,31 +121,7 @@ pub(crate) async fn sgemmtr_in<'a>(
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    check_square(R, "c", c.dim())?;
-    let n = c.nrows();
-    let k = op_a.ncols();
-    check_len(
-        R,
-        "a",
-        op_a.nrows(),
-        n,
-        "rows of op(A) must equal the order of C",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.ncols(),
-        n,
-        "columns of op(B) must equal the order of C",
-    )?;
-    check_dim(R, "a", n.max(k))?;
+    let (n, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
@@ -146,7 +152,7 @@ pub(crate) async fn sgemmtr_in<'a>(
 ///
 /// BLAS: `dgemmtr` (`dgemmt` in some BLAS). As [`sgemmtr`] (shapes, layouts, the other
 /// triangle of C never read nor written, the semantics of DESIGN.md §3), in f64 on the same
-/// tile engine (`alias T = f64;`), host `alpha` and `beta`. Forward bound: that of
+/// tile engine (`alias T = f64;`). Forward bound: that of
 /// [`metrics::bounds::gemmtr`](crate::metrics::bounds::gemmtr) with eps = 2^-52.
 ///
 /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
@@ -216,31 +222,7 @@ pub(crate) async fn dgemmtr_in<'a>(
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    check_square(R, "c", c.dim())?;
-    let n = c.nrows();
-    let k = op_a.ncols();
-    check_len(
-        R,
-        "a",
-        op_a.nrows(),
-        n,
-        "rows of op(A) must equal the order of C",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.nrows(),
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
-    check_len(
-        R,
-        "b",
-        op_b.ncols(),
-        n,
-        "columns of op(B) must equal the order of C",
-    )?;
-    check_dim(R, "a", n.max(k))?;
+    let (n, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());

@@ -6,6 +6,33 @@ use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
+/// The shape checks of [`ssymm`] and [`dsymm`]: `A` (`a`) square, of the order of B's rows
+/// (`Left`) or columns (`Right`), `B` and `C` (`c`) m×n. Returns (m, n).
+fn check_shapes(
+    routine: &'static str,
+    side: Side,
+    a: (usize, usize),
+    (m, n): (usize, usize),
+    c: (usize, usize),
+) -> Result<(usize, usize)> {
+    check_square(routine, "a", a)?;
+    let (r, what) = match side {
+        Side::Left => (m, "the order of A must equal the rows of B"),
+        Side::Right => (n, "the order of A must equal the columns of B"),
+    };
+    check_len(routine, "a", a.0, r, what)?;
+    check_len(routine, "c", c.0, m, "rows of C must equal the rows of B")?;
+    check_len(
+        routine,
+        "c",
+        c.1,
+        n,
+        "columns of C must equal the columns of B",
+    )?;
+    check_dim(routine, "b", m.max(n))?;
+    Ok((m, n))
+}
+
 /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
 /// symmetric, stored in its triangle `uplo`.
 ///
@@ -80,22 +107,7 @@ pub(crate) async fn ssymm_in<'a>(
     const R: &str = "ssymm";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
-    check_square(R, "a", a.dim())?;
-    let (m, n) = b.dim();
-    let (r, what) = match side {
-        Side::Left => (m, "the order of A must equal the rows of B"),
-        Side::Right => (n, "the order of A must equal the columns of B"),
-    };
-    check_len(R, "a", a.nrows(), r, what)?;
-    check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of B")?;
-    check_len(
-        R,
-        "c",
-        c.ncols(),
-        n,
-        "columns of C must equal the columns of B",
-    )?;
-    check_dim(R, "b", m.max(n))?;
+    let (m, n) = check_shapes(R, side, a.dim(), b.dim(), c.dim())?;
     if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());
     }
@@ -138,7 +150,7 @@ pub(crate) async fn ssymm_in<'a>(
 ///
 /// BLAS: `dsymm`. As [`ssymm`] (shapes, layouts, only the triangle `uplo` of A read, the
 /// semantics of DESIGN.md §3), in f64 on the same tile engine (`alias T = f64;`: A's triangle
-/// packed densely, then the product), host `alpha` and `beta`. Forward bound: that of
+/// packed densely, then the product). Forward bound: that of
 /// [`metrics::bounds::symm`](crate::metrics::bounds::symm) with eps = 2^-52.
 ///
 /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
@@ -193,22 +205,7 @@ pub(crate) async fn dsymm_in<'a>(
     const R: &str = "dsymm";
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
     crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
-    check_square(R, "a", a.dim())?;
-    let (m, n) = b.dim();
-    let (r, what) = match side {
-        Side::Left => (m, "the order of A must equal the rows of B"),
-        Side::Right => (n, "the order of A must equal the columns of B"),
-    };
-    check_len(R, "a", a.nrows(), r, what)?;
-    check_len(R, "c", c.nrows(), m, "rows of C must equal the rows of B")?;
-    check_len(
-        R,
-        "c",
-        c.ncols(),
-        n,
-        "columns of C must equal the columns of B",
-    )?;
-    check_dim(R, "b", m.max(n))?;
+    let (m, n) = check_shapes(R, side, a.dim(), b.dim(), c.dim())?;
     crate::blas::check_f64(ctx, R)?;
     if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
         return Ok(());

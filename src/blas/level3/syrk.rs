@@ -6,6 +6,26 @@ use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, Out, Scalar};
 use crate::Context;
 
+/// The shape checks of [`ssyrk`] and [`dsyrk`]: `C` (`c`) n×n, `op(A)` n×k (`a`). Returns
+/// (n, k).
+fn check_shapes(
+    routine: &'static str,
+    a: (usize, usize),
+    c: (usize, usize),
+) -> Result<(usize, usize)> {
+    check_square(routine, "c", c)?;
+    let (n, k) = (c.0, a.1);
+    check_len(
+        routine,
+        "a",
+        a.0,
+        n,
+        "rows of op(A) must equal the order of C",
+    )?;
+    check_dim(routine, "a", n.max(k))?;
+    Ok((n, k))
+}
+
 /// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of the symmetric `C`:
 /// `op(A) = A` (n×k) for `Transpose::No`, `op(A) = Aᵀ` (A k×n) for `Transpose::Yes`.
 ///
@@ -71,16 +91,7 @@ pub(crate) async fn ssyrk_in<'a>(
     let (alpha, a, beta, mut c) = (alpha.into(), a.into(), beta.into(), c.into());
     crate::blas::owners!(ctx, R, alpha, a, beta, c);
     let op_a = a.op(trans);
-    check_square(R, "c", c.dim())?;
-    let (n, k) = (c.nrows(), op_a.ncols());
-    check_len(
-        R,
-        "a",
-        op_a.nrows(),
-        n,
-        "rows of op(A) must equal the order of C",
-    )?;
-    check_dim(R, "a", n.max(k))?;
+    let (n, k) = check_shapes(R, op_a.dim(), c.dim())?;
     if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());
     }
@@ -112,7 +123,7 @@ pub(crate) async fn ssyrk_in<'a>(
 ///
 /// BLAS: `dsyrk`. As [`ssyrk`] (shapes, layouts, the other triangle of C never read nor
 /// written, `alpha = 0` or k = 0 giving `beta·C` on the triangle, `beta = 0` never reading C,
-/// no zero-skip), in f64 on the same tile engine (`alias T = f64;`), host `alpha` and `beta`.
+/// no zero-skip), in f64 on the same tile engine (`alias T = f64;`).
 /// Forward bound: that of [`metrics::bounds::syrk`](crate::metrics::bounds::syrk) with
 /// eps = 2^-52.
 ///
@@ -167,16 +178,7 @@ pub(crate) async fn dsyrk_in<'a>(
     let (alpha, a, beta, mut c) = (alpha.into(), a.into(), beta.into(), c.into());
     crate::blas::owners!(ctx, R, alpha, a, beta, c);
     let op_a = a.op(trans);
-    check_square(R, "c", c.dim())?;
-    let (n, k) = (c.nrows(), op_a.ncols());
-    check_len(
-        R,
-        "a",
-        op_a.nrows(),
-        n,
-        "rows of op(A) must equal the order of C",
-    )?;
-    check_dim(R, "a", n.max(k))?;
+    let (n, k) = check_shapes(R, op_a.dim(), c.dim())?;
     crate::blas::check_f64(ctx, R)?;
     if n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
         return Ok(());

@@ -146,7 +146,7 @@ pub(crate) async fn strmm_in<'a>(
 /// BLAS: `dtrmm`. As [`strmm`] (shapes, layouts, only the triangle `uplo` of A read and its
 /// diagonal not at all for `Diag::Unit`, `alpha = 0` setting B to 0 without reading A, no
 /// zero-skip), in f64 on the same tile engine (`alias T = f64;`: the triangle packed densely,
-/// zero slabs skipped), host `alpha`. Forward bound: that of
+/// zero slabs skipped). Forward bound: that of
 /// [`metrics::bounds::trmm`](crate::metrics::bounds::trmm) with eps = 2^-52.
 ///
 /// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
