@@ -187,19 +187,7 @@ pub(crate) fn axpy_f64<'a>(
     x: &'a VecOperand,
     y: &'a VecOperand,
 ) -> Dispatch<'a> {
-    let params = Params {
-        n: x.len as u32,
-        offx: x.offset,
-        incx: x.inc,
-        offy: y.offset,
-        incy: y.inc,
-        h: [0.0; 4],
-        _pad: [0; 3],
-    };
-    let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
-    Dispatch::new(&SHADER, "axpy_sc", &params, &[], groups)
-        .bindings(&[(1, &x.buffer), (2, &y.buffer), (5, alpha)])
-        .elem(Elem::F64)
+    with_scalars(ctx, "axpy_sc", alpha, x, Some(y))
 }
 
 /// The dispatch of `(x, y) = (h11·x + h12·y, h21·x + h22·y)` in f64 (`drot`, `drotm`): entry
@@ -211,36 +199,40 @@ pub(crate) fn rot_f64<'a>(
     x: &'a VecOperand,
     y: &'a VecOperand,
 ) -> Dispatch<'a> {
-    let params = Params {
-        n: x.len as u32,
-        offx: x.offset,
-        incx: x.inc,
-        offy: y.offset,
-        incy: y.inc,
-        h: [0.0; 4],
-        _pad: [0; 3],
-    };
-    let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
-    Dispatch::new(&SHADER, "rot_sc", &params, &[], groups)
-        .bindings(&[(1, &x.buffer), (2, &y.buffer), (5, h)])
-        .elem(Elem::F64)
+    with_scalars(ctx, "rot_sc", h, x, Some(y))
 }
 
 /// The dispatch of `x = alpha·x` in f64 (`dscal`): entry `scal_sc`, alpha read from the
 /// buffer `alpha` (its first f64).
 pub(crate) fn scal_f64<'a>(ctx: &Context, alpha: &'a Buf, x: &'a VecOperand) -> Dispatch<'a> {
+    with_scalars(ctx, "scal_sc", alpha, x, None)
+}
+
+/// One dispatch of an f64 entry that reads its coefficients from the buffer `sc` (binding 5),
+/// over `x` (binding 1) and `y` (binding 2), UNROLL elements per invocation.
+fn with_scalars<'a>(
+    ctx: &Context,
+    entry: &'static str,
+    sc: &'a Buf,
+    x: &'a VecOperand,
+    y: Option<&'a VecOperand>,
+) -> Dispatch<'a> {
     let params = Params {
         n: x.len as u32,
         offx: x.offset,
         incx: x.inc,
-        offy: 0,
-        incy: 1,
+        offy: y.map_or(0, |y| y.offset),
+        incy: y.map_or(1, |y| y.inc),
         h: [0.0; 4],
         _pad: [0; 3],
     };
     let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
-    Dispatch::new(&SHADER, "scal_sc", &params, &[], groups)
-        .bindings(&[(1, &x.buffer), (5, alpha)])
+    let mut bindings = vec![(1, &x.buffer), (5, sc)];
+    if let Some(y) = y {
+        bindings.insert(1, (2, &y.buffer));
+    }
+    Dispatch::new(&SHADER, entry, &params, &[], groups)
+        .bindings(&bindings)
         .elem(Elem::F64)
 }
 

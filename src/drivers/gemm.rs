@@ -382,13 +382,7 @@ fn engine_in<'a>(
             let idx = plan.scratch.len() - 1;
             pack_into(ctx, &mut plan, x, (n, k), &[], (idx, 0, pitch, k));
             pack_into(ctx, &mut plan, y, (n, k), &[], (idx, k, pitch, pitch - k));
-            Op {
-                buf: BufRef::Scratch(idx),
-                offset: 0,
-                rs: pitch as i32,
-                cs: 1,
-                bs: 0,
-            }
+            Op::scratch(idx, pitch as i32, 1)
         };
         let l = concat(a, op_b);
         let mt = concat(op_b, a).t();

@@ -524,19 +524,7 @@ pub(crate) fn structured_blocks(
         Variant::General => unreachable!("structured modes only"),
     };
     let n = a.rows;
-    let room = layout::chunk_len(ctx, 4, i64::from(x.inc)).min(layout::chunk_len(
-        ctx,
-        4,
-        i64::from(y.inc),
-    ));
-    let mut side = n.max(1);
-    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
-        side = if side > 128 {
-            side / 2 / 64 * 64
-        } else {
-            side.div_ceil(2)
-        };
-    }
+    let side = layout::square_side(ctx, a, 4, &[x.inc, y.inc]);
     let block = |ab: MatOperand, mode: Variant, x: VecOperand, y: VecOperand, first: bool| {
         let kernel = plan(mode, &ab);
         let scratch = scratch(ctx, kernel, &ab);

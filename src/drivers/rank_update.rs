@@ -152,19 +152,7 @@ pub(crate) fn symmetric_parts(
         Variant::General => unreachable!("symmetric updates only"),
     };
     let n = a.rows;
-    let room = layout::chunk_len(ctx, 4, i64::from(x.inc)).min(layout::chunk_len(
-        ctx,
-        4,
-        i64::from(y.inc),
-    ));
-    let mut side = n.max(1);
-    while side > 1 && (side > room || !a.block_fits(ctx, 4, side, side)) {
-        side = if side > 128 {
-            side / 2 / 64 * 64
-        } else {
-            side.div_ceil(2)
-        };
-    }
+    let side = layout::square_side(ctx, a, 4, &[x.inc, y.inc]);
     let mut out = Vec::new();
     for i0 in (0..n).step_by(side) {
         let i1 = (i0 + side).min(n);

@@ -90,7 +90,7 @@ pub(crate) fn trsm<'a>(
             (r, n, 0),
             0.0,
             l,
-            unread(w, n),
+            rows_of(w, n, 0),
             alpha,
             x,
             Variant::default(),
@@ -135,18 +135,29 @@ pub(crate) fn trsm_f64<'a>(
     s.solve_f64(0, r, false, &mut out)?;
     if alpha.host().is_none() {
         let v = Variant::default();
-        let scale = gemm::engine_f64(ctx, routine, (r, n, 0), 0.0, l, unread(w, n), alpha, x, v)?;
+        let scale = gemm::engine_f64(
+            ctx,
+            routine,
+            (r, n, 0),
+            0.0,
+            l,
+            rows_of(w, n, 0),
+            alpha,
+            x,
+            v,
+        )?;
         out.push(Step::Update(scale));
     }
     Ok(out)
 }
 
-/// The right operand (depth 0, never read) of the scaling `X ← alpha·X` that applies a device
-/// alpha after the solve: the scratch `w`, since `X` itself is bound as the output.
-fn unread(w: &Buf, n: usize) -> Operand<'_> {
+/// The scratch `w` (C order, `n` columns) from row `r0` on: the solved rows, the updates' right
+/// operand; from row 0, also the (depth 0, never read) right operand of the scaling that
+/// applies a device alpha after the solve, since `X` itself is bound as the output.
+fn rows_of(w: &Buf, n: usize, r0: usize) -> Operand<'_> {
     Operand {
         buffer: w,
-        offset: 0,
+        offset: (r0 * n) as u32,
         rs: n as i32,
         cs: 1,
         bs: 0,
@@ -206,13 +217,7 @@ impl<'a> Solve<'_, 'a> {
         };
         self.solve(f0, f1, scaled, out);
         // X_second ← scale·X_second − L[second, first]·X_first (X_first read from w).
-        let wop = Operand {
-            buffer: self.w,
-            offset: (f0 * self.n) as u32,
-            rs: self.n as i32,
-            cs: 1,
-            bs: 0,
-        };
+        let wop = rows_of(self.w, self.n, f0);
         out.push(Step::Update(gemm::engine(
             self.ctx,
             (s1 - s0, self.n, f1 - f0),
@@ -248,13 +253,7 @@ impl<'a> Solve<'_, 'a> {
             ((mid, r1), (r0, mid))
         };
         self.solve_f64(f0, f1, scaled, out)?;
-        let wop = Operand {
-            buffer: self.w,
-            offset: (f0 * self.n) as u32,
-            rs: self.n as i32,
-            cs: 1,
-            bs: 0,
-        };
+        let wop = rows_of(self.w, self.n, f0);
         out.push(Step::Update(gemm::engine_f64(
             self.ctx,
             routine,

@@ -6,6 +6,15 @@ use crate::context::Context;
 use crate::flags::Uplo;
 use crate::layout::{MatOperand, Scalar};
 
+/// A block side halved: to a multiple of 64 while larger than 128 (as `layout::square_side`).
+fn halve(v: usize) -> usize {
+    if v > 128 {
+        v / 2 / 64 * 64
+    } else {
+        v.div_ceil(2)
+    }
+}
+
 /// One engine call of a product past one storage binding: windows of `op(A)` (rows
 /// `i0..i1`, depth `p0..p1`), `op(B)` (`p0..p1`, `j0..j1`) and `C` (`i0..i1`, `j0..j1`), and
 /// whether it is the first depth panel of its C block (which applies beta; the later ones add
@@ -23,19 +32,12 @@ fn shrink(ctx: &Context, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> 
     if o.block_fits(ctx, 4, *rows, *cols) {
         return false;
     }
-    let half = |v: usize| {
-        if v > 128 {
-            v / 2 / 64 * 64
-        } else {
-            v.div_ceil(2)
-        }
-    };
     let along_rows = (*rows as u64 - 1) * u64::from(o.rs.unsigned_abs());
     let along_cols = (*cols as u64 - 1) * u64::from(o.cs.unsigned_abs());
     if along_rows >= along_cols && *rows > 1 {
-        *rows = half(*rows);
+        *rows = halve(*rows);
     } else {
-        *cols = half(*cols);
+        *cols = halve(*cols);
     }
     true
 }
@@ -202,25 +204,18 @@ pub(crate) fn structured_blocks(
         return Vec::new();
     }
     let (r, q) = (c.rows, c.cols);
-    let half = |v: usize| {
-        if v > 128 {
-            v / 2 / 64 * 64
-        } else {
-            v.div_ceil(2)
-        }
-    };
     let mut s = crate::layout::square_side(ctx, a, 4, &[]);
     let mut w;
     loop {
         let fits = |w: usize| b.block_fits(ctx, 4, s, w) && c.block_fits(ctx, 4, s, w);
         w = q.max(1);
         while w > 1 && !fits(w) {
-            w = half(w);
+            w = halve(w);
         }
         if fits(w) || s == 1 {
             break;
         }
-        s = half(s);
+        s = halve(s);
     }
     let uplo = match a_mode {
         AMode::Symmetric(u) | AMode::Triangular(u, _) => u,

@@ -84,6 +84,17 @@ pub(super) struct Op<'a> {
 }
 
 impl<'a> Op<'a> {
+    /// Scratch buffer `idx` of the plan from its start, with strides `rs`, `cs`.
+    pub fn scratch(idx: usize, rs: i32, cs: i32) -> Self {
+        Op {
+            buf: BufRef::Scratch(idx),
+            offset: 0,
+            rs,
+            cs,
+            bs: 0,
+        }
+    }
+
     pub fn ext(o: Operand<'a>) -> Self {
         Op {
             buf: BufRef::Ext(o.buffer),
@@ -151,22 +162,10 @@ pub(super) fn pack<'a>(
             .map(|&(c, v)| if c == "A_UPLO" { (c, 3.0 - v) } else { (c, v) })
             .collect();
         pack_into(ctx, plan, a.t(), (k, m), &flipped, (idx, 0, pitch, pitch));
-        Op {
-            buf: BufRef::Scratch(idx),
-            offset: 0,
-            rs: 1,
-            cs: pitch as i32,
-            bs: 0,
-        }
+        Op::scratch(idx, 1, pitch as i32)
     } else {
         pack_into(ctx, plan, a, (m, k), consts, (idx, 0, pitch, pitch));
-        Op {
-            buf: BufRef::Scratch(idx),
-            offset: 0,
-            rs: pitch as i32,
-            cs: 1,
-            bs: 0,
-        }
+        Op::scratch(idx, pitch as i32, 1)
     }
 }
 
