@@ -3,7 +3,7 @@ use crate::drivers::gemm::{self, Operand};
 use crate::drivers::rank_update::{self, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, Out, Scalar, VecRef};
+use crate::layout::{self, MatMut, MatOperand, Out, Scalar, VecOperand, VecRef};
 use crate::Context;
 
 /// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
@@ -93,16 +93,7 @@ pub(crate) async fn sger_in<'a>(
     let parts: Vec<_> = if whole {
         Vec::new()
     } else {
-        layout::mat_blocks(ctx, &ad, 4, xd.inc, yd.inc)
-            .into_iter()
-            .map(|(rows, cols)| {
-                (
-                    xd.part(ctx, 4, rows.0, rows.1),
-                    yd.part(ctx, 4, cols.0, cols.1),
-                    ad.block(ctx, 4, rows, cols),
-                )
-            })
-            .collect()
+        blocks(ctx, &ad, &xd, &yd, 4)
     };
     let d: Vec<_> = if whole {
         vec![rank_update::dispatch(
@@ -193,16 +184,7 @@ pub(crate) async fn dger_in<'a>(
     let parts: Vec<_> = if super::blocks64::whole(ctx, &ad, &[&xd, &yd]) {
         Vec::new()
     } else {
-        layout::mat_blocks(ctx, &ad, 8, xd.inc, yd.inc)
-            .into_iter()
-            .map(|(rows, cols)| {
-                (
-                    xd.part(ctx, 8, rows.0, rows.1),
-                    yd.part(ctx, 8, cols.0, cols.1),
-                    ad.block(ctx, 8, rows, cols),
-                )
-            })
-            .collect()
+        blocks(ctx, &ad, &xd, &yd, 8)
     };
     let ops: Vec<_> = if parts.is_empty() {
         vec![(&xd, &yd, &ad)]
@@ -219,4 +201,25 @@ pub(crate) async fn dger_in<'a>(
         .collect::<Result<Vec<_>>>()?;
     let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
     layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut a, &ad)], wait).await
+}
+
+/// The blocks of `A` past one storage binding (`elem` bytes per element), each with its parts
+/// of `x` (its rows) and `y` (its columns).
+fn blocks(
+    ctx: &Context,
+    ad: &MatOperand,
+    xd: &VecOperand,
+    yd: &VecOperand,
+    elem: u64,
+) -> Vec<(VecOperand, VecOperand, MatOperand)> {
+    layout::mat_blocks(ctx, ad, elem, xd.inc, yd.inc)
+        .into_iter()
+        .map(|(rows, cols)| {
+            (
+                xd.part(ctx, elem, rows.0, rows.1),
+                yd.part(ctx, elem, cols.0, cols.1),
+                ad.block(ctx, elem, rows, cols),
+            )
+        })
+        .collect()
 }
