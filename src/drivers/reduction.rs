@@ -512,17 +512,24 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
+/// A reduction's total kept on the device: `words` words (2 for an f64 `t`) from word `word`
+/// of `buffer`; whoever wants a `GpuScalar` wraps it (the BLAS layer).
+pub(crate) struct Kept {
+    pub buffer: crate::pool::Buf,
+    pub word: usize,
+    pub words: usize,
+}
+
 /// Run the reduction, keeping the total on the device: the result is `word` of the total
-/// accumulator (0: `t`, 10: the iamax index, 11: the nrm2 norm), decoded by `decode`. With no
-/// operands (an empty vector) nothing runs and the value reads 0.
-pub(crate) fn run_device<'c, T>(
-    ctx: &'c Context,
+/// accumulator (0: `t`, 10: the iamax index, 11: the nrm2 norm). With no operands (an empty
+/// vector) nothing runs and the words read 0.
+pub(crate) fn run_device(
+    ctx: &Context,
     routine: &'static str,
     kind: Instance,
     operands: Option<(&VecOperand, &VecOperand)>,
     word: usize,
-    decode: fn(&[u32]) -> T,
-) -> Result<crate::GpuScalar<'c, T>> {
+) -> Result<Kept> {
     let plan = Plan::new(ctx, kind, operands);
     if let Some((x, y)) = operands {
         let d = plan.dispatches(kind, x, y);
@@ -536,39 +543,11 @@ pub(crate) fn run_device<'c, T>(
     } else {
         1
     };
-    Ok(crate::GpuScalar::new(
-        ctx,
-        scratch.buffer,
-        at,
+    Ok(Kept {
+        buffer: scratch.buffer,
+        word: at,
         words,
-        decode,
-    ))
-}
-
-/// [`run_device`] of a one-vector reduction (`x` as both operands): checks `x`'s length,
-/// uploads a host `x`, and runs nothing for an empty one.
-pub(crate) fn run_device_one<'c, T>(
-    ctx: &'c Context,
-    routine: &'static str,
-    kind: Instance,
-    x: &crate::layout::VecRef<'_>,
-    word: usize,
-    decode: fn(&[u32]) -> T,
-) -> Result<crate::GpuScalar<'c, T>> {
-    crate::blas::check_dim(routine, "x", x.len())?;
-    let xd = if x.is_empty() {
-        None
-    } else {
-        Some(crate::layout::vector_any(ctx, routine, "x", x)?)
-    };
-    run_device(
-        ctx,
-        routine,
-        kind,
-        xd.as_ref().map(|x| (x, x)),
-        word,
-        decode,
-    )
+    })
 }
 
 /// Run the reduction and read its total back, waiting as `wait` says: the core of every

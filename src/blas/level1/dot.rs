@@ -58,7 +58,7 @@ pub(crate) fn sdot_device<'a, 'c>(
     y: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
     let ops = operands(ctx, x.into(), y.into())?;
-    reduction::run_device(
+    super::kept(
         ctx,
         R,
         INSTANCE,
@@ -145,7 +145,7 @@ pub(crate) fn ddot_device<'a, 'c>(
     y: impl Into<VecRef<'a, f64>>,
 ) -> Result<GpuScalar<'c, f64>> {
     let ops = operands_f64(ctx, x.into(), y.into())?;
-    reduction::run_device(
+    super::kept(
         ctx,
         R64,
         INSTANCE64,

@@ -167,7 +167,7 @@ pub(crate) fn isamax_device<'a, 'c>(
         elem: Elem::F32,
         words: 1,
     };
-    reduction::run_device(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| {
+    super::kept(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| {
         w[0] as usize
     })
 }

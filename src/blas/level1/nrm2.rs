@@ -80,7 +80,7 @@ pub(crate) fn snrm2_device<'a, 'c>(
         elem: Elem::F32,
         words: 1,
     };
-    reduction::run_device_one(ctx, "snrm2", kind, &x.into(), 11, decode_f32)
+    super::kept_one(ctx, "snrm2", kind, &x.into(), 11, decode_f32)
 }
 
 /// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)` in f64, without overflow or underflow.
