@@ -7,6 +7,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wgblas::Context;
 
+pub use crate::describe::Elem;
+
 /// The shared context. Fails loudly when there is no adapter: tests never skip.
 pub fn ctx() -> &'static Context {
     match Context::shared() {
@@ -52,31 +54,34 @@ pub enum Layout {
 
 pub const LAYOUTS: [Layout; 4] = [Layout::C, Layout::F, Layout::Strided, Layout::Reversed];
 
-/// A matrix stored in `layout` whose logical view equals the given values.
-pub struct Mat {
-    buf: Array2<f32>,
+/// A matrix stored in `layout` whose logical view equals the given values (f32 or f64).
+pub struct Stored<T: Elem> {
+    buf: Array2<T>,
     layout: Layout,
 }
 
-impl Mat {
-    pub fn new(logical: &Array2<f32>, layout: Layout) -> Self {
-        Self::filled(logical, layout, f32::NAN)
+/// An f32 matrix in a stored layout.
+pub type Mat = Stored<f32>;
+
+impl<T: Elem> Stored<T> {
+    pub fn new(logical: &Array2<T>, layout: Layout) -> Self {
+        Self::filled(logical, layout, T::nan())
     }
 
     /// As `new`, with storage outside the view set to `pad` (NaN by default: never read).
-    pub fn filled(logical: &Array2<f32>, layout: Layout, pad: f32) -> Self {
+    pub fn filled(logical: &Array2<T>, layout: Layout, pad: T) -> Self {
         let (m, n) = logical.dim();
         let buf = match layout {
             Layout::C | Layout::Reversed => Array2::from_elem((m, n), pad),
             Layout::F => Array2::from_elem((m, n).f(), pad),
             Layout::Strided => Array2::from_elem((2 * m + 1, 2 * n + 1), pad),
         };
-        let mut me = Mat { buf, layout };
+        let mut me = Stored { buf, layout };
         me.view_mut().assign(logical);
         me
     }
 
-    pub fn view(&self) -> ArrayView2<'_, f32> {
+    pub fn view(&self) -> ArrayView2<'_, T> {
         match self.layout {
             Layout::C | Layout::F => self.buf.view(),
             Layout::Strided => self.buf.slice(s![1..;2, 1..;2]),
@@ -84,7 +89,7 @@ impl Mat {
         }
     }
 
-    pub fn view_mut(&mut self) -> ArrayViewMut2<'_, f32> {
+    pub fn view_mut(&mut self) -> ArrayViewMut2<'_, T> {
         match self.layout {
             Layout::C | Layout::F => self.buf.view_mut(),
             Layout::Strided => self.buf.slice_mut(s![1..;2, 1..;2]),
@@ -92,12 +97,12 @@ impl Mat {
         }
     }
 
-    pub fn to_owned(&self) -> Array2<f32> {
+    pub fn to_owned(&self) -> Array2<T> {
         self.view().to_owned()
     }
 
     /// Storage elements outside the view (must be unchanged by any routine).
-    pub fn outside(&self) -> Vec<f32> {
+    pub fn outside(&self) -> Vec<T> {
         match self.layout {
             Layout::Strided => self
                 .buf
@@ -126,10 +131,15 @@ pub const VLAYOUTS: [VLayout; 4] = [
     VLayout::ReversedStep2,
 ];
 
-pub struct Vector {
-    buf: Array1<f32>,
+/// A vector stored in `layout` (stride 1, 2, -1 or -2) whose logical view equals the given
+/// values, NaN elsewhere.
+pub struct StoredVec<T: Elem> {
+    buf: Array1<T>,
     layout: VLayout,
 }
+
+/// An f32 vector in a stored layout.
+pub type Vector = StoredVec<f32>;
 
 fn vview<T>(buf: &Array1<T>, layout: VLayout) -> ArrayView1<'_, T> {
     match layout {
@@ -140,26 +150,26 @@ fn vview<T>(buf: &Array1<T>, layout: VLayout) -> ArrayView1<'_, T> {
     }
 }
 
-impl Vector {
-    pub fn new(logical: &Array1<f32>, layout: VLayout) -> Self {
+impl<T: Elem> StoredVec<T> {
+    pub fn new(logical: &Array1<T>, layout: VLayout) -> Self {
         let n = logical.len();
         let len = match layout {
             VLayout::Unit | VLayout::Reversed => n,
             VLayout::Step2 | VLayout::ReversedStep2 => 2 * n + 1,
         };
-        let mut me = Vector {
-            buf: Array1::from_elem(len, f32::NAN),
+        let mut me = StoredVec {
+            buf: Array1::from_elem(len, T::nan()),
             layout,
         };
         me.view_mut().assign(logical);
         me
     }
 
-    pub fn view(&self) -> ArrayView1<'_, f32> {
+    pub fn view(&self) -> ArrayView1<'_, T> {
         vview(&self.buf, self.layout)
     }
 
-    pub fn view_mut(&mut self) -> ArrayViewMut1<'_, f32> {
+    pub fn view_mut(&mut self) -> ArrayViewMut1<'_, T> {
         match self.layout {
             VLayout::Unit => self.buf.view_mut(),
             VLayout::Step2 => self.buf.slice_mut(s![1..;2]),
@@ -168,7 +178,7 @@ impl Vector {
         }
     }
 
-    pub fn to_owned(&self) -> Array1<f32> {
+    pub fn to_owned(&self) -> Array1<T> {
         self.view().to_owned()
     }
 

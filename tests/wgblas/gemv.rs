@@ -1,15 +1,18 @@
-//! sgemv: y ← alpha·op(A)·x + beta·y. Metric: forward factor ≤ 4 (DESIGN.md §2).
+//! sgemv and dgemv: y ← alpha·op(A)·x + beta·y. Metric: forward factor (`metrics::spec`,
+//! DESIGN.md §2). The description drives validation, fixtures, edges and the resident form;
+//! the special values of DESIGN.md §3 are hand-computed below.
 
-use ndarray::{array, Array1, Array2, ShapeBuilder};
+use ndarray::{array, Array1, Array2, ArrayViewD, ShapeBuilder};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_BETA, NETLIB_N, SIZES, TRANS, VPAIRS};
-
-const THRESHOLD: f64 = 4.0;
+use crate::describe::level2::*;
+use crate::describe::{self, forward, pick, read_under_beta, Bad, Case, Ops, Out, Routine, Slots};
+use crate::oracle_l2 as l2;
 
 /// op(A) is m×n: A is m×n for `No`, n×m for `Yes`.
 fn stored_shape(t: Transpose, m: usize, n: usize) -> (usize, usize) {
@@ -19,10 +22,139 @@ fn stored_shape(t: Transpose, m: usize, n: usize) -> (usize, usize) {
     }
 }
 
+/// The description of gemv.
+pub struct Gemv;
+
+impl Routine for Gemv {
+    const ROOT: &'static str = "gemv";
+    const OUT: Out = Out::Y;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let (ar, ac) = stored_shape(c.trans, c.m, c.n);
+        let a = random_mat(r, ar, ac);
+        let x = random_vec(r, c.n);
+        // beta = 0: y is never read, so it holds NaN.
+        let y = nan_or_rand(r, c.m, c.beta == 0.0);
+        Ops { a, x, y }
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        T::gemv(ctx, c.trans, alpha, s.a.r(), s.x.r(), beta, s.y.w())
+    }
+
+    /// Reference SGEMV returns at once when op(A) has no rows or no columns: y unchanged, even
+    /// NaN under beta = 0.
+    fn quick(c: &Case) -> bool {
+        c.m == 0 || c.n == 0
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        let y0 = read_under_beta(&o.y, c.beta);
+        let mut want = y0.clone();
+        T::o_gemv(c.trans, alpha, &o.a, &o.x, beta, &mut want);
+        let f = Ops { y: y0, ..o.clone() }.f64();
+        let bound = bounds::gemv(
+            c.trans,
+            alpha.to_f64(),
+            f.a.view(),
+            f.x.view(),
+            beta.to_f64(),
+            f.y.view(),
+        );
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let fl = flags(false, true, false);
+        let (c_f, both) = ([Layout::C, Layout::F], (VLayout::Unit, VLayout::Reversed));
+        let seed = |m: usize, n: usize| m as u64 * 10 + n as u64;
+        let mut v = grid(
+            &netlib_shapes(true),
+            &fl,
+            &netlib_scalars(true),
+            &c_f,
+            &VPAIRS,
+            seed,
+        );
+        v.extend(grid(
+            &[(17, 9)],
+            &fl,
+            &[(0.7, 0.9)],
+            &LAYOUTS,
+            &VPAIRS,
+            |_, _| 5,
+        ));
+        v.extend(grid(
+            &[(65, 64)],
+            &fl,
+            &[(1.0, 0.0)],
+            &LAYOUTS,
+            &VPAIRS,
+            |_, _| 6,
+        ));
+        // 600 columns of op(A): the 256-wide row reduction loops (C order) and the per-row
+        // loop (F order).
+        for (t, shape) in [(Transpose::No, (3, 600)), (Transpose::Yes, (600, 3))] {
+            let fl = [(Uplo::Upper, t, Diag::NonUnit)];
+            v.extend(grid(&[shape], &fl, &[(0.7, 0.9)], &c_f, &[both], |_, _| 11));
+        }
+        let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
+        let steps = [(VLayout::Step2, VLayout::Reversed)];
+        v.extend(grid(&wide, &fl, &WIDE_SCALARS, &LAYOUTS, &steps, |m, _| {
+            m as u64
+        }));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let dims = (any::<u64>(), pick(&SIZES), pick(&SIZES), pick(&TRANS));
+        let rest = (
+            -2.0f32..2.0,
+            -2.0f32..2.0,
+            pick(&LAYOUTS),
+            pick(&VLAYOUTS),
+            pick(&VLAYOUTS),
+        );
+        (dims, rest)
+            .prop_map(|((seed, m, n, t), (alpha, beta, la, lx, ly))| {
+                Case::new(seed, m, n)
+                    .flags(Uplo::Upper, t, Diag::NonUnit)
+                    .scalars(alpha.into(), beta.into())
+                    .layouts(la, lx, ly)
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 4);
+        let yes = c.flags(Uplo::Upper, Transpose::Yes, Diag::NonUnit);
+        let bad = |case, x, y, arg| Bad {
+            case,
+            a: (3, 4),
+            x,
+            y,
+            error: "DimensionMismatch",
+            arg,
+        };
+        // With Transpose::Yes, x must have the rows of A (3), y its columns (4).
+        vec![
+            bad(c, 3, 3, "x"),
+            bad(yes, 4, 4, "x"),
+            bad(c, 4, 2, "y"),
+            bad(c, 4, 4, "y"),
+        ]
+    }
+}
+
+describe::described_tests!(Gemv, 100);
+
+/// One case of the description on the shared context (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     seed: u64,
-    (m, n): (usize, usize),
+    dims: (usize, usize),
     trans: Transpose,
     alpha: f32,
     beta: f32,
@@ -30,13 +162,13 @@ pub fn check(
     lx: VLayout,
     ly: VLayout,
 ) {
-    check_on(ctx(), seed, (m, n), trans, alpha, beta, la, lx, ly);
+    check_on(ctx(), seed, dims, trans, alpha, beta, la, lx, ly);
 }
 
 /// [`check`] on the context `c`.
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    c: &wgblas::Context,
+    c: &Context,
     seed: u64,
     (m, n): (usize, usize),
     trans: Transpose,
@@ -46,110 +178,22 @@ pub fn check_on(
     lx: VLayout,
     ly: VLayout,
 ) {
-    let mut r = rng(seed);
-    let (ar, ac) = stored_shape(trans, m, n);
-    let a = rand_mat(&mut r, ar, ac);
-    let x = rand_vec(&mut r, n);
-    // beta = 0: y is never read, so it holds NaN.
-    let y = if beta == 0.0 {
-        Array1::from_elem(m, f32::NAN)
-    } else {
-        rand_vec(&mut r, m)
-    };
-    let sa = Mat::new(&a, la);
-    let xs = Vector::new(&x, lx);
-    let mut ys = Vector::new(&y, ly);
-    blas::sgemv(c, trans, alpha, sa.view(), xs.view(), beta, ys.view_mut()).unwrap();
-    let what = format!("sgemv {m}x{n} {trans:?} alpha={alpha} beta={beta} {la:?} {lx:?}/{ly:?}");
-    assert!(
-        ys.outside_is_untouched(),
-        "{what}: wrote outside the strided y"
-    );
-    if m == 0 || n == 0 {
-        // Reference quick return: y unchanged (even NaN with beta = 0).
-        assert!(l2::same_bits(&ys.to_owned(), &y), "{what}: y changed");
-        return;
-    }
-    let y0 = if beta == 0.0 { Array1::zeros(m) } else { y };
-    let reference = oracle::sgemv(trans, alpha, a.view(), x.view(), beta, y0.view());
-    let bound = bounds::gemv(trans, alpha, a.view(), x.view(), beta, y0.view());
-    let f = metrics::forward_factor(&ys.to_owned(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+    let case = Case::new(seed, m, n)
+        .flags(Uplo::Upper, trans, Diag::NonUnit)
+        .scalars(alpha.into(), beta.into())
+        .layouts(la, lx, ly);
+    describe::check_on::<Gemv, f32>(c, &case);
 }
 
 #[test]
-fn validation_x_length_mismatch() {
+fn validation_extension_forms() {
     let a = Array2::<f32>::ones((3, 4));
-    let mut y = Array1::<f32>::from_elem(3, 7.0);
-    let x = Array1::<f32>::ones(3);
-    let err = blas::sgemv(
-        ctx(),
-        Transpose::No,
-        1.0,
-        a.view(),
-        x.view(),
-        0.0,
-        y.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sgemv",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(a.gpu_gemv(&x).is_err());
-    // With Transpose::Yes, x must have the rows of A (3), y its columns (4).
-    let mut y4 = Array1::<f32>::from_elem(4, 7.0);
-    let x4 = Array1::<f32>::ones(4);
-    let err = blas::sgemv(
-        ctx(),
-        Transpose::Yes,
-        1.0,
-        a.view(),
-        x4.view(),
-        0.0,
-        y4.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sgemv",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(y, Array1::from_elem(3, 7.0));
-    assert_eq!(y4, Array1::from_elem(4, 7.0));
-}
-
-#[test]
-fn validation_y_length_mismatch() {
-    let a = Array2::<f32>::ones((3, 4));
+    assert!(a.gpu_gemv(&Array1::<f32>::ones(3)).is_err());
     let x = Array1::<f32>::ones(4);
     for len in [2, 4] {
         let mut y = Array1::<f32>::from_elem(len, 7.0);
         let err = a.gpu_gemv_inplace(1.0, &x, 1.0, &mut y).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::DimensionMismatch {
-                    routine: "sgemv",
-                    arg: "y",
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        assert_eq!(describe::named(&err), ("DimensionMismatch", "sgemv", "y"));
         assert_eq!(y, Array1::from_elem(len, 7.0));
     }
 }
@@ -169,7 +213,7 @@ fn check_matrix(a: ndarray::ArrayView2<f32>, trans: Transpose, seed: u64) {
     let bound = bounds::gemv(trans, 0.7, a, x.view(), 0.9, y.view());
     let f = metrics::forward_factor(&got, &want, &bound).unwrap();
     assert!(
-        f <= THRESHOLD,
+        f <= describe::threshold::<Gemv>(),
         "{:?} {trans:?}: forward factor {f}",
         a.dim()
     );
@@ -186,57 +230,6 @@ fn past_one_binding() {
     let col = a.into_shape_with_order((40_000_000, 1)).unwrap();
     check_matrix(col.view(), Transpose::No, 3);
     check_matrix(col.view(), Transpose::Yes, 4);
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
-                t in 0usize..2, alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
-                la in 0usize..4, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, (SIZES[m], SIZES[n]), TRANS[t], alpha, beta, LAYOUTS[la], VLAYOUTS[lx],
-              VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_in_c_and_f_order() {
-    let mut shapes: Vec<(usize, usize)> = NETLIB_N.iter().map(|&n| (n, n)).collect();
-    shapes.extend([(0, 3), (3, 0), (2, 9), (9, 5)]);
-    for layout in [Layout::C, Layout::F] {
-        for &(m, n) in &shapes {
-            for t in TRANS {
-                for alpha in NETLIB_ALPHA {
-                    for beta in NETLIB_BETA {
-                        for (lx, ly) in VPAIRS {
-                            check(
-                                m as u64 * 10 + n as u64,
-                                (m, n),
-                                t,
-                                alpha,
-                                beta,
-                                layout,
-                                lx,
-                                ly,
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_strided_and_reversed_layouts() {
-    for la in LAYOUTS {
-        for t in TRANS {
-            for (lx, ly) in VPAIRS {
-                check(5, (17, 9), t, 0.7, 0.9, la, lx, ly);
-                check(6, (65, 64), t, 1.0, 0.0, la, lx, ly);
-            }
-        }
-    }
 }
 
 #[test]
@@ -358,30 +351,6 @@ fn edge_empty_dimensions_quick_return() {
 }
 
 #[test]
-fn edge_rows_longer_than_one_workgroup() {
-    // 600 columns: the 256-wide row reduction loops (C order) and the per-row loop (F order).
-    for layout in [Layout::C, Layout::F] {
-        for t in TRANS {
-            let (m, n) = if t == Transpose::No {
-                (3, 600)
-            } else {
-                (600, 3)
-            };
-            check(
-                11,
-                (m, n),
-                t,
-                0.7,
-                0.9,
-                layout,
-                VLayout::Unit,
-                VLayout::Reversed,
-            );
-        }
-    }
-}
-
-#[test]
 fn real_data_1138_bus() {
     // 1138_bus densified: y = A·x and Aᵀ·x (A is symmetric, so both are the same product
     // through the two kernels), against OpenBLAS.
@@ -395,53 +364,10 @@ fn real_data_1138_bus() {
         let reference = oracle::sgemv(t, 1.0, a.view(), x.view(), 0.0, y0.view());
         let bound = bounds::gemv(t, 1.0, a.view(), x.view(), 0.0, y0.view());
         let f = metrics::forward_factor(&y, &reference, &bound).unwrap();
-        assert!(f <= THRESHOLD, "sgemv 1138_bus {t:?}: forward factor {f}");
-    }
-}
-
-/// The resident form of `check`: the same random inputs, oracle and metric, through a
-/// `GpuMatrix` (row- or column-major storage) and `GpuVector`s.
-fn check_resident(
-    seed: u64,
-    (m, n): (usize, usize),
-    trans: Transpose,
-    alpha: f32,
-    beta: f32,
-    f_order: bool,
-) {
-    let mut r = rng(seed);
-    let (ar, ac) = stored_shape(trans, m, n);
-    let a = rand_mat(&mut r, ar, ac);
-    let x = rand_vec(&mut r, n);
-    let y = if beta == 0.0 {
-        Array1::from_elem(m, f32::NAN)
-    } else {
-        rand_vec(&mut r, m)
-    };
-    let ga = l2::upload_matrix(&a, f_order);
-    let gx = ctx().upload_vector(&x).unwrap();
-    let mut gy = ctx().upload_vector(&y).unwrap();
-    blas::sgemv(ctx(), trans, alpha, &ga, &gx, beta, &mut gy).unwrap();
-    let got = gy.to_array().unwrap();
-    let what = format!("resident sgemv {m}x{n} {trans:?} alpha={alpha} beta={beta} F={f_order}");
-    if m == 0 || n == 0 {
-        assert!(l2::same_bits(&got, &y), "{what}: y changed");
-        return;
-    }
-    let y0 = if beta == 0.0 { Array1::zeros(m) } else { y };
-    let reference = oracle::sgemv(trans, alpha, a.view(), x.view(), beta, y0.view());
-    let bound = bounds::gemv(trans, alpha, a.view(), x.view(), beta, y0.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
-                         t in 0usize..2, alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
-                         f_order in any::<bool>()) {
-        check_resident(seed, (SIZES[m], SIZES[n]), TRANS[t], alpha, beta, f_order);
+        assert!(
+            f <= describe::threshold::<Gemv>(),
+            "sgemv 1138_bus {t:?}: forward factor {f}"
+        );
     }
 }
 

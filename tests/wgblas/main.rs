@@ -5,6 +5,7 @@
 extern crate blas_src;
 
 mod common;
+mod describe;
 
 mod asynch;
 mod axpy;

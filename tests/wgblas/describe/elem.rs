@@ -1,0 +1,367 @@
+//! The element type of a description: f32 (the s routines) or f64 (the d routines). Everything
+//! that differs between the two is here, written once for both by `elem!`: the precision
+//! letter, random values, the metric in units of the type's eps, the wgblas BLAS-layer call and
+//! the OpenBLAS (CBLAS) call of each routine.
+
+use std::fmt::Debug;
+
+use cblas_sys::*;
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use rand::rngs::StdRng;
+use rand::Rng;
+use wgblas::layout::{MatMut, MatRef, Scalar, VecMut, VecRef};
+use wgblas::{blas, metrics, Context, Diag, Transpose, Uplo};
+
+/// What the generic test code needs of f32 and f64.
+pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
+    /// The BLAS precision letter: `s` or `d`.
+    const P: char;
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+    fn nan() -> Self {
+        Self::from_f64(f64::NAN)
+    }
+    fn is_nan(self) -> bool {
+        self.to_f64().is_nan()
+    }
+    /// The bit pattern (NaN payloads included).
+    fn bits(self) -> u64;
+    /// The host scalar argument.
+    fn scalar<'a>(self) -> Scalar<'a, Self>;
+    /// A value with |v| in [1e-3, 1] and a random sign: no subnormal products (DESIGN.md §2).
+    fn value(r: &mut StdRng) -> Self;
+    /// A value in [0, 1), drawn in the type's own precision.
+    fn unit(r: &mut StdRng) -> Self;
+    /// `metrics::forward_factor` (f32, units of 2^-23) or `forward_factor_f64` (units of 2^-52).
+    fn forward(got: ArrayView1<Self>, want: ArrayView1<Self>, bound: ArrayView1<f64>) -> f64;
+    /// `metrics::backward_residual_factor` or `backward_residual_factor_f64`.
+    fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64;
+
+    // The BLAS layer (blas::s* or blas::d*).
+    #[allow(clippy::too_many_arguments)]
+    fn gemv<'a>(
+        c: &Context,
+        t: Transpose,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        x: VecRef<'a, Self>,
+        beta: Self,
+        y: VecMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    #[allow(clippy::too_many_arguments)]
+    fn symv<'a>(
+        c: &Context,
+        u: Uplo,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        x: VecRef<'a, Self>,
+        beta: Self,
+        y: VecMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn trmv<'a>(
+        c: &Context,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        a: MatRef<'a, Self>,
+        x: VecMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn trsv<'a>(
+        c: &Context,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        a: MatRef<'a, Self>,
+        x: VecMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn ger<'a>(
+        c: &Context,
+        alpha: Self,
+        x: VecRef<'a, Self>,
+        y: VecRef<'a, Self>,
+        a: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn syr<'a>(
+        c: &Context,
+        u: Uplo,
+        alpha: Self,
+        x: VecRef<'a, Self>,
+        a: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn syr2<'a>(
+        c: &Context,
+        u: Uplo,
+        alpha: Self,
+        x: VecRef<'a, Self>,
+        y: VecRef<'a, Self>,
+        a: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+
+    // OpenBLAS, row-major on C-order copies of the logical operands.
+    fn o_gemv(
+        t: Transpose,
+        alpha: Self,
+        a: &Array2<Self>,
+        x: &Array1<Self>,
+        beta: Self,
+        y: &mut Array1<Self>,
+    );
+    fn o_symv(
+        u: Uplo,
+        alpha: Self,
+        a: &Array2<Self>,
+        x: &Array1<Self>,
+        beta: Self,
+        y: &mut Array1<Self>,
+    );
+    fn o_trmv(u: Uplo, t: Transpose, d: Diag, a: &Array2<Self>, x: &mut Array1<Self>);
+    fn o_ger(alpha: Self, x: &Array1<Self>, y: &Array1<Self>, a: &mut Array2<Self>);
+    fn o_syr(u: Uplo, alpha: Self, x: &Array1<Self>, a: &mut Array2<Self>);
+    fn o_syr2(u: Uplo, alpha: Self, x: &Array1<Self>, y: &Array1<Self>, a: &mut Array2<Self>);
+}
+
+pub fn ct(t: Transpose) -> CBLAS_TRANSPOSE {
+    match t {
+        Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
+        Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
+    }
+}
+
+pub fn cu(u: Uplo) -> CBLAS_UPLO {
+    match u {
+        Uplo::Upper => CBLAS_UPLO::CblasUpper,
+        Uplo::Lower => CBLAS_UPLO::CblasLower,
+    }
+}
+
+pub fn cd(d: Diag) -> CBLAS_DIAG {
+    match d {
+        Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
+        Diag::Unit => CBLAS_DIAG::CblasUnit,
+    }
+}
+
+const RM: CBLAS_LAYOUT = CBLAS_LAYOUT::CblasRowMajor;
+
+/// The leading dimension of a C-order `a` (at least 1, as CBLAS asks).
+fn ld<T>(a: &Array2<T>) -> i32 {
+    a.ncols().max(1) as i32
+}
+
+macro_rules! elem {
+    ($t:ty, $p:literal, $fwd:path, $bwd:path,
+     [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
+     [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident]) => {
+        impl Elem for $t {
+            const P: char = $p;
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn bits(self) -> u64 {
+                self.to_bits() as u64
+            }
+            fn scalar<'a>(self) -> Scalar<'a, Self> {
+                Scalar::from(self)
+            }
+            fn value(r: &mut StdRng) -> Self {
+                let v: $t = r.random_range(1e-3..=1.0);
+                if r.random_bool(0.5) {
+                    -v
+                } else {
+                    v
+                }
+            }
+            fn unit(r: &mut StdRng) -> Self {
+                r.random_range(0.0..1.0)
+            }
+            fn forward(
+                got: ArrayView1<Self>,
+                want: ArrayView1<Self>,
+                bound: ArrayView1<f64>,
+            ) -> f64 {
+                $fwd(&got, &want, &bound).unwrap()
+            }
+            fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64 {
+                $bwd(&residual, &bound).unwrap()
+            }
+            fn gemv<'a>(
+                c: &Context,
+                t: Transpose,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                x: VecRef<'a, Self>,
+                beta: Self,
+                y: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $gemv(c, t, alpha, a, x, beta, y)
+            }
+            fn symv<'a>(
+                c: &Context,
+                u: Uplo,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                x: VecRef<'a, Self>,
+                beta: Self,
+                y: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $symv(c, u, alpha, a, x, beta, y)
+            }
+            fn trmv<'a>(
+                c: &Context,
+                u: Uplo,
+                t: Transpose,
+                d: Diag,
+                a: MatRef<'a, Self>,
+                x: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $trmv(c, u, t, d, a, x)
+            }
+            fn trsv<'a>(
+                c: &Context,
+                u: Uplo,
+                t: Transpose,
+                d: Diag,
+                a: MatRef<'a, Self>,
+                x: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $trsv(c, u, t, d, a, x)
+            }
+            fn ger<'a>(
+                c: &Context,
+                alpha: Self,
+                x: VecRef<'a, Self>,
+                y: VecRef<'a, Self>,
+                a: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $ger(c, alpha, x, y, a)
+            }
+            fn syr<'a>(
+                c: &Context,
+                u: Uplo,
+                alpha: Self,
+                x: VecRef<'a, Self>,
+                a: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $syr(c, u, alpha, x, a)
+            }
+            fn syr2<'a>(
+                c: &Context,
+                u: Uplo,
+                alpha: Self,
+                x: VecRef<'a, Self>,
+                y: VecRef<'a, Self>,
+                a: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $syr2(c, u, alpha, x, y, a)
+            }
+            fn o_gemv(
+                t: Transpose,
+                alpha: Self,
+                a: &Array2<Self>,
+                x: &Array1<Self>,
+                beta: Self,
+                y: &mut Array1<Self>,
+            ) {
+                let a = a.as_standard_layout();
+                let (m, n) = (a.nrows() as i32, a.ncols() as i32);
+                let (ap, xp, yp) = (a.as_ptr(), x.as_ptr(), y.as_mut_ptr());
+                unsafe { $cgemv(RM, ct(t), m, n, alpha, ap, n.max(1), xp, 1, beta, yp, 1) };
+            }
+            fn o_symv(
+                u: Uplo,
+                alpha: Self,
+                a: &Array2<Self>,
+                x: &Array1<Self>,
+                beta: Self,
+                y: &mut Array1<Self>,
+            ) {
+                let a = a.as_standard_layout();
+                let n = x.len() as i32;
+                let (ap, xp, yp) = (a.as_ptr(), x.as_ptr(), y.as_mut_ptr());
+                unsafe { $csymv(RM, cu(u), n, alpha, ap, n.max(1), xp, 1, beta, yp, 1) };
+            }
+            fn o_trmv(u: Uplo, t: Transpose, d: Diag, a: &Array2<Self>, x: &mut Array1<Self>) {
+                let a = a.as_standard_layout();
+                let n = x.len() as i32;
+                let (ap, xp) = (a.as_ptr(), x.as_mut_ptr());
+                unsafe { $ctrmv(RM, cu(u), ct(t), cd(d), n, ap, n.max(1), xp, 1) };
+            }
+            fn o_ger(alpha: Self, x: &Array1<Self>, y: &Array1<Self>, a: &mut Array2<Self>) {
+                let (m, n, l) = (x.len() as i32, y.len() as i32, ld(a));
+                let (xp, yp, ap) = (x.as_ptr(), y.as_ptr(), a.as_mut_ptr());
+                unsafe { $cger(RM, m, n, alpha, xp, 1, yp, 1, ap, l) };
+            }
+            fn o_syr(u: Uplo, alpha: Self, x: &Array1<Self>, a: &mut Array2<Self>) {
+                let (n, l) = (x.len() as i32, ld(a));
+                let (xp, ap) = (x.as_ptr(), a.as_mut_ptr());
+                unsafe { $csyr(RM, cu(u), n, alpha, xp, 1, ap, l) };
+            }
+            fn o_syr2(
+                u: Uplo,
+                alpha: Self,
+                x: &Array1<Self>,
+                y: &Array1<Self>,
+                a: &mut Array2<Self>,
+            ) {
+                let (n, l) = (x.len() as i32, ld(a));
+                let (xp, yp, ap) = (x.as_ptr(), y.as_ptr(), a.as_mut_ptr());
+                unsafe { $csyr2(RM, cu(u), n, alpha, xp, 1, yp, 1, ap, l) };
+            }
+        }
+    };
+}
+
+elem!(
+    f32,
+    's',
+    metrics::forward_factor,
+    metrics::backward_residual_factor,
+    [
+        blas::sgemv,
+        blas::ssymv,
+        blas::strmv,
+        blas::strsv,
+        blas::sger,
+        blas::ssyr,
+        blas::ssyr2
+    ],
+    [
+        cblas_sgemv,
+        cblas_ssymv,
+        cblas_strmv,
+        cblas_sger,
+        cblas_ssyr,
+        cblas_ssyr2
+    ]
+);
+elem!(
+    f64,
+    'd',
+    metrics::forward_factor_f64,
+    metrics::backward_residual_factor_f64,
+    [
+        blas::dgemv,
+        blas::dsymv,
+        blas::dtrmv,
+        blas::dtrsv,
+        blas::dger,
+        blas::dsyr,
+        blas::dsyr2
+    ],
+    [
+        cblas_dgemv,
+        cblas_dsymv,
+        cblas_dtrmv,
+        cblas_dger,
+        cblas_dsyr,
+        cblas_dsyr2
+    ]
+);
+
+/// A C-order copy of a view (the oracle's operands).
+pub fn c_order<T: Elem>(a: ArrayView2<T>) -> Array2<T> {
+    a.as_standard_layout().into_owned()
+}

@@ -1,0 +1,189 @@
+//! What the Level 2 descriptions share: the netlib values and sizes, random operands in either
+//! element type (symmetric and triangular ones with NaN where the routine must not read), and
+//! the grid of cases.
+
+use ndarray::{Array1, Array2};
+use rand::rngs::StdRng;
+use rand::Rng;
+use wgblas::{Diag, Transpose, Uplo};
+
+use super::{Case, Elem};
+use crate::common::{Layout, VLayout};
+
+pub const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
+pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
+/// Netlib `sblat2` dimensions.
+pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
+/// Netlib `sblat2` alpha and beta values.
+pub const NETLIB_ALPHA: [f64; 3] = [0.0, 1.0, 0.7];
+pub const NETLIB_BETA: [f64; 3] = [0.0, 1.0, 0.9];
+/// Sizes for the fixtures: small ones, the 64-row block of strsv and the 256-wide workgroup
+/// edges of the matrix-vector kernels (kept ≤ 130 for lavapipe).
+pub const SIZES: [usize; 14] = [0, 1, 2, 3, 5, 9, 15, 16, 17, 63, 64, 65, 128, 129];
+/// The sizes and (alpha, beta) pairs of the f64 suite: several diagonal blocks, both signs.
+pub const WIDE_N: [usize; 6] = [1, 2, 7, 33, 65, 130];
+pub const WIDE_SCALARS: [(f64, f64); 4] = [(1.0, 0.0), (0.7, 0.9), (0.0, 0.9), (-1.3, 1.0)];
+
+/// (incx, incy) pairs of netlib values {1, 2, −1, −2}: every stride appears for x and for y.
+pub const VPAIRS: [(VLayout, VLayout); 4] = [
+    (VLayout::Unit, VLayout::Unit),
+    (VLayout::Step2, VLayout::Reversed),
+    (VLayout::Reversed, VLayout::ReversedStep2),
+    (VLayout::ReversedStep2, VLayout::Step2),
+];
+
+pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
+    match uplo {
+        Uplo::Upper => i <= j,
+        Uplo::Lower => i >= j,
+    }
+}
+
+pub fn random_vec<T: Elem>(r: &mut StdRng, n: usize) -> Array1<T> {
+    Array1::from_shape_simple_fn(n, || T::value(r))
+}
+
+pub fn random_mat<T: Elem>(r: &mut StdRng, m: usize, n: usize) -> Array2<T> {
+    Array2::from_shape_simple_fn((m, n), || T::value(r))
+}
+
+/// `n` NaN (an output that must not be read), or `n` random values.
+pub fn nan_or_rand<T: Elem>(r: &mut StdRng, n: usize, nan: bool) -> Array1<T> {
+    if nan {
+        Array1::from_elem(n, T::nan())
+    } else {
+        random_vec(r, n)
+    }
+}
+
+/// A random n×n matrix with NaN outside triangle `uplo` (the part a symmetric routine must
+/// never read).
+pub fn sym_stored<T: Elem>(r: &mut StdRng, n: usize, uplo: Uplo) -> Array2<T> {
+    let mut a = random_mat(r, n, n);
+    a.indexed_iter_mut()
+        .filter(|((i, j), _)| !in_triangle(uplo, *i, *j))
+        .for_each(|(_, v)| *v = T::nan());
+    a
+}
+
+/// A triangular matrix: off-diagonal entries `scale·value()` in triangle `uplo`, a diagonal of
+/// magnitude in [`diag_lo`, `diag_lo` + 1] (random sign), NaN outside the triangle, and NaN on
+/// the diagonal for `Diag::Unit` (which must never read it).
+pub fn tri_stored<T: Elem>(
+    r: &mut StdRng,
+    n: usize,
+    uplo: Uplo,
+    diag: Diag,
+    diag_lo: f64,
+    scale: f64,
+) -> Array2<T> {
+    let (lo, scale) = (T::from_f64(diag_lo).to_f64(), T::from_f64(scale).to_f64());
+    Array2::from_shape_fn((n, n), |(i, j)| {
+        if i == j {
+            let v = T::from_f64(lo + T::unit(r).to_f64());
+            let v = if r.random_bool(0.5) {
+                T::from_f64(-v.to_f64())
+            } else {
+                v
+            };
+            if diag == Diag::Unit {
+                T::nan()
+            } else {
+                v
+            }
+        } else if in_triangle(uplo, i, j) {
+            T::from_f64(T::value(r).to_f64() * scale)
+        } else {
+            T::nan()
+        }
+    })
+}
+
+/// The full symmetric matrix stored in triangle `uplo` of `a`.
+pub fn full_sym<T: Elem>(uplo: Uplo, a: &Array2<T>) -> Array2<T> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if in_triangle(uplo, i, j) {
+            a[[i, j]]
+        } else {
+            a[[j, i]]
+        }
+    })
+}
+
+/// The triangle `uplo` of `a` with zeros elsewhere and, for `Diag::Unit`, ones on the diagonal.
+pub fn clean_tri<T: Elem>(uplo: Uplo, diag: Diag, a: &Array2<T>) -> Array2<T> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if i == j && diag == Diag::Unit {
+            T::from_f64(1.0)
+        } else if in_triangle(uplo, i, j) {
+            a[[i, j]]
+        } else {
+            T::from_f64(0.0)
+        }
+    })
+}
+
+/// The flags a routine takes: every combination of those it varies.
+pub fn flags(uplo: bool, trans: bool, diag: bool) -> Vec<(Uplo, Transpose, Diag)> {
+    let us: &[Uplo] = if uplo { &UPLOS } else { &UPLOS[..1] };
+    let ts: &[Transpose] = if trans { &TRANS } else { &TRANS[..1] };
+    let ds: &[Diag] = if diag { &DIAGS } else { &DIAGS[..1] };
+    let mut out = Vec::new();
+    for &u in us {
+        for &t in ts {
+            for &d in ds {
+                out.push((u, t, d));
+            }
+        }
+    }
+    out
+}
+
+/// Every combination of shapes, flags, (alpha, beta), matrix layouts and vector layouts; the
+/// seed of a case is `seed(m, n)`.
+pub fn grid(
+    shapes: &[(usize, usize)],
+    flags: &[(Uplo, Transpose, Diag)],
+    scalars: &[(f64, f64)],
+    layouts: &[Layout],
+    vpairs: &[(VLayout, VLayout)],
+    seed: impl Fn(usize, usize) -> u64,
+) -> Vec<Case> {
+    let mut out = Vec::new();
+    for &la in layouts {
+        for &(m, n) in shapes {
+            for &(u, t, d) in flags {
+                for &(alpha, beta) in scalars {
+                    for &(lx, ly) in vpairs {
+                        out.push(
+                            Case::new(seed(m, n), m, n)
+                                .flags(u, t, d)
+                                .scalars(alpha, beta)
+                                .layouts(la, lx, ly),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every (alpha, beta) pair of the netlib values (beta 0 alone where the routine has none).
+pub fn netlib_scalars(beta: bool) -> Vec<(f64, f64)> {
+    let betas: &[f64] = if beta { &NETLIB_BETA } else { &[0.0] };
+    NETLIB_ALPHA
+        .iter()
+        .flat_map(|&a| betas.iter().map(move |&b| (a, b)))
+        .collect()
+}
+
+/// The netlib square shapes, and (with `rect`) the rectangular ones of the general routines.
+pub fn netlib_shapes(rect: bool) -> Vec<(usize, usize)> {
+    let mut shapes: Vec<(usize, usize)> = NETLIB_N.iter().map(|&n| (n, n)).collect();
+    if rect {
+        shapes.extend([(0, 3), (3, 0), (2, 9), (9, 5)]);
+    }
+    shapes
+}

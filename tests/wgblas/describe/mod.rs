@@ -1,0 +1,533 @@
+//! One description per routine drives its tests (CLBlast's `TestX<T>` is the model).
+//!
+//! A routine's description ([`Routine`]) declares its argument space (the [`Case`]s of its edge
+//! grid and the random space of its fixtures: shapes, flags, scalars, stored layouts), its
+//! random operands, its BLAS-layer call, its OpenBLAS oracle, its metric (from
+//! `wgblas::metrics::spec`, never a threshold written here) and its known-bad inputs ([`Bad`]).
+//! The generic runners below run the four test kinds from it, for f32 (the s routine) and f64
+//! (the d routine, measured in units of 2^-52 against the s twin's threshold):
+//! - [`validation`]: each bad input gives the typed error naming routine and argument, in the
+//!   host and the resident form, and leaves the output as it was;
+//! - [`fixtures`]: random cases against OpenBLAS, every stored layout;
+//! - [`edges`]: the description's grid (netlib values, zero dimensions, alpha = 0, beta = 0,
+//!   unreferenced memory full of NaN);
+//! - [`resident`]: the same cases through `GpuMatrix`/`GpuVector` (row- and column-major).
+//!
+//! The special values of DESIGN.md §3 that need hand-computed answers stay hand-written in the
+//! routine's file, next to its description.
+
+pub mod elem;
+pub mod level2;
+
+use std::fmt::Debug;
+
+use ndarray::{Array1, Array2, ArrayD, ArrayViewD};
+use proptest::strategy::{BoxedStrategy, Strategy};
+use proptest::test_runner::{Config, TestRunner};
+use rand::rngs::StdRng;
+use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
+use wgblas::metrics::{self, Metric};
+use wgblas::{Context, Diag, Error, GpuMatrix, GpuVector, Transpose, Uplo};
+
+use crate::common::{ctx, rng, Layout, Stored, StoredVec, VLayout};
+pub use elem::Elem;
+
+/// One point of a routine's argument space (the element type comes from the runner).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Case {
+    /// The seed of the random operands.
+    pub seed: u64,
+    /// Rows of `op(A)` (the order, for square routines).
+    pub m: usize,
+    /// Columns of `op(A)` (the order, for square routines).
+    pub n: usize,
+    pub uplo: Uplo,
+    pub trans: Transpose,
+    pub diag: Diag,
+    pub alpha: f64,
+    pub beta: f64,
+    /// The lower end of the diagonal's magnitude of a triangle to solve with (1: well
+    /// conditioned; below 1: ill conditioned).
+    pub diag_lo: f64,
+    pub la: Layout,
+    pub lx: VLayout,
+    pub ly: VLayout,
+}
+
+impl Case {
+    /// An `m`×`n` case with the plain flags, alpha = 1, beta = 0, contiguous C-order operands.
+    pub fn new(seed: u64, m: usize, n: usize) -> Self {
+        Case {
+            seed,
+            m,
+            n,
+            uplo: Uplo::Upper,
+            trans: Transpose::No,
+            diag: Diag::NonUnit,
+            alpha: 1.0,
+            beta: 0.0,
+            diag_lo: 1.0,
+            la: Layout::C,
+            lx: VLayout::Unit,
+            ly: VLayout::Unit,
+        }
+    }
+
+    pub fn flags(self, uplo: Uplo, trans: Transpose, diag: Diag) -> Self {
+        Case {
+            uplo,
+            trans,
+            diag,
+            ..self
+        }
+    }
+
+    pub fn scalars(self, alpha: f64, beta: f64) -> Self {
+        Case {
+            alpha,
+            beta,
+            ..self
+        }
+    }
+
+    pub fn layouts(self, la: Layout, lx: VLayout, ly: VLayout) -> Self {
+        Case { la, lx, ly, ..self }
+    }
+}
+
+/// The operands of a case: a matrix and two vectors (empty where the routine has none).
+#[derive(Debug, Clone)]
+pub struct Ops<T> {
+    pub a: Array2<T>,
+    pub x: Array1<T>,
+    pub y: Array1<T>,
+}
+
+impl<T: Elem> Ops<T> {
+    /// The same operands in f64 (exact from f32): what the bounds are computed on.
+    pub fn f64(&self) -> Ops<f64> {
+        Ops {
+            a: self.a.mapv(T::to_f64),
+            x: self.x.mapv(T::to_f64),
+            y: self.y.mapv(T::to_f64),
+        }
+    }
+}
+
+/// Which operand a routine writes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Out {
+    A,
+    X,
+    Y,
+}
+
+/// A matrix operand as the routine gets it: a stored host view or a resident matrix.
+pub enum MatSlot<T: Elem> {
+    Host(Stored<T>),
+    Dev(GpuMatrix<'static, T>),
+}
+
+impl<T: Elem> MatSlot<T> {
+    pub fn r(&self) -> MatRef<'_, T> {
+        match self {
+            MatSlot::Host(m) => m.view().into(),
+            MatSlot::Dev(g) => g.into(),
+        }
+    }
+
+    pub fn w(&mut self) -> MatMut<'_, T> {
+        match self {
+            MatSlot::Host(m) => m.view_mut().into(),
+            MatSlot::Dev(g) => g.into(),
+        }
+    }
+
+    fn logical(&self) -> Array2<T> {
+        match self {
+            MatSlot::Host(m) => m.to_owned(),
+            MatSlot::Dev(g) => g.to_array().unwrap(),
+        }
+    }
+}
+
+/// A vector operand as the routine gets it.
+pub enum VecSlot<T: Elem> {
+    Host(StoredVec<T>),
+    Dev(GpuVector<'static, T>),
+}
+
+impl<T: Elem> VecSlot<T> {
+    pub fn r(&self) -> VecRef<'_, T> {
+        match self {
+            VecSlot::Host(v) => v.view().into(),
+            VecSlot::Dev(g) => g.into(),
+        }
+    }
+
+    pub fn w(&mut self) -> VecMut<'_, T> {
+        match self {
+            VecSlot::Host(v) => v.view_mut().into(),
+            VecSlot::Dev(g) => g.into(),
+        }
+    }
+
+    fn logical(&self) -> Array1<T> {
+        match self {
+            VecSlot::Host(v) => v.to_owned(),
+            VecSlot::Dev(g) => g.to_array().unwrap(),
+        }
+    }
+}
+
+/// The operands of one call.
+pub struct Slots<T: Elem> {
+    pub a: MatSlot<T>,
+    pub x: VecSlot<T>,
+    pub y: VecSlot<T>,
+}
+
+impl<T: Elem> Slots<T> {
+    /// Host operands in the case's stored layouts (NaN outside the views).
+    fn host(c: &Case, o: &Ops<T>) -> Self {
+        Slots {
+            a: MatSlot::Host(Stored::new(&o.a, c.la)),
+            x: VecSlot::Host(StoredVec::new(&o.x, c.lx)),
+            y: VecSlot::Host(StoredVec::new(&o.y, c.ly)),
+        }
+    }
+
+    /// Resident operands: A row-major, or column-major for a case in F order.
+    fn resident(c: &Case, o: &Ops<T>) -> Self {
+        let a = if c.la == Layout::F {
+            o.a.t().as_standard_layout().into_owned().reversed_axes()
+        } else {
+            o.a.as_standard_layout().into_owned()
+        };
+        let up = |v: &Array1<T>| VecSlot::Dev(ctx().upload_vector(v).unwrap());
+        Slots {
+            a: MatSlot::Dev(ctx().upload_matrix(&a).unwrap()),
+            x: up(&o.x),
+            y: up(&o.y),
+        }
+    }
+
+    /// The output operand's logical value, flattened in logical order.
+    fn output(&self, out: Out) -> ArrayD<T> {
+        match out {
+            Out::A => self.a.logical().into_dyn(),
+            Out::X => self.x.logical().into_dyn(),
+            Out::Y => self.y.logical().into_dyn(),
+        }
+    }
+
+    /// Whether the host storage outside the output view is as it was (NaN padding).
+    fn outside_untouched(&self, out: Out, pad: &[T]) -> bool {
+        match (out, &self.a, &self.x, &self.y) {
+            (Out::A, MatSlot::Host(m), _, _) => same_bits(&m.outside(), pad),
+            (Out::X, _, VecSlot::Host(v), _) | (Out::Y, _, _, VecSlot::Host(v)) => {
+                v.outside_is_untouched()
+            }
+            _ => true,
+        }
+    }
+
+    fn pad(&self) -> Vec<T> {
+        match &self.a {
+            MatSlot::Host(m) => m.outside(),
+            MatSlot::Dev(_) => Vec::new(),
+        }
+    }
+}
+
+/// Bitwise equality (NaN payloads included), in logical order.
+pub fn same_bits<'a, T: Elem>(
+    a: impl IntoIterator<Item = &'a T>,
+    b: impl IntoIterator<Item = &'a T>,
+) -> bool {
+    let a: Vec<u64> = a.into_iter().map(|v| v.bits()).collect();
+    let b: Vec<u64> = b.into_iter().map(|v| v.bits()).collect();
+    a == b
+}
+
+/// A known-bad input: the operand shapes of the call, the error variant and the argument it
+/// must name.
+#[derive(Debug, Clone, Copy)]
+pub struct Bad {
+    pub case: Case,
+    /// Rows and columns of the stored A, lengths of x and y.
+    pub a: (usize, usize),
+    pub x: usize,
+    pub y: usize,
+    /// The `wgblas::Error` variant, by name.
+    pub error: &'static str,
+    pub arg: &'static str,
+}
+
+/// The variant name, routine and argument of an error.
+pub fn named(e: &Error) -> (&'static str, &'static str, &'static str) {
+    match e {
+        Error::DimensionMismatch { routine, arg, .. } => ("DimensionMismatch", routine, arg),
+        Error::NotSquare { routine, arg, .. } => ("NotSquare", routine, arg),
+        Error::TooLarge { routine, arg, .. } => ("TooLarge", routine, arg),
+        Error::InvalidArgument { routine, arg, .. } => ("InvalidArgument", routine, arg),
+        Error::OutOfRange { routine, arg, .. } => ("OutOfRange", routine, arg),
+        Error::OutOfHostMemory { routine, arg, .. } => ("OutOfHostMemory", routine, arg),
+        _ => ("other", "", ""),
+    }
+}
+
+/// A routine's test description.
+pub trait Routine {
+    /// The BLAS root (`"gemv"`): the routine is `sgemv` or `dgemv`, its metric `spec("sgemv")`.
+    const ROOT: &'static str;
+    /// The operand it writes.
+    const OUT: Out;
+    /// Whether it writes one triangle of A only (the other is left as it was, bit for bit).
+    const TRIANGLE_ONLY: bool = false;
+
+    /// The random operands of a case, drawn from `r`.
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T>;
+    /// The BLAS-layer call (`blas::sgemv` / `blas::dgemv`) on `s`.
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()>;
+    /// BLAS's quick returns: the output is left as it was, bit for bit.
+    fn quick(c: &Case) -> bool;
+    /// The measure of a result against the oracle (OpenBLAS) with the metric of
+    /// `metrics::spec`: a forward factor, or a backward residual factor.
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64;
+    /// The edge grid.
+    fn edges() -> Vec<Case>;
+    /// The random space of the fixtures.
+    fn space() -> BoxedStrategy<Case>;
+    /// Known-bad inputs.
+    fn bad() -> Vec<Bad>;
+    /// Fixed cases that once failed (replayed every run).
+    fn regressions() -> Vec<Case> {
+        Vec::new()
+    }
+}
+
+/// The routine's BLAS name for element type `T`.
+pub fn name<R: Routine, T: Elem>() -> String {
+    format!("{}{}", T::P, R::ROOT)
+}
+
+/// The routine's threshold: its entry (or its s twin's) in `metrics::spec`.
+pub fn threshold<R: Routine>() -> f64 {
+    let s = metrics::spec(&format!("s{}", R::ROOT)).unwrap();
+    assert!(
+        matches!(s.metric, Metric::Forward | Metric::BackwardResidual),
+        "{}: not a factor metric",
+        R::ROOT
+    );
+    s.threshold
+}
+
+/// The forward factor of `got` against `want` with `bound`, in units of `T`'s eps.
+pub fn forward<T: Elem>(got: ArrayViewD<T>, want: ArrayD<T>, bound: ArrayD<f64>) -> f64 {
+    let flat = |v: ArrayViewD<T>| Array1::from_iter(v.iter().copied());
+    let bound = Array1::from_iter(bound.iter().copied());
+    T::forward(flat(got).view(), flat(want.view()).view(), bound.view())
+}
+
+/// One case in a form (host storage on context `c`, or resident), checked against its
+/// description: the storage outside the views untouched, quick returns leaving the output as
+/// it was, the other triangle untouched, and the measure within the threshold.
+fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
+    let o: Ops<T> = R::inputs(&mut rng(case.seed), case);
+    let mut s = if resident {
+        Slots::resident(case, &o)
+    } else {
+        Slots::host(case, &o)
+    };
+    let pad = s.pad();
+    let what = format!(
+        "{}{} {case:?}",
+        if resident { "resident " } else { "" },
+        name::<R, T>()
+    );
+    R::call(c, case, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        s.outside_untouched(R::OUT, &pad),
+        "{what}: wrote outside the strided output"
+    );
+    let got = s.output(R::OUT);
+    let before = match R::OUT {
+        Out::A => o.a.clone().into_dyn(),
+        Out::X => o.x.clone().into_dyn(),
+        Out::Y => o.y.clone().into_dyn(),
+    };
+    if R::TRIANGLE_ONLY {
+        let other = |m: &ArrayD<T>| -> Vec<T> {
+            m.indexed_iter()
+                .filter(|(ix, _)| !level2::in_triangle(case.uplo, ix[0], ix[1]))
+                .map(|(_, v)| *v)
+                .collect()
+        };
+        assert!(
+            same_bits(&other(&got), &other(&before)),
+            "{what}: the other triangle changed"
+        );
+    }
+    if R::quick(case) {
+        assert!(same_bits(&got, &before), "{what}: output changed");
+        return;
+    }
+    let f = R::measure(case, &o, got.view());
+    let t = threshold::<R>();
+    assert!(f <= t, "{what}: factor {f} > {t}");
+}
+
+/// One case through the BLAS layer on host views stored in the case's layouts.
+pub fn check<R: Routine, T: Elem>(case: &Case) {
+    run::<R, T>(ctx(), case, false)
+}
+
+/// [`check`] on the context `c`.
+pub fn check_on<R: Routine, T: Elem>(c: &Context, case: &Case) {
+    run::<R, T>(c, case, false)
+}
+
+/// One case through resident operands.
+pub fn check_resident<R: Routine, T: Elem>(case: &Case) {
+    run::<R, T>(ctx(), case, true)
+}
+
+/// `cases` random cases of the description's space (seeded by proptest), then its regressions.
+pub fn fixtures<R: Routine, T: Elem>(cases: u32) {
+    for case in R::regressions() {
+        check::<R, T>(&case);
+    }
+    let mut runner = TestRunner::new(Config::with_cases(cases));
+    runner
+        .run(&R::space(), |case| {
+            check::<R, T>(&case);
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Every case of the description's edge grid.
+pub fn edges<R: Routine, T: Elem>() {
+    for case in R::edges() {
+        check::<R, T>(&case);
+    }
+}
+
+/// `cases` random cases of the description's space, in the resident form (A row-major, or
+/// column-major where the case says F order), then its regressions.
+pub fn resident<R: Routine, T: Elem>(cases: u32) {
+    for case in R::regressions() {
+        check_resident::<R, T>(&case);
+    }
+    let space = R::space().prop_map(|c| Case {
+        la: if c.la == Layout::F {
+            Layout::F
+        } else {
+            Layout::C
+        },
+        ..c
+    });
+    let mut runner = TestRunner::new(Config::with_cases(cases));
+    runner
+        .run(&space, |case| {
+            check_resident::<R, T>(&case);
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Each known-bad input, in the host and the resident form: the typed error naming the
+/// routine and the argument, and the output left as it was.
+pub fn validation<R: Routine, T: Elem>() {
+    let routine = name::<R, T>();
+    for bad in R::bad() {
+        let fill = T::from_f64(7.0);
+        let o = Ops {
+            a: Array2::from_elem(bad.a, fill),
+            x: Array1::from_elem(bad.x, fill),
+            y: Array1::from_elem(bad.y, fill),
+        };
+        for resident in [false, true] {
+            let mut s = if resident {
+                Slots::resident(&bad.case, &o)
+            } else {
+                Slots::host(&bad.case, &o)
+            };
+            let err = R::call(ctx(), &bad.case, &mut s).unwrap_err();
+            let (variant, r, arg) = named(&err);
+            assert_eq!(
+                (variant, r, arg),
+                (bad.error, routine.as_str(), bad.arg),
+                "{bad:?} resident={resident}: {err}"
+            );
+            let before = match R::OUT {
+                Out::A => o.a.view().into_dyn().to_owned(),
+                Out::X => o.x.view().into_dyn().to_owned(),
+                Out::Y => o.y.view().into_dyn().to_owned(),
+            };
+            assert!(
+                same_bits(&s.output(R::OUT), &before),
+                "{routine} {bad:?} resident={resident}: output changed"
+            );
+        }
+    }
+}
+
+/// The strategy of a list: one of its items, uniformly.
+pub fn pick<V: Clone + Debug + 'static>(items: &[V]) -> BoxedStrategy<V> {
+    proptest::sample::select(items.to_vec()).boxed()
+}
+
+/// The tests of a description, for f32 and f64: validation, fixtures (`$cases` random cases),
+/// the edge grid, and the resident form (`$cases` random cases).
+macro_rules! described_tests {
+    ($r:ty, $cases:expr) => {
+        #[test]
+        fn validation() {
+            crate::describe::validation::<$r, f32>();
+        }
+        #[test]
+        fn validation_f64() {
+            crate::describe::validation::<$r, f64>();
+        }
+        #[test]
+        fn fixtures() {
+            crate::describe::fixtures::<$r, f32>($cases);
+        }
+        #[test]
+        fn fixtures_f64() {
+            crate::describe::fixtures::<$r, f64>($cases);
+        }
+        #[test]
+        fn edges() {
+            crate::describe::edges::<$r, f32>();
+        }
+        #[test]
+        fn edges_f64() {
+            crate::describe::edges::<$r, f64>();
+        }
+        #[test]
+        fn resident() {
+            crate::describe::resident::<$r, f32>($cases);
+        }
+        #[test]
+        fn resident_f64() {
+            crate::describe::resident::<$r, f64>($cases);
+        }
+    };
+}
+pub(crate) use described_tests;
+
+/// `zeros` where beta = 0 (the y or C that must not be read, and that BLAS then treats as 0),
+/// else `y` itself.
+pub fn read_under_beta<T: Elem, D: ndarray::Dimension>(
+    y: &ndarray::Array<T, D>,
+    beta: f64,
+) -> ndarray::Array<T, D> {
+    if beta == 0.0 {
+        y.mapv(|_| T::from_f64(0.0))
+    } else {
+        y.clone()
+    }
+}
