@@ -1,23 +1,120 @@
-//! sger: A ← alpha·x·yᵀ + A. Metric: forward factor ≤ 2 (DESIGN.md §2).
+//! sger and dger: A ← alpha·x·yᵀ + A. Metric: forward factor (`metrics::spec`, DESIGN.md §2).
+//! The description drives validation, fixtures, edges and the resident form; the special
+//! values of DESIGN.md §3 are hand-computed below.
 
-use ndarray::{array, Array1, Array2};
+use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context, Error};
 
 use crate::common::*;
-use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_N, SIZES, VPAIRS};
+use crate::describe::level2::*;
+use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::oracle_l2 as l2;
 
-const THRESHOLD: f64 = 2.0;
+/// The description of ger.
+pub struct Ger;
 
+impl Routine for Ger {
+    const ROOT: &'static str = "ger";
+    const OUT: Out = Out::A;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let a = random_mat(r, c.m, c.n);
+        let x = random_vec(r, c.m);
+        let y = random_vec(r, c.n);
+        Ops { a, x, y }
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        T::ger(ctx, T::from_f64(c.alpha), s.x.r(), s.y.r(), s.a.w())
+    }
+
+    /// Quick return: A unchanged.
+    fn quick(c: &Case) -> bool {
+        c.alpha == 0.0 || c.m == 0 || c.n == 0
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let alpha = T::from_f64(c.alpha);
+        let mut want = o.a.clone();
+        T::o_ger(alpha, &o.x, &o.y, &mut want);
+        let f = o.f64();
+        let bound = bounds::ger(alpha.to_f64(), f.x.view(), f.y.view(), f.a.view());
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let fl = flags(false, false, false);
+        let c_f = [Layout::C, Layout::F];
+        let alphas: Vec<_> = NETLIB_ALPHA.iter().map(|&a| (a, 0.0)).collect();
+        let seed = |m: usize, n: usize| m as u64 * 10 + n as u64;
+        let mut v = grid(&netlib_shapes(true), &fl, &alphas, &c_f, &VPAIRS, seed);
+        v.extend(grid(
+            &[(17, 65)],
+            &fl,
+            &[(0.7, 0.0)],
+            &LAYOUTS,
+            &VPAIRS,
+            |_, _| 8,
+        ));
+        // (2, 70 000): a grid of many workgroups along n at a cheap shape.
+        let wide = [(1, 1), (7, 5), (33, 65), (130, 17), (2, 70_000)];
+        let steps = [(VLayout::Reversed, VLayout::Step2)];
+        v.extend(grid(
+            &wide,
+            &fl,
+            &[(1.0, 0.0), (-0.7, 0.0)],
+            &LAYOUTS,
+            &steps,
+            |_, _| 6,
+        ));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let dims = (any::<u64>(), pick(&SIZES), pick(&SIZES));
+        let rest = (
+            -2.0f32..2.0,
+            pick(&LAYOUTS),
+            pick(&VLAYOUTS),
+            pick(&VLAYOUTS),
+        );
+        (dims, rest)
+            .prop_map(|((seed, m, n), (alpha, la, lx, ly))| {
+                Case::new(seed, m, n)
+                    .scalars(alpha.into(), 0.0)
+                    .layouts(la, lx, ly)
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 4);
+        let bad = |x, y, arg| Bad {
+            case: c,
+            a: (3, 4),
+            x,
+            y,
+            error: "DimensionMismatch",
+            arg,
+        };
+        vec![bad(4, 4, "x"), bad(3, 3, "y")]
+    }
+}
+
+describe::described_tests!(Ger, 100);
+
+/// One case of the description on the shared context (used by the kernel-variant tests).
 pub fn check(seed: u64, dims: (usize, usize), alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
     check_on(ctx(), seed, dims, alpha, la, lx, ly);
 }
 
 /// [`check`] on the context `c`.
 pub fn check_on(
-    c: &wgblas::Context,
+    c: &Context,
     seed: u64,
     (m, n): (usize, usize),
     alpha: f32,
@@ -25,66 +122,19 @@ pub fn check_on(
     lx: VLayout,
     ly: VLayout,
 ) {
-    let mut r = rng(seed);
-    let a = rand_mat(&mut r, m, n);
-    let x = rand_vec(&mut r, m);
-    let y = rand_vec(&mut r, n);
-    let mut sa = Mat::new(&a, la);
-    let pad = sa.outside();
-    let (xs, ys) = (Vector::new(&x, lx), Vector::new(&y, ly));
-    blas::sger(c, alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
-    let what = format!("sger {m}x{n} alpha={alpha} {la:?} {lx:?}/{ly:?}");
-    assert!(
-        l2::same_bits(&pad, &sa.outside()),
-        "{what}: wrote outside the strided A"
-    );
-    if alpha == 0.0 || m == 0 || n == 0 {
-        // Quick return: A unchanged.
-        assert!(l2::same_bits(&sa.to_owned(), &a), "{what}: A changed");
-        return;
-    }
-    let reference = l2::sger(alpha, x.view(), y.view(), a.view());
-    let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
-    let f = metrics::forward_factor(&sa.to_owned(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+    let case = Case::new(seed, m, n)
+        .scalars(alpha.into(), 0.0)
+        .layouts(la, lx, ly);
+    describe::check_on::<Ger, f32>(c, &case);
 }
 
 #[test]
-fn validation_length_mismatch() {
+fn validation_extension_forms() {
     let mut a = Array2::<f32>::from_elem((3, 4), 7.0);
-    let err = blas::sger(
-        ctx(),
-        1.0,
-        Array1::ones(4).view(),
-        Array1::ones(4).view(),
-        a.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sger",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
     let err = Array1::<f32>::ones(3)
         .gpu_ger_inplace(1.0, &Array1::ones(3), &mut a)
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sger",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "sger", "y"));
     assert!(Array1::<f32>::ones(2)
         .gpu_ger(1.0, &Array1::ones(4), &a)
         .is_err());
@@ -104,39 +154,6 @@ fn past_one_binding() {
     assert!(a.indexed_iter().all(|((i, j), &v)| {
         v == 2.0 * ((i % 3) * (j % 5)) as f32 + if (i, j) == (0, 0) { 3.0 } else { 0.0 }
     }));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
-                alpha in -2.0f32..2.0, la in 0usize..4, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, (SIZES[m], SIZES[n]), alpha, LAYOUTS[la], VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_in_c_and_f_order() {
-    let mut shapes: Vec<(usize, usize)> = NETLIB_N.iter().map(|&n| (n, n)).collect();
-    shapes.extend([(0, 3), (3, 0), (2, 9), (9, 5)]);
-    for layout in [Layout::C, Layout::F] {
-        for &(m, n) in &shapes {
-            for alpha in NETLIB_ALPHA {
-                for (lx, ly) in VPAIRS {
-                    check(m as u64 * 10 + n as u64, (m, n), alpha, layout, lx, ly);
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_strided_and_reversed_layouts() {
-    for la in LAYOUTS {
-        for (lx, ly) in VPAIRS {
-            check(8, (17, 65), 0.7, la, lx, ly);
-        }
-    }
 }
 
 #[test]
@@ -206,7 +223,7 @@ fn real_data_1138_bus() {
         blas::sger(ctx(), 0.7, x.view(), y.view(), sa.view_mut()).unwrap();
         let f = metrics::forward_factor(&sa.to_owned(), &reference, &bound).unwrap();
         assert!(
-            f <= THRESHOLD,
+            f <= describe::threshold::<Ger>(),
             "sger 1138_bus {layout:?}: forward factor {f}"
         );
     }
@@ -240,40 +257,6 @@ fn edge_rounded_once_against_exact() {
         worst <= 0.501,
         "sger not rounded once: factor {worst} against the exact update"
     );
-}
-
-/// The resident form of `check`: the same random inputs, oracle and metric, through a
-/// `GpuMatrix` (row- or column-major storage) updated in place and `GpuVector`s.
-fn check_resident(seed: u64, (m, n): (usize, usize), alpha: f32, f_order: bool) {
-    let mut r = rng(seed);
-    let a = rand_mat(&mut r, m, n);
-    let x = rand_vec(&mut r, m);
-    let y = rand_vec(&mut r, n);
-    let mut ga = l2::upload_matrix(&a, f_order);
-    let (gx, gy) = (
-        ctx().upload_vector(&x).unwrap(),
-        ctx().upload_vector(&y).unwrap(),
-    );
-    blas::sger(ctx(), alpha, &gx, &gy, &mut ga).unwrap();
-    let got = ga.to_array().unwrap();
-    let what = format!("resident sger {m}x{n} alpha={alpha} F={f_order}");
-    if alpha == 0.0 || m == 0 || n == 0 {
-        assert!(l2::same_bits(&got, &a), "{what}: A changed");
-        return;
-    }
-    let reference = l2::sger(alpha, x.view(), y.view(), a.view());
-    let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), m in 0usize..SIZES.len(), n in 0usize..SIZES.len(),
-                         alpha in -2.0f32..2.0, f_order in any::<bool>()) {
-        check_resident(seed, (SIZES[m], SIZES[n]), alpha, f_order);
-    }
 }
 
 #[test]

@@ -1,17 +1,128 @@
-//! ssymv: y ← alpha·A·x + beta·y, A symmetric in its triangle `uplo`. Metric: forward factor
-//! ≤ 2 (DESIGN.md §2).
+//! ssymv and dsymv: y ← alpha·A·x + beta·y, A symmetric in its triangle `uplo`. Metric: forward
+//! factor (`metrics::spec`, DESIGN.md §2). The description drives validation, fixtures, edges
+//! and the resident form; the special values of DESIGN.md §3 are hand-computed below.
 
-use ndarray::{array, Array1, Array2};
+use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_BETA, NETLIB_N, SIZES, UPLOS, VPAIRS};
+use crate::describe::level2::*;
+use crate::describe::{self, forward, pick, read_under_beta, Bad, Case, Ops, Out, Routine, Slots};
+use crate::oracle_l2 as l2;
 
-const THRESHOLD: f64 = 2.0;
+/// The description of symv: A symmetric, stored in its triangle `uplo` (NaN in the other one:
+/// never read).
+pub struct Symv;
 
+impl Routine for Symv {
+    const ROOT: &'static str = "symv";
+    const OUT: Out = Out::Y;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let a = sym_stored(r, c.n, c.uplo);
+        let x = random_vec(r, c.n);
+        let y = nan_or_rand(r, c.n, c.beta == 0.0);
+        Ops { a, x, y }
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        T::symv(ctx, c.uplo, alpha, s.a.r(), s.x.r(), beta, s.y.w())
+    }
+
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        let y0 = read_under_beta(&o.y, c.beta);
+        let mut want = y0.clone();
+        T::o_symv(
+            c.uplo,
+            alpha,
+            &full_sym(c.uplo, &o.a),
+            &o.x,
+            beta,
+            &mut want,
+        );
+        let f = Ops { y: y0, ..o.clone() }.f64();
+        let (a, x, y) = (f.a.view(), f.x.view(), f.y.view());
+        let bound = bounds::symv(c.uplo, alpha.to_f64(), a, x, beta.to_f64(), y);
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let fl = flags(true, false, false);
+        let c_f = [Layout::C, Layout::F];
+        let mut v = grid(
+            &netlib_shapes(false),
+            &fl,
+            &netlib_scalars(true),
+            &c_f,
+            &VPAIRS,
+            |n, _| n as u64,
+        );
+        v.extend(grid(
+            &[(17, 17)],
+            &fl,
+            &[(0.7, 0.9)],
+            &LAYOUTS,
+            &VPAIRS,
+            |_, _| 3,
+        ));
+        let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
+        let steps = [(VLayout::Step2, VLayout::Reversed)];
+        v.extend(grid(&wide, &fl, &WIDE_SCALARS, &LAYOUTS, &steps, |m, _| {
+            m as u64
+        }));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
+        let rest = (
+            -2.0f32..2.0,
+            -2.0f32..2.0,
+            pick(&LAYOUTS),
+            pick(&VLAYOUTS),
+            pick(&VLAYOUTS),
+        );
+        (dims, rest)
+            .prop_map(|((seed, n, u), (alpha, beta, la, lx, ly))| {
+                Case::new(seed, n, n)
+                    .flags(u, Transpose::No, Diag::NonUnit)
+                    .scalars(alpha.into(), beta.into())
+                    .layouts(la, lx, ly)
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 3).scalars(1.0, 1.0);
+        let bad = |a, x, y, error, arg| Bad {
+            case: c,
+            a,
+            x,
+            y,
+            error,
+            arg,
+        };
+        vec![
+            bad((3, 4), 3, 3, "NotSquare", "a"),
+            bad((3, 3), 4, 3, "DimensionMismatch", "x"),
+            bad((3, 3), 3, 2, "DimensionMismatch", "y"),
+        ]
+    }
+}
+
+describe::described_tests!(Symv, 100);
+
+/// One case of the description on the shared context (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     seed: u64,
@@ -29,7 +140,7 @@ pub fn check(
 /// [`check`] on the context `c`.
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    c: &wgblas::Context,
+    c: &Context,
     seed: u64,
     n: usize,
     uplo: Uplo,
@@ -39,97 +150,26 @@ pub fn check_on(
     lx: VLayout,
     ly: VLayout,
 ) {
-    let mut r = rng(seed);
-    // NaN outside the stored triangle: never read.
-    let a = l2::sym_stored(&mut r, n, uplo);
-    let x = rand_vec(&mut r, n);
-    let y = if beta == 0.0 {
-        Array1::from_elem(n, f32::NAN)
-    } else {
-        rand_vec(&mut r, n)
-    };
-    let sa = Mat::new(&a, la);
-    let xs = Vector::new(&x, lx);
-    let mut ys = Vector::new(&y, ly);
-    blas::ssymv(c, uplo, alpha, sa.view(), xs.view(), beta, ys.view_mut()).unwrap();
-    let what = format!("ssymv n={n} {uplo:?} alpha={alpha} beta={beta} {la:?} {lx:?}/{ly:?}");
-    assert!(
-        ys.outside_is_untouched(),
-        "{what}: wrote outside the strided y"
-    );
-    let y0 = if beta == 0.0 { Array1::zeros(n) } else { y };
-    let reference = l2::ssymv(uplo, alpha, a.view(), x.view(), beta, y0.view());
-    let bound = bounds::symv(uplo, alpha, a.view(), x.view(), beta, y0.view());
-    let f = metrics::forward_factor(&ys.to_owned(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+    let case = Case::new(seed, n, n)
+        .flags(uplo, Transpose::No, Diag::NonUnit)
+        .scalars(alpha.into(), beta.into())
+        .layouts(la, lx, ly);
+    describe::check_on::<Symv, f32>(c, &case);
 }
 
 #[test]
-fn validation_not_square() {
+fn validation_extension_forms() {
     let a = Array2::<f32>::ones((3, 4));
-    let x = Array1::<f32>::ones(3);
-    let mut y = Array1::<f32>::from_elem(3, 7.0);
-    let err = blas::ssymv(
-        ctx(),
-        Uplo::Upper,
-        1.0,
-        a.view(),
-        x.view(),
-        0.0,
-        y.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "ssymv",
-                arg: "a",
-                rows: 3,
-                cols: 4
-            }
-        ),
-        "{err}"
-    );
-    assert!(a.gpu_symv(Uplo::Lower, &x).is_err());
-    assert_eq!(y, Array1::from_elem(3, 7.0));
-}
-
-#[test]
-fn validation_length_mismatch() {
+    assert!(a.gpu_symv(Uplo::Lower, &Array1::<f32>::ones(3)).is_err());
     let a = Array2::<f32>::ones((3, 3));
-    let mut y = Array1::<f32>::from_elem(3, 7.0);
-    let err = a
-        .gpu_symv_inplace(Uplo::Lower, 1.0, &Array1::ones(4), 1.0, &mut y)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ssymv",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(y, Array1::from_elem(3, 7.0));
-    let mut y2 = Array1::<f32>::from_elem(2, 7.0);
-    let err = a
-        .gpu_symv_inplace(Uplo::Upper, 1.0, &Array1::ones(3), 1.0, &mut y2)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ssymv",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(y2, Array1::from_elem(2, 7.0));
+    for (x, y, arg) in [(4, 3, "x"), (3, 2, "y")] {
+        let mut y = Array1::<f32>::from_elem(y, 7.0);
+        let err = a
+            .gpu_symv_inplace(Uplo::Lower, 1.0, &Array1::ones(x), 1.0, &mut y)
+            .unwrap_err();
+        assert_eq!(describe::named(&err), ("DimensionMismatch", "ssymv", arg));
+        assert!(y.iter().all(|&v| v == 7.0));
+    }
 }
 
 #[test]
@@ -155,44 +195,6 @@ fn past_one_binding() {
         assert_eq!(y[i], want(i), "y[{i}]");
     }
     assert!(y.iter().all(|v| v.is_finite()));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
-                alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
-                la in 0usize..4, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, SIZES[n], UPLOS[u], alpha, beta, LAYOUTS[la], VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for n in NETLIB_N {
-            for uplo in UPLOS {
-                for alpha in NETLIB_ALPHA {
-                    for beta in NETLIB_BETA {
-                        for (lx, ly) in VPAIRS {
-                            check(n as u64, n, uplo, alpha, beta, layout, lx, ly);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_strided_and_reversed_layouts() {
-    for la in LAYOUTS {
-        for uplo in UPLOS {
-            for (lx, ly) in VPAIRS {
-                check(3, 17, uplo, 0.7, 0.9, la, lx, ly);
-            }
-        }
-    }
 }
 
 #[test]
@@ -318,42 +320,10 @@ fn real_data_1138_bus() {
             let bound = bounds::symv(uplo, 1.0, a.view(), x.view(), 0.0, y0.view());
             let f = metrics::forward_factor(&y, &reference, &bound).unwrap();
             assert!(
-                f <= THRESHOLD,
+                f <= describe::threshold::<Symv>(),
                 "ssymv 1138_bus {uplo:?} {layout:?}: forward factor {f}"
             );
         }
-    }
-}
-
-/// The resident form of `check`: the same random inputs (NaN outside the stored triangle),
-/// oracle and metric, through a `GpuMatrix` (row- or column-major storage) and `GpuVector`s.
-fn check_resident(seed: u64, n: usize, uplo: Uplo, alpha: f32, beta: f32, f_order: bool) {
-    let mut r = rng(seed);
-    let a = l2::sym_stored(&mut r, n, uplo);
-    let x = rand_vec(&mut r, n);
-    let y = if beta == 0.0 {
-        Array1::from_elem(n, f32::NAN)
-    } else {
-        rand_vec(&mut r, n)
-    };
-    let ga = l2::upload_matrix(&a, f_order);
-    let gx = ctx().upload_vector(&x).unwrap();
-    let mut gy = ctx().upload_vector(&y).unwrap();
-    blas::ssymv(ctx(), uplo, alpha, &ga, &gx, beta, &mut gy).unwrap();
-    let what = format!("resident ssymv n={n} {uplo:?} alpha={alpha} beta={beta} F={f_order}");
-    let y0 = if beta == 0.0 { Array1::zeros(n) } else { y };
-    let reference = l2::ssymv(uplo, alpha, a.view(), x.view(), beta, y0.view());
-    let bound = bounds::symv(uplo, alpha, a.view(), x.view(), beta, y0.view());
-    let f = metrics::forward_factor(&gy.to_array().unwrap(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
-                         alpha in -2.0f32..2.0, beta in -2.0f32..2.0, f_order in any::<bool>()) {
-        check_resident(seed, SIZES[n], UPLOS[u], alpha, beta, f_order);
     }
 }
 

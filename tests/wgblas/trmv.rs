@@ -1,17 +1,117 @@
-//! strmv: x ← op(A)·x, A triangular. Metric: forward factor ≤ 2 (DESIGN.md §2).
+//! strmv and dtrmv: x ← op(A)·x, A triangular. Metric: forward factor (`metrics::spec`,
+//! DESIGN.md §2). The description drives validation, fixtures, edges and the resident form;
+//! the special values of DESIGN.md §3 are hand-computed below.
 
-use ndarray::{array, Array1, Array2};
+use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l2::{self as l2, DIAGS, NETLIB_N, SIZES, TRANS, UPLOS};
+use crate::describe::level2::*;
+use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::oracle_l2 as l2;
 
-const THRESHOLD: f64 = 2.0;
+/// The description of trmv: NaN outside the triangle, and on the diagonal for `Unit` (never
+/// read).
+pub struct Trmv;
 
-#[allow(clippy::too_many_arguments)]
+impl Routine for Trmv {
+    const ROOT: &'static str = "trmv";
+    const OUT: Out = Out::X;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let a = tri_stored(r, c.n, c.uplo, c.diag, 0.0, 1.0);
+        let x = random_vec(r, c.n);
+        Ops {
+            a,
+            x,
+            y: Array1::from_vec(Vec::new()),
+        }
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        T::trmv(ctx, c.uplo, c.trans, c.diag, s.a.r(), s.x.w())
+    }
+
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let mut want = o.x.clone();
+        T::o_trmv(
+            c.uplo,
+            c.trans,
+            c.diag,
+            &clean_tri(c.uplo, c.diag, &o.a),
+            &mut want,
+        );
+        let f = o.f64();
+        let bound = bounds::trmv(c.uplo, c.trans, c.diag, f.a.view(), f.x.view());
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let fl = flags(true, true, true);
+        let c_f = [Layout::C, Layout::F];
+        let vs: Vec<_> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
+        let one = [(1.0, 0.0)];
+        let mut v = grid(&netlib_shapes(false), &fl, &one, &c_f, &vs, |n, _| n as u64);
+        let nonunit = flags(true, true, false);
+        v.extend(grid(&[(17, 17)], &nonunit, &one, &LAYOUTS, &vs, |_, _| 4));
+        let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
+        let steps = [(VLayout::Step2, VLayout::Unit)];
+        v.extend(grid(&wide, &fl, &one, &LAYOUTS, &steps, |m, _| {
+            m as u64 + 3
+        }));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let flags = (pick(&UPLOS), pick(&TRANS), pick(&DIAGS));
+        (
+            any::<u64>(),
+            pick(&SIZES),
+            flags,
+            pick(&LAYOUTS),
+            pick(&VLAYOUTS),
+        )
+            .prop_map(|(seed, n, (u, t, d), la, lx)| {
+                Case::new(seed, n, n)
+                    .flags(u, t, d)
+                    .layouts(la, lx, VLayout::Unit)
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 3);
+        let bad = |a, x, error, arg| Bad {
+            case: c,
+            a,
+            x,
+            y: 0,
+            error,
+            arg,
+        };
+        vec![
+            bad((3, 2), 3, "NotSquare", "a"),
+            bad((3, 3), 4, "DimensionMismatch", "x"),
+        ]
+    }
+
+    /// seed = 0, n = 2, upper, no transpose, non-unit, row-major (a resident failure once).
+    fn regressions() -> Vec<Case> {
+        vec![Case::new(0, 2, 2)]
+    }
+}
+
+describe::described_tests!(Trmv, 100);
+
+/// One case of the description on the shared context (used by the kernel-variant tests).
 pub fn check(
     seed: u64,
     n: usize,
@@ -27,7 +127,7 @@ pub fn check(
 /// [`check`] on the context `c`.
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    c: &wgblas::Context,
+    c: &Context,
     seed: u64,
     n: usize,
     uplo: Uplo,
@@ -36,73 +136,25 @@ pub fn check_on(
     la: Layout,
     lx: VLayout,
 ) {
-    let mut r = rng(seed);
-    // NaN outside the triangle, and on the diagonal for Unit: never read.
-    let a = l2::tri_stored(&mut r, n, uplo, diag, 0.0, 1.0);
-    let x = rand_vec(&mut r, n);
-    let sa = Mat::new(&a, la);
-    let mut xs = Vector::new(&x, lx);
-    blas::strmv(c, uplo, trans, diag, sa.view(), xs.view_mut()).unwrap();
-    let what = format!("strmv n={n} {uplo:?} {trans:?} {diag:?} {la:?} {lx:?}");
-    assert!(
-        xs.outside_is_untouched(),
-        "{what}: wrote outside the strided x"
-    );
-    let reference = l2::strmv(uplo, trans, diag, a.view(), x.view());
-    let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
-    let f = metrics::forward_factor(&xs.to_owned(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
+    let case = Case::new(seed, n, n)
+        .flags(uplo, trans, diag)
+        .layouts(la, lx, VLayout::Unit);
+    describe::check_on::<Trmv, f32>(c, &case);
 }
 
 #[test]
-fn validation_not_square() {
+fn validation_extension_forms() {
     let a = Array2::<f32>::ones((3, 2));
-    let mut x = Array1::<f32>::from_elem(3, 7.0);
-    let err = blas::strmv(
-        ctx(),
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
-        a.view(),
-        x.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "strmv",
-                arg: "a",
-                rows: 3,
-                cols: 2
-            }
-        ),
-        "{err}"
-    );
+    let x = Array1::<f32>::from_elem(3, 7.0);
     assert!(a
         .gpu_trmv(Uplo::Lower, Transpose::Yes, Diag::Unit, &x)
         .is_err());
-    assert_eq!(x, Array1::from_elem(3, 7.0));
-}
-
-#[test]
-fn validation_length_mismatch() {
     let a = Array2::<f32>::ones((3, 3));
     let mut x = Array1::<f32>::from_elem(4, 7.0);
     let err = a
         .gpu_trmv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x)
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "strmv",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "strmv", "x"));
     assert_eq!(x, Array1::from_elem(4, 7.0));
 }
 
@@ -119,45 +171,6 @@ fn past_one_binding() {
     a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x)
         .unwrap();
     assert!(x.iter().enumerate().all(|(i, &v)| v == (1 + i) as f32));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2, t in 0usize..2,
-                d in 0usize..2, la in 0usize..4, lx in 0usize..4) {
-        check(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], LAYOUTS[la], VLAYOUTS[lx]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for n in NETLIB_N {
-            for uplo in UPLOS {
-                for trans in TRANS {
-                    for diag in DIAGS {
-                        for lx in VLAYOUTS {
-                            check(n as u64, n, uplo, trans, diag, layout, lx);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_strided_and_reversed_layouts() {
-    for la in LAYOUTS {
-        for uplo in UPLOS {
-            for trans in TRANS {
-                for lx in VLAYOUTS {
-                    check(4, 17, uplo, trans, Diag::NonUnit, la, lx);
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -226,36 +239,10 @@ fn real_data_1138_bus() {
             let bound = bounds::trmv(Uplo::Lower, trans, diag, a.view(), x.view());
             let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
             assert!(
-                f <= THRESHOLD,
+                f <= describe::threshold::<Trmv>(),
                 "strmv 1138_bus {trans:?} {diag:?}: forward factor {f}"
             );
         }
-    }
-}
-
-/// The resident form of `check`: the same random inputs (NaN outside the triangle and on a
-/// unit diagonal), oracle and metric, through a `GpuMatrix` (row- or column-major storage) and
-/// a `GpuVector`.
-fn check_resident(seed: u64, n: usize, uplo: Uplo, trans: Transpose, diag: Diag, f_order: bool) {
-    let mut r = rng(seed);
-    let a = l2::tri_stored(&mut r, n, uplo, diag, 0.0, 1.0);
-    let x = rand_vec(&mut r, n);
-    let ga = l2::upload_matrix(&a, f_order);
-    let mut gx = ctx().upload_vector(&x).unwrap();
-    blas::strmv(ctx(), uplo, trans, diag, &ga, &mut gx).unwrap();
-    let what = format!("resident strmv n={n} {uplo:?} {trans:?} {diag:?} F={f_order}");
-    let reference = l2::strmv(uplo, trans, diag, a.view(), x.view());
-    let bound = bounds::trmv(uplo, trans, diag, a.view(), x.view());
-    let f = metrics::forward_factor(&gx.to_array().unwrap(), &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
-                         t in 0usize..2, d in 0usize..2, f_order in any::<bool>()) {
-        check_resident(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], f_order);
     }
 }
 

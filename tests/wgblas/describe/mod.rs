@@ -455,6 +455,9 @@ pub fn validation<R: Routine, T: Elem>() {
                 Slots::host(&bad.case, &o)
             };
             let err = R::call(ctx(), &bad.case, &mut s).unwrap_err();
+            if let Error::NotSquare { rows, cols, .. } = err {
+                assert_eq!((rows, cols), bad.a, "{routine} {bad:?}: {err}");
+            }
             let (variant, r, arg) = named(&err);
             assert_eq!(
                 (variant, r, arg),
