@@ -7,8 +7,6 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::rngs::StdRng;
 use wgblas::{Diag, Transpose, Uplo};
 
-use crate::common::rand_mat;
-
 // Also included by level3_real_data.rs (each test module keeps its own private copy).
 #[path = "../../examples/support/mtx.rs"]
 #[allow(dead_code, clippy::duplicate_mod)]
@@ -19,39 +17,15 @@ pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
 /// Netlib `sblat2` dimensions.
 pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
-/// Netlib `sblat2` alpha and beta values.
-pub const NETLIB_ALPHA: [f32; 3] = [0.0, 1.0, 0.7];
-pub const NETLIB_BETA: [f32; 3] = [0.0, 1.0, 0.9];
 /// Sizes for the fixtures: small ones, the 64-row block of strsv and the 256-wide workgroup
 /// edges of the matrix-vector kernels (kept ≤ 130 for lavapipe).
 pub const SIZES: [usize; 14] = [0, 1, 2, 3, 5, 9, 15, 16, 17, 63, 64, 65, 128, 129];
-
-/// (incx, incy) pairs of netlib values {1, 2, −1, −2}: every stride appears for x and for y.
-pub const VPAIRS: [(crate::common::VLayout, crate::common::VLayout); 4] = {
-    use crate::common::VLayout::*;
-    [
-        (Unit, Unit),
-        (Step2, Reversed),
-        (Reversed, ReversedStep2),
-        (ReversedStep2, Step2),
-    ]
-};
 
 pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
     match uplo {
         Uplo::Upper => i <= j,
         Uplo::Lower => i >= j,
     }
-}
-
-/// A random n×n matrix with NaN outside triangle `uplo` (the part a symmetric routine must
-/// never read).
-pub fn sym_stored(rng: &mut StdRng, n: usize, uplo: Uplo) -> Array2<f32> {
-    let mut a = rand_mat(rng, n, n);
-    a.indexed_iter_mut()
-        .filter(|((i, j), _)| !in_triangle(uplo, *i, *j))
-        .for_each(|(_, v)| *v = f32::NAN);
-    a
 }
 
 /// A triangular matrix for strmv/strsv: off-diagonal entries `scale·value()` in triangle `uplo`,

@@ -1,16 +1,155 @@
-//! ssyr2: A ← alpha·x·yᵀ + alpha·y·xᵀ + A on the triangle `uplo`. Metric: forward factor ≤ 2
-//! (DESIGN.md §2); the other triangle must be left exactly as it was.
+//! ssyr2 and dsyr2: A ← alpha·(x·yᵀ + y·xᵀ) + A on the triangle `uplo`. Metric: forward
+//! factor (`metrics::spec`, DESIGN.md §2); the other triangle is left exactly as it was. The
+//! description drives validation, fixtures, edges and the resident form; the special values of
+//! DESIGN.md §3 are hand-computed below.
 
-use ndarray::{array, Array1, Array2};
+use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l2::{self as l2, NETLIB_ALPHA, NETLIB_N, SIZES, UPLOS, VPAIRS};
+use crate::describe::level2::*;
+use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::oracle_l2 as l2;
 
-const THRESHOLD: f64 = 2.0;
+/// The description of syr2: A symmetric in its triangle `uplo`, NaN in the other one
+/// (neither read nor written).
+pub struct Syr2;
+
+impl Routine for Syr2 {
+    const ROOT: &'static str = "syr2";
+    const OUT: Out = Out::A;
+    const TRIANGLE_ONLY: bool = true;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let a = sym_stored(r, c.n, c.uplo);
+        let x = random_vec(r, c.n);
+        let y = random_vec(r, c.n);
+        Ops { a, x, y }
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        T::syr2(ctx, c.uplo, T::from_f64(c.alpha), s.x.r(), s.y.r(), s.a.w())
+    }
+
+    /// Quick return: A unchanged.
+    fn quick(c: &Case) -> bool {
+        c.alpha == 0.0 || c.n == 0
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let alpha = T::from_f64(c.alpha);
+        let mut want = o.a.clone();
+        T::o_syr2(c.uplo, alpha, &o.x, &o.y, &mut want);
+        let f = o.f64();
+        let bound = bounds::syr2(c.uplo, alpha.to_f64(), f.x.view(), f.y.view(), f.a.view());
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let fl = flags(true, false, false);
+        let c_f = [Layout::C, Layout::F];
+        let vs: Vec<(VLayout, VLayout)> = VPAIRS.to_vec();
+        let alphas: Vec<_> = NETLIB_ALPHA.iter().map(|&a| (a, 0.0)).collect();
+        let mut v = grid(&netlib_shapes(false), &fl, &alphas, &c_f, &vs, |n, _| {
+            n as u64
+        });
+        v.extend(grid(
+            &[(65, 65)],
+            &fl,
+            &[(0.7, 0.0)],
+            &LAYOUTS,
+            &vs,
+            |_, _| 2,
+        ));
+        let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
+        let steps = [(VLayout::Step2, VLayout::Reversed)];
+        let scalars = [(1.0, 0.0), (-0.7, 0.0)];
+        v.extend(grid(&wide, &fl, &scalars, &LAYOUTS, &steps, |m, _| {
+            m as u64 + 9
+        }));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
+        let rest = (
+            -2.0f32..2.0,
+            pick(&LAYOUTS),
+            pick(&VLAYOUTS),
+            pick(&VLAYOUTS),
+        );
+        (dims, rest)
+            .prop_map(|((seed, n, u), (alpha, la, lx, ly))| {
+                Case::new(seed, n, n)
+                    .flags(u, Transpose::No, Diag::NonUnit)
+                    .scalars(alpha.into(), 0.0)
+                    .layouts(la, lx, ly)
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
+        let bad = |a, x, y, error, arg| Bad {
+            case: c,
+            a,
+            x,
+            y,
+            error,
+            arg,
+        };
+        vec![
+            bad((2, 3), 2, 2, "NotSquare", "a"),
+            bad((3, 3), 4, 3, "DimensionMismatch", "x"),
+            bad((3, 3), 3, 4, "DimensionMismatch", "y"),
+        ]
+    }
+}
+
+describe::described_tests!(Syr2, 100);
+
+/// One case of the description on the shared context (used by the kernel-variant tests).
+pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
+    check_on(ctx(), seed, n, uplo, alpha, la, lx, ly);
+}
+
+/// [`check`] on the context `c`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    c: &Context,
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    alpha: f32,
+    la: Layout,
+    lx: VLayout,
+    ly: VLayout,
+) {
+    let case = Case::new(seed, n, n)
+        .flags(uplo, Transpose::No, Diag::NonUnit)
+        .scalars(alpha.into(), 0.0)
+        .layouts(la, lx, ly);
+    describe::check_on::<Syr2, f32>(c, &case);
+}
+
+#[test]
+fn validation_extension_forms() {
+    let mut a = Array2::<f32>::from_elem((3, 3), 7.0);
+    let (x3, x4) = (Array1::<f32>::ones(3), Array1::<f32>::ones(4));
+    let err = x4
+        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x3, &mut a)
+        .unwrap_err();
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr2", "x"));
+    let err = x3
+        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x4, &mut a)
+        .unwrap_err();
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr2", "y"));
+    assert_eq!(a, Array2::from_elem((3, 3), 7.0));
+}
 
 fn other_triangle(a: &Array2<f32>, uplo: Uplo) -> Vec<f32> {
     a.indexed_iter()
@@ -67,86 +206,10 @@ fn check_matrix_on(
     let reference = l2::ssyr2(uplo, alpha, x.view(), y.view(), a.view());
     let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
     let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
-}
-
-pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
-    check_on(ctx(), seed, n, uplo, alpha, la, lx, ly);
-}
-
-/// [`check`] on the context `c`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    c: &wgblas::Context,
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    alpha: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    let mut r = rng(seed);
-    let a = l2::sym_stored(&mut r, n, uplo);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    check_matrix_on(c, &a, &x, &y, uplo, alpha, la, lx, ly);
-}
-
-#[test]
-fn validation_not_square() {
-    let mut a = Array2::<f32>::from_elem((2, 3), 7.0);
-    let x = Array1::<f32>::ones(2);
-    let err = blas::ssyr2(ctx(), Uplo::Lower, 1.0, x.view(), x.view(), a.view_mut()).unwrap_err();
     assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "ssyr2",
-                arg: "a",
-                rows: 2,
-                cols: 3
-            }
-        ),
-        "{err}"
+        f <= describe::threshold::<Syr2>(),
+        "{what}: forward factor {f}"
     );
-    assert!(x.gpu_syr2(Uplo::Upper, 1.0, &x, &a).is_err());
-    assert_eq!(a, Array2::from_elem((2, 3), 7.0));
-}
-
-#[test]
-fn validation_length_mismatch() {
-    let mut a = Array2::<f32>::from_elem((3, 3), 7.0);
-    let (x3, x4) = (Array1::<f32>::ones(3), Array1::<f32>::ones(4));
-    let err = x4
-        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x3, &mut a)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ssyr2",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    let err = x3
-        .gpu_syr2_inplace(Uplo::Upper, 1.0, &x4, &mut a)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ssyr2",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(a, Array2::from_elem((3, 3), 7.0));
 }
 
 #[test]
@@ -163,41 +226,6 @@ fn past_one_binding() {
     } else {
         v == 3.0
     }));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
-                alpha in -2.0f32..2.0, la in 0usize..4, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, SIZES[n], UPLOS[u], alpha, LAYOUTS[la], VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for n in NETLIB_N {
-            for uplo in UPLOS {
-                for alpha in NETLIB_ALPHA {
-                    for (lx, ly) in VPAIRS {
-                        check(n as u64, n, uplo, alpha, layout, lx, ly);
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_strided_and_reversed_layouts() {
-    for la in LAYOUTS {
-        for uplo in UPLOS {
-            for (lx, ly) in VPAIRS {
-                check(2, 65, uplo, 0.7, la, lx, ly);
-            }
-        }
-    }
 }
 
 #[test]
@@ -315,45 +343,6 @@ fn edge_rounded_once_against_exact() {
         worst <= 0.501,
         "ssyr2 not rounded once: factor {worst} against the exact update"
     );
-}
-
-/// The resident form of `check`: the same random inputs (NaN in the other triangle), oracle and
-/// metric, through a `GpuMatrix` (row- or column-major storage) updated in place and
-/// `GpuVector`s; the whole matrix is read back, and the other triangle must be bit-identical.
-fn check_resident(seed: u64, n: usize, uplo: Uplo, alpha: f32, f_order: bool) {
-    let mut r = rng(seed);
-    let a = l2::sym_stored(&mut r, n, uplo);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut ga = l2::upload_matrix(&a, f_order);
-    let (gx, gy) = (
-        ctx().upload_vector(&x).unwrap(),
-        ctx().upload_vector(&y).unwrap(),
-    );
-    blas::ssyr2(ctx(), uplo, alpha, &gx, &gy, &mut ga).unwrap();
-    let got = ga.to_array().unwrap();
-    let what = format!("resident ssyr2 n={n} {uplo:?} alpha={alpha} F={f_order}");
-    assert!(
-        l2::same_bits(&other_triangle(&got, uplo), &other_triangle(&a, uplo)),
-        "{what}: the other triangle changed"
-    );
-    if alpha == 0.0 || n == 0 {
-        assert!(l2::same_bits(&got, &a), "{what}: A changed");
-        return;
-    }
-    let reference = l2::ssyr2(uplo, alpha, x.view(), y.view(), a.view());
-    let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    assert!(f <= THRESHOLD, "{what}: forward factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
-                         alpha in -2.0f32..2.0, f_order in any::<bool>()) {
-        check_resident(seed, SIZES[n], UPLOS[u], alpha, f_order);
-    }
 }
 
 #[test]

@@ -6,10 +6,10 @@
 use std::fmt::Debug;
 
 use cblas_sys::*;
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1};
 use rand::rngs::StdRng;
 use rand::Rng;
-use wgblas::layout::{MatMut, MatRef, Scalar, VecMut, VecRef};
+use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
 use wgblas::{blas, metrics, Context, Diag, Transpose, Uplo};
 
 /// What the generic test code needs of f32 and f64.
@@ -26,16 +26,12 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
     }
     /// The bit pattern (NaN payloads included).
     fn bits(self) -> u64;
-    /// The host scalar argument.
-    fn scalar<'a>(self) -> Scalar<'a, Self>;
     /// A value with |v| in [1e-3, 1] and a random sign: no subnormal products (DESIGN.md §2).
     fn value(r: &mut StdRng) -> Self;
     /// A value in [0, 1), drawn in the type's own precision.
     fn unit(r: &mut StdRng) -> Self;
     /// `metrics::forward_factor` (f32, units of 2^-23) or `forward_factor_f64` (units of 2^-52).
     fn forward(got: ArrayView1<Self>, want: ArrayView1<Self>, bound: ArrayView1<f64>) -> f64;
-    /// `metrics::backward_residual_factor` or `backward_residual_factor_f64`.
-    fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64;
 
     // The BLAS layer (blas::s* or blas::d*).
     #[allow(clippy::too_many_arguments)]
@@ -59,14 +55,6 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
         y: VecMut<'a, Self>,
     ) -> wgblas::Result<()>;
     fn trmv<'a>(
-        c: &Context,
-        u: Uplo,
-        t: Transpose,
-        d: Diag,
-        a: MatRef<'a, Self>,
-        x: VecMut<'a, Self>,
-    ) -> wgblas::Result<()>;
-    fn trsv<'a>(
         c: &Context,
         u: Uplo,
         t: Transpose,
@@ -149,8 +137,8 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 }
 
 macro_rules! elem {
-    ($t:ty, $p:literal, $fwd:path, $bwd:path,
-     [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
+    ($t:ty, $p:literal, $fwd:path,
+     [$gemv:path, $symv:path, $trmv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident]) => {
         impl Elem for $t {
             const P: char = $p;
@@ -162,9 +150,6 @@ macro_rules! elem {
             }
             fn bits(self) -> u64 {
                 self.to_bits() as u64
-            }
-            fn scalar<'a>(self) -> Scalar<'a, Self> {
-                Scalar::from(self)
             }
             fn value(r: &mut StdRng) -> Self {
                 let v: $t = r.random_range(1e-3..=1.0);
@@ -183,9 +168,6 @@ macro_rules! elem {
                 bound: ArrayView1<f64>,
             ) -> f64 {
                 $fwd(&got, &want, &bound).unwrap()
-            }
-            fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64 {
-                $bwd(&residual, &bound).unwrap()
             }
             fn gemv<'a>(
                 c: &Context,
@@ -218,16 +200,6 @@ macro_rules! elem {
                 x: VecMut<'a, Self>,
             ) -> wgblas::Result<()> {
                 $trmv(c, u, t, d, a, x)
-            }
-            fn trsv<'a>(
-                c: &Context,
-                u: Uplo,
-                t: Transpose,
-                d: Diag,
-                a: MatRef<'a, Self>,
-                x: VecMut<'a, Self>,
-            ) -> wgblas::Result<()> {
-                $trsv(c, u, t, d, a, x)
             }
             fn ger<'a>(
                 c: &Context,
@@ -318,12 +290,10 @@ elem!(
     f32,
     's',
     metrics::forward_factor,
-    metrics::backward_residual_factor,
     [
         blas::sgemv,
         blas::ssymv,
         blas::strmv,
-        blas::strsv,
         blas::sger,
         blas::ssyr,
         blas::ssyr2
@@ -341,12 +311,10 @@ elem!(
     f64,
     'd',
     metrics::forward_factor_f64,
-    metrics::backward_residual_factor_f64,
     [
         blas::dgemv,
         blas::dsymv,
         blas::dtrmv,
-        blas::dtrsv,
         blas::dger,
         blas::dsyr,
         blas::dsyr2
@@ -360,8 +328,3 @@ elem!(
         cblas_dsyr2
     ]
 );
-
-/// A C-order copy of a view (the oracle's operands).
-pub fn c_order<T: Elem>(a: ArrayView2<T>) -> Array2<T> {
-    a.as_standard_layout().into_owned()
-}
