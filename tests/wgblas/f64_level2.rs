@@ -246,39 +246,6 @@ fn dnrm2_past_one_binding() {
 }
 
 #[test]
-fn dtrsv_backward_residual() {
-    let t = threshold("strsv");
-    // n = 100 and 200 cross several diagonal blocks (32 rows in f64 on lavapipe, 64 where the
-    // workgroup memory holds the f64 tile).
-    for n in [1, 2, 7, 33, 100, 200] {
-        for uplo in UPLOS {
-            for trans in TRANS {
-                for diag in DIAGS {
-                    for la in LAYOUTS {
-                        let a = poisoned(&triangular(n as u64, n), uplo, diag);
-                        let b = vec64(5, n);
-                        let sa = Mat64::new(&a, la);
-                        let mut xb = stored(&b, -1);
-                        blas::dtrsv(ctx(), uplo, trans, diag, sa.view(), xb.slice_mut(s![..;-1]))
-                            .unwrap();
-                        let x = view(&xb, -1).to_owned();
-                        let r =
-                            metrics::trsv_residual(uplo, trans, diag, a.view(), x.view(), b.view())
-                                .unwrap();
-                        let bound = bounds::trsv(uplo, trans, diag, a.view(), x.view());
-                        let f = metrics::backward_residual_factor_f64(&r, &bound).unwrap();
-                        assert!(
-                            f <= t,
-                            "dtrsv n={n} {uplo:?} {trans:?} {diag:?} {la:?}: {f}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
 fn dsyr2k_against_openblas() {
     let t = threshold("ssyr2k");
     // k = 70,000: the depth loop past 65,535 slabs' worth of iterations at a cheap shape.

@@ -12,15 +12,6 @@ use wgblas::{Diag, Transpose, Uplo};
 #[allow(dead_code, clippy::duplicate_mod)]
 mod mtx;
 
-pub const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
-pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
-pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
-/// Netlib `sblat2` dimensions.
-pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
-/// Sizes for the fixtures: small ones, the 64-row block of strsv and the 256-wide workgroup
-/// edges of the matrix-vector kernels (kept ≤ 130 for lavapipe).
-pub const SIZES: [usize; 14] = [0, 1, 2, 3, 5, 9, 15, 16, 17, 63, 64, 65, 128, 129];
-
 pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
     match uplo {
         Uplo::Upper => i <= j,

@@ -1,18 +1,21 @@
-//! strsv: solve op(A)·x = b in place, A triangular. Metric: backward residual factor ≤ 3
-//! (DESIGN.md §2), measured on well- and ill-conditioned triangles.
+//! strsv and dtrsv: solve op(A)·x = b in place, A triangular. Metric: backward residual factor
+//! (`metrics::spec`, DESIGN.md §2), measured on well- and ill-conditioned triangles. The
+//! description drives validation, fixtures, edges and the resident form; hand-computed values
+//! and chosen conditions below.
 
-use ndarray::{array, Array1, Array2};
+use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
 use wgblas::{blas, Context, Error};
 
 use crate::common::*;
-use crate::oracle_l2::{self as l2, DIAGS, NETLIB_N, SIZES, TRANS, UPLOS};
+use crate::describe::level2::*;
+use crate::describe::{self, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::oracle_l2 as l2;
 
-const THRESHOLD: f64 = 3.0;
-
-/// Backward residual factor of `x` as the solution of op(T)·x = b.
+/// Backward residual factor of `x` as the solution of op(T)·x = b (f32).
 fn residual_factor(
     uplo: Uplo,
     trans: Transpose,
@@ -24,6 +27,149 @@ fn residual_factor(
     let r = metrics::trsv_residual(uplo, trans, diag, a.view(), x.view(), b.view()).unwrap();
     let bound = bounds::trsv(uplo, trans, diag, a.view(), x.view());
     metrics::backward_residual_factor(&r, &bound).unwrap()
+}
+
+/// The description of trsv: a triangle with its diagonal's magnitude in [`diag_lo`,
+/// `diag_lo` + 1] and off-diagonal entries of size ≤ 1/n; NaN outside the triangle, and on
+/// the diagonal for `Unit` (never read).
+pub struct Trsv;
+
+impl Routine for Trsv {
+    const ROOT: &'static str = "trsv";
+    const OUT: Out = Out::X;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let scale = 1.0 / T::from_f64(c.n.max(1) as f64).to_f64();
+        let a = tri_stored(r, c.n, c.uplo, c.diag, c.diag_lo, scale);
+        let x = random_vec(r, c.n);
+        Ops {
+            a,
+            x,
+            y: Array1::from_vec(Vec::new()),
+        }
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        T::trsv(ctx, c.uplo, c.trans, c.diag, s.a.r(), s.x.w())
+    }
+
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    /// The backward residual of the solution against the right-hand side `o.x`.
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        assert!(
+            got.iter().all(|v| v.to_f64().is_finite()),
+            "{c:?}: non-finite solution"
+        );
+        let f = o.f64();
+        let x = Array1::from_iter(got.iter().map(|v| v.to_f64()));
+        let (u, t, d) = (c.uplo, c.trans, c.diag);
+        let r = metrics::trsv_residual(u, t, d, f.a.view(), x.view(), f.x.view()).unwrap();
+        let bound = bounds::trsv(u, t, d, f.a.view(), x.view());
+        T::backward(r.view(), bound.view())
+    }
+
+    fn edges() -> Vec<Case> {
+        let (fl, one) = (flags(true, true, true), [(1.0, 0.0)]);
+        let vs: Vec<_> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
+        let c_f = [Layout::C, Layout::F];
+        let mut v = grid(&netlib_shapes(false), &fl, &one, &c_f, &vs, |n, _| n as u64);
+        // 129 rows: three diagonal blocks of 64, the last one a single row.
+        let rev2 = [(VLayout::ReversedStep2, VLayout::Unit)];
+        let nonunit = flags(true, true, false);
+        v.extend(grid(
+            &[(129, 129)],
+            &nonunit,
+            &one,
+            &LAYOUTS,
+            &rev2,
+            |_, _| 9,
+        ));
+        // The f64 suite's sizes: 100 and 200 cross several diagonal blocks (32 rows in f64 on
+        // lavapipe, 64 where the workgroup memory holds the f64 tile).
+        let wide: Vec<_> = [1, 2, 7, 33, 100, 200].iter().map(|&n| (n, n)).collect();
+        let rev = [(VLayout::Reversed, VLayout::Unit)];
+        v.extend(grid(&wide, &fl, &one, &LAYOUTS, &rev, |n, _| n as u64));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let flags = (pick(&UPLOS), pick(&TRANS), pick(&DIAGS));
+        let rest = (any::<bool>(), pick(&LAYOUTS), pick(&VLAYOUTS));
+        (any::<u64>(), pick(&SIZES), flags, rest)
+            .prop_map(|(seed, n, (u, t, d), (small_diag, la, lx))| Case {
+                // Diagonal magnitudes in [1, 2], or in [0.01, 1.01] (often ill-conditioned).
+                diag_lo: if small_diag { 0.01 } else { 1.0 },
+                ..Case::new(seed, n, n)
+                    .flags(u, t, d)
+                    .layouts(la, lx, VLayout::Unit)
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
+        let bad = |a, x, error, arg| Bad {
+            case: c,
+            a,
+            x,
+            y: 0,
+            error,
+            arg,
+        };
+        vec![
+            bad((2, 3), 2, "NotSquare", "a"),
+            bad((3, 3), 2, "DimensionMismatch", "x"),
+        ]
+    }
+
+    /// seed = 0, n = 1, upper, no transpose, non-unit, well conditioned, C order, unit stride
+    /// (a failure once).
+    fn regressions() -> Vec<Case> {
+        vec![Case::new(0, 1, 1)]
+    }
+}
+
+describe::described_tests!(Trsv, 100);
+
+/// One case of the description (diagonal magnitudes from `diag_lo`) on the context `c`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on(
+    c: &Context,
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    diag_lo: f32,
+    la: Layout,
+    lx: VLayout,
+) {
+    let case = Case {
+        diag_lo: diag_lo.into(),
+        ..Case::new(seed, n, n)
+            .flags(uplo, trans, diag)
+            .layouts(la, lx, VLayout::Unit)
+    };
+    describe::check_on::<Trsv, f32>(c, &case);
+}
+
+#[test]
+fn validation_extension_forms() {
+    let a = Array2::<f32>::ones((2, 3));
+    let x = Array1::<f32>::from_elem(2, 7.0);
+    assert!(a
+        .gpu_trsv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x)
+        .is_err());
+    let a = Array2::<f32>::eye(3);
+    let mut x = Array1::<f32>::from_elem(2, 7.0);
+    let err = a
+        .gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x)
+        .unwrap_err();
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "strsv", "x"));
+    assert_eq!(x, Array1::from_elem(2, 7.0));
 }
 
 /// Solve with `a` stored in `la`, `b` in `lx`; assert the factor and return it.
@@ -71,95 +217,11 @@ fn check_matrix_on(
         "{what}: non-finite solution"
     );
     let f = residual_factor(uplo, trans, diag, a, &x, b);
-    assert!(f <= THRESHOLD, "{what}: backward residual factor {f}");
+    assert!(
+        f <= describe::threshold::<Trsv>(),
+        "{what}: backward residual factor {f}"
+    );
     f
-}
-
-/// A random triangle: diagonal magnitudes in [`diag_lo`, `diag_lo` + 1], off-diagonal entries
-/// `value()/n` (so that unit-diagonal solves of order 129 stay far from overflow).
-#[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    diag_lo: f32,
-    la: Layout,
-    lx: VLayout,
-) -> f64 {
-    check_on(ctx(), seed, n, uplo, trans, diag, diag_lo, la, lx)
-}
-
-/// [`check`] on the context `c`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    c: &wgblas::Context,
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    diag_lo: f32,
-    la: Layout,
-    lx: VLayout,
-) -> f64 {
-    let mut r = rng(seed);
-    let a = l2::tri_stored(&mut r, n, uplo, diag, diag_lo, 1.0 / n.max(1) as f32);
-    let b = rand_vec(&mut r, n);
-    check_matrix_on(c, &a, &b, uplo, trans, diag, la, lx, "")
-}
-
-#[test]
-fn validation_not_square() {
-    let a = Array2::<f32>::ones((2, 3));
-    let mut x = Array1::<f32>::from_elem(2, 7.0);
-    let err = blas::strsv(
-        ctx(),
-        Uplo::Lower,
-        Transpose::No,
-        Diag::NonUnit,
-        a.view(),
-        x.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "strsv",
-                arg: "a",
-                rows: 2,
-                cols: 3
-            }
-        ),
-        "{err}"
-    );
-    assert!(a
-        .gpu_trsv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x)
-        .is_err());
-    assert_eq!(x, Array1::from_elem(2, 7.0));
-}
-
-#[test]
-fn validation_length_mismatch() {
-    let a = Array2::<f32>::eye(3);
-    let mut x = Array1::<f32>::from_elem(2, 7.0);
-    let err = a
-        .gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut x)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "strsv",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(x, Array1::from_elem(2, 7.0));
 }
 
 #[test]
@@ -175,55 +237,6 @@ fn past_one_binding() {
         .unwrap();
     assert_eq!(x[0], 1.0);
     assert!(x.iter().skip(1).all(|&v| v == 0.0));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2, t in 0usize..2,
-                d in 0usize..2, small_diag in any::<bool>(), la in 0usize..4, lx in 0usize..4) {
-        // Diagonal magnitudes in [1, 2], or in [0.01, 1.01] (often ill-conditioned).
-        let diag_lo = if small_diag { 0.01 } else { 1.0 };
-        check(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], diag_lo, LAYOUTS[la], VLAYOUTS[lx]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for n in NETLIB_N {
-            for uplo in UPLOS {
-                for trans in TRANS {
-                    for diag in DIAGS {
-                        for lx in VLAYOUTS {
-                            check(n as u64, n, uplo, trans, diag, 1.0, layout, lx);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_strided_and_reversed_layouts() {
-    // 129 rows: three diagonal blocks of 64, the last one a single row.
-    for la in LAYOUTS {
-        for uplo in UPLOS {
-            for trans in TRANS {
-                check(
-                    9,
-                    129,
-                    uplo,
-                    trans,
-                    Diag::NonUnit,
-                    1.0,
-                    la,
-                    VLayout::ReversedStep2,
-                );
-            }
-        }
-    }
 }
 
 #[test]
@@ -369,7 +382,10 @@ fn edge_blocked_solve_is_one_submission() {
         assert_eq!(c.submissions() - s0, 1, "{uplo:?}: submissions");
         assert_eq!(c.dispatches() - d0, 4, "{uplo:?}: dispatches");
         let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
-        assert!(f <= THRESHOLD, "{uplo:?}: backward residual factor {f}");
+        assert!(
+            f <= describe::threshold::<Trsv>(),
+            "{uplo:?}: backward residual factor {f}"
+        );
     }
 }
 
@@ -400,46 +416,6 @@ fn real_data_1138_bus_lower_triangle() {
         }
     }
     println!("strsv 1138_bus lower: worst backward residual factor {worst:.3}");
-}
-
-/// The resident form of `check`: the same random triangles and right-hand sides, and the same
-/// backward residual (`metrics::trsv_residual` on the read-back x), through a `GpuMatrix`
-/// (row- or column-major storage) and a `GpuVector`.
-#[allow(clippy::too_many_arguments)]
-fn check_resident(
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    diag_lo: f32,
-    f_order: bool,
-) {
-    let mut r = rng(seed);
-    let a = l2::tri_stored(&mut r, n, uplo, diag, diag_lo, 1.0 / n.max(1) as f32);
-    let b = rand_vec(&mut r, n);
-    let ga = l2::upload_matrix(&a, f_order);
-    let mut gx = ctx().upload_vector(&b).unwrap();
-    blas::strsv(ctx(), uplo, trans, diag, &ga, &mut gx).unwrap();
-    let x = gx.to_array().unwrap();
-    let what = format!("resident strsv n={n} {uplo:?} {trans:?} {diag:?} F={f_order}");
-    assert!(
-        x.iter().all(|v| v.is_finite()),
-        "{what}: non-finite solution"
-    );
-    let f = residual_factor(uplo, trans, diag, &a, &x, &b);
-    assert!(f <= THRESHOLD, "{what}: backward residual factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..SIZES.len(), u in 0usize..2,
-                         t in 0usize..2, d in 0usize..2, small_diag in any::<bool>(),
-                         f_order in any::<bool>()) {
-        let diag_lo = if small_diag { 0.01 } else { 1.0 };
-        check_resident(seed, SIZES[n], UPLOS[u], TRANS[t], DIAGS[d], diag_lo, f_order);
-    }
 }
 
 #[test]
@@ -516,7 +492,7 @@ fn resident_solve_is_held_back_then_one_submission() {
             assert_eq!(c.readbacks() - r0, 1, "{uplo:?} F={f_order}: read-backs");
             let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
             assert!(
-                f <= THRESHOLD,
+                f <= describe::threshold::<Trsv>(),
                 "{uplo:?} F={f_order}: backward residual factor {f}"
             );
         }
@@ -567,7 +543,7 @@ fn resident_mixed_operands_from_several_threads() {
                     let x = gx.to_array().unwrap();
                     let f = residual_factor(Uplo::Lower, Transpose::No, Diag::NonUnit, &a, &x, &b);
                     assert!(
-                        f <= THRESHOLD,
+                        f <= describe::threshold::<Trsv>(),
                         "thread {t} call {i}: backward residual factor {f}"
                     );
                 }

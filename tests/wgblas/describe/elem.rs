@@ -32,6 +32,8 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
     fn unit(r: &mut StdRng) -> Self;
     /// `metrics::forward_factor` (f32, units of 2^-23) or `forward_factor_f64` (units of 2^-52).
     fn forward(got: ArrayView1<Self>, want: ArrayView1<Self>, bound: ArrayView1<f64>) -> f64;
+    /// `metrics::backward_residual_factor` (units of 2^-23) or `backward_residual_factor_f64`.
+    fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64;
 
     // The BLAS layer (blas::s* or blas::d*).
     #[allow(clippy::too_many_arguments)]
@@ -55,6 +57,14 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
         y: VecMut<'a, Self>,
     ) -> wgblas::Result<()>;
     fn trmv<'a>(
+        c: &Context,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        a: MatRef<'a, Self>,
+        x: VecMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn trsv<'a>(
         c: &Context,
         u: Uplo,
         t: Transpose,
@@ -137,8 +147,8 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 }
 
 macro_rules! elem {
-    ($t:ty, $p:literal, $fwd:path,
-     [$gemv:path, $symv:path, $trmv:path, $ger:path, $syr:path, $syr2:path],
+    ($t:ty, $p:literal, $fwd:path, $bwd:path,
+     [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident]) => {
         impl Elem for $t {
             const P: char = $p;
@@ -168,6 +178,9 @@ macro_rules! elem {
                 bound: ArrayView1<f64>,
             ) -> f64 {
                 $fwd(&got, &want, &bound).unwrap()
+            }
+            fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64 {
+                $bwd(&residual, &bound).unwrap()
             }
             fn gemv<'a>(
                 c: &Context,
@@ -200,6 +213,16 @@ macro_rules! elem {
                 x: VecMut<'a, Self>,
             ) -> wgblas::Result<()> {
                 $trmv(c, u, t, d, a, x)
+            }
+            fn trsv<'a>(
+                c: &Context,
+                u: Uplo,
+                t: Transpose,
+                d: Diag,
+                a: MatRef<'a, Self>,
+                x: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $trsv(c, u, t, d, a, x)
             }
             fn ger<'a>(
                 c: &Context,
@@ -290,10 +313,12 @@ elem!(
     f32,
     's',
     metrics::forward_factor,
+    metrics::backward_residual_factor,
     [
         blas::sgemv,
         blas::ssymv,
         blas::strmv,
+        blas::strsv,
         blas::sger,
         blas::ssyr,
         blas::ssyr2
@@ -311,10 +336,12 @@ elem!(
     f64,
     'd',
     metrics::forward_factor_f64,
+    metrics::backward_residual_factor_f64,
     [
         blas::dgemv,
         blas::dsymv,
         blas::dtrmv,
+        blas::dtrsv,
         blas::dger,
         blas::dsyr,
         blas::dsyr2
