@@ -35,7 +35,7 @@ impl Routine for Gemv {
         let x = random_vec(r, c.n);
         // beta = 0: y is never read, so it holds NaN.
         let y = nan_or_rand(r, c.m, c.beta == 0.0);
-        Ops { a, x, y }
+        Ops::vecs(a, x, y)
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -137,6 +137,8 @@ impl Routine for Gemv {
             y,
             error: "DimensionMismatch",
             arg,
+            b: (0, 0),
+            c: (0, 0),
         };
         // With Transpose::Yes, x must have the rows of A (3), y its columns (4).
         vec![

@@ -25,7 +25,7 @@ impl Routine for Ger {
         let a = random_mat(r, c.m, c.n);
         let x = random_vec(r, c.m);
         let y = random_vec(r, c.n);
-        Ops { a, x, y }
+        Ops::vecs(a, x, y)
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -100,6 +100,8 @@ impl Routine for Ger {
             y,
             error: "DimensionMismatch",
             arg,
+            b: (0, 0),
+            c: (0, 0),
         };
         vec![bad(4, 4, "x"), bad(3, 3, "y")]
     }

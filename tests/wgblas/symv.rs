@@ -26,7 +26,7 @@ impl Routine for Symv {
         let a = sym_stored(r, c.n, c.uplo);
         let x = random_vec(r, c.n);
         let y = nan_or_rand(r, c.n, c.beta == 0.0);
-        Ops { a, x, y }
+        Ops::vecs(a, x, y)
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -111,6 +111,8 @@ impl Routine for Symv {
             y,
             error,
             arg,
+            b: (0, 0),
+            c: (0, 0),
         };
         vec![
             bad((3, 4), 3, 3, "NotSquare", "a"),

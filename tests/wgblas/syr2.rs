@@ -28,7 +28,7 @@ impl Routine for Syr2 {
         let a = sym_stored(r, c.n, c.uplo);
         let x = random_vec(r, c.n);
         let y = random_vec(r, c.n);
-        Ops { a, x, y }
+        Ops::vecs(a, x, y)
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -101,6 +101,8 @@ impl Routine for Syr2 {
             y,
             error,
             arg,
+            b: (0, 0),
+            c: (0, 0),
         };
         vec![
             bad((2, 3), 2, 2, "NotSquare", "a"),

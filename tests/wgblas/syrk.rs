@@ -1,118 +1,266 @@
-//! ssyrk: C ← alpha·op(A)·op(A)ᵀ + beta·C on the triangle `uplo` of C. Metric: forward factor
-//! ≤ 1 (DESIGN.md §2) against OpenBLAS; the other triangle checked unchanged, bit for bit.
+//! ssyrk/dsyrk and ssyr2k/dsyr2k (one description, `SyrK<TWO>`): C ← alpha·op(A)·op(A)ᵀ +
+//! beta·C, or alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C, on the triangle `uplo` of C.
+//! Metric: forward factor (`metrics::spec`, DESIGN.md §2) against OpenBLAS; the other triangle
+//! checked unchanged, bit for bit. Hand-computed values below.
 
-use ndarray::{array, Array2};
+use ndarray::{array, Array2, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
+use rand::rngs::StdRng;
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::level3_common::*;
-use crate::oracle_l3;
+use crate::describe::level2::{flags, random_mat, NETLIB_N, TRANS, UPLOS};
+use crate::describe::level3::*;
+use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::level3_common::upload;
 
-const THRESHOLD: f64 = 1.0;
+/// The description of syrk (`TWO = false`) and syr2k (`TWO = true`): C written on its triangle
+/// `uplo` only (the other one kept bit for bit), NaN in C where beta = 0.
+pub struct SyrK<const TWO: bool>;
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    dims: (usize, usize),
-    uplo: Uplo,
-    trans: Transpose,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 2],
-) {
-    check_on(ctx(), seed, dims, uplo, trans, alpha, beta, layouts);
+/// ssyrk and dsyrk.
+pub type Syrk = SyrK<false>;
+
+impl<const TWO: bool> Routine for SyrK<TWO> {
+    const ROOT: &'static str = if TWO { "syr2k" } else { "syrk" };
+    const OUT: Out = Out::C;
+    const TRIANGLE_ONLY: bool = true;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let (ra, ca) = shape(c.trans, c.n, c.k);
+        let a = random_mat(r, ra, ca);
+        let b = if TWO {
+            random_mat(r, ra, ca)
+        } else {
+            Array2::from_shape_vec((0, 0), Vec::new()).unwrap()
+        };
+        let cm = c_input(r, c.n, c.n, c.beta);
+        Ops::mats(a, b, cm)
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        if TWO {
+            T::syr2k(ctx, c.uplo, c.trans, alpha, s.a.r(), s.b.r(), beta, s.c.w())
+        } else {
+            T::syrk(ctx, c.uplo, c.trans, alpha, s.a.r(), beta, s.c.w())
+        }
+    }
+
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        let mut tri = oracle_c(Some(c.uplo), c.beta, &o.c);
+        if TWO {
+            T::o_syr2k(c.uplo, c.trans, alpha, &o.a, &o.b, beta, &mut tri);
+        } else {
+            T::o_syrk(c.uplo, c.trans, alpha, &o.a, beta, &mut tri);
+        }
+        let want = merge_triangle(c.uplo, &tri, &o.c);
+        let f = o.f64();
+        let (al, be) = (alpha.to_f64(), beta.to_f64());
+        let bound = if TWO {
+            bounds::syr2k(c.uplo, c.trans, al, f.a.view(), f.b.view(), be, f.c.view())
+        } else {
+            bounds::syrk(c.uplo, c.trans, al, f.a.view(), be, f.c.view())
+        };
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let mut v = Vec::new();
+        let case = |seed, n, k, (u, t, _), alpha, beta, ls| {
+            Case::mnk(seed, n, n, k)
+                .flags(u, t, wgblas::Diag::NonUnit)
+                .scalars(alpha, beta)
+                .mats(ls)
+        };
+        let fl = flags(true, true, false);
+        for l in [Layout::C, Layout::F] {
+            for (i, n) in NETLIB_N.into_iter().enumerate() {
+                let k = NETLIB_N[(i + 3) % 6];
+                for &f in &fl {
+                    for alpha in ALPHAS {
+                        for beta in BETAS {
+                            v.push(case(n as u64, n, k, f, alpha, beta, [l; 3]));
+                        }
+                    }
+                }
+            }
+        }
+        let (tk, tt, tl) = if TWO {
+            (17, Transpose::No, [Layout::F, Layout::C, Layout::C])
+        } else {
+            (33, Transpose::Yes, [Layout::C, Layout::C, Layout::F])
+        };
+        for n in [15, 16, 17, 63, 64, 65, 127, 128, 129] {
+            for u in UPLOS {
+                v.push(case(
+                    n as u64,
+                    n,
+                    tk,
+                    (u, tt, wgblas::Diag::NonUnit),
+                    0.7,
+                    0.9,
+                    tl,
+                ));
+            }
+        }
+        for la in LAYOUTS {
+            for lb in if TWO { &LAYOUTS[..] } else { &LAYOUTS[..1] } {
+                for lc in LAYOUTS {
+                    for t in TRANS {
+                        let (seed, n, k, u) = if TWO {
+                            (11, 16, 17, Uplo::Upper)
+                        } else {
+                            (9, 17, 15, Uplo::Lower)
+                        };
+                        if TWO && t == Transpose::No {
+                            continue;
+                        }
+                        v.push(case(
+                            seed,
+                            n,
+                            k,
+                            (u, t, wgblas::Diag::NonUnit),
+                            1.0,
+                            0.9,
+                            [la, *lb, lc],
+                        ));
+                    }
+                }
+            }
+        }
+        // The f64 suite's shapes and scalars; k = 70,000 runs the depth loop past 65,535
+        // iterations at a cheap shape.
+        let scalars = [(1.0, 0.0), (0.7, 0.9), (0.0, 0.5), (0.0, 0.9), (-1.3, 1.0)];
+        for (n, k) in [
+            (1, 1),
+            (7, 5),
+            (9, 4),
+            (17, 33),
+            (33, 65),
+            (65, 3),
+            (3, 0),
+            (130, 20),
+            (2, 70_000),
+        ] {
+            for &f in &fl {
+                for l in [Layout::C, Layout::F, Layout::Strided] {
+                    if k == 70_000 && (l != Layout::C || f.1 == Transpose::Yes) {
+                        continue;
+                    }
+                    for (alpha, beta) in scalars {
+                        v.push(case(14, n, k, f, alpha, beta, [l; 3]));
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        space_with(dim())
+    }
+
+    fn resident_space() -> BoxedStrategy<Case> {
+        space_with(resident_dim())
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
+        let yes = c.flags(Uplo::Upper, Transpose::Yes, wgblas::Diag::NonUnit);
+        let b = if TWO { (3, 4) } else { (0, 0) };
+        let bad = |case, b, cm, error, arg| Bad {
+            case,
+            a: (3, 4),
+            x: 0,
+            y: 0,
+            b,
+            c: cm,
+            error,
+            arg,
+        };
+        let mut v = vec![
+            bad(c, b, (3, 2), "NotSquare", "c"),
+            // op(A) = Aᵀ is 4×3: its 4 rows do not match the order 3 of C.
+            bad(yes, b, (3, 3), "DimensionMismatch", "a"),
+        ];
+        if TWO {
+            // op(B) not the shape of op(A): 3×5 against 3×4, then 2×4.
+            v.push(bad(c, (3, 5), (3, 3), "DimensionMismatch", "b"));
+            v.push(bad(c, (2, 4), (3, 3), "DimensionMismatch", "b"));
+        }
+        v
+    }
 }
 
-/// [`check`] on the context `cx`.
+/// The random cases of syrk and syr2k with dimensions from `dim`.
+fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
+    let dims = (any::<u64>(), dim.clone(), dim, pick(&UPLOS), pick(&TRANS));
+    let rest = (
+        -2.0f32..2.0,
+        -2.0f32..2.0,
+        pick(&LAYOUTS),
+        pick(&LAYOUTS),
+        pick(&LAYOUTS),
+    );
+    (dims, rest)
+        .prop_map(|((seed, n, k, u, t), (alpha, beta, la, lb, lc))| {
+            Case::mnk(seed, n, n, k)
+                .flags(u, t, wgblas::Diag::NonUnit)
+                .scalars(alpha.into(), beta.into())
+                .mats([la, lb, lc])
+        })
+        .boxed()
+}
+
+describe::described_tests!(Syrk, 100, 40);
+
+/// One case of the description on the context `cx` (`layouts` of A and C).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    cx: &wgblas::Context,
+    cx: &Context,
     seed: u64,
     (n, k): (usize, usize),
     uplo: Uplo,
     trans: Transpose,
     alpha: f32,
     beta: f32,
-    layouts: [Layout; 2],
+    [la, lc]: [Layout; 2],
 ) {
-    let mut r = rng(seed);
-    let (ra, ca) = shape(trans, n, k);
-    let a = rand_mat(&mut r, ra, ca);
-    let c = if beta == 0.0 {
-        Array2::from_elem((n, n), f32::NAN)
-    } else {
-        rand_mat(&mut r, n, n)
-    };
-    let sa = Mat::new(&a, layouts[0]);
-    let mut sc = Mat::new(&c, layouts[1]);
-    let pad = sc.outside();
-    blas::ssyrk(cx, uplo, trans, alpha, sa.view(), beta, sc.view_mut()).unwrap();
-    let got = sc.to_owned();
-    let c0 = oracle_c(Some(uplo), beta, &c);
-    let tri = oracle_l3::ssyrk(uplo, trans, alpha, a.view(), beta, c0.view());
-    let reference = merge_triangle(uplo, &tri, &c);
-    let bound = bounds::syrk(uplo, trans, alpha, a.view(), beta, c.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    let what =
-        format!("ssyrk {uplo:?} {trans:?} n={n} k={k} alpha={alpha} beta={beta} {layouts:?}");
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(
-        other_triangle_unchanged(uplo, &c, &got),
-        "{what}: other triangle changed"
-    );
-    assert!(same_bits(&pad, &sc.outside()), "{what}: wrote outside C");
+    let case = Case::mnk(seed, n, n, k)
+        .flags(uplo, trans, wgblas::Diag::NonUnit)
+        .scalars(alpha.into(), beta.into())
+        .mats([la, Layout::C, lc]);
+    describe::check_on::<Syrk, f32>(cx, &case);
 }
 
 #[test]
-fn validation_c_not_square() {
+fn validation_extension_forms() {
     let a = Array2::<f32>::ones((3, 4));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
     let err = a
         .gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c)
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "ssyrk",
-                arg: "c",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(c, Array2::from_elem((3, 2), 9.0));
-}
-
-#[test]
-fn validation_dimension_mismatch() {
-    let a = Array2::<f32>::ones((3, 4));
+    assert_eq!(describe::named(&err), ("NotSquare", "ssyrk", "c"));
+    let err = a
+        .gpu_syr2k_inplace(Uplo::Lower, 1.0, &a, 0.0, &mut c)
+        .unwrap_err();
+    assert_eq!(describe::named(&err), ("NotSquare", "ssyr2k", "c"));
     let mut c = Array2::<f32>::from_elem((3, 3), 9.0);
-    // op(A) = Aᵀ is 4×3: its 4 rows do not match the order 3 of C.
-    let err = blas::ssyrk(
-        ctx(),
-        Uplo::Upper,
-        Transpose::Yes,
-        1.0,
-        a.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ssyrk",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    for bshape in [(3, 5), (2, 4)] {
+        let b = Array2::<f32>::ones(bshape);
+        let err = a
+            .gpu_syr2k_inplace(Uplo::Lower, 1.0, &b, 1.0, &mut c)
+            .unwrap_err();
+        assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr2k", "b"));
+    }
     assert_eq!(c, Array2::from_elem((3, 3), 9.0));
 }
 
@@ -131,61 +279,6 @@ fn past_one_binding() {
     } else {
         v == 5.0
     }));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in dim(), k in dim(), u in 0usize..2, t in 0usize..2,
-                alpha in -2.0f32..2.0, beta in -2.0f32..2.0, la in 0usize..4, lc in 0usize..4) {
-        check(seed, (n, k), UPLOS[u], TRANS[t], alpha, beta, [LAYOUTS[la], LAYOUTS[lc]]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_flag_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for (i, n) in NETLIB_N.into_iter().enumerate() {
-            let k = NETLIB_N[(i + 3) % 6];
-            for uplo in UPLOS {
-                for trans in TRANS {
-                    for alpha in ALPHAS {
-                        for beta in BETAS {
-                            check(n as u64, (n, k), uplo, trans, alpha, beta, [layout; 2]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_tile_edges() {
-    for n in [15, 16, 17, 63, 64, 65, 127, 128, 129] {
-        for uplo in UPLOS {
-            check(
-                n as u64,
-                (n, 33),
-                uplo,
-                Transpose::Yes,
-                0.7,
-                0.9,
-                [Layout::C, Layout::F],
-            );
-        }
-    }
-}
-
-#[test]
-fn edge_mixed_and_strided_layouts() {
-    for la in LAYOUTS {
-        for lc in LAYOUTS {
-            for trans in TRANS {
-                check(9, (17, 15), Uplo::Lower, trans, 1.0, 0.9, [la, lc]);
-            }
-        }
-    }
 }
 
 #[test]
@@ -240,56 +333,6 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a() {
     let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
     nan.gpu_syrk_inplace(Uplo::Upper, 0.0, 2.0, &mut c).unwrap();
     assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
-}
-
-/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
-/// row- or column-major), the other triangle of C checked bit for bit after the read-back.
-#[allow(clippy::too_many_arguments)]
-fn check_resident(
-    seed: u64,
-    (n, k): (usize, usize),
-    uplo: Uplo,
-    trans: Transpose,
-    alpha: f32,
-    beta: f32,
-    col_major: [bool; 2],
-) {
-    let mut r = rng(seed);
-    let (ra, ca) = shape(trans, n, k);
-    let a = rand_mat(&mut r, ra, ca);
-    let c = if beta == 0.0 {
-        Array2::from_elem((n, n), f32::NAN)
-    } else {
-        rand_mat(&mut r, n, n)
-    };
-    let ga = upload(&a, col_major[0]);
-    let mut gc = upload(&c, col_major[1]);
-    blas::ssyrk(ctx(), uplo, trans, alpha, &ga, beta, &mut gc).unwrap();
-    let got = gc.to_array().unwrap();
-    let c0 = oracle_c(Some(uplo), beta, &c);
-    let tri = oracle_l3::ssyrk(uplo, trans, alpha, a.view(), beta, c0.view());
-    let reference = merge_triangle(uplo, &tri, &c);
-    let bound = bounds::syrk(uplo, trans, alpha, a.view(), beta, c.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    let what = format!(
-        "resident ssyrk {uplo:?} {trans:?} n={n} k={k} alpha={alpha} beta={beta} \
-         col-major={col_major:?}"
-    );
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(
-        other_triangle_unchanged(uplo, &c, &got),
-        "{what}: other triangle changed"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in resident_dim(), k in resident_dim(),
-                         u in 0usize..2, t in 0usize..2, alpha in -2.0f32..2.0,
-                         beta in -2.0f32..2.0, cm in any::<[bool; 2]>()) {
-        check_resident(seed, (n, k), UPLOS[u], TRANS[t], alpha, beta, cm);
-    }
 }
 
 #[test]

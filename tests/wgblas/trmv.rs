@@ -25,11 +25,7 @@ impl Routine for Trmv {
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = tri_stored(r, c.n, c.uplo, c.diag, 0.0, 1.0);
         let x = random_vec(r, c.n);
-        Ops {
-            a,
-            x,
-            y: Array1::from_vec(Vec::new()),
-        }
+        Ops::vecs(a, x, Array1::from_vec(Vec::new()))
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -96,6 +92,8 @@ impl Routine for Trmv {
             y: 0,
             error,
             arg,
+            b: (0, 0),
+            c: (0, 0),
         };
         vec![
             bad((3, 2), 3, "NotSquare", "a"),

@@ -42,11 +42,7 @@ impl Routine for Trsv {
         let scale = 1.0 / T::from_f64(c.n.max(1) as f64).to_f64();
         let a = tri_stored(r, c.n, c.uplo, c.diag, c.diag_lo, scale);
         let x = random_vec(r, c.n);
-        Ops {
-            a,
-            x,
-            y: Array1::from_vec(Vec::new()),
-        }
+        Ops::vecs(a, x, Array1::from_vec(Vec::new()))
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -118,6 +114,8 @@ impl Routine for Trsv {
             y: 0,
             error,
             arg,
+            b: (0, 0),
+            c: (0, 0),
         };
         vec![
             bad((2, 3), 2, "NotSquare", "a"),

@@ -10,7 +10,7 @@ use ndarray::{Array1, Array2, ArrayView1};
 use rand::rngs::StdRng;
 use rand::Rng;
 use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
-use wgblas::{blas, metrics, Context, Diag, Transpose, Uplo};
+use wgblas::{blas, metrics, Context, Diag, Side, Transpose, Uplo};
 
 /// What the generic test code needs of f32 and f64.
 pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
@@ -116,6 +116,123 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
     fn o_ger(alpha: Self, x: &Array1<Self>, y: &Array1<Self>, a: &mut Array2<Self>);
     fn o_syr(u: Uplo, alpha: Self, x: &Array1<Self>, a: &mut Array2<Self>);
     fn o_syr2(u: Uplo, alpha: Self, x: &Array1<Self>, y: &Array1<Self>, a: &mut Array2<Self>);
+    // Level 3.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm<'a>(
+        c: &Context,
+        ta: Transpose,
+        tb: Transpose,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        b: MatRef<'a, Self>,
+        beta: Self,
+        cm: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    #[allow(clippy::too_many_arguments)]
+    fn gemmtr<'a>(
+        c: &Context,
+        u: Uplo,
+        ta: Transpose,
+        tb: Transpose,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        b: MatRef<'a, Self>,
+        beta: Self,
+        cm: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    #[allow(clippy::too_many_arguments)]
+    fn syrk<'a>(
+        c: &Context,
+        u: Uplo,
+        t: Transpose,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        beta: Self,
+        cm: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    #[allow(clippy::too_many_arguments)]
+    fn syr2k<'a>(
+        c: &Context,
+        u: Uplo,
+        t: Transpose,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        b: MatRef<'a, Self>,
+        beta: Self,
+        cm: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    #[allow(clippy::too_many_arguments)]
+    fn symm<'a>(
+        c: &Context,
+        s: Side,
+        u: Uplo,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        b: MatRef<'a, Self>,
+        beta: Self,
+        cm: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    #[allow(clippy::too_many_arguments)]
+    fn trmm<'a>(
+        c: &Context,
+        s: Side,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        b: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+
+    // OpenBLAS Level 3, row-major on C-order copies; the output in place.
+    #[allow(clippy::too_many_arguments)]
+    fn o_gemm(
+        ta: Transpose,
+        tb: Transpose,
+        alpha: Self,
+        a: &Array2<Self>,
+        b: &Array2<Self>,
+        beta: Self,
+        c: &mut Array2<Self>,
+    );
+    fn o_syrk(
+        u: Uplo,
+        t: Transpose,
+        alpha: Self,
+        a: &Array2<Self>,
+        beta: Self,
+        c: &mut Array2<Self>,
+    );
+    #[allow(clippy::too_many_arguments)]
+    fn o_syr2k(
+        u: Uplo,
+        t: Transpose,
+        alpha: Self,
+        a: &Array2<Self>,
+        b: &Array2<Self>,
+        beta: Self,
+        c: &mut Array2<Self>,
+    );
+    #[allow(clippy::too_many_arguments)]
+    fn o_symm(
+        s: Side,
+        u: Uplo,
+        alpha: Self,
+        a: &Array2<Self>,
+        b: &Array2<Self>,
+        beta: Self,
+        c: &mut Array2<Self>,
+    );
+    #[allow(clippy::too_many_arguments)]
+    fn o_trmm(
+        s: Side,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        alpha: Self,
+        a: &Array2<Self>,
+        b: &mut Array2<Self>,
+    );
 }
 
 pub fn ct(t: Transpose) -> CBLAS_TRANSPOSE {
@@ -129,6 +246,13 @@ pub fn cu(u: Uplo) -> CBLAS_UPLO {
     match u {
         Uplo::Upper => CBLAS_UPLO::CblasUpper,
         Uplo::Lower => CBLAS_UPLO::CblasLower,
+    }
+}
+
+pub fn cs(s: Side) -> CBLAS_SIDE {
+    match s {
+        Side::Left => CBLAS_SIDE::CblasLeft,
+        Side::Right => CBLAS_SIDE::CblasRight,
     }
 }
 
@@ -149,7 +273,9 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
-     [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident]) => {
+     [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
+     [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
+     [$cgemm:ident, $csyrk:ident, $csyr2k:ident, $csymm:ident, $ctrmm:ident]) => {
         impl Elem for $t {
             const P: char = $p;
             fn from_f64(v: f64) -> Self {
@@ -305,6 +431,183 @@ macro_rules! elem {
                 let (xp, yp, ap) = (x.as_ptr(), y.as_ptr(), a.as_mut_ptr());
                 unsafe { $csyr2(RM, cu(u), n, alpha, xp, 1, yp, 1, ap, l) };
             }
+
+            fn gemm<'a>(
+                c: &Context,
+                ta: Transpose,
+                tb: Transpose,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                b: MatRef<'a, Self>,
+                beta: Self,
+                cm: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $gemm(c, ta, tb, alpha, a, b, beta, cm)
+            }
+            fn gemmtr<'a>(
+                c: &Context,
+                u: Uplo,
+                ta: Transpose,
+                tb: Transpose,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                b: MatRef<'a, Self>,
+                beta: Self,
+                cm: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $gemmtr(c, u, ta, tb, alpha, a, b, beta, cm)
+            }
+            fn syrk<'a>(
+                c: &Context,
+                u: Uplo,
+                t: Transpose,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                beta: Self,
+                cm: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $syrk(c, u, t, alpha, a, beta, cm)
+            }
+            fn syr2k<'a>(
+                c: &Context,
+                u: Uplo,
+                t: Transpose,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                b: MatRef<'a, Self>,
+                beta: Self,
+                cm: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $syr2k(c, u, t, alpha, a, b, beta, cm)
+            }
+            fn symm<'a>(
+                c: &Context,
+                s: Side,
+                u: Uplo,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                b: MatRef<'a, Self>,
+                beta: Self,
+                cm: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $symm(c, s, u, alpha, a, b, beta, cm)
+            }
+            fn trmm<'a>(
+                c: &Context,
+                s: Side,
+                u: Uplo,
+                t: Transpose,
+                d: Diag,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                b: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $trmm(c, s, u, t, d, alpha, a, b)
+            }
+            fn o_gemm(
+                ta: Transpose,
+                tb: Transpose,
+                alpha: Self,
+                a: &Array2<Self>,
+                b: &Array2<Self>,
+                beta: Self,
+                c: &mut Array2<Self>,
+            ) {
+                let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+                let (m, n) = (c.nrows() as i32, c.ncols() as i32);
+                let k = if ta == Transpose::No {
+                    a.ncols()
+                } else {
+                    a.nrows()
+                } as i32;
+                let (la, lb, lc) = (a.ncols().max(1) as i32, b.ncols().max(1) as i32, ld(c));
+                let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+                unsafe {
+                    $cgemm(
+                        RM,
+                        ct(ta),
+                        ct(tb),
+                        m,
+                        n,
+                        k,
+                        alpha,
+                        ap,
+                        la,
+                        bp,
+                        lb,
+                        beta,
+                        cp,
+                        lc,
+                    )
+                };
+            }
+            fn o_syrk(
+                u: Uplo,
+                t: Transpose,
+                alpha: Self,
+                a: &Array2<Self>,
+                beta: Self,
+                c: &mut Array2<Self>,
+            ) {
+                let a = a.as_standard_layout();
+                let n = c.nrows() as i32;
+                let k = if t == Transpose::No {
+                    a.ncols()
+                } else {
+                    a.nrows()
+                } as i32;
+                let (la, lc, ap, cp) = (a.ncols().max(1) as i32, ld(c), a.as_ptr(), c.as_mut_ptr());
+                unsafe { $csyrk(RM, cu(u), ct(t), n, k, alpha, ap, la, beta, cp, lc) };
+            }
+            fn o_syr2k(
+                u: Uplo,
+                t: Transpose,
+                alpha: Self,
+                a: &Array2<Self>,
+                b: &Array2<Self>,
+                beta: Self,
+                c: &mut Array2<Self>,
+            ) {
+                let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+                let n = c.nrows() as i32;
+                let k = if t == Transpose::No {
+                    a.ncols()
+                } else {
+                    a.nrows()
+                } as i32;
+                let (la, lb, lc) = (a.ncols().max(1) as i32, b.ncols().max(1) as i32, ld(c));
+                let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+                unsafe { $csyr2k(RM, cu(u), ct(t), n, k, alpha, ap, la, bp, lb, beta, cp, lc) };
+            }
+            fn o_symm(
+                s: Side,
+                u: Uplo,
+                alpha: Self,
+                a: &Array2<Self>,
+                b: &Array2<Self>,
+                beta: Self,
+                c: &mut Array2<Self>,
+            ) {
+                let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+                let (m, n) = (c.nrows() as i32, c.ncols() as i32);
+                let (la, lb, lc) = (a.ncols().max(1) as i32, b.ncols().max(1) as i32, ld(c));
+                let (ap, bp, cp) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+                unsafe { $csymm(RM, cs(s), cu(u), m, n, alpha, ap, la, bp, lb, beta, cp, lc) };
+            }
+            fn o_trmm(
+                s: Side,
+                u: Uplo,
+                t: Transpose,
+                d: Diag,
+                alpha: Self,
+                a: &Array2<Self>,
+                b: &mut Array2<Self>,
+            ) {
+                let a = a.as_standard_layout();
+                let (m, n) = (b.nrows() as i32, b.ncols() as i32);
+                let (la, lb, ap, bp) = (a.ncols().max(1) as i32, ld(b), a.as_ptr(), b.as_mut_ptr());
+                unsafe { $ctrmm(RM, cs(s), cu(u), ct(t), cd(d), m, n, alpha, ap, la, bp, lb) };
+            }
         }
     };
 }
@@ -330,6 +633,21 @@ elem!(
         cblas_sger,
         cblas_ssyr,
         cblas_ssyr2
+    ],
+    [
+        blas::sgemm,
+        blas::sgemmtr,
+        blas::ssyrk,
+        blas::ssyr2k,
+        blas::ssymm,
+        blas::strmm
+    ],
+    [
+        cblas_sgemm,
+        cblas_ssyrk,
+        cblas_ssyr2k,
+        cblas_ssymm,
+        cblas_strmm
     ]
 );
 elem!(
@@ -353,5 +671,20 @@ elem!(
         cblas_dger,
         cblas_dsyr,
         cblas_dsyr2
+    ],
+    [
+        blas::dgemm,
+        blas::dgemmtr,
+        blas::dsyrk,
+        blas::dsyr2k,
+        blas::dsymm,
+        blas::dtrmm
+    ],
+    [
+        cblas_dgemm,
+        cblas_dsyrk,
+        cblas_dsyr2k,
+        cblas_dsymm,
+        cblas_dtrmm
     ]
 );

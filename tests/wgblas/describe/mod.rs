@@ -18,6 +18,7 @@
 
 pub mod elem;
 pub mod level2;
+pub mod level3;
 
 use std::fmt::Debug;
 
@@ -27,7 +28,7 @@ use proptest::test_runner::{Config, TestRunner};
 use rand::rngs::StdRng;
 use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
 use wgblas::metrics::{self, Metric};
-use wgblas::{Context, Diag, Error, GpuMatrix, GpuVector, Transpose, Uplo};
+use wgblas::{Context, Diag, Error, GpuMatrix, GpuVector, Side, Transpose, Uplo};
 
 use crate::common::{ctx, rng, Layout, Stored, StoredVec, VLayout};
 pub use elem::Elem;
@@ -52,6 +53,12 @@ pub struct Case {
     pub la: Layout,
     pub lx: VLayout,
     pub ly: VLayout,
+    /// Level 3: the depth k, the side of A, op(B), and the layouts of B and C.
+    pub k: usize,
+    pub side: Side,
+    pub transb: Transpose,
+    pub lb: Layout,
+    pub lc: Layout,
 }
 
 impl Case {
@@ -70,7 +77,33 @@ impl Case {
             la: Layout::C,
             lx: VLayout::Unit,
             ly: VLayout::Unit,
+            k: 0,
+            side: Side::Left,
+            transb: Transpose::No,
+            lb: Layout::C,
+            lc: Layout::C,
         }
+    }
+
+    /// A Level 3 case: C is `m`×`n`, the depth `k`.
+    pub fn mnk(seed: u64, m: usize, n: usize, k: usize) -> Self {
+        Case {
+            k,
+            ..Case::new(seed, m, n)
+        }
+    }
+
+    pub fn transb(self, transb: Transpose) -> Self {
+        Case { transb, ..self }
+    }
+
+    pub fn side(self, side: Side) -> Self {
+        Case { side, ..self }
+    }
+
+    /// The layouts of A, B and C.
+    pub fn mats(self, [la, lb, lc]: [Layout; 3]) -> Self {
+        Case { la, lb, lc, ..self }
     }
 
     pub fn flags(self, uplo: Uplo, trans: Transpose, diag: Diag) -> Self {
@@ -95,21 +128,62 @@ impl Case {
     }
 }
 
-/// The operands of a case: a matrix and two vectors (empty where the routine has none).
+/// The operands of a case: three matrices and two vectors (empty where the routine has none).
 #[derive(Debug, Clone)]
 pub struct Ops<T> {
     pub a: Array2<T>,
     pub x: Array1<T>,
     pub y: Array1<T>,
+    pub b: Array2<T>,
+    pub c: Array2<T>,
 }
 
 impl<T: Elem> Ops<T> {
+    /// The operands of a Level 2 routine.
+    pub fn vecs(a: Array2<T>, x: Array1<T>, y: Array1<T>) -> Self {
+        let none = || Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
+        Ops {
+            a,
+            x,
+            y,
+            b: none(),
+            c: none(),
+        }
+    }
+
+    /// The operands of a Level 3 routine.
+    pub fn mats(a: Array2<T>, b: Array2<T>, c: Array2<T>) -> Self {
+        let none = || Array1::from_vec(Vec::new());
+        Ops {
+            a,
+            x: none(),
+            y: none(),
+            b,
+            c,
+        }
+    }
+
     /// The same operands in f64 (exact from f32): what the bounds are computed on.
     pub fn f64(&self) -> Ops<f64> {
         Ops {
             a: self.a.mapv(T::to_f64),
             x: self.x.mapv(T::to_f64),
             y: self.y.mapv(T::to_f64),
+            b: self.b.mapv(T::to_f64),
+            c: self.c.mapv(T::to_f64),
+        }
+    }
+}
+
+impl<T: Elem> Ops<T> {
+    /// The operand `out`, as it is before the call.
+    fn output(&self, out: Out) -> ArrayD<T> {
+        match out {
+            Out::A => self.a.clone().into_dyn(),
+            Out::B => self.b.clone().into_dyn(),
+            Out::C => self.c.clone().into_dyn(),
+            Out::X => self.x.clone().into_dyn(),
+            Out::Y => self.y.clone().into_dyn(),
         }
     }
 }
@@ -118,6 +192,8 @@ impl<T: Elem> Ops<T> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Out {
     A,
+    B,
+    C,
     X,
     Y,
 }
@@ -185,6 +261,8 @@ pub struct Slots<T: Elem> {
     pub a: MatSlot<T>,
     pub x: VecSlot<T>,
     pub y: VecSlot<T>,
+    pub b: MatSlot<T>,
+    pub c: MatSlot<T>,
 }
 
 impl<T: Elem> Slots<T> {
@@ -194,21 +272,28 @@ impl<T: Elem> Slots<T> {
             a: MatSlot::Host(Stored::new(&o.a, c.la)),
             x: VecSlot::Host(StoredVec::new(&o.x, c.lx)),
             y: VecSlot::Host(StoredVec::new(&o.y, c.ly)),
+            b: MatSlot::Host(Stored::new(&o.b, c.lb)),
+            c: MatSlot::Host(Stored::new(&o.c, c.lc)),
         }
     }
 
-    /// Resident operands: A row-major, or column-major for a case in F order.
+    /// Resident operands: each matrix row-major, or column-major for a case in F order.
     fn resident(c: &Case, o: &Ops<T>) -> Self {
-        let a = if c.la == Layout::F {
-            o.a.t().as_standard_layout().into_owned().reversed_axes()
-        } else {
-            o.a.as_standard_layout().into_owned()
+        let mat = |m: &Array2<T>, l: Layout| {
+            let m = if l == Layout::F {
+                m.t().as_standard_layout().into_owned().reversed_axes()
+            } else {
+                m.as_standard_layout().into_owned()
+            };
+            MatSlot::Dev(ctx().upload_matrix(&m).unwrap())
         };
         let up = |v: &Array1<T>| VecSlot::Dev(ctx().upload_vector(v).unwrap());
         Slots {
-            a: MatSlot::Dev(ctx().upload_matrix(&a).unwrap()),
+            a: mat(&o.a, c.la),
             x: up(&o.x),
             y: up(&o.y),
+            b: mat(&o.b, c.lb),
+            c: mat(&o.c, c.lc),
         }
     }
 
@@ -216,6 +301,8 @@ impl<T: Elem> Slots<T> {
     fn output(&self, out: Out) -> ArrayD<T> {
         match out {
             Out::A => self.a.logical().into_dyn(),
+            Out::B => self.b.logical().into_dyn(),
+            Out::C => self.c.logical().into_dyn(),
             Out::X => self.x.logical().into_dyn(),
             Out::Y => self.y.logical().into_dyn(),
         }
@@ -223,17 +310,24 @@ impl<T: Elem> Slots<T> {
 
     /// Whether the host storage outside the output view is as it was (NaN padding).
     fn outside_untouched(&self, out: Out, pad: &[T]) -> bool {
-        match (out, &self.a, &self.x, &self.y) {
-            (Out::A, MatSlot::Host(m), _, _) => same_bits(&m.outside(), pad),
-            (Out::X, _, VecSlot::Host(v), _) | (Out::Y, _, _, VecSlot::Host(v)) => {
+        match (out, &self.x, &self.y) {
+            (Out::X, VecSlot::Host(v), _) | (Out::Y, _, VecSlot::Host(v)) => {
                 v.outside_is_untouched()
             }
-            _ => true,
+            (Out::X | Out::Y, _, _) => true,
+            _ => same_bits(&self.pad(out), pad),
         }
     }
 
-    fn pad(&self) -> Vec<T> {
-        match &self.a {
+    /// The host storage outside the output matrix's view.
+    fn pad(&self, out: Out) -> Vec<T> {
+        let m = match out {
+            Out::A => &self.a,
+            Out::B => &self.b,
+            Out::C => &self.c,
+            Out::X | Out::Y => return Vec::new(),
+        };
+        match m {
             MatSlot::Host(m) => m.outside(),
             MatSlot::Dev(_) => Vec::new(),
         }
@@ -259,6 +353,9 @@ pub struct Bad {
     pub a: (usize, usize),
     pub x: usize,
     pub y: usize,
+    /// Level 3: rows and columns of the stored B and C.
+    pub b: (usize, usize),
+    pub c: (usize, usize),
     /// The `wgblas::Error` variant, by name.
     pub error: &'static str,
     pub arg: &'static str,
@@ -299,6 +396,10 @@ pub trait Routine {
     fn edges() -> Vec<Case>;
     /// The random space of the fixtures.
     fn space() -> BoxedStrategy<Case>;
+    /// The random space of the resident fixtures (the fixtures' space unless smaller).
+    fn resident_space() -> BoxedStrategy<Case> {
+        Self::space()
+    }
     /// Known-bad inputs.
     fn bad() -> Vec<Bad>;
     /// Fixed cases that once failed (replayed every run).
@@ -340,7 +441,7 @@ fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
     } else {
         Slots::host(case, &o)
     };
-    let pad = s.pad();
+    let pad = s.pad(R::OUT);
     let what = format!(
         "{}{} {case:?}",
         if resident { "resident " } else { "" },
@@ -352,11 +453,7 @@ fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
         "{what}: wrote outside the strided output"
     );
     let got = s.output(R::OUT);
-    let before = match R::OUT {
-        Out::A => o.a.clone().into_dyn(),
-        Out::X => o.x.clone().into_dyn(),
-        Out::Y => o.y.clone().into_dyn(),
-    };
+    let before = o.output(R::OUT);
     if R::TRIANGLE_ONLY {
         let other = |m: &ArrayD<T>| -> Vec<T> {
             m.indexed_iter()
@@ -420,7 +517,7 @@ pub fn resident<R: Routine, T: Elem>(cases: u32) {
     for case in R::regressions() {
         check_resident::<R, T>(&case);
     }
-    let space = R::space().prop_map(|c| Case {
+    let space = R::resident_space().prop_map(|c| Case {
         la: if c.la == Layout::F {
             Layout::F
         } else {
@@ -447,6 +544,8 @@ pub fn validation<R: Routine, T: Elem>() {
             a: Array2::from_elem(bad.a, fill),
             x: Array1::from_elem(bad.x, fill),
             y: Array1::from_elem(bad.y, fill),
+            b: Array2::from_elem(bad.b, fill),
+            c: Array2::from_elem(bad.c, fill),
         };
         for resident in [false, true] {
             let mut s = if resident {
@@ -455,8 +554,16 @@ pub fn validation<R: Routine, T: Elem>() {
                 Slots::host(&bad.case, &o)
             };
             let err = R::call(ctx(), &bad.case, &mut s).unwrap_err();
-            if let Error::NotSquare { rows, cols, .. } = err {
-                assert_eq!((rows, cols), bad.a, "{routine} {bad:?}: {err}");
+            if let Error::NotSquare {
+                rows, cols, arg, ..
+            } = err
+            {
+                let named = match arg {
+                    "b" => bad.b,
+                    "c" => bad.c,
+                    _ => bad.a,
+                };
+                assert_eq!((rows, cols), named, "{routine} {bad:?}: {err}");
             }
             let (variant, r, arg) = named(&err);
             assert_eq!(
@@ -464,11 +571,7 @@ pub fn validation<R: Routine, T: Elem>() {
                 (bad.error, routine.as_str(), bad.arg),
                 "{bad:?} resident={resident}: {err}"
             );
-            let before = match R::OUT {
-                Out::A => o.a.view().into_dyn().to_owned(),
-                Out::X => o.x.view().into_dyn().to_owned(),
-                Out::Y => o.y.view().into_dyn().to_owned(),
-            };
+            let before = o.output(R::OUT);
             assert!(
                 same_bits(&s.output(R::OUT), &before),
                 "{routine} {bad:?} resident={resident}: output changed"
@@ -486,6 +589,9 @@ pub fn pick<V: Clone + Debug + 'static>(items: &[V]) -> BoxedStrategy<V> {
 /// the edge grid, and the resident form (`$cases` random cases).
 macro_rules! described_tests {
     ($r:ty, $cases:expr) => {
+        crate::describe::described_tests!($r, $cases, $cases);
+    };
+    ($r:ty, $cases:expr, $cases64:expr) => {
         #[test]
         fn validation() {
             crate::describe::validation::<$r, f32>();
@@ -500,7 +606,7 @@ macro_rules! described_tests {
         }
         #[test]
         fn fixtures_f64() {
-            crate::describe::fixtures::<$r, f64>($cases);
+            crate::describe::fixtures::<$r, f64>($cases64);
         }
         #[test]
         fn edges() {
@@ -516,7 +622,7 @@ macro_rules! described_tests {
         }
         #[test]
         fn resident_f64() {
-            crate::describe::resident::<$r, f64>($cases);
+            crate::describe::resident::<$r, f64>($cases64);
         }
     };
 }
