@@ -3,7 +3,6 @@
 //! OpenBLAS dgemm (lavapipe has SHADER_F64; without it every call is `Error::Unsupported`).
 
 use ndarray::{array, s, Array2, Array3, ArrayView2, ArrayViewMut2, Axis, ShapeBuilder};
-use proptest::prelude::*;
 use rand::Rng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
@@ -13,7 +12,6 @@ use crate::common::*;
 
 const THRESHOLD: f64 = 1.0;
 const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
-const SIZES: [usize; 8] = [1, 2, 7, 16, 17, 63, 65, 129];
 
 /// A value with |v| in [1e-3, 1] and a random sign, in f64 (all 53 bits random).
 pub fn value64(r: &mut rand::rngs::StdRng) -> f64 {
@@ -126,118 +124,6 @@ fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
         Transpose::No => (rows, cols),
         Transpose::Yes => (cols, rows),
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    (m, n, k): (usize, usize, usize),
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f64,
-    beta: f64,
-    layouts: [Layout; 3],
-) {
-    let a = rand64(seed, shape(ta, m, k));
-    let b = rand64(seed + 1, shape(tb, k, n));
-    let c = if beta == 0.0 {
-        Array2::from_elem((m, n), f64::NAN)
-    } else {
-        rand64(seed + 2, (m, n))
-    };
-    let (sa, sb) = (Mat64::new(&a, layouts[0]), Mat64::new(&b, layouts[1]));
-    let mut sc = Mat64::new(&c, layouts[2]);
-    blas::dgemm(
-        ctx(),
-        ta,
-        tb,
-        alpha,
-        sa.view(),
-        sb.view(),
-        beta,
-        sc.view_mut(),
-    )
-    .unwrap();
-    let c0 = if beta == 0.0 {
-        Array2::zeros((m, n))
-    } else {
-        c.clone()
-    };
-    let reference = oracle_dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
-    let bound = bounds::dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
-    let f = metrics::forward_factor_f64(&sc.view(), &reference, &bound).unwrap();
-    assert!(
-        f <= THRESHOLD,
-        "dgemm {m}x{n}x{k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}: factor {f}"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), m in 0usize..8, n in 0usize..8, k in 0usize..8,
-                ta in 0usize..2, tb in 0usize..2, alpha in -2.0f64..2.0, beta in -2.0f64..2.0,
-                la in 0usize..4, lb in 0usize..4, lc in 0usize..4) {
-        check(seed, (SIZES[m], SIZES[n], SIZES[k]), TRANS[ta], TRANS[tb], alpha, beta,
-              [LAYOUTS[la], LAYOUTS[lb], LAYOUTS[lc]]);
-    }
-}
-
-#[test]
-fn edge_flags_layouts_and_engine_paths() {
-    // Netlib alpha/beta values in C and F order and every transpose.
-    for layout in [Layout::C, Layout::F] {
-        for ta in TRANS {
-            for tb in TRANS {
-                for alpha in [0.0, 1.0, 0.7] {
-                    for beta in [0.0, 1.0, 0.9] {
-                        check(7, (9, 5, 3), ta, tb, alpha, beta, [layout; 3]);
-                    }
-                }
-            }
-        }
-    }
-    // Mixed and strided layouts per operand.
-    for la in LAYOUTS {
-        for lb in LAYOUTS {
-            for lc in LAYOUTS {
-                check(
-                    3,
-                    (17, 15, 16),
-                    Transpose::No,
-                    Transpose::Yes,
-                    1.0,
-                    0.9,
-                    [la, lb, lc],
-                );
-            }
-        }
-    }
-    // Whole aligned tiles (vec4 staging in f64) and split-k (small C, long k).
-    for ta in TRANS {
-        for tb in TRANS {
-            check(11, (128, 128, 64), ta, tb, 1.0, 0.5, [Layout::C; 3]);
-            check(12, (128, 128, 64), ta, tb, 0.3, 0.0, [Layout::F; 3]);
-        }
-    }
-    check(
-        13,
-        (20, 33, 1000),
-        Transpose::No,
-        Transpose::No,
-        0.7,
-        0.9,
-        [Layout::C; 3],
-    );
-    check(
-        14,
-        (65, 9, 517),
-        Transpose::Yes,
-        Transpose::No,
-        1.0,
-        0.0,
-        [Layout::F; 3],
-    );
 }
 
 #[test]
@@ -722,69 +608,6 @@ fn dsymm_against_openblas() {
                         f <= THRESHOLD,
                         "dsymm {m}x{n} {side:?} {uplo:?} {layout:?}: {f}"
                     );
-                }
-            }
-        }
-    }
-}
-
-/// dgemmtr against OpenBLAS dgemm restricted to the triangle (OpenBLAS has no gemmtr), with
-/// the dgemm bound there in units of 2^-52; the other triangle (NaN) untouched.
-#[test]
-fn dgemmtr_against_openblas_dgemm() {
-    for (n, k) in [(1, 1), (9, 4), (33, 17), (130, 20)] {
-        for uplo in [Uplo::Lower, Uplo::Upper] {
-            for (ta, tb) in [
-                (Transpose::No, Transpose::No),
-                (Transpose::Yes, Transpose::Yes),
-            ] {
-                for layout in [Layout::C, Layout::F, Layout::Strided] {
-                    let (alpha, beta) = (0.7, 0.9);
-                    let a = rand64(121, shape(ta, n, k));
-                    let b = rand64(122, shape(tb, k, n));
-                    let c0 = rand64(123, (n, n));
-                    let lower = uplo == Uplo::Lower;
-                    let inside = |i: usize, j: usize| (lower && i >= j) || (!lower && i <= j);
-                    let c = Array2::from_shape_fn((n, n), |(i, j)| {
-                        if inside(i, j) {
-                            c0[[i, j]]
-                        } else {
-                            f64::NAN
-                        }
-                    });
-                    let (sa, sb) = (Mat64::new(&a, layout), Mat64::new(&b, layout));
-                    let mut sc = Mat64::new(&c, layout);
-                    blas::dgemmtr(
-                        ctx(),
-                        uplo,
-                        ta,
-                        tb,
-                        alpha,
-                        sa.view(),
-                        sb.view(),
-                        beta,
-                        sc.view_mut(),
-                    )
-                    .unwrap();
-                    let got = sc.view().to_owned();
-                    let want = oracle_dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
-                    let bound = bounds::dgemm(ta, tb, alpha, a.view(), b.view(), beta, c0.view());
-                    for ((i, j), g) in got.indexed_iter() {
-                        if !inside(i, j) {
-                            assert!(g.is_nan(), "dgemmtr wrote outside {uplo:?} at ({i},{j})");
-                            continue;
-                        }
-                        let err = (g - want[[i, j]]).abs();
-                        let f = if err == 0.0 {
-                            0.0
-                        } else {
-                            err / (metrics::EPS64 * bound[[i, j]])
-                        };
-                        assert!(
-                            f <= THRESHOLD,
-                            "dgemmtr n={n} k={k} {uplo:?} {ta:?} {layout:?}: {f}"
-                        );
-                    }
                 }
             }
         }

@@ -19,8 +19,6 @@ use crate::f64_level1::{strided, view};
 const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
 const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
-/// The netlib test values of alpha and beta.
-const SCALARS: [(f64, f64); 4] = [(1.0, 0.0), (0.7, 0.9), (0.0, 0.9), (-1.3, 1.0)];
 
 fn threshold(s_twin: &str) -> f64 {
     metrics::spec(s_twin).unwrap().threshold

@@ -1,37 +1,23 @@
-//! sgemmtr: C ← alpha·op(A)·op(B) + beta·C on the triangle `uplo` of C only. Metric: forward
-//! factor ≤ 1 (DESIGN.md §2) against OpenBLAS sgemm masked to the triangle (0.3.21 has no
-//! sgemmtr); the other triangle checked unchanged, bit for bit.
+//! sgemmtr and dgemmtr: C ← alpha·op(A)·op(B) + beta·C on the triangle `uplo` of C, from the
+//! description `crate::gemm::GemmT<true>`; hand-computed values below.
 
 use ndarray::{array, Array2};
-use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::level3_common::*;
-use crate::oracle_l3;
+use crate::describe::{self, Case};
+use crate::level3_common::upload;
 
-const THRESHOLD: f64 = 1.0;
+/// sgemmtr and dgemmtr: the description `crate::gemm::GemmT<true>`.
+pub type Gemmtr = crate::gemm::GemmT<true>;
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    dims: (usize, usize),
-    uplo: Uplo,
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 3],
-) {
-    check_on(ctx(), seed, dims, uplo, ta, tb, alpha, beta, layouts);
-}
+describe::described_tests!(Gemmtr, 100, 40);
 
-/// [`check`] on the context `cx`.
+/// One case of the description on the context `cx`.
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    cx: &wgblas::Context,
+    cx: &Context,
     seed: u64,
     (n, k): (usize, usize),
     uplo: Uplo,
@@ -41,159 +27,18 @@ pub fn check_on(
     beta: f32,
     layouts: [Layout; 3],
 ) {
-    let mut r = rng(seed);
-    let (ra, ca) = shape(ta, n, k);
-    let (rb, cb) = shape(tb, k, n);
-    let a = rand_mat(&mut r, ra, ca);
-    let b = rand_mat(&mut r, rb, cb);
-    // beta = 0: C all NaN (never read; the other triangle must stay NaN).
-    let c = if beta == 0.0 {
-        Array2::from_elem((n, n), f32::NAN)
-    } else {
-        rand_mat(&mut r, n, n)
-    };
-    let (sa, sb) = (Mat::new(&a, layouts[0]), Mat::new(&b, layouts[1]));
-    let mut sc = Mat::new(&c, layouts[2]);
-    let pad = sc.outside();
-    blas::sgemmtr(
-        cx,
-        uplo,
-        ta,
-        tb,
-        alpha,
-        sa.view(),
-        sb.view(),
-        beta,
-        sc.view_mut(),
-    )
-    .unwrap();
-    let got = sc.to_owned();
-    let c0 = oracle_c(None, beta, &c);
-    let tri = oracle_l3::sgemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c0.view());
-    let reference = merge_triangle(uplo, &tri, &c);
-    let bound = bounds::gemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    let what =
-        format!("sgemmtr {uplo:?} n={n} k={k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}");
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(
-        other_triangle_unchanged(uplo, &c, &got),
-        "{what}: other triangle changed"
-    );
-    assert!(same_bits(&pad, &sc.outside()), "{what}: wrote outside C");
+    let case = Case::mnk(seed, n, n, k)
+        .flags(uplo, ta, wgblas::Diag::NonUnit)
+        .transb(tb)
+        .scalars(alpha.into(), beta.into())
+        .mats(layouts);
+    describe::check_on::<Gemmtr, f32>(cx, &case);
 }
 
 #[test]
-fn validation_c_not_square() {
-    let a = Array2::<f32>::ones((3, 4));
-    let b = Array2::<f32>::ones((4, 2));
-    let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = blas::sgemmtr(
-        ctx(),
-        Uplo::Lower,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "sgemmtr",
-                arg: "c",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(c, Array2::from_elem((3, 2), 9.0));
-}
-
-#[test]
-fn validation_dimension_mismatch() {
-    let mut c = Array2::<f32>::from_elem((3, 3), 9.0);
-    // rows of op(A) ≠ n
-    let (a, b) = (Array2::<f32>::ones((2, 4)), Array2::<f32>::ones((4, 3)));
-    let err = blas::sgemmtr(
-        ctx(),
-        Uplo::Upper,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sgemmtr",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    // inner dimension: op(B) has 5 rows, op(A) 4 columns
-    let (a, b) = (Array2::<f32>::ones((3, 4)), Array2::<f32>::ones((5, 3)));
-    let err = blas::sgemmtr(
-        ctx(),
-        Uplo::Upper,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sgemmtr",
-                arg: "b",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    // columns of op(B) ≠ n, seen through the transpose flag
+fn validation_extension_forms() {
     let (a, b) = (Array2::<f32>::ones((4, 3)), Array2::<f32>::ones((4, 2)));
-    let err = blas::sgemmtr(
-        ctx(),
-        Uplo::Upper,
-        Transpose::Yes,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sgemmtr",
-                arg: "b",
-                ..
-            }
-        ),
-        "{err}"
-    );
     assert!(a.gpu_gemmtr(Uplo::Lower, &b).is_err());
-    assert_eq!(c, Array2::from_elem((3, 3), 9.0));
 }
 
 #[test]
@@ -211,75 +56,6 @@ fn past_one_binding() {
     } else {
         v == 5.0
     }));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in dim(), k in dim(), u in 0usize..2, ta in 0usize..2,
-                tb in 0usize..2, alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
-                la in 0usize..4, lb in 0usize..4, lc in 0usize..4) {
-        check(seed, (n, k), UPLOS[u], TRANS[ta], TRANS[tb], alpha, beta,
-              [LAYOUTS[la], LAYOUTS[lb], LAYOUTS[lc]]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_flag_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for (i, n) in NETLIB_N.into_iter().enumerate() {
-            let k = NETLIB_N[(i + 3) % 6];
-            for uplo in UPLOS {
-                for ta in TRANS {
-                    for tb in TRANS {
-                        for alpha in ALPHAS {
-                            for beta in BETAS {
-                                check(n as u64, (n, k), uplo, ta, tb, alpha, beta, [layout; 3]);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_tile_edges() {
-    for n in [15, 16, 17, 127, 128, 129] {
-        for uplo in UPLOS {
-            check(
-                n as u64,
-                (n, 17),
-                uplo,
-                Transpose::No,
-                Transpose::Yes,
-                0.7,
-                0.9,
-                [Layout::F, Layout::C, Layout::F],
-            );
-        }
-    }
-}
-
-#[test]
-fn edge_mixed_and_strided_layouts() {
-    for la in LAYOUTS {
-        for lb in LAYOUTS {
-            for lc in LAYOUTS {
-                check(
-                    5,
-                    (17, 16),
-                    Uplo::Upper,
-                    Transpose::Yes,
-                    Transpose::No,
-                    1.0,
-                    0.9,
-                    [la, lb, lc],
-                );
-            }
-        }
-    }
 }
 
 #[test]
@@ -333,59 +109,6 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
     nan.gpu_gemmtr_inplace(Uplo::Upper, 0.0, &nan, 2.0, &mut c)
         .unwrap();
     assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
-}
-
-/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
-/// row- or column-major), the other triangle of C checked bit for bit after the read-back.
-#[allow(clippy::too_many_arguments)]
-fn check_resident(
-    seed: u64,
-    (n, k): (usize, usize),
-    uplo: Uplo,
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f32,
-    beta: f32,
-    col_major: [bool; 3],
-) {
-    let mut r = rng(seed);
-    let (ra, ca) = shape(ta, n, k);
-    let (rb, cb) = shape(tb, k, n);
-    let a = rand_mat(&mut r, ra, ca);
-    let b = rand_mat(&mut r, rb, cb);
-    let c = if beta == 0.0 {
-        Array2::from_elem((n, n), f32::NAN)
-    } else {
-        rand_mat(&mut r, n, n)
-    };
-    let (ga, gb) = (upload(&a, col_major[0]), upload(&b, col_major[1]));
-    let mut gc = upload(&c, col_major[2]);
-    blas::sgemmtr(ctx(), uplo, ta, tb, alpha, &ga, &gb, beta, &mut gc).unwrap();
-    let got = gc.to_array().unwrap();
-    let c0 = oracle_c(None, beta, &c);
-    let tri = oracle_l3::sgemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c0.view());
-    let reference = merge_triangle(uplo, &tri, &c);
-    let bound = bounds::gemmtr(uplo, ta, tb, alpha, a.view(), b.view(), beta, c.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    let what = format!(
-        "resident sgemmtr {uplo:?} n={n} k={k} {ta:?}{tb:?} alpha={alpha} beta={beta} \
-         col-major={col_major:?}"
-    );
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(
-        other_triangle_unchanged(uplo, &c, &got),
-        "{what}: other triangle changed"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in resident_dim(), k in resident_dim(),
-                         u in 0usize..2, ta in 0usize..2, tb in 0usize..2,
-                         alpha in -2.0f32..2.0, beta in -2.0f32..2.0, cm in any::<[bool; 3]>()) {
-        check_resident(seed, (n, k), UPLOS[u], TRANS[ta], TRANS[tb], alpha, beta, cm);
-    }
 }
 
 #[test]

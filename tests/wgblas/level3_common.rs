@@ -48,14 +48,6 @@ pub fn upload(x: &Array2<f32>, col_major: bool) -> GpuMatrix<'static> {
     g
 }
 
-/// `(rows, cols)` of an operand whose `op` form is `rows × cols`.
-pub fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
-    match t {
-        Transpose::No => (rows, cols),
-        Transpose::Yes => (cols, rows),
-    }
-}
-
 pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
     match uplo {
         Uplo::Lower => i >= j,

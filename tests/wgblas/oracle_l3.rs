@@ -8,8 +8,6 @@ use cblas_sys::*;
 use ndarray::{Array2, ArrayView2};
 use wgblas::{Diag, Side, Transpose, Uplo};
 
-use crate::common::oracle;
-
 fn trans(t: Transpose) -> CBLAS_TRANSPOSE {
     match t {
         Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
@@ -39,35 +37,6 @@ fn c(a: &ArrayView2<f32>) -> Array2<f32> {
 }
 fn ld(a: &Array2<f32>) -> i32 {
     a.ncols().max(1) as i32
-}
-
-pub fn in_triangle(u: Uplo, i: usize, j: usize) -> bool {
-    match u {
-        Uplo::Lower => i >= j,
-        Uplo::Upper => i <= j,
-    }
-}
-
-/// `sgemmtr` = OpenBLAS `sgemm` on the triangle `u`, the other triangle of `cm` unchanged.
-#[allow(clippy::too_many_arguments)]
-pub fn sgemmtr(
-    u: Uplo,
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f32,
-    a: ArrayView2<f32>,
-    b: ArrayView2<f32>,
-    beta: f32,
-    cm: ArrayView2<f32>,
-) -> Array2<f32> {
-    let full = oracle::sgemm(ta, tb, alpha, a, b, beta, cm);
-    Array2::from_shape_fn(cm.dim(), |(i, j)| {
-        if in_triangle(u, i, j) {
-            full[[i, j]]
-        } else {
-            cm[[i, j]]
-        }
-    })
 }
 
 pub fn ssyrk(
