@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use wgblas::{Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo};
 
-use crate::common::{ctx, triangle, value};
+use crate::common::{ctx, triangle};
 
 pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 pub const UPLOS: [Uplo; 2] = [Uplo::Lower, Uplo::Upper];
@@ -15,7 +15,6 @@ pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
 /// Netlib test values (sblat3.in): N, alpha, beta.
 pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
 pub const ALPHAS: [f32; 3] = [0.0, 1.0, 0.7];
-pub const BETAS: [f32; 3] = [0.0, 1.0, 0.9];
 
 /// A random dimension for the fixtures: odd sizes and the tile edges (16-deep k slab, 32-row
 /// trsm block, 64-column trsm workgroup, 128×128 C tile), mostly small because lavapipe is slow.
@@ -53,26 +52,6 @@ pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
         Uplo::Lower => i >= j,
         Uplo::Upper => i <= j,
     }
-}
-
-/// A symmetric matrix stored in its `uplo` triangle, NaN in the other one (never read).
-pub fn symmetric_storage(rng: &mut StdRng, n: usize, uplo: Uplo) -> Array2<f32> {
-    let mut a = triangle(rng, n, uplo, 0.0);
-    for i in 0..n {
-        a[[i, i]] = value(rng);
-    }
-    a
-}
-
-/// The full symmetric matrix of a `uplo` storage (for OpenBLAS, which gets no NaN).
-pub fn mirror(a: &Array2<f32>, uplo: Uplo) -> Array2<f32> {
-    Array2::from_shape_fn(a.dim(), |(i, j)| {
-        if in_triangle(uplo, i, j) {
-            a[[i, j]]
-        } else {
-            a[[j, i]]
-        }
-    })
 }
 
 /// A triangular operand: the `uplo` triangle random with a diagonal of magnitude in
@@ -114,18 +93,6 @@ pub fn merge_triangle(uplo: Uplo, tri: &Array2<f32>, c: &Array2<f32>) -> Array2<
     Array2::from_shape_fn(c.dim(), |(i, j)| {
         if in_triangle(uplo, i, j) {
             tri[[i, j]]
-        } else {
-            c[[i, j]]
-        }
-    })
-}
-
-/// `c` with zeros outside the triangle `uplo` (and everywhere when `beta == 0`): the C handed
-/// to OpenBLAS, which then never sees a NaN.
-pub fn oracle_c(uplo: Option<Uplo>, beta: f32, c: &Array2<f32>) -> Array2<f32> {
-    Array2::from_shape_fn(c.dim(), |(i, j)| {
-        if beta == 0.0 || uplo.is_some_and(|u| !in_triangle(u, i, j)) {
-            0.0
         } else {
             c[[i, j]]
         }

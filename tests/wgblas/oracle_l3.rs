@@ -73,43 +73,6 @@ pub fn ssyrk(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn ssyr2k(
-    u: Uplo,
-    t: Transpose,
-    alpha: f32,
-    a: ArrayView2<f32>,
-    b: ArrayView2<f32>,
-    beta: f32,
-    cm: ArrayView2<f32>,
-) -> Array2<f32> {
-    let (a, b, mut cc) = (c(&a), c(&b), c(&cm));
-    let n = cc.nrows();
-    let k = if t == Transpose::No {
-        a.ncols()
-    } else {
-        a.nrows()
-    };
-    unsafe {
-        cblas_ssyr2k(
-            CBLAS_LAYOUT::CblasRowMajor,
-            uplo(u),
-            trans(t),
-            n as i32,
-            k as i32,
-            alpha,
-            a.as_ptr(),
-            ld(&a),
-            b.as_ptr(),
-            ld(&b),
-            beta,
-            cc.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
-    cc
-}
-
-#[allow(clippy::too_many_arguments)]
 pub fn ssymm(
     s: Side,
     u: Uplo,
@@ -139,37 +102,6 @@ pub fn ssymm(
         )
     };
     cc
-}
-
-#[allow(clippy::too_many_arguments)]
-pub fn strmm(
-    s: Side,
-    u: Uplo,
-    t: Transpose,
-    d: Diag,
-    alpha: f32,
-    a: ArrayView2<f32>,
-    b: ArrayView2<f32>,
-) -> Array2<f32> {
-    let (a, mut bb) = (c(&a), c(&b));
-    let (m, n) = bb.dim();
-    unsafe {
-        cblas_strmm(
-            CBLAS_LAYOUT::CblasRowMajor,
-            side(s),
-            uplo(u),
-            trans(t),
-            diag(d),
-            m as i32,
-            n as i32,
-            alpha,
-            a.as_ptr(),
-            ld(&a),
-            bb.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
-    bb
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1,36 +1,183 @@
-//! ssymm: C ← alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right), A symmetric stored in
-//! its `uplo` triangle (NaN in the other one). Metric: forward factor ≤ 1 (DESIGN.md §2)
-//! against OpenBLAS.
+//! ssymm and dsymm: C ← alpha·A·B + beta·C (left) or alpha·B·A + beta·C (right), A symmetric
+//! in its triangle `uplo`. Metric: forward factor (`metrics::spec`, DESIGN.md §2) against
+//! OpenBLAS. The description drives validation, fixtures, edges and the resident form;
+//! hand-computed values below.
 
-use ndarray::{array, Array2};
+use ndarray::{array, Array2, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
+use rand::rngs::StdRng;
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::level3_common::*;
-use crate::oracle_l3;
+use crate::describe::level2::{full_sym, random_mat, NETLIB_N, UPLOS};
+use crate::describe::level3::*;
+use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::level3_common::upload;
 
-const THRESHOLD: f64 = 1.0;
+/// The description of symm: A symmetric in its triangle `uplo` (NaN in the other one, never
+/// read), of order m (left) or n (right); NaN in C where beta = 0.
+pub struct Symm;
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    dims: (usize, usize),
-    side: Side,
-    uplo: Uplo,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 3],
-) {
-    check_on(ctx(), seed, dims, side, uplo, alpha, beta, layouts);
+impl Routine for Symm {
+    const ROOT: &'static str = "symm";
+    const OUT: Out = Out::C;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let a = symmetric_storage(r, order(c.side, c.m, c.n), c.uplo);
+        let b = random_mat(r, c.m, c.n);
+        let cm = c_input(r, c.m, c.n, c.beta);
+        Ops::mats(a, b, cm)
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        T::symm(ctx, c.side, c.uplo, alpha, s.a.r(), s.b.r(), beta, s.c.w())
+    }
+
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        let mut want = oracle_c(None, c.beta, &o.c);
+        T::o_symm(
+            c.side,
+            c.uplo,
+            alpha,
+            &full_sym(c.uplo, &o.a),
+            &o.b,
+            beta,
+            &mut want,
+        );
+        let f = o.f64();
+        let (al, be) = (alpha.to_f64(), beta.to_f64());
+        let bound = bounds::symm(c.side, c.uplo, al, f.a.view(), f.b.view(), be, f.c.view());
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let mut v = Vec::new();
+        let case = |seed, m, n, s, u, alpha, beta, ls| {
+            Case::new(seed, m, n)
+                .side(s)
+                .flags(u, Transpose::No, Diag::NonUnit)
+                .scalars(alpha, beta)
+                .mats(ls)
+        };
+        let (c, f) = (Layout::C, Layout::F);
+        for l in [c, f] {
+            for (i, m) in NETLIB_N.into_iter().enumerate() {
+                let n = NETLIB_N[(i + 2) % 6];
+                for s in SIDES {
+                    for u in UPLOS {
+                        for alpha in ALPHAS {
+                            for beta in BETAS {
+                                v.push(case(m as u64, m, n, s, u, alpha, beta, [l; 3]));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for m in [15, 16, 17, 127, 128, 129] {
+            for s in SIDES {
+                for u in UPLOS {
+                    v.push(case(m as u64, m, 17, s, u, 0.7, 0.9, [c, f, c]));
+                }
+            }
+        }
+        for la in LAYOUTS {
+            for lb in LAYOUTS {
+                for lc in LAYOUTS {
+                    v.push(case(
+                        13,
+                        17,
+                        16,
+                        Side::Right,
+                        Uplo::Lower,
+                        1.0,
+                        0.9,
+                        [la, lb, lc],
+                    ));
+                }
+            }
+        }
+        // The f64 suite's shapes.
+        for (m, n) in [(1, 1), (9, 5), (33, 17), (20, 130)] {
+            for s in SIDES {
+                for u in UPLOS {
+                    for l in [c, f, Layout::Reversed] {
+                        v.push(case(111, m, n, s, u, 0.7, 0.9, [l; 3]));
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        space_with(dim())
+    }
+
+    fn resident_space() -> BoxedStrategy<Case> {
+        space_with(resident_dim())
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 2).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
+        let right = c.side(Side::Right);
+        let upper = c.flags(Uplo::Upper, Transpose::No, Diag::NonUnit);
+        let bad = |case, a, cm, error, arg| Bad {
+            case,
+            a,
+            x: 0,
+            y: 0,
+            b: (3, 2),
+            c: cm,
+            error,
+            arg,
+        };
+        let dm = "DimensionMismatch";
+        vec![
+            bad(c, (3, 2), (3, 2), "NotSquare", "a"),
+            // Right: the order of A must be the 2 columns of B.
+            bad(right, (3, 3), (3, 2), dm, "a"),
+            bad(upper, (3, 3), (2, 2), dm, "c"),
+            bad(upper, (3, 3), (3, 3), dm, "c"),
+        ]
+    }
 }
 
-/// [`check`] on the context `cx`.
+/// The random cases of symm with `m` and `n` from `dim`.
+fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
+    let dims = (any::<u64>(), dim.clone(), dim, pick(&SIDES), pick(&UPLOS));
+    let rest = (
+        -2.0f32..2.0,
+        -2.0f32..2.0,
+        pick(&LAYOUTS),
+        pick(&LAYOUTS),
+        pick(&LAYOUTS),
+    );
+    (dims, rest)
+        .prop_map(|((seed, m, n, s, u), (alpha, beta, la, lb, lc))| {
+            Case::new(seed, m, n)
+                .side(s)
+                .flags(u, Transpose::No, Diag::NonUnit)
+                .scalars(alpha.into(), beta.into())
+                .mats([la, lb, lc])
+        })
+        .boxed()
+}
+
+describe::described_tests!(Symm, 100, 40);
+
+/// One case of the description on the context `cx`.
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    cx: &wgblas::Context,
+    cx: &Context,
     seed: u64,
     (m, n): (usize, usize),
     side: Side,
@@ -39,108 +186,27 @@ pub fn check_on(
     beta: f32,
     layouts: [Layout; 3],
 ) {
-    let mut r = rng(seed);
-    let order = if side == Side::Left { m } else { n };
-    let a = symmetric_storage(&mut r, order, uplo);
-    let b = rand_mat(&mut r, m, n);
-    let c = if beta == 0.0 {
-        Array2::from_elem((m, n), f32::NAN)
-    } else {
-        rand_mat(&mut r, m, n)
-    };
-    let (sa, sb) = (Mat::new(&a, layouts[0]), Mat::new(&b, layouts[1]));
-    let mut sc = Mat::new(&c, layouts[2]);
-    let pad = sc.outside();
-    blas::ssymm(
-        cx,
-        side,
-        uplo,
-        alpha,
-        sa.view(),
-        sb.view(),
-        beta,
-        sc.view_mut(),
-    )
-    .unwrap();
-    let full = mirror(&a, uplo);
-    let c0 = oracle_c(None, beta, &c);
-    let reference = oracle_l3::ssymm(side, uplo, alpha, full.view(), b.view(), beta, c0.view());
-    let bound = bounds::symm(side, uplo, alpha, a.view(), b.view(), beta, c.view());
-    let f = metrics::forward_factor(&sc.to_owned(), &reference, &bound).unwrap();
-    let what = format!("ssymm {side:?} {uplo:?} {m}x{n} alpha={alpha} beta={beta} {layouts:?}");
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(same_bits(&pad, &sc.outside()), "{what}: wrote outside C");
+    let case = Case::new(seed, m, n)
+        .side(side)
+        .flags(uplo, Transpose::No, Diag::NonUnit)
+        .scalars(alpha.into(), beta.into())
+        .mats(layouts);
+    describe::check_on::<Symm, f32>(cx, &case);
 }
 
 #[test]
-fn validation_a_not_square() {
-    let a = Array2::<f32>::ones((3, 2));
-    let b = Array2::<f32>::ones((3, 2));
+fn validation_extension_forms() {
+    let (a, b) = (Array2::<f32>::ones((3, 3)), Array2::<f32>::ones((3, 2)));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = a
+    let err = Array2::<f32>::ones((3, 2))
         .gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "ssymm",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(c, Array2::from_elem((3, 2), 9.0));
-}
-
-#[test]
-fn validation_dimension_mismatch() {
-    let a = Array2::<f32>::ones((3, 3));
-    let b = Array2::<f32>::ones((3, 2));
-    let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
-    // Right: the order of A must be the 2 columns of B.
+    assert_eq!(describe::named(&err), ("NotSquare", "ssymm", "a"));
     let err = a
         .gpu_symm_inplace(Side::Right, Uplo::Lower, 1.0, &b, 0.0, &mut c)
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ssymm",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssymm", "a"));
     assert!(a.gpu_symm(Side::Right, Uplo::Upper, &b).is_err());
-    for shape in [(2, 2), (3, 3)] {
-        let mut c2 = Array2::<f32>::from_elem(shape, 9.0);
-        let err = blas::ssymm(
-            ctx(),
-            Side::Left,
-            Uplo::Upper,
-            1.0,
-            a.view(),
-            b.view(),
-            1.0,
-            c2.view_mut(),
-        )
-        .unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::DimensionMismatch {
-                    routine: "ssymm",
-                    arg: "c",
-                    ..
-                }
-            ),
-            "{err}"
-        );
-        assert_eq!(c2, Array2::from_elem(shape, 9.0));
-    }
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -167,72 +233,6 @@ fn past_one_binding() {
         assert_eq!(c[[i, 0]], want(i), "C[{i}]");
     }
     assert!(c.iter().all(|v| v.is_finite()));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), m in dim(), n in dim(), s in 0usize..2, u in 0usize..2,
-                alpha in -2.0f32..2.0, beta in -2.0f32..2.0,
-                la in 0usize..4, lb in 0usize..4, lc in 0usize..4) {
-        check(seed, (m, n), SIDES[s], UPLOS[u], alpha, beta, [LAYOUTS[la], LAYOUTS[lb], LAYOUTS[lc]]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_flag_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for (i, m) in NETLIB_N.into_iter().enumerate() {
-            let n = NETLIB_N[(i + 2) % 6];
-            for side in SIDES {
-                for uplo in UPLOS {
-                    for alpha in ALPHAS {
-                        for beta in BETAS {
-                            check(m as u64, (m, n), side, uplo, alpha, beta, [layout; 3]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_tile_edges() {
-    for m in [15, 16, 17, 127, 128, 129] {
-        for side in SIDES {
-            for uplo in UPLOS {
-                check(
-                    m as u64,
-                    (m, 17),
-                    side,
-                    uplo,
-                    0.7,
-                    0.9,
-                    [Layout::C, Layout::F, Layout::C],
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_mixed_and_strided_layouts() {
-    for la in LAYOUTS {
-        for lb in LAYOUTS {
-            for lc in LAYOUTS {
-                check(
-                    13,
-                    (17, 16),
-                    Side::Right,
-                    Uplo::Lower,
-                    1.0,
-                    0.9,
-                    [la, lb, lc],
-                );
-            }
-        }
-    }
 }
 
 #[test]
@@ -291,52 +291,6 @@ fn edge_empty() {
         a.gpu_symm(Side::Left, Uplo::Lower, &b).unwrap().dim(),
         (0, 3)
     );
-}
-
-/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
-/// row- or column-major; the unreferenced triangle of A is NaN on the device too).
-#[allow(clippy::too_many_arguments)]
-fn check_resident(
-    seed: u64,
-    (m, n): (usize, usize),
-    side: Side,
-    uplo: Uplo,
-    alpha: f32,
-    beta: f32,
-    col_major: [bool; 3],
-) {
-    let mut r = rng(seed);
-    let order = if side == Side::Left { m } else { n };
-    let a = symmetric_storage(&mut r, order, uplo);
-    let b = rand_mat(&mut r, m, n);
-    let c = if beta == 0.0 {
-        Array2::from_elem((m, n), f32::NAN)
-    } else {
-        rand_mat(&mut r, m, n)
-    };
-    let (ga, gb) = (upload(&a, col_major[0]), upload(&b, col_major[1]));
-    let mut gc = upload(&c, col_major[2]);
-    blas::ssymm(ctx(), side, uplo, alpha, &ga, &gb, beta, &mut gc).unwrap();
-    let full = mirror(&a, uplo);
-    let c0 = oracle_c(None, beta, &c);
-    let reference = oracle_l3::ssymm(side, uplo, alpha, full.view(), b.view(), beta, c0.view());
-    let bound = bounds::symm(side, uplo, alpha, a.view(), b.view(), beta, c.view());
-    let f = metrics::forward_factor(&gc.to_array().unwrap(), &reference, &bound).unwrap();
-    let what = format!(
-        "resident ssymm {side:?} {uplo:?} {m}x{n} alpha={alpha} beta={beta} \
-         col-major={col_major:?}"
-    );
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), m in resident_dim(), n in resident_dim(),
-                         s in 0usize..2, u in 0usize..2, alpha in -2.0f32..2.0,
-                         beta in -2.0f32..2.0, cm in any::<[bool; 3]>()) {
-        check_resident(seed, (m, n), SIDES[s], UPLOS[u], alpha, beta, cm);
-    }
 }
 
 #[test]

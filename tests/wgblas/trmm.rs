@@ -1,37 +1,166 @@
-//! strmm: B ← alpha·op(A)·B (Left) or alpha·B·op(A) (Right), A triangular (NaN in the other
-//! triangle, and on the diagonal for Diag::Unit). Metric: forward factor ≤ 1 (DESIGN.md §2)
-//! against OpenBLAS.
+//! strmm and dtrmm: B ← alpha·op(A)·B (left) or alpha·B·op(A) (right), A triangular. Metric:
+//! forward factor (`metrics::spec`, DESIGN.md §2) against OpenBLAS. The description drives
+//! validation, fixtures, edges and the resident form; hand-computed values below.
 
-use ndarray::{array, Array2};
+use ndarray::{array, Array2, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
+use rand::rngs::StdRng;
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context, Error};
 
 use crate::common::*;
-use crate::level3_common::*;
-use crate::oracle_l3;
+use crate::describe::level2::{
+    clean_tri, flags, random_mat, tri_stored, DIAGS, NETLIB_N, TRANS, UPLOS,
+};
+use crate::describe::level3::*;
+use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::level3_common::{tri_clean, upload};
 
-const THRESHOLD: f64 = 1.0;
+/// The description of trmm: A triangular of order m (left) or n (right), NaN outside its
+/// triangle and on a unit diagonal (never read), diagonal magnitudes in [1e-3, 1 + 1e-3].
+pub struct Trmm;
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    seed: u64,
-    dims: (usize, usize),
-    side: Side,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    alpha: f32,
-    layouts: [Layout; 2],
-) {
-    check_on(ctx(), seed, dims, side, uplo, trans, diag, alpha, layouts);
+impl Routine for Trmm {
+    const ROOT: &'static str = "trmm";
+    const OUT: Out = Out::B;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let a = tri_stored(r, order(c.side, c.m, c.n), c.uplo, c.diag, 1e-3, 1.0);
+        let b = random_mat(r, c.m, c.n);
+        Ops::mats(a, b, Array2::from_shape_vec((0, 0), Vec::new()).unwrap())
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let alpha = T::from_f64(c.alpha);
+        T::trmm(
+            ctx,
+            c.side,
+            c.uplo,
+            c.trans,
+            c.diag,
+            alpha,
+            s.a.r(),
+            s.b.w(),
+        )
+    }
+
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let alpha = T::from_f64(c.alpha);
+        let (s, u, t, d) = (c.side, c.uplo, c.trans, c.diag);
+        let mut want = o.b.clone();
+        T::o_trmm(s, u, t, d, alpha, &clean_tri(u, d, &o.a), &mut want);
+        let f = o.f64();
+        let bound = bounds::trmm(s, u, t, d, alpha.to_f64(), f.a.view(), f.b.view());
+        forward(got, want.into_dyn(), bound.into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let mut v = Vec::new();
+        let case = |seed, m, n, s, (u, t, d), alpha, [la, lb]: [Layout; 2]| {
+            Case::new(seed, m, n)
+                .side(s)
+                .flags(u, t, d)
+                .scalars(alpha, 0.0)
+                .mats([la, lb, Layout::C])
+        };
+        let (c, f) = (Layout::C, Layout::F);
+        let every = flags(true, true, true);
+        for l in [c, f] {
+            for (i, m) in NETLIB_N.into_iter().enumerate() {
+                let n = NETLIB_N[(i + 2) % 6];
+                for s in SIDES {
+                    for &fl in &every {
+                        for alpha in ALPHAS {
+                            v.push(case(m as u64, m, n, s, fl, alpha, [l; 2]));
+                        }
+                    }
+                }
+            }
+        }
+        // 127/128/129: the triangular k range starts or ends inside / at / past a 128 tile.
+        for m in [15, 16, 17, 127, 128, 129] {
+            for s in SIDES {
+                for &fl in &flags(true, true, false) {
+                    v.push(case(m as u64, m, 9, s, fl, 0.7, [c, f]));
+                }
+            }
+        }
+        for la in LAYOUTS {
+            for lb in LAYOUTS {
+                for s in SIDES {
+                    let fl = (Uplo::Lower, Transpose::Yes, Diag::Unit);
+                    v.push(case(17, 17, 16, s, fl, 1.0, [la, lb]));
+                }
+            }
+        }
+        // The f64 suite's shapes.
+        for (m, n) in [(1, 1), (9, 5), (33, 17), (20, 130)] {
+            for s in SIDES {
+                for &fl in &every {
+                    v.push(case(131, m, n, s, fl, 0.7, [f, c]));
+                }
+            }
+        }
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        space_with(dim())
+    }
+
+    fn resident_space() -> BoxedStrategy<Case> {
+        space_with(resident_dim())
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 3, 2).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
+        let right = c
+            .side(Side::Right)
+            .flags(Uplo::Upper, Transpose::Yes, Diag::Unit);
+        let bad = |case, a, error, arg| Bad {
+            case,
+            a,
+            x: 0,
+            y: 0,
+            b: (3, 2),
+            c: (0, 0),
+            error,
+            arg,
+        };
+        vec![
+            bad(c, (3, 2), "NotSquare", "a"),
+            bad(right, (3, 3), "DimensionMismatch", "b"),
+        ]
+    }
 }
 
-/// [`check`] on the context `cx`.
+/// The random cases of trmm with `m` and `n` from `dim`.
+fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
+    let dims = (any::<u64>(), dim.clone(), dim, pick(&SIDES));
+    let fl = (pick(&UPLOS), pick(&TRANS), pick(&DIAGS));
+    let rest = (-2.0f32..2.0, pick(&LAYOUTS), pick(&LAYOUTS));
+    (dims, fl, rest)
+        .prop_map(|((seed, m, n, s), (u, t, d), (alpha, la, lb))| {
+            Case::new(seed, m, n)
+                .side(s)
+                .flags(u, t, d)
+                .scalars(alpha.into(), 0.0)
+                .mats([la, lb, Layout::C])
+        })
+        .boxed()
+}
+
+describe::described_tests!(Trmm, 100, 40);
+
+/// One case of the description on the context `cx` (`layouts` of A and B).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
-    cx: &wgblas::Context,
+    cx: &Context,
     seed: u64,
     (m, n): (usize, usize),
     side: Side,
@@ -39,31 +168,20 @@ pub fn check_on(
     trans: Transpose,
     diag: Diag,
     alpha: f32,
-    layouts: [Layout; 2],
+    [la, lb]: [Layout; 2],
 ) {
-    let mut r = rng(seed);
-    let order = if side == Side::Left { m } else { n };
-    let a = tri_storage(&mut r, order, uplo, diag, 1e-3);
-    let b = rand_mat(&mut r, m, n);
-    let sa = Mat::new(&a, layouts[0]);
-    let mut sb = Mat::new(&b, layouts[1]);
-    let pad = sb.outside();
-    blas::strmm(cx, side, uplo, trans, diag, alpha, sa.view(), sb.view_mut()).unwrap();
-    let clean = tri_clean(&a, uplo, diag);
-    let reference = oracle_l3::strmm(side, uplo, trans, diag, alpha, clean.view(), b.view());
-    let bound = bounds::trmm(side, uplo, trans, diag, alpha, a.view(), b.view());
-    let f = metrics::forward_factor(&sb.to_owned(), &reference, &bound).unwrap();
-    let what =
-        format!("strmm {side:?} {uplo:?} {trans:?} {diag:?} {m}x{n} alpha={alpha} {layouts:?}");
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-    assert!(same_bits(&pad, &sb.outside()), "{what}: wrote outside B");
+    let case = Case::new(seed, m, n)
+        .side(side)
+        .flags(uplo, trans, diag)
+        .scalars(alpha.into(), 0.0)
+        .mats([la, lb, Layout::C]);
+    describe::check_on::<Trmm, f32>(cx, &case);
 }
 
 #[test]
-fn validation_a_not_square() {
-    let a = Array2::<f32>::ones((3, 2));
+fn validation_extension_forms() {
     let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = a
+    let err = Array2::<f32>::ones((3, 2))
         .gpu_trmm_inplace(
             Side::Left,
             Uplo::Lower,
@@ -73,47 +191,8 @@ fn validation_a_not_square() {
             &mut b,
         )
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "strmm",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(b, Array2::from_elem((3, 2), 9.0));
-}
-
-#[test]
-fn validation_dimension_mismatch() {
-    let a = Array2::<f32>::ones((3, 3));
-    let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
-    let err = blas::strmm(
-        ctx(),
-        Side::Right,
-        Uplo::Upper,
-        Transpose::Yes,
-        Diag::Unit,
-        1.0,
-        a.view(),
-        b.view_mut(),
-    )
-    .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "strmm",
-                arg: "b",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    let bt = Array2::<f32>::ones((2, 3));
+    assert_eq!(describe::named(&err), ("NotSquare", "strmm", "a"));
+    let (a, bt) = (Array2::<f32>::ones((3, 3)), Array2::<f32>::ones((2, 3)));
     assert!(a
         .gpu_trmm(Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit, &bt)
         .is_err());
@@ -142,88 +221,6 @@ fn past_one_binding() {
         .iter()
         .enumerate()
         .all(|(i, &v)| v == 2.0 * (side - i) as f32));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), m in dim(), n in dim(), s in 0usize..2, u in 0usize..2,
-                t in 0usize..2, d in 0usize..2, alpha in -2.0f32..2.0,
-                la in 0usize..4, lb in 0usize..4) {
-        check(seed, (m, n), SIDES[s], UPLOS[u], TRANS[t], DIAGS[d], alpha, [LAYOUTS[la], LAYOUTS[lb]]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_flag_in_c_and_f_order() {
-    for layout in [Layout::C, Layout::F] {
-        for (i, m) in NETLIB_N.into_iter().enumerate() {
-            let n = NETLIB_N[(i + 2) % 6];
-            for side in SIDES {
-                for uplo in UPLOS {
-                    for trans in TRANS {
-                        for diag in DIAGS {
-                            for alpha in ALPHAS {
-                                check(
-                                    m as u64,
-                                    (m, n),
-                                    side,
-                                    uplo,
-                                    trans,
-                                    diag,
-                                    alpha,
-                                    [layout; 2],
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_tile_edges() {
-    // 127/128/129: the triangular k range starts or ends inside / at / past a 128 tile.
-    for m in [15, 16, 17, 127, 128, 129] {
-        for side in SIDES {
-            for uplo in UPLOS {
-                for trans in TRANS {
-                    check(
-                        m as u64,
-                        (m, 9),
-                        side,
-                        uplo,
-                        trans,
-                        Diag::NonUnit,
-                        0.7,
-                        [Layout::C, Layout::F],
-                    );
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn edge_mixed_and_strided_layouts() {
-    for la in LAYOUTS {
-        for lb in LAYOUTS {
-            for side in SIDES {
-                check(
-                    17,
-                    (17, 16),
-                    side,
-                    Uplo::Lower,
-                    Transpose::Yes,
-                    Diag::Unit,
-                    1.0,
-                    [la, lb],
-                );
-            }
-        }
-    }
 }
 
 #[test]
@@ -288,47 +285,6 @@ fn edge_alpha_zero_never_reads_a_or_b() {
     )
     .unwrap();
     assert_eq!(b, Array2::zeros((2, 2)));
-}
-
-/// The resident form: the same fixtures, oracle and metric through `GpuMatrix`es (each operand
-/// row- or column-major; NaN outside the triangle and on a unit diagonal on the device too).
-#[allow(clippy::too_many_arguments)]
-fn check_resident(
-    seed: u64,
-    (m, n): (usize, usize),
-    side: Side,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    alpha: f32,
-    col_major: [bool; 2],
-) {
-    let mut r = rng(seed);
-    let order = if side == Side::Left { m } else { n };
-    let a = tri_storage(&mut r, order, uplo, diag, 1e-3);
-    let b = rand_mat(&mut r, m, n);
-    let ga = upload(&a, col_major[0]);
-    let mut gb = upload(&b, col_major[1]);
-    blas::strmm(ctx(), side, uplo, trans, diag, alpha, &ga, &mut gb).unwrap();
-    let clean = tri_clean(&a, uplo, diag);
-    let reference = oracle_l3::strmm(side, uplo, trans, diag, alpha, clean.view(), b.view());
-    let bound = bounds::trmm(side, uplo, trans, diag, alpha, a.view(), b.view());
-    let f = metrics::forward_factor(&gb.to_array().unwrap(), &reference, &bound).unwrap();
-    let what = format!(
-        "resident strmm {side:?} {uplo:?} {trans:?} {diag:?} {m}x{n} alpha={alpha} \
-         col-major={col_major:?}"
-    );
-    assert!(f <= THRESHOLD, "{what}: factor {f}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), m in resident_dim(), n in resident_dim(),
-                         s in 0usize..2, u in 0usize..2, t in 0usize..2, d in 0usize..2,
-                         alpha in -2.0f32..2.0, cm in any::<[bool; 2]>()) {
-        check_resident(seed, (m, n), SIDES[s], UPLOS[u], TRANS[t], DIAGS[d], alpha, cm);
-    }
 }
 
 #[test]

@@ -72,3 +72,21 @@ pub fn merge_triangle<T: Elem>(uplo: Uplo, tri: &Array2<T>, c: &Array2<T>) -> Ar
         }
     })
 }
+
+/// A symmetric matrix stored in its `uplo` triangle, NaN in the other one (never read).
+pub fn symmetric_storage<T: Elem>(r: &mut StdRng, n: usize, uplo: Uplo) -> Array2<T> {
+    let mut a = super::level2::tri_stored(r, n, uplo, wgblas::Diag::NonUnit, 0.0, 1.0);
+    for i in 0..n {
+        a[[i, i]] = T::value(r);
+    }
+    a
+}
+
+/// The order of A for `side`: m on the left, n on the right.
+pub fn order(side: Side, m: usize, n: usize) -> usize {
+    if side == Side::Left {
+        m
+    } else {
+        n
+    }
+}
