@@ -9,12 +9,12 @@ use wgblas::{blas, Error, GpuBatch};
 
 use crate::common::*;
 
-const THRESHOLD: f64 = 1.0;
-const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
+pub const THRESHOLD: f64 = 1.0;
+pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 
 /// How a batch is stored.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum BLayout {
+pub enum BLayout {
     /// C order (batch stride m·n, row-major matrices).
     C,
     /// F order of the whole 3-D array (batch stride 1: the batch interleaved).
@@ -27,7 +27,7 @@ enum BLayout {
     Reversed,
 }
 
-const BLAYOUTS: [BLayout; 5] = [
+pub const BLAYOUTS: [BLayout; 5] = [
     BLayout::C,
     BLayout::F,
     BLayout::FMat,
@@ -36,7 +36,7 @@ const BLAYOUTS: [BLayout; 5] = [
 ];
 
 /// A batch stored in `layout` whose logical view equals the given values; pad NaN.
-struct Bat {
+pub struct Bat {
     buf: Array3<f32>,
     layout: BLayout,
 }
@@ -98,21 +98,21 @@ impl Bat {
     }
 }
 
-fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
+pub fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
     match t {
         Transpose::No => (rows, cols),
         Transpose::Yes => (cols, rows),
     }
 }
 
-fn rand_batch(seed: u64, (b, m, n): (usize, usize, usize)) -> Array3<f32> {
+pub fn rand_batch(seed: u64, (b, m, n): (usize, usize, usize)) -> Array3<f32> {
     let mut r = rng(seed);
     Array3::from_shape_simple_fn((b, m, n), || value(&mut r))
 }
 
 /// The largest forward factor over the products of the batch (OpenBLAS sgemm per product).
 #[allow(clippy::too_many_arguments)]
-fn max_factor(
+pub fn max_factor(
     ta: Transpose,
     tb: Transpose,
     alpha: f32,
@@ -141,7 +141,7 @@ fn max_factor(
 /// One batched call against OpenBLAS per product: `a`, `b`, `c` stored in `layouts`; beta = 0
 /// puts NaN in C (which must not leak).
 #[allow(clippy::too_many_arguments)]
-fn check(
+pub fn check(
     seed: u64,
     batch: usize,
     (m, n, k): (usize, usize, usize),
@@ -196,7 +196,7 @@ fn check(
     assert_eq!(pad, sc.outside(), "wrote outside C");
 }
 
-const SIZES: [usize; 7] = [1, 2, 7, 16, 17, 33, 65];
+pub const SIZES: [usize; 7] = [1, 2, 7, 16, 17, 33, 65];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
@@ -575,157 +575,4 @@ fn resident_batches() {
         got.view(),
     );
     assert!(f <= THRESHOLD, "mixed host/resident: factor {f}");
-}
-
-/// Batches of products with m, n ≤ 64 run on the small-product kernel (several products per
-/// workgroup, k slabs staged); the same cases pinned on the tile kernel through the tuning
-/// override, at sizes around the 4×4 blocks, the slab depths and the 64 limit.
-#[test]
-fn engine_small_products_on_both_kernels() {
-    use wgblas::tuning::{set_tuning, Tuning};
-    for small in [true, false] {
-        set_tuning(Some(Tuning {
-            batch_small: Some(small),
-            ..Tuning::default()
-        }));
-        for (batch, m, n, k) in [
-            (300, 1, 1, 1),
-            (70, 3, 5, 2),
-            (9, 4, 4, 37),
-            (33, 8, 8, 8),
-            (5, 32, 32, 32),
-            (7, 31, 33, 17),
-            (3, 64, 64, 64),
-            (4, 64, 1, 100),
-            (4, 1, 64, 100),
-        ] {
-            for layouts in [
-                [BLayout::C; 3],
-                [BLayout::FMat, BLayout::F, BLayout::FMat],
-                [BLayout::Strided, BLayout::Reversed, BLayout::C],
-            ] {
-                for ta in TRANS {
-                    check(51, batch, (m, n, k), ta, Transpose::No, 0.7, 0.9, layouts);
-                }
-                check(
-                    52,
-                    batch,
-                    (m, n, k),
-                    Transpose::No,
-                    Transpose::Yes,
-                    1.0,
-                    0.0,
-                    layouts,
-                );
-            }
-        }
-    }
-    set_tuning(None);
-}
-
-/// A k far past lavapipe's 65,535 loop iterations per invocation, on both kernels (k chunks
-/// of one dispatch each, at most 4,096 of k for the small kernel, the later ones adding with
-/// beta = 1). Hand-computed: A = 1,
-/// B = 1/4096 (exact), C = 3 with beta = 0.5, so every element is 1.5 + 70,000 / 4096.
-#[test]
-fn edge_k_past_lavapipes_loop_limit() {
-    use wgblas::tuning::{set_tuning, Tuning};
-    let k = 70_000;
-    for small in [true, false] {
-        set_tuning(Some(Tuning {
-            batch_small: Some(small),
-            ..Tuning::default()
-        }));
-        for (m, n) in [(4, 4), (1, 2)] {
-            // 128 products (so that the small kernel packs many per workgroup and stages
-            // slabs of only 4 of k), with A and B broadcast (batch stride 0).
-            let a = Array2::<f32>::ones((m, k));
-            let b = Array2::<f32>::from_elem((k, n), 1.0 / 4096.0);
-            // (The tile kernel runs one product per workgroup: 3 of them show the same.)
-            let batch = if small { 128 } else { 3 };
-            let mut c = Array3::<f32>::from_elem((batch, m, n), 3.0);
-            blas::sgemm_batched(
-                ctx(),
-                Transpose::No,
-                Transpose::No,
-                1.0,
-                a.broadcast((batch, m, k)).unwrap(),
-                b.broadcast((batch, k, n)).unwrap(),
-                0.5,
-                c.view_mut(),
-            )
-            .unwrap();
-            let want = 1.5 + k as f32 / 4096.0;
-            assert!(
-                c.iter().all(|&v| v == want),
-                "small={small} {m}x{n}: {c:?}, want {want}"
-            );
-        }
-    }
-    set_tuning(None);
-}
-
-/// alpha and beta held on the device (`GpuScalar`) give what the same host values give, on
-/// both kernels, zeros included (alpha = 0 reads neither A nor B, beta = 0 never reads C).
-#[test]
-fn resident_device_scalars() {
-    use wgblas::tuning::{set_tuning, Tuning};
-    let vals = ctx()
-        .upload_vector(&ndarray::array![0.0f32, 0.7, 1.0])
-        .unwrap();
-    let scalar = |i: usize| {
-        // x_i = e_i·vals (a dot with a unit vector: exact).
-        let mut e = ndarray::Array1::<f32>::zeros(3);
-        e[i] = 1.0;
-        let ge = ctx().upload_vector(&e).unwrap();
-        wgblas::resident::sdot(ctx(), &ge, &vals).unwrap()
-    };
-    for small in [true, false] {
-        set_tuning(Some(Tuning {
-            batch_small: Some(small),
-            ..Tuning::default()
-        }));
-        for (ia, ib) in [(1, 2), (0, 1), (2, 0), (1, 1)] {
-            let (alpha, beta) = ([0.0f32, 0.7, 1.0][ia], [0.0f32, 0.7, 1.0][ib]);
-            let a = rand_batch(61, (4, 9, 7));
-            let b = rand_batch(62, (4, 7, 5));
-            let mut c = rand_batch(63, (4, 9, 5));
-            if beta == 0.0 {
-                c.fill(f32::NAN);
-            }
-            let (da, db) = (scalar(ia), scalar(ib));
-            let mut dev = c.clone();
-            blas::sgemm_batched(
-                ctx(),
-                Transpose::No,
-                Transpose::No,
-                &da,
-                a.view(),
-                b.view(),
-                &db,
-                dev.view_mut(),
-            )
-            .unwrap();
-            let mut host = c.clone();
-            blas::sgemm_batched(
-                ctx(),
-                Transpose::No,
-                Transpose::No,
-                alpha,
-                a.view(),
-                b.view(),
-                beta,
-                host.view_mut(),
-            )
-            .unwrap();
-            assert!(
-                dev.iter()
-                    .zip(&host)
-                    .all(|(x, y)| x.to_bits() == y.to_bits()),
-                "small={small} alpha={alpha} beta={beta}"
-            );
-            assert!(dev.iter().all(|v| !v.is_nan()));
-        }
-    }
-    set_tuning(None);
 }

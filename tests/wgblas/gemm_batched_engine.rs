@@ -1,0 +1,162 @@
+//! sgemm_batched on the engine's two kernels, a depth past lavapipe's loop limit, and device
+//! scalars (helpers from `gemm_batched`).
+
+use ndarray::{Array2, Array3};
+use wgblas::blas;
+use wgblas::prelude::*;
+
+use crate::common::*;
+use crate::gemm_batched::*;
+
+/// Batches of products with m, n ≤ 64 run on the small-product kernel (several products per
+/// workgroup, k slabs staged); the same cases pinned on the tile kernel through the tuning
+/// override, at sizes around the 4×4 blocks, the slab depths and the 64 limit.
+#[test]
+fn engine_small_products_on_both_kernels() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (batch, m, n, k) in [
+            (300, 1, 1, 1),
+            (70, 3, 5, 2),
+            (9, 4, 4, 37),
+            (33, 8, 8, 8),
+            (5, 32, 32, 32),
+            (7, 31, 33, 17),
+            (3, 64, 64, 64),
+            (4, 64, 1, 100),
+            (4, 1, 64, 100),
+        ] {
+            for layouts in [
+                [BLayout::C; 3],
+                [BLayout::FMat, BLayout::F, BLayout::FMat],
+                [BLayout::Strided, BLayout::Reversed, BLayout::C],
+            ] {
+                for ta in TRANS {
+                    check(51, batch, (m, n, k), ta, Transpose::No, 0.7, 0.9, layouts);
+                }
+                check(
+                    52,
+                    batch,
+                    (m, n, k),
+                    Transpose::No,
+                    Transpose::Yes,
+                    1.0,
+                    0.0,
+                    layouts,
+                );
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// A k far past lavapipe's 65,535 loop iterations per invocation, on both kernels (k chunks
+/// of one dispatch each, at most 4,096 of k for the small kernel, the later ones adding with
+/// beta = 1). Hand-computed: A = 1,
+/// B = 1/4096 (exact), C = 3 with beta = 0.5, so every element is 1.5 + 70,000 / 4096.
+#[test]
+fn edge_k_past_lavapipes_loop_limit() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let k = 70_000;
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (m, n) in [(4, 4), (1, 2)] {
+            // 128 products (so that the small kernel packs many per workgroup and stages
+            // slabs of only 4 of k), with A and B broadcast (batch stride 0).
+            let a = Array2::<f32>::ones((m, k));
+            let b = Array2::<f32>::from_elem((k, n), 1.0 / 4096.0);
+            // (The tile kernel runs one product per workgroup: 3 of them show the same.)
+            let batch = if small { 128 } else { 3 };
+            let mut c = Array3::<f32>::from_elem((batch, m, n), 3.0);
+            blas::sgemm_batched(
+                ctx(),
+                Transpose::No,
+                Transpose::No,
+                1.0,
+                a.broadcast((batch, m, k)).unwrap(),
+                b.broadcast((batch, k, n)).unwrap(),
+                0.5,
+                c.view_mut(),
+            )
+            .unwrap();
+            let want = 1.5 + k as f32 / 4096.0;
+            assert!(
+                c.iter().all(|&v| v == want),
+                "small={small} {m}x{n}: {c:?}, want {want}"
+            );
+        }
+    }
+    set_tuning(None);
+}
+
+/// alpha and beta held on the device (`GpuScalar`) give what the same host values give, on
+/// both kernels, zeros included (alpha = 0 reads neither A nor B, beta = 0 never reads C).
+#[test]
+fn resident_device_scalars() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let vals = ctx()
+        .upload_vector(&ndarray::array![0.0f32, 0.7, 1.0])
+        .unwrap();
+    let scalar = |i: usize| {
+        // x_i = e_i·vals (a dot with a unit vector: exact).
+        let mut e = ndarray::Array1::<f32>::zeros(3);
+        e[i] = 1.0;
+        let ge = ctx().upload_vector(&e).unwrap();
+        wgblas::resident::sdot(ctx(), &ge, &vals).unwrap()
+    };
+    for small in [true, false] {
+        set_tuning(Some(Tuning {
+            batch_small: Some(small),
+            ..Tuning::default()
+        }));
+        for (ia, ib) in [(1, 2), (0, 1), (2, 0), (1, 1)] {
+            let (alpha, beta) = ([0.0f32, 0.7, 1.0][ia], [0.0f32, 0.7, 1.0][ib]);
+            let a = rand_batch(61, (4, 9, 7));
+            let b = rand_batch(62, (4, 7, 5));
+            let mut c = rand_batch(63, (4, 9, 5));
+            if beta == 0.0 {
+                c.fill(f32::NAN);
+            }
+            let (da, db) = (scalar(ia), scalar(ib));
+            let mut dev = c.clone();
+            blas::sgemm_batched(
+                ctx(),
+                Transpose::No,
+                Transpose::No,
+                &da,
+                a.view(),
+                b.view(),
+                &db,
+                dev.view_mut(),
+            )
+            .unwrap();
+            let mut host = c.clone();
+            blas::sgemm_batched(
+                ctx(),
+                Transpose::No,
+                Transpose::No,
+                alpha,
+                a.view(),
+                b.view(),
+                beta,
+                host.view_mut(),
+            )
+            .unwrap();
+            assert!(
+                dev.iter()
+                    .zip(&host)
+                    .all(|(x, y)| x.to_bits() == y.to_bits()),
+                "small={small} alpha={alpha} beta={beta}"
+            );
+            assert!(dev.iter().all(|v| !v.is_nan()));
+        }
+    }
+    set_tuning(None);
+}
