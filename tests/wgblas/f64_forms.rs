@@ -28,7 +28,7 @@ fn extension_traits_on_f64_arrays() {
         Array2::from_shape_fn(m.dim(), |(i, j)| {
             if unit && i == j {
                 1.0
-            } else if in_tri(uplo, i, j) {
+            } else if in_triangle(uplo, i, j) {
                 m[[i, j]]
             } else {
                 0.0
@@ -37,7 +37,7 @@ fn extension_traits_on_f64_arrays() {
     };
     let sym = |m: &Array2<f64>, uplo: Uplo| {
         Array2::from_shape_fn(m.dim(), |(i, j)| {
-            if in_tri(uplo, i, j) {
+            if in_triangle(uplo, i, j) {
                 m[[i, j]]
             } else {
                 m[[j, i]]
@@ -116,7 +116,7 @@ fn extension_traits_on_f64_arrays() {
     assert_eq!(m, &a + &outer(&x, &y));
     let keep_other = |new: Array2<f64>, uplo: Uplo| {
         Array2::from_shape_fn((3, 3), |(i, j)| {
-            if in_tri(uplo, i, j) {
+            if in_triangle(uplo, i, j) {
                 new[[i, j]]
             } else {
                 a[[i, j]]
@@ -466,10 +466,13 @@ fn past_one_binding_in_blocks() {
     for uplo in UPLOS {
         let a = poisoned(&rand64(45, (n, n)), uplo, Diag::NonUnit);
         let mask = |m: &Array2<f64>| {
-            Array2::from_shape_fn(
-                m.dim(),
-                |(i, j)| if in_tri(uplo, i, j) { m[[i, j]] } else { 0.0 },
-            )
+            Array2::from_shape_fn(m.dim(), |(i, j)| {
+                if in_triangle(uplo, i, j) {
+                    m[[i, j]]
+                } else {
+                    0.0
+                }
+            })
         };
         for two in [false, true] {
             let mut got = a.clone();
@@ -491,7 +494,10 @@ fn past_one_binding_in_blocks() {
                 )
             };
             for ((i, j), v) in got.indexed_iter() {
-                assert!(in_tri(uplo, i, j) || v.is_nan(), "wrote outside {uplo:?}");
+                assert!(
+                    in_triangle(uplo, i, j) || v.is_nan(),
+                    "wrote outside {uplo:?}"
+                );
             }
             let f = metrics::forward_factor_f64(&mask(&got), &mask(&want), &bound).unwrap();
             assert!(f <= t, "two={two} {uplo:?} in blocks: {f}");

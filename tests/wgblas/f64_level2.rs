@@ -6,6 +6,7 @@
 //! threshold. Every matrix is tried in C, F, strided and reversed layouts, vectors with stride
 //! 2 or reversed; unreferenced triangles, unit diagonals and `y` under `beta = 0` hold NaN.
 
+pub use crate::describe::level2::{in_triangle, DIAGS, TRANS, UPLOS};
 use cblas_sys::*;
 use ndarray::{array, s, Array1, Array2};
 use wgblas::metrics;
@@ -15,10 +16,6 @@ use wgblas::{blas, Diag, Error, Uplo};
 use crate::common::*;
 use crate::dgemm::rand64;
 use crate::f64_level1::{strided, view};
-
-pub const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
-pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
-pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
 
 pub fn threshold(s_twin: &str) -> f64 {
     metrics::spec(s_twin).unwrap().threshold
@@ -49,17 +46,10 @@ pub fn cdiag(d: Diag) -> CBLAS_DIAG {
     }
 }
 
-pub fn in_tri(uplo: Uplo, i: usize, j: usize) -> bool {
-    match uplo {
-        Uplo::Upper => i <= j,
-        Uplo::Lower => i >= j,
-    }
-}
-
 /// `a` with NaN outside triangle `uplo` (and on the diagonal for `Diag::Unit`).
 pub fn poisoned(a: &Array2<f64>, uplo: Uplo, diag: Diag) -> Array2<f64> {
     Array2::from_shape_fn(a.dim(), |(i, j)| {
-        if !in_tri(uplo, i, j) || i == j && diag == Diag::Unit {
+        if !in_triangle(uplo, i, j) || i == j && diag == Diag::Unit {
             f64::NAN
         } else {
             a[[i, j]]

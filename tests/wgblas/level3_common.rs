@@ -1,19 +1,17 @@
 //! Helpers shared by the Level 3 test modules (sizes, flag lists, symmetric and triangular
 //! operands, triangle checks).
 
+// The flag lists and triangle test of every description, one definition each.
+pub use crate::describe::level2::{in_triangle, DIAGS, NETLIB_N, TRANS, UPLOS};
+pub use crate::describe::level3::SIDES;
 use ndarray::Array2;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::{Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo};
+use wgblas::{Diag, GpuMatrix, MatrixLayout, Uplo};
 
 use crate::common::{ctx, triangle};
 
-pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
-pub const UPLOS: [Uplo; 2] = [Uplo::Lower, Uplo::Upper];
-pub const SIDES: [Side; 2] = [Side::Left, Side::Right];
-pub const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
 /// Netlib test values (sblat3.in): N, alpha, beta.
-pub const NETLIB_N: [usize; 6] = [0, 1, 2, 3, 5, 9];
 pub const ALPHAS: [f32; 3] = [0.0, 1.0, 0.7];
 
 /// A random dimension for the fixtures: odd sizes and the tile edges (16-deep k slab, 32-row
@@ -45,13 +43,6 @@ pub fn upload(x: &Array2<f32>, col_major: bool) -> GpuMatrix<'static> {
         assert_eq!(g.layout() == MatrixLayout::ColMajor, col_major);
     }
     g
-}
-
-pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
-    match uplo {
-        Uplo::Lower => i >= j,
-        Uplo::Upper => i <= j,
-    }
 }
 
 /// A triangular operand: the `uplo` triangle random with a diagonal of magnitude in

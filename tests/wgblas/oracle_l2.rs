@@ -2,6 +2,7 @@
 //! copies, like `common::oracle`), triangle/symmetric helpers, the condition number of a
 //! triangle, and the real matrix `1138_bus`.
 
+pub use crate::describe::level2::in_triangle;
 use cblas_sys::*;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::rngs::StdRng;
@@ -11,13 +12,6 @@ use wgblas::{Diag, Transpose, Uplo};
 #[path = "../../examples/support/mtx.rs"]
 #[allow(dead_code, clippy::duplicate_mod)]
 mod mtx;
-
-pub fn in_triangle(uplo: Uplo, i: usize, j: usize) -> bool {
-    match uplo {
-        Uplo::Upper => i <= j,
-        Uplo::Lower => i >= j,
-    }
-}
 
 /// A triangular matrix for strmv/strsv: off-diagonal entries `scale·value()` in triangle `uplo`,
 /// diagonal of magnitude in [`diag_lo`, `diag_lo` + 1] (random sign), NaN outside the triangle,
