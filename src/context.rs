@@ -203,7 +203,7 @@ pub struct Context {
     batching: AtomicBool,
     last_gpu_ns: AtomicU64,
     pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
-    pub(crate) pending: Mutex<Vec<crate::launch::Command>>,
+    pub(crate) pending: Mutex<Vec<crate::launch::command::Command>>,
     pub(crate) staging: crate::pool::Staging,
     /// The last wgpu error that reached no error scope (see `launch.rs`), to be returned by
     /// the next call that can return an error.

@@ -17,6 +17,8 @@ use crate::layout::{BatchMut, BatchRef, MatMut, MatRef, VecMut, VecRef};
 use crate::Context;
 use crate::{blas, resident};
 
+mod resident_forms;
+
 /// A new zero matrix for a routine's output, after checking that its size is representable
 /// and fits the shared context's device (so that an absurd shape, for example the product of
 /// 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).

@@ -27,6 +27,9 @@ use crate::error::{Error, Result};
 use crate::pool::{self, lock, Buf};
 use crate::transfer::SharedBytes;
 
+pub(crate) mod command;
+pub(crate) use command::Command;
+
 /// Commands held back before a submission is forced.
 pub(crate) const MAX_PENDING: usize = 1024;
 
@@ -48,46 +51,6 @@ pub(crate) struct Dispatch<'a> {
     /// Params fields filled on the device from a buffer (a [`GpuScalar`](crate::GpuScalar) used
     /// as alpha or beta): (byte offset in params, source buffer, byte offset in it), 4 bytes each.
     pub patches: Vec<(u64, &'a wgpu::Buffer, u64)>,
-}
-
-/// A recorded command, held until its submission.
-#[derive(Clone)]
-pub(crate) enum Command {
-    Dispatch {
-        pipeline: Arc<wgpu::ComputePipeline>,
-        bind_group: wgpu::BindGroup,
-        groups: [u32; 3],
-    },
-    Copy {
-        src: wgpu::Buffer,
-        src_offset: u64,
-        dst: wgpu::Buffer,
-        dst_offset: u64,
-        size: u64,
-    },
-    /// Zero `size` bytes of `buffer` from byte `offset` (`None`: to its end).
-    Clear {
-        buffer: wgpu::Buffer,
-        offset: u64,
-        size: Option<u64>,
-    },
-    /// The params of one call's dispatches: a copy of `size` bytes from an (unmapped) staging
-    /// buffer into `uniform`, encoded at the start of the submission (before every other
-    /// command of it). Both buffers return to their pools only when that submission is done,
-    /// so no other call can write `uniform` in between.
-    Params {
-        staging: wgpu::Buffer,
-        uniform: wgpu::Buffer,
-        size: u64,
-    },
-    /// A copy out of an (unmapped) upload staging buffer, which is mapped again for reuse once
-    /// the submission that carries it is done.
-    Upload {
-        staging: wgpu::Buffer,
-        dst: wgpu::Buffer,
-        dst_offset: u64,
-        size: u64,
-    },
 }
 
 /// One read-back: the first `bytes` bytes of `buffer`, handed to `sink` piece by piece as

@@ -2,8 +2,8 @@
 //! outputs back in one submission and writes them element by element into the caller's views;
 //! resident outputs stay on the device.
 
-use super::batch::{write_batch, BatchMut, BatchOperand};
-use super::{write_matrix, write_triangle, write_vector, MatMut, MatOperand, VecMut, VecOperand};
+use super::operands::{write_batch, write_matrix, write_triangle, write_vector};
+use super::{BatchMut, BatchOperand, MatMut, MatOperand, VecMut, VecOperand};
 use crate::context::Context;
 use crate::error::Result;
 use crate::flags::Uplo;

@@ -1,0 +1,131 @@
+//! [`GpuBatch`]: a batch of matrices in device memory.
+
+use std::marker::PhantomData;
+
+use ndarray::{Array3, ArrayBase, Data, Ix3};
+
+use super::Element;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::layout::{check_fits, BatchMut, BatchRef, DeviceBatch};
+use crate::pool::Buf;
+use crate::transfer::Source;
+
+/// A batch of matrices in device memory (batch × rows × columns, C order: matrix `b` is the
+/// row-major block at `b·rows·cols`), the resident operand of the batched routines
+/// (`blas::sgemm_batched`). Created by [`Context::upload_batch`] or [`GpuBatch::zeros`]; read
+/// back by [`GpuBatch::to_array`]; `.t()` transposes every matrix with no copy.
+#[derive(Debug)]
+pub struct GpuBatch<'c, T: Element = f32> {
+    pub(super) ctx: &'c Context,
+    pub(super) buf: Buf,
+    pub(super) dim: (usize, usize, usize),
+    pub(super) _t: PhantomData<T>,
+}
+
+impl Context {
+    /// Upload a 3-D array (batch × rows × columns, any layout) into a new C-order
+    /// [`GpuBatch`]: a C-order array is copied as it is, anything else gathered in C order.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    pub fn upload_batch<T: Element, S: Data<Elem = T>>(
+        &self,
+        a: &ArrayBase<S, Ix3>,
+    ) -> Result<GpuBatch<'_, T>> {
+        check_fits::<T>(self, "upload", "a", a.len())?;
+        let c = a.as_standard_layout();
+        let buf = self.upload_source("upload", &Source::slice(c.as_slice().unwrap_or_default()))?;
+        Ok(GpuBatch {
+            ctx: self,
+            buf,
+            dim: a.dim(),
+            _t: PhantomData,
+        })
+    }
+}
+
+impl<'c, T: Element> GpuBatch<'c, T> {
+    /// A zero batch of `batch` matrices of `rows`×`cols` on `ctx`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    pub fn zeros(ctx: &'c Context, (batch, rows, cols): (usize, usize, usize)) -> Result<Self> {
+        let elems = batch
+            .checked_mul(rows)
+            .and_then(|e| e.checked_mul(cols))
+            .ok_or(Error::TooLarge {
+                routine: "zeros",
+                arg: "shape",
+                bytes: u64::MAX,
+                limit: ctx.limits().max_storage_buffer_binding_size,
+            })?;
+        check_fits::<T>(ctx, "zeros", "shape", elems)?;
+        let buf = ctx.zeroed_checked("zeros", (elems * std::mem::size_of::<T>()) as u64)?;
+        Ok(GpuBatch {
+            ctx,
+            buf,
+            dim: (batch, rows, cols),
+            _t: PhantomData,
+        })
+    }
+
+    /// (batch, rows, columns).
+    pub fn dim(&self) -> (usize, usize, usize) {
+        self.dim
+    }
+
+    /// The context the batch lives on.
+    pub fn context(&self) -> &'c Context {
+        self.ctx
+    }
+
+    /// Read the batch back as a C-order array (submits held commands first).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] on a device failure.
+    pub fn to_array(&self) -> Result<Array3<T>> {
+        let (b, m, n) = self.dim;
+        let data = self
+            .ctx
+            .execute::<T>("to_array", &[], &[(&self.buf, b * m * n)])?
+            .pop()
+            .unwrap_or_default();
+        Array3::from_shape_vec(self.dim, data).map_err(|e| Error::Gpu {
+            routine: "to_array",
+            detail: e.to_string(),
+        })
+    }
+
+    /// Every matrix of the batch transposed, as an operand (no data moves).
+    pub fn t(&self) -> DeviceBatch<'_> {
+        self.device().t()
+    }
+
+    pub(crate) fn device(&self) -> DeviceBatch<'_> {
+        let (batch, rows, cols) = self.dim;
+        DeviceBatch {
+            buffer: &self.buf,
+            batch,
+            rows,
+            cols,
+            bs: (rows * cols) as i32,
+            rs: cols as i32,
+            cs: 1,
+            span: batch * rows * cols,
+            ctx_id: self.ctx.id,
+        }
+    }
+}
+
+impl<'a, 'c, T: Element> From<&'a GpuBatch<'c, T>> for BatchRef<'a, T> {
+    fn from(a: &'a GpuBatch<'c, T>) -> Self {
+        BatchRef::Device(a.device())
+    }
+}
+
+impl<'a, 'c, T: Element> From<&'a mut GpuBatch<'c, T>> for BatchMut<'a, T> {
+    fn from(a: &'a mut GpuBatch<'c, T>) -> Self {
+        BatchMut::Device(a.device())
+    }
+}
