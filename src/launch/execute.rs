@@ -1,0 +1,617 @@
+//! Submission and read-back: [`Context::execute`] and its forms record a call's dispatches,
+//! submit them with everything held, copy the results to mappable buffers and hand the mapped
+//! memory to the callers' sinks (all at once, or chunk by chunk for a large read); [`MapWait`]
+//! lets an `_async` form await the mapping without blocking its thread.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::{encode, Command, Dispatch, Read, SinkFn, Wait};
+use crate::context::{Context, Phase};
+use crate::error::{Error, Result};
+use crate::pool::{self, lock};
+use crate::transfer::SharedBytes;
+
+/// Completion shared between [`MapWait`] and its polling thread.
+#[derive(Default)]
+struct MapWaitState {
+    done: Option<std::result::Result<(), String>>,
+    waker: Option<std::task::Waker>,
+}
+
+/// A future that resolves once the map callbacks behind `flags` have all run.
+pub(crate) struct MapWait {
+    state: Arc<std::sync::Mutex<MapWaitState>>,
+}
+
+impl MapWait {
+    /// Start a thread that waits for submission `index` and polls until every flag is set,
+    /// then wakes the future. The thread drops its device handle before it wakes the future,
+    /// so the context's own handle stays the last one (see `DEVICE_LIFECYCLE`).
+    ///
+    /// Cancellation: when the future has been dropped, the thread still waits for the
+    /// submission (the device keeps running it), then exits without waking anyone; if its
+    /// device handle is then the last one (the context was dropped meanwhile), it is dropped
+    /// under `DEVICE_LIFECYCLE`, as a context's own is.
+    fn spawn(
+        device: wgpu::Device,
+        index: wgpu::SubmissionIndex,
+        flags: Vec<Arc<std::sync::Mutex<Option<bool>>>>,
+    ) -> std::result::Result<Self, String> {
+        let state = Arc::new(std::sync::Mutex::new(MapWaitState::default()));
+        let shared = state.clone();
+        std::thread::Builder::new()
+            .name("wgblas read-back".into())
+            .spawn(move || {
+                // The future holds the other reference to `shared`: alone means dropped.
+                let cancelled = |s: &Arc<std::sync::Mutex<MapWaitState>>| Arc::strong_count(s) == 1;
+                // No timeout: waits in 10 ms slices (to exit soon after a cancellation) left
+                // `several_read_backs_run_concurrently_on_spawned_tasks` pending forever in a
+                // full parallel test run, with no read-back thread left; likely cause: in a
+                // timed-out wait wgpu-core 30.0.2 asserts that an empty queue has reached the
+                // awaited submission, which another thread's poll can break, so the thread
+                // panicked before waking its future.
+                let mut r = device
+                    .poll(wgpu::PollType::Wait {
+                        submission_index: Some(index),
+                        timeout: None,
+                    })
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                // Another thread's poll may have collected the callbacks and not run them yet.
+                while r.is_ok() && !cancelled(&shared) && !flags.iter().all(|f| lock(f).is_some()) {
+                    std::thread::yield_now();
+                    if let Err(e) = device.poll(wgpu::PollType::Poll) {
+                        r = Err(e.to_string());
+                    }
+                }
+                if cancelled(&shared) {
+                    let _serial = lock(&crate::context::DEVICE_LIFECYCLE);
+                    drop(device);
+                    return;
+                }
+                drop(device);
+                let waker = {
+                    let mut st = lock(&shared);
+                    st.done = Some(r);
+                    st.waker.take()
+                };
+                if let Some(w) = waker {
+                    w.wake();
+                }
+            })
+            .map_err(|e| format!("starting the read-back thread: {e}"))?;
+        Ok(MapWait { state })
+    }
+}
+
+impl std::future::Future for MapWait {
+    type Output = std::result::Result<(), String>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let mut st = lock(&self.state);
+        match st.done.take() {
+            Some(r) => std::task::Poll::Ready(r),
+            None => {
+                st.waker = Some(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }
+    }
+}
+
+/// Bytes of read-back handed to a sink at once (one task of the parallel copy).
+const PIECE: u64 = 2 << 20;
+
+/// The mapped bytes of read `i` from byte `off` on, as `(read, byte offset, bytes)` pieces of
+/// at most [`PIECE`] bytes.
+fn pieces_of(i: usize, off: u64, bytes: &[u8]) -> impl Iterator<Item = (usize, u64, &[u8])> {
+    bytes
+        .chunks(PIECE as usize)
+        .enumerate()
+        .map(move |(p, piece)| (i, off + p as u64 * PIECE, piece))
+}
+
+/// Hand `pieces` to their reads' sinks, on the copy threads.
+fn hand_over(reads: &[Read<'_>], pieces: &[(usize, u64, &[u8])]) {
+    crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
+        for &(i, off, piece) in &pieces[lo..hi] {
+            (reads[i].sink)(off, piece);
+        }
+    });
+}
+
+impl Context {
+    /// Record `dispatches`, then `after` (copies into resident outputs); if `reads` is empty
+    /// (and GPU timing is off) hold them back for a later submission, else submit everything
+    /// held with them, copy each buffer of `reads` (its first `len` elements of `R`) to a
+    /// mappable buffer, and return the read values.
+    pub(crate) fn execute<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        reads: &[(&wgpu::Buffer, usize)],
+    ) -> Result<Vec<Vec<R>>> {
+        self.execute_then(routine, dispatches, Vec::new(), reads)
+    }
+
+    /// [`Context::execute`] with commands recorded after the dispatches.
+    pub(crate) fn execute_then<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &[(&wgpu::Buffer, usize)],
+    ) -> Result<Vec<Vec<R>>> {
+        // The blocking wait never yields, so this `block_on` only drives a ready future.
+        pollster::block_on(self.execute_then_in(routine, dispatches, after, reads, Wait::Block))
+    }
+
+    /// [`Context::execute`] whose read-back wait does not block the calling thread: see
+    /// [`Wait::Async`].
+    pub(crate) async fn execute_async<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        reads: &[(&wgpu::Buffer, usize)],
+    ) -> Result<Vec<Vec<R>>> {
+        self.execute_then_in(routine, dispatches, Vec::new(), reads, Wait::Async)
+            .await
+    }
+
+    /// The core of [`Context::execute_then`] and [`Context::execute_async`].
+    pub(crate) async fn execute_then_in<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &[(&wgpu::Buffer, usize)],
+        wait: Wait,
+    ) -> Result<Vec<Vec<R>>> {
+        let size = std::mem::size_of::<R>();
+        // Fresh outputs are written once, straight from mapped memory, into their spare
+        // capacity (no zero-fill pass), and take their length only after the read succeeded.
+        let mut out: Vec<Vec<R>> = reads
+            .iter()
+            .map(|&(_, len)| crate::transfer::alloc_vec(len))
+            .collect();
+        let lens: Vec<(usize, u64)> = reads
+            .iter()
+            .map(|&(buffer, len)| (len, ((len * size) as u64).min(buffer.size())))
+            .collect();
+        {
+            let dsts: Vec<crate::transfer::SharedBytes<'_>> = out
+                .iter_mut()
+                .zip(&lens)
+                .map(|(v, &(len, _))| crate::transfer::SharedBytes::spare(v, len * size))
+                .collect();
+            let sinks: Vec<SinkFn<'_>> = dsts
+                .iter()
+                .map(|d| {
+                    // SAFETY: `execute_reads` hands over disjoint pieces.
+                    Box::new(move |off: u64, data: &[u8]| unsafe { d.write(off as usize, data) })
+                        as SinkFn<'_>
+                })
+                .collect();
+            let mut rs: Vec<Read<'_>> = reads
+                .iter()
+                .zip(sinks.iter())
+                .zip(&lens)
+                .map(|((&(buffer, _), sink), &(_, bytes))| Read {
+                    buffer,
+                    bytes,
+                    sink: &**sink,
+                })
+                .collect();
+            self.execute_reads_in(routine, dispatches, after, &mut rs, wait)
+                .await?;
+        }
+        for (v, &(len, bytes)) in out.iter_mut().zip(&lens) {
+            if bytes < (len * size) as u64 {
+                // A buffer shorter than asked (never for the crate's own reads): zero the rest.
+                let b = SharedBytes::spare(v, len * size);
+                // SAFETY: only this thread writes `v`.
+                unsafe { b.write(bytes as usize, &vec![0u8; len * size - bytes as usize]) };
+            }
+            // SAFETY: every byte of the first `len` elements was written by the sinks above
+            // (the reads covered `bytes` of them, the rest was zeroed), and any bytes are a
+            // valid `R` (`Pod`).
+            unsafe { v.set_len(len) };
+        }
+        Ok(out)
+    }
+
+    /// Record `dispatches`, then `after`; with no `reads` (and GPU timing off) hold them back,
+    /// else submit everything held with them plus the copies of each read into pooled
+    /// `MAP_READ` staging buffers, wait, and hand the mapped chunks to the sinks.
+    pub(crate) fn execute_reads(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &mut [Read<'_>],
+    ) -> Result<()> {
+        // The blocking wait never yields, so this `block_on` only drives a ready future.
+        pollster::block_on(self.execute_reads_in(routine, dispatches, after, reads, Wait::Block))
+    }
+
+    /// The core of [`Context::execute_reads`], waiting for the device as `wait` says.
+    pub(crate) async fn execute_reads_in(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &mut [Read<'_>],
+        wait: Wait,
+    ) -> Result<()> {
+        self.take_device_error(routine)?;
+        let mut clock = std::time::Instant::now();
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let mut commands = Vec::with_capacity(dispatches.len() + after.len() + 1);
+        let staged = match self.stage_params(routine, dispatches) {
+            Ok(p) => p,
+            Err(e) => {
+                drop(self.pop_scopes(routine, scope, oom));
+                return Err(e);
+            }
+        };
+        let uniform = staged.as_ref().map(|(_, u, _)| u.clone());
+        let slots = staged
+            .as_ref()
+            .map(|(_, _, s)| s.clone())
+            .unwrap_or_default();
+        if let Some((cmd, _, _)) = staged {
+            commands.push(cmd);
+        }
+        for (d, &(slot, len)) in dispatches.iter().zip(&slots) {
+            let pipeline = match self.pipeline(routine, d.shader, d.entry, d.elem, &d.constants) {
+                Ok(p) => p,
+                Err(e) => {
+                    drop(self.pop_scopes(routine, scope, oom));
+                    return Err(e);
+                }
+            };
+            let uniform = uniform.as_ref().expect("params staged for every dispatch");
+            for &(field, src, src_offset) in &d.patches {
+                commands.push(Command::Copy {
+                    src: src.clone(),
+                    src_offset,
+                    dst: uniform.clone(),
+                    dst_offset: slot + field,
+                    size: 4,
+                });
+            }
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: uniform,
+                    offset: slot,
+                    size: std::num::NonZeroU64::new(len),
+                }),
+            }];
+            for &(binding, b) in &d.buffers {
+                entries.push(wgpu::BindGroupEntry {
+                    binding,
+                    resource: b.binding(),
+                });
+            }
+            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(d.entry),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            commands.push(Command::Dispatch {
+                pipeline,
+                bind_group,
+                groups: d.groups,
+            });
+        }
+        commands.extend(after);
+        self.counters
+            .dispatches
+            .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
+        let profiling = self.profiling();
+        self.counters.lap(Phase::Record, &mut clock);
+        if reads.is_empty() && (!profiling || (self.batching() && !commands.is_empty())) {
+            self.hold(commands);
+            return self
+                .pop_scopes(routine, scope, oom)
+                .and(self.take_device_error(routine));
+        }
+        let timer = profiling.then(|| {
+            let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("wgblas timer"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            });
+            let resolve = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgblas timer resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgblas timer read-back"),
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            (set, resolve, staging)
+        });
+        // Read-back staging, chunk by chunk: (read index, byte offset, bytes, buffer).
+        let mut chunks: Vec<(usize, u64, u64, wgpu::Buffer)> = Vec::new();
+        let pipelined = wait == Wait::Block && reads.iter().any(|r| r.bytes > pool::CHUNK);
+        for (i, r) in reads.iter().enumerate() {
+            let total = r.bytes.div_ceil(4) * 4;
+            let total = total.min(r.buffer.size());
+            let mut off = 0;
+            while off < total {
+                let len = (total - off).min(pool::CHUNK);
+                chunks.push((i, off, len, self.staging.take_read(&self.device, len)));
+                off += len;
+            }
+        }
+        // The pending lock is held until the submission below: commands taken from another
+        // thread's calls reach the queue before anything a later caller submits or writes.
+        // A block, so that the pending guard is not held across the read-back's `.await`.
+        let (staged, index, submitted, later) = {
+            let mut pending = lock(&self.pending);
+            let mut all = std::mem::take(&mut *pending);
+            // Commands of earlier calls, kept to be submitted again on their own if this call's
+            // submission fails (wgpu rejects a failed submission whole): an error of this call
+            // must not undo an upload or a held call made before it.
+            let earlier = (!all.is_empty()).then(|| all.clone());
+            all.extend(commands);
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some(routine),
+                });
+            let mut staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
+            // Pipelined, each chunk after the first is copied in a submission of its own, so
+            // that the host copies one chunk out while the device copies the next.
+            let first = if pipelined { 1 } else { chunks.len() };
+            for (i, off, len, s) in &chunks[..first] {
+                encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
+            }
+            if let Some((set, resolve, staging)) = &timer {
+                encoder.resolve_query_set(set, 0..2, resolve, 0);
+                encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
+            }
+            let index = self.queue.submit(Some(encoder.finish()));
+            self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+            let submitted = self
+                .pop_scopes(routine, scope, oom)
+                .and_then(|()| self.take_device_error(routine));
+            if let (Err(_), Some(earlier)) = (&submitted, earlier) {
+                // Still under the pending lock, so nothing submitted later overtakes them. Their
+                // staging buffers return to the pool through this submission; the failed one's
+                // are dropped (a buffer in both lists must not be mapped twice).
+                let retry = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                let mut encoder =
+                    self.device
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("wgblas held, again"),
+                        });
+                staged = encode(&mut encoder, earlier, None);
+                self.queue.submit(Some(encoder.finish()));
+                self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+                drop(pollster::block_on(retry.pop()));
+            }
+            let mut later = Vec::new();
+            if submitted.is_ok() {
+                for (i, off, len, s) in &chunks[first..] {
+                    let mut encoder =
+                        self.device
+                            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                                label: Some("wgblas read-back chunk"),
+                            });
+                    encoder.copy_buffer_to_buffer(reads[*i].buffer, *off, s, 0, *len);
+                    later.push(self.queue.submit(Some(encoder.finish())));
+                    self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            (staged, index, submitted, later)
+        };
+        for (b, u) in staged {
+            self.staging.recycle_write(b, u);
+        }
+        self.counters.lap(Phase::Submit, &mut clock);
+        submitted?;
+        let mapped: Vec<Arc<std::sync::Mutex<Option<bool>>>> = chunks
+            .iter()
+            .map(|(_, _, len, s)| {
+                let flag = Arc::new(std::sync::Mutex::new(None));
+                let f = flag.clone();
+                s.map_async(wgpu::MapMode::Read, ..*len, move |r| {
+                    *lock(&f) = Some(r.is_ok());
+                });
+                flag
+            })
+            .collect();
+        let timer_flag = timer.as_ref().map(|(_, _, t)| {
+            let flag = Arc::new(std::sync::Mutex::new(None));
+            let f = flag.clone();
+            t.map_async(wgpu::MapMode::Read, .., move |r| {
+                *lock(&f) = Some(r.is_ok());
+            });
+            flag
+        });
+        match wait {
+            Wait::Block => {
+                // A short call is done within microseconds: poll for it first (a blocking wait's
+                // wake-up costs tens of microseconds on a GPU driver), then block.
+                let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+                // Pipelined, the later chunks are waited for one by one as they are copied out.
+                let mapped = &mapped[..if pipelined { 1 } else { mapped.len() }];
+                let spin = self.spin_wait();
+                let spun = std::time::Instant::now();
+                let mut finished = false;
+                while !spin.is_zero() && spun.elapsed() < spin {
+                    // The map callbacks run once the submission that copies into them is done.
+                    if self.device.poll(wgpu::PollType::Poll).is_ok()
+                        && mapped.iter().all(done)
+                        && timer_flag.as_ref().is_none_or(done)
+                    {
+                        finished = true;
+                        break;
+                    }
+                    std::hint::spin_loop();
+                }
+                if !finished {
+                    self.device
+                        .poll(wgpu::PollType::Wait {
+                            submission_index: Some(index),
+                            timeout: None,
+                        })
+                        .map_err(|e| Error::Gpu {
+                            routine,
+                            detail: e.to_string(),
+                        })?;
+                }
+                self.counters.lap(Phase::Wait, &mut clock);
+                // Another thread's poll may have collected our map callbacks and not run them yet:
+                // wait until every one has run (it happens without any further device work).
+                while !mapped.iter().all(done) || !timer_flag.as_ref().is_none_or(done) {
+                    std::thread::yield_now();
+                    let _ = self.device.poll(wgpu::PollType::Poll);
+                }
+            }
+            Wait::Async => {
+                let mut flags = mapped.clone();
+                flags.extend(timer_flag.iter().cloned());
+                MapWait::spawn(self.device.clone(), index, flags)
+                    .map_err(|detail| Error::Gpu { routine, detail })?
+                    .await
+                    .map_err(|detail| Error::Gpu { routine, detail })?;
+                self.counters.lap(Phase::Wait, &mut clock);
+            }
+        }
+        self.counters.lap(Phase::Map, &mut clock);
+        let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);
+
+        let waited = if pipelined { 1 } else { mapped.len() };
+        if !mapped[..waited].iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
+            let cause = self
+                .take_device_error(routine)
+                .err()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default();
+            return Err(Error::Gpu {
+                routine,
+                detail: format!("mapping a read-back buffer failed{cause}"),
+            });
+        }
+        if let Some((_, _, t)) = &timer {
+            let view = t.get_mapped_range(..).map_err(|e| Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            })?;
+            let stamps: [u64; 2] = bytemuck::pod_read_unaligned(&view[..16]);
+            let ticks = stamps[1].saturating_sub(stamps[0]);
+            drop(view);
+            t.unmap();
+            self.record_gpu_time((ticks as f64 * self.queue.get_timestamp_period() as f64) as u64);
+        }
+        if chunks.is_empty() {
+            return Ok(());
+        }
+        self.counters.readbacks.fetch_add(1, Ordering::Relaxed);
+        if pipelined {
+            return self.copy_out_pipelined(routine, chunks, &mapped, &later, reads, clock);
+        }
+        // Every chunk is mapped: check the views first, then write, so that an error leaves
+        // the caller's arrays as they were.
+        let mut views = Vec::with_capacity(chunks.len());
+        for (_, _, len, s) in &chunks {
+            views.push(s.get_mapped_range(..*len).map_err(|e| Error::Gpu {
+                routine,
+                detail: e.to_string(),
+            })?);
+        }
+        // One parallel copy over all chunks.
+        let pieces: Vec<_> = chunks
+            .iter()
+            .zip(&views)
+            .flat_map(|((i, off, _, _), view)| pieces_of(*i, *off, view))
+            .collect();
+        hand_over(reads, &pieces);
+        drop(pieces);
+        drop(views);
+        for (_, _, _, s) in chunks {
+            s.unmap();
+            self.staging.recycle_read(s);
+        }
+        self.counters.lap(Phase::Copy, &mut clock);
+        Ok(())
+    }
+
+    /// The copy-out of a pipelined read-back: chunk by chunk, each as soon as the device has
+    /// copied it (chunk `j > 0` in submission `later[j - 1]`), in parallel pieces, while the
+    /// device copies the next. A chunk that fails to map (a lost device) stops the call with an
+    /// error, after the chunks before it were written.
+    fn copy_out_pipelined(
+        &self,
+        routine: &'static str,
+        chunks: Vec<(usize, u64, u64, wgpu::Buffer)>,
+        mapped: &[Arc<std::sync::Mutex<Option<bool>>>],
+        later: &[wgpu::SubmissionIndex],
+        reads: &mut [Read<'_>],
+        mut clock: std::time::Instant,
+    ) -> Result<()> {
+        let gpu = |e: String| Error::Gpu { routine, detail: e };
+        let mut result = Ok(());
+        for (j, ((i, off, len, s), flag)) in chunks.iter().zip(mapped).enumerate() {
+            if j > 0 {
+                if let Some(index) = later.get(j - 1) {
+                    let waited = self.device.poll(wgpu::PollType::Wait {
+                        submission_index: Some(index.clone()),
+                        timeout: None,
+                    });
+                    if let Err(e) = waited {
+                        result = Err(gpu(e.to_string()));
+                        break;
+                    }
+                }
+                while lock(flag).is_none() {
+                    std::thread::yield_now();
+                    let _ = self.device.poll(wgpu::PollType::Poll);
+                }
+                self.counters.lap(Phase::Wait, &mut clock);
+            }
+            if *lock(flag) != Some(true) {
+                result = Err(gpu("mapping a read-back buffer failed".into()));
+                break;
+            }
+            let view = match s.get_mapped_range(..*len) {
+                Ok(v) => v,
+                Err(e) => {
+                    result = Err(gpu(e.to_string()));
+                    break;
+                }
+            };
+            let pieces: Vec<_> = pieces_of(*i, *off, &view).collect();
+            hand_over(reads, &pieces);
+            drop(pieces);
+            drop(view);
+            self.counters.lap(Phase::Copy, &mut clock);
+        }
+        for ((_, _, _, s), flag) in chunks.into_iter().zip(mapped) {
+            // Back to the pool once its map has resolved (mapped: unmapped first; failed: as
+            // it is); one still pending after an error is dropped.
+            match *lock(flag) {
+                Some(true) => {
+                    s.unmap();
+                    self.staging.recycle_read(s);
+                }
+                Some(false) => self.staging.recycle_read(s),
+                None => {}
+            }
+        }
+        result
+    }
+}
