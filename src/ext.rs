@@ -24,75 +24,63 @@ pub use level1::{Level1Ext, Level1MutExt};
 pub use level2::{Level2Ext, Level2VecExt};
 pub use level3::{GemmExt, Level3BatchExt, Level3Ext};
 
-/// A new zero matrix for a routine's output, after checking that its size is representable
-/// and fits the shared context's device (so that an absurd shape, for example the product of
-/// 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).
+/// A new zero array of shape `dim` for a routine's output `arg`, after checking that its size
+/// is representable and fits the shared context's device (so that an absurd shape, for example
+/// the product of 2^32×1 and 1×2^32 broadcast views, is a typed error before any allocation).
+fn zeros<A: bytemuck::Zeroable + Copy + Send + Sync, D: ndarray::Dimension>(
+    routine: &'static str,
+    arg: &'static str,
+    dim: D,
+) -> Result<ndarray::Array<A, D>> {
+    let elems = dim
+        .slice()
+        .iter()
+        .try_fold(1usize, |e, &d| e.checked_mul(d))
+        .ok_or(crate::Error::TooLarge {
+            routine,
+            arg,
+            bytes: u64::MAX,
+            limit: i32::MAX as u64 * 4,
+        })?;
+    crate::layout::check_fits::<A>(Context::shared()?, routine, arg, elems)?;
+    let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
+        routine,
+        arg,
+        bytes: (elems as u64).saturating_mul(std::mem::size_of::<A>() as u64),
+    })?;
+    ndarray::Array::from_shape_vec(dim, data).map_err(|e| crate::Error::InvalidArgument {
+        routine,
+        arg,
+        detail: e.to_string(),
+    })
+}
+
+/// A new zero matrix `c` for a routine's output (see [`zeros`]).
 fn zeros2_of<A: bytemuck::Zeroable + Copy + Send + Sync>(
     routine: &'static str,
     (rows, cols): (usize, usize),
 ) -> Result<Array2<A>> {
-    let elems = rows.checked_mul(cols).ok_or(crate::Error::TooLarge {
-        routine,
-        arg: "c",
-        bytes: u64::MAX,
-        limit: i32::MAX as u64 * 4,
-    })?;
-    crate::layout::check_fits::<A>(Context::shared()?, routine, "c", elems)?;
-    let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
-        routine,
-        arg: "c",
-        bytes: (elems as u64).saturating_mul(std::mem::size_of::<A>() as u64),
-    })?;
-    Array2::from_shape_vec((rows, cols), data).map_err(|e| crate::Error::InvalidArgument {
-        routine,
-        arg: "c",
-        detail: e.to_string(),
-    })
+    zeros(routine, "c", ndarray::Ix2(rows, cols))
 }
 
-/// A new zero batch of matrices for a routine's output, after the checks of [`zeros2_of`].
+/// A new zero batch of matrices `c` for a routine's output (see [`zeros`]).
 fn zeros3<A: bytemuck::Zeroable + Copy + Send + Sync>(
     routine: &'static str,
     (batch, rows, cols): (usize, usize, usize),
 ) -> Result<Array3<A>> {
-    let elems = batch
-        .checked_mul(rows)
-        .and_then(|e| e.checked_mul(cols))
-        .ok_or(crate::Error::TooLarge {
-            routine,
-            arg: "c",
-            bytes: u64::MAX,
-            limit: i32::MAX as u64 * 4,
-        })?;
-    crate::layout::check_fits::<A>(Context::shared()?, routine, "c", elems)?;
-    let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
-        routine,
-        arg: "c",
-        bytes: (elems as u64).saturating_mul(std::mem::size_of::<A>() as u64),
-    })?;
-    Array3::from_shape_vec((batch, rows, cols), data).map_err(|e| crate::Error::InvalidArgument {
-        routine,
-        arg: "c",
-        detail: e.to_string(),
-    })
+    zeros(routine, "c", ndarray::Ix3(batch, rows, cols))
 }
 
-/// A new zero vector for a routine's output, after the checks of [`zeros2_of`].
+/// A new zero vector `y` for a routine's output (see [`zeros`]).
 fn zeros1<A: bytemuck::Zeroable + Copy + Send + Sync>(
     routine: &'static str,
     len: usize,
 ) -> Result<Array1<A>> {
-    crate::layout::check_fits::<A>(Context::shared()?, routine, "y", len)?;
-    let data = crate::transfer::zeros_vec(len).ok_or(crate::Error::OutOfHostMemory {
-        routine,
-        arg: "y",
-        bytes: (len as u64).saturating_mul(std::mem::size_of::<A>() as u64),
-    })?;
-    Ok(Array1::from_vec(data))
+    zeros(routine, "y", ndarray::Ix1(len))
 }
 
 /// An owned copy of an operand that the routine then updates in place, after the checks of
-/// [`zeros2_of`] (a broadcast view may have far more elements than memory).
+/// [`zeros`] (a broadcast view may have far more elements than memory).
 fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
     routine: &'static str,
     a: &ArrayBase<S, D>,

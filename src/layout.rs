@@ -41,6 +41,52 @@ use crate::error::{Error, Result};
 use crate::pool::Buf;
 use crate::transfer::Source;
 
+/// The conversions of host data into an argument type `$t` (an input with `ref`, an output with
+/// `mut`): from a reference to an ndarray array of dimension `$ix` and from its view type `$v`,
+/// both into `$t::Host`.
+macro_rules! from_host {
+    (ref $t:ident, $ix:ty, $v:ident) => {
+        impl<'a, T, S: ndarray::Data<Elem = T>> From<&'a ndarray::ArrayBase<S, $ix>> for $t<'a, T> {
+            fn from(x: &'a ndarray::ArrayBase<S, $ix>) -> Self {
+                $t::Host(x.view())
+            }
+        }
+        impl<'a, T> From<ndarray::$v<'a, T>> for $t<'a, T> {
+            fn from(x: ndarray::$v<'a, T>) -> Self {
+                $t::Host(x)
+            }
+        }
+    };
+    (mut $t:ident, $ix:ty, $v:ident) => {
+        impl<'a, T, S: ndarray::DataMut<Elem = T>> From<&'a mut ndarray::ArrayBase<S, $ix>>
+            for $t<'a, T>
+        {
+            fn from(x: &'a mut ndarray::ArrayBase<S, $ix>) -> Self {
+                $t::Host(x.view_mut())
+            }
+        }
+        impl<'a, T> From<ndarray::$v<'a, T>> for $t<'a, T> {
+            fn from(x: ndarray::$v<'a, T>) -> Self {
+                $t::Host(x)
+            }
+        }
+    };
+}
+
+/// [`Owner`] of argument types with a `Host` and a `Device(d)` variant: the context of `d`.
+macro_rules! owner_of_device {
+    ($($t:ident),*) => {
+        $(impl<T> Owner for $t<'_, T> {
+            fn owner(&self) -> Option<u64> {
+                match self {
+                    $t::Host(_) => None,
+                    $t::Device(d) => Some(d.ctx_id),
+                }
+            }
+        })*
+    };
+}
+
 mod args;
 mod batch;
 mod operands;

@@ -162,6 +162,22 @@ impl Context {
     }
 }
 
+/// A zeroed buffer for a `zeros` constructor: `dims` (their product) elements of `T`, or
+/// [`Error::TooLarge`] naming `arg` when the product overflows or does not fit the device.
+fn zeroed<T>(ctx: &Context, arg: &'static str, dims: &[usize]) -> Result<Buf> {
+    let elems = dims
+        .iter()
+        .try_fold(1usize, |e, &d| e.checked_mul(d))
+        .ok_or(Error::TooLarge {
+            routine: "zeros",
+            arg,
+            bytes: u64::MAX,
+            limit: ctx.limits().max_storage_buffer_binding_size,
+        })?;
+    check_fits::<T>(ctx, "zeros", arg, elems)?;
+    ctx.zeroed_checked("zeros", (elems * std::mem::size_of::<T>()) as u64)
+}
+
 /// `(start, end)` of `range` within `0..len`, or [`Error::OutOfRange`].
 fn bounds(
     routine: &'static str,
@@ -194,26 +210,29 @@ fn bounds(
 
 // The conversions of resident operands into the argument types of every routine (written here,
 // next to the types, so that layout never names the resident part).
-impl<'a, 'c, T: Element, U: Accepts<T>> From<&'a GpuVector<'c, T>> for VecRef<'a, U> {
-    fn from(x: &'a GpuVector<'c, T>) -> Self {
-        VecRef::Device(x.device().retype())
-    }
+/// `From<&$from>` (`ref`) or `From<&mut $from>` (`mut`) for the argument type `$to`: the
+/// resident operand's [`device`](GpuVector::device) description, as `$to::Device`.
+macro_rules! from_resident {
+    ($($m:ident $from:ident => $to:ident),*) => {
+        $(impl<'a, 'c, T: Element, U: Accepts<T>> From<from_resident!(@ref $m 'a $from<'c, T>)>
+            for $to<'a, U>
+        {
+            fn from(x: from_resident!(@ref $m 'a $from<'c, T>)) -> Self {
+                $to::Device(x.device().retype())
+            }
+        })*
+    };
+    (@ref ref $a:lifetime $t:ty) => { &$a $t };
+    (@ref mut $a:lifetime $t:ty) => { &$a mut $t };
 }
-impl<'a, 'c, T: Element, U: Accepts<T>> From<&'a mut GpuVector<'c, T>> for VecMut<'a, U> {
-    fn from(x: &'a mut GpuVector<'c, T>) -> Self {
-        VecMut::Device(x.device().retype())
-    }
-}
-impl<'a, 'c, T: Element, U: Accepts<T>> From<&'a GpuMatrix<'c, T>> for MatRef<'a, U> {
-    fn from(a: &'a GpuMatrix<'c, T>) -> Self {
-        MatRef::Device(a.device().retype())
-    }
-}
-impl<'a, 'c, T: Element, U: Accepts<T>> From<&'a mut GpuMatrix<'c, T>> for MatMut<'a, U> {
-    fn from(a: &'a mut GpuMatrix<'c, T>) -> Self {
-        MatMut::Device(a.device().retype())
-    }
-}
+
+from_resident!(
+    ref GpuVector => VecRef,
+    mut GpuVector => VecMut,
+    ref GpuMatrix => MatRef,
+    mut GpuMatrix => MatMut
+);
+
 impl<'a, 'c, T, U: Accepts<T>> From<&'a GpuScalar<'c, T>> for Scalar<'a, U> {
     fn from(s: &'a GpuScalar<'c, T>) -> Self {
         let (buffer, offset) = s.source();

@@ -5,9 +5,7 @@
 
 use std::marker::PhantomData;
 
-use ndarray::{
-    ArrayBase, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Data, DataMut, Ix1, Ix2,
-};
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -234,16 +232,6 @@ pub enum Scalar<'a, T = f32> {
     Device(&'a wgpu::Buffer, u64, u64),
 }
 
-impl<'a, T, S: Data<Elem = T>> From<&'a ArrayBase<S, Ix1>> for VecRef<'a, T> {
-    fn from(x: &'a ArrayBase<S, Ix1>) -> Self {
-        VecRef::Host(x.view())
-    }
-}
-impl<'a, T> From<ArrayView1<'a, T>> for VecRef<'a, T> {
-    fn from(x: ArrayView1<'a, T>) -> Self {
-        VecRef::Host(x)
-    }
-}
 impl<'a, T, U: Accepts<T>> From<DeviceVec<'a, T>> for VecRef<'a, U> {
     fn from(x: DeviceVec<'a, T>) -> Self {
         VecRef::Device(x.retype())
@@ -255,26 +243,6 @@ impl<'a, 'b, T> From<&'a VecRef<'b, T>> for VecRef<'a, T> {
             VecRef::Host(v) => VecRef::Host(v.view()),
             VecRef::Device(d) => VecRef::Device(*d),
         }
-    }
-}
-impl<'a, T, S: DataMut<Elem = T>> From<&'a mut ArrayBase<S, Ix1>> for VecMut<'a, T> {
-    fn from(x: &'a mut ArrayBase<S, Ix1>) -> Self {
-        VecMut::Host(x.view_mut())
-    }
-}
-impl<'a, T> From<ArrayViewMut1<'a, T>> for VecMut<'a, T> {
-    fn from(x: ArrayViewMut1<'a, T>) -> Self {
-        VecMut::Host(x)
-    }
-}
-impl<'a, T, S: Data<Elem = T>> From<&'a ArrayBase<S, Ix2>> for MatRef<'a, T> {
-    fn from(a: &'a ArrayBase<S, Ix2>) -> Self {
-        MatRef::Host(a.view())
-    }
-}
-impl<'a, T> From<ArrayView2<'a, T>> for MatRef<'a, T> {
-    fn from(a: ArrayView2<'a, T>) -> Self {
-        MatRef::Host(a)
     }
 }
 impl<'a, T, U: Accepts<T>> From<DeviceMat<'a, T>> for MatRef<'a, U> {
@@ -290,16 +258,11 @@ impl<'a, 'b, T> From<&'a MatRef<'b, T>> for MatRef<'a, T> {
         }
     }
 }
-impl<'a, T, S: DataMut<Elem = T>> From<&'a mut ArrayBase<S, Ix2>> for MatMut<'a, T> {
-    fn from(a: &'a mut ArrayBase<S, Ix2>) -> Self {
-        MatMut::Host(a.view_mut())
-    }
-}
-impl<'a, T> From<ArrayViewMut2<'a, T>> for MatMut<'a, T> {
-    fn from(a: ArrayViewMut2<'a, T>) -> Self {
-        MatMut::Host(a)
-    }
-}
+from_host!(ref VecRef, ndarray::Ix1, ArrayView1);
+from_host!(mut VecMut, ndarray::Ix1, ArrayViewMut1);
+from_host!(ref MatRef, ndarray::Ix2, ArrayView2);
+from_host!(mut MatMut, ndarray::Ix2, ArrayViewMut2);
+
 impl From<f32> for Scalar<'_> {
     fn from(v: f32) -> Self {
         Scalar::Host(v)
@@ -492,41 +455,7 @@ pub(crate) trait Owner {
     fn owner(&self) -> Option<u64>;
 }
 
-impl<T> Owner for VecRef<'_, T> {
-    fn owner(&self) -> Option<u64> {
-        match self {
-            VecRef::Host(_) => None,
-            VecRef::Device(d) => Some(d.ctx_id),
-        }
-    }
-}
-
-impl<T> Owner for VecMut<'_, T> {
-    fn owner(&self) -> Option<u64> {
-        match self {
-            VecMut::Host(_) => None,
-            VecMut::Device(d) => Some(d.ctx_id),
-        }
-    }
-}
-
-impl<T> Owner for MatRef<'_, T> {
-    fn owner(&self) -> Option<u64> {
-        match self {
-            MatRef::Host(_) => None,
-            MatRef::Device(d) => Some(d.ctx_id),
-        }
-    }
-}
-
-impl<T> Owner for MatMut<'_, T> {
-    fn owner(&self) -> Option<u64> {
-        match self {
-            MatMut::Host(_) => None,
-            MatMut::Device(d) => Some(d.ctx_id),
-        }
-    }
-}
+owner_of_device!(VecRef, VecMut, MatRef, MatMut);
 
 impl<T> Owner for Scalar<'_, T> {
     fn owner(&self) -> Option<u64> {

@@ -14,7 +14,7 @@
 //!
 //! Resident batches ([`crate::resident::GpuBatch`]) are used in place.
 
-use ndarray::{ArrayBase, ArrayView3, ArrayViewMut3, Data, DataMut, Ix3};
+use ndarray::{ArrayView3, ArrayViewMut3, Ix3};
 
 use crate::flags::Transpose;
 
@@ -65,29 +65,12 @@ pub enum BatchMut<'a, T = f32> {
     Device(DeviceBatch<'a>),
 }
 
-impl<'a, T, S: Data<Elem = T>> From<&'a ArrayBase<S, Ix3>> for BatchRef<'a, T> {
-    fn from(a: &'a ArrayBase<S, Ix3>) -> Self {
-        BatchRef::Host(a.view())
-    }
-}
-impl<'a, T> From<ArrayView3<'a, T>> for BatchRef<'a, T> {
-    fn from(a: ArrayView3<'a, T>) -> Self {
-        BatchRef::Host(a)
-    }
-}
+from_host!(ref BatchRef, Ix3, ArrayView3);
+from_host!(mut BatchMut, Ix3, ArrayViewMut3);
+
 impl<'a, T> From<DeviceBatch<'a>> for BatchRef<'a, T> {
     fn from(a: DeviceBatch<'a>) -> Self {
         BatchRef::Device(a)
-    }
-}
-impl<'a, T, S: DataMut<Elem = T>> From<&'a mut ArrayBase<S, Ix3>> for BatchMut<'a, T> {
-    fn from(a: &'a mut ArrayBase<S, Ix3>) -> Self {
-        BatchMut::Host(a.view_mut())
-    }
-}
-impl<'a, T> From<ArrayViewMut3<'a, T>> for BatchMut<'a, T> {
-    fn from(a: ArrayViewMut3<'a, T>) -> Self {
-        BatchMut::Host(a)
     }
 }
 
@@ -123,20 +106,5 @@ impl<T> BatchMut<'_, T> {
     }
 }
 
-impl<T> super::Owner for BatchRef<'_, T> {
-    fn owner(&self) -> Option<u64> {
-        match self {
-            BatchRef::Host(_) => None,
-            BatchRef::Device(d) => Some(d.ctx_id),
-        }
-    }
-}
-
-impl<T> super::Owner for BatchMut<'_, T> {
-    fn owner(&self) -> Option<u64> {
-        match self {
-            BatchMut::Host(_) => None,
-            BatchMut::Device(d) => Some(d.ctx_id),
-        }
-    }
-}
+use super::Owner;
+owner_of_device!(BatchRef, BatchMut);

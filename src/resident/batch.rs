@@ -51,17 +51,7 @@ impl<'c, T: Element> GpuBatch<'c, T> {
     /// # Errors
     /// [`Error::TooLarge`] past one storage binding of this adapter.
     pub fn zeros(ctx: &'c Context, (batch, rows, cols): (usize, usize, usize)) -> Result<Self> {
-        let elems = batch
-            .checked_mul(rows)
-            .and_then(|e| e.checked_mul(cols))
-            .ok_or(Error::TooLarge {
-                routine: "zeros",
-                arg: "shape",
-                bytes: u64::MAX,
-                limit: ctx.limits().max_storage_buffer_binding_size,
-            })?;
-        check_fits::<T>(ctx, "zeros", "shape", elems)?;
-        let buf = ctx.zeroed_checked("zeros", (elems * std::mem::size_of::<T>()) as u64)?;
+        let buf = super::zeroed::<T>(ctx, "shape", &[batch, rows, cols])?;
         Ok(GpuBatch {
             ctx,
             buf,

@@ -8,7 +8,7 @@ use ndarray::{Array2, ShapeBuilder};
 use super::{bounds, Element, GpuMatrix, MatrixLayout};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::layout::{check_fits, DeviceMat, MatMut};
+use crate::layout::{DeviceMat, MatMut};
 
 impl<'c, T: Element> GpuMatrix<'c, T> {
     /// A zero `rows`×`cols` matrix on `ctx` in `layout`.
@@ -21,14 +21,7 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
         (rows, cols): (usize, usize),
         layout: MatrixLayout,
     ) -> Result<Self> {
-        let elems = rows.checked_mul(cols).ok_or(Error::TooLarge {
-            routine: "zeros",
-            arg: "shape",
-            bytes: u64::MAX,
-            limit: ctx.limits().max_storage_buffer_binding_size,
-        })?;
-        check_fits::<T>(ctx, "zeros", "shape", elems)?;
-        let buf = ctx.zeroed_checked("zeros", (elems * std::mem::size_of::<T>()) as u64)?;
+        let buf = super::zeroed::<T>(ctx, "shape", &[rows, cols])?;
         Ok(GpuMatrix {
             ctx,
             buf,

@@ -8,7 +8,7 @@ use ndarray::Array1;
 use super::{bounds, Element, GpuVector};
 use crate::context::Context;
 use crate::error::Result;
-use crate::layout::{check_fits, DeviceVec, VecMut};
+use crate::layout::{DeviceVec, VecMut};
 
 impl<'c, T: Element> GpuVector<'c, T> {
     /// A zero vector of `len` elements on `ctx`.
@@ -17,8 +17,7 @@ impl<'c, T: Element> GpuVector<'c, T> {
     /// [`Error::TooLarge`](crate::Error::TooLarge) past one buffer of this adapter (`max_buffer_size`); a resident operand
     /// may be larger than one storage binding (routines process it in parts).
     pub fn zeros(ctx: &'c Context, len: usize) -> Result<Self> {
-        check_fits::<T>(ctx, "zeros", "len", len)?;
-        let buf = ctx.zeroed_checked("zeros", (len * std::mem::size_of::<T>()) as u64)?;
+        let buf = super::zeroed::<T>(ctx, "len", &[len])?;
         Ok(GpuVector {
             ctx,
             buf,
