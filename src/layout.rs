@@ -147,8 +147,13 @@ pub(crate) fn check_fits<T>(
 ) -> Result<()> {
     let size = std::mem::size_of::<T>() as u64;
     let limit = ctx.limits().max_buffer_size.min(u64::from(u32::MAX) * size);
-    let bytes = (elems as u64).saturating_mul(size);
-    if elems as u128 * size as u128 > limit as u128 {
+    // `limit` < u64::MAX, so a saturated byte count is over it too.
+    within(routine, arg, (elems as u64).saturating_mul(size), limit)
+}
+
+/// `Ok` when `bytes` ≤ `limit`, else [`Error::TooLarge`] naming `routine` and `arg`.
+fn within(routine: &'static str, arg: &'static str, bytes: u64, limit: u64) -> Result<()> {
+    if bytes > limit {
         return Err(Error::TooLarge {
             routine,
             arg,
@@ -167,16 +172,12 @@ pub(crate) fn check_binding(
     arg: &'static str,
     bytes: u64,
 ) -> Result<()> {
-    let limit = ctx.max_binding().min(i32::MAX as u64 * 4);
-    if bytes > limit {
-        return Err(Error::TooLarge {
-            routine,
-            arg,
-            bytes,
-            limit,
-        });
-    }
-    Ok(())
+    within(
+        routine,
+        arg,
+        bytes,
+        ctx.max_binding().min(i32::MAX as u64 * 4),
+    )
 }
 
 /// The byte alignment of binding windows: the device's `min_storage_buffer_offset_alignment`,

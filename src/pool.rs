@@ -286,6 +286,25 @@ pub(crate) fn staging_class(bytes: u64) -> u64 {
 }
 
 impl Staging {
+    /// A new staging buffer of `size` bytes (counted in `created`).
+    fn create(
+        &self,
+        device: &wgpu::Device,
+        label: &'static str,
+        size: u64,
+        usage: wgpu::BufferUsages,
+        mapped_at_creation: bool,
+    ) -> wgpu::Buffer {
+        self.created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage,
+            mapped_at_creation,
+        })
+    }
+
     /// A mapped `MAP_WRITE` staging buffer of at least `bytes` (≤ [`CHUNK`]) bytes.
     pub fn take_write(&self, device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
         let class = staging_class(bytes);
@@ -297,14 +316,13 @@ impl Staging {
         if let Some(b) = lock(&self.write).pop(class) {
             return b;
         }
-        self.created
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgblas upload staging"),
-            size: class,
-            usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: true,
-        })
+        self.create(
+            device,
+            "wgblas upload staging",
+            class,
+            wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+            true,
+        )
     }
 
     /// Map `b` (a `MAP_WRITE` staging buffer just submitted) again; it returns to the pool when
@@ -331,14 +349,13 @@ impl Staging {
         if let Some(b) = lock(&self.uniform).pop(class) {
             return b;
         }
-        self.created
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgblas params"),
-            size: class,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
+        self.create(
+            device,
+            "wgblas params",
+            class,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            false,
+        )
     }
 
     /// An unmapped `MAP_READ` staging buffer of at least `bytes` (≤ [`CHUNK`]) bytes.
@@ -347,14 +364,13 @@ impl Staging {
         if let Some(b) = lock(&self.read).pop(class) {
             return b;
         }
-        self.created
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgblas read-back staging"),
-            size: class,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
+        self.create(
+            device,
+            "wgblas read-back staging",
+            class,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            false,
+        )
     }
 
     /// Put an unmapped read staging buffer back.

@@ -78,48 +78,35 @@ fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     })
 }
 
-/// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-pub(crate) fn matrix<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: impl Into<MatRef<'v, T>>,
-) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, true, true)
+/// The forms of [`matrix_for`]: each `name(upload: u, whole: w)` is
+/// `fn name(ctx, routine, arg, a) -> Result<MatOperand>` calling `matrix_for` with `u`, `w`.
+macro_rules! matrix_forms {
+    ($($(#[$doc:meta])* $name:ident(upload: $up:expr, whole: $whole:expr);)*) => {
+        $($(#[$doc])*
+        pub(crate) fn $name<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+            ctx: &Context,
+            routine: &'static str,
+            arg: &'static str,
+            a: impl Into<MatRef<'v, T>>,
+        ) -> Result<MatOperand> {
+            matrix_for(ctx, routine, arg, a, $up, $whole)
+        })*
+    };
 }
 
-/// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
-/// operand may be as large as one buffer of the device.
-pub(crate) fn matrix_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: impl Into<MatRef<'v, T>>,
-) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, true, false)
-}
-
-/// The device operand of an output matrix that the kernel writes in full without reading it
-/// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
-/// uploaded.
-pub(crate) fn matrix_output<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: impl Into<MatRef<'v, T>>,
-) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, false, true)
-}
-
-/// The device operand of an output matrix that the kernel writes in full without reading it
-/// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
-pub(crate) fn matrix_output_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: impl Into<MatRef<'v, T>>,
-) -> Result<MatOperand> {
-    matrix_for(ctx, routine, arg, a, false, false)
+matrix_forms! {
+    /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
+    matrix(upload: true, whole: true);
+    /// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
+    /// operand may be as large as one buffer of the device.
+    matrix_any(upload: true, whole: false);
+    /// The device operand of an output matrix that the kernel writes in full without reading it
+    /// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
+    /// uploaded.
+    matrix_output(upload: false, whole: true);
+    /// The device operand of an output matrix that the kernel writes in full without reading it
+    /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
+    matrix_output_any(upload: false, whole: false);
 }
 
 fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
