@@ -158,12 +158,7 @@ impl Context {
         let mut clock = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let buf = pool::take(
-            &self.pool,
-            &self.device,
-            bytes.max(MIN_BUFFER),
-            self.limits().max_storage_buffer_binding_size,
-        );
+        let buf = self.scratch(bytes);
         let chunk_elems = (pool::CHUNK / size).max(1);
         let chunks = elems.div_ceil(chunk_elems);
         let mut result = Ok(());
@@ -275,18 +270,11 @@ impl Context {
         self.take_device_error(routine)?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let buf = pool::take(
-            &self.pool,
-            &self.device,
-            bytes.max(MIN_BUFFER),
-            self.limits().max_storage_buffer_binding_size,
-        );
+        let buf = self.scratch(bytes);
         self.pop_scopes(routine, scope, oom)?;
         Ok(buf)
     }
 
-    /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the
-    /// device before any later command runs).
     /// A storage buffer of at least `bytes` from the pool, contents undefined (for scratch
     /// that the dispatches write before they read it).
     pub(crate) fn scratch(&self, bytes: u64) -> Buf {
@@ -298,15 +286,12 @@ impl Context {
         )
     }
 
+    /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the
+    /// device before any later command runs).
     pub(crate) fn zeroed(&self, bytes: u64) -> Buf {
         // A failed creation is caught by the uncaptured-error handler and returned by the
         // next call that can return an error (the Clear below is then invalid too).
-        let buf = pool::take(
-            &self.pool,
-            &self.device,
-            bytes.max(MIN_BUFFER),
-            self.limits().max_storage_buffer_binding_size,
-        );
+        let buf = self.scratch(bytes);
         self.hold(vec![Command::Clear {
             buffer: (*buf).clone(),
             offset: 0,

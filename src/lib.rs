@@ -51,16 +51,16 @@ pub mod tuning {
 }
 
 pub use context::{Context, ContextOptions, Phase};
+pub use error::{Error, Result};
+pub use flags::{Diag, Side, Transpose, Uplo};
 pub use resident::{GpuBatch, GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
+/// The wgpu version the crate is built on (its types appear in [`Context`]'s API).
+pub use wgpu;
 
 /// The README's code runs as a doctest.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-pub use error::{Error, Result};
-pub use flags::{Diag, Side, Transpose, Uplo};
-/// The wgpu version the crate is built on (its types appear in [`Context`]'s API).
-pub use wgpu;
 
 /// Extension traits and flag enums: `use wgblas::prelude::*;`.
 pub mod prelude {

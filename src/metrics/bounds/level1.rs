@@ -44,14 +44,29 @@ pub fn rot(
     x: ArrayView1<'_, f32>,
     y: ArrayView1<'_, f32>,
 ) -> (Array1<f64>, Array1<f64>) {
-    assert_eq!(x.len(), y.len(), "bounds::rot: x and y lengths differ");
     let (c, s) = (f64::from(c), f64::from(s));
+    plane("rot", [[c, s], [s, c]], x, y)
+}
+
+/// The bounds of `(x, y) ← H·(x, y)` for a 2×2 `h` (in f64): `Σ_j |h_ij|·|v_j|` per element
+/// (the rotation's terms, as `term` weighs them), for [`rot`] and [`rotm`].
+fn plane(
+    routine: &str,
+    [[h11, h12], [h21, h22]]: [[f64; 2]; 2],
+    x: ArrayView1<'_, f32>,
+    y: ArrayView1<'_, f32>,
+) -> (Array1<f64>, Array1<f64>) {
+    assert_eq!(
+        x.len(),
+        y.len(),
+        "bounds::{routine}: x and y lengths differ"
+    );
     let bx = Zip::from(x)
         .and(y)
-        .map_collect(|&xi, &yi| term(c, f64::from(xi)) + term(s, f64::from(yi)));
+        .map_collect(|&xi, &yi| term(h11, f64::from(xi)) + term(h12, f64::from(yi)));
     let by = Zip::from(x)
         .and(y)
-        .map_collect(|&xi, &yi| term(c, f64::from(yi)) + term(s, f64::from(xi)));
+        .map_collect(|&xi, &yi| term(h21, f64::from(xi)) + term(h22, f64::from(yi)));
     (bx, by)
 }
 
@@ -94,15 +109,7 @@ pub fn rotm(
 ) -> (Array1<f64>, Array1<f64>) {
     let h = rotm_matrix(param)
         .unwrap_or_else(|| panic!("bounds::rotm: invalid flag param[0] = {}", param[0]));
-    assert_eq!(x.len(), y.len(), "bounds::rotm: x and y lengths differ");
-    let [[h11, h12], [h21, h22]] = h.map(|row| row.map(f64::from));
-    let bx = Zip::from(x)
-        .and(y)
-        .map_collect(|&xi, &yi| term(h11, f64::from(xi)) + term(h12, f64::from(yi)));
-    let by = Zip::from(x)
-        .and(y)
-        .map_collect(|&xi, &yi| term(h21, f64::from(xi)) + term(h22, f64::from(yi)));
-    (bx, by)
+    plane("rotm", h.map(|row| row.map(f64::from)), x, y)
 }
 
 #[cfg(test)]
