@@ -78,6 +78,20 @@ impl std::ops::Deref for Buf {
     }
 }
 
+/// Drop one free buffer of the largest size class that `eligible` accepts; its class (bytes),
+/// or `None` when no such class holds a buffer.
+fn drop_largest(
+    free: &mut HashMap<u64, Vec<wgpu::Buffer>>,
+    eligible: impl Fn(u64) -> bool,
+) -> Option<u64> {
+    let largest = free
+        .iter()
+        .filter(|(c, v)| eligible(**c) && !v.is_empty())
+        .map(|(c, _)| *c)
+        .max()?;
+    free.get_mut(&largest).and_then(Vec::pop).map(|_| largest)
+}
+
 impl Drop for Buf {
     fn drop(&mut self) {
         if let Some(pool) = &self.pool {
@@ -87,18 +101,10 @@ impl Drop for Buf {
             // one shape): make room for it by dropping free buffers of other sizes, largest
             // first, rather than dropping it and creating a new one on the next call.
             while size <= p.limit && p.free_bytes + size > p.limit {
-                let Some(&largest) = p
-                    .free
-                    .iter()
-                    .filter(|(c, v)| **c != size && !v.is_empty())
-                    .map(|(c, _)| c)
-                    .max()
-                else {
+                let Some(dropped) = drop_largest(&mut p.free, |c| c != size) else {
                     break;
                 };
-                if p.free.get_mut(&largest).and_then(Vec::pop).is_some() {
-                    p.free_bytes -= largest;
-                }
+                p.free_bytes -= dropped;
             }
             if p.free_bytes + size <= p.limit {
                 p.free_bytes += size;
@@ -244,18 +250,10 @@ impl FreeList {
     fn push(&mut self, b: wgpu::Buffer) {
         let size = b.size();
         while self.bytes + size > STAGING_LIMIT {
-            let Some(&largest) = self
-                .free
-                .iter()
-                .filter(|(c, v)| **c > size && !v.is_empty())
-                .map(|(c, _)| c)
-                .max()
-            else {
+            let Some(dropped) = drop_largest(&mut self.free, |c| c > size) else {
                 break;
             };
-            if self.free.get_mut(&largest).and_then(Vec::pop).is_some() {
-                self.bytes -= largest;
-            }
+            self.bytes -= dropped;
         }
         if self.bytes + size <= STAGING_LIMIT {
             self.bytes += size;
@@ -285,14 +283,30 @@ pub(crate) fn staging_class(bytes: u64) -> u64 {
         .min(CHUNK.max(MIN_STAGING))
 }
 
+/// The label and usage of upload staging buffers (`MAP_WRITE`).
+const UPLOAD: (&str, wgpu::BufferUsages) = (
+    "wgblas upload staging",
+    wgpu::BufferUsages::MAP_WRITE.union(wgpu::BufferUsages::COPY_SRC),
+);
+/// The label and usage of params uniforms.
+const PARAMS: (&str, wgpu::BufferUsages) = (
+    "wgblas params",
+    wgpu::BufferUsages::UNIFORM.union(wgpu::BufferUsages::COPY_DST),
+);
+/// The label and usage of read-back staging buffers (`MAP_READ`).
+const READ_BACK: (&str, wgpu::BufferUsages) = (
+    "wgblas read-back staging",
+    wgpu::BufferUsages::MAP_READ.union(wgpu::BufferUsages::COPY_DST),
+);
+
 impl Staging {
-    /// A new staging buffer of `size` bytes (counted in `created`).
+    /// A new staging buffer of `size` bytes, of one kind ([`UPLOAD`], [`PARAMS`],
+    /// [`READ_BACK`]), counted in `created`.
     fn create(
         &self,
         device: &wgpu::Device,
-        label: &'static str,
+        (label, usage): (&'static str, wgpu::BufferUsages),
         size: u64,
-        usage: wgpu::BufferUsages,
         mapped_at_creation: bool,
     ) -> wgpu::Buffer {
         self.created
@@ -316,13 +330,7 @@ impl Staging {
         if let Some(b) = lock(&self.write).pop(class) {
             return b;
         }
-        self.create(
-            device,
-            "wgblas upload staging",
-            class,
-            wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
-            true,
-        )
+        self.create(device, UPLOAD, class, true)
     }
 
     /// Map `b` (a `MAP_WRITE` staging buffer just submitted) again; it returns to the pool when
@@ -346,31 +354,15 @@ impl Staging {
     /// is held or running.
     pub fn take_uniform(&self, device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
         let class = staging_class(bytes);
-        if let Some(b) = lock(&self.uniform).pop(class) {
-            return b;
-        }
-        self.create(
-            device,
-            "wgblas params",
-            class,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            false,
-        )
+        let pooled = lock(&self.uniform).pop(class);
+        pooled.unwrap_or_else(|| self.create(device, PARAMS, class, false))
     }
 
     /// An unmapped `MAP_READ` staging buffer of at least `bytes` (≤ [`CHUNK`]) bytes.
     pub fn take_read(&self, device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
         let class = staging_class(bytes);
-        if let Some(b) = lock(&self.read).pop(class) {
-            return b;
-        }
-        self.create(
-            device,
-            "wgblas read-back staging",
-            class,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            false,
-        )
+        let pooled = lock(&self.read).pop(class);
+        pooled.unwrap_or_else(|| self.create(device, READ_BACK, class, false))
     }
 
     /// Put an unmapped read staging buffer back.

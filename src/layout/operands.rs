@@ -16,28 +16,36 @@ use crate::launch::{Command, Dispatch, Read, SinkFn, Wait};
 use crate::pool::Buf;
 use crate::transfer::Dest;
 
-/// Upload a vector view (any stride, including negative and zero), or take a resident one as
-/// it is; the operand must fit one storage binding ([`check_binding`]), for routines that bind
-/// their operands whole.
-pub(crate) fn vector<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    x: impl Into<VecRef<'v, T>>,
-) -> Result<VecOperand> {
-    vector_for(ctx, routine, arg, x.into(), true)
+/// The public forms of an operand's upload function `$inner` (`vector_for`, `matrix_for`,
+/// `batch_for`): each `name(flags…)` is `fn name(ctx, routine, arg, $x: $ty) -> Result<$out>`,
+/// calling `$inner(ctx, routine, arg, $x.into(), flags…)`.
+macro_rules! operand_forms {
+    ($inner:ident($x:ident: $ty:ty) -> $out:ty {
+        $($(#[$doc:meta])* $name:ident($($flag:expr),*);)*
+    }) => {
+        $($(#[$doc])*
+        pub(crate) fn $name<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+            ctx: &Context,
+            routine: &'static str,
+            arg: &'static str,
+            $x: $ty,
+        ) -> Result<$out> {
+            $inner(ctx, routine, arg, $x.into(), $($flag),*)
+        })*
+    };
 }
 
-/// Upload a vector view (any stride, including negative and zero), or take a resident one as
-/// it is, for routines that process operands in parts ([`vec_chunks`]): the operand may be as
-/// large as one buffer of the device.
-pub(crate) fn vector_any<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    x: impl Into<VecRef<'v, T>>,
-) -> Result<VecOperand> {
-    vector_for(ctx, routine, arg, x.into(), false)
+operand_forms! {
+    vector_for(x: impl Into<VecRef<'v, T>>) -> VecOperand {
+        /// Upload a vector view (any stride, including negative and zero), or take a resident one as
+        /// it is; the operand must fit one storage binding ([`check_binding`]), for routines that bind
+        /// their operands whole.
+        vector(true);
+        /// Upload a vector view (any stride, including negative and zero), or take a resident one as
+        /// it is, for routines that process operands in parts ([`vec_chunks`]): the operand may be as
+        /// large as one buffer of the device.
+        vector_any(false);
+    }
 }
 
 fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
@@ -78,35 +86,21 @@ fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     })
 }
 
-/// The forms of [`matrix_for`]: each `name(upload: u, whole: w)` is
-/// `fn name(ctx, routine, arg, a) -> Result<MatOperand>` calling `matrix_for` with `u`, `w`.
-macro_rules! matrix_forms {
-    ($($(#[$doc:meta])* $name:ident(upload: $up:expr, whole: $whole:expr);)*) => {
-        $($(#[$doc])*
-        pub(crate) fn $name<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-            ctx: &Context,
-            routine: &'static str,
-            arg: &'static str,
-            a: impl Into<MatRef<'v, T>>,
-        ) -> Result<MatOperand> {
-            matrix_for(ctx, routine, arg, a, $up, $whole)
-        })*
-    };
-}
-
-matrix_forms! {
-    /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-    matrix(upload: true, whole: true);
-    /// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
-    /// operand may be as large as one buffer of the device.
-    matrix_any(upload: true, whole: false);
-    /// The device operand of an output matrix that the kernel writes in full without reading it
-    /// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
-    /// uploaded.
-    matrix_output(upload: false, whole: true);
-    /// The device operand of an output matrix that the kernel writes in full without reading it
-    /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
-    matrix_output_any(upload: false, whole: false);
+operand_forms! {
+    matrix_for(a: impl Into<MatRef<'v, T>>) -> MatOperand {
+        /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
+        matrix(true, true);
+        /// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
+        /// operand may be as large as one buffer of the device.
+        matrix_any(true, false);
+        /// The device operand of an output matrix that the kernel writes in full without reading it
+        /// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
+        /// uploaded.
+        matrix_output(false, true);
+        /// The device operand of an output matrix that the kernel writes in full without reading it
+        /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
+        matrix_output_any(false, false);
+    }
 }
 
 fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
@@ -404,25 +398,14 @@ pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T
     }
 }
 
-/// Upload an input batch (see the rules of `layout/batch.rs`).
-pub(crate) fn batch<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: BatchRef<'v, T>,
-) -> Result<BatchOperand> {
-    batch_for(ctx, routine, arg, a, true)
-}
-
-/// The device operand of an output batch that the kernel writes in full without reading it
-/// (`beta = 0`): laid out as [`batch`] would, nothing uploaded.
-pub(crate) fn batch_output<'v, T: bytemuck::Pod + Send + Sync + 'v>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    a: BatchRef<'v, T>,
-) -> Result<BatchOperand> {
-    batch_for(ctx, routine, arg, a, false)
+operand_forms! {
+    batch_for(a: BatchRef<'v, T>) -> BatchOperand {
+        /// Upload an input batch (see the rules of `layout/batch.rs`).
+        batch(true);
+        /// The device operand of an output batch that the kernel writes in full without reading it
+        /// (`beta = 0`): laid out as [`batch`] would, nothing uploaded.
+        batch_output(false);
+    }
 }
 
 fn batch_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
