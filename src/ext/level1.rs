@@ -4,6 +4,8 @@
 use ndarray::{Array1, ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Ix1};
 
 use super::{owned, zeros1, Float};
+#[cfg(doc)]
+use crate::blas;
 use crate::error::Result;
 use crate::Context;
 
@@ -23,49 +25,49 @@ use crate::Context;
 /// ```
 pub trait Level1Ext<A: Float> {
     /// A copy of `x` made on the device (a new contiguous array). BLAS `scopy` / `dcopy`; see
-    /// [`blas::scopy`](crate::blas::scopy) / [`blas::dcopy`](crate::blas::dcopy).
+    /// [`blas::scopy`] / [`blas::dcopy`].
     ///
     /// # Errors
-    /// As [`blas::scopy`](crate::blas::scopy) / [`blas::dcopy`](crate::blas::dcopy).
+    /// As [`blas::scopy`] / [`blas::dcopy`].
     fn gpu_copy(&self) -> Result<Array1<A>> {
         let mut y = zeros1::<A>(A::name("copy"), self.ext_view().len())?;
         A::copy(Context::shared()?, self.ext_view(), y.view_mut())?;
         Ok(y)
     }
 
-    /// `y ← x` (x is `self`). BLAS `scopy` / `dcopy`; see [`blas::scopy`](crate::blas::scopy) / [`blas::dcopy`](crate::blas::dcopy).
+    /// `y ← x` (x is `self`). BLAS `scopy` / `dcopy`; see [`blas::scopy`] / [`blas::dcopy`].
     ///
     /// # Errors
-    /// As [`blas::scopy`](crate::blas::scopy) / [`blas::dcopy`](crate::blas::dcopy); on error `y` is unchanged.
+    /// As [`blas::scopy`] / [`blas::dcopy`]; on error `y` is unchanged.
     fn gpu_copy_inplace<S: DataMut<Elem = A>>(&self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
         A::copy(Context::shared()?, self.ext_view(), y.view_mut())
     }
 
-    /// `alpha·x` as a new array. BLAS `sscal` / `dscal`; see [`blas::sscal`](crate::blas::sscal) / [`blas::dscal`](crate::blas::dscal) (in
+    /// `alpha·x` as a new array. BLAS `sscal` / `dscal`; see [`blas::sscal`] / [`blas::dscal`] (in
     /// place: [`Level1MutExt::gpu_scal_inplace`]).
     ///
     /// # Errors
-    /// As [`blas::sscal`](crate::blas::sscal) / [`blas::dscal`](crate::blas::dscal).
+    /// As [`blas::sscal`] / [`blas::dscal`].
     fn gpu_scal(&self, alpha: A) -> Result<Array1<A>> {
         let mut x = owned(A::name("scal"), &self.ext_view())?;
         A::scal(Context::shared()?, alpha, x.view_mut())?;
         Ok(x)
     }
 
-    /// `‖x‖₂`, without overflow or underflow. BLAS `snrm2` / `dnrm2`; see [`blas::snrm2`](crate::blas::snrm2) /
-    /// [`blas::dnrm2`](crate::blas::dnrm2).
+    /// `‖x‖₂`, without overflow or underflow. BLAS `snrm2` / `dnrm2`; see [`blas::snrm2`] /
+    /// [`blas::dnrm2`].
     ///
     /// # Errors
-    /// As [`blas::snrm2`](crate::blas::snrm2) / [`blas::dnrm2`](crate::blas::dnrm2).
+    /// As [`blas::snrm2`] / [`blas::dnrm2`].
     fn gpu_nrm2(&self) -> Result<A> {
         A::nrm2(Context::shared()?, self.ext_view())
     }
 
     /// The rotated pair `(c·x + s·y, c·y − s·x)` as new arrays (x is `self`). BLAS `srot` / `drot`;
-    /// see [`blas::srot`](crate::blas::srot) / [`blas::drot`](crate::blas::drot) (in place: [`Level1MutExt::gpu_rot_inplace`]).
+    /// see [`blas::srot`] / [`blas::drot`] (in place: [`Level1MutExt::gpu_rot_inplace`]).
     ///
     /// # Errors
-    /// As [`blas::srot`](crate::blas::srot) / [`blas::drot`](crate::blas::drot).
+    /// As [`blas::srot`] / [`blas::drot`].
     fn gpu_rot<S: Data<Elem = A>>(
         &self,
         y: &ArrayBase<S, Ix1>,
@@ -81,11 +83,11 @@ pub trait Level1Ext<A: Float> {
     }
 
     /// The pair `H·(x, y)` of the modified Givens transformation `param` as new arrays (x is
-    /// `self`). BLAS `srotm` / `drotm`; see [`blas::srotm`](crate::blas::srotm) / [`blas::drotm`](crate::blas::drotm) (in place:
+    /// `self`). BLAS `srotm` / `drotm`; see [`blas::srotm`] / [`blas::drotm`] (in place:
     /// [`Level1MutExt::gpu_rotm_inplace`]).
     ///
     /// # Errors
-    /// As [`blas::srotm`](crate::blas::srotm) / [`blas::drotm`](crate::blas::drotm).
+    /// As [`blas::srotm`] / [`blas::drotm`].
     fn gpu_rotm<S: Data<Elem = A>>(
         &self,
         y: &ArrayBase<S, Ix1>,
@@ -99,7 +101,7 @@ pub trait Level1Ext<A: Float> {
         Ok((x, y))
     }
 
-    /// `xᵀ·y`. BLAS `sdot` / `ddot`; see [`blas::sdot`](crate::blas::sdot) / [`blas::ddot`](crate::blas::ddot).
+    /// `xᵀ·y`. BLAS `sdot` / `ddot`; see [`blas::sdot`] / [`blas::ddot`].
     ///
     /// # Errors
     /// As the BLAS routine, or [`Error::NoAdapter`](crate::Error::NoAdapter).
@@ -107,8 +109,8 @@ pub trait Level1Ext<A: Float> {
         A::dot(Context::shared()?, self.ext_view(), y.view())
     }
 
-    /// `alpha·x + y` as a new array. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`](crate::blas::saxpy) /
-    /// [`blas::daxpy`](crate::blas::daxpy).
+    /// `alpha·x + y` as a new array. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`] /
+    /// [`blas::daxpy`].
     ///
     /// # Errors
     /// As the BLAS routine.
@@ -118,7 +120,7 @@ pub trait Level1Ext<A: Float> {
         Ok(out)
     }
 
-    /// `y ← alpha·x + y`. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`](crate::blas::saxpy) / [`blas::daxpy`](crate::blas::daxpy).
+    /// `y ← alpha·x + y`. BLAS `saxpy` / `daxpy`; see [`blas::saxpy`] / [`blas::daxpy`].
     ///
     /// # Errors
     /// As the BLAS routine; on error `y` is unchanged.
@@ -131,7 +133,7 @@ pub trait Level1Ext<A: Float> {
     }
 
     /// 0-based index of the first element of largest magnitude (the first NaN, if any). BLAS
-    /// `isamax` / `idamax`; see [`blas::isamax`](crate::blas::isamax) / [`blas::idamax`](crate::blas::idamax) (on f64 arrays: native f64
+    /// `isamax` / `idamax`; see [`blas::isamax`] / [`blas::idamax`] (on f64 arrays: native f64
     /// where the adapter has it, an exact integer fallback elsewhere).
     ///
     /// # Errors
@@ -141,7 +143,7 @@ pub trait Level1Ext<A: Float> {
         A::iamax(Context::shared()?, self.ext_view())
     }
 
-    /// `Σ |x_i|`. BLAS `sasum` / `dasum`; see [`blas::sasum`](crate::blas::sasum) / [`blas::dasum`](crate::blas::dasum) (on f64 arrays:
+    /// `Σ |x_i|`. BLAS `sasum` / `dasum`; see [`blas::sasum`] / [`blas::dasum`] (on f64 arrays:
     /// native f64 where the adapter has it, an exact extended-precision fallback elsewhere).
     ///
     /// # Errors
@@ -165,27 +167,27 @@ impl<A: Float, T: Data<Elem = A>> Level1Ext<A> for ArrayBase<T, Ix1> {
 /// Level 1 methods that write their receiver, on mutable 1-D `f32` and `f64` arrays (`x` is
 /// `self`): the `s` routines on f32 arrays, the `d` routines on f64 ones.
 pub trait Level1MutExt<A: Float> {
-    /// `x ↔ y`. BLAS `sswap` / `dswap`; see [`blas::sswap`](crate::blas::sswap) / [`blas::dswap`](crate::blas::dswap).
+    /// `x ↔ y`. BLAS `sswap` / `dswap`; see [`blas::sswap`] / [`blas::dswap`].
     ///
     /// # Errors
-    /// As [`blas::sswap`](crate::blas::sswap) / [`blas::dswap`](crate::blas::dswap); on error `x` and `y` are unchanged.
+    /// As [`blas::sswap`] / [`blas::dswap`]; on error `x` and `y` are unchanged.
     fn gpu_swap<S: DataMut<Elem = A>>(&mut self, y: &mut ArrayBase<S, Ix1>) -> Result<()> {
         A::swap(Context::shared()?, self.ext_view_mut(), y.view_mut())
     }
 
-    /// `x ← alpha·x`. BLAS `sscal` / `dscal`; see [`blas::sscal`](crate::blas::sscal) / [`blas::dscal`](crate::blas::dscal).
+    /// `x ← alpha·x`. BLAS `sscal` / `dscal`; see [`blas::sscal`] / [`blas::dscal`].
     ///
     /// # Errors
-    /// As [`blas::sscal`](crate::blas::sscal) / [`blas::dscal`](crate::blas::dscal); on error `x` is unchanged.
+    /// As [`blas::sscal`] / [`blas::dscal`]; on error `x` is unchanged.
     fn gpu_scal_inplace(&mut self, alpha: A) -> Result<()> {
         A::scal(Context::shared()?, alpha, self.ext_view_mut())
     }
 
-    /// `(x, y) ← (c·x + s·y, c·y − s·x)`. BLAS `srot` / `drot`; see [`blas::srot`](crate::blas::srot) /
-    /// [`blas::drot`](crate::blas::drot).
+    /// `(x, y) ← (c·x + s·y, c·y − s·x)`. BLAS `srot` / `drot`; see [`blas::srot`] /
+    /// [`blas::drot`].
     ///
     /// # Errors
-    /// As [`blas::srot`](crate::blas::srot) / [`blas::drot`](crate::blas::drot); on error `x` and `y` are unchanged.
+    /// As [`blas::srot`] / [`blas::drot`]; on error `x` and `y` are unchanged.
     fn gpu_rot_inplace<S: DataMut<Elem = A>>(
         &mut self,
         y: &mut ArrayBase<S, Ix1>,
@@ -195,11 +197,11 @@ pub trait Level1MutExt<A: Float> {
         A::rot(Context::shared()?, self.ext_view_mut(), y.view_mut(), c, s)
     }
 
-    /// `(x, y) ← H·(x, y)`, `H` decoded from `param`. BLAS `srotm` / `drotm`; see [`blas::srotm`](crate::blas::srotm) /
-    /// [`blas::drotm`](crate::blas::drotm).
+    /// `(x, y) ← H·(x, y)`, `H` decoded from `param`. BLAS `srotm` / `drotm`; see [`blas::srotm`] /
+    /// [`blas::drotm`].
     ///
     /// # Errors
-    /// As [`blas::srotm`](crate::blas::srotm) / [`blas::drotm`](crate::blas::drotm); on error `x` and `y` are unchanged.
+    /// As [`blas::srotm`] / [`blas::drotm`]; on error `x` and `y` are unchanged.
     fn gpu_rotm_inplace<S: DataMut<Elem = A>>(
         &mut self,
         y: &mut ArrayBase<S, Ix1>,

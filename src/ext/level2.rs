@@ -4,6 +4,8 @@
 use ndarray::{Array1, Array2, ArrayBase, ArrayView1, ArrayView2, Data, DataMut, Ix1, Ix2};
 
 use super::{owned, zeros1, Float};
+#[cfg(doc)]
+use crate::blas;
 use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::Context;
@@ -23,10 +25,10 @@ use crate::Context;
 /// ```
 pub trait Level2Ext<A: Float> {
     /// `A·x` as a new array. BLAS `sgemv` / `dgemv` with `alpha = 1`, `beta = 0`; see
-    /// [`blas::sgemv`](crate::blas::sgemv) / [`blas::dgemv`](crate::blas::dgemv).
+    /// [`blas::sgemv`] / [`blas::dgemv`].
     ///
     /// # Errors
-    /// As [`blas::sgemv`](crate::blas::sgemv) / [`blas::dgemv`](crate::blas::dgemv).
+    /// As [`blas::sgemv`] / [`blas::dgemv`].
     fn gpu_gemv<S: Data<Elem = A>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
         let mut y = zeros1::<A>(A::name("gemv"), self.ext_view().nrows())?;
         A::gemv(
@@ -41,10 +43,10 @@ pub trait Level2Ext<A: Float> {
         Ok(y)
     }
 
-    /// `y ← alpha·A·x + beta·y`. BLAS `sgemv` / `dgemv`; see [`blas::sgemv`](crate::blas::sgemv) / [`blas::dgemv`](crate::blas::dgemv).
+    /// `y ← alpha·A·x + beta·y`. BLAS `sgemv` / `dgemv`; see [`blas::sgemv`] / [`blas::dgemv`].
     ///
     /// # Errors
-    /// As [`blas::sgemv`](crate::blas::sgemv) / [`blas::dgemv`](crate::blas::dgemv); on error `y` is unchanged.
+    /// As [`blas::sgemv`] / [`blas::dgemv`]; on error `y` is unchanged.
     fn gpu_gemv_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         alpha: A,
@@ -64,10 +66,10 @@ pub trait Level2Ext<A: Float> {
     }
 
     /// The solution `x` of `op(A)·x = b`, `A` triangular, as a new array. BLAS `strsv` / `dtrsv`;
-    /// see [`blas::strsv`](crate::blas::strsv) / [`blas::dtrsv`](crate::blas::dtrsv).
+    /// see [`blas::strsv`] / [`blas::dtrsv`].
     ///
     /// # Errors
-    /// As [`blas::strsv`](crate::blas::strsv) / [`blas::dtrsv`](crate::blas::dtrsv).
+    /// As [`blas::strsv`] / [`blas::dtrsv`].
     fn gpu_trsv<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -87,11 +89,11 @@ pub trait Level2Ext<A: Float> {
         Ok(x)
     }
 
-    /// `x ← op(A)⁻¹·x`, `A` triangular. BLAS `strsv` / `dtrsv`; see [`blas::strsv`](crate::blas::strsv) /
-    /// [`blas::dtrsv`](crate::blas::dtrsv).
+    /// `x ← op(A)⁻¹·x`, `A` triangular. BLAS `strsv` / `dtrsv`; see [`blas::strsv`] /
+    /// [`blas::dtrsv`].
     ///
     /// # Errors
-    /// As [`blas::strsv`](crate::blas::strsv) / [`blas::dtrsv`](crate::blas::dtrsv); on error `x` is unchanged.
+    /// As [`blas::strsv`] / [`blas::dtrsv`]; on error `x` is unchanged.
     fn gpu_trsv_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -110,11 +112,11 @@ pub trait Level2Ext<A: Float> {
     }
 
     /// `A·x` as a new array, `A` symmetric stored in its triangle `uplo` (the other triangle is
-    /// never read). BLAS `ssymv` / `dsymv` with `alpha = 1`, `beta = 0`; see [`blas::ssymv`](crate::blas::ssymv) /
-    /// [`blas::dsymv`](crate::blas::dsymv).
+    /// never read). BLAS `ssymv` / `dsymv` with `alpha = 1`, `beta = 0`; see [`blas::ssymv`] /
+    /// [`blas::dsymv`].
     ///
     /// # Errors
-    /// As [`blas::ssymv`](crate::blas::ssymv) / [`blas::dsymv`](crate::blas::dsymv).
+    /// As [`blas::ssymv`] / [`blas::dsymv`].
     fn gpu_symv<S: Data<Elem = A>>(&self, uplo: Uplo, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
         let mut y = zeros1::<A>(A::name("symv"), self.ext_view().nrows())?;
         A::symv(
@@ -130,10 +132,10 @@ pub trait Level2Ext<A: Float> {
     }
 
     /// `y ← alpha·A·x + beta·y`, `A` symmetric stored in its triangle `uplo`. BLAS `ssymv` /
-    /// `dsymv`; see [`blas::ssymv`](crate::blas::ssymv) / [`blas::dsymv`](crate::blas::dsymv).
+    /// `dsymv`; see [`blas::ssymv`] / [`blas::dsymv`].
     ///
     /// # Errors
-    /// As [`blas::ssymv`](crate::blas::ssymv) / [`blas::dsymv`](crate::blas::dsymv); on error `y` is unchanged.
+    /// As [`blas::ssymv`] / [`blas::dsymv`]; on error `y` is unchanged.
     fn gpu_symv_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -153,11 +155,11 @@ pub trait Level2Ext<A: Float> {
         )
     }
 
-    /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`](crate::blas::strmv) /
-    /// [`blas::dtrmv`](crate::blas::dtrmv).
+    /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
+    /// [`blas::dtrmv`].
     ///
     /// # Errors
-    /// As [`blas::strmv`](crate::blas::strmv) / [`blas::dtrmv`](crate::blas::dtrmv).
+    /// As [`blas::strmv`] / [`blas::dtrmv`].
     fn gpu_trmv<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -177,11 +179,11 @@ pub trait Level2Ext<A: Float> {
         Ok(out)
     }
 
-    /// `x ← op(A)·x`, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`](crate::blas::strmv) /
-    /// [`blas::dtrmv`](crate::blas::dtrmv).
+    /// `x ← op(A)·x`, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
+    /// [`blas::dtrmv`].
     ///
     /// # Errors
-    /// As [`blas::strmv`](crate::blas::strmv) / [`blas::dtrmv`](crate::blas::dtrmv); on error `x` is unchanged.
+    /// As [`blas::strmv`] / [`blas::dtrmv`]; on error `x` is unchanged.
     fn gpu_trmv_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -230,11 +232,11 @@ impl<A: Float, T: Data<Elem = A>> Level2Ext<A> for ArrayBase<T, Ix2> {
 /// # Ok::<(), wgblas::Error>(())
 /// ```
 pub trait Level2VecExt<A: Float> {
-    /// `alpha·x·yᵀ + A` as a new array (x is `self`). BLAS `sger` / `dger`; see [`blas::sger`](crate::blas::sger) /
-    /// [`blas::dger`](crate::blas::dger).
+    /// `alpha·x·yᵀ + A` as a new array (x is `self`). BLAS `sger` / `dger`; see [`blas::sger`] /
+    /// [`blas::dger`].
     ///
     /// # Errors
-    /// As [`blas::sger`](crate::blas::sger) / [`blas::dger`](crate::blas::dger).
+    /// As [`blas::sger`] / [`blas::dger`].
     fn gpu_ger<S: Data<Elem = A>, S2: Data<Elem = A>>(
         &self,
         alpha: A,
@@ -252,11 +254,11 @@ pub trait Level2VecExt<A: Float> {
         Ok(out)
     }
 
-    /// `A ← alpha·x·yᵀ + A` (x is `self`). BLAS `sger` / `dger`; see [`blas::sger`](crate::blas::sger) /
-    /// [`blas::dger`](crate::blas::dger).
+    /// `A ← alpha·x·yᵀ + A` (x is `self`). BLAS `sger` / `dger`; see [`blas::sger`] /
+    /// [`blas::dger`].
     ///
     /// # Errors
-    /// As [`blas::sger`](crate::blas::sger) / [`blas::dger`](crate::blas::dger); on error `a` is unchanged.
+    /// As [`blas::sger`] / [`blas::dger`]; on error `a` is unchanged.
     fn gpu_ger_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         alpha: A,
@@ -273,10 +275,10 @@ pub trait Level2VecExt<A: Float> {
     }
 
     /// `alpha·x·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle copied from
-    /// `a` unchanged; x is `self`). BLAS `ssyr` / `dsyr`; see [`blas::ssyr`](crate::blas::ssyr) / [`blas::dsyr`](crate::blas::dsyr).
+    /// `a` unchanged; x is `self`). BLAS `ssyr` / `dsyr`; see [`blas::ssyr`] / [`blas::dsyr`].
     ///
     /// # Errors
-    /// As [`blas::ssyr`](crate::blas::ssyr) / [`blas::dsyr`](crate::blas::dsyr).
+    /// As [`blas::ssyr`] / [`blas::dsyr`].
     fn gpu_syr<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -295,10 +297,10 @@ pub trait Level2VecExt<A: Float> {
     }
 
     /// `A ← alpha·x·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS `ssyr` / `dsyr`; see
-    /// [`blas::ssyr`](crate::blas::ssyr) / [`blas::dsyr`](crate::blas::dsyr).
+    /// [`blas::ssyr`] / [`blas::dsyr`].
     ///
     /// # Errors
-    /// As [`blas::ssyr`](crate::blas::ssyr) / [`blas::dsyr`](crate::blas::dsyr); on error `a` is unchanged.
+    /// As [`blas::ssyr`] / [`blas::dsyr`]; on error `a` is unchanged.
     fn gpu_syr_inplace<S: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -315,11 +317,11 @@ pub trait Level2VecExt<A: Float> {
     }
 
     /// `alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle
-    /// copied from `a` unchanged; x is `self`). BLAS `ssyr2` / `dsyr2`; see [`blas::ssyr2`](crate::blas::ssyr2) /
-    /// [`blas::dsyr2`](crate::blas::dsyr2).
+    /// copied from `a` unchanged; x is `self`). BLAS `ssyr2` / `dsyr2`; see [`blas::ssyr2`] /
+    /// [`blas::dsyr2`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2`](crate::blas::ssyr2) / [`blas::dsyr2`](crate::blas::dsyr2).
+    /// As [`blas::ssyr2`] / [`blas::dsyr2`].
     fn gpu_syr2<S: Data<Elem = A>, S2: Data<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -340,10 +342,10 @@ pub trait Level2VecExt<A: Float> {
     }
 
     /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` only (x is `self`). BLAS
-    /// `ssyr2`; see [`blas::ssyr2`](crate::blas::ssyr2) / [`blas::dsyr2`](crate::blas::dsyr2).
+    /// `ssyr2`; see [`blas::ssyr2`] / [`blas::dsyr2`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2`](crate::blas::ssyr2) / [`blas::dsyr2`](crate::blas::dsyr2); on error `a` is unchanged.
+    /// As [`blas::ssyr2`] / [`blas::dsyr2`]; on error `a` is unchanged.
     fn gpu_syr2_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,

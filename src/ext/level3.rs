@@ -4,6 +4,8 @@
 use ndarray::{Array2, Array3, ArrayBase, ArrayView2, ArrayView3, Data, DataMut, Ix2, Ix3};
 
 use super::{owned, zeros2_of, zeros3, Float};
+#[cfg(doc)]
+use crate::blas;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::Context;
@@ -21,7 +23,7 @@ use crate::Context;
 /// ```
 pub trait GemmExt<A: Float> {
     /// `A·B` as a new (C-order) array. BLAS `sgemm` / `dgemm` with `alpha = 1`, `beta = 0`;
-    /// see [`blas::sgemm`](crate::blas::sgemm), [`blas::dgemm`](crate::blas::dgemm).
+    /// see [`blas::sgemm`], [`blas::dgemm`].
     ///
     /// # Errors
     /// As the BLAS routine.
@@ -31,8 +33,8 @@ pub trait GemmExt<A: Float> {
         Ok(c)
     }
 
-    /// `C ← alpha·A·B + beta·C`. BLAS `sgemm` / `dgemm`; see [`blas::sgemm`](crate::blas::sgemm),
-    /// [`blas::dgemm`](crate::blas::dgemm).
+    /// `C ← alpha·A·B + beta·C`. BLAS `sgemm` / `dgemm`; see [`blas::sgemm`],
+    /// [`blas::dgemm`].
     ///
     /// # Errors
     /// As the BLAS routine; on error `c` is unchanged.
@@ -72,11 +74,11 @@ impl<A: Float, T: Data<Elem = A>> GemmExt<A> for ArrayBase<T, Ix2> {
 /// [`GemmExt`].
 pub trait Level3Ext<A: Float> {
     /// The triangle `uplo` of `A·B` as a new (C-order) n×n array, zeros in the other triangle. BLAS
-    /// `sgemmtr` / `dgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`](crate::blas::sgemmtr) /
-    /// [`blas::dgemmtr`](crate::blas::dgemmtr).
+    /// `sgemmtr` / `dgemmtr` with `alpha = 1`, `beta = 0`; see [`blas::sgemmtr`] /
+    /// [`blas::dgemmtr`].
     ///
     /// # Errors
-    /// As [`blas::sgemmtr`](crate::blas::sgemmtr) / [`blas::dgemmtr`](crate::blas::dgemmtr).
+    /// As [`blas::sgemmtr`] / [`blas::dgemmtr`].
     fn gpu_gemmtr<S: Data<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -101,10 +103,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `C ← alpha·A·B + beta·C` on the triangle `uplo` of `C` only. BLAS `sgemmtr` / `dgemmtr`; see
-    /// [`blas::sgemmtr`](crate::blas::sgemmtr) / [`blas::dgemmtr`](crate::blas::dgemmtr).
+    /// [`blas::sgemmtr`] / [`blas::dgemmtr`].
     ///
     /// # Errors
-    /// As [`blas::sgemmtr`](crate::blas::sgemmtr) / [`blas::dgemmtr`](crate::blas::dgemmtr); on error `c` is unchanged.
+    /// As [`blas::sgemmtr`] / [`blas::dgemmtr`]; on error `c` is unchanged.
     fn gpu_gemmtr_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -129,10 +131,10 @@ pub trait Level3Ext<A: Float> {
 
     /// The triangle `uplo` of `A·Aᵀ` as a new (C-order) n×n array, zeros in the other triangle
     /// (`a.t().gpu_syrk(..)` gives `AᵀA`). BLAS `ssyrk` / `dsyrk` with `alpha = 1`, `beta = 0`; see
-    /// [`blas::ssyrk`](crate::blas::ssyrk) / [`blas::dsyrk`](crate::blas::dsyrk).
+    /// [`blas::ssyrk`] / [`blas::dsyrk`].
     ///
     /// # Errors
-    /// As [`blas::ssyrk`](crate::blas::ssyrk) / [`blas::dsyrk`](crate::blas::dsyrk).
+    /// As [`blas::ssyrk`] / [`blas::dsyrk`].
     fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<A>> {
         let mut c = zeros2_of::<A>(
             A::name("syrk"),
@@ -143,10 +145,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `C ← alpha·A·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyrk` / `dsyrk`; see
-    /// [`blas::ssyrk`](crate::blas::ssyrk) / [`blas::dsyrk`](crate::blas::dsyrk).
+    /// [`blas::ssyrk`] / [`blas::dsyrk`].
     ///
     /// # Errors
-    /// As [`blas::ssyrk`](crate::blas::ssyrk) / [`blas::dsyrk`](crate::blas::dsyrk); on error `c` is unchanged.
+    /// As [`blas::ssyrk`] / [`blas::dsyrk`]; on error `c` is unchanged.
     fn gpu_syrk_inplace<S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -167,11 +169,11 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// The triangle `uplo` of `A·Bᵀ + B·Aᵀ` as a new (C-order) n×n array, zeros in the other
-    /// triangle. BLAS `ssyr2k` / `dsyr2k` with `alpha = 1`, `beta = 0`; see [`blas::ssyr2k`](crate::blas::ssyr2k) /
-    /// [`blas::dsyr2k`](crate::blas::dsyr2k).
+    /// triangle. BLAS `ssyr2k` / `dsyr2k` with `alpha = 1`, `beta = 0`; see [`blas::ssyr2k`] /
+    /// [`blas::dsyr2k`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2k`](crate::blas::ssyr2k) / [`blas::dsyr2k`](crate::blas::dsyr2k).
+    /// As [`blas::ssyr2k`] / [`blas::dsyr2k`].
     fn gpu_syr2k<S: Data<Elem = A>>(&self, uplo: Uplo, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>> {
         let mut c = zeros2_of::<A>(
             A::name("syr2k"),
@@ -182,10 +184,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `C ← alpha·A·Bᵀ + alpha·B·Aᵀ + beta·C` on the triangle `uplo` of `C`. BLAS `ssyr2k` /
-    /// `dsyr2k`; see [`blas::ssyr2k`](crate::blas::ssyr2k) / [`blas::dsyr2k`](crate::blas::dsyr2k).
+    /// `dsyr2k`; see [`blas::ssyr2k`] / [`blas::dsyr2k`].
     ///
     /// # Errors
-    /// As [`blas::ssyr2k`](crate::blas::ssyr2k) / [`blas::dsyr2k`](crate::blas::dsyr2k); on error `c` is unchanged.
+    /// As [`blas::ssyr2k`] / [`blas::dsyr2k`]; on error `c` is unchanged.
     fn gpu_syr2k_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
         uplo: Uplo,
@@ -209,10 +211,10 @@ pub trait Level3Ext<A: Float> {
 
     /// `A·B` (`Side::Left`) or `B·A` (`Side::Right`) as a new (C-order) array, `A` (`self`)
     /// symmetric and read from its triangle `uplo` only. BLAS `ssymm` / `dsymm` with `alpha = 1`,
-    /// `beta = 0`; see [`blas::ssymm`](crate::blas::ssymm) / [`blas::dsymm`](crate::blas::dsymm).
+    /// `beta = 0`; see [`blas::ssymm`] / [`blas::dsymm`].
     ///
     /// # Errors
-    /// As [`blas::ssymm`](crate::blas::ssymm) / [`blas::dsymm`](crate::blas::dsymm).
+    /// As [`blas::ssymm`] / [`blas::dsymm`].
     fn gpu_symm<S: Data<Elem = A>>(
         &self,
         side: Side,
@@ -225,10 +227,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `C ← alpha·A·B + beta·C` (Left) or `C ← alpha·B·A + beta·C` (Right), `A` symmetric.
-    /// BLAS `ssymm` / `dsymm`; see [`blas::ssymm`](crate::blas::ssymm) / [`blas::dsymm`](crate::blas::dsymm).
+    /// BLAS `ssymm` / `dsymm`; see [`blas::ssymm`] / [`blas::dsymm`].
     ///
     /// # Errors
-    /// As [`blas::ssymm`](crate::blas::ssymm) / [`blas::dsymm`](crate::blas::dsymm); on error `c` is unchanged.
+    /// As [`blas::ssymm`] / [`blas::dsymm`]; on error `c` is unchanged.
     #[allow(clippy::too_many_arguments)]
     fn gpu_symm_inplace<S: Data<Elem = A>, S2: DataMut<Elem = A>>(
         &self,
@@ -253,10 +255,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
-    /// triangular. BLAS `strmm` / `dtrmm` with `alpha = 1`; see [`blas::strmm`](crate::blas::strmm) / [`blas::dtrmm`](crate::blas::dtrmm).
+    /// triangular. BLAS `strmm` / `dtrmm` with `alpha = 1`; see [`blas::strmm`] / [`blas::dtrmm`].
     ///
     /// # Errors
-    /// As [`blas::strmm`](crate::blas::strmm) / [`blas::dtrmm`](crate::blas::dtrmm).
+    /// As [`blas::strmm`] / [`blas::dtrmm`].
     fn gpu_trmm<S: Data<Elem = A>>(
         &self,
         side: Side,
@@ -271,10 +273,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `B ← alpha·op(A)·B` (Left) or `B ← alpha·B·op(A)` (Right), `A` triangular. BLAS
-    /// `strmm`; see [`blas::strmm`](crate::blas::strmm) / [`blas::dtrmm`](crate::blas::dtrmm).
+    /// `strmm`; see [`blas::strmm`] / [`blas::dtrmm`].
     ///
     /// # Errors
-    /// As [`blas::strmm`](crate::blas::strmm) / [`blas::dtrmm`](crate::blas::dtrmm); on error `b` is unchanged.
+    /// As [`blas::strmm`] / [`blas::dtrmm`]; on error `b` is unchanged.
     fn gpu_trmm_inplace<S: DataMut<Elem = A>>(
         &self,
         side: Side,
@@ -298,11 +300,11 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a new
-    /// array, `A` (`self`) triangular. BLAS `strsm` / `dtrsm` with `alpha = 1`; see [`blas::strsm`](crate::blas::strsm)
-    /// / [`blas::dtrsm`](crate::blas::dtrsm).
+    /// array, `A` (`self`) triangular. BLAS `strsm` / `dtrsm` with `alpha = 1`; see [`blas::strsm`]
+    /// / [`blas::dtrsm`].
     ///
     /// # Errors
-    /// As [`blas::strsm`](crate::blas::strsm) / [`blas::dtrsm`](crate::blas::dtrsm).
+    /// As [`blas::strsm`] / [`blas::dtrsm`].
     fn gpu_trsm<S: Data<Elem = A>>(
         &self,
         side: Side,
@@ -317,10 +319,10 @@ pub trait Level3Ext<A: Float> {
     }
 
     /// `B ← X` solving `op(A)·X = alpha·B` (Left) or `X·op(A) = alpha·B` (Right), `A`
-    /// triangular. BLAS `strsm` / `dtrsm`; see [`blas::strsm`](crate::blas::strsm) / [`blas::dtrsm`](crate::blas::dtrsm).
+    /// triangular. BLAS `strsm` / `dtrsm`; see [`blas::strsm`] / [`blas::dtrsm`].
     ///
     /// # Errors
-    /// As [`blas::strsm`](crate::blas::strsm) / [`blas::dtrsm`](crate::blas::dtrsm); on error `b` is unchanged.
+    /// As [`blas::strsm`] / [`blas::dtrsm`]; on error `b` is unchanged.
     fn gpu_trsm_inplace<S: DataMut<Elem = A>>(
         &self,
         side: Side,
@@ -374,7 +376,7 @@ impl<A: Float, T: Data<Elem = A>> Level3Ext<A> for ArrayBase<T, Ix2> {
 pub trait Level3BatchExt<A: Float> {
     /// `C_b = A_b·B_b` for every matrix `b` of the batch, as a new (C-order) batch × m × n
     /// array. BLAS `sgemm_batched` / `dgemm_batched` with `alpha = 1`, `beta = 0`; see
-    /// [`blas::sgemm_batched`](crate::blas::sgemm_batched) (a broadcast view of one matrix, batch stride 0, is read with
+    /// [`blas::sgemm_batched`] (a broadcast view of one matrix, batch stride 0, is read with
     /// no copy).
     ///
     /// # Errors
@@ -387,7 +389,7 @@ pub trait Level3BatchExt<A: Float> {
     }
 
     /// `C_b ← alpha·A_b·B_b + beta·C_b` for every `b`. BLAS `sgemm_batched` /
-    /// `dgemm_batched`; see [`blas::sgemm_batched`](crate::blas::sgemm_batched), [`blas::dgemm_batched`](crate::blas::dgemm_batched).
+    /// `dgemm_batched`; see [`blas::sgemm_batched`], [`blas::dgemm_batched`].
     ///
     /// # Errors
     /// As the BLAS routine; on error `c` is unchanged.

@@ -2,6 +2,8 @@
 //! extension-trait names of the face, on [`GpuMatrix`] and [`GpuVector`], through [`Float`].
 
 use super::Float;
+#[cfg(doc)]
+use crate::blas;
 use crate::error::{Error, Result};
 use crate::resident::{snrm2, Element, GpuMatrix, GpuScalar, GpuVector, MatrixLayout};
 
@@ -12,8 +14,8 @@ use crate::resident::{snrm2, Element, GpuMatrix, GpuScalar, GpuVector, MatrixLay
 /// submission like any resident call.
 impl<'c, T: Float + Element> GpuMatrix<'c, T> {
     /// `C = A·B` (A is `self`) as a new row-major m×n matrix. BLAS `sgemm` / `dgemm` with
-    /// `alpha = 1`, `beta = 0`, no transposes; see [`blas::sgemm`](crate::blas::sgemm),
-    /// [`blas::dgemm`](crate::blas::dgemm) (for transposes, scaling or accumulation, call them
+    /// `alpha = 1`, `beta = 0`, no transposes; see [`blas::sgemm`],
+    /// [`blas::dgemm`] (for transposes, scaling or accumulation, call them
     /// directly).
     ///
     /// # Errors
@@ -41,8 +43,8 @@ impl<'c, T: Float + Element> GpuMatrix<'c, T> {
     }
 
     /// `y = A·x` (A is `self`) as a new vector of length m. BLAS `sgemv` / `dgemv` with
-    /// `alpha = 1`, `beta = 0`, no transpose; see [`blas::sgemv`](crate::blas::sgemv),
-    /// [`blas::dgemv`](crate::blas::dgemv).
+    /// `alpha = 1`, `beta = 0`, no transpose; see [`blas::sgemv`],
+    /// [`blas::dgemv`].
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`] naming `x` when its length is not the number of columns;
@@ -67,7 +69,7 @@ impl<'c, T: Float + Element> GpuMatrix<'c, T> {
 impl<'c, T: Float + Element> GpuVector<'c, T> {
     /// `xᵀ·y = Σ_i x_i·y_i` (x is `self`), kept on the device. BLAS `sdot` / `ddot`; see
     /// [`resident::sdot`](crate::resident::sdot), [`resident::ddot`](crate::resident::ddot)
-    /// and [`blas::sdot`](crate::blas::sdot) (summation order and error bound).
+    /// and [`blas::sdot`] (summation order and error bound).
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`] naming `y` when the lengths differ;
@@ -78,7 +80,7 @@ impl<'c, T: Float + Element> GpuVector<'c, T> {
     }
 
     /// `alpha·x + y` (x is `self`) as a new vector; `y` is unchanged. BLAS `saxpy` / `daxpy`
-    /// on a copy of `y` (`scopy` / `dcopy`); see [`blas::saxpy`](crate::blas::saxpy)
+    /// on a copy of `y` (`scopy` / `dcopy`); see [`blas::saxpy`]
     /// (`alpha = 0` returns `y` exactly, NaN in `x` included, as DESIGN.md §3 says).
     ///
     /// # Errors
@@ -101,7 +103,7 @@ impl<'c, T: Float + Element> GpuVector<'c, T> {
 }
 
 /// Short forms on resident `f32` vectors only: the norm kept on the device (`dnrm2` finishes
-/// LAPACK's combination of its sums on the host, [`blas::dnrm2`](crate::blas::dnrm2)).
+/// LAPACK's combination of its sums on the host, [`blas::dnrm2`]).
 impl<'c> GpuVector<'c, f32> {
     /// `‖x‖₂` (x is `self`), kept on the device, without overflow or underflow. BLAS
     /// `snrm2`; see [`resident::snrm2`](crate::resident::snrm2).
