@@ -31,7 +31,7 @@ pub trait Level1Ext<A: Float> {
     /// As [`blas::scopy`] / [`blas::dcopy`].
     fn gpu_copy(&self) -> Result<Array1<A>> {
         let mut y = zeros1::<A>(A::name("copy"), self.ext_view().len())?;
-        A::copy(Context::shared()?, self.ext_view(), y.view_mut())?;
+        self.gpu_copy_inplace(&mut y)?;
         Ok(y)
     }
 
@@ -50,7 +50,7 @@ pub trait Level1Ext<A: Float> {
     /// As [`blas::sscal`] / [`blas::dscal`].
     fn gpu_scal(&self, alpha: A) -> Result<Array1<A>> {
         let mut x = owned(A::name("scal"), &self.ext_view())?;
-        A::scal(Context::shared()?, alpha, x.view_mut())?;
+        x.gpu_scal_inplace(alpha)?;
         Ok(x)
     }
 
@@ -78,7 +78,7 @@ pub trait Level1Ext<A: Float> {
             owned(A::name("rot"), &self.ext_view())?,
             owned(A::name("rot"), y)?,
         );
-        A::rot(Context::shared()?, x.view_mut(), y.view_mut(), c, s)?;
+        x.gpu_rot_inplace(&mut y, c, s)?;
         Ok((x, y))
     }
 
@@ -97,7 +97,7 @@ pub trait Level1Ext<A: Float> {
             owned(A::name("rotm"), &self.ext_view())?,
             owned(A::name("rotm"), y)?,
         );
-        A::rotm(Context::shared()?, x.view_mut(), y.view_mut(), param)?;
+        x.gpu_rotm_inplace(&mut y, param)?;
         Ok((x, y))
     }
 
@@ -116,7 +116,7 @@ pub trait Level1Ext<A: Float> {
     /// As the BLAS routine.
     fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
         let mut out = owned(A::AXPY, y)?;
-        A::axpy(Context::shared()?, alpha, self.ext_view(), out.view_mut())?;
+        self.gpu_axpy_inplace(alpha, &mut out)?;
         Ok(out)
     }
 

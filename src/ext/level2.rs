@@ -31,15 +31,7 @@ pub trait Level2Ext<A: Float> {
     /// As [`blas::sgemv`] / [`blas::dgemv`].
     fn gpu_gemv<S: Data<Elem = A>>(&self, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
         let mut y = zeros1::<A>(A::name("gemv"), self.ext_view().nrows())?;
-        A::gemv(
-            Context::shared()?,
-            Transpose::No,
-            A::ONE,
-            self.ext_view(),
-            x.view(),
-            A::ZERO,
-            y.view_mut(),
-        )?;
+        self.gpu_gemv_inplace(A::ONE, x, A::ZERO, &mut y)?;
         Ok(y)
     }
 
@@ -78,14 +70,7 @@ pub trait Level2Ext<A: Float> {
         b: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<A>> {
         let mut x = owned(A::name("trsv"), b)?;
-        A::trsv(
-            Context::shared()?,
-            uplo,
-            trans,
-            diag,
-            self.ext_view(),
-            x.view_mut(),
-        )?;
+        self.gpu_trsv_inplace(uplo, trans, diag, &mut x)?;
         Ok(x)
     }
 
@@ -119,15 +104,7 @@ pub trait Level2Ext<A: Float> {
     /// As [`blas::ssymv`] / [`blas::dsymv`].
     fn gpu_symv<S: Data<Elem = A>>(&self, uplo: Uplo, x: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
         let mut y = zeros1::<A>(A::name("symv"), self.ext_view().nrows())?;
-        A::symv(
-            Context::shared()?,
-            uplo,
-            A::ONE,
-            self.ext_view(),
-            x.view(),
-            A::ZERO,
-            y.view_mut(),
-        )?;
+        self.gpu_symv_inplace(uplo, A::ONE, x, A::ZERO, &mut y)?;
         Ok(y)
     }
 
@@ -168,14 +145,7 @@ pub trait Level2Ext<A: Float> {
         x: &ArrayBase<S, Ix1>,
     ) -> Result<Array1<A>> {
         let mut out = owned(A::name("trmv"), x)?;
-        A::trmv(
-            Context::shared()?,
-            uplo,
-            trans,
-            diag,
-            self.ext_view(),
-            out.view_mut(),
-        )?;
+        self.gpu_trmv_inplace(uplo, trans, diag, &mut out)?;
         Ok(out)
     }
 
@@ -244,13 +214,7 @@ pub trait Level2VecExt<A: Float> {
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<A>> {
         let mut out = owned(A::name("ger"), a)?;
-        A::ger(
-            Context::shared()?,
-            alpha,
-            self.ext_view(),
-            y.view(),
-            out.view_mut(),
-        )?;
+        self.gpu_ger_inplace(alpha, y, &mut out)?;
         Ok(out)
     }
 
@@ -286,13 +250,7 @@ pub trait Level2VecExt<A: Float> {
         a: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<A>> {
         let mut out = owned(A::name("syr"), a)?;
-        A::syr(
-            Context::shared()?,
-            uplo,
-            alpha,
-            self.ext_view(),
-            out.view_mut(),
-        )?;
+        self.gpu_syr_inplace(uplo, alpha, &mut out)?;
         Ok(out)
     }
 
@@ -330,14 +288,7 @@ pub trait Level2VecExt<A: Float> {
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<A>> {
         let mut out = owned(A::name("syr2"), a)?;
-        A::syr2(
-            Context::shared()?,
-            uplo,
-            alpha,
-            self.ext_view(),
-            y.view(),
-            out.view_mut(),
-        )?;
+        self.gpu_syr2_inplace(uplo, alpha, y, &mut out)?;
         Ok(out)
     }
 
