@@ -14,6 +14,27 @@ use ndarray::{Array1, Array2, Array3, ArrayBase, Data, Ix1, Ix2, Ix3};
 use crate::error::Result;
 use crate::Context;
 
+/// The one method each array type implements for an extension trait: `$acc`, the receiver
+/// as an ndarray view (`ref`: `&self` → `$view`, `mut`: `&mut self` → `$view`).
+macro_rules! ext_view {
+    (ref $tr:ident for $ix:ident: $view:ident) => {
+        impl<A: Float, T: ndarray::Data<Elem = A>> $tr<A> for ndarray::ArrayBase<T, ndarray::$ix> {
+            fn ext_view(&self) -> ndarray::$view<'_, A> {
+                self.view()
+            }
+        }
+    };
+    (mut $tr:ident for $ix:ident: $view:ident) => {
+        impl<A: Float, T: ndarray::DataMut<Elem = A>> $tr<A>
+            for ndarray::ArrayBase<T, ndarray::$ix>
+        {
+            fn ext_view_mut(&mut self) -> ndarray::$view<'_, A> {
+                self.view_mut()
+            }
+        }
+    };
+}
+
 mod float;
 mod level1;
 mod level2;

@@ -152,17 +152,12 @@ pub trait Level1Ext<A: Float> {
         A::asum(Context::shared()?, self.ext_view())
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view(&self) -> ArrayView1<'_, A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> Level1Ext<A> for ArrayBase<T, Ix1> {
-    fn ext_view(&self) -> ArrayView1<'_, A> {
-        self.view()
-    }
-}
+ext_view!(ref Level1Ext for Ix1: ArrayView1);
 
 /// Level 1 methods that write their receiver, on mutable 1-D `f32` and `f64` arrays (`x` is
 /// `self`): the `s` routines on f32 arrays, the `d` routines on f64 ones.
@@ -210,14 +205,9 @@ pub trait Level1MutExt<A: Float> {
         A::rotm(Context::shared()?, self.ext_view_mut(), y.view_mut(), param)
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view_mut(&mut self) -> ArrayViewMut1<'_, A>;
 }
 
-impl<A: Float, T: DataMut<Elem = A>> Level1MutExt<A> for ArrayBase<T, Ix1> {
-    fn ext_view_mut(&mut self) -> ArrayViewMut1<'_, A> {
-        self.view_mut()
-    }
-}
+ext_view!(mut Level1MutExt for Ix1: ArrayViewMut1);

@@ -171,17 +171,12 @@ pub trait Level2Ext<A: Float> {
         )
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view(&self) -> ArrayView2<'_, A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> Level2Ext<A> for ArrayBase<T, Ix2> {
-    fn ext_view(&self) -> ArrayView2<'_, A> {
-        self.view()
-    }
-}
+ext_view!(ref Level2Ext for Ix2: ArrayView2);
 
 /// Level 2 rank updates as methods on 1-D `f32` and `f64` arrays (`sger`, `ssyr`, `ssyr2` on
 /// f32, `dger`, `dsyr`, `dsyr2` on f64): the receiver is `x`, the routine's first
@@ -314,14 +309,9 @@ pub trait Level2VecExt<A: Float> {
         )
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view(&self) -> ArrayView1<'_, A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> Level2VecExt<A> for ArrayBase<T, Ix1> {
-    fn ext_view(&self) -> ArrayView1<'_, A> {
-        self.view()
-    }
-}
+ext_view!(ref Level2VecExt for Ix1: ArrayView1);

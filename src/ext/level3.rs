@@ -57,17 +57,12 @@ pub trait GemmExt<A: Float> {
         )
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view(&self) -> ArrayView2<'_, A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> GemmExt<A> for ArrayBase<T, Ix2> {
-    fn ext_view(&self) -> ArrayView2<'_, A> {
-        self.view()
-    }
-}
+ext_view!(ref GemmExt for Ix2: ArrayView2);
 
 /// Level 3 methods on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): the `s`
 /// routines on f32 arrays, the `d` routines on f64 ones; the plain products (`gpu_gemm`) are in
@@ -345,17 +340,12 @@ pub trait Level3Ext<A: Float> {
         )
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view(&self) -> ArrayView2<'_, A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> Level3Ext<A> for ArrayBase<T, Ix2> {
-    fn ext_view(&self) -> ArrayView2<'_, A> {
-        self.view()
-    }
-}
+ext_view!(ref Level3Ext for Ix2: ArrayView2);
 
 /// Batched matrix products on 3-D `f32` **and** `f64` arrays (batch × rows × columns; the
 /// batch of `A` is `self`): `sgemm_batched` on f32 arrays, `dgemm_batched` on f64 ones.
@@ -412,14 +402,9 @@ pub trait Level3BatchExt<A: Float> {
         )
     }
 
-    /// The receiver as an ndarray view: how every method above reaches its data (the one
-    /// method each array type implements).
+    /// The receiver as a view, through which every method above reaches its data.
     #[doc(hidden)]
     fn ext_view(&self) -> ArrayView3<'_, A>;
 }
 
-impl<A: Float, T: Data<Elem = A>> Level3BatchExt<A> for ArrayBase<T, Ix3> {
-    fn ext_view(&self) -> ArrayView3<'_, A> {
-        self.view()
-    }
-}
+ext_view!(ref Level3BatchExt for Ix3: ArrayView3);
