@@ -5,28 +5,32 @@ use ndarray::{ArrayBase, Data, Dimension};
 use super::shared::check_shape;
 use crate::error::Result;
 
-/// Maps an `f32` to an integer, monotone in the value: `+x` to its bit pattern without the sign,
-/// `−x` to the negative of that. `−0.0` and `+0.0` both map to 0.
-fn ordered_f32(x: f32) -> i64 {
-    let bits = x.to_bits();
-    let magnitude = i64::from(bits & 0x7fff_ffff);
-    if bits >> 31 == 1 {
-        -magnitude
-    } else {
-        magnitude
-    }
+/// `$name` maps a `$f` to an `$i`, monotone in the value: `+x` to its bit pattern without the
+/// sign (bit `$sign`), `−x` to the negative of that; `−0.0` and `+0.0` both map to 0.
+macro_rules! ordered {
+    ($(#[$doc:meta])* $name:ident($f:ty) -> $i:ty, sign bit $sign:literal) => {
+        $(#[$doc])*
+        fn $name(x: $f) -> $i {
+            let bits = x.to_bits();
+            let magnitude = <$i>::from(bits & !(1 << $sign));
+            if bits >> $sign == 1 {
+                -magnitude
+            } else {
+                magnitude
+            }
+        }
+    };
 }
 
-/// As [`ordered_f32`], for `f64`, in `i128` so that no difference overflows.
-fn ordered_f64(x: f64) -> i128 {
-    let bits = x.to_bits();
-    let magnitude = i128::from(bits & 0x7fff_ffff_ffff_ffff);
-    if bits >> 63 == 1 {
-        -magnitude
-    } else {
-        magnitude
-    }
-}
+ordered!(
+    /// Maps an `f32` to an integer, monotone in the value: `+x` to its bit pattern without the
+    /// sign, `−x` to the negative of that. `−0.0` and `+0.0` both map to 0.
+    ordered_f32(f32) -> i64, sign bit 31
+);
+ordered!(
+    /// As [`ordered_f32`], for `f64`, in `i128` so that no difference overflows.
+    ordered_f64(f64) -> i128, sign bit 63
+);
 
 /// Distance between `a` and `b` in units in the last place: how many steps through adjacent
 /// representable `f32` values lead from one to the other.
