@@ -187,14 +187,14 @@ pub const TRSM: Kernel = Kernel {
 };
 
 /// Arithmetic on device scalars (`GpuScalar::div`, `neg`, `recip`; declared by hand in
-/// `resident.rs` for now): `OP` 0, 1, 2.
+/// `resident/scalar.rs` for now): `OP` 0, 1, 2.
 #[allow(dead_code)]
 pub const SCALAR: Kernel = Kernel {
     path: "scalar.wgsl",
     source: include_str!("../../wgsl/scalar.wgsl"),
     entries: &["main"],
     overrides: &[("OP", &[0.0, 1.0, 2.0])],
-    params: &[("resident.rs", "ScalarParams")],
+    params: &[("resident/scalar.rs", "ScalarParams")],
     f64: false,
 };
 
