@@ -1,8 +1,9 @@
 #!/bin/sh
-# Final H200 run of the stop (2026-12-01, second session), in two device commands:
+# Final H200 run of the stop (2026-12-01, second session), in device commands:
 #   R=$PWD; bash .gpu/device.sh sh $R/.gpu/final.sh $R tests
 #   R=$PWD; bash .gpu/device.sh sh $R/.gpu/final.sh $R reports   (the reports, then the cuBLAS,
 #                                       PyTorch and copy references: one command, as BENCH.md asks)
+#   R=$PWD; bash .gpu/device.sh sh $R/.gpu/final.sh $R scale     (scale report and its references)
 cd /tmp/wgblas-bundle
 R=$1
 O=${OUT:-/tmp}
@@ -27,5 +28,11 @@ reports)
   grep -c "^ROW" $O/reports.log; grep -E "Error|panicked" $O/reports.log | head
   REF_ONLY=gemm,level3,host,f64,bmm PYTHONUNBUFFERED=1 timeout 200 python3 $R/.gpu/reference.py > $O/ref.log 2>&1
   grep -c "^REF" $O/ref.log; tail -2 $O/ref.log
+  ;;
+scale)
+  ( timeout 150 ./bin/example-scale_report --gemm 8192,32000 --l1 26,29 --reps 11 ) > $O/scale.log 2>&1
+  grep -E "^ROW|^# MEM|Error" $O/scale.log
+  REF_ONLY=scale SCALE_SIZES=8192,32000 SCALE_L1=26,29 PYTHONUNBUFFERED=1 timeout 150 python3 $R/.gpu/reference.py > $O/scale-ref.log 2>&1
+  grep "^REF" $O/scale-ref.log; tail -2 $O/scale-ref.log
   ;;
 esac
