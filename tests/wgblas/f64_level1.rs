@@ -97,27 +97,10 @@ fn ddot_edges() {
     );
 }
 
+/// daxpy's fixtures, strides, lengths and length mismatches are in the description
+/// (`axpy::Axpy`); these are its hand-computed values and a host x with a resident y.
 #[test]
-fn daxpy_fixtures_strides_and_edges() {
-    for n in [1, 2, 3, 5, 9, 1023, 1024, 1025, 100_000] {
-        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
-            for alpha in [1.0, 0.7, -0.1] {
-                let (x, y) = (rand64(n as u64, n), rand64(n as u64 + 3, n));
-                let bx = strided(&x, ix);
-                let mut by = strided(&y, iy);
-                blas::daxpy(ctx(), alpha, view(&bx, ix), by.slice_mut(s![..;iy])).unwrap();
-                let got = view(&by, iy).to_owned();
-                let want = &x * alpha + &y;
-                let bound = x.mapv(|v| (alpha * v).abs()) + y.mapv(f64::abs);
-                let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
-                assert!(f <= 1.0, "daxpy n={n} inc=({ix},{iy}) alpha={alpha}: {f}");
-                // The gaps of a strided y are untouched.
-                if iy.abs() > 1 {
-                    assert!(by.iter().skip(1).step_by(2).all(|v| v.is_nan()));
-                }
-            }
-        }
-    }
+fn daxpy_edges() {
     // alpha = 0: nothing read, y unchanged even with NaN in x.
     let mut y = array![1.0f64, 2.0];
     array![f64::NAN, f64::NAN]
@@ -129,7 +112,7 @@ fn daxpy_fixtures_strides_and_edges() {
         .gpu_axpy(0.1, &array![0.0f64, 0.0])
         .unwrap();
     assert_eq!(z, array![0.2, 0.1 * 1e300]);
-    // Resident y.
+    // Host x, resident y.
     let x = rand64(5, 1000);
     let y = rand64(6, 1000);
     let mut gy = ctx().upload_vector(&y).unwrap();
@@ -138,19 +121,8 @@ fn daxpy_fixtures_strides_and_edges() {
     let want = &x * -0.3 + &y;
     let bound = x.mapv(|v| (0.3 * v).abs()) + y.mapv(f64::abs);
     let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
-    assert!(f <= 1.0, "resident daxpy: {f}");
-    let err = blas::daxpy(ctx(), 1.0, x.view(), array![1.0f64].view_mut()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "daxpy",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    let t = crate::describe::threshold::<crate::axpy::Axpy>();
+    assert!(f <= t, "resident daxpy: {f}");
 }
 
 #[test]

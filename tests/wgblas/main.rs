@@ -8,7 +8,7 @@ mod common;
 mod describe;
 
 mod asynch;
-mod axpy;
+pub mod axpy;
 mod bandwidth;
 mod context;
 mod device_scalars;

@@ -35,6 +35,15 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
     /// `metrics::backward_residual_factor` (units of 2^-23) or `backward_residual_factor_f64`.
     fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64;
 
+    // Level 1: the BLAS layer and the OpenBLAS call (on contiguous copies).
+    fn axpy<'a>(
+        c: &Context,
+        alpha: Self,
+        x: VecRef<'a, Self>,
+        y: VecMut<'a, Self>,
+    ) -> wgblas::Result<()>;
+    fn o_axpy(alpha: Self, x: &Array1<Self>, y: &mut Array1<Self>);
+
     // The BLAS layer (blas::s* or blas::d*).
     #[allow(clippy::too_many_arguments)]
     fn gemv<'a>(
@@ -272,6 +281,7 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 
 macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
+     [$axpy:path, $caxpy:ident],
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
@@ -307,6 +317,19 @@ macro_rules! elem {
             }
             fn backward(residual: ArrayView1<f64>, bound: ArrayView1<f64>) -> f64 {
                 $bwd(&residual, &bound).unwrap()
+            }
+            fn axpy<'a>(
+                c: &Context,
+                alpha: Self,
+                x: VecRef<'a, Self>,
+                y: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $axpy(c, alpha, x, y)
+            }
+            fn o_axpy(alpha: Self, x: &Array1<Self>, y: &mut Array1<Self>) {
+                let (x, n) = (x.as_standard_layout(), x.len() as i32);
+                assert!(y.is_standard_layout());
+                unsafe { $caxpy(n, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
             }
             fn gemv<'a>(
                 c: &Context,
@@ -617,6 +640,7 @@ elem!(
     's',
     metrics::forward_factor,
     metrics::backward_residual_factor,
+    [blas::saxpy, cblas_saxpy],
     [
         blas::sgemv,
         blas::ssymv,
@@ -655,6 +679,7 @@ elem!(
     'd',
     metrics::forward_factor_f64,
     metrics::backward_residual_factor_f64,
+    [blas::daxpy, cblas_daxpy],
     [
         blas::dgemv,
         blas::dsymv,

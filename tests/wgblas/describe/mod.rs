@@ -17,6 +17,7 @@
 //! routine's file, next to its description.
 
 pub mod elem;
+pub mod level1;
 pub mod level2;
 pub mod level3;
 
