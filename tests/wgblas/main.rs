@@ -55,7 +55,7 @@ mod long_loops;
 mod nrm2;
 mod rot;
 mod rotm;
-mod scal;
+pub mod scal;
 mod scale;
 mod subviews;
 mod swap;

@@ -1,17 +1,109 @@
-//! sscal: x ← alpha·x. Metric: max ULP = 0 against OpenBLAS (DESIGN.md §2); alpha = 0 on NaN/Inf
-//! gives NaN as in reference BLAS (DESIGN.md §3), checked by hand.
+//! sscal and dscal: x ← alpha·x. Metric: max ULP = 0 against OpenBLAS (`metrics::spec`,
+//! DESIGN.md §2). The description drives fixtures, edges and the resident form (host and device
+//! alpha); alpha = 0 on NaN/Inf gives NaN as in reference BLAS (DESIGN.md §3), checked by hand.
 
-use ndarray::{array, s, Array1};
-use proptest::prelude::*;
-use wgblas::metrics::{self, max_ulp_f32};
+use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use proptest::strategy::BoxedStrategy;
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Error, GpuScalar};
+use wgblas::{blas, Context, Error, GpuScalar};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, fallback_ctx};
+use crate::describe::level1::*;
+use crate::describe::{self, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::oracle_l1::fallback_ctx;
 
-fn threshold() -> f64 {
-    metrics::spec("sscal").unwrap().threshold
+/// The description of scal.
+pub struct Scal;
+
+impl Routine for Scal {
+    const ROOT: &'static str = "scal";
+    const OUT: Out = Out::X;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = random_vec(r, c.n);
+        let none = Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
+        Ops::vecs(none, x, Array1::from_vec(Vec::new()))
+    }
+
+    /// A resident x of an odd seed gets alpha as a `GpuScalar` computed on the device
+    /// (`[alpha]·[1]`, exact); otherwise alpha comes from the host.
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let alpha = T::from_f64(c.alpha);
+        let device = if matches!(s.x, VecSlot::Dev(_)) && c.seed % 2 == 1 {
+            Some(T::device(ctx, alpha)?)
+        } else {
+            None
+        };
+        let alpha = match &device {
+            Some(g) => g.into(),
+            None => alpha.host(),
+        };
+        T::scal(ctx, alpha, s.x.w())
+    }
+
+    /// No quick return but n = 0: alpha = 0 multiplies (0·NaN = NaN).
+    fn quick(c: &Case) -> bool {
+        c.n == 0
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let mut want = o.x.clone();
+        T::o_scal(T::from_f64(c.alpha), &mut want);
+        T::max_ulp(got, want.into_dyn().view()) as f64
+    }
+
+    fn edges() -> Vec<Case> {
+        let strides: Vec<_> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
+        let mut v = vgrid(&NETLIB_N, &NETLIB_ALPHA, &strides, |n| n as u64);
+        // Lengths past the 256-wide workgroups (from the f64 suite).
+        let strides: Vec<_> = [1, 2, -2]
+            .iter()
+            .map(|&i| (inc(i), VLayout::Unit))
+            .collect();
+        v.extend(vgrid(
+            &[1, 3, 4, 5, 1000, 4099],
+            &[0.1, -3.0, 0.0],
+            &strides,
+            |n| n as u64 + 50,
+        ));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        vspace(3000)
+    }
+
+    /// scal has no length to mismatch; its one bad input (a device alpha of another context)
+    /// is in `resident_device_alpha_hand_values`.
+    fn bad() -> Vec<describe::Bad> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn fixtures() {
+    describe::fixtures::<Scal, f32>(100);
+}
+#[test]
+fn fixtures_f64() {
+    describe::fixtures::<Scal, f64>(100);
+}
+#[test]
+fn edges() {
+    describe::edges::<Scal, f32>();
+}
+#[test]
+fn edges_f64() {
+    describe::edges::<Scal, f64>();
+}
+#[test]
+fn resident() {
+    describe::resident::<Scal, f32>(100);
+}
+#[test]
+fn resident_f64() {
+    describe::resident::<Scal, f64>(100);
 }
 
 #[test]
@@ -24,41 +116,6 @@ fn past_one_binding() {
     blas::sscal(ctx(), 1.0, x.view_mut()).unwrap();
     x.gpu_scal_inplace(2.0).unwrap();
     assert_eq!((x[0], x[n - 1]), (12.0, -4.0));
-}
-
-fn check(seed: u64, n: usize, alpha: f32, lx: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let mut xs = Vector::new(&x, lx);
-    blas::sscal(ctx(), alpha, xs.view_mut()).unwrap();
-    let u = max_ulp_f32(&xs.to_owned(), &o1::sscal(alpha, x.view())).unwrap() as f64;
-    assert!(
-        u <= threshold(),
-        "sscal n={n} alpha={alpha} {lx:?}: {u} ULP"
-    );
-    assert!(
-        xs.outside_is_untouched(),
-        "sscal wrote outside the strided view"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, alpha in -2.0f32..2.0, lx in 0usize..4) {
-        check(seed, n, alpha, VLAYOUTS[lx]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for alpha in [0.0, 1.0, 0.7] {
-            for lx in VLAYOUTS {
-                check(n as u64, n, alpha, lx);
-            }
-        }
-    }
 }
 
 #[test]
@@ -107,33 +164,6 @@ fn device_scalar(alpha: f32) -> GpuScalar<'static, f32> {
     let a = ctx().upload_vector(&array![alpha]).unwrap();
     let one = ctx().upload_vector(&array![1.0f32]).unwrap();
     wgblas::resident::sdot(ctx(), &a, &one).unwrap()
-}
-
-/// The resident form: the same fixtures and oracle, through a `GpuVector`, with alpha from the
-/// host or from the device.
-fn check_resident(seed: u64, n: usize, alpha: f32, device_alpha: bool) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let mut gx = ctx().upload_vector(&x).unwrap();
-    if device_alpha {
-        blas::sscal(ctx(), &device_scalar(alpha), &mut gx).unwrap();
-    } else {
-        blas::sscal(ctx(), alpha, &mut gx).unwrap();
-    }
-    let u = max_ulp_f32(&gx.to_array().unwrap(), &o1::sscal(alpha, x.view())).unwrap() as f64;
-    assert!(
-        u <= threshold(),
-        "resident sscal n={n} alpha={alpha} device alpha {device_alpha}: {u} ULP"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, alpha in -2.0f32..2.0,
-                         device_alpha in any::<bool>()) {
-        check_resident(seed, n, alpha, device_alpha);
-    }
 }
 
 #[test]

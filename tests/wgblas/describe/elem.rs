@@ -6,11 +6,11 @@
 use std::fmt::Debug;
 
 use cblas_sys::*;
-use ndarray::{Array1, Array2, ArrayView1};
+use ndarray::{Array1, Array2, ArrayView1, ArrayViewD};
 use rand::rngs::StdRng;
 use rand::Rng;
-use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
-use wgblas::{blas, metrics, Context, Diag, Side, Transpose, Uplo};
+use wgblas::layout::{MatMut, MatRef, Scalar, VecMut, VecRef};
+use wgblas::{blas, metrics, Context, Diag, GpuScalar, Side, Transpose, Uplo};
 
 /// What the generic test code needs of f32 and f64.
 pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
@@ -43,6 +43,14 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
         y: VecMut<'a, Self>,
     ) -> wgblas::Result<()>;
     fn o_axpy(alpha: Self, x: &Array1<Self>, y: &mut Array1<Self>);
+    /// The value as a host scalar argument.
+    fn host<'a>(self) -> Scalar<'a, Self>;
+    /// The value as a `GpuScalar` computed on the device (`[v]·[1]`, exact).
+    fn device(c: &Context, v: Self) -> wgblas::Result<GpuScalar<'_, Self>>;
+    fn scal<'a>(c: &Context, alpha: Scalar<'a, Self>, x: VecMut<'a, Self>) -> wgblas::Result<()>;
+    fn o_scal(alpha: Self, x: &mut Array1<Self>);
+    /// `metrics::max_ulp_f32` or `max_ulp_f64`.
+    fn max_ulp(got: ArrayViewD<Self>, want: ArrayViewD<Self>) -> u64;
 
     // The BLAS layer (blas::s* or blas::d*).
     #[allow(clippy::too_many_arguments)]
@@ -281,7 +289,7 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 
 macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
-     [$axpy:path, $caxpy:ident],
+     [$axpy:path, $caxpy:ident, $scal:path, $cscal:ident, $ulp:path],
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
@@ -330,6 +338,27 @@ macro_rules! elem {
                 let (x, n) = (x.as_standard_layout(), x.len() as i32);
                 assert!(y.is_standard_layout());
                 unsafe { $caxpy(n, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+            }
+            fn host<'a>(self) -> Scalar<'a, Self> {
+                self.into()
+            }
+            fn device(c: &Context, v: Self) -> wgblas::Result<GpuScalar<'_, Self>> {
+                let a = c.upload_vector(&ndarray::array![v])?;
+                a.gpu_dot(&c.upload_vector(&ndarray::array![1.0 as $t])?)
+            }
+            fn scal<'a>(
+                c: &Context,
+                alpha: Scalar<'a, Self>,
+                x: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $scal(c, alpha, x)
+            }
+            fn o_scal(alpha: Self, x: &mut Array1<Self>) {
+                assert!(x.is_standard_layout());
+                unsafe { $cscal(x.len() as i32, alpha, x.as_mut_ptr(), 1) };
+            }
+            fn max_ulp(got: ArrayViewD<Self>, want: ArrayViewD<Self>) -> u64 {
+                $ulp(&got, &want).unwrap()
             }
             fn gemv<'a>(
                 c: &Context,
@@ -640,7 +669,13 @@ elem!(
     's',
     metrics::forward_factor,
     metrics::backward_residual_factor,
-    [blas::saxpy, cblas_saxpy],
+    [
+        blas::saxpy,
+        cblas_saxpy,
+        blas::sscal,
+        cblas_sscal,
+        metrics::max_ulp_f32
+    ],
     [
         blas::sgemv,
         blas::ssymv,
@@ -679,7 +714,13 @@ elem!(
     'd',
     metrics::forward_factor_f64,
     metrics::backward_residual_factor_f64,
-    [blas::daxpy, cblas_daxpy],
+    [
+        blas::daxpy,
+        cblas_daxpy,
+        blas::dscal,
+        cblas_dscal,
+        metrics::max_ulp_f64
+    ],
     [
         blas::dgemv,
         blas::dsymv,

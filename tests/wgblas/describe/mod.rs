@@ -391,7 +391,7 @@ pub trait Routine {
     /// BLAS's quick returns: the output is left as it was, bit for bit.
     fn quick(c: &Case) -> bool;
     /// The measure of a result against the oracle (OpenBLAS) with the metric of
-    /// `metrics::spec`: a forward factor, or a backward residual factor.
+    /// `metrics::spec`: a forward factor, a backward residual factor, or a max ULP.
     fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64;
     /// The edge grid.
     fn edges() -> Vec<Case>;
@@ -414,12 +414,16 @@ pub fn name<R: Routine, T: Elem>() -> String {
     format!("{}{}", T::P, R::ROOT)
 }
 
-/// The routine's threshold: its entry (or its s twin's) in `metrics::spec`.
+/// The routine's threshold: its entry (or its s twin's) in `metrics::spec` (a factor, or a
+/// count of ULP for the bit-exact routines).
 pub fn threshold<R: Routine>() -> f64 {
     let s = metrics::spec(&format!("s{}", R::ROOT)).unwrap();
     assert!(
-        matches!(s.metric, Metric::Forward | Metric::BackwardResidual),
-        "{}: not a factor metric",
+        matches!(
+            s.metric,
+            Metric::Forward | Metric::BackwardResidual | Metric::MaxUlp
+        ),
+        "{}: not a factor or ULP metric",
         R::ROOT
     );
     s.threshold
