@@ -1,46 +1,101 @@
-//! scopy: y ← x. Metric: max ULP = 0 against OpenBLAS (DESIGN.md §2).
+//! scopy and dcopy: y ← x. Metric: max ULP = 0 against OpenBLAS (`metrics::spec`, DESIGN.md
+//! §2). The description drives validation, fixtures, edges and the resident form; bit-exact
+//! special values are hand-written below.
 
-use ndarray::{array, s, Array1};
-use proptest::prelude::*;
-use wgblas::metrics::{self, max_ulp_f32};
+use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use proptest::strategy::BoxedStrategy;
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
 use wgblas::{blas, Context, Error, GpuVector};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, fallback_ctx};
+use crate::describe::level1::*;
+use crate::describe::{self, same_bits, Bad, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::oracle_l1::fallback_ctx;
 
-fn threshold() -> f64 {
-    metrics::spec("scopy").unwrap().threshold
+/// The description of copy (not named `Copy`, the std trait).
+pub struct VecCopy;
+
+impl Routine for VecCopy {
+    const ROOT: &'static str = "copy";
+    const OUT: Out = Out::Y;
+
+    /// A random x; y's old values are never read: NaN.
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = random_vec(r, c.n);
+        let none = Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
+        Ops::vecs(none, x, Array1::from_elem(c.n, T::nan()))
+    }
+
+    /// The call; a resident source is left as it was.
+    fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let before = match &s.x {
+            VecSlot::Dev(g) => Some(g.to_array()?),
+            VecSlot::Host(_) => None,
+        };
+        T::copy(ctx, s.x.r(), s.y.w())?;
+        if let (Some(before), VecSlot::Dev(g)) = (before, &s.x) {
+            assert!(
+                same_bits(&g.to_array()?, &before),
+                "copy changed its source"
+            );
+        }
+        Ok(())
+    }
+
+    fn quick(c: &Case) -> bool {
+        c.n == 0
+    }
+
+    fn measure<T: Elem>(_: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let mut want = o.y.clone();
+        T::o_copy(&o.x, &mut want);
+        T::max_ulp(got, want.into_dyn().view()) as f64
+    }
+
+    fn edges() -> Vec<Case> {
+        let mut v = vgrid(&NETLIB_N, &[1.0], &all_pairs(), |n| n as u64);
+        // Lengths past the 256-wide workgroups (from the f64 suite).
+        let pairs = [
+            (inc(1), inc(1)),
+            (inc(2), inc(1)),
+            (inc(1), inc(-1)),
+            (inc(-2), inc(2)),
+        ];
+        v.extend(vgrid(&[1, 3, 4, 5, 1000, 4099], &[1.0], &pairs, |n| {
+            n as u64 + 50
+        }));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        vspace(3000)
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 5, 5);
+        let bad = |x, y| Bad {
+            case: c,
+            a: (0, 0),
+            x,
+            y,
+            error: "DimensionMismatch",
+            arg: "y",
+            b: (0, 0),
+            c: (0, 0),
+        };
+        vec![bad(5, 4), bad(4, 5)]
+    }
 }
 
+describe::described_tests!(VecCopy, 100);
+
 #[test]
-fn validation_length_mismatch() {
+fn validation_extension_forms() {
     let x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
-    let err = blas::scopy(ctx(), x.view(), y.view_mut()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "scopy",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
     let err = x.gpu_copy_inplace(&mut y).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "scopy",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "scopy", "y"));
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }
 
@@ -53,40 +108,6 @@ fn past_one_binding() {
     let mut y = Array1::<f32>::from_elem(n, 3.0);
     blas::scopy(ctx(), x.view(), y.view_mut()).unwrap();
     assert_eq!(y, x);
-}
-
-fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let xs = Vector::new(&x, lx);
-    // y's old values are never read: NaN.
-    let mut ys = Vector::new(&Array1::from_elem(n, f32::NAN), ly);
-    blas::scopy(ctx(), xs.view(), ys.view_mut()).unwrap();
-    let u = max_ulp_f32(&ys.to_owned(), &o1::scopy(x.view())).unwrap() as f64;
-    assert!(u <= threshold(), "scopy n={n} {lx:?}/{ly:?}: {u} ULP");
-    assert!(
-        ys.outside_is_untouched(),
-        "scopy wrote outside the strided view"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, n, VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for lx in VLAYOUTS {
-            for ly in VLAYOUTS {
-                check(n as u64, n, lx, ly);
-            }
-        }
-    }
 }
 
 #[test]
@@ -118,30 +139,6 @@ fn edge_hand_values_bit_exact() {
     );
     assert!(buf.slice(s![..;2]).iter().all(|&v| v == 9.0));
     assert_eq!(Array1::<f32>::zeros(0).gpu_copy().unwrap().len(), 0);
-}
-
-/// The resident form: the same fixtures and oracle, through `GpuVector`s.
-fn check_resident(seed: u64, n: usize) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let gx = ctx().upload_vector(&x).unwrap();
-    // y's old values are never read: NaN.
-    let mut gy = ctx()
-        .upload_vector(&Array1::from_elem(n, f32::NAN))
-        .unwrap();
-    blas::scopy(ctx(), &gx, &mut gy).unwrap();
-    let u = max_ulp_f32(&gy.to_array().unwrap(), &o1::scopy(x.view())).unwrap() as f64;
-    assert!(u <= threshold(), "resident scopy n={n}: {u} ULP");
-    // The source is left as it was.
-    assert_eq!(gx.to_array().unwrap(), x);
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000) {
-        check_resident(seed, n);
-    }
 }
 
 #[test]

@@ -48,7 +48,7 @@ mod trsm;
 mod oracle_l1;
 
 mod asum;
-mod copy;
+pub mod copy;
 mod iamax;
 mod level1_large;
 mod long_loops;

@@ -43,6 +43,8 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
         y: VecMut<'a, Self>,
     ) -> wgblas::Result<()>;
     fn o_axpy(alpha: Self, x: &Array1<Self>, y: &mut Array1<Self>);
+    fn copy<'a>(c: &Context, x: VecRef<'a, Self>, y: VecMut<'a, Self>) -> wgblas::Result<()>;
+    fn o_copy(x: &Array1<Self>, y: &mut Array1<Self>);
     /// The value as a host scalar argument.
     fn host<'a>(self) -> Scalar<'a, Self>;
     /// The value as a `GpuScalar` computed on the device (`[v]·[1]`, exact).
@@ -289,7 +291,7 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 
 macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
-     [$axpy:path, $caxpy:ident, $scal:path, $cscal:ident, $ulp:path],
+     [$axpy:path, $caxpy:ident, $scal:path, $cscal:ident, $ulp:path, $copy:path, $ccopy:ident],
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
@@ -338,6 +340,18 @@ macro_rules! elem {
                 let (x, n) = (x.as_standard_layout(), x.len() as i32);
                 assert!(y.is_standard_layout());
                 unsafe { $caxpy(n, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+            }
+            fn copy<'a>(
+                c: &Context,
+                x: VecRef<'a, Self>,
+                y: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $copy(c, x, y)
+            }
+            fn o_copy(x: &Array1<Self>, y: &mut Array1<Self>) {
+                let (x, n) = (x.as_standard_layout(), x.len() as i32);
+                assert!(y.is_standard_layout() && y.len() == x.len());
+                unsafe { $ccopy(n, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
             }
             fn host<'a>(self) -> Scalar<'a, Self> {
                 self.into()
@@ -674,7 +688,9 @@ elem!(
         cblas_saxpy,
         blas::sscal,
         cblas_sscal,
-        metrics::max_ulp_f32
+        metrics::max_ulp_f32,
+        blas::scopy,
+        cblas_scopy
     ],
     [
         blas::sgemv,
@@ -719,7 +735,9 @@ elem!(
         cblas_daxpy,
         blas::dscal,
         cblas_dscal,
-        metrics::max_ulp_f64
+        metrics::max_ulp_f64,
+        blas::dcopy,
+        cblas_dcopy
     ],
     [
         blas::dgemv,
