@@ -1,32 +1,97 @@
-//! sdot: xᵀ·y. Metric: forward factor ≤ 1 with bound n·Σ|x_i·y_i| (DESIGN.md §2).
+//! sdot and ddot: xᵀ·y. Metric: forward factor (`metrics::spec`) with bound n·Σ|x_i·y_i|
+//! (DESIGN.md §2). The description drives validation, fixtures, edges and the resident form;
+//! the special values are hand-computed below.
 
-use ndarray::{array, s, Array1};
-use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
+use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use proptest::strategy::BoxedStrategy;
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::Context;
 
 use crate::common::*;
+use crate::describe::level1::*;
+use crate::describe::{self, forward, Bad, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
 
-const THRESHOLD: f64 = 1.0;
+/// The description of dot.
+pub struct Dot;
+
+impl Routine for Dot {
+    const ROOT: &'static str = "dot";
+    const OUT: Out = Out::R;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = random_vec(r, c.n);
+        let y = random_vec(r, c.n);
+        Ops::vecs(Array2::from_shape_vec((0, 0), Vec::new()).unwrap(), x, y)
+    }
+
+    /// The BLAS-layer call; on resident operands also `resident::sdot`/`ddot` (the result kept
+    /// on the device as a `GpuScalar`), which must give the same bits.
+    fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let d = T::dot(ctx, s.x.r(), s.y.r())?;
+        if matches!(s.x, VecSlot::Dev(_)) {
+            let g = T::dot_resident(ctx, s.x.r(), s.y.r())?;
+            assert_eq!(g.bits(), d.bits(), "resident dot {g:?} vs host form {d:?}");
+        }
+        s.r = vec![d];
+        Ok(())
+    }
+
+    /// No quick return: n = 0 gives 0, measured like any other result.
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(_: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let want = T::o_dot(&o.x, &o.y);
+        // bounds::dot (n·Σ|x_i·y_i|) in either element type.
+        let f = o.f64();
+        let sum: f64 = f.x.iter().zip(&f.y).map(|(a, b)| (a * b).abs()).sum();
+        let bound = f.x.len() as f64 * sum;
+        forward(got, array![want].into_dyn(), array![bound].into_dyn())
+    }
+
+    fn edges() -> Vec<Case> {
+        let ns = [0, 1, 2, 3, 5, 9, 255, 256, 257];
+        let mut v = vgrid(&ns, &[1.0], &all_pairs(), |n| n as u64 + 11);
+        // Long vectors (from the f64 suite): several passes of the tree.
+        let pairs = [
+            (inc(1), inc(1)),
+            (inc(2), inc(1)),
+            (inc(1), inc(-1)),
+            (inc(-2), inc(2)),
+        ];
+        v.extend(vgrid(&[100_000, 300_001], &[1.0], &pairs, |n| n as u64));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        vspace(5000)
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 5, 5);
+        let bad = |x, y| Bad {
+            case: c,
+            a: (0, 0),
+            x,
+            y,
+            error: "DimensionMismatch",
+            arg: "y",
+            b: (0, 0),
+            c: (0, 0),
+        };
+        vec![bad(5, 6), bad(2, 1)]
+    }
+}
+
+describe::described_tests!(Dot, 100);
 
 #[test]
-fn validation_length_mismatch() {
+fn validation_extension_forms() {
     let x = Array1::<f32>::ones(5);
-    let y = Array1::<f32>::ones(6);
-    let err = blas::sdot(ctx(), x.view(), y.view()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sdot",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(x.gpu_dot(&y).is_err());
+    let err = x.gpu_dot(&Array1::<f32>::ones(6)).unwrap_err();
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "sdot", "y"));
 }
 
 #[test]
@@ -37,39 +102,6 @@ fn past_one_binding() {
     let x = Array1::<f32>::ones(n);
     let y = Array1::from_shape_fn(n, |i| if i % 4 == 0 { 1.0 } else { 0.0 });
     assert_eq!(x.gpu_dot(&y).unwrap(), n.div_ceil(4) as f32);
-}
-
-fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let (xs, ys) = (Vector::new(&x, lx), Vector::new(&y, ly));
-    let d = blas::sdot(ctx(), xs.view(), ys.view()).unwrap();
-    let reference = oracle::sdot(x.view(), y.view());
-    let f = metrics::forward_factor_scalar(d, reference, bounds::dot(x.view(), y.view()));
-    assert!(
-        f <= THRESHOLD,
-        "sdot n={n} {lx:?}/{ly:?}: gpu {d} ref {reference} factor {f}"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..5000, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, n, VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_sizes_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9, 255, 256, 257] {
-        for lx in VLAYOUTS {
-            for ly in VLAYOUTS {
-                check(n as u64 + 11, n, lx, ly);
-            }
-        }
-    }
 }
 
 #[test]
@@ -106,22 +138,4 @@ fn edge_large_n_sums_past_2_pow_24() {
     let n = (1 << 24) + 3;
     let x = Array1::<f32>::ones(n);
     assert_eq!(x.gpu_dot(&x).unwrap(), n as f32);
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    /// The resident form: the result stays on the device as a `GpuScalar` until `get`.
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..5000) {
-        let mut r = rng(seed);
-        let x = rand_vec(&mut r, n);
-        let y = rand_vec(&mut r, n);
-        let (gx, gy) = (ctx().upload_vector(&x).unwrap(), ctx().upload_vector(&y).unwrap());
-        let d = wgblas::resident::sdot(ctx(), &gx, &gy).unwrap().get().unwrap();
-        let reference = oracle::sdot(x.view(), y.view());
-        let f = metrics::forward_factor_scalar(d, reference, bounds::dot(x.view(), y.view()));
-        prop_assert!(f <= THRESHOLD, "resident sdot n={n}: gpu {d} ref {reference} factor {f}");
-        // The host form on resident operands returns the same value.
-        prop_assert_eq!(blas::sdot(ctx(), &gx, &gy).unwrap().to_bits(), d.to_bits());
-    }
 }

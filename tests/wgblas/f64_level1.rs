@@ -23,11 +23,6 @@ fn rand64(seed: u64, n: usize) -> Array1<f64> {
     })
 }
 
-fn oracle_ddot(x: ArrayView1<f64>, y: ArrayView1<f64>) -> f64 {
-    let (x, y) = (x.to_owned(), y.to_owned());
-    unsafe { cblas_sys::cblas_ddot(x.len() as i32, x.as_ptr(), 1, y.as_ptr(), 1) }
-}
-
 /// A buffer whose view with increment `inc` ([`view`]) holds the values of `v`, NaN between.
 pub fn strided(v: &Array1<f64>, inc: isize) -> Array1<f64> {
     let n = v.len();
@@ -41,23 +36,7 @@ pub fn view(buf: &Array1<f64>, inc: isize) -> ArrayView1<'_, f64> {
     buf.slice(s![..;inc])
 }
 
-#[test]
-fn ddot_fixtures_strides_and_sizes() {
-    for n in [1, 2, 3, 5, 9, 255, 256, 257, 100_000, 300_001] {
-        for (ix, iy) in [(1, 1), (2, 1), (1, -1), (-2, 2)] {
-            let (x, y) = (rand64(n as u64, n), rand64(n as u64 + 7, n));
-            let (bx, by) = (strided(&x, ix), strided(&y, iy));
-            let (vx, vy) = (view(&bx, ix), view(&by, iy));
-            assert_eq!(vx, x.view());
-            let got = blas::ddot(ctx(), vx, vy).unwrap();
-            let want = oracle_ddot(x.view(), y.view());
-            let bound = n as f64 * x.iter().zip(&y).map(|(a, b)| (a * b).abs()).sum::<f64>();
-            let f = (got - want).abs() / (EPS64 * bound);
-            assert!(f <= 1.0, "ddot n={n} inc=({ix},{iy}): factor {f}");
-        }
-    }
-}
-
+/// ddot's fixtures, strides and lengths (to 300 001) are in the description (`dot::Dot`).
 #[test]
 fn ddot_edges() {
     let e = Array1::<f64>::zeros(0);

@@ -13,7 +13,7 @@ mod bandwidth;
 mod context;
 mod device_scalars;
 pub mod dgemm;
-mod dot;
+pub mod dot;
 mod f64_forms;
 pub mod f64_level1;
 pub mod f64_level2;

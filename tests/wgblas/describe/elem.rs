@@ -45,6 +45,14 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
     fn o_axpy(alpha: Self, x: &Array1<Self>, y: &mut Array1<Self>);
     fn copy<'a>(c: &Context, x: VecRef<'a, Self>, y: VecMut<'a, Self>) -> wgblas::Result<()>;
     fn o_copy(x: &Array1<Self>, y: &mut Array1<Self>);
+    fn dot<'a>(c: &Context, x: VecRef<'a, Self>, y: VecRef<'a, Self>) -> wgblas::Result<Self>;
+    /// `resident::sdot`/`ddot` (the result kept on the device), read back.
+    fn dot_resident<'a>(
+        c: &Context,
+        x: VecRef<'a, Self>,
+        y: VecRef<'a, Self>,
+    ) -> wgblas::Result<Self>;
+    fn o_dot(x: &Array1<Self>, y: &Array1<Self>) -> Self;
     /// The value as a host scalar argument.
     fn host<'a>(self) -> Scalar<'a, Self>;
     /// The value as a `GpuScalar` computed on the device (`[v]·[1]`, exact).
@@ -291,7 +299,8 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 
 macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
-     [$axpy:path, $caxpy:ident, $scal:path, $cscal:ident, $ulp:path, $copy:path, $ccopy:ident],
+     [$axpy:path, $caxpy:ident, $scal:path, $cscal:ident, $ulp:path, $copy:path, $ccopy:ident,
+      $dot:path, $rdot:path, $cdot:ident],
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
@@ -352,6 +361,28 @@ macro_rules! elem {
                 let (x, n) = (x.as_standard_layout(), x.len() as i32);
                 assert!(y.is_standard_layout() && y.len() == x.len());
                 unsafe { $ccopy(n, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+            }
+            fn dot<'a>(
+                c: &Context,
+                x: VecRef<'a, Self>,
+                y: VecRef<'a, Self>,
+            ) -> wgblas::Result<Self> {
+                $dot(c, x, y)
+            }
+            fn dot_resident<'a>(
+                c: &Context,
+                x: VecRef<'a, Self>,
+                y: VecRef<'a, Self>,
+            ) -> wgblas::Result<Self> {
+                $rdot(c, x, y)?.get()
+            }
+            fn o_dot(x: &Array1<Self>, y: &Array1<Self>) -> Self {
+                let (x, y, n) = (
+                    x.as_standard_layout(),
+                    y.as_standard_layout(),
+                    x.len() as i32,
+                );
+                unsafe { $cdot(n, x.as_ptr(), 1, y.as_ptr(), 1) }
             }
             fn host<'a>(self) -> Scalar<'a, Self> {
                 self.into()
@@ -690,7 +721,10 @@ elem!(
         cblas_sscal,
         metrics::max_ulp_f32,
         blas::scopy,
-        cblas_scopy
+        cblas_scopy,
+        blas::sdot,
+        wgblas::resident::sdot,
+        cblas_sdot
     ],
     [
         blas::sgemv,
@@ -737,7 +771,10 @@ elem!(
         cblas_dscal,
         metrics::max_ulp_f64,
         blas::dcopy,
-        cblas_dcopy
+        cblas_dcopy,
+        blas::ddot,
+        wgblas::resident::ddot,
+        cblas_ddot
     ],
     [
         blas::dgemv,

@@ -185,6 +185,7 @@ impl<T: Elem> Ops<T> {
             Out::C => self.c.clone().into_dyn(),
             Out::X => self.x.clone().into_dyn(),
             Out::Y => self.y.clone().into_dyn(),
+            Out::R => Array1::<T>::from_vec(Vec::new()).into_dyn(),
         }
     }
 }
@@ -197,6 +198,8 @@ pub enum Out {
     C,
     X,
     Y,
+    /// The routine's result (a reduction's value), in [`Slots::r`].
+    R,
 }
 
 /// A matrix operand as the routine gets it: a stored host view or a resident matrix.
@@ -264,6 +267,8 @@ pub struct Slots<T: Elem> {
     pub y: VecSlot<T>,
     pub b: MatSlot<T>,
     pub c: MatSlot<T>,
+    /// The result of a reduction (empty until the call).
+    pub r: Vec<T>,
 }
 
 impl<T: Elem> Slots<T> {
@@ -275,6 +280,7 @@ impl<T: Elem> Slots<T> {
             y: VecSlot::Host(StoredVec::new(&o.y, c.ly)),
             b: MatSlot::Host(Stored::new(&o.b, c.lb)),
             c: MatSlot::Host(Stored::new(&o.c, c.lc)),
+            r: Vec::new(),
         }
     }
 
@@ -295,6 +301,7 @@ impl<T: Elem> Slots<T> {
             y: up(&o.y),
             b: mat(&o.b, c.lb),
             c: mat(&o.c, c.lc),
+            r: Vec::new(),
         }
     }
 
@@ -306,6 +313,7 @@ impl<T: Elem> Slots<T> {
             Out::C => self.c.logical().into_dyn(),
             Out::X => self.x.logical().into_dyn(),
             Out::Y => self.y.logical().into_dyn(),
+            Out::R => Array1::from_vec(self.r.clone()).into_dyn(),
         }
     }
 
@@ -326,7 +334,7 @@ impl<T: Elem> Slots<T> {
             Out::A => &self.a,
             Out::B => &self.b,
             Out::C => &self.c,
-            Out::X | Out::Y => return Vec::new(),
+            Out::X | Out::Y | Out::R => return Vec::new(),
         };
         match m {
             MatSlot::Host(m) => m.outside(),
