@@ -52,7 +52,7 @@ pub mod copy;
 mod iamax;
 mod level1_large;
 mod long_loops;
-mod nrm2;
+pub mod nrm2;
 mod rot;
 mod rotm;
 pub mod scal;

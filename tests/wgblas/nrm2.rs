@@ -1,17 +1,122 @@
-//! snrm2: ‖x‖₂ by Blue's scaled sums (LAPACK 3.10). Metric: ULP ≤ 50 against OpenBLAS
-//! (DESIGN.md §2); huge, tiny, Inf and NaN entries with hand-computed values (DESIGN.md §3).
+//! snrm2 and dnrm2: ‖x‖₂ by Blue's scaled sums (LAPACK 3.10). Metric: ULP against OpenBLAS
+//! (`metrics::spec`, DESIGN.md §2). The description drives fixtures, edges and the resident
+//! form; huge, tiny, Inf and NaN entries have hand-computed values below (DESIGN.md §3).
 
-use ndarray::{array, s, Array1};
+use ndarray::{array, s, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::blas;
-use wgblas::metrics::{self, ulp_distance_f32};
+use wgblas::metrics::ulp_distance_f32;
 use wgblas::prelude::*;
+use wgblas::Context;
 
 use crate::common::*;
-use crate::oracle_l1 as o1;
+use crate::describe::level1::*;
+use crate::describe::{self, pick, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
 
-fn threshold() -> f64 {
-    metrics::spec("snrm2").unwrap().threshold
+/// The scales of the data, by index (a case's alpha): mid-range, and scaled into Blue's big
+/// and small ranges (and across them) of f32 and of f64.
+const SCALES_F32: [f64; 5] = [1.0, 1e25, 1e-25, 1e15, 1e-17];
+const SCALES_F64: [f64; 5] = [1.0, 1e200, 1e-200, 1e150, 1e-160];
+
+/// The description of nrm2 (alpha is the index of the data's scale).
+pub struct Nrm2;
+
+impl Routine for Nrm2 {
+    const ROOT: &'static str = "nrm2";
+    const OUT: Out = Out::R;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let scales = if T::P == 's' { SCALES_F32 } else { SCALES_F64 };
+        let scale = scales[c.alpha as usize];
+        let x = Array1::from_shape_simple_fn(c.n, || T::from_f64(T::value(r).to_f64() * scale));
+        let none = Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
+        Ops::vecs(none, x, Array1::from_vec(Vec::new()))
+    }
+
+    /// The BLAS-layer call; on a resident x also `resident::snrm2` (the norm kept on
+    /// the device), measured the same way.
+    fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        s.r = vec![T::nrm2(ctx, s.x.r())?];
+        if matches!(s.x, VecSlot::Dev(_)) {
+            s.r.extend(T::nrm2_resident(ctx, s.x.r())?);
+        }
+        Ok(())
+    }
+
+    /// No quick return: n = 0 gives 0, measured like any other result.
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(_: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let want = T::o_nrm2(&o.x);
+        got.iter().map(|&g| T::ulp(g, want)).max().unwrap() as f64
+    }
+
+    fn edges() -> Vec<Case> {
+        let strides: Vec<_> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
+        let mut v = vgrid(&NETLIB_N, &[0.0], &strides, |n| n as u64);
+        // Every scale, lengths to 300 001 (from the f64 suite).
+        let strides: Vec<_> = [1, 2, -1]
+            .iter()
+            .map(|&i| (inc(i), VLayout::Unit))
+            .collect();
+        v.extend(vgrid(
+            &[1, 2, 3, 5, 9, 255, 257, 4097, 300_001],
+            &[0.0, 1.0, 2.0, 3.0, 4.0],
+            &strides,
+            |n| n as u64,
+        ));
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        (any::<u64>(), 0usize..3000, 0usize..5, pick(&VLAYOUTS))
+            .prop_map(|(seed, n, scale, lx)| vcase(seed, n, scale as f64, lx, VLayout::Unit))
+            .boxed()
+    }
+
+    /// From `proptest-regressions/nrm2.txt`: n = 2, unit stride, scale 1e15.
+    fn regressions() -> Vec<Case> {
+        vec![vcase(
+            211813604739758778,
+            2,
+            3.0,
+            VLayout::Unit,
+            VLayout::Unit,
+        )]
+    }
+
+    /// nrm2 has no length to mismatch.
+    fn bad() -> Vec<describe::Bad> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn fixtures() {
+    describe::fixtures::<Nrm2, f32>(100);
+}
+#[test]
+fn fixtures_f64() {
+    describe::fixtures::<Nrm2, f64>(100);
+}
+#[test]
+fn edges() {
+    describe::edges::<Nrm2, f32>();
+}
+#[test]
+fn edges_f64() {
+    describe::edges::<Nrm2, f64>();
+}
+#[test]
+fn resident() {
+    describe::resident::<Nrm2, f32>(100);
+}
+#[test]
+fn resident_f64() {
+    describe::resident::<Nrm2, f64>(100);
 }
 
 #[test]
@@ -22,43 +127,6 @@ fn past_one_binding() {
     x[n - 1] = 4.0;
     assert_eq!(blas::snrm2(ctx(), x.view()).unwrap(), 5.0);
     assert_eq!(x.gpu_nrm2().unwrap(), 5.0);
-}
-
-fn check_values(x: &Array1<f32>, lx: VLayout, what: &str) {
-    let xs = Vector::new(x, lx);
-    let gpu = blas::snrm2(ctx(), xs.view()).unwrap();
-    let reference = o1::snrm2(x.view());
-    let u = ulp_distance_f32(gpu, reference) as f64;
-    assert!(
-        u <= threshold(),
-        "snrm2 {what} n={} {lx:?}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP",
-        x.len()
-    );
-}
-
-fn check(seed: u64, n: usize, lx: VLayout, scale: f32) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n) * scale;
-    check_values(&x, lx, &format!("scale={scale:e}"));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4, scale in 0usize..5) {
-        // Mid-range data, and data scaled into Blue's big and small ranges (and across them).
-        let scale = [1.0, 1e25, 1e-25, 1e15, 1e-17][scale];
-        check(seed, n, VLAYOUTS[lx], scale);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for lx in VLAYOUTS {
-            check(n as u64, n, lx, 1.0);
-        }
-    }
 }
 
 #[test]
@@ -105,33 +173,6 @@ fn edge_hand_values() {
     let x = array![3.0f32, 12.0, 4.0, 5.0];
     assert_eq!(blas::snrm2(c, x.slice(s![..;2])).unwrap(), 5.0);
     assert_eq!(x.slice(s![..;-2]).gpu_nrm2().unwrap(), 13.0);
-}
-
-/// The resident form: the same fixtures and oracle through a `GpuVector`, the norm kept on the
-/// device (`resident::snrm2`) and, on the same operand, the host form.
-fn check_resident(seed: u64, n: usize, scale: f32) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n) * scale;
-    let reference = o1::snrm2(x.view());
-    let gx = ctx().upload_vector(&x).unwrap();
-    let kept = wgblas::resident::snrm2(ctx(), &gx).unwrap().get().unwrap();
-    let host_form = blas::snrm2(ctx(), &gx).unwrap();
-    for (form, gpu) in [("resident::snrm2", kept), ("blas::snrm2", host_form)] {
-        let u = ulp_distance_f32(gpu, reference) as f64;
-        assert!(
-            u <= threshold(),
-            "{form} scale={scale:e} n={n}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP"
-        );
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, scale in 0usize..5) {
-        let scale = [1.0, 1e25, 1e-25, 1e15, 1e-17][scale];
-        check_resident(seed, n, scale);
-    }
 }
 
 #[test]

@@ -53,6 +53,13 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
         y: VecRef<'a, Self>,
     ) -> wgblas::Result<Self>;
     fn o_dot(x: &Array1<Self>, y: &Array1<Self>) -> Self;
+    fn nrm2<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Self>;
+    /// `resident::snrm2` (the result kept on the device), read back; None for f64 (the crate
+    /// has no `resident::dnrm2`).
+    fn nrm2_resident<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Option<Self>>;
+    fn o_nrm2(x: &Array1<Self>) -> Self;
+    /// `metrics::ulp_distance_f32` or `ulp_distance_f64`.
+    fn ulp(a: Self, b: Self) -> u64;
     /// The value as a host scalar argument.
     fn host<'a>(self) -> Scalar<'a, Self>;
     /// The value as a `GpuScalar` computed on the device (`[v]·[1]`, exact).
@@ -297,10 +304,18 @@ fn ld<T>(a: &Array2<T>) -> i32 {
     a.ncols().max(1) as i32
 }
 
+fn resident_snrm2(c: &Context, x: VecRef<'_, f32>) -> wgblas::Result<Option<f32>> {
+    Ok(Some(wgblas::resident::snrm2(c, x)?.get()?))
+}
+
+fn no_resident_dnrm2(_: &Context, _: VecRef<'_, f64>) -> wgblas::Result<Option<f64>> {
+    Ok(None)
+}
+
 macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
      [$axpy:path, $caxpy:ident, $scal:path, $cscal:ident, $ulp:path, $copy:path, $ccopy:ident,
-      $dot:path, $rdot:path, $cdot:ident],
+      $dot:path, $rdot:path, $cdot:ident, $nrm2:path, $rnrm2:path, $cnrm2:ident, $ulpd:path],
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
@@ -383,6 +398,19 @@ macro_rules! elem {
                     x.len() as i32,
                 );
                 unsafe { $cdot(n, x.as_ptr(), 1, y.as_ptr(), 1) }
+            }
+            fn nrm2<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Self> {
+                $nrm2(c, x)
+            }
+            fn nrm2_resident<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Option<Self>> {
+                $rnrm2(c, x)
+            }
+            fn o_nrm2(x: &Array1<Self>) -> Self {
+                let (x, n) = (x.as_standard_layout(), x.len() as i32);
+                unsafe { $cnrm2(n, x.as_ptr(), 1) }
+            }
+            fn ulp(a: Self, b: Self) -> u64 {
+                $ulpd(a, b)
             }
             fn host<'a>(self) -> Scalar<'a, Self> {
                 self.into()
@@ -724,7 +752,11 @@ elem!(
         cblas_scopy,
         blas::sdot,
         wgblas::resident::sdot,
-        cblas_sdot
+        cblas_sdot,
+        blas::snrm2,
+        resident_snrm2,
+        cblas_snrm2,
+        metrics::ulp_distance_f32
     ],
     [
         blas::sgemv,
@@ -774,7 +806,11 @@ elem!(
         cblas_dcopy,
         blas::ddot,
         wgblas::resident::ddot,
-        cblas_ddot
+        cblas_ddot,
+        blas::dnrm2,
+        no_resident_dnrm2,
+        cblas_dnrm2,
+        metrics::ulp_distance_f64
     ],
     [
         blas::dgemv,

@@ -429,7 +429,7 @@ pub fn threshold<R: Routine>() -> f64 {
     assert!(
         matches!(
             s.metric,
-            Metric::Forward | Metric::BackwardResidual | Metric::MaxUlp
+            Metric::Forward | Metric::BackwardResidual | Metric::MaxUlp | Metric::Ulp
         ),
         "{}: not a factor or ULP metric",
         R::ROOT
