@@ -2,7 +2,7 @@
 //! The description drives validation, fixtures, edges and the resident form; the special
 //! values of DESIGN.md §3 are hand-computed below.
 
-use ndarray::{array, Array1, Array2, ArrayViewD};
+use ndarray::{array, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
 use rand::rngs::StdRng;
 use wgblas::metrics::bounds;
@@ -23,7 +23,7 @@ impl Routine for Axpy {
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let x = random_vec(r, c.n);
         let y = random_vec(r, c.n);
-        Ops::vecs(Array2::from_shape_vec((0, 0), Vec::new()).unwrap(), x, y)
+        Ops::level1(x, y)
     }
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
@@ -80,18 +80,7 @@ impl Routine for Axpy {
     }
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 5, 5);
-        let bad = |x, y| Bad {
-            case: c,
-            a: (0, 0),
-            x,
-            y,
-            error: "DimensionMismatch",
-            arg: "y",
-            b: (0, 0),
-            c: (0, 0),
-        };
-        vec![bad(5, 4), bad(4, 5), bad(1000, 1)]
+        len_mismatch(&[(5, 4), (4, 5), (1000, 1)])
     }
 }
 

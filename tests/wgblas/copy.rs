@@ -2,7 +2,7 @@
 //! §2). The description drives validation, fixtures, edges and the resident form; bit-exact
 //! special values are hand-written below.
 
-use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
 use rand::rngs::StdRng;
 use wgblas::prelude::*;
@@ -23,8 +23,7 @@ impl Routine for VecCopy {
     /// A random x; y's old values are never read: NaN.
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let x = random_vec(r, c.n);
-        let none = Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
-        Ops::vecs(none, x, Array1::from_elem(c.n, T::nan()))
+        Ops::level1(x, Array1::from_elem(c.n, T::nan()))
     }
 
     /// The call; a resident source is left as it was.
@@ -73,18 +72,7 @@ impl Routine for VecCopy {
     }
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 5, 5);
-        let bad = |x, y| Bad {
-            case: c,
-            a: (0, 0),
-            x,
-            y,
-            error: "DimensionMismatch",
-            arg: "y",
-            b: (0, 0),
-            c: (0, 0),
-        };
-        vec![bad(5, 4), bad(4, 5)]
+        len_mismatch(&[(5, 4), (4, 5)])
     }
 }
 

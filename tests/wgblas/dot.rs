@@ -2,7 +2,7 @@
 //! (DESIGN.md §2). The description drives validation, fixtures, edges and the resident form;
 //! the special values are hand-computed below.
 
-use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
 use rand::rngs::StdRng;
 use wgblas::prelude::*;
@@ -22,7 +22,7 @@ impl Routine for Dot {
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let x = random_vec(r, c.n);
         let y = random_vec(r, c.n);
-        Ops::vecs(Array2::from_shape_vec((0, 0), Vec::new()).unwrap(), x, y)
+        Ops::level1(x, y)
     }
 
     /// The BLAS-layer call; on resident operands also `resident::sdot`/`ddot` (the result kept
@@ -70,18 +70,7 @@ impl Routine for Dot {
     }
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 5, 5);
-        let bad = |x, y| Bad {
-            case: c,
-            a: (0, 0),
-            x,
-            y,
-            error: "DimensionMismatch",
-            arg: "y",
-            b: (0, 0),
-            c: (0, 0),
-        };
-        vec![bad(5, 6), bad(2, 1)]
+        len_mismatch(&[(5, 6), (2, 1)])
     }
 }
 

@@ -2,7 +2,7 @@
 //! (`metrics::spec`, DESIGN.md §2). The description drives fixtures, edges and the resident
 //! form; huge, tiny, Inf and NaN entries have hand-computed values below (DESIGN.md §3).
 
-use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use wgblas::blas;
@@ -30,8 +30,7 @@ impl Routine for Nrm2 {
         let scales = if T::P == 's' { SCALES_F32 } else { SCALES_F64 };
         let scale = scales[c.alpha as usize];
         let x = Array1::from_shape_simple_fn(c.n, || T::from_f64(T::value(r).to_f64() * scale));
-        let none = Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
-        Ops::vecs(none, x, Array1::from_vec(Vec::new()))
+        Ops::level1(x, Array1::from_vec(Vec::new()))
     }
 
     /// The BLAS-layer call; on a resident x also `resident::snrm2` (the norm kept on
@@ -94,30 +93,7 @@ impl Routine for Nrm2 {
     }
 }
 
-#[test]
-fn fixtures() {
-    describe::fixtures::<Nrm2, f32>(100);
-}
-#[test]
-fn fixtures_f64() {
-    describe::fixtures::<Nrm2, f64>(100);
-}
-#[test]
-fn edges() {
-    describe::edges::<Nrm2, f32>();
-}
-#[test]
-fn edges_f64() {
-    describe::edges::<Nrm2, f64>();
-}
-#[test]
-fn resident() {
-    describe::resident::<Nrm2, f32>(100);
-}
-#[test]
-fn resident_f64() {
-    describe::resident::<Nrm2, f64>(100);
-}
+describe::described_tests!(Nrm2, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {

@@ -2,7 +2,7 @@
 //! DESIGN.md §2). The description drives fixtures, edges and the resident form (host and device
 //! alpha); alpha = 0 on NaN/Inf gives NaN as in reference BLAS (DESIGN.md §3), checked by hand.
 
-use ndarray::{array, s, Array1, Array2, ArrayViewD};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
 use rand::rngs::StdRng;
 use wgblas::prelude::*;
@@ -22,8 +22,7 @@ impl Routine for Scal {
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let x = random_vec(r, c.n);
-        let none = Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
-        Ops::vecs(none, x, Array1::from_vec(Vec::new()))
+        Ops::level1(x, Array1::from_vec(Vec::new()))
     }
 
     /// A resident x of an odd seed gets alpha as a `GpuScalar` computed on the device
@@ -81,30 +80,7 @@ impl Routine for Scal {
     }
 }
 
-#[test]
-fn fixtures() {
-    describe::fixtures::<Scal, f32>(100);
-}
-#[test]
-fn fixtures_f64() {
-    describe::fixtures::<Scal, f64>(100);
-}
-#[test]
-fn edges() {
-    describe::edges::<Scal, f32>();
-}
-#[test]
-fn edges_f64() {
-    describe::edges::<Scal, f64>();
-}
-#[test]
-fn resident() {
-    describe::resident::<Scal, f32>(100);
-}
-#[test]
-fn resident_f64() {
-    describe::resident::<Scal, f64>(100);
-}
+describe::described_tests!(Scal, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {

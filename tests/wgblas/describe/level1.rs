@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::{pick, Case};
+use super::{pick, Bad, Case};
 use crate::common::{Layout, VLayout, VLAYOUTS};
 
 pub use super::level2::{random_vec, NETLIB_ALPHA, NETLIB_N};
@@ -63,4 +63,20 @@ pub fn vspace(max_n: usize) -> BoxedStrategy<Case> {
     )
         .prop_map(|(seed, n, alpha, lx, ly)| vcase(seed, n, alpha.into(), lx, ly))
         .boxed()
+}
+
+/// Known-bad inputs: x and y of the given lengths, a DimensionMismatch naming y.
+pub fn len_mismatch(lens: &[(usize, usize)]) -> Vec<Bad> {
+    lens.iter()
+        .map(|&(x, y)| Bad {
+            case: Case::new(0, x, x),
+            a: (0, 0),
+            x,
+            y,
+            b: (0, 0),
+            c: (0, 0),
+            error: "DimensionMismatch",
+            arg: "y",
+        })
+        .collect()
 }
