@@ -143,8 +143,7 @@ pub const TRSV: Kernel = Kernel {
 /// k (`K_TRI`) and of a packed structured A (`A_UPLO`); `A_MODE` general, symmetric,
 /// triangular; the tile (`gemm::Tile`: BM, BN 64 or 128, BK 8, 16 or 32, NBUF 1 or 2) and the
 /// staging modes `AL`, `BL` (vec4 along m / n, along k, element-wise); `SCAL`: alpha and beta
-/// from binding 7 (f64); `SMEM`: `gemm_small`'s workgroup memory in elements (4096 f32, 2048
-/// f64 on a 16 KiB adapter).
+/// from binding 7 (f64).
 pub const GEMM: Kernel = Kernel {
     path: "level3/gemm.wgsl",
     source: include_str!("../../wgsl/level3/gemm.wgsl"),
@@ -164,7 +163,6 @@ pub const GEMM: Kernel = Kernel {
         ("SPLIT", BOOL),
         ("EDGE", BOOL),
         ("SCAL", BOOL),
-        ("SMEM", &[2048.0, 4096.0]),
     ],
     params: &[("drivers/gemm.rs", "Params")],
     f64: true,

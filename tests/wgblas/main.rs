@@ -21,6 +21,7 @@ mod f64_level3;
 pub mod gemm;
 pub mod gemm_batched;
 mod gemm_batched_engine;
+mod gemm_small;
 pub mod gemv;
 pub mod ger;
 mod host;
