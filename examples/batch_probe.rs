@@ -27,7 +27,8 @@ fn main() {
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let num = |v: Option<String>| -> usize { v.and_then(|v| v.parse().ok()).expect("a number") };
+        let num =
+            |v: Option<String>| -> usize { v.and_then(|v| v.parse().ok()).expect("a number") };
         match a.as_str() {
             "--batch" => batch = num(args.next()),
             "--n" => n = num(args.next()),
@@ -76,7 +77,10 @@ fn main() {
             usage,
         })
     };
-    let bufs = [(make(&a, false), make(&b, false)), (make(&a, true), make(&b, true))];
+    let bufs = [
+        (make(&a, false), make(&b, false)),
+        (make(&a, true), make(&b, true)),
+    ];
     let buf_c = device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
         size: (len * 8) as u64,
@@ -121,14 +125,22 @@ fn main() {
             cache: None,
         });
         if let Some(e) = pollster::block_on(scope.pop()) {
-            println!("BPROBE,{file},{batch}x{n},error,{}", e.to_string().replace('\n', " "));
+            println!(
+                "BPROBE,{file},{batch}x{n},error,{}",
+                e.to_string().replace('\n', " ")
+            );
             continue;
         }
         let (ba, bb) = &bufs[usize::from(dbl)];
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &pipeline.get_bind_group_layout(0),
-            entries: &[entry(0, &params), entry(1, ba), entry(2, bb), entry(3, &buf_c)],
+            entries: &[
+                entry(0, &params),
+                entry(1, ba),
+                entry(2, bb),
+                entry(3, &buf_c),
+            ],
         });
         let mut enc = device.create_command_encoder(&Default::default());
         enc.clear_buffer(&buf_c, 0, None);
@@ -149,7 +161,9 @@ fn main() {
             }
             let t = Instant::now();
             queue.submit([enc.finish()]);
-            device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
+            device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .expect("poll");
             t.elapsed()
         };
         let once = run(1).max(Duration::from_micros(5));
@@ -166,8 +180,11 @@ fn main() {
         let mut enc = device.create_command_encoder(&Default::default());
         enc.copy_buffer_to_buffer(&buf_c, 0, &read, 0, (len * esize) as u64);
         queue.submit([enc.finish()]);
-        read.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("map"));
-        device.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
+        read.slice(..)
+            .map_async(wgpu::MapMode::Read, |r| r.expect("map"));
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
         let factor = {
             let view = read.slice(..).get_mapped_range().expect("mapped");
             let got = |idx: usize| -> f64 {
@@ -177,7 +194,11 @@ fn main() {
                     f64::from(bytemuck::cast_slice::<u8, f32>(&view[..len * 4])[idx])
                 }
             };
-            let u = if dbl { f64::EPSILON / 2.0 } else { f64::from(f32::EPSILON) / 2.0 };
+            let u = if dbl {
+                f64::EPSILON / 2.0
+            } else {
+                f64::from(f32::EPSILON) / 2.0
+            };
             let mut worst = 0.0f64;
             for s in 0..256usize {
                 let z = (s * 7919 + 3) % batch;
