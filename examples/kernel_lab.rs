@@ -19,8 +19,6 @@
 
 extern crate blas_src;
 
-use std::time::Duration;
-
 use cblas_sys::*;
 use ndarray::{Array2, ShapeBuilder};
 use ndarray_rand::rand_distr::Uniform;
@@ -144,8 +142,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .split(';')
         .map(str::to_string)
         .collect();
-    // strsm (left, lower, no transpose) on r×r triangles with nrhs right-hand sides: the time
-    // per call, to separate the cost of the diagonal-block solves from that of the updates.
+    // strsm (left, lower, no transpose) on r×r triangles with nrhs right-hand sides: the GPU
+    // time per call after the same warm-up as the products (`timing::per_call`), to separate the cost of the diagonal-block solves from that of the updates.
     for spec in arg("--trsm", "").split(',').filter(|s| !s.is_empty()) {
         let (r, nrhs) = spec.split_once('x').expect("--trsm RxN");
         let (r, nrhs): (usize, usize) = (r.parse()?, nrhs.parse()?);
@@ -163,14 +161,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut gb = ctx.upload_matrix(&Array2::random((r, nrhs), dist))?;
         for v in &variants {
             tuning::set_tuning(parse_variant(v));
-            let mut times = Vec::new();
-            for rep in 0..reps + 2 {
-                let (l, no, nu) = (wgblas::Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
-                blas::strsm(ctx, wgblas::Side::Left, l, no, nu, 1.0, &gt, &mut gb)?;
-                if rep >= 2 {
-                    times.push(ctx.last_gpu_time().unwrap_or(Duration::ZERO).as_secs_f64());
-                }
-            }
+            let (l, no, nu) = (wgblas::Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
+            let mut times = timing::per_call(ctx, reps, 2, || {
+                blas::strsm(ctx, wgblas::Side::Left, l, no, nu, 1.0, &gt, &mut gb).unwrap()
+            });
             times.sort_by(f64::total_cmp);
             let flops = (r * r * nrhs) as f64;
             println!(
