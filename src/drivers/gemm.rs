@@ -19,7 +19,7 @@ mod operand;
 mod small;
 mod tile;
 
-pub(crate) use blocks::{gemm_blocks, structured_blocks, structured_plans, tri_blocks, tri_plans};
+pub(crate) use blocks::{gemm_blocks, Block, structured_blocks, structured_plans, tri_blocks, tri_plans};
 pub(crate) use operand::Operand;
 use operand::{pack, pack_into, vec_mode, BufRef, Op};
 use small::{dispatch_small, small_kernel, K_SPLIT_SMALL};
@@ -31,7 +31,7 @@ use super::elementwise;
 use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
-use crate::layout::{MatOperand, Scalar};
+use crate::layout::Scalar;
 use crate::pool::Buf;
 
 super::shader!(SHADER, GEMM);
@@ -72,41 +72,6 @@ struct Params {
 /// scalars.
 const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 const BETA: usize = std::mem::offset_of!(Params, beta);
-
-/// The dispatches of `C = alpha·A·B + beta·C` for `sgemm` (operands in their `op` forms).
-pub(crate) fn gemm<'a>(
-    ctx: &Context,
-    alpha: impl Into<Scalar<'a>>,
-    a: &'a MatOperand,
-    b: &'a MatOperand,
-    beta: impl Into<Scalar<'a>>,
-    c: &'a MatOperand,
-) -> Plan<'a> {
-    let dims = (c.rows, c.cols, a.cols);
-    let (a, b, c) = (Operand::of(a), Operand::of(b), Operand::of(c));
-    engine(ctx, dims, alpha, a, b, beta, c, Variant::default())
-}
-
-/// The dispatches of the batched `C_b = alpha·A_b·B_b + beta·C_b`, `b < batch`, for
-/// `sgemm_batched` (operands in their `op` forms, with their batch strides; a zero batch
-/// stride shares one operand across the batch).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn gemm_batched<'a>(
-    ctx: &Context,
-    (m, n, k): (usize, usize, usize),
-    batch: usize,
-    alpha: impl Into<Scalar<'a>>,
-    a: Operand<'a>,
-    b: Operand<'a>,
-    beta: impl Into<Scalar<'a>>,
-    c: Operand<'a>,
-) -> Plan<'a> {
-    let variant = Variant {
-        batch,
-        ..Variant::default()
-    };
-    engine(ctx, (m, n, k), alpha, a, b, beta, c, variant)
-}
 
 /// [`engine`] in f64 (`dgemm`, `dsyrk` and the other f64 Level 2 and 3 routines): the shader
 /// instantiated with `alias T = f64;`, alpha and beta read from a small f64 buffer (binding 7,

@@ -59,7 +59,8 @@ pub(crate) fn scratch_len(r: usize, n: usize) -> usize {
 /// caller's quick return). A device `alpha` is applied after the solve, `X ← alpha·X`, by one
 /// engine call of depth 0 with beta = alpha, so that alpha = 0 gives `X = 0` without reading
 /// what the solve left (whatever A holds), as a host alpha = 0 does. The returned plans hold
-/// the updates' scratch.
+/// the updates' scratch. It does not fail: the `Result` is that of the solve it shares with
+/// [`trsm_f64`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn trsm<'a>(
     ctx: &Context,
@@ -70,7 +71,7 @@ pub(crate) fn trsm<'a>(
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Buf,
-) -> Vec<Step<'a>> {
+) -> crate::error::Result<Vec<Step<'a>>> {
     let mut out = Vec::new();
     let s = Solve {
         ctx,
@@ -83,7 +84,7 @@ pub(crate) fn trsm<'a>(
         x,
         w,
     };
-    s.solve(0, r, false, &mut out);
+    s.solve(0, r, false, &mut out)?;
     if alpha.host().is_none() {
         let scale = gemm::engine(
             ctx,
@@ -97,7 +98,7 @@ pub(crate) fn trsm<'a>(
         );
         out.push(Step::Update(scale));
     }
-    out
+    Ok(out)
 }
 
 /// [`trsm`] in f64 (`dtrsm`): the shaders instantiated with `alias T = f64;`, alpha read as
@@ -132,7 +133,7 @@ pub(crate) fn trsm_f64<'a>(
         x,
         w,
     };
-    s.solve_f64(0, r, false, &mut out)?;
+    s.solve(0, r, false, &mut out)?;
     if alpha.host().is_none() {
         let v = Variant::default();
         let scale = gemm::engine_f64(
@@ -200,12 +201,18 @@ impl<'a> Solve<'_, 'a> {
     /// Solve rows `r0..r1` (their earlier rows' contributions already subtracted), recursively:
     /// the first half in solve order, one tile-engine update of the second half by it, then
     /// the second half. `scaled`: the rows already hold alpha·B.
-    fn solve(&self, r0: usize, r1: usize, scaled: bool, out: &mut Vec<Step<'a>>) {
+    fn solve(
+        &self,
+        r0: usize,
+        r1: usize,
+        scaled: bool,
+        out: &mut Vec<Step<'a>>,
+    ) -> crate::error::Result<()> {
         let len = r1 - r0;
         let scale = if scaled { 1.0 } else { self.alpha };
         if len <= NB {
             out.push(Step::Block(self.block(r0, len, scale)));
-            return;
+            return Ok(());
         }
         // Split at a multiple of NB, so that the leaves are whole blocks where possible.
         let mid = r0 + (len / 2).div_ceil(NB) * NB;
@@ -215,57 +222,20 @@ impl<'a> Solve<'_, 'a> {
         } else {
             ((mid, r1), (r0, mid))
         };
-        self.solve(f0, f1, scaled, out);
+        self.solve(f0, f1, scaled, out)?;
         // X_second ← scale·X_second − L[second, first]·X_first (X_first read from w).
-        let wop = rows_of(self.w, self.n, f0);
-        out.push(Step::Update(gemm::engine(
-            self.ctx,
-            (s1 - s0, self.n, f1 - f0),
-            -1.0,
-            self.l.at(s0, f0),
-            wop,
-            scale,
-            self.x.at(s0, 0),
-            Variant::default(),
-        )));
-        self.solve(s0, s1, true, out);
-    }
-
-    /// [`Solve::solve`] in f64: the updates on the f64 engine with beta = alpha exactly.
-    fn solve_f64(
-        &self,
-        r0: usize,
-        r1: usize,
-        scaled: bool,
-        out: &mut Vec<Step<'a>>,
-    ) -> crate::error::Result<()> {
-        let (routine, alpha, _) = self.f64.expect("f64 solve");
-        let len = r1 - r0;
-        let scale = if scaled { 1.0 } else { self.alpha };
-        if len <= NB {
-            out.push(Step::Block(self.block(r0, len, scale)));
-            return Ok(());
-        }
-        let mid = r0 + (len / 2).div_ceil(NB) * NB;
-        let ((f0, f1), (s0, s1)) = if self.lower {
-            ((r0, mid), (mid, r1))
-        } else {
-            ((mid, r1), (r0, mid))
-        };
-        self.solve_f64(f0, f1, scaled, out)?;
-        let wop = rows_of(self.w, self.n, f0);
-        out.push(Step::Update(gemm::engine_f64(
-            self.ctx,
-            routine,
-            (s1 - s0, self.n, f1 - f0),
-            -1.0,
-            self.l.at(s0, f0),
-            wop,
-            if scaled { 1.0 } else { alpha },
-            self.x.at(s0, 0),
-            Variant::default(),
-        )?));
-        self.solve_f64(s0, s1, true, out)
+        let dims = (s1 - s0, self.n, f1 - f0);
+        let (l, wop, x) = (self.l.at(s0, f0), rows_of(self.w, self.n, f0), self.x.at(s0, 0));
+        let v = Variant::default();
+        out.push(Step::Update(match self.f64 {
+            None => gemm::engine(self.ctx, dims, -1.0, l, wop, scale, x, v),
+            // f64: beta = alpha exactly (`scale` is its marker).
+            Some((routine, alpha, _)) => {
+                let beta = if scaled { 1.0 } else { alpha };
+                gemm::engine_f64(self.ctx, routine, dims, -1.0, l, wop, beta, x, v)?
+            }
+        }));
+        self.solve(s0, s1, true, out)
     }
 
     fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {

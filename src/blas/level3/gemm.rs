@@ -1,9 +1,10 @@
+use super::common::{blocking, blocks, dispatches, Level3};
 use crate::blas::{check_dim, check_len};
-use crate::drivers::gemm;
+use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out, Scalar};
+use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::Context;
 
 /// The shape checks of [`sgemm`] and [`dgemm`]: `op(A)` m×k (`a`), `op(B)` k×n (`b`), `C` m×n
@@ -30,211 +31,137 @@ fn check_shapes(
     Ok((m, k))
 }
 
-/// `C ← alpha·op(A)·op(B) + beta·C`, `op(X) = X` or `Xᵀ`.
-///
-/// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
-/// (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics:
-/// k = 0 or `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
-/// `C`, so NaN or Inf in `C` do not leak. These rules hold alike for an alpha or beta held on the
-/// device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or beta is not 0, and
-/// NaN or Inf in A or B propagate through every product, a zero partner included (DESIGN.md §3).
-/// A k past 16,384 is split over several dispatches, so that no shader loop passes lavapipe's
-/// 65,535-iteration limit. Forward error bound:
-/// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
-///
-/// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (8×8 per invocation;
-/// Volkov & Demmel, SC08), its workgroup tile (128×128 or 64×64), split-k, packing of
-/// operands it cannot read as vec4s, and the transposed problem for column-major `C` chosen
-/// per call from the shape and the adapter's limits ([`crate::tuning::choose`]).
-///
-/// # Errors
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `b` (inner dimensions)
-/// or `c`; [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On
-/// error `C` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::{array, Array2};
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::shared()?;
-/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-/// let mut c = Array2::<f32>::zeros((2, 2));
-/// wgblas::blas::sgemm(ctx, Transpose::No, Transpose::Yes, 1.0, a.view(), a.view(), 0.0, c.view_mut())?;
-/// assert_eq!(c, array![[5.0, 11.0], [11.0, 25.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn sgemm<'a>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    b: impl Into<MatRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    c: impl Into<MatMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(sgemm_in(
-        ctx,
-        transa,
-        transb,
-        alpha,
-        a,
-        b,
-        beta,
-        c,
-        Wait::Block,
-    ))
+blocking! {
+    gemm_in(transa: Transpose, transb: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut);
+    /// `C ← alpha·op(A)·op(B) + beta·C`, `op(X) = X` or `Xᵀ`.
+    ///
+    /// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
+    /// (C order, F order, mixed, transposed, sliced, strided), with no copy. Reference semantics:
+    /// k = 0 or `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads
+    /// `C`, so NaN or Inf in `C` do not leak. These rules hold alike for an alpha or beta held on the
+    /// device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or beta is not 0, and
+    /// NaN or Inf in A or B propagate through every product, a zero partner included (DESIGN.md §3).
+    /// A k past 16,384 is split over several dispatches, so that no shader loop passes lavapipe's
+    /// 65,535-iteration limit. Forward error bound:
+    /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
+    ///
+    /// Kernel: the register-tiled tile engine of `wgsl/level3/gemm.wgsl` (8×8 per invocation;
+    /// Volkov & Demmel, SC08), its workgroup tile (128×128 or 64×64), split-k, packing of
+    /// operands it cannot read as vec4s, and the transposed problem for column-major `C` chosen
+    /// per call from the shape and the adapter's limits ([`crate::tuning::choose`]).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `b` (inner dimensions)
+    /// or `c`; [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On
+    /// error `C` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use wgblas::Transpose;
+    /// let ctx = wgblas::Context::shared()?;
+    /// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let mut c = Array2::<f32>::zeros((2, 2));
+    /// wgblas::blas::sgemm(ctx, Transpose::No, Transpose::Yes, 1.0, a.view(), a.view(), 0.0, c.view_mut())?;
+    /// assert_eq!(c, array![[5.0, 11.0], [11.0, 25.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    sgemm: f32;
+    /// `C ← alpha·op(A)·op(B) + beta·C` in f64, `op(X) = X` or `Xᵀ`.
+    ///
+    /// BLAS: `dgemm`. As [`sgemm`] in every rule (shapes, any layout per operand with no copy,
+    /// k = 0 or `alpha = 0` reads neither A nor B, `beta = 0` never reads `C`, NaN or Inf alpha or
+    /// beta is not 0, no zero-skip, k past 16,384 split over dispatches), on the same tile engine
+    /// (`wgsl/level3/gemm.wgsl` instantiated with `alias T = f64;`; f64 tiles need twice the
+    /// workgroup memory, so the engine picks among the tiles that fit). `alpha` and `beta` are
+    /// `f64`s or device scalars (`&GpuScalar<f64>`, e.g. from
+    /// [`resident::ddot`](crate::resident::ddot)), copied into the kernel's scalar buffer on the
+    /// device, where the kernel applies the alpha = 0, beta = 0 and beta = 1 rules to their
+    /// values. Forward error bound: that of
+    /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52 (factor ≤ 1).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders (or [`Context::set_force_f64_fallback`] is on); otherwise as [`sgemm`]. On error
+    /// `C` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use wgblas::Transpose;
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+    /// let mut c = Array2::<f64>::zeros((2, 2));
+    /// wgblas::blas::dgemm(ctx, Transpose::No, Transpose::Yes, 0.1, a.view(), a.view(), 0.0, c.view_mut())?;
+    /// assert_eq!(c, array![[0.1 * 5.0, 0.1 * 11.0], [0.1 * 11.0, 0.1 * 25.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    dgemm: f64;
 }
 
-/// The core of [`sgemm`] and [`sgemm_async`](crate::blas::sgemm_async), waiting for
-/// the read-back as `wait` says.
+/// The core of [`sgemm`], [`dgemm`] and their `_async` twins, waiting for the read-back as
+/// `wait` says.
 #[allow(clippy::too_many_arguments)]
-pub(crate) async fn sgemm_in<'a>(
+pub(crate) async fn gemm_in<'a, T: Level3>(
     ctx: &Context,
     transa: Transpose,
     transb: Transpose,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    b: impl Into<MatRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    c: impl Into<MatMut<'a>>,
+    alpha: impl Into<Scalar<'a, T>>,
+    a: impl Into<MatRef<'a, T>>,
+    b: impl Into<MatRef<'a, T>>,
+    beta: impl Into<Scalar<'a, T>>,
+    c: impl Into<MatMut<'a, T>>,
     wait: Wait,
 ) -> Result<()> {
-    const R: &str = "sgemm";
+    let r = T::routine("sgemm", "dgemm");
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
+    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    let (m, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
+    let (m, k) = check_shapes(r, op_a.dim(), op_b.dim(), c.dim())?;
+    alpha.check(ctx, r, "alpha")?;
+    beta.check(ctx, r, "beta")?;
+    T::check_type(ctx, r)?;
+    let (zero, one) = (T::from(0.0), T::from(1.0));
+    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(zero)) && beta.is(one) {
         return Ok(());
     }
-    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
-    let bd = layout::matrix_any(ctx, R, "b", &op_b)?;
+    let ad = T::matrix(ctx, r, "a", &op_a)?;
+    let bd = T::matrix(ctx, r, "b", &op_b)?;
     // beta = 0: the dispatches write every element of C without reading it (later k chunks
     // add to what the first wrote), so C is not uploaded.
-    let cd = if beta.is(0.0) {
-        layout::matrix_output_any(ctx, R, "c", c.view())?
+    let cd = if beta.is(zero) {
+        T::matrix_output(ctx, r, "c", c.view())?
     } else {
-        layout::matrix_any(ctx, R, "c", c.view())?
+        T::matrix(ctx, r, "c", c.view())?
     };
-    // Past one storage binding: C in blocks, the depth in panels (beta applied by the first).
-    let blocks = gemm::gemm_blocks(ctx, &ad, &bd, &cd);
-    let plans: Vec<gemm::Plan<'_>> = if blocks.is_empty() {
-        vec![gemm::gemm(ctx, alpha, &ad, &bd, beta, &cd)]
+    // Past one storage binding (f32): C in blocks, the depth in panels (beta applied by the
+    // first).
+    let blocks = blocks::<T, _>(|| gemm::gemm_blocks(ctx, &ad, &bd, &cd));
+    let plans = if blocks.is_empty() {
+        vec![product(ctx, r, alpha, (&ad, &bd, &cd), beta)?]
     } else {
-        blocks
-            .iter()
-            .map(|b| {
-                let beta = crate::drivers::first_or_one(b.first, beta);
-                gemm::gemm(ctx, alpha, &b.a, &b.b, beta, &b.c)
-            })
-            .collect()
+        let mut plans = Vec::with_capacity(blocks.len());
+        for b in &blocks {
+            let beta = crate::drivers::first_or_one(b.first, beta);
+            plans.push(product(ctx, r, alpha, (&b.a, &b.b, &b.c), beta)?);
+        }
+        plans
     };
-    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)], wait).await
+    let d = dispatches(&plans);
+    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
 }
 
-/// `C ← alpha·op(A)·op(B) + beta·C` in f64, `op(X) = X` or `Xᵀ`.
-///
-/// BLAS: `dgemm`. As [`sgemm`] in every rule (shapes, any layout per operand with no copy,
-/// k = 0 or `alpha = 0` reads neither A nor B, `beta = 0` never reads `C`, NaN or Inf alpha or
-/// beta is not 0, no zero-skip, k past 16,384 split over dispatches), on the same tile engine
-/// (`wgsl/level3/gemm.wgsl` instantiated with `alias T = f64;`; f64 tiles need twice the
-/// workgroup memory, so the engine picks among the tiles that fit). `alpha` and `beta` are
-/// `f64`s or device scalars (`&GpuScalar<f64>`, e.g. from
-/// [`resident::ddot`](crate::resident::ddot)), copied into the kernel's scalar buffer on the
-/// device, where the kernel applies the alpha = 0, beta = 0 and beta = 1 rules to their
-/// values. Forward error bound: that of
-/// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52 (factor ≤ 1).
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders (or [`Context::set_force_f64_fallback`] is on); otherwise as [`sgemm`]. On error
-/// `C` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::{array, Array2};
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
-/// let mut c = Array2::<f64>::zeros((2, 2));
-/// wgblas::blas::dgemm(ctx, Transpose::No, Transpose::Yes, 0.1, a.view(), a.view(), 0.0, c.view_mut())?;
-/// assert_eq!(c, array![[0.1 * 5.0, 0.1 * 11.0], [0.1 * 11.0, 0.1 * 25.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn dgemm<'a>(
+/// The engine call of `C = alpha·A·B + beta·C` on whole operands (or one block of them).
+fn product<'a, T: Level3>(
     ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    b: impl Into<MatRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: impl Into<MatMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dgemm_in(
-        ctx,
-        transa,
-        transb,
-        alpha,
-        a,
-        b,
-        beta,
-        c,
-        Wait::Block,
-    ))
-}
-
-/// The core of [`dgemm`] and [`dgemm_async`](crate::blas::dgemm_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dgemm_in<'a>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    b: impl Into<MatRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: impl Into<MatMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dgemm";
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
-    let op_a = a.op(transa);
-    let op_b = b.op(transb);
-    let (m, k) = check_shapes(R, op_a.dim(), op_b.dim(), c.dim())?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    crate::blas::check_f64(ctx, R)?;
-    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let bd = layout::matrix(ctx, R, "b", &op_b)?;
-    let cd = if beta.is(0.0) {
-        layout::matrix_output(ctx, R, "c", c.view())?
-    } else {
-        layout::matrix(ctx, R, "c", c.view())?
-    };
-    let n = op_b.ncols();
-    let (ao, bo, co) = (
-        gemm::Operand::of(&ad),
-        gemm::Operand::of(&bd),
-        gemm::Operand::of(&cd),
-    );
-    let variant = gemm::Variant::default();
-    let plan = gemm::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-    let d = plan.dispatches();
-    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut c, &cd)], wait).await
+    routine: &'static str,
+    alpha: Scalar<'a, T>,
+    (a, b, c): (&'a MatOperand, &'a MatOperand, &'a MatOperand),
+    beta: Scalar<'a, T>,
+) -> Result<gemm::Plan<'a>> {
+    let dims = (c.rows, c.cols, a.cols);
+    let (ao, bo, co) = (Operand::of(a), Operand::of(b), Operand::of(c));
+    T::engine(ctx, routine, dims, alpha, ao, bo, beta, co, Variant::default())
 }

@@ -1,138 +1,137 @@
 use crate::blas::{check_dim, check_len};
-use crate::drivers::gemm::{self, Operand};
+use super::common::{blocking, Level3};
+use crate::drivers::gemm::{Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
-use crate::layout::{self, BatchMut, BatchRef, Out, Scalar};
+use crate::layout::{self, BatchMut, BatchRef, OutAs, Scalar};
 use crate::Context;
 
-/// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` for every `b < batch`, `op(X) = X` or `Xᵀ`.
-///
-/// BLAS: `sgemm_batched` (the strided-batched gemm of cuBLAS `cublasSgemmStridedBatched` and
-/// oneMKL `sgemm_batch_strided`, on ndarray views). `a` is batch × (m×k, or k×m for
-/// `transa = Yes`), `b` batch × (k×n, or n×k), `c` batch × m×n: axis 0 is the batch, each
-/// matrix is `op` of the last two axes. Every operand may have any strides (C order, F order,
-/// a batch of F-order matrices, mixed per operand, sliced, negative). A single A or B shared
-/// by the whole batch is a view with batch stride 0 (`a2.broadcast((batch, m, k))`): it is
-/// uploaded once and read by every product, with no copy (see [`crate::layout`]'s batch rules
-/// for the views that are gathered). Resident batches ([`crate::resident::GpuBatch`], and
-/// `.t()` of one) work in place.
-///
-/// Semantics per product as [`sgemm`](crate::blas::sgemm) (DESIGN.md §3): k = 0 or
-/// `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads C (NaN or
-/// Inf there do not leak); a NaN or Inf alpha or beta is not 0; NaN and Inf of A and B
-/// propagate through every product. batch = 0 (or m, n = 0) is a quick return. Forward error
-/// bound per product: [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
-///
-/// Kernel: the tile engine of `wgsl/level3/gemm.wgsl` with the batch folded into its grid:
-/// one dispatch covers the whole batch (workgroup `b·tiles + t` computes tile `t` of product
-/// `b`; the linear workgroup index runs over x and y of the grid, so a batch past 65,535 needs
-/// no split). Products with a side of at most 64 use 64-wide tiles. A k past 16,384 runs in
-/// k chunks of one dispatch each (lavapipe's loop limit), as for `sgemm`.
-///
-/// # Errors
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` or `b` (batch
-/// length other than C's), `b` (inner dimensions) or `c` (rows, columns);
-/// [`Error::TooLarge`](crate::Error::TooLarge) past one storage binding;
-/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a resident operand or device
-/// scalar of another context; [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::{array, Array3};
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::shared()?;
-/// // Two products with one shared A (batch stride 0, no copy).
-/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-/// let b = Array3::from_shape_vec((2, 2, 1), vec![1.0f32, 0.0, 0.0, 1.0]).unwrap();
-/// let mut c = Array3::<f32>::zeros((2, 2, 1));
-/// wgblas::blas::sgemm_batched(
-///     ctx, Transpose::No, Transpose::No, 1.0,
-///     a.broadcast((2, 2, 2)).unwrap(), b.view(), 0.0, c.view_mut(),
-/// )?;
-/// assert_eq!(c, Array3::from_shape_vec((2, 2, 1), vec![1.0, 3.0, 2.0, 4.0]).unwrap());
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn sgemm_batched<'a>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<BatchRef<'a>>,
-    b: impl Into<BatchRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    c: impl Into<BatchMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(sgemm_batched_in(
-        ctx,
-        transa,
-        transb,
-        alpha,
-        a,
-        b,
-        beta,
-        c,
-        Wait::Block,
-    ))
+blocking! {
+    gemm_batched_in(transa: Transpose, transb: Transpose; alpha: Scalar, a: BatchRef, b: BatchRef, beta: Scalar, c: BatchMut);
+    /// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` for every `b < batch`, `op(X) = X` or `Xᵀ`.
+    ///
+    /// BLAS: `sgemm_batched` (the strided-batched gemm of cuBLAS `cublasSgemmStridedBatched` and
+    /// oneMKL `sgemm_batch_strided`, on ndarray views). `a` is batch × (m×k, or k×m for
+    /// `transa = Yes`), `b` batch × (k×n, or n×k), `c` batch × m×n: axis 0 is the batch, each
+    /// matrix is `op` of the last two axes. Every operand may have any strides (C order, F order,
+    /// a batch of F-order matrices, mixed per operand, sliced, negative). A single A or B shared
+    /// by the whole batch is a view with batch stride 0 (`a2.broadcast((batch, m, k))`): it is
+    /// uploaded once and read by every product, with no copy (see [`crate::layout`]'s batch rules
+    /// for the views that are gathered). Resident batches ([`crate::resident::GpuBatch`], and
+    /// `.t()` of one) work in place.
+    ///
+    /// Semantics per product as [`sgemm`](crate::blas::sgemm) (DESIGN.md §3): k = 0 or
+    /// `alpha = 0` gives `C ← beta·C` and reads neither A nor B; `beta = 0` never reads C (NaN or
+    /// Inf there do not leak); a NaN or Inf alpha or beta is not 0; NaN and Inf of A and B
+    /// propagate through every product. batch = 0 (or m, n = 0) is a quick return. Forward error
+    /// bound per product: [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) (factor ≤ 1).
+    ///
+    /// Kernel: the tile engine of `wgsl/level3/gemm.wgsl` with the batch folded into its grid:
+    /// one dispatch covers the whole batch (workgroup `b·tiles + t` computes tile `t` of product
+    /// `b`; the linear workgroup index runs over x and y of the grid, so a batch past 65,535 needs
+    /// no split). Products with a side of at most 64 use 64-wide tiles. A k past 16,384 runs in
+    /// k chunks of one dispatch each (lavapipe's loop limit), as for `sgemm`.
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` or `b` (batch
+    /// length other than C's), `b` (inner dimensions) or `c` (rows, columns);
+    /// [`Error::TooLarge`](crate::Error::TooLarge) past one storage binding;
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a resident operand or device
+    /// scalar of another context; [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::{array, Array3};
+    /// use wgblas::Transpose;
+    /// let ctx = wgblas::Context::shared()?;
+    /// // Two products with one shared A (batch stride 0, no copy).
+    /// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let b = Array3::from_shape_vec((2, 2, 1), vec![1.0f32, 0.0, 0.0, 1.0]).unwrap();
+    /// let mut c = Array3::<f32>::zeros((2, 2, 1));
+    /// wgblas::blas::sgemm_batched(
+    ///     ctx, Transpose::No, Transpose::No, 1.0,
+    ///     a.broadcast((2, 2, 2)).unwrap(), b.view(), 0.0, c.view_mut(),
+    /// )?;
+    /// assert_eq!(c, Array3::from_shape_vec((2, 2, 1), vec![1.0, 3.0, 2.0, 4.0]).unwrap());
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    sgemm_batched: f32;
+    /// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` in f64 for every `b < batch`.
+    ///
+    /// BLAS: `dgemm_batched` (cuBLAS `cublasDgemmStridedBatched`). As [`sgemm_batched`] in every
+    /// rule (3-D views with any strides per operand, a broadcast A or B with batch stride 0 read
+    /// with no copy, one dispatch for the whole batch, the semantics of DESIGN.md §3), in f64
+    /// (`alias T = f64;`), `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`,
+    /// tested on the device as in [`dgemm`](crate::blas::dgemm)). Forward error bound per product:
+    /// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; otherwise as [`sgemm_batched`]. On error `C` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::Array3;
+    /// use wgblas::Transpose;
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// let a = Array3::from_shape_fn((3, 2, 2), |(b, i, j)| (b + i + j) as f64);
+    /// let mut c = Array3::<f64>::zeros((3, 2, 2));
+    /// wgblas::blas::dgemm_batched(ctx, Transpose::No, Transpose::No, 1.0, a.view(), a.view(), 0.0, c.view_mut())?;
+    /// assert_eq!(c[[2, 1, 1]], 3.0 * 3.0 + 4.0 * 4.0);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    dgemm_batched: f64;
 }
 
-/// The core of [`sgemm_batched`] and [`sgemm_batched_async`](crate::blas::sgemm_batched_async), waiting for
-/// the read-back as `wait` says.
+/// The core of [`sgemm_batched`], [`dgemm_batched`] and their `_async` twins, waiting for the
+/// read-back as `wait` says.
 #[allow(clippy::too_many_arguments)]
-pub(crate) async fn sgemm_batched_in<'a>(
+pub(crate) async fn gemm_batched_in<'a, T: Level3>(
     ctx: &Context,
     transa: Transpose,
     transb: Transpose,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<BatchRef<'a>>,
-    b: impl Into<BatchRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    c: impl Into<BatchMut<'a>>,
+    alpha: impl Into<Scalar<'a, T>>,
+    a: impl Into<BatchRef<'a, T>>,
+    b: impl Into<BatchRef<'a, T>>,
+    beta: impl Into<Scalar<'a, T>>,
+    c: impl Into<BatchMut<'a, T>>,
     wait: Wait,
 ) -> Result<()> {
-    const R: &str = "sgemm_batched";
+    let r = T::routine("sgemm_batched", "dgemm_batched");
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
+    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
     let op_a = a.op(transa);
     let op_b = b.op(transb);
-    let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
+    let (batch, m, n, k) = check_batched(r, &op_a, &op_b, c.dim())?;
+    alpha.check(ctx, r, "alpha")?;
+    beta.check(ctx, r, "beta")?;
+    T::check_type(ctx, r)?;
+    let (zero, one) = (T::from(0.0), T::from(1.0));
+    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha.is(zero)) && beta.is(one) {
         return Ok(());
     }
-    let ad = layout::batch(ctx, R, "a", op_a)?;
-    let bd = layout::batch(ctx, R, "b", op_b)?;
+    let ad = layout::batch(ctx, r, "a", op_a)?;
+    let bd = layout::batch(ctx, r, "b", op_b)?;
     // beta = 0: C is written in full without being read, so it is not uploaded.
     let c_in = match &c {
         BatchMut::Host(v) => BatchRef::Host(v.view()),
         BatchMut::Device(d) => BatchRef::Device(*d),
     };
-    let cd = if beta.is(0.0) {
-        layout::batch_output(ctx, R, "c", c_in)?
+    let cd = if beta.is(zero) {
+        layout::batch_output(ctx, r, "c", c_in)?
     } else {
-        layout::batch(ctx, R, "c", c_in)?
+        layout::batch(ctx, r, "c", c_in)?
     };
-    let plan = gemm::gemm_batched(
-        ctx,
-        (m, n, k),
+    let variant = Variant {
         batch,
-        alpha,
-        operand(&ad),
-        operand(&bd),
-        beta,
-        operand(&cd),
-    );
-    layout::finish_in(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [Out::Batch(&mut c, &cd)],
-        wait,
-    )
-    .await
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
+    let plan = T::engine(ctx, r, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+    let d = plan.dispatches();
+    T::finish(ctx, r, &d, &mut [OutAs::Batch(&mut c, &cd)], wait).await
 }
 
 fn operand(o: &layout::BatchOperand) -> Operand<'_> {
@@ -143,103 +142,6 @@ fn operand(o: &layout::BatchOperand) -> Operand<'_> {
         cs: o.cs,
         bs: o.bs,
     }
-}
-
-/// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` in f64 for every `b < batch`.
-///
-/// BLAS: `dgemm_batched` (cuBLAS `cublasDgemmStridedBatched`). As [`sgemm_batched`] in every
-/// rule (3-D views with any strides per operand, a broadcast A or B with batch stride 0 read
-/// with no copy, one dispatch for the whole batch, the semantics of DESIGN.md §3), in f64
-/// (`alias T = f64;`), `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`,
-/// tested on the device as in [`dgemm`](crate::blas::dgemm)). Forward error bound per product:
-/// [`metrics::bounds::gemm`](crate::metrics::bounds::gemm) with eps = 2^-52.
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; otherwise as [`sgemm_batched`]. On error `C` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::Array3;
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// let a = Array3::from_shape_fn((3, 2, 2), |(b, i, j)| (b + i + j) as f64);
-/// let mut c = Array3::<f64>::zeros((3, 2, 2));
-/// wgblas::blas::dgemm_batched(ctx, Transpose::No, Transpose::No, 1.0, a.view(), a.view(), 0.0, c.view_mut())?;
-/// assert_eq!(c[[2, 1, 1]], 3.0 * 3.0 + 4.0 * 4.0);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn dgemm_batched<'a>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<BatchRef<'a, f64>>,
-    b: impl Into<BatchRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: impl Into<BatchMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dgemm_batched_in(
-        ctx,
-        transa,
-        transb,
-        alpha,
-        a,
-        b,
-        beta,
-        c,
-        Wait::Block,
-    ))
-}
-
-/// The core of [`dgemm_batched`] and [`dgemm_batched_async`](crate::blas::dgemm_batched_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dgemm_batched_in<'a>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<BatchRef<'a, f64>>,
-    b: impl Into<BatchRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: impl Into<BatchMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dgemm_batched";
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
-    let op_a = a.op(transa);
-    let op_b = b.op(transb);
-    let (batch, m, n, k) = check_batched(R, &op_a, &op_b, c.dim())?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    crate::blas::check_f64(ctx, R)?;
-    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha.is(0.0)) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::batch(ctx, R, "a", op_a)?;
-    let bd = layout::batch(ctx, R, "b", op_b)?;
-    let c_in = match &c {
-        BatchMut::Host(v) => BatchRef::Host(v.view()),
-        BatchMut::Device(d) => BatchRef::Device(*d),
-    };
-    let cd = if beta.is(0.0) {
-        layout::batch_output(ctx, R, "c", c_in)?
-    } else {
-        layout::batch(ctx, R, "c", c_in)?
-    };
-    let variant = gemm::Variant {
-        batch,
-        ..gemm::Variant::default()
-    };
-    let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
-    let plan = gemm::engine_f64(ctx, R, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-    let d = plan.dispatches();
-    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Batch(&mut c, &cd)], wait).await
 }
 
 /// The shape checks of the batched routines: `(batch, m, n, k)`.

@@ -1,5 +1,6 @@
 //! Level 3: matrix-matrix routines.
 
+mod common;
 pub(crate) mod gemm;
 pub(crate) mod gemm_batched;
 pub(crate) mod gemmtr;
@@ -31,6 +32,20 @@ pub(crate) fn check_side(
     check_len(routine, "b", r, a.0, what)?;
     check_dim(routine, "b", m.max(n))?;
     Ok(r)
+}
+
+/// The order n of the square `C` (`c`) and the depth k of a product on its triangle, `op(A)`
+/// n×k (`a`): `Err(NotSquare)` naming `c`, `DimensionMismatch` naming `a` (`sgemmtr`, `ssyrk`,
+/// `ssyr2k` and their f64 twins, which then check their other operand and the sizes).
+pub(crate) fn check_tri_c(
+    routine: &'static str,
+    op_a: (usize, usize),
+    c: (usize, usize),
+) -> Result<(usize, usize)> {
+    check_square(routine, "c", c)?;
+    let what = "rows of op(A) must equal the order of C";
+    check_len(routine, "a", op_a.0, c.0, what)?;
+    Ok((c.0, op_a.1))
 }
 
 /// The left triangular operand L of the canonical left-side problem, and its triangle:

@@ -1,9 +1,10 @@
 use crate::blas::{check_dim, check_len, check_square};
-use crate::drivers::gemm::{self, AMode, Operand, Variant};
+use super::common::{blocking, dispatches, structured, structured_blocks, Level3};
+use crate::drivers::gemm::AMode;
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out, Scalar};
+use crate::layout::{MatMut, MatRef, OutAs, Scalar};
 use crate::Context;
 
 /// The shape checks of [`ssymm`] and [`dsymm`]: `A` (`a`) square, of the order of B's rows
@@ -33,203 +34,110 @@ fn check_shapes(
     Ok((m, n))
 }
 
-/// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
-/// symmetric, stored in its triangle `uplo`.
-///
-/// BLAS: `ssymm`. `B` and `C` are m×n; `A` is m×m (Left) or n×n (Right). Only the triangle `uplo`
-/// of `A` is read: the other may hold anything (NaN included). Every operand may be in any layout
-/// (C order, F order, mixed, transposed, sliced, strided), with no copy, or resident
-/// ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and resident operands mixed freely in one
-/// call (a resident `C` is updated on the device). Reference semantics: `alpha = 0` gives `C ←
-/// beta·C` and reads neither A nor B; `beta = 0` never reads `C`. Forward error bound:
-/// [`metrics::bounds::symm`](crate::metrics::bounds::symm) (factor ≤ 1).
-///
-/// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the symmetric operand, first
-/// packed densely by the engine's `pack` entry (`A_MODE = 1`: element (i, p) outside the stored
-/// triangle read at (p, i), so the other triangle is never read).
-/// `Side::Right` runs as `Cᵀ ← alpha·A·Bᵀ + beta·Cᵀ` (`A = Aᵀ`), the transposes being stride
-/// swaps.
-///
-/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
-/// (DESIGN.md §3).
-///
-/// # Errors
-/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` (order of `A` ≠ rows
-/// (Left) or columns (Right) of `B`) or `c` (shape of `C` ≠ shape of `B`);
-/// [`Error::TooLarge`](crate::Error::TooLarge)
-/// past one buffer of the device (past one storage binding: `A` in square blocks, the mirrored
-/// ones read from the stored triangle, and `C` in blocks, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::{array, Array2};
-/// use wgblas::{Side, Uplo};
-/// let ctx = wgblas::Context::shared()?;
-/// // A = [[1, 2], [2, 3]], stored in its upper triangle (the lower one is never read).
-/// let a = array![[1.0f32, 2.0], [f32::NAN, 3.0]];
-/// let b = array![[1.0f32, 0.0], [0.0, 1.0]];
-/// let mut c = Array2::<f32>::zeros((2, 2));
-/// wgblas::blas::ssymm(ctx, Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
-/// assert_eq!(c, array![[1.0, 2.0], [2.0, 3.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn ssymm<'a>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    b: impl Into<MatRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    c: impl Into<MatMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(ssymm_in(ctx, side, uplo, alpha, a, b, beta, c, Wait::Block))
+blocking! {
+    symm_in(side: Side, uplo: Uplo; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut);
+    /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
+    /// symmetric, stored in its triangle `uplo`.
+    ///
+    /// BLAS: `ssymm`. `B` and `C` are m×n; `A` is m×m (Left) or n×n (Right). Only the triangle `uplo`
+    /// of `A` is read: the other may hold anything (NaN included). Every operand may be in any layout
+    /// (C order, F order, mixed, transposed, sliced, strided), with no copy, or resident
+    /// ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and resident operands mixed freely in one
+    /// call (a resident `C` is updated on the device). Reference semantics: `alpha = 0` gives `C ←
+    /// beta·C` and reads neither A nor B; `beta = 0` never reads `C`. Forward error bound:
+    /// [`metrics::bounds::symm`](crate::metrics::bounds::symm) (factor ≤ 1).
+    ///
+    /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the symmetric operand, first
+    /// packed densely by the engine's `pack` entry (`A_MODE = 1`: element (i, p) outside the stored
+    /// triangle read at (p, i), so the other triangle is never read).
+    /// `Side::Right` runs as `Cᵀ ← alpha·A·Bᵀ + beta·Cᵀ` (`A = Aᵀ`), the transposes being stride
+    /// swaps.
+    ///
+    /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+    /// (DESIGN.md §3).
+    ///
+    /// # Errors
+    /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` (order of `A` ≠ rows
+    /// (Left) or columns (Right) of `B`) or `c` (shape of `C` ≠ shape of `B`);
+    /// [`Error::TooLarge`](crate::Error::TooLarge)
+    /// past one buffer of the device (past one storage binding: `A` in square blocks, the mirrored
+    /// ones read from the stored triangle, and `C` in blocks, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use wgblas::{Side, Uplo};
+    /// let ctx = wgblas::Context::shared()?;
+    /// // A = [[1, 2], [2, 3]], stored in its upper triangle (the lower one is never read).
+    /// let a = array![[1.0f32, 2.0], [f32::NAN, 3.0]];
+    /// let b = array![[1.0f32, 0.0], [0.0, 1.0]];
+    /// let mut c = Array2::<f32>::zeros((2, 2));
+    /// wgblas::blas::ssymm(ctx, Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+    /// assert_eq!(c, array![[1.0, 2.0], [2.0, 3.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    ssymm: f32;
+    /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`) in f64,
+    /// `A` symmetric, stored in its triangle `uplo`.
+    ///
+    /// BLAS: `dsymm`. As [`ssymm`] (shapes, layouts, only the triangle `uplo` of A read, the
+    /// semantics of DESIGN.md §3), in f64 on the same tile engine (`alias T = f64;`: A's triangle
+    /// packed densely, then the product). Forward bound: that of
+    /// [`metrics::bounds::symm`](crate::metrics::bounds::symm) with eps = 2^-52.
+    ///
+    /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+    /// (DESIGN.md §3).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; otherwise as [`ssymm`]. On error `C` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use wgblas::{Side, Uplo};
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// let a = array![[1.0f64, 1.0], [f64::NAN, 2.0]]; // upper triangle: [[1, 1], [1, 2]]
+    /// let b = array![[1.0f64, 0.0], [0.0, 1.0]];
+    /// let mut c = Array2::<f64>::zeros((2, 2));
+    /// wgblas::blas::dsymm(ctx, Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
+    /// assert_eq!(c, array![[1.0, 1.0], [1.0, 2.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    dsymm: f64;
 }
 
-/// The core of [`ssymm`] and [`ssymm_async`](crate::blas::ssymm_async), waiting for
-/// the read-back as `wait` says.
+/// The core of [`ssymm`], [`dsymm`] and their `_async` twins, waiting for the read-back as
+/// `wait` says.
 #[allow(clippy::too_many_arguments)]
-pub(crate) async fn ssymm_in<'a>(
+pub(crate) async fn symm_in<'a, T: Level3>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    b: impl Into<MatRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    c: impl Into<MatMut<'a>>,
+    alpha: impl Into<Scalar<'a, T>>,
+    a: impl Into<MatRef<'a, T>>,
+    b: impl Into<MatRef<'a, T>>,
+    beta: impl Into<Scalar<'a, T>>,
+    c: impl Into<MatMut<'a, T>>,
     wait: Wait,
 ) -> Result<()> {
-    const R: &str = "ssymm";
+    let r = T::routine("ssymm", "dsymm");
     let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
-    let (m, n) = check_shapes(R, side, a.dim(), b.dim(), c.dim())?;
-    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
+    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
+    let (m, n) = check_shapes(r, side, a.dim(), b.dim(), c.dim())?;
+    T::check_type(ctx, r)?;
+    if m == 0 || n == 0 || alpha.is(T::from(0.0)) && beta.is(T::from(1.0)) {
         return Ok(());
     }
-    let ad = layout::matrix_any(ctx, R, "a", &a)?;
-    let bd = layout::matrix_any(ctx, R, "b", &b)?;
-    let cd = layout::matrix_any(ctx, R, "c", c.view())?;
-    // Past one storage binding: A in square blocks, C in blocks (`gemm::structured_blocks`),
-    // on the left-side form (a right-side product is its transpose).
-    let (bl, cl) = match side {
-        Side::Left => (bd.t().t(), cd.t().t()),
-        Side::Right => (bd.t(), cd.t()),
-    };
-    let blocks = gemm::structured_blocks(ctx, &ad, &bl, &cl, AMode::Symmetric(uplo));
-    if !blocks.is_empty() {
-        let plans = gemm::structured_plans(ctx, alpha, beta, &blocks);
-        let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-        return layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut c, &cd)], wait).await;
-    }
-    let variant = Variant {
-        a_mode: AMode::Symmetric(uplo),
-        ..Variant::default()
-    };
-    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
-    let plan = match side {
-        Side::Left => gemm::engine(ctx, (m, n, m), alpha, ao, bo, beta, co, variant),
-        Side::Right => gemm::engine(ctx, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
-    };
-    layout::finish_in(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [Out::Mat(&mut c, &cd)],
-        wait,
-    )
-    .await
-}
-
-/// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`) in f64,
-/// `A` symmetric, stored in its triangle `uplo`.
-///
-/// BLAS: `dsymm`. As [`ssymm`] (shapes, layouts, only the triangle `uplo` of A read, the
-/// semantics of DESIGN.md §3), in f64 on the same tile engine (`alias T = f64;`: A's triangle
-/// packed densely, then the product). Forward bound: that of
-/// [`metrics::bounds::symm`](crate::metrics::bounds::symm) with eps = 2^-52.
-///
-/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
-/// (DESIGN.md §3).
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; otherwise as [`ssymm`]. On error `C` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::{array, Array2};
-/// use wgblas::{Side, Uplo};
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// let a = array![[1.0f64, 1.0], [f64::NAN, 2.0]]; // upper triangle: [[1, 1], [1, 2]]
-/// let b = array![[1.0f64, 0.0], [0.0, 1.0]];
-/// let mut c = Array2::<f64>::zeros((2, 2));
-/// wgblas::blas::dsymm(ctx, Side::Left, Uplo::Upper, 1.0, a.view(), b.view(), 0.0, c.view_mut())?;
-/// assert_eq!(c, array![[1.0, 1.0], [1.0, 2.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn dsymm<'a>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    b: impl Into<MatRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: impl Into<MatMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dsymm_in(ctx, side, uplo, alpha, a, b, beta, c, Wait::Block))
-}
-
-/// The core of [`dsymm`] and [`dsymm_async`](crate::blas::dsymm_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dsymm_in<'a>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    b: impl Into<MatRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    c: impl Into<MatMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dsymm";
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, R, alpha, a, b, beta, c);
-    let (m, n) = check_shapes(R, side, a.dim(), b.dim(), c.dim())?;
-    crate::blas::check_f64(ctx, R)?;
-    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix(ctx, R, "a", &a)?;
-    let bd = layout::matrix(ctx, R, "b", &b)?;
-    let cd = layout::matrix(ctx, R, "c", c.view())?;
-    let variant = Variant {
-        a_mode: AMode::Symmetric(uplo),
-        ..Variant::default()
-    };
-    let (ao, bo, co) = (Operand::of(&ad), Operand::of(&bd), Operand::of(&cd));
-    let plan = match side {
-        Side::Left => gemm::engine_f64(ctx, R, (m, n, m), alpha, ao, bo, beta, co, variant)?,
-        Side::Right => {
-            gemm::engine_f64(ctx, R, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant)?
-        }
-    };
-    layout::finish_as_in(
-        ctx,
-        R,
-        &plan.dispatches(),
-        &mut [layout::OutAs::Mat(&mut c, &cd)],
-        wait,
-    )
-    .await
+    let ad = T::matrix(ctx, r, "a", &a)?;
+    let bd = T::matrix(ctx, r, "b", &b)?;
+    let cd = T::matrix(ctx, r, "c", c.view())?;
+    let (operands, mode) = ((&ad, &bd, &cd), AMode::Symmetric(uplo));
+    let blocks = structured_blocks::<T>(ctx, side, operands, mode);
+    let plans = structured(ctx, r, side, (m, n), alpha, operands, beta, mode, &blocks)?;
+    let d = dispatches(&plans);
+    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
 }

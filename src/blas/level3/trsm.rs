@@ -1,251 +1,131 @@
-use super::{check_side, left_triangle};
+use super::common::{blocking, triangular, Level3};
 use crate::drivers::gemm::Operand;
 use crate::drivers::trsm;
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::launch::Wait;
-use crate::layout::{self, MatMut, MatRef, Out, Scalar};
+use crate::layout::{self, MatMut, MatRef, OutAs, Scalar};
 use crate::Context;
 
-/// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
-/// `B ← X`, `A` triangular, `op(A) = A` or `Aᵀ`.
-///
-/// BLAS: `strsm`. `B` is m×n, `A` m×m (Left) or n×n (Right). `uplo` says which triangle of `A`
-/// holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as ones and
-/// never reads it. `A` and `B` may be in any layout (C order, F order, transposed, sliced,
-/// strided), with no copy, or resident ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and
-/// resident operands mixed freely in one call (a resident `B` is updated on the device). Reference
-/// semantics: `alpha = 0` sets `B` to zero without reading A or B. No test for singularity is made
-/// (as in BLAS): a zero on the diagonal gives Inf or NaN.
-///
-/// Algorithm: recursive blocked substitution (`drivers/trsm.rs`; Elmroth, Gustavson,
-/// Jonsson and Kågström, SIAM Review 46(1), 2004): the rows split in halves, the first half
-/// solved, the second updated by one tile-engine product (`wgsl/level3/gemm.wgsl`) of depth
-/// r/2, r/4, ..., then solved; 32-row diagonal blocks solved directly for all right-hand sides
-/// at once; all in one submission. `Side::Right`
-/// runs as `op(A)ᵀ·Xᵀ = alpha·Bᵀ`, the transposes being stride swaps. Blocked substitution
-/// with conventional products is backward stable (Higham, *Accuracy and Stability of
-/// Numerical Algorithms*, 2nd ed., Thm. 8.5 and §13.1): the backward-residual factor of
-/// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) stays ≤ 5 whatever the condition of
-/// `A`.
-///
-/// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
-/// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
-/// gives `B = 0` whatever A holds, as on the host.
-///
-/// # Errors
-/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`b`: rows (Left) or columns
-/// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge);
-/// [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// use wgblas::{Diag, Side, Transpose, Uplo};
-/// let ctx = wgblas::Context::shared()?;
-/// let a = array![[2.0f32, 1.0], [f32::NAN, 4.0]]; // upper triangle; the NaN is never read
-/// let mut b = array![[4.0f32, 8.0], [8.0, 16.0]];
-/// // X·A = B: X = [[2, 1.5], [4, 3]]
-/// wgblas::blas::strsm(ctx, Side::Right, Uplo::Upper, Transpose::No, Diag::NonUnit, 1.0, a.view(), b.view_mut())?;
-/// assert_eq!(b, array![[2.0, 1.5], [4.0, 3.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn strsm<'a>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    transa: Transpose,
-    diag: Diag,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    b: impl Into<MatMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(strsm_in(
-        ctx,
-        side,
-        uplo,
-        transa,
-        diag,
-        alpha,
-        a,
-        b,
-        Wait::Block,
-    ))
+blocking! {
+    trsm_in(side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut);
+    /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
+    /// `B ← X`, `A` triangular, `op(A) = A` or `Aᵀ`.
+    ///
+    /// BLAS: `strsm`. `B` is m×n, `A` m×m (Left) or n×n (Right). `uplo` says which triangle of `A`
+    /// holds the matrix; the other triangle is never read. `diag = Unit` takes the diagonal as ones and
+    /// never reads it. `A` and `B` may be in any layout (C order, F order, transposed, sliced,
+    /// strided), with no copy, or resident ([`GpuMatrix`](crate::GpuMatrix) or its `.t()`), host and
+    /// resident operands mixed freely in one call (a resident `B` is updated on the device). Reference
+    /// semantics: `alpha = 0` sets `B` to zero without reading A or B. No test for singularity is made
+    /// (as in BLAS): a zero on the diagonal gives Inf or NaN.
+    ///
+    /// Algorithm: recursive blocked substitution (`drivers/trsm.rs`; Elmroth, Gustavson,
+    /// Jonsson and Kågström, SIAM Review 46(1), 2004): the rows split in halves, the first half
+    /// solved, the second updated by one tile-engine product (`wgsl/level3/gemm.wgsl`) of depth
+    /// r/2, r/4, ..., then solved; 32-row diagonal blocks solved directly for all right-hand sides
+    /// at once; all in one submission. `Side::Right`
+    /// runs as `op(A)ᵀ·Xᵀ = alpha·Bᵀ`, the transposes being stride swaps. Blocked substitution
+    /// with conventional products is backward stable (Higham, *Accuracy and Stability of
+    /// Numerical Algorithms*, 2nd ed., Thm. 8.5 and §13.1): the backward-residual factor of
+    /// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) stays ≤ 5 whatever the condition of
+    /// `A`.
+    ///
+    /// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
+    /// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
+    /// gives `B = 0` whatever A holds, as on the host.
+    ///
+    /// # Errors
+    /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`b`: rows (Left) or columns
+    /// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// use wgblas::{Diag, Side, Transpose, Uplo};
+    /// let ctx = wgblas::Context::shared()?;
+    /// let a = array![[2.0f32, 1.0], [f32::NAN, 4.0]]; // upper triangle; the NaN is never read
+    /// let mut b = array![[4.0f32, 8.0], [8.0, 16.0]];
+    /// // X·A = B: X = [[2, 1.5], [4, 3]]
+    /// wgblas::blas::strsm(ctx, Side::Right, Uplo::Upper, Transpose::No, Diag::NonUnit, 1.0, a.view(), b.view_mut())?;
+    /// assert_eq!(b, array![[2.0, 1.5], [4.0, 3.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    strsm: f32;
+    /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) for X,
+    /// overwriting B, in f64, `A` triangular.
+    ///
+    /// BLAS: `dtrsm`. As [`strsm`] (shapes, layouts, only the triangle `uplo` of A read and its
+    /// diagonal not at all for `Diag::Unit`, `alpha = 0` setting B to 0 without reading A, no
+    /// pivoting: a zero on the diagonal gives Inf/NaN as in reference BLAS), in f64: the diagonal
+    /// blocks solved by `wgsl/level3/trsm.wgsl` and the updates on the tile engine, both with
+    /// `alias T = f64;` and alpha read as f64. Metric: the backward residual of
+    /// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) with eps = 2^-52.
+    ///
+    /// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
+    /// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
+    /// gives `B = 0` whatever A holds, as on the host.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; otherwise as [`strsm`]. On error `B` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// use wgblas::{Diag, Side, Transpose, Uplo};
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// let a = array![[2.0f64, 1.0], [f64::NAN, 4.0]];
+    /// let mut b = array![[4.0f64, 6.0], [8.0, 12.0]];
+    /// wgblas::blas::dtrsm(ctx, Side::Right, Uplo::Upper, Transpose::No, Diag::NonUnit, 1.0, a.view(), b.view_mut())?;
+    /// assert_eq!(b, array![[2.0, 1.0], [4.0, 2.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    dtrsm: f64;
 }
 
-/// The core of [`strsm`] and [`strsm_async`](crate::blas::strsm_async), waiting for
-/// the read-back as `wait` says.
+/// The core of [`strsm`], [`dtrsm`] and their `_async` twins, waiting for the read-back as
+/// `wait` says.
 #[allow(clippy::too_many_arguments)]
-pub(crate) async fn strsm_in<'a>(
+pub(crate) async fn trsm_in<'a, T: Level3>(
     ctx: &Context,
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    b: impl Into<MatMut<'a>>,
+    alpha: impl Into<Scalar<'a, T>>,
+    a: impl Into<MatRef<'a, T>>,
+    b: impl Into<MatMut<'a, T>>,
     wait: Wait,
 ) -> Result<()> {
-    const R: &str = "strsm";
+    let r = T::routine("strsm", "dtrsm");
     let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
-    crate::blas::owners!(ctx, R, alpha, a, b);
-    let (m, n) = b.dim();
-    let r = check_side(R, side, a.dim(), (m, n))?;
-    let nrhs = match side {
-        Side::Left => n,
-        Side::Right => m,
-    };
-    if m == 0 || n == 0 {
-        return Ok(());
-    }
-    if alpha.is(0.0) {
-        layout::fill_zero(ctx, &mut b);
-        return Ok(());
-    }
+    crate::blas::owners!(ctx, r, alpha, a, b);
+    let flags = (side, uplo, transa);
     // The triangle L of the canonical solve L·X = alpha·B.
-    let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
-    let ld = layout::matrix(ctx, R, "a", &l)?;
-    let bd = layout::matrix(ctx, R, "b", b.view())?;
-    let scratch = trsm::scratch_len(r, nrhs);
-    layout::check_binding(ctx, R, "b", scratch as u64 * 4)?;
-    let w = ctx.scratch(scratch as u64 * 4);
+    let Some((order, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
+        return Ok(());
+    };
+    let nrhs = match (side, b.dim()) {
+        (Side::Left, (_, n)) => n,
+        (Side::Right, (m, _)) => m,
+    };
+    // Bound whole in both types: the solve reads and writes B in place.
+    let ld = layout::matrix(ctx, r, "a", &l)?;
+    let bd = layout::matrix(ctx, r, "b", b.view())?;
+    let scratch = trsm::scratch_len(order, nrhs) as u64 * std::mem::size_of::<T>() as u64;
+    layout::check_binding(ctx, r, "b", scratch)?;
+    let w = ctx.scratch(scratch);
+    let sc = T::trsm_alpha(ctx, r, &alpha)?;
     let x = match side {
         Side::Left => Operand::of(&bd),
         Side::Right => Operand::of(&bd).t(),
     };
-    let unit = diag == Diag::Unit;
-    let steps = trsm::trsm(ctx, (r, nrhs), l_uplo, unit, alpha, Operand::of(&ld), x, &w);
-    layout::finish_in(
-        ctx,
-        R,
-        &trsm::dispatches(&steps),
-        &mut [Out::Mat(&mut b, &bd)],
-        wait,
-    )
-    .await
-}
-
-/// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) for X,
-/// overwriting B, in f64, `A` triangular.
-///
-/// BLAS: `dtrsm`. As [`strsm`] (shapes, layouts, only the triangle `uplo` of A read and its
-/// diagonal not at all for `Diag::Unit`, `alpha = 0` setting B to 0 without reading A, no
-/// pivoting: a zero on the diagonal gives Inf/NaN as in reference BLAS), in f64: the diagonal
-/// blocks solved by `wgsl/level3/trsm.wgsl` and the updates on the tile engine, both with
-/// `alias T = f64;` and alpha read as f64. Metric: the backward residual of
-/// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) with eps = 2^-52.
-///
-/// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
-/// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
-/// gives `B = 0` whatever A holds, as on the host.
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; otherwise as [`strsm`]. On error `B` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// use wgblas::{Diag, Side, Transpose, Uplo};
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// let a = array![[2.0f64, 1.0], [f64::NAN, 4.0]];
-/// let mut b = array![[4.0f64, 6.0], [8.0, 12.0]];
-/// wgblas::blas::dtrsm(ctx, Side::Right, Uplo::Upper, Transpose::No, Diag::NonUnit, 1.0, a.view(), b.view_mut())?;
-/// assert_eq!(b, array![[2.0, 1.0], [4.0, 2.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn dtrsm<'a>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    transa: Transpose,
-    diag: Diag,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    b: impl Into<MatMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dtrsm_in(
-        ctx,
-        side,
-        uplo,
-        transa,
-        diag,
-        alpha,
-        a,
-        b,
-        Wait::Block,
-    ))
-}
-
-/// The core of [`dtrsm`] and [`dtrsm_async`](crate::blas::dtrsm_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dtrsm_in<'a>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    transa: Transpose,
-    diag: Diag,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    b: impl Into<MatMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dtrsm";
-    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
-    crate::blas::owners!(ctx, R, alpha, a, b);
-    let (m, n) = b.dim();
-    let r = check_side(R, side, a.dim(), (m, n))?;
-    crate::blas::check_f64(ctx, R)?;
-    let nrhs = match side {
-        Side::Left => n,
-        Side::Right => m,
-    };
-    if m == 0 || n == 0 {
-        return Ok(());
-    }
-    if alpha.is(0.0) {
-        layout::fill_zero(ctx, &mut b);
-        return Ok(());
-    }
-    let (l, l_uplo) = left_triangle(side, uplo, transa, &a);
-    let ld = layout::matrix(ctx, R, "a", &l)?;
-    let bd = layout::matrix(ctx, R, "b", b.view())?;
-    let scratch = trsm::scratch_len(r, nrhs);
-    layout::check_binding(ctx, R, "b", scratch as u64 * 8)?;
-    let w = ctx.scratch(scratch as u64 * 8);
-    let host = [alpha.host().unwrap_or(1.0)];
-    let sc = ctx.upload_source(R, &crate::transfer::Source::slice(&host))?;
-    let x = match side {
-        Side::Left => Operand::of(&bd),
-        Side::Right => Operand::of(&bd).t(),
-    };
-    let unit = diag == Diag::Unit;
-    let steps = trsm::trsm_f64(
-        ctx,
-        R,
-        (r, nrhs),
-        l_uplo,
-        unit,
-        alpha,
-        &sc,
-        Operand::of(&ld),
-        x,
-        &w,
-    )?;
-    layout::finish_as_in(
-        ctx,
-        R,
-        &trsm::dispatches(&steps),
-        &mut [layout::OutAs::Mat(&mut b, &bd)],
-        wait,
-    )
-    .await
+    let (dims, unit, lo) = ((order, nrhs), diag == Diag::Unit, Operand::of(&ld));
+    let steps = T::trsm(ctx, r, dims, l_uplo, unit, alpha, sc.as_ref(), lo, x, &w)?;
+    let d = trsm::dispatches(&steps);
+    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &bd)], wait).await
 }

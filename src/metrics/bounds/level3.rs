@@ -86,23 +86,14 @@ pub fn dgemm(
     beta: f64,
     c: ArrayView2<'_, f64>,
 ) -> Array2<f64> {
-    let opa = if transa == Transpose::Yes { a.t() } else { a };
-    let opb = if transb == Transpose::Yes { b.t() } else { b };
-    let ((m, k), (kb, n)) = (opa.dim(), opb.dim());
-    assert_eq!(
-        k, kb,
-        "bounds::dgemm: op(a) is {m}x{k} but op(b) is {kb}x{n}"
-    );
-    assert_eq!(c.dim(), (m, n), "bounds::dgemm: c must be {m}x{n}");
-    let scale = (k as f64 + 1.0) * alpha.abs();
-    let mut out = if alpha == 0.0 || k == 0 {
-        Array2::zeros((m, n))
-    } else {
-        opa.mapv(f64::abs).dot(&opb.mapv(f64::abs)) * scale
+    // k = 0: no product term whatever alpha is (as the f64 engine computes C ← beta·C).
+    let k = match transa {
+        Transpose::No => a.ncols(),
+        Transpose::Yes => a.nrows(),
     };
-    if beta != 0.0 {
-        out.zip_mut_with(&c, |o, &cv| *o += (beta * cv).abs());
-    }
+    let alpha = if k == 0 { 0.0 } else { alpha };
+    let mut out = product_term("bounds::dgemm", transa, transb, alpha, a, b, c.dim());
+    add_term2(&mut out, beta, c, None);
     out
 }
 

@@ -1,0 +1,457 @@
+//! What the Level 3 routines share across element types: [`Level3`], the pieces in which the
+//! f32 and f64 paths differ (uploads, the engine entry, the blocked solve, the write-back), so
+//! that each routine has one core generic over its element type; and [`blocking!`], which
+//! writes a routine's public `s`/`d` blocking forms over that core.
+
+use std::future::Future;
+
+use crate::drivers::gemm::{self, AMode, Block, Operand, Plan, Variant};
+use crate::drivers::trsm::{self, Step};
+use crate::error::Result;
+use crate::flags::{Side, Transpose, Uplo};
+use crate::launch::{Dispatch, Wait};
+use crate::layout::{self, Element, MatMut, MatOperand, MatRef, Out, OutAs, Scalar};
+use crate::pool::Buf;
+use crate::Context;
+
+/// The element types of the Level 3 routines, and what differs between them.
+///
+/// f32 operands may exceed one storage binding: they are uploaded as `matrix_any` and
+/// processed in blocks (`gemm::{gemm_blocks, tri_blocks, structured_blocks}`), and the engine
+/// reads alpha and beta from its params. f64 operands are bound whole (`matrix`, so those
+/// block lists are empty), the engine reads alpha and beta from a small f64 buffer
+/// ([`gemm::engine_f64`]), and the adapter needs `SHADER_F64`.
+pub(crate) trait Level3: Element + From<f32> + PartialEq {
+    /// Whether operands past one storage binding are processed in blocks (f32); f64 ones are
+    /// bound whole, so a product on them is one engine call.
+    const BLOCKS: bool;
+
+    /// The BLAS name of a routine in this type: `s` in f32, `d` in f64.
+    fn routine(s: &'static str, d: &'static str) -> &'static str;
+
+    /// `Err(Unsupported)` where `ctx` cannot run this type (f64 without `SHADER_F64`).
+    fn check_type(ctx: &Context, routine: &'static str) -> Result<()>;
+
+    /// Upload an input (or input-output) matrix.
+    fn matrix<'v>(
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+        a: impl Into<MatRef<'v, Self>>,
+    ) -> Result<MatOperand>;
+
+    /// The device operand of an output matrix written in full without being read (`beta = 0`).
+    fn matrix_output<'v>(
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+        a: impl Into<MatRef<'v, Self>>,
+    ) -> Result<MatOperand>;
+
+    /// One engine call `C = alpha·A·B + beta·C` (`dims = (m, n, k)`) in `variant`.
+    #[allow(clippy::too_many_arguments)]
+    fn engine<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize, usize),
+        alpha: Scalar<'a, Self>,
+        a: Operand<'a>,
+        b: Operand<'a>,
+        beta: Scalar<'a, Self>,
+        c: Operand<'a>,
+        variant: Variant,
+    ) -> Result<Plan<'a>>;
+
+    /// The plans of a product on a triangle of C, whole or over `blocks` (`gemm::tri_plans`).
+    #[allow(clippy::too_many_arguments)]
+    fn tri_plans<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize, usize),
+        alpha: Scalar<'a, Self>,
+        ab: (Operand<'a>, Operand<'a>),
+        beta: Scalar<'a, Self>,
+        c: &'a MatOperand,
+        variant: Variant,
+        blocks: &'a [(Block, bool)],
+    ) -> Result<Vec<Plan<'a>>>;
+
+    /// The plans of a structured product over `blocks` (`gemm::structured_plans`).
+    fn structured_plans<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        alpha: Scalar<'a, Self>,
+        beta: Scalar<'a, Self>,
+        blocks: &'a [(Block, AMode)],
+    ) -> Result<Vec<Plan<'a>>>;
+
+    /// The buffer the blocked solve reads alpha from (f64 only).
+    fn trsm_alpha(
+        ctx: &Context,
+        routine: &'static str,
+        alpha: &Scalar<'_, Self>,
+    ) -> Result<Option<Buf>>;
+
+    /// The steps of the blocked solve `L·X = alpha·X` (`trsm::trsm`).
+    #[allow(clippy::too_many_arguments)]
+    fn trsm<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize),
+        uplo: Uplo,
+        unit: bool,
+        alpha: Scalar<'a, Self>,
+        sc: Option<&'a Buf>,
+        l: Operand<'a>,
+        x: Operand<'a>,
+        w: &'a Buf,
+    ) -> Result<Vec<Step<'a>>>;
+
+    /// Run `d` and deliver `outs` (`layout::finish_in` in f32, `finish_as_in` in f64).
+    fn finish<'f>(
+        ctx: &'f Context,
+        routine: &'static str,
+        d: &'f [Dispatch<'_>],
+        outs: &'f mut [OutAs<'_, '_, Self>],
+        wait: Wait,
+    ) -> impl Future<Output = Result<()>> + Send + 'f;
+}
+
+impl Level3 for f32 {
+    const BLOCKS: bool = true;
+
+    fn routine(s: &'static str, _: &'static str) -> &'static str {
+        s
+    }
+
+    fn check_type(_: &Context, _: &'static str) -> Result<()> {
+        Ok(())
+    }
+
+    fn matrix<'v>(
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+        a: impl Into<MatRef<'v, f32>>,
+    ) -> Result<MatOperand> {
+        layout::matrix_any(ctx, routine, arg, a)
+    }
+
+    fn matrix_output<'v>(
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+        a: impl Into<MatRef<'v, f32>>,
+    ) -> Result<MatOperand> {
+        layout::matrix_output_any(ctx, routine, arg, a)
+    }
+
+    fn engine<'a>(
+        ctx: &Context,
+        _: &'static str,
+        dims: (usize, usize, usize),
+        alpha: Scalar<'a>,
+        a: Operand<'a>,
+        b: Operand<'a>,
+        beta: Scalar<'a>,
+        c: Operand<'a>,
+        variant: Variant,
+    ) -> Result<Plan<'a>> {
+        Ok(gemm::engine(ctx, dims, alpha, a, b, beta, c, variant))
+    }
+
+    fn tri_plans<'a>(
+        ctx: &Context,
+        _: &'static str,
+        dims: (usize, usize, usize),
+        alpha: Scalar<'a>,
+        ab: (Operand<'a>, Operand<'a>),
+        beta: Scalar<'a>,
+        c: &'a MatOperand,
+        variant: Variant,
+        blocks: &'a [(Block, bool)],
+    ) -> Result<Vec<Plan<'a>>> {
+        let plans = gemm::tri_plans(ctx, dims, alpha, ab, beta, c, variant, blocks);
+        Ok(plans)
+    }
+
+    fn structured_plans<'a>(
+        ctx: &Context,
+        _: &'static str,
+        alpha: Scalar<'a>,
+        beta: Scalar<'a>,
+        blocks: &'a [(Block, AMode)],
+    ) -> Result<Vec<Plan<'a>>> {
+        Ok(gemm::structured_plans(ctx, alpha, beta, blocks))
+    }
+
+    fn trsm_alpha(_: &Context, _: &'static str, _: &Scalar<'_>) -> Result<Option<Buf>> {
+        Ok(None)
+    }
+
+    fn trsm<'a>(
+        ctx: &Context,
+        _: &'static str,
+        dims: (usize, usize),
+        uplo: Uplo,
+        unit: bool,
+        alpha: Scalar<'a>,
+        _: Option<&'a Buf>,
+        l: Operand<'a>,
+        x: Operand<'a>,
+        w: &'a Buf,
+    ) -> Result<Vec<Step<'a>>> {
+        trsm::trsm(ctx, dims, uplo, unit, alpha, l, x, w)
+    }
+
+    fn finish<'f>(
+        ctx: &'f Context,
+        routine: &'static str,
+        d: &'f [Dispatch<'_>],
+        outs: &'f mut [OutAs<'_, '_, f32>],
+        wait: Wait,
+    ) -> impl Future<Output = Result<()>> + Send + 'f {
+        let mut outs: Vec<Out<'_, '_>> = outs
+            .iter_mut()
+            .map(|o| match o {
+                OutAs::Vec(v, op) => Out::Vec(v, op),
+                OutAs::Mat(m, op) => Out::Mat(m, op),
+                OutAs::Batch(b, op) => Out::Batch(b, op),
+                OutAs::Tri(m, op, uplo) => Out::Tri(m, op, *uplo),
+            })
+            .collect();
+        async move { layout::finish_in(ctx, routine, d, &mut outs, wait).await }
+    }
+}
+
+/// f64 operands are bound whole ([`Level3::BLOCKS`] is false): one engine call, no blocks.
+impl Level3 for f64 {
+    const BLOCKS: bool = false;
+
+    fn routine(_: &'static str, d: &'static str) -> &'static str {
+        d
+    }
+
+    fn check_type(ctx: &Context, routine: &'static str) -> Result<()> {
+        crate::blas::check_f64(ctx, routine)
+    }
+
+    fn matrix<'v>(
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+        a: impl Into<MatRef<'v, f64>>,
+    ) -> Result<MatOperand> {
+        layout::matrix(ctx, routine, arg, a)
+    }
+
+    fn matrix_output<'v>(
+        ctx: &Context,
+        routine: &'static str,
+        arg: &'static str,
+        a: impl Into<MatRef<'v, f64>>,
+    ) -> Result<MatOperand> {
+        layout::matrix_output(ctx, routine, arg, a)
+    }
+
+    fn engine<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize, usize),
+        alpha: Scalar<'a, f64>,
+        a: Operand<'a>,
+        b: Operand<'a>,
+        beta: Scalar<'a, f64>,
+        c: Operand<'a>,
+        variant: Variant,
+    ) -> Result<Plan<'a>> {
+        gemm::engine_f64(ctx, routine, dims, alpha, a, b, beta, c, variant)
+    }
+
+    fn tri_plans<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize, usize),
+        alpha: Scalar<'a, f64>,
+        (a, b): (Operand<'a>, Operand<'a>),
+        beta: Scalar<'a, f64>,
+        c: &'a MatOperand,
+        variant: Variant,
+        blocks: &'a [(Block, bool)],
+    ) -> Result<Vec<Plan<'a>>> {
+        debug_assert!(blocks.is_empty(), "f64 operands are bound whole");
+        let c = Operand::of(c);
+        Ok(vec![Self::engine(
+            ctx, routine, dims, alpha, a, b, beta, c, variant,
+        )?])
+    }
+
+    fn structured_plans<'a>(
+        _: &Context,
+        _: &'static str,
+        _: Scalar<'a, f64>,
+        _: Scalar<'a, f64>,
+        blocks: &'a [(Block, AMode)],
+    ) -> Result<Vec<Plan<'a>>> {
+        debug_assert!(blocks.is_empty(), "f64 operands are bound whole");
+        Ok(Vec::new())
+    }
+
+    fn trsm_alpha(
+        ctx: &Context,
+        routine: &'static str,
+        alpha: &Scalar<'_, f64>,
+    ) -> Result<Option<Buf>> {
+        let host = [alpha.host().unwrap_or(1.0)];
+        let source = crate::transfer::Source::slice(&host);
+        Ok(Some(ctx.upload_source(routine, &source)?))
+    }
+
+    fn trsm<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize),
+        uplo: Uplo,
+        unit: bool,
+        alpha: Scalar<'a, f64>,
+        sc: Option<&'a Buf>,
+        l: Operand<'a>,
+        x: Operand<'a>,
+        w: &'a Buf,
+    ) -> Result<Vec<Step<'a>>> {
+        let sc = sc.expect("trsm_alpha gives f64 its buffer");
+        trsm::trsm_f64(ctx, routine, dims, uplo, unit, alpha, sc, l, x, w)
+    }
+
+    fn finish<'f>(
+        ctx: &'f Context,
+        routine: &'static str,
+        d: &'f [Dispatch<'_>],
+        outs: &'f mut [OutAs<'_, '_, f64>],
+        wait: Wait,
+    ) -> impl Future<Output = Result<()>> + Send + 'f {
+        layout::finish_as_in(ctx, routine, d, outs, wait)
+    }
+}
+
+/// The blocks of a product past one storage binding, from `blocks` where the type is
+/// processed in blocks ([`Level3::BLOCKS`]); none otherwise (one engine call).
+pub(crate) fn blocks<T: Level3, B>(blocks: impl FnOnce() -> Vec<B>) -> Vec<B> {
+    if T::BLOCKS {
+        blocks()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The operands `(A, B, C)` of a structured product (`ssymm`, `strmm`): A r×r, B and C m×n.
+pub(crate) type Structured<'o> = (&'o MatOperand, &'o MatOperand, &'o MatOperand);
+
+/// The blocks of the structured product `C = alpha·S·B + beta·C` (`side` Left) or
+/// `C = alpha·B·S + beta·C` (Right), `S` read in `mode`, past one storage binding (f32): A in
+/// square blocks, C in blocks (`gemm::structured_blocks`), on the left-side form (a right-side
+/// product is its transpose). None where the operands fit one binding.
+pub(crate) fn structured_blocks<T: Level3>(
+    ctx: &Context,
+    side: Side,
+    (a, b, c): Structured<'_>,
+    mode: AMode,
+) -> Vec<(Block, AMode)> {
+    blocks::<T, _>(|| {
+        let (bl, cl) = match side {
+            Side::Left => (b.t().t(), c.t().t()),
+            Side::Right => (b.t(), c.t()),
+        };
+        gemm::structured_blocks(ctx, a, &bl, &cl, mode)
+    })
+}
+
+/// The plans of a structured product (see [`structured_blocks`]; `(m, n)` the shape of B and
+/// C): over `blocks`, or one engine call with A read in `mode`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn structured<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    side: Side,
+    (m, n): (usize, usize),
+    alpha: Scalar<'a, T>,
+    (a, b, c): Structured<'a>,
+    beta: Scalar<'a, T>,
+    mode: AMode,
+    blocks: &'a [(Block, AMode)],
+) -> Result<Vec<Plan<'a>>> {
+    if !blocks.is_empty() {
+        return T::structured_plans(ctx, routine, alpha, beta, blocks);
+    }
+    let variant = Variant {
+        a_mode: mode,
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (Operand::of(a), Operand::of(b), Operand::of(c));
+    let plan = match side {
+        Side::Left => T::engine(ctx, routine, (m, n, m), alpha, ao, bo, beta, co, variant),
+        Side::Right => T::engine(ctx, routine, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
+    };
+    Ok(vec![plan?])
+}
+
+/// The start that `strmm`, `strsm` and their f64 twins share, after the owner checks: the
+/// shapes (`super::check_side`), the element type, and the quick returns: an empty `B` is
+/// left alone, `alpha = 0` sets it to zero (reading neither A nor B). Otherwise: the order r of
+/// A, and the left triangular operand of the canonical left-side problem and its triangle
+/// (`super::left_triangle`).
+pub(crate) fn triangular<'x, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    (side, uplo, transa): (Side, Uplo, Transpose),
+    alpha: &Scalar<'_, T>,
+    a: &'x MatRef<'_, T>,
+    b: &mut MatMut<'_, T>,
+) -> Result<Option<(usize, MatRef<'x, T>, Uplo)>> {
+    let (m, n) = b.dim();
+    let r = super::check_side(routine, side, a.dim(), (m, n))?;
+    T::check_type(ctx, routine)?;
+    if m == 0 || n == 0 {
+        return Ok(None);
+    }
+    if alpha.is(T::from(0.0)) {
+        layout::fill_zero(ctx, b);
+        return Ok(None);
+    }
+    let (l, l_uplo) = super::left_triangle(side, uplo, transa, a);
+    Ok(Some((r, l, l_uplo)))
+}
+
+/// The dispatches of `plans`, in order.
+pub(crate) fn dispatches<'p>(plans: &'p [Plan<'_>]) -> Vec<Dispatch<'p>> {
+    plans.iter().flat_map(|p| p.dispatches()).collect()
+}
+
+/// `v` as a host scalar of type `T` (the constant alpha or beta of a pass).
+pub(crate) fn host<'a, T: Level3>(v: f32) -> Scalar<'a, T> {
+    Scalar::Host(T::from(v))
+}
+
+/// A routine's public blocking forms: for each `name: T` (with its doc), `pub fn name` taking
+/// `ctx`, the flags as they are and each operand `arg: Kind` as `impl Into<Kind<'a, T>>`, and
+/// blocking on the generic core `$core::<T>` (which its `_async` twin in `blas::asynch` awaits).
+macro_rules! blocking {
+    ($core:ident $params:tt; $($(#[$doc:meta])* $name:ident: $t:ty;)+) => {
+        $(blocking!(@one $core $params $(#[$doc])* $name: $t);)+
+    };
+    (@one $core:ident ($($flag:ident: $fty:ty),*; $($arg:ident: $kind:ident),*)
+        $(#[$doc:meta])* $name:ident: $t:ty
+    ) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name<'a>(
+            ctx: &crate::Context,
+            $($flag: $fty,)*
+            $($arg: impl Into<$kind<'a, $t>>,)*
+        ) -> crate::error::Result<()> {
+            // One core for this blocking form and its `_async` twin (module `blas::asynch`).
+            pollster::block_on($core::<$t>(ctx, $($flag,)* $($arg,)* crate::launch::Wait::Block))
+        }
+    };
+}
+pub(crate) use blocking;
