@@ -19,7 +19,9 @@ mod operand;
 mod small;
 mod tile;
 
-pub(crate) use blocks::{gemm_blocks, Block, structured_blocks, structured_plans, tri_blocks, tri_plans};
+pub(crate) use blocks::{
+    gemm_blocks, structured_blocks, structured_plans, tri_blocks, tri_plans, Block,
+};
 pub(crate) use operand::Operand;
 use operand::{pack, pack_into, vec_mode, BufRef, Op};
 use small::{dispatch_small, small_kernel, K_SPLIT_SMALL};

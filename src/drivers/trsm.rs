@@ -225,7 +225,11 @@ impl<'a> Solve<'_, 'a> {
         self.solve(f0, f1, scaled, out)?;
         // X_second ← scale·X_second − L[second, first]·X_first (X_first read from w).
         let dims = (s1 - s0, self.n, f1 - f0);
-        let (l, wop, x) = (self.l.at(s0, f0), rows_of(self.w, self.n, f0), self.x.at(s0, 0));
+        let (l, wop, x) = (
+            self.l.at(s0, f0),
+            rows_of(self.w, self.n, f0),
+            self.x.at(s0, 0),
+        );
         let v = Variant::default();
         out.push(Step::Update(match self.f64 {
             None => gemm::engine(self.ctx, dims, -1.0, l, wop, scale, x, v),

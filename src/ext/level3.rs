@@ -45,16 +45,8 @@ pub trait GemmExt<A: Float> {
         beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        A::gemm(
-            Context::shared()?,
-            Transpose::No,
-            Transpose::No,
-            alpha,
-            self.ext_view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
+        let (ctx, a, b, c) = (Context::shared()?, self.ext_view(), b.view(), c.view_mut());
+        A::gemm(ctx, Transpose::No, Transpose::No, alpha, a, b, beta, c)
     }
 
     /// The receiver as a view, through which every method above reaches its data.
@@ -110,18 +102,9 @@ pub trait Level3Ext<A: Float> {
         beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        let ctx = Context::shared()?;
-        A::gemmtr(
-            ctx,
-            uplo,
-            Transpose::No,
-            Transpose::No,
-            alpha,
-            self.ext_view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
+        let (ctx, a, b, c) = (Context::shared()?, self.ext_view(), b.view(), c.view_mut());
+        let no = Transpose::No;
+        A::gemmtr(ctx, uplo, no, no, alpha, a, b, beta, c)
     }
 
     /// The triangle `uplo` of `A·Aᵀ` as a new (C-order) n×n array, zeros in the other triangle
@@ -131,10 +114,8 @@ pub trait Level3Ext<A: Float> {
     /// # Errors
     /// As [`blas::ssyrk`] / [`blas::dsyrk`].
     fn gpu_syrk(&self, uplo: Uplo) -> Result<Array2<A>> {
-        let mut c = zeros2_of::<A>(
-            A::name("syrk"),
-            (self.ext_view().nrows(), self.ext_view().nrows()),
-        )?;
+        let n = self.ext_view().nrows();
+        let mut c = zeros2_of::<A>(A::name("syrk"), (n, n))?;
         self.gpu_syrk_inplace(uplo, A::ONE, A::ZERO, &mut c)?;
         Ok(c)
     }
@@ -151,16 +132,8 @@ pub trait Level3Ext<A: Float> {
         beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        let ctx = Context::shared()?;
-        A::syrk(
-            ctx,
-            uplo,
-            Transpose::No,
-            alpha,
-            self.ext_view(),
-            beta,
-            c.view_mut(),
-        )
+        let (ctx, a, c) = (Context::shared()?, self.ext_view(), c.view_mut());
+        A::syrk(ctx, uplo, Transpose::No, alpha, a, beta, c)
     }
 
     /// The triangle `uplo` of `A·Bᵀ + B·Aᵀ` as a new (C-order) n×n array, zeros in the other
@@ -170,10 +143,8 @@ pub trait Level3Ext<A: Float> {
     /// # Errors
     /// As [`blas::ssyr2k`] / [`blas::dsyr2k`].
     fn gpu_syr2k<S: Data<Elem = A>>(&self, uplo: Uplo, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>> {
-        let mut c = zeros2_of::<A>(
-            A::name("syr2k"),
-            (self.ext_view().nrows(), self.ext_view().nrows()),
-        )?;
+        let n = self.ext_view().nrows();
+        let mut c = zeros2_of::<A>(A::name("syr2k"), (n, n))?;
         self.gpu_syr2k_inplace(uplo, A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
     }
@@ -191,17 +162,8 @@ pub trait Level3Ext<A: Float> {
         beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        let ctx = Context::shared()?;
-        A::syr2k(
-            ctx,
-            uplo,
-            Transpose::No,
-            alpha,
-            self.ext_view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
+        let (ctx, a, b, c) = (Context::shared()?, self.ext_view(), b.view(), c.view_mut());
+        A::syr2k(ctx, uplo, Transpose::No, alpha, a, b, beta, c)
     }
 
     /// `A·B` (`Side::Left`) or `B·A` (`Side::Right`) as a new (C-order) array, `A` (`self`)
@@ -236,17 +198,8 @@ pub trait Level3Ext<A: Float> {
         beta: A,
         c: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        let ctx = Context::shared()?;
-        A::symm(
-            ctx,
-            side,
-            uplo,
-            alpha,
-            self.ext_view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
+        let (ctx, a, b, c) = (Context::shared()?, self.ext_view(), b.view(), c.view_mut());
+        A::symm(ctx, side, uplo, alpha, a, b, beta, c)
     }
 
     /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
@@ -281,17 +234,8 @@ pub trait Level3Ext<A: Float> {
         alpha: A,
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
-        let ctx = Context::shared()?;
-        A::trmm(
-            ctx,
-            side,
-            uplo,
-            trans,
-            diag,
-            alpha,
-            self.ext_view(),
-            b.view_mut(),
-        )
+        let (ctx, a, b) = (Context::shared()?, self.ext_view(), b.view_mut());
+        A::trmm(ctx, side, uplo, trans, diag, alpha, a, b)
     }
 
     /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a new
@@ -327,17 +271,8 @@ pub trait Level3Ext<A: Float> {
         alpha: A,
         b: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
-        let ctx = Context::shared()?;
-        A::trsm(
-            ctx,
-            side,
-            uplo,
-            trans,
-            diag,
-            alpha,
-            self.ext_view(),
-            b.view_mut(),
-        )
+        let (ctx, a, b) = (Context::shared()?, self.ext_view(), b.view_mut());
+        A::trsm(ctx, side, uplo, trans, diag, alpha, a, b)
     }
 
     /// The receiver as a view, through which every method above reaches its data.
@@ -390,16 +325,8 @@ pub trait Level3BatchExt<A: Float> {
         beta: A,
         c: &mut ArrayBase<S2, Ix3>,
     ) -> Result<()> {
-        A::gemm_batched(
-            Context::shared()?,
-            Transpose::No,
-            Transpose::No,
-            alpha,
-            self.ext_view(),
-            b.view(),
-            beta,
-            c.view_mut(),
-        )
+        let (ctx, a, b, c) = (Context::shared()?, self.ext_view(), b.view(), c.view_mut());
+        A::gemm_batched(ctx, Transpose::No, Transpose::No, alpha, a, b, beta, c)
     }
 
     /// The receiver as a view, through which every method above reaches its data.

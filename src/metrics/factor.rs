@@ -10,13 +10,58 @@ use crate::error::Result;
 /// bound); `+∞` when `err` is not finite, or when `bound` is NaN or `≤ 0` (nothing certifies a
 /// non-zero error then). A finite error against `bound = +∞` gives 0.
 fn element_factor(err: f64, bound: f64) -> f64 {
+    element_factor_in(err, bound, EPS)
+}
+
+/// [`element_factor`] in units of `eps · bound`.
+fn element_factor_in(err: f64, bound: f64, eps: f64) -> f64 {
     if err == 0.0 {
         0.0
     } else if !err.is_finite() || bound.is_nan() || bound <= 0.0 {
         f64::INFINITY
     } else {
-        err / (EPS * bound)
+        err / (eps * bound)
     }
+}
+
+/// The forward-error factor of one value in units of `eps · bound`, by the rules of
+/// [`forward_factor_scalar`] (an f32 value is exact in f64, so its rules are those of f64).
+fn forward_element(gpu: f64, reference: f64, bound: f64, eps: f64) -> f64 {
+    if gpu == reference || (gpu.is_nan() && reference.is_nan()) {
+        0.0
+    } else if !gpu.is_finite() || !reference.is_finite() {
+        f64::INFINITY
+    } else {
+        element_factor_in((gpu - reference).abs(), bound, eps)
+    }
+}
+
+/// The largest [`forward_element`] over corresponding elements (0 for empty arrays), after
+/// checking the shapes (`DimensionMismatch` naming `routine` and `"reference"` or `"bound"`).
+fn forward_max<S1, S2, S3, D, E>(
+    routine: &'static str,
+    (gpu, reference): (&ArrayBase<S1, D>, &ArrayBase<S2, D>),
+    bound: &ArrayBase<S3, D>,
+    eps: f64,
+) -> Result<f64>
+where
+    S1: Data<Elem = E>,
+    S2: Data<Elem = E>,
+    S3: Data<Elem = f64>,
+    D: Dimension,
+    E: Copy,
+    f64: From<E>,
+{
+    check_shape(routine, "reference", gpu.shape(), reference.shape())?;
+    check_shape(routine, "bound", gpu.shape(), bound.shape())?;
+    let element =
+        |((&g, &r), &b): ((&E, &E), &f64)| forward_element(f64::from(g), f64::from(r), b, eps);
+    Ok(gpu
+        .iter()
+        .zip(reference.iter())
+        .zip(bound.iter())
+        .map(element)
+        .fold(0.0, f64::max))
 }
 
 /// Forward-error factor of one value: `|gpu − reference| / (EPS · bound)`, in `f64`.
@@ -35,13 +80,7 @@ fn element_factor(err: f64, bound: f64) -> f64 {
 /// [`bounds`]: crate::metrics::bounds
 /// [`spec`]: crate::metrics::spec
 pub fn forward_factor_scalar(gpu: f32, reference: f32, bound: f64) -> f64 {
-    if gpu == reference || (gpu.is_nan() && reference.is_nan()) {
-        0.0
-    } else if !gpu.is_finite() || !reference.is_finite() {
-        f64::INFINITY
-    } else {
-        element_factor((f64::from(gpu) - f64::from(reference)).abs(), bound)
-    }
+    forward_element(f64::from(gpu), f64::from(reference), bound, EPS)
 }
 
 /// Forward-error factor `max_i |gpu_i − reference_i| / (EPS · bound_i)` (DESIGN.md §2), computed in
@@ -69,15 +108,7 @@ where
     S3: Data<Elem = f64>,
     D: Dimension,
 {
-    const ROUTINE: &str = "metrics::forward_factor";
-    check_shape(ROUTINE, "reference", gpu.shape(), reference.shape())?;
-    check_shape(ROUTINE, "bound", gpu.shape(), bound.shape())?;
-    Ok(gpu
-        .iter()
-        .zip(reference.iter())
-        .zip(bound.iter())
-        .map(|((&g, &r), &b)| forward_factor_scalar(g, r, b))
-        .fold(0.0, f64::max))
+    forward_max("metrics::forward_factor", (gpu, reference), bound, EPS)
 }
 
 /// Backward-residual factor `max_i |r_i| / (EPS · bound_i)` (DESIGN.md §2), with
@@ -159,41 +190,16 @@ where
     S3: Data<Elem = f64>,
     D: Dimension,
 {
-    const ROUTINE: &str = "metrics::forward_factor_f64";
-    check_shape(ROUTINE, "reference", gpu.shape(), reference.shape())?;
-    check_shape(ROUTINE, "bound", gpu.shape(), bound.shape())?;
-    let one = |g: f64, r: f64, b: f64| {
-        if g == r || (g.is_nan() && r.is_nan()) {
-            0.0
-        } else if !g.is_finite() || !r.is_finite() {
-            f64::INFINITY
-        } else {
-            let err = (g - r).abs();
-            if err == 0.0 {
-                0.0
-            } else if !err.is_finite() || b.is_nan() || b <= 0.0 {
-                f64::INFINITY
-            } else {
-                err / (crate::metrics::EPS64 * b)
-            }
-        }
-    };
-    Ok(gpu
-        .iter()
-        .zip(reference.iter())
-        .zip(bound.iter())
-        .map(|((&g, &r), &b)| one(g, r, b))
-        .fold(0.0, f64::max))
+    let eps = crate::metrics::EPS64;
+    forward_max("metrics::forward_factor_f64", (gpu, reference), bound, eps)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::metrics::{bounds, is_mismatch, spec, ulp_distance_f32};
+    use crate::metrics::{INF, NAN};
     use ndarray::{array, Array1, Array2};
-
-    const NAN: f32 = f32::NAN;
-    const INF: f32 = f32::INFINITY;
 
     #[test]
     fn forward_factor_hand_values() {

@@ -87,3 +87,9 @@ fn is_mismatch(e: &crate::Error, routine: &str, arg: &str) -> bool {
         crate::Error::DimensionMismatch { routine: r, arg: a, .. } if *r == routine && *a == arg
     )
 }
+
+/// f32 NaN and +∞, the special values of the tests of every file.
+#[cfg(test)]
+const NAN: f32 = f32::NAN;
+#[cfg(test)]
+const INF: f32 = f32::INFINITY;

@@ -140,10 +140,13 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flags::Diag::NonUnit;
+    use crate::flags::Side::Left;
+    use crate::flags::Transpose::No;
+    use crate::flags::Uplo::Upper;
+    use crate::metrics::NAN;
     use crate::metrics::{backward_residual_factor, bounds, is_mismatch, spec};
     use ndarray::array;
-
-    const NAN: f32 = f32::NAN;
 
     fn array1(v: [f32; 2]) -> Array1<f32> {
         Array1::from(v.to_vec())
@@ -218,15 +221,7 @@ mod tests {
     fn trsv_residual_errors() {
         let a = Array2::<f32>::zeros((2, 3));
         let v = Array1::<f32>::zeros(2);
-        let e = trsv_residual(
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            a.view(),
-            v.view(),
-            v.view(),
-        )
-        .unwrap_err();
+        let e = trsv_residual(Upper, No, NonUnit, a.view(), v.view(), v.view()).unwrap_err();
         assert!(matches!(
             e,
             Error::NotSquare {
@@ -238,25 +233,9 @@ mod tests {
         ));
         let a = Array2::<f32>::eye(2);
         let short = Array1::<f32>::zeros(1);
-        let e = trsv_residual(
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            a.view(),
-            short.view(),
-            v.view(),
-        )
-        .unwrap_err();
+        let e = trsv_residual(Upper, No, NonUnit, a.view(), short.view(), v.view()).unwrap_err();
         assert!(is_mismatch(&e, "metrics::trsv_residual", "x"));
-        let e = trsv_residual(
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            a.view(),
-            v.view(),
-            short.view(),
-        )
-        .unwrap_err();
+        let e = trsv_residual(Upper, No, NonUnit, a.view(), v.view(), short.view()).unwrap_err();
         assert!(is_mismatch(&e, "metrics::trsv_residual", "b"));
         // n = 0: empty residual.
         let empty = Array2::<f32>::zeros((0, 0));
@@ -343,17 +322,8 @@ mod tests {
         let rect = Array2::<f32>::zeros((2, 3));
         let a = Array2::<f32>::eye(2);
         let x23 = Array2::<f32>::zeros((2, 3));
-        let e = trsm_residual(
-            Side::Left,
-            u,
-            n,
-            nu,
-            1.0,
-            rect.view(),
-            x23.view(),
-            x23.view(),
-        )
-        .unwrap_err();
+        let e =
+            trsm_residual(Left, u, n, nu, 1.0, rect.view(), x23.view(), x23.view()).unwrap_err();
         assert!(matches!(
             e,
             Error::NotSquare {

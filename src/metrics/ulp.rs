@@ -138,10 +138,8 @@ where
 mod tests {
     use super::*;
     use crate::metrics::is_mismatch;
+    use crate::metrics::{INF, NAN};
     use ndarray::{array, Array1, Array2, Array3, ShapeBuilder};
-
-    const NAN: f32 = f32::NAN;
-    const INF: f32 = f32::INFINITY;
 
     #[test]
     fn ulp_f32_hand_values() {

@@ -390,7 +390,17 @@ pub(crate) fn structured<'a, T: Level3>(
     let (ao, bo, co) = (Operand::of(a), Operand::of(b), Operand::of(c));
     let plan = match side {
         Side::Left => T::engine(ctx, routine, (m, n, m), alpha, ao, bo, beta, co, variant),
-        Side::Right => T::engine(ctx, routine, (n, m, n), alpha, ao, bo.t(), beta, co.t(), variant),
+        Side::Right => T::engine(
+            ctx,
+            routine,
+            (n, m, n),
+            alpha,
+            ao,
+            bo.t(),
+            beta,
+            co.t(),
+            variant,
+        ),
     };
     Ok(vec![plan?])
 }
@@ -422,6 +432,31 @@ pub(crate) fn triangular<'x, T: Level3>(
     Ok(Some((r, l, l_uplo)))
 }
 
+/// Whether a call is complete before any upload, checked after its shapes: the element type
+/// first ([`Level3::check_type`]), then BLAS's quick return: an empty output (`empty`), or
+/// `C ← beta·C` with beta = 1 (depth `k` = 0 or alpha = 0, which read neither A nor B).
+pub(crate) fn quick_return<T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    empty: bool,
+    k: usize,
+    (alpha, beta): (&Scalar<'_, T>, &Scalar<'_, T>),
+) -> Result<bool> {
+    T::check_type(ctx, routine)?;
+    Ok(empty || (k == 0 || alpha.is(T::from(0.0))) && beta.is(T::from(1.0)))
+}
+
+/// The device operands of A, B and C, each uploaded by [`Level3::matrix`].
+pub(crate) fn operands<T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    (a, b, c): (&MatRef<'_, T>, &MatRef<'_, T>, MatRef<'_, T>),
+) -> Result<[MatOperand; 3]> {
+    let ad = T::matrix(ctx, routine, "a", a)?;
+    let bd = T::matrix(ctx, routine, "b", b)?;
+    Ok([ad, bd, T::matrix(ctx, routine, "c", c)?])
+}
+
 /// The dispatches of `plans`, in order.
 pub(crate) fn dispatches<'p>(plans: &'p [Plan<'_>]) -> Vec<Dispatch<'p>> {
     plans.iter().flat_map(|p| p.dispatches()).collect()
@@ -432,14 +467,41 @@ pub(crate) fn host<'a, T: Level3>(v: f32) -> Scalar<'a, T> {
     Scalar::Host(T::from(v))
 }
 
-/// A routine's public blocking forms: for each `name: T` (with its doc), `pub fn name` taking
-/// `ctx`, the flags as they are and each operand `arg: Kind` as `impl Into<Kind<'a, T>>`, and
-/// blocking on the generic core `$core::<T>` (which its `_async` twin in `blas::asynch` awaits).
-macro_rules! blocking {
-    ($core:ident $params:tt; $($(#[$doc:meta])* $name:ident: $t:ty;)+) => {
-        $(blocking!(@one $core $params $(#[$doc])* $name: $t);)+
+/// One Level 3 routine: its public blocking forms `$s` (f32) and `$d` (f64), each with its own
+/// doc, and the one core they share, `$core`, generic over the element type `T` (which their
+/// `_async` twins in `blas::asynch` await as `$core::<f32>` and `$core::<f64>`).
+///
+/// The signature is written once: `ctx`, the flags as they are, each operand `arg: Kind` as
+/// `impl Into<Kind<'a, T>>` (`Kind<'a, f32>` in `$s`, `Kind<'a, f64>` in `$d`), and in the core
+/// `wait` last. The core's body starts with the routine's BLAS name in `$r` (`$s` or `$d`), its
+/// operands converted (each a `let mut`, so that outputs can be written) and checked to belong
+/// to `ctx` (`blas::owners!`), before any other check or quick return.
+macro_rules! level3 {
+    (
+        $(#[$sdoc:meta])* $s:ident: f32;
+        $(#[$ddoc:meta])* $d:ident: f64;
+        $(#[$cdoc:meta])*
+        async fn $core:ident($ctx:ident, $r:ident, $wait:ident;
+            $($flag:ident: $fty:ty),*; $($arg:ident: $kind:ident),*) $body:block
+    ) => {
+        level3!(@blocking $core ($($flag: $fty),*; $($arg: $kind),*) $(#[$sdoc])* $s: f32);
+        level3!(@blocking $core ($($flag: $fty),*; $($arg: $kind),*) $(#[$ddoc])* $d: f64);
+
+        $(#[$cdoc])*
+        #[allow(clippy::too_many_arguments)]
+        pub(crate) async fn $core<'a, T: crate::blas::level3::common::Level3>(
+            $ctx: &crate::Context,
+            $($flag: $fty,)*
+            $($arg: impl Into<$kind<'a, T>>,)*
+            $wait: crate::launch::Wait,
+        ) -> crate::error::Result<()> {
+            let $r = T::routine(stringify!($s), stringify!($d));
+            $(#[allow(unused_mut)] let mut $arg = $arg.into();)*
+            crate::blas::owners!($ctx, $r, $($arg),*);
+            $body
+        }
     };
-    (@one $core:ident ($($flag:ident: $fty:ty),*; $($arg:ident: $kind:ident),*)
+    (@blocking $core:ident ($($flag:ident: $fty:ty),*; $($arg:ident: $kind:ident),*)
         $(#[$doc:meta])* $name:ident: $t:ty
     ) => {
         $(#[$doc])*
@@ -454,4 +516,4 @@ macro_rules! blocking {
         }
     };
 }
-pub(crate) use blocking;
+pub(crate) use level3;

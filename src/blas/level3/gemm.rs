@@ -1,9 +1,9 @@
-use super::common::{blocking, blocks, dispatches, Level3};
+use super::check_shape;
+use super::common::{blocks, dispatches, level3, quick_return, Level3};
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::launch::Wait;
 use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::Context;
 
@@ -17,22 +17,17 @@ fn check_shapes(
 ) -> Result<(usize, usize)> {
     let what = "rows of op(B) must equal the columns of op(A)";
     check_len(routine, "b", b.0, k, what)?;
-    check_len(
-        routine,
-        "c",
-        c.0,
-        m,
+    let what = [
         "rows of C must equal the rows of op(A)",
-    )?;
-    let what = "columns of C must equal the columns of op(B)";
-    check_len(routine, "c", c.1, b.1, what)?;
+        "columns of C must equal the columns of op(B)",
+    ];
+    check_shape(routine, "c", c, (m, b.1), what)?;
     check_dim(routine, "a", m.max(k))?;
     check_dim(routine, "b", b.1)?;
     Ok((m, k))
 }
 
-blocking! {
-    gemm_in(transa: Transpose, transb: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut);
+level3! {
     /// `C ← alpha·op(A)·op(B) + beta·C`, `op(X) = X` or `Xᵀ`.
     ///
     /// BLAS: `sgemm`. `op(A)` is m×k, `op(B)` k×n, `C` m×n. Each operand may be in any layout
@@ -98,59 +93,39 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dgemm: f64;
-}
-
-/// The core of [`sgemm`], [`dgemm`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn gemm_in<'a, T: Level3>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    b: impl Into<MatRef<'a, T>>,
-    beta: impl Into<Scalar<'a, T>>,
-    c: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("sgemm", "dgemm");
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
-    let op_a = a.op(transa);
-    let op_b = b.op(transb);
-    let (m, k) = check_shapes(r, op_a.dim(), op_b.dim(), c.dim())?;
-    alpha.check(ctx, r, "alpha")?;
-    beta.check(ctx, r, "beta")?;
-    T::check_type(ctx, r)?;
-    let (zero, one) = (T::from(0.0), T::from(1.0));
-    if m == 0 || op_b.ncols() == 0 || (k == 0 || alpha.is(zero)) && beta.is(one) {
-        return Ok(());
-    }
-    let ad = T::matrix(ctx, r, "a", &op_a)?;
-    let bd = T::matrix(ctx, r, "b", &op_b)?;
-    // beta = 0: the dispatches write every element of C without reading it (later k chunks
-    // add to what the first wrote), so C is not uploaded.
-    let cd = if beta.is(zero) {
-        T::matrix_output(ctx, r, "c", c.view())?
-    } else {
-        T::matrix(ctx, r, "c", c.view())?
-    };
-    // Past one storage binding (f32): C in blocks, the depth in panels (beta applied by the
-    // first).
-    let blocks = blocks::<T, _>(|| gemm::gemm_blocks(ctx, &ad, &bd, &cd));
-    let plans = if blocks.is_empty() {
-        vec![product(ctx, r, alpha, (&ad, &bd, &cd), beta)?]
-    } else {
-        let mut plans = Vec::with_capacity(blocks.len());
-        for b in &blocks {
-            let beta = crate::drivers::first_or_one(b.first, beta);
-            plans.push(product(ctx, r, alpha, (&b.a, &b.b, &b.c), beta)?);
+    /// The core of [`sgemm`], [`dgemm`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn gemm_in(ctx, r, wait; transa: Transpose, transb: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut) {
+        let (op_a, op_b) = (a.op(transa), b.op(transb));
+        let (m, k) = check_shapes(r, op_a.dim(), op_b.dim(), c.dim())?;
+        if quick_return(ctx, r, m == 0 || op_b.ncols() == 0, k, (&alpha, &beta))? {
+            return Ok(());
         }
-        plans
-    };
-    let d = dispatches(&plans);
-    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
+        let ad = T::matrix(ctx, r, "a", &op_a)?;
+        let bd = T::matrix(ctx, r, "b", &op_b)?;
+        // beta = 0: the dispatches write every element of C without reading it (later k chunks
+        // add to what the first wrote), so C is not uploaded.
+        let cd = if beta.is(T::from(0.0)) {
+            T::matrix_output(ctx, r, "c", c.view())?
+        } else {
+            T::matrix(ctx, r, "c", c.view())?
+        };
+        // Past one storage binding (f32): C in blocks, the depth in panels (beta applied by the
+        // first).
+        let blocks = blocks::<T, _>(|| gemm::gemm_blocks(ctx, &ad, &bd, &cd));
+        let plans = if blocks.is_empty() {
+            vec![product(ctx, r, alpha, (&ad, &bd, &cd), beta)?]
+        } else {
+            let mut plans = Vec::with_capacity(blocks.len());
+            for b in &blocks {
+                let beta = crate::drivers::first_or_one(b.first, beta);
+                plans.push(product(ctx, r, alpha, (&b.a, &b.b, &b.c), beta)?);
+            }
+            plans
+        };
+        let d = dispatches(&plans);
+        T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
+    }
 }
 
 /// The engine call of `C = alpha·A·B + beta·C` on whole operands (or one block of them).
@@ -163,5 +138,15 @@ fn product<'a, T: Level3>(
 ) -> Result<gemm::Plan<'a>> {
     let dims = (c.rows, c.cols, a.cols);
     let (ao, bo, co) = (Operand::of(a), Operand::of(b), Operand::of(c));
-    T::engine(ctx, routine, dims, alpha, ao, bo, beta, co, Variant::default())
+    T::engine(
+        ctx,
+        routine,
+        dims,
+        alpha,
+        ao,
+        bo,
+        beta,
+        co,
+        Variant::default(),
+    )
 }

@@ -1,14 +1,11 @@
+use super::common::{level3, quick_return};
 use crate::blas::{check_dim, check_len};
-use super::common::{blocking, Level3};
 use crate::drivers::gemm::{Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::launch::Wait;
 use crate::layout::{self, BatchMut, BatchRef, OutAs, Scalar};
-use crate::Context;
 
-blocking! {
-    gemm_batched_in(transa: Transpose, transb: Transpose; alpha: Scalar, a: BatchRef, b: BatchRef, beta: Scalar, c: BatchMut);
+level3! {
     /// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` for every `b < batch`, `op(X) = X` or `Xᵀ`.
     ///
     /// BLAS: `sgemm_batched` (the strided-batched gemm of cuBLAS `cublasSgemmStridedBatched` and
@@ -83,55 +80,35 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dgemm_batched: f64;
-}
-
-/// The core of [`sgemm_batched`], [`dgemm_batched`] and their `_async` twins, waiting for the
-/// read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn gemm_batched_in<'a, T: Level3>(
-    ctx: &Context,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<BatchRef<'a, T>>,
-    b: impl Into<BatchRef<'a, T>>,
-    beta: impl Into<Scalar<'a, T>>,
-    c: impl Into<BatchMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("sgemm_batched", "dgemm_batched");
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
-    let op_a = a.op(transa);
-    let op_b = b.op(transb);
-    let (batch, m, n, k) = check_batched(r, &op_a, &op_b, c.dim())?;
-    alpha.check(ctx, r, "alpha")?;
-    beta.check(ctx, r, "beta")?;
-    T::check_type(ctx, r)?;
-    let (zero, one) = (T::from(0.0), T::from(1.0));
-    if batch == 0 || m == 0 || n == 0 || (k == 0 || alpha.is(zero)) && beta.is(one) {
-        return Ok(());
+    /// The core of [`sgemm_batched`], [`dgemm_batched`] and their `_async` twins, waiting for the
+    /// read-back as `wait` says.
+    async fn gemm_batched_in(ctx, r, wait; transa: Transpose, transb: Transpose; alpha: Scalar, a: BatchRef, b: BatchRef, beta: Scalar, c: BatchMut) {
+        let (op_a, op_b) = (a.op(transa), b.op(transb));
+        let (batch, m, n, k) = check_batched(r, &op_a, &op_b, c.dim())?;
+        if quick_return(ctx, r, batch == 0 || m == 0 || n == 0, k, (&alpha, &beta))? {
+            return Ok(());
+        }
+        let ad = layout::batch(ctx, r, "a", op_a)?;
+        let bd = layout::batch(ctx, r, "b", op_b)?;
+        // beta = 0: C is written in full without being read, so it is not uploaded.
+        let c_in = match &c {
+            BatchMut::Host(v) => BatchRef::Host(v.view()),
+            BatchMut::Device(d) => BatchRef::Device(*d),
+        };
+        let cd = if beta.is(T::from(0.0)) {
+            layout::batch_output(ctx, r, "c", c_in)?
+        } else {
+            layout::batch(ctx, r, "c", c_in)?
+        };
+        let variant = Variant {
+            batch,
+            ..Variant::default()
+        };
+        let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
+        let plan = T::engine(ctx, r, (m, n, k), alpha, ao, bo, beta, co, variant)?;
+        let d = plan.dispatches();
+        T::finish(ctx, r, &d, &mut [OutAs::Batch(&mut c, &cd)], wait).await
     }
-    let ad = layout::batch(ctx, r, "a", op_a)?;
-    let bd = layout::batch(ctx, r, "b", op_b)?;
-    // beta = 0: C is written in full without being read, so it is not uploaded.
-    let c_in = match &c {
-        BatchMut::Host(v) => BatchRef::Host(v.view()),
-        BatchMut::Device(d) => BatchRef::Device(*d),
-    };
-    let cd = if beta.is(zero) {
-        layout::batch_output(ctx, r, "c", c_in)?
-    } else {
-        layout::batch(ctx, r, "c", c_in)?
-    };
-    let variant = Variant {
-        batch,
-        ..Variant::default()
-    };
-    let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
-    let plan = T::engine(ctx, r, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-    let d = plan.dispatches();
-    T::finish(ctx, r, &d, &mut [OutAs::Batch(&mut c, &cd)], wait).await
 }
 
 fn operand(o: &layout::BatchOperand) -> Operand<'_> {

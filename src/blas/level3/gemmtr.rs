@@ -1,37 +1,10 @@
-use super::common::{blocking, blocks, dispatches, Level3};
-use super::check_tri_c;
-use crate::blas::{check_dim, check_len};
+use super::common::{blocks, dispatches, level3, operands, quick_return};
+use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
-use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::launch::Wait;
 use crate::layout::{MatMut, MatRef, OutAs, Scalar};
-use crate::Context;
 
-/// The shape checks of [`sgemmtr`] and [`dgemmtr`]: `C` (`c`) n×n, `op(A)` n×k (`a`), `op(B)`
-/// k×n (`b`). Returns (n, k).
-fn check_shapes(
-    routine: &'static str,
-    a: (usize, usize),
-    b: (usize, usize),
-    c: (usize, usize),
-) -> Result<(usize, usize)> {
-    let (n, k) = check_tri_c(routine, a, c)?;
-    let what = "rows of op(B) must equal the columns of op(A)";
-    check_len(routine, "b", b.0, k, what)?;
-    check_len(
-        routine,
-        "b",
-        b.1,
-        n,
-        "columns of op(B) must equal the order of C",
-    )?;
-    check_dim(routine, "a", n.max(k))?;
-    Ok((n, k))
-}
-
-blocking! {
-    gemmtr_in(uplo: Uplo, transa: Transpose, transb: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut);
+level3! {
     /// `C ← alpha·op(A)·op(B) + beta·C` on the triangle `uplo` of `C` only, `op(X) = X` or `Xᵀ`.
     ///
     /// BLAS: `sgemmtr` (reference BLAS 3.12 / LAPACK 3.12 `SGEMMTR`; Debian's OpenBLAS 0.3.21 has no
@@ -99,44 +72,24 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dgemmtr: f64;
-}
-
-/// The core of [`sgemmtr`], [`dgemmtr`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn gemmtr_in<'a, T: Level3>(
-    ctx: &Context,
-    uplo: Uplo,
-    transa: Transpose,
-    transb: Transpose,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    b: impl Into<MatRef<'a, T>>,
-    beta: impl Into<Scalar<'a, T>>,
-    c: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("sgemmtr", "dgemmtr");
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
-    let op_a = a.op(transa);
-    let op_b = b.op(transb);
-    let (n, k) = check_shapes(r, op_a.dim(), op_b.dim(), c.dim())?;
-    T::check_type(ctx, r)?;
-    if n == 0 || (k == 0 || alpha.is(T::from(0.0))) && beta.is(T::from(1.0)) {
-        return Ok(());
+    /// The core of [`sgemmtr`], [`dgemmtr`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn gemmtr_in(ctx, r, wait; uplo: Uplo, transa: Transpose, transb: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut) {
+        let (op_a, op_b) = (a.op(transa), b.op(transb));
+        let (n, k) = check_tri_c(r, op_a.dim(), OpB::KByN(op_b.dim()), c.dim())?;
+        if quick_return(ctx, r, n == 0, k, (&alpha, &beta))? {
+            return Ok(());
+        }
+        let [ad, bd, cd] = operands(ctx, r, (&op_a, &op_b, c.view()))?;
+        let variant = Variant {
+            tri_c: Some(uplo),
+            ..Variant::default()
+        };
+        // Past one storage binding (f32): the triangle of C in square blocks, the depth in panels.
+        let blocks = blocks::<T, _>(|| gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo));
+        let ab = (Operand::of(&ad), Operand::of(&bd));
+        let plans = T::tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
+        let d = dispatches(&plans);
+        T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
     }
-    let ad = T::matrix(ctx, r, "a", &op_a)?;
-    let bd = T::matrix(ctx, r, "b", &op_b)?;
-    let cd = T::matrix(ctx, r, "c", c.view())?;
-    let variant = Variant {
-        tri_c: Some(uplo),
-        ..Variant::default()
-    };
-    // Past one storage binding (f32): the triangle of C in square blocks, the depth in panels.
-    let blocks = blocks::<T, _>(|| gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo));
-    let ab = (Operand::of(&ad), Operand::of(&bd));
-    let plans = T::tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
-    let d = dispatches(&plans);
-    T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
 }

@@ -34,18 +34,64 @@ pub(crate) fn check_side(
     Ok(r)
 }
 
+/// `Err(DimensionMismatch)` naming `arg` unless its shape `found` is `expected`: `what[0]`
+/// says why for the rows, `what[1]` for the columns.
+pub(crate) fn check_shape(
+    routine: &'static str,
+    arg: &'static str,
+    found: (usize, usize),
+    expected: (usize, usize),
+    what: [&str; 2],
+) -> Result<()> {
+    check_len(routine, arg, found.0, expected.0, what[0])?;
+    check_len(routine, arg, found.1, expected.1, what[1])
+}
+
+/// The second operand of a product on the triangle of C, by the shape it must have.
+pub(crate) enum OpB {
+    /// None (`ssyrk`).
+    None,
+    /// `op(B)` k×n (`sgemmtr`).
+    KByN((usize, usize)),
+    /// `op(B)` n×k, like `op(A)` (`ssyr2k`).
+    NByK((usize, usize)),
+}
+
 /// The order n of the square `C` (`c`) and the depth k of a product on its triangle, `op(A)`
-/// n×k (`a`): `Err(NotSquare)` naming `c`, `DimensionMismatch` naming `a` (`sgemmtr`, `ssyrk`,
-/// `ssyr2k` and their f64 twins, which then check their other operand and the sizes).
+/// n×k (`a`), `op(B)` (`b`) as `op_b` says (`sgemmtr`, `ssyrk`, `ssyr2k` and their f64
+/// twins): `Err(NotSquare)` naming `c`, `DimensionMismatch` naming `a` or `b`, `TooLarge`.
 pub(crate) fn check_tri_c(
     routine: &'static str,
     op_a: (usize, usize),
+    op_b: OpB,
     c: (usize, usize),
 ) -> Result<(usize, usize)> {
     check_square(routine, "c", c)?;
+    let (n, k) = (c.0, op_a.1);
     let what = "rows of op(A) must equal the order of C";
-    check_len(routine, "a", op_a.0, c.0, what)?;
-    Ok((c.0, op_a.1))
+    check_len(routine, "a", op_a.0, n, what)?;
+    let (b, expected, what) = match op_b {
+        OpB::None => ((n, k), (n, k), ["", ""]),
+        OpB::KByN(b) => (
+            b,
+            (k, n),
+            [
+                "rows of op(B) must equal the columns of op(A)",
+                "columns of op(B) must equal the order of C",
+            ],
+        ),
+        OpB::NByK(b) => (
+            b,
+            (n, k),
+            [
+                "rows of op(B) must equal the order of C",
+                "columns of op(B) must equal the columns of op(A)",
+            ],
+        ),
+    };
+    check_shape(routine, "b", b, expected, what)?;
+    check_dim(routine, "a", n.max(k))?;
+    Ok((n, k))
 }
 
 /// The left triangular operand L of the canonical left-side problem, and its triangle:

@@ -1,11 +1,9 @@
+use super::common::{dispatches, level3, operands, quick_return, structured, structured_blocks};
 use crate::blas::{check_dim, check_len, check_square};
-use super::common::{blocking, dispatches, structured, structured_blocks, Level3};
 use crate::drivers::gemm::AMode;
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
-use crate::launch::Wait;
 use crate::layout::{MatMut, MatRef, OutAs, Scalar};
-use crate::Context;
 
 /// The shape checks of [`ssymm`] and [`dsymm`]: `A` (`a`) square, of the order of B's rows
 /// (`Left`) or columns (`Right`), `B` and `C` (`c`) m×n. Returns (m, n).
@@ -22,20 +20,16 @@ fn check_shapes(
         Side::Right => (n, "the order of A must equal the columns of B"),
     };
     check_len(routine, "a", a.0, r, what)?;
-    check_len(routine, "c", c.0, m, "rows of C must equal the rows of B")?;
-    check_len(
-        routine,
-        "c",
-        c.1,
-        n,
+    let what = [
+        "rows of C must equal the rows of B",
         "columns of C must equal the columns of B",
-    )?;
+    ];
+    super::check_shape(routine, "c", c, (m, n), what)?;
     check_dim(routine, "b", m.max(n))?;
     Ok((m, n))
 }
 
-blocking! {
-    symm_in(side: Side, uplo: Uplo; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut);
+level3! {
     /// `C ← alpha·A·B + beta·C` (`Side::Left`) or `C ← alpha·B·A + beta·C` (`Side::Right`), `A`
     /// symmetric, stored in its triangle `uplo`.
     ///
@@ -108,36 +102,20 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dsymm: f64;
-}
-
-/// The core of [`ssymm`], [`dsymm`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn symm_in<'a, T: Level3>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    b: impl Into<MatRef<'a, T>>,
-    beta: impl Into<Scalar<'a, T>>,
-    c: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("ssymm", "dsymm");
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
-    let (m, n) = check_shapes(r, side, a.dim(), b.dim(), c.dim())?;
-    T::check_type(ctx, r)?;
-    if m == 0 || n == 0 || alpha.is(T::from(0.0)) && beta.is(T::from(1.0)) {
-        return Ok(());
+    /// The core of [`ssymm`], [`dsymm`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn symm_in(ctx, r, wait; side: Side, uplo: Uplo; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut) {
+        let (m, n) = check_shapes(r, side, a.dim(), b.dim(), c.dim())?;
+        // The depth of the product is the order of A, m (Left) or n (Right).
+        let depth = if side == Side::Left { m } else { n };
+        if quick_return(ctx, r, m == 0 || n == 0, depth, (&alpha, &beta))? {
+            return Ok(());
+        }
+        let [ad, bd, cd] = operands(ctx, r, (&a, &b, c.view()))?;
+        let (operands, mode) = ((&ad, &bd, &cd), AMode::Symmetric(uplo));
+        let blocks = structured_blocks::<T>(ctx, side, operands, mode);
+        let plans = structured(ctx, r, side, (m, n), alpha, operands, beta, mode, &blocks)?;
+        let d = dispatches(&plans);
+        T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
     }
-    let ad = T::matrix(ctx, r, "a", &a)?;
-    let bd = T::matrix(ctx, r, "b", &b)?;
-    let cd = T::matrix(ctx, r, "c", c.view())?;
-    let (operands, mode) = ((&ad, &bd, &cd), AMode::Symmetric(uplo));
-    let blocks = structured_blocks::<T>(ctx, side, operands, mode);
-    let plans = structured(ctx, r, side, (m, n), alpha, operands, beta, mode, &blocks)?;
-    let d = dispatches(&plans);
-    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
 }

@@ -1,15 +1,10 @@
-use super::check_tri_c;
-use crate::blas::{check_dim, check_len};
+use super::common::{dispatches, host, level3, operands, quick_return};
+use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
-use super::common::{blocking, dispatches, host, Level3};
-use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::launch::Wait;
 use crate::layout::{MatMut, MatRef, OutAs, Scalar};
-use crate::Context;
 
-blocking! {
-    syr2k_in(uplo: Uplo, trans: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut);
+level3! {
     /// `C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` on the triangle `uplo` of the
     /// symmetric `C`: `op(X) = X` (n×k) for `Transpose::No`, `op(X) = Xᵀ` (X k×n) for
     /// `Transpose::Yes`.
@@ -86,84 +81,50 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dsyr2k: f64;
-}
-
-/// The core of [`ssyr2k`], [`dsyr2k`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn syr2k_in<'a, T: Level3>(
-    ctx: &Context,
-    uplo: Uplo,
-    trans: Transpose,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    b: impl Into<MatRef<'a, T>>,
-    beta: impl Into<Scalar<'a, T>>,
-    c: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("ssyr2k", "dsyr2k");
-    let (alpha, a, b, beta, mut c) = (alpha.into(), a.into(), b.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, r, alpha, a, b, beta, c);
-    let (op_a, op_b) = (a.op(trans), b.op(trans));
-    let (n, k) = check_shapes(r, op_a.dim(), op_b.dim(), c.dim())?;
-    T::check_type(ctx, r)?;
-    if n == 0 || (k == 0 || alpha.is(T::from(0.0))) && beta.is(T::from(1.0)) {
-        return Ok(());
+    /// The core of [`ssyr2k`], [`dsyr2k`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn syr2k_in(ctx, r, wait; uplo: Uplo, trans: Transpose; alpha: Scalar, a: MatRef, b: MatRef, beta: Scalar, c: MatMut) {
+        let op_a = a.op(trans);
+        let op_b = b.op(trans);
+        let (n, k) = check_tri_c(r, op_a.dim(), OpB::NByK(op_b.dim()), c.dim())?;
+        if quick_return(ctx, r, n == 0, k, (&alpha, &beta))? {
+            return Ok(());
+        }
+        let [ad, bd, cd] = operands(ctx, r, (&op_a, &op_b, c.view()))?;
+        let (ao, bo) = (Operand::of(&ad), Operand::of(&bd));
+        let (at, bt) = (ad.t(), bd.t());
+        let one_pass = !T::BLOCKS || ad.fits(ctx) && bd.fits(ctx) && cd.fits(ctx);
+        // Past one storage binding (f32): the two passes, each on the triangle of C in square
+        // blocks and the depth in panels (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
+        // `+ alpha·op(B)·op(A)ᵀ`).
+        let (first, second) = if one_pass {
+            (Vec::new(), Vec::new())
+        } else {
+            let first = gemm::tri_blocks(ctx, &ad, &bt, &cd, uplo);
+            (first, gemm::tri_blocks(ctx, &bd, &at, &cd, uplo))
+        };
+        let plans = if one_pass {
+            let variant = Variant {
+                tri_c: Some(uplo),
+                syr2k: true,
+                ..Variant::default()
+            };
+            // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them
+            // back as op(B) and op(A)ᵀ.
+            let co = Operand::of(&cd);
+            vec![T::engine(ctx, r, (n, n, k), alpha, ao, bo.t(), beta, co, variant)?]
+        } else {
+            let tri = Variant {
+                tri_c: Some(uplo),
+                ..Variant::default()
+            };
+            let dims = (n, n, k);
+            let mut plans = T::tri_plans(ctx, r, dims, alpha, (ao, bo.t()), beta, &cd, tri, &first)?;
+            let one = host(1.0);
+            plans.extend(T::tri_plans(ctx, r, dims, alpha, (bo, ao.t()), one, &cd, tri, &second)?);
+            plans
+        };
+        let d = dispatches(&plans);
+        T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
     }
-    let ad = T::matrix(ctx, r, "a", &op_a)?;
-    let bd = T::matrix(ctx, r, "b", &op_b)?;
-    let cd = T::matrix(ctx, r, "c", c.view())?;
-    let (ao, bo) = (Operand::of(&ad), Operand::of(&bd));
-    let (at, bt) = (ad.t(), bd.t());
-    let one_pass = !T::BLOCKS || ad.fits(ctx) && bd.fits(ctx) && cd.fits(ctx);
-    // Past one storage binding (f32): the two passes, each on the triangle of C in square
-    // blocks and the depth in panels (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
-    // `+ alpha·op(B)·op(A)ᵀ`).
-    let (first, second) = if one_pass {
-        (Vec::new(), Vec::new())
-    } else {
-        let first = gemm::tri_blocks(ctx, &ad, &bt, &cd, uplo);
-        (first, gemm::tri_blocks(ctx, &bd, &at, &cd, uplo))
-    };
-    let plans = if one_pass {
-        let variant = Variant {
-            tri_c: Some(uplo),
-            syr2k: true,
-            ..Variant::default()
-        };
-        // Left operand op(A), right operand op(B)ᵀ; the kernel's second product reads them
-        // back as op(B) and op(A)ᵀ.
-        let co = Operand::of(&cd);
-        vec![T::engine(ctx, r, (n, n, k), alpha, ao, bo.t(), beta, co, variant)?]
-    } else {
-        let tri = Variant {
-            tri_c: Some(uplo),
-            ..Variant::default()
-        };
-        let dims = (n, n, k);
-        let mut plans = T::tri_plans(ctx, r, dims, alpha, (ao, bo.t()), beta, &cd, tri, &first)?;
-        let one = host(1.0);
-        plans.extend(T::tri_plans(ctx, r, dims, alpha, (bo, ao.t()), one, &cd, tri, &second)?);
-        plans
-    };
-    let d = dispatches(&plans);
-    T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
-}
-
-/// The order n of C and the depth k of `ssyr2k` and `dsyr2k`, from the shapes of op(A), op(B)
-/// and C: `Err(NotSquare)` naming `c`, `DimensionMismatch` naming `a` or `b`, `TooLarge`.
-fn check_shapes(
-    routine: &'static str,
-    op_a: (usize, usize),
-    op_b: (usize, usize),
-    c: (usize, usize),
-) -> Result<(usize, usize)> {
-    let (n, k) = check_tri_c(routine, op_a, c)?;
-    let what = "rows of op(B) must equal the order of C";
-    check_len(routine, "b", op_b.0, n, what)?;
-    let what = "columns of op(B) must equal the columns of op(A)";
-    check_len(routine, "b", op_b.1, k, what)?;
-    check_dim(routine, "a", n.max(k))?;
-    Ok((n, k))
 }

@@ -1,15 +1,10 @@
-use super::check_tri_c;
-use crate::blas::check_dim;
+use super::common::{blocks, dispatches, level3, quick_return};
+use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
-use super::common::{blocking, blocks, dispatches, Level3};
-use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::launch::Wait;
 use crate::layout::{MatMut, MatRef, OutAs, Scalar};
-use crate::Context;
 
-blocking! {
-    syrk_in(uplo: Uplo, trans: Transpose; alpha: Scalar, a: MatRef, beta: Scalar, c: MatMut);
+level3! {
     /// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of the symmetric `C`:
     /// `op(A) = A` (n×k) for `Transpose::No`, `op(A) = Aᵀ` (A k×n) for `Transpose::Yes`.
     ///
@@ -75,43 +70,27 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dsyrk: f64;
-}
-
-/// The core of [`ssyrk`], [`dsyrk`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn syrk_in<'a, T: Level3>(
-    ctx: &Context,
-    uplo: Uplo,
-    trans: Transpose,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    beta: impl Into<Scalar<'a, T>>,
-    c: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("ssyrk", "dsyrk");
-    let (alpha, a, beta, mut c) = (alpha.into(), a.into(), beta.into(), c.into());
-    crate::blas::owners!(ctx, r, alpha, a, beta, c);
-    let op_a = a.op(trans);
-    let (n, k) = check_tri_c(r, op_a.dim(), c.dim())?;
-    check_dim(r, "a", n.max(k))?;
-    T::check_type(ctx, r)?;
-    if n == 0 || (k == 0 || alpha.is(T::from(0.0))) && beta.is(T::from(1.0)) {
-        return Ok(());
+    /// The core of [`ssyrk`], [`dsyrk`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn syrk_in(ctx, r, wait; uplo: Uplo, trans: Transpose; alpha: Scalar, a: MatRef, beta: Scalar, c: MatMut) {
+        let op_a = a.op(trans);
+        let (n, k) = check_tri_c(r, op_a.dim(), OpB::None, c.dim())?;
+        if quick_return(ctx, r, n == 0, k, (&alpha, &beta))? {
+            return Ok(());
+        }
+        let ad = T::matrix(ctx, r, "a", &op_a)?;
+        let cd = T::matrix(ctx, r, "c", c.view())?;
+        let variant = Variant {
+            tri_c: Some(uplo),
+            ..Variant::default()
+        };
+        // Past one storage binding (f32): the triangle of C in square blocks, the depth in panels.
+        let bd = ad.t();
+        let blocks = blocks::<T, _>(|| gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo));
+        let ao = Operand::of(&ad);
+        let ab = (ao, ao.t());
+        let plans = T::tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
+        let d = dispatches(&plans);
+        T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
     }
-    let ad = T::matrix(ctx, r, "a", &op_a)?;
-    let cd = T::matrix(ctx, r, "c", c.view())?;
-    let variant = Variant {
-        tri_c: Some(uplo),
-        ..Variant::default()
-    };
-    // Past one storage binding (f32): the triangle of C in square blocks, the depth in panels.
-    let bd = ad.t();
-    let blocks = blocks::<T, _>(|| gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo));
-    let ao = Operand::of(&ad);
-    let ab = (ao, ao.t());
-    let plans = T::tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
-    let d = dispatches(&plans);
-    T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
 }

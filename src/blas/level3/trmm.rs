@@ -1,13 +1,9 @@
-use super::common::{blocking, dispatches, host, structured, structured_blocks, triangular, Level3};
+use super::common::{dispatches, host, level3, structured, structured_blocks, triangular};
 use crate::drivers::gemm::AMode;
-use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::launch::Wait;
 use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
-use crate::Context;
 
-blocking! {
-    trmm_in(side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut);
+level3! {
     /// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`), `A` triangular,
     /// `op(A) = A` or `Aᵀ`.
     ///
@@ -80,40 +76,25 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dtrmm: f64;
-}
-
-/// The core of [`strmm`], [`dtrmm`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn trmm_in<'a, T: Level3>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    transa: Transpose,
-    diag: Diag,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    b: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("strmm", "dtrmm");
-    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
-    crate::blas::owners!(ctx, r, alpha, a, b);
-    let flags = (side, uplo, transa);
-    let Some((_, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
-        return Ok(());
-    };
-    let ld = T::matrix(ctx, r, "a", &l)?;
-    let bd = T::matrix(ctx, r, "b", b.view())?;
-    // The product, laid out like B.
-    let out = MatOperand {
-        buffer: ctx.zeroed(bd.span as u64 * std::mem::size_of::<T>() as u64),
-        ..bd
-    };
-    let (operands, mode) = ((&ld, &bd, &out), AMode::Triangular(l_uplo, diag == Diag::Unit));
-    let blocks = structured_blocks::<T>(ctx, side, operands, mode);
-    let (zero, dim) = (host(0.0), b.dim());
-    let plans = structured(ctx, r, side, dim, alpha, operands, zero, mode, &blocks)?;
-    let d = dispatches(&plans);
-    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &out)], wait).await
+    /// The core of [`strmm`], [`dtrmm`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn trmm_in(ctx, r, wait; side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut) {
+        let flags = (side, uplo, transa);
+        let Some((_, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
+            return Ok(());
+        };
+        let ld = T::matrix(ctx, r, "a", &l)?;
+        let bd = T::matrix(ctx, r, "b", b.view())?;
+        // The product, laid out like B.
+        let out = MatOperand {
+            buffer: ctx.zeroed(bd.span as u64 * std::mem::size_of::<T>() as u64),
+            ..bd
+        };
+        let (operands, mode) = ((&ld, &bd, &out), AMode::Triangular(l_uplo, diag == Diag::Unit));
+        let blocks = structured_blocks::<T>(ctx, side, operands, mode);
+        let (zero, dim) = (host(0.0), b.dim());
+        let plans = structured(ctx, r, side, dim, alpha, operands, zero, mode, &blocks)?;
+        let d = dispatches(&plans);
+        T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &out)], wait).await
+    }
 }

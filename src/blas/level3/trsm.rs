@@ -1,14 +1,10 @@
-use super::common::{blocking, triangular, Level3};
+use super::common::{level3, triangular};
 use crate::drivers::gemm::Operand;
 use crate::drivers::trsm;
-use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::launch::Wait;
 use crate::layout::{self, MatMut, MatRef, OutAs, Scalar};
-use crate::Context;
 
-blocking! {
-    trsm_in(side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut);
+level3! {
     /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
     /// `B ← X`, `A` triangular, `op(A) = A` or `Aᵀ`.
     ///
@@ -85,47 +81,32 @@ blocking! {
     /// # Ok::<(), wgblas::Error>(())
     /// ```
     dtrsm: f64;
-}
-
-/// The core of [`strsm`], [`dtrsm`] and their `_async` twins, waiting for the read-back as
-/// `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn trsm_in<'a, T: Level3>(
-    ctx: &Context,
-    side: Side,
-    uplo: Uplo,
-    transa: Transpose,
-    diag: Diag,
-    alpha: impl Into<Scalar<'a, T>>,
-    a: impl Into<MatRef<'a, T>>,
-    b: impl Into<MatMut<'a, T>>,
-    wait: Wait,
-) -> Result<()> {
-    let r = T::routine("strsm", "dtrsm");
-    let (alpha, a, mut b) = (alpha.into(), a.into(), b.into());
-    crate::blas::owners!(ctx, r, alpha, a, b);
-    let flags = (side, uplo, transa);
-    // The triangle L of the canonical solve L·X = alpha·B.
-    let Some((order, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
-        return Ok(());
-    };
-    let nrhs = match (side, b.dim()) {
-        (Side::Left, (_, n)) => n,
-        (Side::Right, (m, _)) => m,
-    };
-    // Bound whole in both types: the solve reads and writes B in place.
-    let ld = layout::matrix(ctx, r, "a", &l)?;
-    let bd = layout::matrix(ctx, r, "b", b.view())?;
-    let scratch = trsm::scratch_len(order, nrhs) as u64 * std::mem::size_of::<T>() as u64;
-    layout::check_binding(ctx, r, "b", scratch)?;
-    let w = ctx.scratch(scratch);
-    let sc = T::trsm_alpha(ctx, r, &alpha)?;
-    let x = match side {
-        Side::Left => Operand::of(&bd),
-        Side::Right => Operand::of(&bd).t(),
-    };
-    let (dims, unit, lo) = ((order, nrhs), diag == Diag::Unit, Operand::of(&ld));
-    let steps = T::trsm(ctx, r, dims, l_uplo, unit, alpha, sc.as_ref(), lo, x, &w)?;
-    let d = trsm::dispatches(&steps);
-    T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &bd)], wait).await
+    /// The core of [`strsm`], [`dtrsm`] and their `_async` twins, waiting for the read-back as
+    /// `wait` says.
+    async fn trsm_in(ctx, r, wait; side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut) {
+        let nrhs = match (side, b.dim()) {
+            (Side::Left, (_, n)) => n,
+            (Side::Right, (m, _)) => m,
+        };
+        // The triangle L of the canonical solve L·X = alpha·B.
+        let flags = (side, uplo, transa);
+        let Some((order, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
+            return Ok(());
+        };
+        // Bound whole in both types: the solve reads and writes B in place.
+        let ld = layout::matrix(ctx, r, "a", &l)?;
+        let bd = layout::matrix(ctx, r, "b", b.view())?;
+        let scratch = trsm::scratch_len(order, nrhs) as u64 * std::mem::size_of::<T>() as u64;
+        layout::check_binding(ctx, r, "b", scratch)?;
+        let w = ctx.scratch(scratch);
+        let sc = T::trsm_alpha(ctx, r, &alpha)?;
+        let x = match side {
+            Side::Left => Operand::of(&bd),
+            Side::Right => Operand::of(&bd).t(),
+        };
+        let (dims, unit, lo) = ((order, nrhs), diag == Diag::Unit, Operand::of(&ld));
+        let steps = T::trsm(ctx, r, dims, l_uplo, unit, alpha, sc.as_ref(), lo, x, &w)?;
+        let d = trsm::dispatches(&steps);
+        T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &bd)], wait).await
+    }
 }

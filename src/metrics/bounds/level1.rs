@@ -116,9 +116,8 @@ pub fn rotm(
 mod tests {
     use super::*;
     use crate::metrics::bounds;
+    use crate::metrics::NAN;
     use ndarray::array;
-
-    const NAN: f32 = f32::NAN;
 
     #[test]
     fn bounds_level1() {

@@ -209,10 +209,12 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flags::Diag::Unit;
+    use crate::flags::Transpose::No;
+    use crate::flags::Uplo::Upper;
     use crate::metrics::bounds;
+    use crate::metrics::NAN;
     use ndarray::array;
-
-    const NAN: f32 = f32::NAN;
 
     #[test]
     fn bounds_gemv() {
@@ -231,14 +233,7 @@ mod tests {
         let a23 = array![[1.0_f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
         let ones = array![1.0_f32, 1.0, 1.0];
         let nan_y = array![NAN, NAN];
-        let b = bounds::gemv(
-            Transpose::No,
-            1.0,
-            a23.view(),
-            ones.view(),
-            0.0,
-            nan_y.view(),
-        );
+        let b = bounds::gemv(No, 1.0, a23.view(), ones.view(), 0.0, nan_y.view());
         assert_eq!(b, array![24.0, 60.0]);
         // alpha = 0 with A NaN (not read): |beta||y| = [2, 0.5]·1 = ...
         let nan_a = Array2::from_elem((2, 2), NAN);
@@ -281,24 +276,12 @@ mod tests {
         assert_eq!(b, array![36.0, 42.0]);
         // Unit, diagonal NaN not read: [[1, −3], [0, 1]] → [1 + 6, 2] → [21, 6].
         let unit = array![[NAN, -3.0_f32], [NAN, NAN]];
-        let b = bounds::trmv(
-            Uplo::Upper,
-            Transpose::No,
-            Diag::Unit,
-            unit.view(),
-            x.view(),
-        );
+        let b = bounds::trmv(Upper, No, Unit, unit.view(), x.view());
         assert_eq!(b, array![21.0, 6.0]);
         // trsv has the same formula (x = the solution).
         let b = bounds::trsv(Uplo::Lower, Transpose::Yes, nu, lower.view(), x.view());
         assert_eq!(b, array![36.0, 42.0]);
-        let b = bounds::trsv(
-            Uplo::Upper,
-            Transpose::No,
-            Diag::Unit,
-            unit.view(),
-            x.view(),
-        );
+        let b = bounds::trsv(Upper, No, Unit, unit.view(), x.view());
         assert_eq!(b, array![21.0, 6.0]);
     }
 

@@ -302,10 +302,13 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flags::Diag::{NonUnit, Unit};
+    use crate::flags::Side::{Left, Right};
+    use crate::flags::Transpose::{No, Yes};
+    use crate::flags::Uplo::{Lower, Upper};
     use crate::metrics::bounds;
+    use crate::metrics::NAN;
     use ndarray::array;
-
-    const NAN: f32 = f32::NAN;
 
     #[test]
     fn bounds_gemm_and_gemmtr() {
@@ -381,14 +384,7 @@ mod tests {
         // |A||A|ᵀ = [[2, 1], [1, 2]], (k+1) = 4 → Upper [[8, 4], [0, 8]].
         let a23 = array![[1.0_f32, 0.0, 1.0], [0.0, 1.0, 1.0]];
         let nan_c = Array2::from_elem((2, 2), NAN);
-        let s = bounds::syrk(
-            Uplo::Upper,
-            Transpose::No,
-            1.0,
-            a23.view(),
-            0.0,
-            nan_c.view(),
-        );
+        let s = bounds::syrk(Upper, No, 1.0, a23.view(), 0.0, nan_c.view());
         assert_eq!(s, array![[8.0, 4.0], [0.0, 8.0]]);
     }
 
@@ -402,15 +398,7 @@ mod tests {
         let a = array![[1.0_f32, -2.0], [3.0, 4.0]];
         let b = array![[-1.0_f32, 2.0], [0.5, -3.0]];
         let cu = array![[1.0_f32, -1.0], [NAN, -4.0]];
-        let s = bounds::syr2k(
-            Uplo::Upper,
-            Transpose::No,
-            0.5,
-            a.view(),
-            b.view(),
-            -2.0,
-            cu.view(),
-        );
+        let s = bounds::syr2k(Upper, No, 0.5, a.view(), b.view(), -2.0, cu.view());
         assert_eq!(s, array![[28.5, 44.25], [0.0, 84.75]]);
         // Lower, Yes, k = 1, n = 2: A = [[1, 2]], B = [[3, −4]],
         // op(A) = [[1], [2]], op(B) = [[3], [−4]].
@@ -419,15 +407,7 @@ mod tests {
         let a = array![[1.0_f32, 2.0]];
         let b = array![[3.0_f32, -4.0]];
         let nan_c = Array2::from_elem((2, 2), NAN);
-        let s = bounds::syr2k(
-            Uplo::Lower,
-            Transpose::Yes,
-            1.0,
-            a.view(),
-            b.view(),
-            0.0,
-            nan_c.view(),
-        );
+        let s = bounds::syr2k(Lower, Yes, 1.0, a.view(), b.view(), 0.0, nan_c.view());
         assert_eq!(s, array![[21.0, 0.0], [36.0, 56.0]]);
     }
 
@@ -440,15 +420,7 @@ mod tests {
         let a = array![[1.0_f32, -2.0], [NAN, 4.0]];
         let b = array![[1.0_f32, 0.0, -1.0], [2.0, 1.0, 0.0]];
         let c = array![[1.0_f32, 1.0, 1.0], [0.0, 0.0, -1.0]];
-        let s = bounds::symm(
-            Side::Left,
-            Uplo::Upper,
-            0.5,
-            a.view(),
-            b.view(),
-            -2.0,
-            c.view(),
-        );
+        let s = bounds::symm(Left, Upper, 0.5, a.view(), b.view(), -2.0, c.view());
         let expected = array![[9.5, 5.0, 3.5], [15.0, 6.0, 5.0]];
         assert_eq!(s, expected);
         // Right, Lower with Bᵀ, Cᵀ: |Bᵀ||A| = (|A||B|)ᵀ (A symmetric), r = n = 2 again → the
@@ -465,42 +437,18 @@ mod tests {
         let a = array![[2.0_f32, -3.0], [NAN, 7.0]];
         let b = array![[1.0_f32, 0.0, -1.0], [-2.0, 1.0, 0.0]];
         let (l, r) = (Side::Left, Side::Right);
-        let t = bounds::trmm(
-            l,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            0.5,
-            a.view(),
-            b.view(),
-        );
+        let t = bounds::trmm(l, Upper, No, NonUnit, 0.5, a.view(), b.view());
         assert_eq!(t, array![[12.0, 4.5, 3.0], [21.0, 10.5, 0.0]]);
         // Right, Lower, Yes, Unit, alpha = 0.5: T = [[1, 0], [5, 1]] (NaN diagonal and upper not
         // read), op(T) = [[1, 5], [0, 1]], B 3×2 = [[1, −2], [0, 1], [−1, 0]]:
         // |B||op(T)| = [[1, 5 + 2], [0, 1], [1, 5]]; (n+1)|alpha| = 1.5.
         let a = array![[NAN, NAN], [5.0_f32, NAN]];
         let b = array![[1.0_f32, -2.0], [0.0, 1.0], [-1.0, 0.0]];
-        let t = bounds::trmm(
-            r,
-            Uplo::Lower,
-            Transpose::Yes,
-            Diag::Unit,
-            0.5,
-            a.view(),
-            b.view(),
-        );
+        let t = bounds::trmm(r, Lower, Yes, Unit, 0.5, a.view(), b.view());
         assert_eq!(t, array![[1.5, 10.5], [0.0, 1.5], [1.5, 7.5]]);
         // alpha = 0: zeros, B (NaN) not read.
         let nan_b = Array2::from_elem((3, 2), NAN);
-        let t = bounds::trmm(
-            r,
-            Uplo::Lower,
-            Transpose::Yes,
-            Diag::Unit,
-            0.0,
-            a.view(),
-            nan_b.view(),
-        );
+        let t = bounds::trmm(r, Lower, Yes, Unit, 0.0, a.view(), nan_b.view());
         assert_eq!(t, Array2::<f64>::zeros((3, 2)));
     }
 
@@ -510,27 +458,13 @@ mod tests {
         // |T||X| = [2, 1 + 2] = [2, 3]; (m+1) = 3 → [[6], [9]].
         let a = array![[2.0_f32, NAN], [-1.0, 4.0]];
         let x = array![[1.0_f32], [-0.5]];
-        let t = bounds::trsm(
-            Side::Left,
-            Uplo::Lower,
-            Transpose::No,
-            Diag::NonUnit,
-            a.view(),
-            x.view(),
-        );
+        let t = bounds::trsm(Left, Lower, No, NonUnit, a.view(), x.view());
         assert_eq!(t, array![[6.0], [9.0]]);
         // Right, Upper, Yes, Unit: T = [[1, 3], [0, 1]], op(T) = [[1, 0], [3, 1]], X = [[1, −2]]:
         // |X||op(T)| = [1 + 6, 2]; (n+1) = 3 → [[21, 6]].
         let a = array![[NAN, 3.0_f32], [NAN, NAN]];
         let x = array![[1.0_f32, -2.0]];
-        let t = bounds::trsm(
-            Side::Right,
-            Uplo::Upper,
-            Transpose::Yes,
-            Diag::Unit,
-            a.view(),
-            x.view(),
-        );
+        let t = bounds::trsm(Right, Upper, Yes, Unit, a.view(), x.view());
         assert_eq!(t, array![[21.0, 6.0]]);
     }
 }
