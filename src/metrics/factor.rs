@@ -45,12 +45,12 @@ fn forward_max<S1, S2, S3, D, E>(
     eps: f64,
 ) -> Result<f64>
 where
+    E: Copy,
+    f64: From<E>,
     S1: Data<Elem = E>,
     S2: Data<Elem = E>,
     S3: Data<Elem = f64>,
     D: Dimension,
-    E: Copy,
-    f64: From<E>,
 {
     check_shape(routine, "reference", gpu.shape(), reference.shape())?;
     check_shape(routine, "bound", gpu.shape(), bound.shape())?;
