@@ -2,7 +2,8 @@
 //! every routine of [`crate::blas`] (re-exported there), each a future that does what the
 //! blocking routine does without blocking the calling thread.
 //!
-//! One core per routine: the blocking form and its twin both run `<routine>_in`, the same
+//! One core per routine: the blocking form and its twin both run `<routine>_in` (in Level 3
+//! one core for both element types, `gemm_in::<f32>` for `sgemm`), the same
 //! validation, uploads, driver and dispatches, and differ only in how they wait for the
 //! read-back (`launch::Wait`): the blocking form polls the device on the calling thread; the
 //! twin awaits a future woken once wgpu's map callbacks have run, which a helper thread drives
