@@ -31,6 +31,17 @@ pub fn value(rng: &mut StdRng) -> f32 {
     }
 }
 
+/// The side of a square f32 matrix just past one storage binding (issue 15).
+pub fn side_past_one_binding() -> usize {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    ((limit / 4) as f64).sqrt() as usize + 1
+}
+
+/// The length of an f32 vector one element past one storage binding (issue 15).
+pub fn len_past_one_binding() -> usize {
+    ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1
+}
+
 pub fn rand_vec(rng: &mut StdRng, n: usize) -> Array1<f32> {
     Array1::from_shape_simple_fn(n, || value(rng))
 }

@@ -5,7 +5,7 @@
 use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
@@ -85,16 +85,7 @@ impl Routine for Trmv {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 3);
-        let bad = |a, x, error, arg| Bad {
-            case: c,
-            a,
-            x,
-            y: 0,
-            error,
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |a, x, error, arg| Bad::vecs(c, a, x, 0, error, arg);
         vec![
             bad((3, 2), 3, "NotSquare", "a"),
             bad((3, 3), 4, "DimensionMismatch", "x"),
@@ -109,20 +100,7 @@ impl Routine for Trmv {
 
 describe::described_tests!(Trmv, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-pub fn check(
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    la: Layout,
-    lx: VLayout,
-) {
-    check_on(ctx(), seed, n, uplo, trans, diag, la, lx);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
     c: &Context,
@@ -162,8 +140,7 @@ fn past_one_binding() {
     // on the diagonal, never read), x ← Aᵀ·x in square blocks (issue 15). A_ij = 1 above the
     // diagonal, x = 1: (Aᵀ·x)_i = 1 + i (the unit diagonal and the i entries above it in
     // column i).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| if i < j { 1.0f32 } else { f32::NAN });
     let mut x = Array1::<f32>::ones(side);
     a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x)
@@ -224,24 +201,13 @@ fn edge_n_zero() {
 #[test]
 fn real_data_1138_bus() {
     // x ← L·x and Lᵀ·x with L the lower triangle of 1138_bus (upper set to NaN).
-    let mut a = l2::bus_1138();
-    a.indexed_iter_mut()
-        .filter(|((i, j), _)| j > i)
-        .for_each(|(_, v)| *v = f32::NAN);
-    let mut r = rng(1138);
-    let x = rand_vec(&mut r, a.nrows());
+    let mut cases = Vec::new();
     for trans in TRANS {
         for diag in DIAGS {
-            let got = a.gpu_trmv(Uplo::Lower, trans, diag, &x).unwrap();
-            let reference = l2::strmv(Uplo::Lower, trans, diag, a.view(), x.view());
-            let bound = bounds::trmv(Uplo::Lower, trans, diag, a.view(), x.view());
-            let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-            assert!(
-                f <= describe::threshold::<Trmv>(),
-                "strmv 1138_bus {trans:?} {diag:?}: forward factor {f}"
-            );
+            cases.push(Case::new(0, 0, 0).flags(Uplo::Lower, trans, diag));
         }
     }
+    real_data::<Trmv>(true, &cases);
 }
 
 #[test]

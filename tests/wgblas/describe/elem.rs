@@ -13,7 +13,9 @@ use wgblas::layout::{MatMut, MatRef, Scalar, VecMut, VecRef};
 use wgblas::{blas, metrics, Context, Diag, GpuScalar, Side, Transpose, Uplo};
 
 /// What the generic test code needs of f32 and f64.
-pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
+pub trait Elem:
+    wgblas::resident::Element + Debug + PartialEq + PartialOrd + Level1 + Solve
+{
     /// The BLAS precision letter: `s` or `d`.
     const P: char;
     fn from_f64(v: f64) -> Self;
@@ -306,3 +308,9 @@ fn ld<T>(a: &Array2<T>) -> i32 {
 
 // The `Elem` impls for f32 and f64, from one macro (`elem!`).
 mod impls;
+// The rest of Level 1, a supertrait of `Elem`.
+mod level1;
+pub use level1::Level1;
+// strsm and dtrsm, a supertrait of `Elem`.
+mod trsm;
+pub use trsm::Solve;

@@ -60,6 +60,8 @@ pub struct Case {
     pub transb: Transpose,
     pub lb: Layout,
     pub lc: Layout,
+    /// rotm: `param = [flag, h11, h21, h12, h22]`.
+    pub param: [f64; 5],
 }
 
 impl Case {
@@ -83,6 +85,7 @@ impl Case {
             transb: Transpose::No,
             lb: Layout::C,
             lc: Layout::C,
+            param: [-2.0, 0.0, 0.0, 0.0, 0.0],
         }
     }
 
@@ -183,13 +186,14 @@ impl<T: Elem> Ops<T> {
 
 impl<T: Elem> Ops<T> {
     /// The operand `out`, as it is before the call.
-    fn output(&self, out: Out) -> ArrayD<T> {
+    pub fn output(&self, out: Out) -> ArrayD<T> {
         match out {
             Out::A => self.a.clone().into_dyn(),
             Out::B => self.b.clone().into_dyn(),
             Out::C => self.c.clone().into_dyn(),
             Out::X => self.x.clone().into_dyn(),
             Out::Y => self.y.clone().into_dyn(),
+            Out::XY => both(&self.x, &self.y),
             Out::R => Array1::<T>::from_vec(Vec::new()).into_dyn(),
         }
     }
@@ -203,8 +207,15 @@ pub enum Out {
     C,
     X,
     Y,
+    /// Both vectors (swap, rot, rotm): x then y, one after the other.
+    XY,
     /// The routine's result (a reduction's value), in [`Slots::r`].
     R,
+}
+
+/// x then y, as one output.
+fn both<T: Elem>(x: &Array1<T>, y: &Array1<T>) -> ArrayD<T> {
+    ndarray::concatenate![ndarray::Axis(0), x.view(), y.view()].into_dyn()
 }
 
 /// A matrix operand as the routine gets it: a stored host view or a resident matrix.
@@ -318,6 +329,7 @@ impl<T: Elem> Slots<T> {
             Out::C => self.c.logical().into_dyn(),
             Out::X => self.x.logical().into_dyn(),
             Out::Y => self.y.logical().into_dyn(),
+            Out::XY => both(&self.x.logical(), &self.y.logical()),
             Out::R => Array1::from_vec(self.r.clone()).into_dyn(),
         }
     }
@@ -327,6 +339,9 @@ impl<T: Elem> Slots<T> {
         match (out, &self.x, &self.y) {
             (Out::X, VecSlot::Host(v), _) | (Out::Y, _, VecSlot::Host(v)) => {
                 v.outside_is_untouched()
+            }
+            (Out::XY, _, _) => {
+                self.outside_untouched(Out::X, pad) && self.outside_untouched(Out::Y, pad)
             }
             (Out::X | Out::Y, _, _) => true,
             _ => same_bits(&self.pad(out), pad),
@@ -339,7 +354,7 @@ impl<T: Elem> Slots<T> {
             Out::A => &self.a,
             Out::B => &self.b,
             Out::C => &self.c,
-            Out::X | Out::Y | Out::R => return Vec::new(),
+            Out::X | Out::Y | Out::XY | Out::R => return Vec::new(),
         };
         match m {
             MatSlot::Host(m) => m.outside(),
@@ -373,6 +388,51 @@ pub struct Bad {
     /// The `wgblas::Error` variant, by name.
     pub error: &'static str,
     pub arg: &'static str,
+}
+
+impl Bad {
+    /// A Level 1 or 2 input: A stored `a`, x and y of lengths `x` and `y`.
+    pub fn vecs(
+        case: Case,
+        a: (usize, usize),
+        x: usize,
+        y: usize,
+        error: &'static str,
+        arg: &'static str,
+    ) -> Bad {
+        let none = (0, 0);
+        Bad {
+            case,
+            a,
+            x,
+            y,
+            b: none,
+            c: none,
+            error,
+            arg,
+        }
+    }
+
+    /// A Level 3 input: A, B and C stored `a`, `b` and `c`.
+    pub fn mats(
+        case: Case,
+        a: (usize, usize),
+        b: (usize, usize),
+        c: (usize, usize),
+        error: &'static str,
+        arg: &'static str,
+    ) -> Bad {
+        Bad {
+            case,
+            a,
+            x: 0,
+            y: 0,
+            b,
+            c,
+            error,
+            arg,
+        }
+    }
 }
 
 /// The variant name, routine and argument of an error.
@@ -422,21 +482,32 @@ pub trait Routine {
     }
 }
 
-/// The routine's BLAS name for element type `T`.
+/// The routine's BLAS name for element type `T` (`sgemv`; `isamax` for the root `iamax`).
 pub fn name<R: Routine, T: Elem>() -> String {
-    format!("{}{}", T::P, R::ROOT)
+    match R::ROOT.strip_prefix('i') {
+        Some(rest) => format!("i{}{rest}", T::P),
+        None => format!("{}{}", T::P, R::ROOT),
+    }
 }
 
-/// The routine's threshold: its entry (or its s twin's) in `metrics::spec` (a factor, or a
-/// count of ULP for the bit-exact routines).
-pub fn threshold<R: Routine>() -> f64 {
-    let s = metrics::spec(&format!("s{}", R::ROOT)).unwrap();
+/// The routine's threshold for element type `T`: its own entry in `metrics::spec` where the
+/// table has one (`dasum`, `idamax`), else its s twin's (a factor in units of `T`'s eps, or a
+/// count of ULP for the bit-exact routines, or 0 for an exact index).
+pub fn threshold<R: Routine, T: Elem>() -> f64 {
+    let s = metrics::spec(&name::<R, T>())
+        .or_else(|| metrics::spec(&name::<R, f32>()))
+        .unwrap();
     assert!(
         matches!(
             s.metric,
-            Metric::Forward | Metric::BackwardResidual | Metric::MaxUlp | Metric::Ulp
+            Metric::Forward
+                | Metric::BackwardResidual
+                | Metric::MaxUlp
+                | Metric::Ulp
+                | Metric::Ulp64
+                | Metric::ExactIndex
         ),
-        "{}: not a factor or ULP metric",
+        "{}: not a factor, ULP or index metric",
         R::ROOT
     );
     s.threshold
@@ -454,10 +525,15 @@ pub fn forward<T: Elem>(got: ArrayViewD<T>, want: ArrayD<T>, bound: ArrayD<f64>)
 /// it was, the other triangle untouched, and the measure within the threshold.
 fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
     let o: Ops<T> = R::inputs(&mut rng(case.seed), case);
+    run_on::<R, T>(c, case, &o, resident)
+}
+
+/// [`run`] on the given operands.
+fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: bool) {
     let mut s = if resident {
-        Slots::resident(case, &o)
+        Slots::resident(case, o)
     } else {
-        Slots::host(case, &o)
+        Slots::host(case, o)
     };
     let pad = s.pad(R::OUT);
     let what = format!(
@@ -488,8 +564,8 @@ fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
         assert!(same_bits(&got, &before), "{what}: output changed");
         return;
     }
-    let f = R::measure(case, &o, got.view());
-    let t = threshold::<R>();
+    let f = R::measure(case, o, got.view());
+    let t = threshold::<R, T>();
     assert!(f <= t, "{what}: factor {f} > {t}");
 }
 
@@ -501,6 +577,12 @@ pub fn check<R: Routine, T: Elem>(case: &Case) {
 /// [`check`] on the context `c`.
 pub fn check_on<R: Routine, T: Elem>(c: &Context, case: &Case) {
     run::<R, T>(c, case, false)
+}
+
+/// One case on given operands (real data) instead of the description's random ones, on
+/// host views stored in the case's layouts.
+pub fn check_ops<R: Routine, T: Elem>(case: &Case, o: &Ops<T>) {
+    run_on::<R, T>(ctx(), case, o, false)
 }
 
 /// One case through resident operands.
