@@ -271,30 +271,24 @@ fn edge_alpha_zero_never_reads_a_or_x() {
     for layout in [Layout::C, Layout::F] {
         let a = Mat::new(&Array2::from_elem((2, 3), f32::NAN), layout);
         let x = array![f32::NAN, f32::INFINITY, 1.0];
+        let alpha_zero = |beta: f32, y: &mut Array1<f32>| {
+            blas::sgemv(
+                ctx(),
+                Transpose::No,
+                0.0,
+                a.view(),
+                x.view(),
+                beta,
+                y.view_mut(),
+            )
+            .unwrap()
+        };
         let mut y = array![1.0f32, -2.0];
-        blas::sgemv(
-            ctx(),
-            Transpose::No,
-            0.0,
-            a.view(),
-            x.view(),
-            0.9,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.9, &mut y);
         assert_eq!(y, array![0.9, -1.8]);
         // alpha = 0 and beta = 0: y = 0 without reading anything.
         let mut y = array![f32::NAN, 3.0];
-        blas::sgemv(
-            ctx(),
-            Transpose::No,
-            0.0,
-            a.view(),
-            x.view(),
-            0.0,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.0, &mut y);
         assert_eq!(y, array![0.0, 0.0]);
     }
 }

@@ -2,7 +2,7 @@
 //! copy), triangle helpers, the condition number of a triangle, and the real matrix `1138_bus`.
 
 pub use crate::describe::level2::in_triangle;
-use cblas_sys::*;
+use crate::describe::Elem;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::rngs::StdRng;
 use wgblas::{Diag, Uplo};
@@ -118,28 +118,14 @@ pub fn bus_1138() -> Array2<f32> {
         .mapv(|v| v as f32)
 }
 
-fn c(a: &ArrayView2<f32>) -> Array2<f32> {
-    a.as_standard_layout().into_owned()
-}
-
 pub fn sger(alpha: f32, x: ArrayView1<f32>, y: ArrayView1<f32>, a: ArrayView2<f32>) -> Array2<f32> {
-    let mut a = c(&a);
-    let (x, y) = (x.to_owned(), y.to_owned());
-    let (m, n) = a.dim();
-    unsafe {
-        cblas_sger(
-            CBLAS_LAYOUT::CblasRowMajor,
-            m as i32,
-            n as i32,
-            alpha,
-            x.as_ptr(),
-            1,
-            y.as_ptr(),
-            1,
-            a.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
+    let mut a = a.as_standard_layout().into_owned();
+    f32::o_ger(
+        alpha,
+        &Array1::from(x.to_vec()),
+        &Array1::from(y.to_vec()),
+        &mut a,
+    );
     a
 }
 

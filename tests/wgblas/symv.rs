@@ -230,42 +230,27 @@ fn edge_alpha_zero_never_reads_a_or_x() {
     for layout in [Layout::C, Layout::F] {
         let a = Mat::new(&Array2::from_elem((2, 2), f32::NAN), layout);
         let x = array![f32::NAN, f32::INFINITY];
+        let alpha_zero = |beta: f32, y: &mut Array1<f32>| {
+            blas::ssymv(
+                ctx(),
+                Uplo::Upper,
+                0.0,
+                a.view(),
+                x.view(),
+                beta,
+                y.view_mut(),
+            )
+            .unwrap()
+        };
         let mut y = array![1.0f32, -2.0];
-        blas::ssymv(
-            ctx(),
-            Uplo::Upper,
-            0.0,
-            a.view(),
-            x.view(),
-            0.9,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.9, &mut y);
         assert_eq!(y, array![0.9, -1.8]);
         let mut y = array![f32::NAN, 1.0];
-        blas::ssymv(
-            ctx(),
-            Uplo::Upper,
-            0.0,
-            a.view(),
-            x.view(),
-            0.0,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.0, &mut y);
         assert_eq!(y, array![0.0, 0.0]);
         // alpha = 0, beta = 1: quick return, y unchanged.
         let mut y = array![f32::INFINITY, 1.0];
-        blas::ssymv(
-            ctx(),
-            Uplo::Upper,
-            0.0,
-            a.view(),
-            x.view(),
-            1.0,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(1.0, &mut y);
         assert_eq!(y, array![f32::INFINITY, 1.0]);
     }
 }

@@ -148,23 +148,43 @@ fn past_one_binding() {
     assert!(x.iter().enumerate().all(|(i, &v)| v == (1 + i) as f32));
 }
 
-#[test]
-fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
-    // L = [[2, ., .], [1, 3, .], [4, 5, 6]] (NaN in the upper triangle), x = [1, 1, 1].
+/// L = [[2, ., .], [1, 3, .], [4, 5, 6]] (NaN in the upper triangle, and on the diagonal for
+/// Unit) and x = [1, 1, 1]: L·x = [2, 4, 15]; Lᵀ·x = [7, 8, 6]; unit L·x = [1, 2, 10]; unit
+/// Lᵀ·x = [6, 6, 1].
+#[allow(clippy::type_complexity)]
+fn hand_cases() -> (
+    Array1<f32>,
+    [(Array2<f32>, Transpose, Diag, Array1<f32>); 4],
+) {
     let nan = f32::NAN;
     let l = array![[2.0f32, nan, nan], [1.0, 3.0, nan], [4.0, 5.0, 6.0]];
     let mut lu = l.clone();
     lu.diag_mut().fill(nan);
-    let ones = array![1.0f32, 1.0, 1.0];
     let cases = [
-        // L·x = [2, 4, 15]; Lᵀ·x = [7, 8, 6]; unit L·x = [1, 2, 10]; unit Lᵀ·x = [6, 6, 1].
-        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 4.0, 15.0]),
-        (&l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
-        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 2.0, 10.0]),
-        (&lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
+        (
+            l.clone(),
+            Transpose::No,
+            Diag::NonUnit,
+            array![2.0f32, 4.0, 15.0],
+        ),
+        (l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
+        (
+            lu.clone(),
+            Transpose::No,
+            Diag::Unit,
+            array![1.0f32, 2.0, 10.0],
+        ),
+        (lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
     ];
+    (array![1.0f32, 1.0, 1.0], cases)
+}
+
+#[test]
+fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
+    let (ones, cases) = hand_cases();
     for layout in [Layout::C, Layout::F] {
         for (a, trans, diag, expected) in &cases {
+            let a = &a;
             let sa = Mat::new(a, layout);
             let got = sa
                 .view()
@@ -214,19 +234,10 @@ fn real_data_1138_bus() {
 fn resident_hand_values_and_mixed_operands() {
     // As edge_hand_values_other_triangle_and_unit_diagonal_never_read, through a resident L
     // (NaN above, and on the diagonal for Unit) and `GpuMatrix::t`, with resident or host x.
-    let nan = f32::NAN;
-    let l = array![[2.0f32, nan, nan], [1.0, 3.0, nan], [4.0, 5.0, 6.0]];
-    let mut lu = l.clone();
-    lu.diag_mut().fill(nan);
-    let ones = array![1.0f32, 1.0, 1.0];
-    let cases = [
-        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 4.0, 15.0]),
-        (&l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
-        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 2.0, 10.0]),
-        (&lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
-    ];
+    let (ones, cases) = hand_cases();
     for f_order in [false, true] {
         for (a, trans, diag, expected) in &cases {
+            let a = &a;
             let ga = l2::upload_matrix(a, f_order);
             // Resident A and x: the product is copied into x on the device.
             let mut gx = ctx().upload_vector(&ones).unwrap();
