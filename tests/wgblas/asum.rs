@@ -1,23 +1,77 @@
-//! sasum, dasum: Σ|x_i|. Metric: ULP ≤ 50 (sasum), f64 ULP ≤ 64 (dasum) against OpenBLAS
-//! (DESIGN.md §2). dasum runs on both f64 paths (native and the forced fallback).
+//! sasum, dasum: Σ|x_i|. Metric: ULP against OpenBLAS, 50 for sasum and 64 (f64 ULP) for
+//! dasum (`metrics::spec`, DESIGN.md §2). The description drives fixtures, edges and the
+//! resident form; dasum runs on both f64 paths (native and the forced fallback), sasum on a
+//! resident x also kept on the device (`resident::sasum`). Hand-computed values below
+//! (DESIGN.md §3).
 
-use ndarray::{array, s, Array1};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, ulp_distance_f32, ulp_distance_f64};
+use rand::rngs::StdRng;
+use wgblas::metrics::ulp_distance_f64;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, f64_paths, fallback_ctx, rand_vec64, wide64, Vector64};
+use crate::describe::level1::*;
+use crate::describe::{self, pick, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::oracle_l1::{f64_paths, fallback_ctx};
 
-fn threshold(routine: &str) -> f64 {
-    metrics::spec(routine).unwrap().threshold
+/// The description of asum (alpha = 1: f64 values across the whole exponent range).
+pub struct Asum;
+
+impl Routine for Asum {
+    const ROOT: &'static str = "asum";
+    const OUT: Out = Out::R;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        Ops::level1(values(r, c.n, c.alpha == 1.0), Array1::from_vec(Vec::new()))
+    }
+
+    /// The BLAS-layer call, for f64 also on the forced fallback; on a resident x, for f32, also
+    /// `resident::sasum` (the sum kept on the device). Each result is measured.
+    fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        s.r = vec![T::asum(ctx, s.x.r())?];
+        s.r.extend(on_fallback(&s.x, |c, x| T::asum(c, x))?);
+        if matches!(s.x, VecSlot::Dev(_)) {
+            s.r.extend(T::asum_resident(ctx, s.x.r())?);
+        }
+        Ok(())
+    }
+
+    /// No quick return: n = 0 gives 0, measured like any other result.
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    fn measure<T: Elem>(_: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let want = T::o_asum(&o.x);
+        got.iter().map(|&g| T::ulp(g, want)).max().unwrap() as f64
+    }
+
+    /// The netlib lengths (and n = 0), every stride, ordinary and wide values.
+    fn edges() -> Vec<Case> {
+        let strides: Vec<_> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
+        vgrid(&[0, 1, 2, 3, 5, 9], &[0.0, 1.0], &strides, |n| n as u64)
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        (any::<u64>(), 0usize..3000, any::<bool>(), pick(&VLAYOUTS))
+            .prop_map(|(seed, n, wide, lx)| vcase(seed, n, f64::from(wide), lx, VLayout::Unit))
+            .boxed()
+    }
+
+    /// asum has no length to mismatch.
+    fn bad() -> Vec<describe::Bad> {
+        Vec::new()
+    }
 }
+
+describe::described_tests!(Asum, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {
     // One element past the binding limit: processed in two windows (issue 15).
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     x[0] = 1.0;
     x[n - 1] = -2.0;
@@ -28,62 +82,6 @@ fn past_one_binding() {
     d[n / 2] = -2.5;
     for (path, c) in f64_paths() {
         assert_eq!(blas::dasum(c, d.view()).unwrap(), 4.0, "{path}");
-    }
-}
-
-fn check(seed: u64, n: usize, lx: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let xs = Vector::new(&x, lx);
-    let gpu = blas::sasum(ctx(), xs.view()).unwrap();
-    let reference = o1::sasum(x.view());
-    let u = ulp_distance_f32(gpu, reference) as f64;
-    assert!(
-        u <= threshold("sasum"),
-        "sasum n={n} {lx:?}: gpu {gpu}, OpenBLAS {reference}, {u} ULP"
-    );
-}
-
-fn check64(seed: u64, n: usize, lx: VLayout, wide: bool) {
-    let mut r = rng(seed);
-    let x = if wide {
-        Array1::from_shape_simple_fn(n, || wide64(&mut r))
-    } else {
-        rand_vec64(&mut r, n)
-    };
-    let xs = Vector64::new(&x, lx);
-    let reference = o1::dasum(x.view());
-    for (path, c) in f64_paths() {
-        let gpu = blas::dasum(c, xs.view()).unwrap();
-        let u = ulp_distance_f64(gpu, reference) as f64;
-        assert!(
-            u <= threshold("dasum"),
-            "dasum {path} n={n} {lx:?} wide={wide}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP"
-        );
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4) {
-        check(seed, n, VLAYOUTS[lx]);
-    }
-
-    #[test]
-    fn fixtures_f64(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4, wide in any::<bool>()) {
-        check64(seed, n, VLAYOUTS[lx], wide);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for lx in VLAYOUTS {
-            check(n as u64, n, lx);
-            check64(n as u64, n, lx, false);
-            check64(n as u64, n, lx, true);
-        }
     }
 }
 
@@ -165,48 +163,6 @@ fn edge_hand_values_f64_huge_tiny_both_paths() {
     assert_eq!(array![1.0f64, -2.0].gpu_asum().unwrap(), 3.0);
 }
 
-/// The resident forms: the same fixtures and oracle, through `GpuVector`s: sasum kept on the
-/// device (`resident::sasum`, and the host form on the same operand), dasum on a
-/// `GpuVector<f64>` on both f64 paths.
-fn check_resident(seed: u64, n: usize, wide: bool) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let reference = o1::sasum(x.view());
-    let gx = ctx().upload_vector(&x).unwrap();
-    let kept = wgblas::resident::sasum(ctx(), &gx).unwrap().get().unwrap();
-    let host_form = blas::sasum(ctx(), &gx).unwrap();
-    for (form, gpu) in [("resident::sasum", kept), ("blas::sasum", host_form)] {
-        let u = ulp_distance_f32(gpu, reference) as f64;
-        assert!(
-            u <= threshold("sasum"),
-            "{form} n={n}: gpu {gpu}, OpenBLAS {reference}, {u} ULP"
-        );
-    }
-    let d = if wide {
-        Array1::from_shape_simple_fn(n, || wide64(&mut r))
-    } else {
-        rand_vec64(&mut r, n)
-    };
-    let reference = o1::dasum(d.view());
-    for (path, c) in f64_paths() {
-        let gd = c.upload_vector(&d).unwrap();
-        let gpu = blas::dasum(c, &gd).unwrap();
-        let u = ulp_distance_f64(gpu, reference) as f64;
-        assert!(
-            u <= threshold("dasum"),
-            "resident dasum {path} n={n} wide={wide}: gpu {gpu:e}, OpenBLAS {reference:e}, {u} ULP"
-        );
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, wide in any::<bool>()) {
-        check_resident(seed, n, wide);
-    }
-}
-
 #[test]
 fn resident_hand_values_and_device_chain() {
     let c = ctx();
@@ -242,17 +198,7 @@ fn resident_hand_values_and_device_chain() {
     }
     let g = fallback_ctx().upload_vector(&array![1.0f64, 2.0]).unwrap();
     let err = blas::dasum(ctx(), &g).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "dasum",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("InvalidArgument", "dasum", "x"));
 }
 
 #[test]

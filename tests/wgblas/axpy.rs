@@ -98,7 +98,7 @@ fn validation_extension_forms() {
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let x = Array1::from_shape_fn(n, |i| (i % 7) as f32);
     let mut y = Array1::<f32>::ones(n);
     blas::saxpy(ctx(), 2.0, x.view(), y.view_mut()).unwrap();

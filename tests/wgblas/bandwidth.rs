@@ -227,7 +227,8 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
                             continue;
                         }
                         for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {
-                            crate::gemv::check(
+                            crate::gemv::check_on(
+                                ctx(),
                                 k as u64,
                                 (m, n),
                                 t,
@@ -238,7 +239,8 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
                                 VLayout::Unit,
                             );
                         }
-                        crate::gemv::check(
+                        crate::gemv::check_on(
+                            ctx(),
                             k as u64,
                             (m, n),
                             t,
@@ -266,7 +268,16 @@ fn strmv_on_the_gemv_kernels() {
                     for t in [Transpose::No, Transpose::Yes] {
                         for diag in [Diag::NonUnit, Diag::Unit] {
                             for la in [Layout::C, Layout::F] {
-                                crate::trmv::check(n as u64, n, uplo, t, diag, la, VLayout::Unit);
+                                crate::trmv::check_on(
+                                    ctx(),
+                                    n as u64,
+                                    n,
+                                    uplo,
+                                    t,
+                                    diag,
+                                    la,
+                                    VLayout::Unit,
+                                );
                             }
                         }
                     }
@@ -286,7 +297,8 @@ fn ssymv_tiles_against_openblas() {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
                     for la in [Layout::C, Layout::F] {
                         for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {
-                            crate::symv::check(
+                            crate::symv::check_on(
+                                ctx(),
                                 n as u64,
                                 n,
                                 uplo,
@@ -360,9 +372,18 @@ fn rank_updates_vec4_and_scalar_against_openblas() {
             .enumerate()
             {
                 for la in LAYOUTS {
-                    crate::ger::check(k as u64, (m, n), 0.7, la, VLayout::Unit, VLayout::Unit);
+                    crate::ger::check_on(
+                        ctx(),
+                        k as u64,
+                        (m, n),
+                        0.7,
+                        la,
+                        VLayout::Unit,
+                        VLayout::Unit,
+                    );
                 }
-                crate::ger::check(
+                crate::ger::check_on(
+                    ctx(),
                     k as u64,
                     (m, n),
                     0.7,
@@ -374,8 +395,9 @@ fn rank_updates_vec4_and_scalar_against_openblas() {
             for &n in &[4usize, 8, 12, 64, 68] {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
                     for la in [Layout::C, Layout::F] {
-                        crate::syr::check(n as u64, n, uplo, 0.7, la, VLayout::Unit);
-                        crate::syr2::check(
+                        crate::syr::check_on(ctx(), n as u64, n, uplo, 0.7, la, VLayout::Unit);
+                        crate::syr2::check_on(
+                            ctx(),
                             n as u64,
                             n,
                             uplo,

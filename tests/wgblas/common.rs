@@ -31,6 +31,17 @@ pub fn value(rng: &mut StdRng) -> f32 {
     }
 }
 
+/// The side of a square f32 matrix just past one storage binding (issue 15).
+pub fn side_past_one_binding() -> usize {
+    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
+    ((limit / 4) as f64).sqrt() as usize + 1
+}
+
+/// The length of an f32 vector one element past one storage binding (issue 15).
+pub fn len_past_one_binding() -> usize {
+    ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1
+}
+
 pub fn rand_vec(rng: &mut StdRng, n: usize) -> Array1<f32> {
     Array1::from_shape_simple_fn(n, || value(rng))
 }
@@ -218,34 +229,27 @@ pub fn triangle(rng: &mut StdRng, n: usize, uplo: wgblas::Uplo, diag_lo: f32) ->
     })
 }
 
-/// The CPU oracle: OpenBLAS through CBLAS, on C-order copies of the logical operands.
+/// The CPU oracle of the hand tests: OpenBLAS through the descriptions' `Elem` calls (CBLAS,
+/// row-major, on C-order copies of the logical operands).
 pub mod oracle {
-    use cblas_sys::*;
-    use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+    use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Dimension};
     use wgblas::Transpose;
 
-    fn trans(t: Transpose) -> CBLAS_TRANSPOSE {
-        match t {
-            Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
-            Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
-        }
-    }
-    fn c(a: &ArrayView2<f32>) -> Array2<f32> {
+    use crate::describe::Elem;
+
+    /// A C-order copy.
+    pub fn c<D: Dimension>(a: &ndarray::ArrayView<'_, f32, D>) -> ndarray::Array<f32, D> {
         a.as_standard_layout().into_owned()
-    }
-    fn v(x: &ArrayView1<f32>) -> Array1<f32> {
-        x.to_owned()
     }
 
     pub fn saxpy(alpha: f32, x: ArrayView1<f32>, y: ArrayView1<f32>) -> Array1<f32> {
-        let (x, mut y) = (v(&x), v(&y));
-        unsafe { cblas_saxpy(x.len() as i32, alpha, x.as_ptr(), 1, y.as_mut_ptr(), 1) };
+        let mut y = c(&y);
+        f32::o_axpy(alpha, &c(&x), &mut y);
         y
     }
 
     pub fn sdot(x: ArrayView1<f32>, y: ArrayView1<f32>) -> f32 {
-        let (x, y) = (v(&x), v(&y));
-        unsafe { cblas_sdot(x.len() as i32, x.as_ptr(), 1, y.as_ptr(), 1) }
+        f32::o_dot(&c(&x), &c(&y))
     }
 
     pub fn sgemv(
@@ -256,24 +260,8 @@ pub mod oracle {
         beta: f32,
         y: ArrayView1<f32>,
     ) -> Array1<f32> {
-        let (a, x, mut y) = (c(&a), v(&x), v(&y));
-        let (m, n) = a.dim();
-        unsafe {
-            cblas_sgemv(
-                CBLAS_LAYOUT::CblasRowMajor,
-                trans(t),
-                m as i32,
-                n as i32,
-                alpha,
-                a.as_ptr(),
-                n.max(1) as i32,
-                x.as_ptr(),
-                1,
-                beta,
-                y.as_mut_ptr(),
-                1,
-            )
-        };
+        let mut y = c(&y);
+        f32::o_gemv(t, alpha, &c(&a), &c(&x), beta, &mut y);
         y
     }
 
@@ -287,31 +275,8 @@ pub mod oracle {
         beta: f32,
         cm: ArrayView2<f32>,
     ) -> Array2<f32> {
-        let (a, b, mut cc) = (c(&a), c(&b), c(&cm));
-        let (m, n) = cc.dim();
-        let k = if ta == Transpose::No {
-            a.ncols()
-        } else {
-            a.nrows()
-        };
-        unsafe {
-            cblas_sgemm(
-                CBLAS_LAYOUT::CblasRowMajor,
-                trans(ta),
-                trans(tb),
-                m as i32,
-                n as i32,
-                k as i32,
-                alpha,
-                a.as_ptr(),
-                a.ncols().max(1) as i32,
-                b.as_ptr(),
-                b.ncols().max(1) as i32,
-                beta,
-                cc.as_mut_ptr(),
-                n.max(1) as i32,
-            )
-        };
+        let mut cc = c(&cm);
+        f32::o_gemm(ta, tb, alpha, &c(&a), &c(&b), beta, &mut cc);
         cc
     }
 }

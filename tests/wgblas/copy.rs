@@ -89,7 +89,7 @@ fn validation_extension_forms() {
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     x[0] = 4.0;
     x[n - 1] = 5.0;

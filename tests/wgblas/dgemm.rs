@@ -82,40 +82,10 @@ pub fn oracle_dgemm(
     beta: f64,
     c: ArrayView2<f64>,
 ) -> Array2<f64> {
-    use cblas_sys::*;
-    let t = |t| {
-        if t == Transpose::No {
-            CBLAS_TRANSPOSE::CblasNoTrans
-        } else {
-            CBLAS_TRANSPOSE::CblasTrans
-        }
-    };
-    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
-    let mut cc = c.as_standard_layout().into_owned();
-    let (m, n) = cc.dim();
-    let k = if ta == Transpose::No {
-        a.ncols()
-    } else {
-        a.nrows()
-    };
-    unsafe {
-        cblas_dgemm(
-            CBLAS_LAYOUT::CblasRowMajor,
-            t(ta),
-            t(tb),
-            m as i32,
-            n as i32,
-            k as i32,
-            alpha,
-            a.as_ptr(),
-            a.ncols().max(1) as i32,
-            b.as_ptr(),
-            b.ncols().max(1) as i32,
-            beta,
-            cc.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
+    use crate::describe::Elem;
+    let std = |m: ArrayView2<f64>| m.as_standard_layout().into_owned();
+    let mut cc = std(c);
+    f64::o_gemm(ta, tb, alpha, &std(a), &std(b), beta, &mut cc);
     cc
 }
 

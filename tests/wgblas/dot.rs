@@ -85,7 +85,7 @@ fn validation_extension_forms() {
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     // y_i = 1 for i ≡ 0 (mod 4): Σ x_i·y_i = ⌈n/4⌉ with x = 1, every partial sum an integer
     // below 2^24 (exact).
     let x = Array1::<f32>::ones(n);

@@ -170,16 +170,7 @@ impl<const TR: bool> Routine for GemmT<TR> {
         let u = if TR { Uplo::Upper } else { Uplo::Lower };
         let c = Case::new(0, 3, 3).flags(u, Transpose::No, Diag::NonUnit);
         let yes = c.flags(u, Transpose::Yes, Diag::NonUnit);
-        let bad = |case, a, b, cm, error, arg| Bad {
-            case,
-            a,
-            x: 0,
-            y: 0,
-            b,
-            c: cm,
-            error,
-            arg,
-        };
+        let bad = |case, a, b, cm, error, arg| Bad::mats(case, a, b, cm, error, arg);
         let dm = "DimensionMismatch";
         if TR {
             vec![
@@ -450,7 +441,7 @@ fn edge_whole_aligned_tiles_in_every_storage_order() {
     );
     let f = metrics::forward_factor(&c, &reference, &bound).unwrap();
     assert!(
-        f <= describe::threshold::<Gemm>(),
+        f <= describe::threshold::<Gemm, f32>(),
         "unaligned A: factor {f}"
     );
 }

@@ -496,8 +496,7 @@ fn validation_bad_shapes() {
     assert!(c.iter().all(|&v| v == 9.0));
     // Past one storage binding: TooLarge naming the operand, C unchanged (A is a broadcast
     // view with no memory of its own, so that nothing large is allocated on the host).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let one = Array2::<f32>::zeros((1, 1));
     let a = one.broadcast((2, side, side)).unwrap();
     let b = Array3::<f32>::zeros((2, side, 1));

@@ -44,8 +44,7 @@ fn validation_extension_forms() {
 #[test]
 fn past_one_binding() {
     // C of side² f32 just past one binding: its lower triangle in square blocks (issue 15).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
     let b = Array2::from_shape_fn((1, side), |(_, j)| (j % 5) as f32);
     let mut c = Array2::<f32>::from_elem((side, side), 5.0);

@@ -78,22 +78,17 @@ impl Routine for Gemv {
             &VPAIRS,
             seed,
         );
-        v.extend(grid(
-            &[(17, 9)],
-            &fl,
-            &[(0.7, 0.9)],
-            &LAYOUTS,
-            &VPAIRS,
-            |_, _| 5,
-        ));
-        v.extend(grid(
-            &[(65, 64)],
-            &fl,
-            &[(1.0, 0.0)],
-            &LAYOUTS,
-            &VPAIRS,
-            |_, _| 6,
-        ));
+        // Two mid sizes in every layout.
+        for (shape, scalars, seed) in [((17, 9), (0.7, 0.9), 5), ((65, 64), (1.0, 0.0), 6)] {
+            v.extend(grid(
+                &[shape],
+                &fl,
+                &[scalars],
+                &LAYOUTS,
+                &VPAIRS,
+                |_, _| seed,
+            ));
+        }
         // 600 columns of op(A): the 256-wide row reduction loops (C order) and the per-row
         // loop (F order).
         for (t, shape) in [(Transpose::No, (3, 600)), (Transpose::Yes, (600, 3))] {
@@ -130,16 +125,7 @@ impl Routine for Gemv {
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 4);
         let yes = c.flags(Uplo::Upper, Transpose::Yes, Diag::NonUnit);
-        let bad = |case, x, y, arg| Bad {
-            case,
-            a: (3, 4),
-            x,
-            y,
-            error: "DimensionMismatch",
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |case, x, y, arg| Bad::vecs(case, (3, 4), x, y, "DimensionMismatch", arg);
         // With Transpose::Yes, x must have the rows of A (3), y its columns (4).
         vec![
             bad(c, 3, 3, "x"),
@@ -152,22 +138,7 @@ impl Routine for Gemv {
 
 describe::described_tests!(Gemv, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-#[allow(clippy::too_many_arguments)]
-pub fn check(
-    seed: u64,
-    dims: (usize, usize),
-    trans: Transpose,
-    alpha: f32,
-    beta: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    check_on(ctx(), seed, dims, trans, alpha, beta, la, lx, ly);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
     c: &Context,
@@ -215,7 +186,7 @@ fn check_matrix(a: ndarray::ArrayView2<f32>, trans: Transpose, seed: u64) {
     let bound = bounds::gemv(trans, 0.7, a, x.view(), 0.9, y.view());
     let f = metrics::forward_factor(&got, &want, &bound).unwrap();
     assert!(
-        f <= describe::threshold::<Gemv>(),
+        f <= describe::threshold::<Gemv, f32>(),
         "{:?} {trans:?}: forward factor {f}",
         a.dim()
     );
@@ -300,30 +271,24 @@ fn edge_alpha_zero_never_reads_a_or_x() {
     for layout in [Layout::C, Layout::F] {
         let a = Mat::new(&Array2::from_elem((2, 3), f32::NAN), layout);
         let x = array![f32::NAN, f32::INFINITY, 1.0];
+        let alpha_zero = |beta: f32, y: &mut Array1<f32>| {
+            blas::sgemv(
+                ctx(),
+                Transpose::No,
+                0.0,
+                a.view(),
+                x.view(),
+                beta,
+                y.view_mut(),
+            )
+            .unwrap()
+        };
         let mut y = array![1.0f32, -2.0];
-        blas::sgemv(
-            ctx(),
-            Transpose::No,
-            0.0,
-            a.view(),
-            x.view(),
-            0.9,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.9, &mut y);
         assert_eq!(y, array![0.9, -1.8]);
         // alpha = 0 and beta = 0: y = 0 without reading anything.
         let mut y = array![f32::NAN, 3.0];
-        blas::sgemv(
-            ctx(),
-            Transpose::No,
-            0.0,
-            a.view(),
-            x.view(),
-            0.0,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.0, &mut y);
         assert_eq!(y, array![0.0, 0.0]);
     }
 }
@@ -354,23 +319,9 @@ fn edge_empty_dimensions_quick_return() {
 
 #[test]
 fn real_data_1138_bus() {
-    // 1138_bus densified: y = A·x and Aᵀ·x (A is symmetric, so both are the same product
-    // through the two kernels), against OpenBLAS.
-    let a = l2::bus_1138();
-    let mut r = rng(1138);
-    let x = rand_vec(&mut r, a.ncols());
-    for t in TRANS {
-        let mut y = Array1::from_elem(a.nrows(), f32::NAN);
-        blas::sgemv(ctx(), t, 1.0, a.view(), x.view(), 0.0, y.view_mut()).unwrap();
-        let y0 = Array1::zeros(a.nrows());
-        let reference = oracle::sgemv(t, 1.0, a.view(), x.view(), 0.0, y0.view());
-        let bound = bounds::gemv(t, 1.0, a.view(), x.view(), 0.0, y0.view());
-        let f = metrics::forward_factor(&y, &reference, &bound).unwrap();
-        assert!(
-            f <= describe::threshold::<Gemv>(),
-            "sgemv 1138_bus {t:?}: forward factor {f}"
-        );
-    }
+    // y = A·x and Aᵀ·x, A = 1138_bus densified.
+    let cases = TRANS.map(|t| Case::new(0, 0, 0).flags(Uplo::Upper, t, Diag::NonUnit));
+    real_data::<Gemv>(false, &cases);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context, Error};
 
@@ -93,28 +93,14 @@ impl Routine for Ger {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 4);
-        let bad = |x, y, arg| Bad {
-            case: c,
-            a: (3, 4),
-            x,
-            y,
-            error: "DimensionMismatch",
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |x, y, arg| Bad::vecs(c, (3, 4), x, y, "DimensionMismatch", arg);
         vec![bad(4, 4, "x"), bad(3, 3, "y")]
     }
 }
 
 describe::described_tests!(Ger, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-pub fn check(seed: u64, dims: (usize, usize), alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
-    check_on(ctx(), seed, dims, alpha, la, lx, ly);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 pub fn check_on(
     c: &Context,
     seed: u64,
@@ -146,8 +132,7 @@ fn validation_extension_forms() {
 #[test]
 fn past_one_binding() {
     // A of side² f32 just past one binding: updated in blocks (issue 15).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let mut a = Array2::<f32>::zeros((side, side));
     a[[0, 0]] = 3.0;
     let x = Array1::from_shape_fn(side, |i| (i % 3) as f32);
@@ -215,50 +200,32 @@ fn edge_empty_dimensions() {
 #[test]
 fn real_data_1138_bus() {
     // A = 1138_bus densified, A ← 0.7·x·yᵀ + A, in C and F order.
-    let a = l2::bus_1138();
-    let mut r = rng(1138);
-    let (x, y) = (rand_vec(&mut r, a.nrows()), rand_vec(&mut r, a.ncols()));
-    let reference = l2::sger(0.7, x.view(), y.view(), a.view());
-    let bound = bounds::ger(0.7, x.view(), y.view(), a.view());
-    for layout in [Layout::C, Layout::F] {
-        let mut sa = Mat::new(&a, layout);
-        blas::sger(ctx(), 0.7, x.view(), y.view(), sa.view_mut()).unwrap();
-        let f = metrics::forward_factor(&sa.to_owned(), &reference, &bound).unwrap();
-        assert!(
-            f <= describe::threshold::<Ger>(),
-            "sger 1138_bus {layout:?}: forward factor {f}"
-        );
-    }
+    let cases = [Layout::C, Layout::F].map(|la| {
+        let c = Case::new(0, 0, 0).scalars(0.7, 0.0);
+        c.layouts(la, VLayout::Unit, VLayout::Unit)
+    });
+    real_data::<Ger>(false, &cases);
 }
 
 #[test]
 fn edge_rounded_once_against_exact() {
-    // The kernel evaluates A + alpha·x_i·y_j in double-f32 and rounds once: within half an ulp
-    // of the exact value (computed in f64), i.e. a factor ≤ 0.5 against the exact result
-    // (documented in wgsl/level2/rank_update.wgsl), in C and F order.
-    let mut worst: f64 = 0.0;
-    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+    // The kernel evaluates A + alpha·x_i·y_j in double-f32 and rounds once (documented in
+    // wgsl/level2/rank_update.wgsl), in C and F order.
+    assert_rounded_once("sger", |seed, alpha| {
         let mut r = rng(seed);
-        let (m, n) = (129, 65);
-        let a = rand_mat(&mut r, m, n);
-        let (x, y) = (rand_vec(&mut r, m), rand_vec(&mut r, n));
+        let a = rand_mat(&mut r, 129, 65);
+        let (x, y) = (rand_vec(&mut r, 129), rand_vec(&mut r, 65));
+        let (al, xf, yf) = (f64::from(alpha), x.mapv(f64::from), y.mapv(f64::from));
         let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
+        let mut worst: f64 = 0.0;
         for layout in [Layout::C, Layout::F] {
             let mut sa = Mat::new(&a, layout);
             blas::sger(ctx(), alpha, x.view(), y.view(), sa.view_mut()).unwrap();
-            for ((i, j), &g) in sa.to_owned().indexed_iter() {
-                let exact =
-                    f64::from(a[[i, j]]) + f64::from(alpha) * f64::from(x[i]) * f64::from(y[j]);
-                let f = (f64::from(g) - exact).abs() / (metrics::EPS * bound[[i, j]]);
-                worst = worst.max(f);
-            }
+            let exact = |i, j| f64::from(a[[i, j]]) + al * xf[i] * yf[j];
+            worst = worst.max(factor_against_exact(&sa.to_owned(), &bound, None, exact));
         }
-    }
-    println!("sger against the exact update: worst factor {worst:.4}");
-    assert!(
-        worst <= 0.501,
-        "sger not rounded once: factor {worst} against the exact update"
-    );
+        worst
+    });
 }
 
 #[test]

@@ -1,78 +1,96 @@
 //! isamax, idamax: 0-based index of the first largest |x_i| (first NaN wins, ties to the lowest
-//! index). Metric: exact index (DESIGN.md §2). idamax runs on both f64 paths (native where the
-//! adapter has SHADER_F64, and the forced fallback).
+//! index). Metric: exact index (`metrics::spec`, DESIGN.md §2). The description drives
+//! validation, fixtures, edges and the resident form; idamax runs on both f64 paths (native
+//! where the adapter has SHADER_F64, and the forced fallback), isamax on a resident x also kept
+//! on the device (`resident::isamax`). Ties, NaN and subnormals are hand-computed below.
 
-use ndarray::{array, s, Array1};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics;
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Error, GpuVector};
+use wgblas::{blas, Context, GpuVector};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, f64_paths, fallback_ctx, rand_vec64, wide64, Vector64};
+use crate::describe::level1::*;
+use crate::describe::{self, pick, Bad, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::oracle_l1::{f64_paths, fallback_ctx};
 
-/// Exact index: the measure is 0 when the indices are equal, 1 otherwise.
-fn measure(gpu: usize, reference: usize) -> f64 {
-    if gpu == reference {
-        0.0
-    } else {
-        1.0
+/// The description of iamax (alpha = 1: f64 values across the whole exponent range). The
+/// indices are kept as values of the element type (exact below 2^24).
+pub struct Iamax;
+
+impl Routine for Iamax {
+    const ROOT: &'static str = "iamax";
+    const OUT: Out = Out::R;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        Ops::level1(values(r, c.n, c.alpha == 1.0), Array1::from_vec(Vec::new()))
+    }
+
+    /// The BLAS-layer call, for f64 also on the forced fallback; on a resident x, for f32, also
+    /// `resident::isamax` (the index kept on the device). Each index is measured.
+    fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let mut ix = vec![T::iamax(ctx, s.x.r())?];
+        ix.extend(on_fallback(&s.x, |c, x| T::iamax(c, x))?);
+        if matches!(s.x, VecSlot::Dev(_)) {
+            ix.extend(T::iamax_resident(ctx, s.x.r())?);
+        }
+        s.r = ix.into_iter().map(|i| T::from_f64(i as f64)).collect();
+        Ok(())
+    }
+
+    /// No quick return (n = 0 is an error).
+    fn quick(_: &Case) -> bool {
+        false
+    }
+
+    /// Exact index: 0 when every index equals OpenBLAS's, 1 otherwise.
+    fn measure<T: Elem>(_: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let want = T::o_iamax(&o.x) as f64;
+        f64::from(got.iter().any(|&g| g.to_f64() != want))
+    }
+
+    /// The netlib lengths, every stride, ordinary and wide values.
+    fn edges() -> Vec<Case> {
+        let strides: Vec<_> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
+        vgrid(&[1, 2, 3, 5, 9], &[0.0, 1.0], &strides, |n| n as u64)
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        (any::<u64>(), 1usize..3000, any::<bool>(), pick(&VLAYOUTS))
+            .prop_map(|(seed, n, wide, lx)| vcase(seed, n, f64::from(wide), lx, VLayout::Unit))
+            .boxed()
+    }
+
+    /// An empty x.
+    fn bad() -> Vec<Bad> {
+        let empty = Case::new(0, 0, 0);
+        vec![Bad::vecs(empty, (0, 0), 0, 0, "InvalidArgument", "x")]
     }
 }
 
-fn threshold(routine: &str) -> f64 {
-    metrics::spec(routine).unwrap().threshold
-}
+describe::described_tests!(Iamax, 100);
 
 #[test]
-fn validation_empty_is_an_error() {
-    let x = Array1::<f32>::zeros(0);
-    let err = blas::isamax(ctx(), x.view()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "isamax",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(matches!(
-        x.gpu_iamax(),
-        Err(Error::InvalidArgument {
-            routine: "isamax",
-            ..
-        })
-    ));
+fn validation_extension_forms_and_fallback() {
+    let err = Array1::<f32>::zeros(0).gpu_iamax().unwrap_err();
+    assert_eq!(describe::named(&err), ("InvalidArgument", "isamax", "x"));
     let d = Array1::<f64>::zeros(0);
+    let err = d.gpu_iamax().unwrap_err();
+    assert_eq!(describe::named(&err), ("InvalidArgument", "idamax", "x"));
     for (path, c) in f64_paths() {
         let err = blas::idamax(c, d.view()).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::InvalidArgument {
-                    routine: "idamax",
-                    arg: "x",
-                    ..
-                }
-            ),
-            "{path}: {err}"
+        assert_eq!(
+            describe::named(&err),
+            ("InvalidArgument", "idamax", "x"),
+            "{path}"
         );
     }
-    assert!(matches!(
-        d.gpu_iamax(),
-        Err(Error::InvalidArgument {
-            routine: "idamax",
-            ..
-        })
-    ));
 }
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     x[n - 1] = -1.0;
     assert_eq!(blas::isamax(ctx(), x.view()).unwrap(), n - 1);
@@ -83,62 +101,6 @@ fn past_one_binding() {
     d[n / 2] = 2.0;
     for (path, c) in f64_paths() {
         assert_eq!(blas::idamax(c, d.view()).unwrap(), n / 2, "{path}");
-    }
-}
-
-fn check(seed: u64, n: usize, lx: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let xs = Vector::new(&x, lx);
-    let gpu = blas::isamax(ctx(), xs.view()).unwrap();
-    let m = measure(gpu, o1::isamax(x.view()));
-    assert!(
-        m <= threshold("isamax"),
-        "isamax n={n} {lx:?}: gpu {gpu}, OpenBLAS {}",
-        o1::isamax(x.view())
-    );
-}
-
-fn check64(seed: u64, n: usize, lx: VLayout, wide: bool) {
-    let mut r = rng(seed);
-    let x = if wide {
-        Array1::from_shape_simple_fn(n, || wide64(&mut r))
-    } else {
-        rand_vec64(&mut r, n)
-    };
-    let xs = Vector64::new(&x, lx);
-    let reference = o1::idamax(x.view());
-    for (path, c) in f64_paths() {
-        let gpu = blas::idamax(c, xs.view()).unwrap();
-        let m = measure(gpu, reference);
-        assert!(
-            m <= threshold("idamax"),
-            "idamax {path} n={n} {lx:?} wide={wide}: gpu {gpu}, OpenBLAS {reference}"
-        );
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 1usize..3000, lx in 0usize..4) {
-        check(seed, n, VLAYOUTS[lx]);
-    }
-
-    #[test]
-    fn fixtures_f64(seed in any::<u64>(), n in 1usize..3000, lx in 0usize..4, wide in any::<bool>()) {
-        check64(seed, n, VLAYOUTS[lx], wide);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [1, 2, 3, 5, 9] {
-        for lx in VLAYOUTS {
-            check(n as u64, n, lx);
-            check64(n as u64, n, lx, false);
-            check64(n as u64, n, lx, true);
-        }
     }
 }
 
@@ -245,46 +207,6 @@ fn edge_ties_and_nan_across_workgroups() {
     }
 }
 
-/// The resident forms: the same fixtures and oracle, through `GpuVector`s: isamax kept on the
-/// device (`resident::isamax`) and the host form on a resident operand; idamax on a
-/// `GpuVector<f64>` on both f64 paths.
-fn check_resident(seed: u64, n: usize, wide: bool) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let reference = o1::isamax(x.view());
-    let gx = ctx().upload_vector(&x).unwrap();
-    let kept = wgblas::resident::isamax(ctx(), &gx).unwrap().get().unwrap();
-    let host_form = blas::isamax(ctx(), &gx).unwrap();
-    for (form, gpu) in [("resident::isamax", kept), ("blas::isamax", host_form)] {
-        assert!(
-            measure(gpu, reference) <= threshold("isamax"),
-            "{form} n={n}: gpu {gpu}, OpenBLAS {reference}"
-        );
-    }
-    let d = if wide {
-        Array1::from_shape_simple_fn(n, || wide64(&mut r))
-    } else {
-        rand_vec64(&mut r, n)
-    };
-    let reference = o1::idamax(d.view());
-    for (path, c) in f64_paths() {
-        let gd = c.upload_vector(&d).unwrap();
-        let gpu = blas::idamax(c, &gd).unwrap();
-        assert!(
-            measure(gpu, reference) <= threshold("idamax"),
-            "resident idamax {path} n={n} wide={wide}: gpu {gpu}, OpenBLAS {reference}"
-        );
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 1usize..3000, wide in any::<bool>()) {
-        check_resident(seed, n, wide);
-    }
-}
-
 #[test]
 fn resident_hand_values_nan_ties_and_errors() {
     let c = ctx();
@@ -310,17 +232,7 @@ fn resident_hand_values_nan_ties_and_errors() {
         wgblas::resident::isamax(c, &empty).map(|_| ()).unwrap_err(),
         blas::isamax(c, &empty).map(|_| ()).unwrap_err(),
     ] {
-        assert!(
-            matches!(
-                err,
-                Error::InvalidArgument {
-                    routine: "isamax",
-                    arg: "x",
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        assert_eq!(describe::named(&err), ("InvalidArgument", "isamax", "x"));
     }
     // idamax on GpuVector<f64>: magnitudes that differ in the low word only, and a NaN whose
     // payload is only in the low word, on both paths; a vector of another context is an error.
@@ -339,15 +251,5 @@ fn resident_hand_values_nan_ties_and_errors() {
     }
     let g = fallback_ctx().upload_vector(&array![1.0f64, 2.0]).unwrap();
     let err = blas::idamax(ctx(), &g).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "idamax",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("InvalidArgument", "idamax", "x"));
 }

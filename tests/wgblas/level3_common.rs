@@ -96,8 +96,3 @@ pub fn other_triangle_unchanged(uplo: Uplo, before: &Array2<f32>, after: &Array2
         .indexed_iter()
         .all(|((i, j), v)| in_triangle(uplo, i, j) || v.to_bits() == after[[i, j]].to_bits())
 }
-
-/// Bitwise equality of two lists of storage elements (padding of strided views).
-pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(p, q)| p.to_bits() == q.to_bits())
-}

@@ -10,8 +10,8 @@ use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
 
 use crate::common::*;
+use crate::describe::Elem;
 use crate::level3_common::*;
-use crate::oracle_l3;
 
 #[path = "../../examples/support/mtx.rs"]
 mod mtx;
@@ -48,15 +48,8 @@ fn bcsstk01_squared_sgemm_and_ssymm() {
     }
     // ssymm: A from its lower triangle only (the upper one NaN), B = A.
     let lower = Array2::from_shape_fn((48, 48), |(i, j)| if i >= j { a[[i, j]] } else { f32::NAN });
-    let reference = oracle_l3::ssymm(
-        Side::Left,
-        Uplo::Lower,
-        1.0,
-        a.view(),
-        a.view(),
-        0.0,
-        zero.view(),
-    );
+    let mut reference = zero.clone();
+    f32::o_symm(Side::Left, Uplo::Lower, 1.0, &a, &a, 0.0, &mut reference);
     let bound = bounds::symm(
         Side::Left,
         Uplo::Lower,
@@ -110,8 +103,8 @@ fn ssyrk_of_1138_bus() {
     )
     .unwrap();
     let elapsed = t.elapsed();
-    let zero = Array2::<f32>::zeros((n, n));
-    let tri = oracle_l3::ssyrk(Uplo::Lower, Transpose::No, 1.0, a.view(), 0.0, zero.view());
+    let mut tri = Array2::<f32>::zeros((n, n));
+    f32::o_syrk(Uplo::Lower, Transpose::No, 1.0, &a, 0.0, &mut tri);
     let reference = merge_triangle(Uplo::Lower, &tri, &c);
     let bound = bounds::syrk(Uplo::Lower, Transpose::No, 1.0, a.view(), 0.0, c.view());
     let f = metrics::forward_factor(&got, &reference, &bound).unwrap();

@@ -39,7 +39,6 @@ pub mod gemmtr;
 mod level3_common;
 mod level3_real_data;
 mod mtx_reader;
-mod oracle_l3;
 pub mod symm;
 pub mod syr2k;
 pub mod syrk;

@@ -97,7 +97,7 @@ describe::described_tests!(Nrm2, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     x[0] = 3.0;
     x[n - 1] = 4.0;

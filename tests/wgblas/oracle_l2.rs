@@ -1,12 +1,11 @@
-//! Level 2 test support: OpenBLAS oracles for ssymv, strmv, sger, ssyr, ssyr2 (CBLAS on C-order
-//! copies, like `common::oracle`), triangle/symmetric helpers, the condition number of a
-//! triangle, and the real matrix `1138_bus`.
+//! Level 2 test support: the OpenBLAS oracle of sger for the hand tests (CBLAS on a C-order
+//! copy), triangle helpers, the condition number of a triangle, and the real matrix `1138_bus`.
 
 pub use crate::describe::level2::in_triangle;
-use cblas_sys::*;
+use crate::describe::Elem;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::rngs::StdRng;
-use wgblas::{Diag, Transpose, Uplo};
+use wgblas::{Diag, Uplo};
 
 // Also included by level3_real_data.rs (each test module keeps its own private copy).
 #[path = "../../examples/support/mtx.rs"]
@@ -35,18 +34,6 @@ pub fn tri_stored(
     a
 }
 
-/// The full symmetric matrix stored in triangle `uplo` of `a` (for the oracle: OpenBLAS then
-/// gets the same answer whatever it reads).
-pub fn full_sym(uplo: Uplo, a: ArrayView2<f32>) -> Array2<f32> {
-    Array2::from_shape_fn(a.dim(), |(i, j)| {
-        if in_triangle(uplo, i, j) {
-            a[[i, j]]
-        } else {
-            a[[j, i]]
-        }
-    })
-}
-
 /// The triangle `uplo` of `a` with zeros elsewhere and, for `Diag::Unit`, ones on the diagonal
 /// (for the oracle and for CPU checks).
 pub fn clean_tri(uplo: Uplo, diag: Diag, a: ArrayView2<f32>) -> Array2<f32> {
@@ -57,6 +44,17 @@ pub fn clean_tri(uplo: Uplo, diag: Diag, a: ArrayView2<f32>) -> Array2<f32> {
             a[[i, j]]
         } else {
             0.0
+        }
+    })
+}
+
+/// An n×n matrix of zeros in triangle `uplo`, NaN in the other one (a rank update's start).
+pub fn zero_triangle(uplo: Uplo, n: usize) -> Array2<f32> {
+    Array2::from_shape_fn((n, n), |(i, j)| {
+        if in_triangle(uplo, i, j) {
+            0.0
+        } else {
+            f32::NAN
         }
     })
 }
@@ -120,144 +118,14 @@ pub fn bus_1138() -> Array2<f32> {
         .mapv(|v| v as f32)
 }
 
-fn c(a: &ArrayView2<f32>) -> Array2<f32> {
-    a.as_standard_layout().into_owned()
-}
-
-fn cu(u: Uplo) -> CBLAS_UPLO {
-    match u {
-        Uplo::Upper => CBLAS_UPLO::CblasUpper,
-        Uplo::Lower => CBLAS_UPLO::CblasLower,
-    }
-}
-
-pub fn ssymv(
-    u: Uplo,
-    alpha: f32,
-    a: ArrayView2<f32>,
-    x: ArrayView1<f32>,
-    beta: f32,
-    y: ArrayView1<f32>,
-) -> Array1<f32> {
-    let a = full_sym(u, a);
-    let (x, mut y) = (x.to_owned(), y.to_owned());
-    let n = a.nrows();
-    unsafe {
-        cblas_ssymv(
-            CBLAS_LAYOUT::CblasRowMajor,
-            cu(u),
-            n as i32,
-            alpha,
-            a.as_ptr(),
-            n.max(1) as i32,
-            x.as_ptr(),
-            1,
-            beta,
-            y.as_mut_ptr(),
-            1,
-        )
-    };
-    y
-}
-
-pub fn strmv(
-    u: Uplo,
-    t: Transpose,
-    d: Diag,
-    a: ArrayView2<f32>,
-    x: ArrayView1<f32>,
-) -> Array1<f32> {
-    let a = clean_tri(u, d, a);
-    let mut x = x.to_owned();
-    let n = a.nrows();
-    let tr = match t {
-        Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
-        Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
-    };
-    let dg = match d {
-        Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
-        Diag::Unit => CBLAS_DIAG::CblasUnit,
-    };
-    unsafe {
-        cblas_strmv(
-            CBLAS_LAYOUT::CblasRowMajor,
-            cu(u),
-            tr,
-            dg,
-            n as i32,
-            a.as_ptr(),
-            n.max(1) as i32,
-            x.as_mut_ptr(),
-            1,
-        )
-    };
-    x
-}
-
 pub fn sger(alpha: f32, x: ArrayView1<f32>, y: ArrayView1<f32>, a: ArrayView2<f32>) -> Array2<f32> {
-    let mut a = c(&a);
-    let (x, y) = (x.to_owned(), y.to_owned());
-    let (m, n) = a.dim();
-    unsafe {
-        cblas_sger(
-            CBLAS_LAYOUT::CblasRowMajor,
-            m as i32,
-            n as i32,
-            alpha,
-            x.as_ptr(),
-            1,
-            y.as_ptr(),
-            1,
-            a.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
-    a
-}
-
-pub fn ssyr(u: Uplo, alpha: f32, x: ArrayView1<f32>, a: ArrayView2<f32>) -> Array2<f32> {
-    let mut a = c(&a);
-    let x = x.to_owned();
-    let n = a.nrows();
-    unsafe {
-        cblas_ssyr(
-            CBLAS_LAYOUT::CblasRowMajor,
-            cu(u),
-            n as i32,
-            alpha,
-            x.as_ptr(),
-            1,
-            a.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
-    a
-}
-
-pub fn ssyr2(
-    u: Uplo,
-    alpha: f32,
-    x: ArrayView1<f32>,
-    y: ArrayView1<f32>,
-    a: ArrayView2<f32>,
-) -> Array2<f32> {
-    let mut a = c(&a);
-    let (x, y) = (x.to_owned(), y.to_owned());
-    let n = a.nrows();
-    unsafe {
-        cblas_ssyr2(
-            CBLAS_LAYOUT::CblasRowMajor,
-            cu(u),
-            n as i32,
-            alpha,
-            x.as_ptr(),
-            1,
-            y.as_ptr(),
-            1,
-            a.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    };
+    let mut a = a.as_standard_layout().into_owned();
+    f32::o_ger(
+        alpha,
+        &Array1::from(x.to_vec()),
+        &Array1::from(y.to_vec()),
+        &mut a,
+    );
     a
 }
 

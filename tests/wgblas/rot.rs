@@ -1,47 +1,93 @@
-//! srot: plane rotation (x, y) ← (c·x + s·y, c·y − s·x). Metric: forward factor ≤ 1 against
-//! OpenBLAS for both outputs (DESIGN.md §2).
+//! srot and drot: plane rotation (x, y) ← (c·x + s·y, c·y − s·x). Metric: forward factor
+//! against OpenBLAS over both outputs (`metrics::spec`, DESIGN.md §2). The description drives
+//! validation, fixtures, edges and the resident form; exact values are hand-computed below.
 
-use ndarray::{array, s, Array1};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l1 as o1;
+use crate::describe::level1::*;
+use crate::describe::{self, forward, pick, Bad, Case, Elem, Ops, Out, Routine, Slots};
 
-fn threshold() -> f64 {
-    metrics::spec("srot").unwrap().threshold
+/// The description of rot: c is the case's alpha, s its beta.
+pub struct Rot;
+
+impl Routine for Rot {
+    const ROOT: &'static str = "rot";
+    const OUT: Out = Out::XY;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = random_vec(r, c.n);
+        Ops::level1(x, random_vec(r, c.n))
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let (cos, sin) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        T::rot(ctx, s.x.w(), s.y.w(), cos, sin)
+    }
+
+    /// n = 0: x and y unchanged.
+    fn quick(c: &Case) -> bool {
+        c.n == 0
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (cos, sin) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        let (mut x, mut y) = (o.x.clone(), o.y.clone());
+        T::o_rot(&mut x, &mut y, cos, sin);
+        let want = Ops::level1(x, y).output(Out::XY);
+        let (bx, by) = T::rot_bound(cos, sin, &o.x, &o.y);
+        let bound = ndarray::concatenate![ndarray::Axis(0), bx, by];
+        forward(got, want, bound.into_dyn())
+    }
+
+    /// The netlib lengths (and n = 0), five (c, s), every stride pair.
+    fn edges() -> Vec<Case> {
+        let mut v = Vec::new();
+        for (cos, sin) in [(1.0, 0.0), (0.0, 1.0), (0.6, 0.8), (0.7, -0.7), (-1.0, 0.0)] {
+            let grid = vgrid(&[0, 1, 2, 3, 5, 9], &[cos], &all_pairs(), |n| n as u64);
+            v.extend(grid.into_iter().map(|c| c.scalars(cos, sin)));
+        }
+        // From the f64 suite: longer vectors, a rotation with irrational c and s.
+        let (cos, sin) = (0.6f64.sqrt(), 0.4f64.sqrt());
+        let grid = vgrid(&[257, 1025], &[cos], &F64_PAIRS, |n| n as u64 + 90);
+        v.extend(grid.into_iter().map(|c| c.scalars(cos, sin)));
+        v
+    }
+
+    /// A true rotation (c = cos θ, s = sin θ), or any c, s (BLAS does not require
+    /// c² + s² = 1).
+    fn space() -> BoxedStrategy<Case> {
+        let angle = (any::<bool>(), -3.2f32..3.2, -2.0f32..2.0, -2.0f32..2.0);
+        let dims = (any::<u64>(), 0usize..3000, pick(&VLAYOUTS), pick(&VLAYOUTS));
+        (dims, angle)
+            .prop_map(|((seed, n, lx, ly), (general, theta, a, b))| {
+                let (cos, sin) = if general {
+                    (a, b)
+                } else {
+                    (theta.cos(), theta.sin())
+                };
+                vcase(seed, n, 0.0, lx, ly).scalars(cos.into(), sin.into())
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        len_mismatch(&[(5, 4)])
+    }
 }
 
+describe::described_tests!(Rot, 100);
+
 #[test]
-fn validation_length_mismatch() {
+fn validation_extension_forms() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
-    let err = blas::srot(ctx(), x.view_mut(), y.view_mut(), 0.6, 0.8).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "srot",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
     let err = x.gpu_rot_inplace(&mut y, 0.6, 0.8).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "srot",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "srot", "y"));
     assert!(x.gpu_rot(&y, 0.6, 0.8).is_err());
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
@@ -49,58 +95,13 @@ fn validation_length_mismatch() {
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     let mut y = Array1::<f32>::zeros(n);
     (x[0], y[0], x[n - 1]) = (2.0, 3.0, 1.0);
     // (c, s) = (0, 1): x ← y, y ← −x, exactly.
     blas::srot(ctx(), x.view_mut(), y.view_mut(), 0.0, 1.0).unwrap();
     assert_eq!((x[0], y[0], x[n - 1], y[n - 1]), (3.0, -2.0, 0.0, -1.0));
-}
-
-fn check(seed: u64, n: usize, c: f32, s: f32, lx: VLayout, ly: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut xs = Vector::new(&x, lx);
-    let mut ys = Vector::new(&y, ly);
-    blas::srot(ctx(), xs.view_mut(), ys.view_mut(), c, s).unwrap();
-    let (rx, ry) = o1::srot(x.view(), y.view(), c, s);
-    let (bx, by) = bounds::rot(c, s, x.view(), y.view());
-    let fx = metrics::forward_factor(&xs.to_owned(), &rx, &bx).unwrap();
-    let fy = metrics::forward_factor(&ys.to_owned(), &ry, &by).unwrap();
-    assert!(
-        fx.max(fy) <= threshold(),
-        "srot n={n} c={c} s={s} {lx:?}/{ly:?}: factors x {fx}, y {fy}"
-    );
-    assert!(
-        xs.outside_is_untouched() && ys.outside_is_untouched(),
-        "srot wrote outside a strided view"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, theta in -3.2f32..3.2, general in any::<bool>(),
-                a in -2.0f32..2.0, b in -2.0f32..2.0, lx in 0usize..4, ly in 0usize..4) {
-        // A true rotation (c = cos θ, s = sin θ), or any c, s (BLAS does not require c² + s² = 1).
-        let (c, s) = if general { (a, b) } else { (theta.cos(), theta.sin()) };
-        check(seed, n, c, s, VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for (c, s) in [(1.0, 0.0), (0.0, 1.0), (0.6, 0.8), (0.7, -0.7), (-1.0, 0.0)] {
-            for lx in VLAYOUTS {
-                for ly in VLAYOUTS {
-                    check(n as u64, n, c, s, lx, ly);
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -135,34 +136,6 @@ fn edge_hand_values() {
     assert_eq!(yv, array![-3.0, -1.0, -2.0, -1.0, -1.0]);
 }
 
-/// The resident form: the same fixtures, oracle and bounds, through `GpuVector`s.
-fn check_resident(seed: u64, n: usize, c: f32, s: f32) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut gx = ctx().upload_vector(&x).unwrap();
-    let mut gy = ctx().upload_vector(&y).unwrap();
-    blas::srot(ctx(), &mut gx, &mut gy, c, s).unwrap();
-    let (rx, ry) = o1::srot(x.view(), y.view(), c, s);
-    let (bx, by) = bounds::rot(c, s, x.view(), y.view());
-    let fx = metrics::forward_factor(&gx.to_array().unwrap(), &rx, &bx).unwrap();
-    let fy = metrics::forward_factor(&gy.to_array().unwrap(), &ry, &by).unwrap();
-    assert!(
-        fx.max(fy) <= threshold(),
-        "resident srot n={n} c={c} s={s}: factors x {fx}, y {fy}"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, theta in -3.2f32..3.2, general in any::<bool>(),
-                         a in -2.0f32..2.0, b in -2.0f32..2.0) {
-        let (c, s) = if general { (a, b) } else { (theta.cos(), theta.sin()) };
-        check_resident(seed, n, c, s);
-    }
-}
-
 #[test]
 fn resident_hand_values_and_mixed_operands() {
     // c = 0.5, s = 0.25 on resident x and y: x' = 0.5x + 0.25y, y' = 0.5y − 0.25x (exact).
@@ -191,14 +164,8 @@ fn resident_hand_values_and_mixed_operands() {
     assert_eq!(gb.to_array().unwrap()[0], f32::INFINITY);
     // A length mismatch is an error and leaves both unchanged.
     let mut short = ctx().upload_vector(&array![5.0f32]).unwrap();
-    assert!(matches!(
-        blas::srot(ctx(), &mut gx, &mut short, 0.6, 0.8),
-        Err(Error::DimensionMismatch {
-            routine: "srot",
-            arg: "y",
-            ..
-        })
-    ));
+    let err = blas::srot(ctx(), &mut gx, &mut short, 0.6, 0.8).unwrap_err();
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "srot", "y"));
     assert_eq!(gx.to_array().unwrap(), array![10.0, 20.0, 30.0]);
     assert_eq!(short.to_array().unwrap(), array![5.0]);
 }

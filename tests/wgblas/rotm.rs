@@ -1,75 +1,155 @@
-//! srotm: modified Givens transformation with flags −2, −1, 0, 1. Metric: forward factor ≤ 1
-//! against OpenBLAS for both outputs (DESIGN.md §2).
+//! srotm and drotm: modified Givens transformation with flags −2, −1, 0, 1. Metric: forward
+//! factor against OpenBLAS over both outputs (`metrics::spec`, DESIGN.md §2). The description
+//! drives validation, fixtures, edges and the resident form; every flag has hand-computed
+//! values below.
 
-use ndarray::{array, Array1};
+use ndarray::{array, Array1, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, bounds};
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l1 as o1;
+use crate::describe::level1::*;
+use crate::describe::{self, forward, pick, Bad, Case, Elem, Ops, Out, Routine, Slots};
 
 const FLAGS: [f32; 4] = [-2.0, -1.0, 0.0, 1.0];
 const NAN: f32 = f32::NAN;
 
-fn threshold() -> f64 {
-    metrics::spec("srotm").unwrap().threshold
+/// The description of rotm: `param` is the case's.
+pub struct Rotm;
+
+fn param<T: Elem>(c: &Case) -> [T; 5] {
+    c.param.map(T::from_f64)
 }
 
+/// A vector case with `param`.
+fn pcase(seed: u64, n: usize, param: [f32; 5], lx: VLayout, ly: VLayout) -> Case {
+    Case {
+        param: param.map(f64::from),
+        ..vcase(seed, n, 0.0, lx, ly)
+    }
+}
+
+impl Routine for Rotm {
+    const ROOT: &'static str = "rotm";
+    const OUT: Out = Out::XY;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = random_vec(r, c.n);
+        Ops::level1(x, random_vec(r, c.n))
+    }
+
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        T::rotm(ctx, s.x.w(), s.y.w(), param(c))
+    }
+
+    /// Flag −2 (H = I) and n = 0: x and y unchanged, bit for bit.
+    fn quick(c: &Case) -> bool {
+        c.param[0] == -2.0 || c.n == 0
+    }
+
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (mut x, mut y) = (o.x.clone(), o.y.clone());
+        T::o_rotm(&mut x, &mut y, param(c));
+        let want = Ops::level1(x, y).output(Out::XY);
+        let (bx, by) = T::rotm_bound(param(c), &o.x, &o.y);
+        let bound = ndarray::concatenate![ndarray::Axis(0), bx, by];
+        forward(got, want, bound.into_dyn())
+    }
+
+    /// The netlib lengths (and n = 0), every flag, every stride pair.
+    fn edges() -> Vec<Case> {
+        let mut v = Vec::new();
+        for n in [0, 1, 2, 3, 5, 9] {
+            for flag in FLAGS {
+                for (lx, ly) in all_pairs() {
+                    v.push(pcase(n as u64, n, [flag, 0.7, -0.3, 1.25, 0.9], lx, ly));
+                }
+            }
+        }
+        // From the f64 suite: longer vectors, and NaN in the entries a flag does not read.
+        let params = [
+            [-1.0, 0.3, -1.7, 2.1, 0.9],
+            [0.0, NAN, 0.1, -3.0, NAN],
+            [1.0, 0.7, NAN, NAN, -0.2],
+            [-2.0, NAN, NAN, NAN, NAN],
+        ];
+        for n in [257, 1025] {
+            for p in params {
+                for (lx, ly) in F64_PAIRS {
+                    v.push(pcase(n as u64 + 90, n, p, lx, ly));
+                }
+            }
+        }
+        v
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        let h = prop::array::uniform4(-2.0f32..2.0);
+        let dims = (any::<u64>(), 0usize..3000, pick(&VLAYOUTS), pick(&VLAYOUTS));
+        (dims, pick(&FLAGS), h)
+            .prop_map(|((seed, n, lx, ly), flag, h)| {
+                pcase(seed, n, [flag, h[0], h[1], h[2], h[3]], lx, ly)
+            })
+            .boxed()
+    }
+
+    /// x and y of different lengths under every flag; a flag outside {−2, −1, 0, 1}.
+    fn bad() -> Vec<Bad> {
+        let mut v = Vec::new();
+        for flag in FLAGS {
+            let mut bad = len_mismatch(&[(5, 4)]);
+            bad[0].case = pcase(
+                0,
+                5,
+                [flag, 2.0, 3.0, 4.0, 5.0],
+                VLayout::Unit,
+                VLayout::Unit,
+            );
+            v.extend(bad);
+        }
+        for flag in [2.0, -3.0, 0.5, -1.5, NAN, f32::INFINITY] {
+            let c = pcase(
+                0,
+                2,
+                [flag, 2.0, 3.0, 4.0, 5.0],
+                VLayout::Unit,
+                VLayout::Unit,
+            );
+            v.push(Bad::vecs(c, (0, 0), 2, 2, "InvalidArgument", "param"));
+        }
+        v
+    }
+}
+
+describe::described_tests!(Rotm, 100);
+
 #[test]
-fn validation_length_mismatch() {
+fn validation_extension_forms() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     for flag in FLAGS {
-        let param = [flag, 2.0, 3.0, 4.0, 5.0];
-        let err = blas::srotm(ctx(), x.view_mut(), y.view_mut(), param).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::DimensionMismatch {
-                    routine: "srotm",
-                    arg: "y",
-                    ..
-                }
-            ),
-            "{err}"
-        );
-        assert!(x.gpu_rotm_inplace(&mut y, param).is_err());
+        assert!(x
+            .gpu_rotm_inplace(&mut y, [flag, 2.0, 3.0, 4.0, 5.0])
+            .is_err());
     }
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
-}
-
-#[test]
-fn validation_invalid_flag() {
-    let mut x = array![1.0f32, 2.0];
-    let mut y = array![3.0f32, 4.0];
+    let (x, y) = (array![1.0f32, 2.0], array![3.0f32, 4.0]);
     for flag in [2.0, -3.0, 0.5, -1.5, NAN, f32::INFINITY] {
         let param = [flag, 2.0, 3.0, 4.0, 5.0];
-        let err = blas::srotm(ctx(), x.view_mut(), y.view_mut(), param).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::InvalidArgument {
-                    routine: "srotm",
-                    arg: "param",
-                    ..
-                }
-            ),
-            "{err}"
-        );
-        assert!(x.gpu_rotm(&y, param).is_err());
+        let err = x.gpu_rotm(&y, param).unwrap_err();
+        assert_eq!(describe::named(&err), ("InvalidArgument", "srotm", "param"));
         // Whatever n is.
         let (mut e, mut f) = (Array1::<f32>::zeros(0), Array1::<f32>::zeros(0));
         assert!(e.gpu_rotm_inplace(&mut f, param).is_err());
     }
-    assert_eq!((x, y), (array![1.0, 2.0], array![3.0, 4.0]));
 }
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     let mut y = Array1::<f32>::zeros(n);
     (x[0], y[0], x[n - 1], y[n - 1]) = (2.0, 3.0, 1.0, 1.0);
@@ -82,49 +162,6 @@ fn past_one_binding() {
     )
     .unwrap();
     assert_eq!((x[0], y[0], x[n - 1], y[n - 1]), (11.0, 16.0, 4.0, 6.0));
-}
-
-fn check(seed: u64, n: usize, param: [f32; 5], lx: VLayout, ly: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut xs = Vector::new(&x, lx);
-    let mut ys = Vector::new(&y, ly);
-    blas::srotm(ctx(), xs.view_mut(), ys.view_mut(), param).unwrap();
-    let (rx, ry) = o1::srotm(x.view(), y.view(), param);
-    let (bx, by) = bounds::rotm(param, x.view(), y.view());
-    let fx = metrics::forward_factor(&xs.to_owned(), &rx, &bx).unwrap();
-    let fy = metrics::forward_factor(&ys.to_owned(), &ry, &by).unwrap();
-    assert!(
-        fx.max(fy) <= threshold(),
-        "srotm n={n} {param:?} {lx:?}/{ly:?}: factors x {fx}, y {fy}"
-    );
-    assert!(
-        xs.outside_is_untouched() && ys.outside_is_untouched(),
-        "srotm wrote outside a strided view"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, flag in 0usize..4, h in prop::array::uniform4(-2.0f32..2.0),
-                lx in 0usize..4, ly in 0usize..4) {
-        check(seed, n, [FLAGS[flag], h[0], h[1], h[2], h[3]], VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_flag_and_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for flag in FLAGS {
-            for lx in VLAYOUTS {
-                for ly in VLAYOUTS {
-                    check(n as u64, n, [flag, 0.7, -0.3, 1.25, 0.9], lx, ly);
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -175,33 +212,6 @@ fn edge_hand_values_every_flag() {
     assert_eq!((one_x[0], one_y[0]), (-1.0, 5.0));
 }
 
-/// The resident form: the same fixtures, oracle and bounds, through `GpuVector`s.
-fn check_resident(seed: u64, n: usize, param: [f32; 5]) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut gx = ctx().upload_vector(&x).unwrap();
-    let mut gy = ctx().upload_vector(&y).unwrap();
-    blas::srotm(ctx(), &mut gx, &mut gy, param).unwrap();
-    let (rx, ry) = o1::srotm(x.view(), y.view(), param);
-    let (bx, by) = bounds::rotm(param, x.view(), y.view());
-    let fx = metrics::forward_factor(&gx.to_array().unwrap(), &rx, &bx).unwrap();
-    let fy = metrics::forward_factor(&gy.to_array().unwrap(), &ry, &by).unwrap();
-    assert!(
-        fx.max(fy) <= threshold(),
-        "resident srotm n={n} {param:?}: factors x {fx}, y {fy}"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000, flag in 0usize..4,
-                         h in prop::array::uniform4(-2.0f32..2.0)) {
-        check_resident(seed, n, [FLAGS[flag], h[0], h[1], h[2], h[3]]);
-    }
-}
-
 #[test]
 fn resident_hand_values_every_flag_and_mixed_operands() {
     let (x, y) = (array![1.0f32, -2.0], array![4.0f32, 0.5]);
@@ -247,17 +257,7 @@ fn resident_hand_values_every_flag_and_mixed_operands() {
     assert_eq!(yv, array![-3.0, -2.0, -1.0]);
     // An invalid flag is an error and leaves the resident operands unchanged.
     let err = blas::srotm(ctx(), &mut gx, &mut gy, [2.0, 1.0, 1.0, 1.0, 1.0]).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "srotm",
-                arg: "param",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("InvalidArgument", "srotm", "param"));
     assert_eq!(gx.to_array().unwrap(), array![30.0, 20.0, 10.0]);
     assert_eq!(gy.to_array().unwrap(), array![2.0, f32::INFINITY]);
 }

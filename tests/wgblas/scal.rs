@@ -84,7 +84,7 @@ describe::described_tests!(Scal, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     (x[0], x[n - 1]) = (3.0, -1.0);
     blas::sscal(ctx(), 2.0, x.view_mut()).unwrap();

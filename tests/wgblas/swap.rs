@@ -1,95 +1,80 @@
-//! sswap: x ↔ y. Metric: max ULP = 0 against OpenBLAS (DESIGN.md §2).
+//! sswap and dswap: x ↔ y. Metric: max ULP = 0 against OpenBLAS over both outputs
+//! (`metrics::spec`, DESIGN.md §2). The description drives validation, fixtures, edges and
+//! the resident form; bit patterns (NaN payloads, −0, subnormals) are hand-checked below.
 
-use ndarray::{array, s, Array1};
+use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
-use wgblas::metrics::{self, max_ulp_f32};
+use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
-use crate::oracle_l1::{self as o1, fallback_ctx};
+use crate::describe::level1::*;
+use crate::describe::{self, Bad, Case, Elem, Ops, Out, Routine, Slots};
+use crate::oracle_l1::fallback_ctx;
 
-fn threshold() -> f64 {
-    metrics::spec("sswap").unwrap().threshold
+/// The description of swap.
+pub struct Swap;
+
+impl Routine for Swap {
+    const ROOT: &'static str = "swap";
+    const OUT: Out = Out::XY;
+
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = random_vec(r, c.n);
+        Ops::level1(x, random_vec(r, c.n))
+    }
+
+    fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        T::swap(ctx, s.x.w(), s.y.w())
+    }
+
+    /// n = 0: x and y unchanged.
+    fn quick(c: &Case) -> bool {
+        c.n == 0
+    }
+
+    fn measure<T: Elem>(_: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let (mut x, mut y) = (o.x.clone(), o.y.clone());
+        T::o_swap(&mut x, &mut y);
+        let want = Ops::level1(x, y).output(Out::XY);
+        T::max_ulp(got, want.view()) as f64
+    }
+
+    /// The netlib lengths (and n = 0), every stride pair.
+    fn edges() -> Vec<Case> {
+        vgrid(&[0, 1, 2, 3, 5, 9], &[0.0], &all_pairs(), |n| n as u64)
+    }
+
+    fn space() -> BoxedStrategy<Case> {
+        vspace(3000)
+    }
+
+    fn bad() -> Vec<Bad> {
+        len_mismatch(&[(5, 4)])
+    }
 }
 
+describe::described_tests!(Swap, 100);
+
 #[test]
-fn validation_length_mismatch() {
+fn validation_extension_forms() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
-    let err = blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sswap",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
     let err = x.gpu_swap(&mut y).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sswap",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "sswap", "y"));
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }
 
 #[test]
 fn past_one_binding() {
-    let n = ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1;
+    let n = len_past_one_binding();
     let mut x = Array1::<f32>::zeros(n);
     let mut y = Array1::<f32>::zeros(n);
     (x[0], y[0], x[n - 1]) = (2.0, 3.0, 5.0);
     blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap();
     assert_eq!((x[0], y[0], x[n - 1], y[n - 1]), (3.0, 2.0, 0.0, 5.0));
-}
-
-fn check(seed: u64, n: usize, lx: VLayout, ly: VLayout) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut xs = Vector::new(&x, lx);
-    let mut ys = Vector::new(&y, ly);
-    blas::sswap(ctx(), xs.view_mut(), ys.view_mut()).unwrap();
-    let (rx, ry) = o1::sswap(x.view(), y.view());
-    let u = max_ulp_f32(&xs.to_owned(), &rx)
-        .unwrap()
-        .max(max_ulp_f32(&ys.to_owned(), &ry).unwrap()) as f64;
-    assert!(u <= threshold(), "sswap n={n} {lx:?}/{ly:?}: {u} ULP");
-    assert!(
-        xs.outside_is_untouched() && ys.outside_is_untouched(),
-        "sswap wrote outside a strided view"
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), n in 0usize..3000, lx in 0usize..4, ly in 0usize..4) {
-        check(seed, n, VLAYOUTS[lx], VLAYOUTS[ly]);
-    }
-}
-
-#[test]
-fn edge_netlib_values_every_stride() {
-    for n in [0, 1, 2, 3, 5, 9] {
-        for lx in VLAYOUTS {
-            for ly in VLAYOUTS {
-                check(n as u64, n, lx, ly);
-            }
-        }
-    }
 }
 
 #[test]
@@ -114,29 +99,6 @@ fn edge_hand_values_bit_exact() {
     assert_eq!(b, array![3.0, 0.0, 2.0, 0.0, 1.0]);
 }
 
-/// The resident form: the same fixtures and oracle, through `GpuVector`s.
-fn check_resident(seed: u64, n: usize) {
-    let mut r = rng(seed);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let mut gx = ctx().upload_vector(&x).unwrap();
-    let mut gy = ctx().upload_vector(&y).unwrap();
-    blas::sswap(ctx(), &mut gx, &mut gy).unwrap();
-    let (rx, ry) = o1::sswap(x.view(), y.view());
-    let u = max_ulp_f32(&gx.to_array().unwrap(), &rx)
-        .unwrap()
-        .max(max_ulp_f32(&gy.to_array().unwrap(), &ry).unwrap()) as f64;
-    assert!(u <= threshold(), "resident sswap n={n}: {u} ULP");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-    #[test]
-    fn resident_fixtures(seed in any::<u64>(), n in 0usize..3000) {
-        check_resident(seed, n);
-    }
-}
-
 #[test]
 fn resident_mixed_with_host_views() {
     let bits = |a: &Array1<f32>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
@@ -158,29 +120,13 @@ fn resident_mixed_with_host_views() {
     assert_eq!(gy.to_array().unwrap(), array![10.0, 20.0, 30.0]);
     // Errors leave both operands unchanged.
     let mut short = ctx().upload_vector(&array![5.0f32, 6.0]).unwrap();
-    assert!(matches!(
-        blas::sswap(ctx(), &mut gy, &mut short),
-        Err(Error::DimensionMismatch {
-            routine: "sswap",
-            arg: "y",
-            ..
-        })
-    ));
+    let err = blas::sswap(ctx(), &mut gy, &mut short).unwrap_err();
+    assert_eq!(describe::named(&err), ("DimensionMismatch", "sswap", "y"));
     let mut foreign = fallback_ctx()
         .upload_vector(&array![7.0f32, 8.0, 9.0])
         .unwrap();
     let err = blas::sswap(ctx(), &mut gy, &mut foreign).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "sswap",
-                arg: "y",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("InvalidArgument", "sswap", "y"));
     assert_eq!(gy.to_array().unwrap(), array![10.0, 20.0, 30.0]);
     assert_eq!(short.to_array().unwrap(), array![5.0, 6.0]);
     assert_eq!(foreign.to_array().unwrap(), array![7.0, 8.0, 9.0]);

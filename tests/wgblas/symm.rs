@@ -130,16 +130,7 @@ impl Routine for Symm {
         let c = Case::new(0, 3, 2).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
         let right = c.side(Side::Right);
         let upper = c.flags(Uplo::Upper, Transpose::No, Diag::NonUnit);
-        let bad = |case, a, cm, error, arg| Bad {
-            case,
-            a,
-            x: 0,
-            y: 0,
-            b: (3, 2),
-            c: cm,
-            error,
-            arg,
-        };
+        let bad = |case, a, cm, error, arg| Bad::mats(case, a, (3, 2), cm, error, arg);
         let dm = "DimensionMismatch";
         vec![
             bad(c, (3, 2), (3, 2), "NotSquare", "a"),
@@ -215,8 +206,7 @@ fn past_one_binding() {
     // A of side² f32 past one binding, only its lower triangle stored (NaN above): square
     // blocks, the mirrored ones read from the stored ones (issue 15). C = A·B with
     // A_ij = (i + j) mod 3 and B = 1 (side×1): C_i = Σ_j (i + j) mod 3, exact.
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| {
         if i >= j {
             ((i + j) % 3) as f32

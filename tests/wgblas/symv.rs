@@ -5,7 +5,7 @@
 use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
@@ -104,16 +104,7 @@ impl Routine for Symv {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 3).scalars(1.0, 1.0);
-        let bad = |a, x, y, error, arg| Bad {
-            case: c,
-            a,
-            x,
-            y,
-            error,
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |a, x, y, error, arg| Bad::vecs(c, a, x, y, error, arg);
         vec![
             bad((3, 4), 3, 3, "NotSquare", "a"),
             bad((3, 3), 4, 3, "DimensionMismatch", "x"),
@@ -124,22 +115,7 @@ impl Routine for Symv {
 
 describe::described_tests!(Symv, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-#[allow(clippy::too_many_arguments)]
-pub fn check(
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    alpha: f32,
-    beta: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    check_on(ctx(), seed, n, uplo, alpha, beta, la, lx, ly);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
     c: &Context,
@@ -179,8 +155,7 @@ fn past_one_binding() {
     // A of side² f32 just past one binding, only its upper triangle stored (NaN below): square
     // blocks, each mirrored block read from the stored one (issue 15). y = A·x for
     // A_ij = (i + j) mod 3 (symmetric), x = 1: y_i = Σ_j (i + j) mod 3, exact.
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| {
         if i <= j {
             ((i + j) % 3) as f32
@@ -255,42 +230,27 @@ fn edge_alpha_zero_never_reads_a_or_x() {
     for layout in [Layout::C, Layout::F] {
         let a = Mat::new(&Array2::from_elem((2, 2), f32::NAN), layout);
         let x = array![f32::NAN, f32::INFINITY];
+        let alpha_zero = |beta: f32, y: &mut Array1<f32>| {
+            blas::ssymv(
+                ctx(),
+                Uplo::Upper,
+                0.0,
+                a.view(),
+                x.view(),
+                beta,
+                y.view_mut(),
+            )
+            .unwrap()
+        };
         let mut y = array![1.0f32, -2.0];
-        blas::ssymv(
-            ctx(),
-            Uplo::Upper,
-            0.0,
-            a.view(),
-            x.view(),
-            0.9,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.9, &mut y);
         assert_eq!(y, array![0.9, -1.8]);
         let mut y = array![f32::NAN, 1.0];
-        blas::ssymv(
-            ctx(),
-            Uplo::Upper,
-            0.0,
-            a.view(),
-            x.view(),
-            0.0,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(0.0, &mut y);
         assert_eq!(y, array![0.0, 0.0]);
         // alpha = 0, beta = 1: quick return, y unchanged.
         let mut y = array![f32::INFINITY, 1.0];
-        blas::ssymv(
-            ctx(),
-            Uplo::Upper,
-            0.0,
-            a.view(),
-            x.view(),
-            1.0,
-            y.view_mut(),
-        )
-        .unwrap();
+        alpha_zero(1.0, &mut y);
         assert_eq!(y, array![f32::INFINITY, 1.0]);
     }
 }
@@ -305,28 +265,14 @@ fn edge_n_zero() {
 fn real_data_1138_bus() {
     // 1138_bus densified (symmetric): y = A·x against OpenBLAS, from each stored triangle, with
     // NaN written over the other triangle so that reading it would show.
-    let full = l2::bus_1138();
-    let n = full.nrows();
-    let mut r = rng(1138);
-    let x = rand_vec(&mut r, n);
+    let mut cases = Vec::new();
     for uplo in UPLOS {
-        let mut a = full.clone();
-        a.indexed_iter_mut()
-            .filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j))
-            .for_each(|(_, v)| *v = f32::NAN);
-        for layout in [Layout::C, Layout::F] {
-            let sa = Mat::new(&a, layout);
-            let y = sa.view().gpu_symv(uplo, &x).unwrap();
-            let y0 = Array1::zeros(n);
-            let reference = l2::ssymv(uplo, 1.0, a.view(), x.view(), 0.0, y0.view());
-            let bound = bounds::symv(uplo, 1.0, a.view(), x.view(), 0.0, y0.view());
-            let f = metrics::forward_factor(&y, &reference, &bound).unwrap();
-            assert!(
-                f <= describe::threshold::<Symv>(),
-                "ssymv 1138_bus {uplo:?} {layout:?}: forward factor {f}"
-            );
+        for la in [Layout::C, Layout::F] {
+            let c = Case::new(0, 0, 0).flags(uplo, Transpose::No, Diag::NonUnit);
+            cases.push(c.layouts(la, VLayout::Unit, VLayout::Unit));
         }
     }
+    real_data::<Symv>(true, &cases);
 }
 
 #[test]

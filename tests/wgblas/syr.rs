@@ -6,7 +6,7 @@
 use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
@@ -49,28 +49,7 @@ impl Routine for Syr {
     }
 
     fn edges() -> Vec<Case> {
-        let fl = flags(true, false, false);
-        let c_f = [Layout::C, Layout::F];
-        let vs: Vec<(VLayout, VLayout)> = VLAYOUTS.iter().map(|&l| (l, VLayout::Unit)).collect();
-        let alphas: Vec<_> = NETLIB_ALPHA.iter().map(|&a| (a, 0.0)).collect();
-        let mut v = grid(&netlib_shapes(false), &fl, &alphas, &c_f, &vs, |n, _| {
-            n as u64
-        });
-        v.extend(grid(
-            &[(65, 65)],
-            &fl,
-            &[(0.7, 0.0)],
-            &LAYOUTS,
-            &vs,
-            |_, _| 2,
-        ));
-        let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
-        let steps = [(VLayout::Step2, VLayout::Reversed)];
-        let scalars = [(1.0, 0.0), (-0.7, 0.0)];
-        v.extend(grid(&wide, &fl, &scalars, &LAYOUTS, &steps, |m, _| {
-            m as u64 + 9
-        }));
-        v
+        rank_update_edges(&VLAYOUTS.map(|l| (l, VLayout::Unit)))
     }
 
     fn space() -> BoxedStrategy<Case> {
@@ -93,16 +72,7 @@ impl Routine for Syr {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
-        let bad = |a, x, error, arg| Bad {
-            case: c,
-            a,
-            x,
-            y: 0,
-            error,
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |a, x, error, arg| Bad::vecs(c, a, x, 0, error, arg);
         vec![
             bad((3, 2), 3, "NotSquare", "a"),
             bad((3, 3), 4, "DimensionMismatch", "x"),
@@ -112,12 +82,7 @@ impl Routine for Syr {
 
 describe::described_tests!(Syr, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
-    check_on(ctx(), seed, n, uplo, alpha, la, lx);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(c: &Context, seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
     let case = Case::new(seed, n, n)
@@ -141,62 +106,10 @@ fn validation_extension_forms() {
     assert!(a.iter_mut().chain(a3.iter_mut()).all(|v| *v == 7.0));
 }
 
-/// The elements of `a` outside triangle `uplo`, in logical order.
-fn other_triangle(a: &Array2<f32>, uplo: Uplo) -> Vec<f32> {
-    a.indexed_iter()
-        .filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j))
-        .map(|(_, v)| *v)
-        .collect()
-}
-
-/// Run ssyr on `a` stored in `la`, `x` in `lx`; check the untouched parts and the factor.
-fn check_matrix(a: &Array2<f32>, x: &Array1<f32>, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
-    check_matrix_on(ctx(), a, x, uplo, alpha, la, lx);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_matrix_on(
-    c: &wgblas::Context,
-    a: &Array2<f32>,
-    x: &Array1<f32>,
-    uplo: Uplo,
-    alpha: f32,
-    la: Layout,
-    lx: VLayout,
-) {
-    let n = a.nrows();
-    let mut sa = Mat::new(a, la);
-    let pad = sa.outside();
-    let xs = Vector::new(x, lx);
-    blas::ssyr(c, uplo, alpha, xs.view(), sa.view_mut()).unwrap();
-    let what = format!("ssyr n={n} {uplo:?} alpha={alpha} {la:?} {lx:?}");
-    let got = sa.to_owned();
-    assert!(
-        l2::same_bits(&pad, &sa.outside()),
-        "{what}: wrote outside the strided A"
-    );
-    assert!(
-        l2::same_bits(&other_triangle(&got, uplo), &other_triangle(a, uplo)),
-        "{what}: the other triangle changed"
-    );
-    if alpha == 0.0 || n == 0 {
-        assert!(l2::same_bits(&got, a), "{what}: A changed");
-        return;
-    }
-    let reference = l2::ssyr(uplo, alpha, x.view(), a.view());
-    let bound = bounds::syr(uplo, alpha, x.view(), a.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    assert!(
-        f <= describe::threshold::<Syr>(),
-        "{what}: forward factor {f}"
-    );
-}
-
 #[test]
 fn past_one_binding() {
     // A of side² f32 just past one binding: its lower triangle in square blocks (issue 15).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let mut a = Array2::<f32>::from_elem((side, side), 3.0);
     let x = Array1::from_shape_fn(side, |i| (i % 3) as f32);
     x.gpu_syr_inplace(Uplo::Lower, 2.0, &mut a).unwrap();
@@ -225,13 +138,7 @@ fn edge_hand_values_only_the_triangle_is_written() {
     ];
     for layout in [Layout::C, Layout::F] {
         for (uplo, expected) in &cases {
-            let start = Array2::from_shape_fn((3, 3), |(i, j)| {
-                if l2::in_triangle(*uplo, i, j) {
-                    0.0
-                } else {
-                    nan
-                }
-            });
+            let start = l2::zero_triangle(*uplo, 3);
             let mut a = Mat::new(&start, layout);
             blas::ssyr(ctx(), *uplo, 1.0, x.view(), a.view_mut()).unwrap();
             assert!(
@@ -284,48 +191,45 @@ fn edge_alpha_zero_and_n_zero_are_quick_returns() {
 
 #[test]
 fn real_data_1138_bus() {
-    // A = 1138_bus densified (both triangles stored): only the triangle uplo changes.
-    let a = l2::bus_1138();
-    let mut r = rng(1138);
-    let x = rand_vec(&mut r, a.nrows());
+    // A = 1138_bus densified, other triangle NaN: only the triangle uplo changes.
+    let mut cases = Vec::new();
     for uplo in UPLOS {
-        for layout in [Layout::C, Layout::F] {
-            check_matrix(&a, &x, uplo, 0.7, layout, VLayout::Unit);
+        for la in [Layout::C, Layout::F] {
+            let c = Case::new(0, 0, 0).flags(uplo, Transpose::No, Diag::NonUnit);
+            cases.push(
+                c.scalars(0.7, 0.0)
+                    .layouts(la, VLayout::Unit, VLayout::Unit),
+            );
         }
     }
+    real_data::<Syr>(true, &cases);
 }
 
 #[test]
 fn edge_rounded_once_against_exact() {
-    // As sger: A + alpha·x_i·x_j evaluated in double-f32 and rounded once (factor ≤ 0.5 against
-    // the exact update, computed in f64).
-    let mut worst: f64 = 0.0;
-    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+    // As sger: A + alpha·x_i·x_j evaluated in double-f32 and rounded once.
+    assert_rounded_once("ssyr", |seed, alpha| {
         let mut r = rng(seed);
-        let n = 128;
-        let a = rand_mat(&mut r, n, n);
-        let x = rand_vec(&mut r, n);
+        let a = rand_mat(&mut r, 128, 128);
+        let x = rand_vec(&mut r, 128);
+        let (al, xf) = (f64::from(alpha), x.mapv(f64::from));
+        let mut worst: f64 = 0.0;
         for uplo in UPLOS {
             let bound = bounds::syr(uplo, alpha, x.view(), a.view());
             for layout in [Layout::C, Layout::F] {
                 let mut sa = Mat::new(&a, layout);
                 blas::ssyr(ctx(), uplo, alpha, x.view(), sa.view_mut()).unwrap();
-                for ((i, j), &g) in sa.to_owned().indexed_iter() {
-                    if l2::in_triangle(uplo, i, j) {
-                        let exact = f64::from(a[[i, j]])
-                            + f64::from(alpha) * f64::from(x[i]) * f64::from(x[j]);
-                        let f = (f64::from(g) - exact).abs() / (metrics::EPS * bound[[i, j]]);
-                        worst = worst.max(f);
-                    }
-                }
+                let exact = |i, j| f64::from(a[[i, j]]) + al * xf[i] * xf[j];
+                worst = worst.max(factor_against_exact(
+                    &sa.to_owned(),
+                    &bound,
+                    Some(uplo),
+                    exact,
+                ));
             }
         }
-    }
-    println!("ssyr against the exact update: worst factor {worst:.4}");
-    assert!(
-        worst <= 0.501,
-        "ssyr not rounded once: factor {worst} against the exact update"
-    );
+        worst
+    });
 }
 
 #[test]
@@ -347,13 +251,7 @@ fn resident_hand_values_only_the_triangle_is_written() {
     ];
     for f_order in [false, true] {
         for (uplo, expected) in &cases {
-            let start = Array2::from_shape_fn((3, 3), |(i, j)| {
-                if l2::in_triangle(*uplo, i, j) {
-                    0.0
-                } else {
-                    nan
-                }
-            });
+            let start = l2::zero_triangle(*uplo, 3);
             // Resident x, then host x: 2·x·xᵀ in the triangle after the two updates.
             let mut ga = l2::upload_matrix(&start, f_order);
             blas::ssyr(ctx(), *uplo, 1.0, &gx, &mut ga).unwrap();

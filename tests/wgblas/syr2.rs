@@ -6,7 +6,7 @@
 use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
@@ -50,28 +50,7 @@ impl Routine for Syr2 {
     }
 
     fn edges() -> Vec<Case> {
-        let fl = flags(true, false, false);
-        let c_f = [Layout::C, Layout::F];
-        let vs: Vec<(VLayout, VLayout)> = VPAIRS.to_vec();
-        let alphas: Vec<_> = NETLIB_ALPHA.iter().map(|&a| (a, 0.0)).collect();
-        let mut v = grid(&netlib_shapes(false), &fl, &alphas, &c_f, &vs, |n, _| {
-            n as u64
-        });
-        v.extend(grid(
-            &[(65, 65)],
-            &fl,
-            &[(0.7, 0.0)],
-            &LAYOUTS,
-            &vs,
-            |_, _| 2,
-        ));
-        let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
-        let steps = [(VLayout::Step2, VLayout::Reversed)];
-        let scalars = [(1.0, 0.0), (-0.7, 0.0)];
-        v.extend(grid(&wide, &fl, &scalars, &LAYOUTS, &steps, |m, _| {
-            m as u64 + 9
-        }));
-        v
+        rank_update_edges(&VPAIRS)
     }
 
     fn space() -> BoxedStrategy<Case> {
@@ -94,16 +73,7 @@ impl Routine for Syr2 {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
-        let bad = |a, x, y, error, arg| Bad {
-            case: c,
-            a,
-            x,
-            y,
-            error,
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |a, x, y, error, arg| Bad::vecs(c, a, x, y, error, arg);
         vec![
             bad((2, 3), 2, 2, "NotSquare", "a"),
             bad((3, 3), 4, 3, "DimensionMismatch", "x"),
@@ -114,12 +84,7 @@ impl Routine for Syr2 {
 
 describe::described_tests!(Syr2, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-pub fn check(seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout) {
-    check_on(ctx(), seed, n, uplo, alpha, la, lx, ly);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
     c: &Context,
@@ -153,72 +118,10 @@ fn validation_extension_forms() {
     assert_eq!(a, Array2::from_elem((3, 3), 7.0));
 }
 
-fn other_triangle(a: &Array2<f32>, uplo: Uplo) -> Vec<f32> {
-    a.indexed_iter()
-        .filter(|((i, j), _)| !l2::in_triangle(uplo, *i, *j))
-        .map(|(_, v)| *v)
-        .collect()
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_matrix(
-    a: &Array2<f32>,
-    x: &Array1<f32>,
-    y: &Array1<f32>,
-    uplo: Uplo,
-    alpha: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    check_matrix_on(ctx(), a, x, y, uplo, alpha, la, lx, ly);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_matrix_on(
-    c: &wgblas::Context,
-    a: &Array2<f32>,
-    x: &Array1<f32>,
-    y: &Array1<f32>,
-    uplo: Uplo,
-    alpha: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    let n = a.nrows();
-    let mut sa = Mat::new(a, la);
-    let pad = sa.outside();
-    let (xs, ys) = (Vector::new(x, lx), Vector::new(y, ly));
-    blas::ssyr2(c, uplo, alpha, xs.view(), ys.view(), sa.view_mut()).unwrap();
-    let what = format!("ssyr2 n={n} {uplo:?} alpha={alpha} {la:?} {lx:?}/{ly:?}");
-    let got = sa.to_owned();
-    assert!(
-        l2::same_bits(&pad, &sa.outside()),
-        "{what}: wrote outside the strided A"
-    );
-    assert!(
-        l2::same_bits(&other_triangle(&got, uplo), &other_triangle(a, uplo)),
-        "{what}: the other triangle changed"
-    );
-    if alpha == 0.0 || n == 0 {
-        assert!(l2::same_bits(&got, a), "{what}: A changed");
-        return;
-    }
-    let reference = l2::ssyr2(uplo, alpha, x.view(), y.view(), a.view());
-    let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
-    let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-    assert!(
-        f <= describe::threshold::<Syr2>(),
-        "{what}: forward factor {f}"
-    );
-}
-
 #[test]
 fn past_one_binding() {
     // A of side² f32 just past one binding: its upper triangle in square blocks (issue 15).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let mut a = Array2::<f32>::from_elem((side, side), 3.0);
     let x = Array1::from_shape_fn(side, |i| (i % 3) as f32);
     let y = Array1::from_shape_fn(side, |i| (i % 5) as f32);
@@ -241,13 +144,7 @@ fn edge_hand_values_only_the_triangle_is_written() {
     ];
     for layout in [Layout::C, Layout::F] {
         for (uplo, expected) in &cases {
-            let start = Array2::from_shape_fn((2, 2), |(i, j)| {
-                if l2::in_triangle(*uplo, i, j) {
-                    0.0
-                } else {
-                    nan
-                }
-            });
+            let start = l2::zero_triangle(*uplo, 2);
             let mut a = Mat::new(&start, layout);
             blas::ssyr2(ctx(), *uplo, 1.0, x.view(), y.view(), a.view_mut()).unwrap();
             assert!(
@@ -291,60 +188,46 @@ fn edge_alpha_zero_and_n_zero_are_quick_returns() {
 
 #[test]
 fn real_data_1138_bus() {
-    let a = l2::bus_1138();
-    let mut r = rng(1138);
-    let (x, y) = (rand_vec(&mut r, a.nrows()), rand_vec(&mut r, a.nrows()));
+    // A = 1138_bus densified, other triangle NaN: only the triangle uplo changes.
+    let mut cases = Vec::new();
     for uplo in UPLOS {
-        for layout in [Layout::C, Layout::F] {
-            check_matrix(
-                &a,
-                &x,
-                &y,
-                uplo,
-                0.7,
-                layout,
-                VLayout::Unit,
-                VLayout::Reversed,
+        for la in [Layout::C, Layout::F] {
+            let c = Case::new(0, 0, 0).flags(uplo, Transpose::No, Diag::NonUnit);
+            cases.push(
+                c.scalars(0.7, 0.0)
+                    .layouts(la, VLayout::Unit, VLayout::Reversed),
             );
         }
     }
+    real_data::<Syr2>(true, &cases);
 }
 
 #[test]
 fn edge_rounded_once_against_exact() {
-    // The kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f32 and rounds once:
-    // within half an ulp of the exact value (computed in f64), i.e. a factor ≤ 0.5 against the
-    // exact result (documented in wgsl/level2/rank_update.wgsl), in C and F order.
-    let mut worst: f64 = 0.0;
-    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+    // The kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f32 and rounds once
+    // (documented in wgsl/level2/rank_update.wgsl), in C and F order.
+    assert_rounded_once("ssyr2", |seed, alpha| {
         let mut r = rng(seed);
-        let n = 128;
-        let a = rand_mat(&mut r, n, n);
-        let (x, y) = (rand_vec(&mut r, n), rand_vec(&mut r, n));
+        let a = rand_mat(&mut r, 128, 128);
+        let (x, y) = (rand_vec(&mut r, 128), rand_vec(&mut r, 128));
+        let (al, xf, yf) = (f64::from(alpha), x.mapv(f64::from), y.mapv(f64::from));
+        let mut worst: f64 = 0.0;
         for uplo in UPLOS {
+            let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
             for layout in [Layout::C, Layout::F] {
                 let mut sa = Mat::new(&a, layout);
                 blas::ssyr2(ctx(), uplo, alpha, x.view(), y.view(), sa.view_mut()).unwrap();
-                let got = sa.to_owned();
-                let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
-                let al = f64::from(alpha);
-                for ((i, j), &g) in got.indexed_iter() {
-                    if l2::in_triangle(uplo, i, j) {
-                        let (xi, xj) = (f64::from(x[i]), f64::from(x[j]));
-                        let (yi, yj) = (f64::from(y[i]), f64::from(y[j]));
-                        let exact = f64::from(a[[i, j]]) + al * xi * yj + al * yi * xj;
-                        let f = (f64::from(g) - exact).abs() / (metrics::EPS * bound[[i, j]]);
-                        worst = worst.max(f);
-                    }
-                }
+                let exact = |i, j| f64::from(a[[i, j]]) + al * xf[i] * yf[j] + al * yf[i] * xf[j];
+                worst = worst.max(factor_against_exact(
+                    &sa.to_owned(),
+                    &bound,
+                    Some(uplo),
+                    exact,
+                ));
             }
         }
-    }
-    println!("ssyr2 against the exact update: worst factor {worst:.4}");
-    assert!(
-        worst <= 0.501,
-        "ssyr2 not rounded once: factor {worst} against the exact update"
-    );
+        worst
+    });
 }
 
 #[test]

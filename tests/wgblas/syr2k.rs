@@ -37,8 +37,7 @@ pub fn check_on(
 fn past_one_binding() {
     // C of side² f32 just past one binding: two passes over its lower triangle in square
     // blocks (issue 15). C = 2·(a·bᵀ + b·aᵀ) + C with a_i = i mod 3, b_j = j mod 5 (k = 1).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
     let b = Array2::from_shape_fn((side, 1), |(i, _)| (i % 5) as f32);
     let mut c = Array2::<f32>::from_elem((side, side), 5.0);

@@ -176,16 +176,7 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
         let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
         let yes = c.flags(Uplo::Upper, Transpose::Yes, wgblas::Diag::NonUnit);
         let b = if TWO { (3, 4) } else { (0, 0) };
-        let bad = |case, b, cm, error, arg| Bad {
-            case,
-            a: (3, 4),
-            x: 0,
-            y: 0,
-            b,
-            c: cm,
-            error,
-            arg,
-        };
+        let bad = |case, b, cm, error, arg| Bad::mats(case, (3, 4), b, cm, error, arg);
         let mut v = vec![
             bad(c, b, (3, 2), "NotSquare", "c"),
             // op(A) = Aᵀ is 4×3: its 4 rows do not match the order 3 of C.
@@ -269,8 +260,7 @@ fn past_one_binding() {
     // C of side² f32 just past one binding: its upper triangle in square blocks (issue 15). (A
     // depth past one binding is slow on lavapipe's tiles: tested at a lowered binding in
     // `scale::chunked_ssyrk_and_sgemmtr_triangle_blocks`.)
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
     let mut c = Array2::<f32>::from_elem((side, side), 5.0);
     a.gpu_syrk_inplace(Uplo::Upper, 2.0, 1.0, &mut c).unwrap();

@@ -122,16 +122,7 @@ impl Routine for Trmm {
         let right = c
             .side(Side::Right)
             .flags(Uplo::Upper, Transpose::Yes, Diag::Unit);
-        let bad = |case, a, error, arg| Bad {
-            case,
-            a,
-            x: 0,
-            y: 0,
-            b: (3, 2),
-            c: (0, 0),
-            error,
-            arg,
-        };
+        let bad = |case, a, error, arg| Bad::mats(case, a, (3, 2), (0, 0), error, arg);
         vec![
             bad(c, (3, 2), "NotSquare", "a"),
             bad(right, (3, 3), "DimensionMismatch", "b"),
@@ -204,8 +195,7 @@ fn past_one_binding() {
     // A of side² f32 past one binding, upper with a unit diagonal (NaN below and on the
     // diagonal, never read): square blocks, those below the diagonal skipped (issue 15).
     // B ← 2·A·B with A_ij = 1 above the diagonal and B = 1: 2·(side − i), exact.
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| if i < j { 1.0f32 } else { f32::NAN });
     let mut b = Array2::<f32>::ones((side, 1));
     a.gpu_trmm_inplace(

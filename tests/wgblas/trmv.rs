@@ -5,7 +5,7 @@
 use ndarray::{array, Array1, Array2, ArrayViewD};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
@@ -85,16 +85,7 @@ impl Routine for Trmv {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 3);
-        let bad = |a, x, error, arg| Bad {
-            case: c,
-            a,
-            x,
-            y: 0,
-            error,
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |a, x, error, arg| Bad::vecs(c, a, x, 0, error, arg);
         vec![
             bad((3, 2), 3, "NotSquare", "a"),
             bad((3, 3), 4, "DimensionMismatch", "x"),
@@ -109,20 +100,7 @@ impl Routine for Trmv {
 
 describe::described_tests!(Trmv, 100);
 
-/// One case of the description on the shared context (used by the kernel-variant tests).
-pub fn check(
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    la: Layout,
-    lx: VLayout,
-) {
-    check_on(ctx(), seed, n, uplo, trans, diag, la, lx);
-}
-
-/// [`check`] on the context `c`.
+/// One case of the description on the context `c` (used by the kernel-variant tests).
 #[allow(clippy::too_many_arguments)]
 pub fn check_on(
     c: &Context,
@@ -162,8 +140,7 @@ fn past_one_binding() {
     // on the diagonal, never read), x ← Aᵀ·x in square blocks (issue 15). A_ij = 1 above the
     // diagonal, x = 1: (Aᵀ·x)_i = 1 + i (the unit diagonal and the i entries above it in
     // column i).
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| if i < j { 1.0f32 } else { f32::NAN });
     let mut x = Array1::<f32>::ones(side);
     a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut x)
@@ -171,23 +148,43 @@ fn past_one_binding() {
     assert!(x.iter().enumerate().all(|(i, &v)| v == (1 + i) as f32));
 }
 
-#[test]
-fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
-    // L = [[2, ., .], [1, 3, .], [4, 5, 6]] (NaN in the upper triangle), x = [1, 1, 1].
+/// L = [[2, ., .], [1, 3, .], [4, 5, 6]] (NaN in the upper triangle, and on the diagonal for
+/// Unit) and x = [1, 1, 1]: L·x = [2, 4, 15]; Lᵀ·x = [7, 8, 6]; unit L·x = [1, 2, 10]; unit
+/// Lᵀ·x = [6, 6, 1].
+#[allow(clippy::type_complexity)]
+fn hand_cases() -> (
+    Array1<f32>,
+    [(Array2<f32>, Transpose, Diag, Array1<f32>); 4],
+) {
     let nan = f32::NAN;
     let l = array![[2.0f32, nan, nan], [1.0, 3.0, nan], [4.0, 5.0, 6.0]];
     let mut lu = l.clone();
     lu.diag_mut().fill(nan);
-    let ones = array![1.0f32, 1.0, 1.0];
     let cases = [
-        // L·x = [2, 4, 15]; Lᵀ·x = [7, 8, 6]; unit L·x = [1, 2, 10]; unit Lᵀ·x = [6, 6, 1].
-        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 4.0, 15.0]),
-        (&l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
-        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 2.0, 10.0]),
-        (&lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
+        (
+            l.clone(),
+            Transpose::No,
+            Diag::NonUnit,
+            array![2.0f32, 4.0, 15.0],
+        ),
+        (l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
+        (
+            lu.clone(),
+            Transpose::No,
+            Diag::Unit,
+            array![1.0f32, 2.0, 10.0],
+        ),
+        (lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
     ];
+    (array![1.0f32, 1.0, 1.0], cases)
+}
+
+#[test]
+fn edge_hand_values_other_triangle_and_unit_diagonal_never_read() {
+    let (ones, cases) = hand_cases();
     for layout in [Layout::C, Layout::F] {
         for (a, trans, diag, expected) in &cases {
+            let a = &a;
             let sa = Mat::new(a, layout);
             let got = sa
                 .view()
@@ -224,43 +221,23 @@ fn edge_n_zero() {
 #[test]
 fn real_data_1138_bus() {
     // x ← L·x and Lᵀ·x with L the lower triangle of 1138_bus (upper set to NaN).
-    let mut a = l2::bus_1138();
-    a.indexed_iter_mut()
-        .filter(|((i, j), _)| j > i)
-        .for_each(|(_, v)| *v = f32::NAN);
-    let mut r = rng(1138);
-    let x = rand_vec(&mut r, a.nrows());
+    let mut cases = Vec::new();
     for trans in TRANS {
         for diag in DIAGS {
-            let got = a.gpu_trmv(Uplo::Lower, trans, diag, &x).unwrap();
-            let reference = l2::strmv(Uplo::Lower, trans, diag, a.view(), x.view());
-            let bound = bounds::trmv(Uplo::Lower, trans, diag, a.view(), x.view());
-            let f = metrics::forward_factor(&got, &reference, &bound).unwrap();
-            assert!(
-                f <= describe::threshold::<Trmv>(),
-                "strmv 1138_bus {trans:?} {diag:?}: forward factor {f}"
-            );
+            cases.push(Case::new(0, 0, 0).flags(Uplo::Lower, trans, diag));
         }
     }
+    real_data::<Trmv>(true, &cases);
 }
 
 #[test]
 fn resident_hand_values_and_mixed_operands() {
     // As edge_hand_values_other_triangle_and_unit_diagonal_never_read, through a resident L
     // (NaN above, and on the diagonal for Unit) and `GpuMatrix::t`, with resident or host x.
-    let nan = f32::NAN;
-    let l = array![[2.0f32, nan, nan], [1.0, 3.0, nan], [4.0, 5.0, 6.0]];
-    let mut lu = l.clone();
-    lu.diag_mut().fill(nan);
-    let ones = array![1.0f32, 1.0, 1.0];
-    let cases = [
-        (&l, Transpose::No, Diag::NonUnit, array![2.0f32, 4.0, 15.0]),
-        (&l, Transpose::Yes, Diag::NonUnit, array![7.0f32, 8.0, 6.0]),
-        (&lu, Transpose::No, Diag::Unit, array![1.0f32, 2.0, 10.0]),
-        (&lu, Transpose::Yes, Diag::Unit, array![6.0f32, 6.0, 1.0]),
-    ];
+    let (ones, cases) = hand_cases();
     for f_order in [false, true] {
         for (a, trans, diag, expected) in &cases {
+            let a = &a;
             let ga = l2::upload_matrix(a, f_order);
             // Resident A and x: the product is copied into x on the device.
             let mut gx = ctx().upload_vector(&ones).unwrap();

@@ -107,16 +107,7 @@ impl Routine for Trsv {
 
     fn bad() -> Vec<Bad> {
         let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
-        let bad = |a, x, error, arg| Bad {
-            case: c,
-            a,
-            x,
-            y: 0,
-            error,
-            arg,
-            b: (0, 0),
-            c: (0, 0),
-        };
+        let bad = |a, x, error, arg| Bad::vecs(c, a, x, 0, error, arg);
         vec![
             bad((2, 3), 2, "NotSquare", "a"),
             bad((3, 3), 2, "DimensionMismatch", "x"),
@@ -216,7 +207,7 @@ fn check_matrix_on(
     );
     let f = residual_factor(uplo, trans, diag, a, &x, b);
     assert!(
-        f <= describe::threshold::<Trsv>(),
+        f <= describe::threshold::<Trsv, f32>(),
         "{what}: backward residual factor {f}"
     );
     f
@@ -227,8 +218,7 @@ fn past_one_binding() {
     // A of side² f32 just past one binding: block substitution (issue 15). Lower, unit
     // diagonal (NaN there and above, never read), A_ij = 1 for i > j and b_i = 1: x_0 = 1 and
     // x_i = 1 − Σ_{j<i} x_j = 0 for i ≥ 1, exactly.
-    let limit = ctx().limits().max_storage_buffer_binding_size as usize;
-    let side = ((limit / 4) as f64).sqrt() as usize + 1;
+    let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| if i > j { 1.0f32 } else { f32::NAN });
     let mut x = Array1::<f32>::ones(side);
     a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::Unit, &mut x)
@@ -381,7 +371,7 @@ fn edge_blocked_solve_is_one_submission() {
         assert_eq!(c.dispatches() - d0, 4, "{uplo:?}: dispatches");
         let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
         assert!(
-            f <= describe::threshold::<Trsv>(),
+            f <= describe::threshold::<Trsv, f32>(),
             "{uplo:?}: backward residual factor {f}"
         );
     }
@@ -490,7 +480,7 @@ fn resident_solve_is_held_back_then_one_submission() {
             assert_eq!(c.readbacks() - r0, 1, "{uplo:?} F={f_order}: read-backs");
             let f = residual_factor(uplo, Transpose::No, Diag::NonUnit, &a, &x, &b);
             assert!(
-                f <= describe::threshold::<Trsv>(),
+                f <= describe::threshold::<Trsv, f32>(),
                 "{uplo:?} F={f_order}: backward residual factor {f}"
             );
         }
@@ -541,7 +531,7 @@ fn resident_mixed_operands_from_several_threads() {
                     let x = gx.to_array().unwrap();
                     let f = residual_factor(Uplo::Lower, Transpose::No, Diag::NonUnit, &a, &x, &b);
                     assert!(
-                        f <= describe::threshold::<Trsv>(),
+                        f <= describe::threshold::<Trsv, f32>(),
                         "thread {t} call {i}: backward residual factor {f}"
                     );
                 }

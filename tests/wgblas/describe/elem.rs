@@ -267,6 +267,65 @@ pub trait Elem: wgblas::resident::Element + Debug + PartialEq + PartialOrd {
         a: &Array2<Self>,
         b: &mut Array2<Self>,
     );
+
+    // The rest of Level 1: asum, iamax, swap, rot and rotm.
+    fn asum<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Self>;
+    /// `resident::sasum` (the sum kept on the device), read back; None for f64 (the crate has
+    /// no `resident::dasum`).
+    fn asum_resident<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Option<Self>>;
+    fn o_asum(x: &Array1<Self>) -> Self;
+    fn iamax<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<usize>;
+    /// `resident::isamax` (the index kept on the device), read back; None for f64.
+    fn iamax_resident<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Option<usize>>;
+    /// The 0-based index (CBLAS returns 0-based).
+    fn o_iamax(x: &Array1<Self>) -> usize;
+    fn swap<'a>(c: &Context, x: VecMut<'a, Self>, y: VecMut<'a, Self>) -> wgblas::Result<()>;
+    fn o_swap(x: &mut Array1<Self>, y: &mut Array1<Self>);
+    fn rot<'a>(
+        c: &Context,
+        x: VecMut<'a, Self>,
+        y: VecMut<'a, Self>,
+        cos: Self,
+        sin: Self,
+    ) -> wgblas::Result<()>;
+    fn o_rot(x: &mut Array1<Self>, y: &mut Array1<Self>, cos: Self, sin: Self);
+    /// The bounds of x and y after rot: `metrics::bounds::rot` for f32; for f64 (which
+    /// `bounds::rot` does not take) the same sums in f64, `|c·x_i| + |s·y_i|` and
+    /// `|s·x_i| + |c·y_i|`.
+    fn rot_bound(
+        cos: Self,
+        sin: Self,
+        x: &Array1<Self>,
+        y: &Array1<Self>,
+    ) -> (Array1<f64>, Array1<f64>);
+    fn rotm<'a>(
+        c: &Context,
+        x: VecMut<'a, Self>,
+        y: VecMut<'a, Self>,
+        param: [Self; 5],
+    ) -> wgblas::Result<()>;
+    fn o_rotm(x: &mut Array1<Self>, y: &mut Array1<Self>, param: [Self; 5]);
+    /// The bounds of x and y after rotm: `metrics::bounds::rotm` for f32; for f64 the same
+    /// sums `Σ_j |h_ij|·|v_j|` in f64, with H decoded from `param` by
+    /// `metrics::bounds::rotm_matrix` (exact: the f64 parameters of the tests are f32 values).
+    fn rotm_bound(
+        param: [Self; 5],
+        x: &Array1<Self>,
+        y: &Array1<Self>,
+    ) -> (Array1<f64>, Array1<f64>);
+
+    // Level 3: the triangular solve (no OpenBLAS call: its metric is the backward residual).
+    #[allow(clippy::too_many_arguments)]
+    fn trsm<'a>(
+        c: &Context,
+        s: Side,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        alpha: Self,
+        a: MatRef<'a, Self>,
+        b: MatMut<'a, Self>,
+    ) -> wgblas::Result<()>;
 }
 
 pub fn ct(t: Transpose) -> CBLAS_TRANSPOSE {
@@ -302,6 +361,38 @@ const RM: CBLAS_LAYOUT = CBLAS_LAYOUT::CblasRowMajor;
 /// The leading dimension of a C-order `a` (at least 1, as CBLAS asks).
 fn ld<T>(a: &Array2<T>) -> i32 {
     a.ncols().max(1) as i32
+}
+
+/// The bounds of rot and rotm (`metrics::bounds::rot`, `rotm`) for f32; for f64 (which those
+/// do not take) the same sums `Σ_j |h_ij|·|v_j|` in f64, H decoded from rotm's `param` by
+/// `metrics::bounds::rotm_matrix` (exact: the f64 parameters of the tests are f32 values).
+fn rot_bound_f32(c: f32, s: f32, x: &Array1<f32>, y: &Array1<f32>) -> (Array1<f64>, Array1<f64>) {
+    wgblas::metrics::bounds::rot(c, s, x.view(), y.view())
+}
+
+fn rot_bound_f64(c: f64, s: f64, x: &Array1<f64>, y: &Array1<f64>) -> (Array1<f64>, Array1<f64>) {
+    let bx = ndarray::Zip::from(x)
+        .and(y)
+        .map_collect(|&xi, &yi| (c * xi).abs() + (s * yi).abs());
+    let by = ndarray::Zip::from(x)
+        .and(y)
+        .map_collect(|&xi, &yi| (s * xi).abs() + (c * yi).abs());
+    (bx, by)
+}
+
+fn rotm_bound_f32(p: [f32; 5], x: &Array1<f32>, y: &Array1<f32>) -> (Array1<f64>, Array1<f64>) {
+    wgblas::metrics::bounds::rotm(p, x.view(), y.view())
+}
+
+fn rotm_bound_f64(p: [f64; 5], x: &Array1<f64>, y: &Array1<f64>) -> (Array1<f64>, Array1<f64>) {
+    let h = wgblas::metrics::bounds::rotm_matrix(p.map(|v| v as f32))
+        .unwrap_or_else(|| panic!("rotm: invalid flag {}", p[0]))
+        .map(|row| row.map(f64::from));
+    let [[h11, h12], [h21, h22]] = h;
+    let sum = |a: f64, b: f64| move |&xi: &f64, &yi: &f64| (a * xi).abs() + (b * yi).abs();
+    let bx = ndarray::Zip::from(x).and(y).map_collect(sum(h11, h12));
+    let by = ndarray::Zip::from(x).and(y).map_collect(sum(h21, h22));
+    (bx, by)
 }
 
 // The `Elem` impls for f32 and f64, from one macro (`elem!`).

@@ -8,7 +8,7 @@ use rand::Rng;
 use wgblas::{Diag, Transpose, Uplo};
 
 use super::{Case, Elem};
-use crate::common::{Layout, VLayout};
+use crate::common::{Layout, VLayout, LAYOUTS};
 
 pub const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
 pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
@@ -186,4 +186,83 @@ pub fn netlib_shapes(rect: bool) -> Vec<(usize, usize)> {
         shapes.extend([(0, 3), (3, 0), (2, 9), (9, 5)]);
     }
     shapes
+}
+
+/// 1138_bus densified (`oracle_l2::bus_1138`, 1138×1138) as the A of a Level 2 description,
+/// with random x and y (seed 1138): each case (its flags, scalars and layouts; m and n are A's
+/// order) checked against OpenBLAS on it, in f32. Where `nan_other`, the triangle outside the
+/// case's `uplo` is NaN, so that reading it would show.
+pub fn real_data<R: super::Routine>(nan_other: bool, cases: &[Case]) {
+    let a = crate::oracle_l2::bus_1138();
+    let n = a.nrows();
+    let mut r = crate::common::rng(1138);
+    let (x, y) = (random_vec::<f32>(&mut r, n), random_vec::<f32>(&mut r, n));
+    for c in cases {
+        let mut a = a.clone();
+        if nan_other {
+            a.indexed_iter_mut()
+                .filter(|((i, j), _)| !in_triangle(c.uplo, *i, *j))
+                .for_each(|(_, v)| *v = f32::NAN);
+        }
+        let o = super::Ops::vecs(a, x.clone(), y.clone());
+        super::check_ops::<R, f32>(&Case { m: n, n, ..*c }, &o);
+    }
+}
+
+/// The edge grid of syr and syr2 (x and y stored as `vs`): the netlib shapes and alphas in C
+/// and F order, n = 65 in every layout, and the wide sizes with strided vectors.
+pub fn rank_update_edges(vs: &[(VLayout, VLayout)]) -> Vec<Case> {
+    let fl = flags(true, false, false);
+    let c_f = [Layout::C, Layout::F];
+    let alphas: Vec<_> = NETLIB_ALPHA.iter().map(|&a| (a, 0.0)).collect();
+    let mut v = grid(&netlib_shapes(false), &fl, &alphas, &c_f, vs, |n, _| {
+        n as u64
+    });
+    v.extend(grid(
+        &[(65, 65)],
+        &fl,
+        &[(0.7, 0.0)],
+        &LAYOUTS,
+        vs,
+        |_, _| 2,
+    ));
+    let wide: Vec<_> = WIDE_N.iter().map(|&n| (n, n)).collect();
+    let steps = [(VLayout::Step2, VLayout::Reversed)];
+    let scalars = [(1.0, 0.0), (-0.7, 0.0)];
+    v.extend(grid(&wide, &fl, &scalars, &LAYOUTS, &steps, |m, _| {
+        m as u64 + 9
+    }));
+    v
+}
+
+/// The rank updates (ger, syr, syr2) evaluate each element in double-f32 and round once
+/// (documented in wgsl/level2/rank_update.wgsl): within half an ulp of the exact update, a
+/// factor ≤ 0.5 against it (0.501: the exact value is itself computed in f64). `worst(seed,
+/// alpha)` gives the worst factor of one run, [`factor_against_exact`] of each stored layout.
+pub fn assert_rounded_once(routine: &str, worst: impl Fn(u64, f32) -> f64) {
+    let worst = [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)]
+        .into_iter()
+        .map(|(seed, alpha)| worst(seed, alpha))
+        .fold(0.0, f64::max);
+    println!("{routine} against the exact update: worst factor {worst:.4}");
+    assert!(
+        worst <= 0.501,
+        "{routine} not rounded once: factor {worst} against the exact update"
+    );
+}
+
+/// The worst factor `|got − exact| / (eps·bound)` over the triangle `uplo` (all of `got` where
+/// None), the exact update of element (i, j) computed in f64 by `exact`.
+pub fn factor_against_exact(
+    got: &Array2<f32>,
+    bound: &Array2<f64>,
+    uplo: Option<Uplo>,
+    exact: impl Fn(usize, usize) -> f64,
+) -> f64 {
+    got.indexed_iter()
+        .filter(|((i, j), _)| uplo.is_none_or(|u| in_triangle(u, *i, *j)))
+        .map(|((i, j), &g)| {
+            (f64::from(g) - exact(i, j)).abs() / (wgblas::metrics::EPS * bound[[i, j]])
+        })
+        .fold(0.0, f64::max)
 }

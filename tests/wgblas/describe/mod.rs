@@ -5,7 +5,8 @@
 //! random operands, its BLAS-layer call, its OpenBLAS oracle, its metric (from
 //! `wgblas::metrics::spec`, never a threshold written here) and its known-bad inputs ([`Bad`]).
 //! The generic runners below run the four test kinds from it, for f32 (the s routine) and f64
-//! (the d routine, measured in units of 2^-52 against the s twin's threshold):
+//! (the d routine, measured in units of 2^-52 against its own entry in `metrics::spec` where
+//! the table has one, dasum and idamax, else the s twin's threshold):
 //! - [`validation`]: each bad input gives the typed error naming routine and argument, in the
 //!   host and the resident form, and leaves the output as it was;
 //! - [`fixtures`]: random cases against OpenBLAS, every stored layout;
@@ -20,6 +21,7 @@ pub mod elem;
 pub mod level1;
 pub mod level2;
 pub mod level3;
+mod validation;
 
 use std::fmt::Debug;
 
@@ -29,10 +31,11 @@ use proptest::test_runner::{Config, TestRunner};
 use rand::rngs::StdRng;
 use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
 use wgblas::metrics::{self, Metric};
-use wgblas::{Context, Diag, Error, GpuMatrix, GpuVector, Side, Transpose, Uplo};
+use wgblas::{Context, Diag, GpuMatrix, GpuVector, Side, Transpose, Uplo};
 
 use crate::common::{ctx, rng, Layout, Stored, StoredVec, VLayout};
 pub use elem::Elem;
+pub use validation::{named, validation, Bad};
 
 /// One point of a routine's argument space (the element type comes from the runner).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,6 +63,8 @@ pub struct Case {
     pub transb: Transpose,
     pub lb: Layout,
     pub lc: Layout,
+    /// rotm: `param = [flag, h11, h21, h12, h22]`.
+    pub param: [f64; 5],
 }
 
 impl Case {
@@ -83,6 +88,7 @@ impl Case {
             transb: Transpose::No,
             lb: Layout::C,
             lc: Layout::C,
+            param: [-2.0, 0.0, 0.0, 0.0, 0.0],
         }
     }
 
@@ -183,13 +189,14 @@ impl<T: Elem> Ops<T> {
 
 impl<T: Elem> Ops<T> {
     /// The operand `out`, as it is before the call.
-    fn output(&self, out: Out) -> ArrayD<T> {
+    pub fn output(&self, out: Out) -> ArrayD<T> {
         match out {
             Out::A => self.a.clone().into_dyn(),
             Out::B => self.b.clone().into_dyn(),
             Out::C => self.c.clone().into_dyn(),
             Out::X => self.x.clone().into_dyn(),
             Out::Y => self.y.clone().into_dyn(),
+            Out::XY => both(&self.x, &self.y),
             Out::R => Array1::<T>::from_vec(Vec::new()).into_dyn(),
         }
     }
@@ -203,8 +210,15 @@ pub enum Out {
     C,
     X,
     Y,
+    /// Both vectors (swap, rot, rotm): x then y, one after the other.
+    XY,
     /// The routine's result (a reduction's value), in [`Slots::r`].
     R,
+}
+
+/// x then y, as one output.
+fn both<T: Elem>(x: &Array1<T>, y: &Array1<T>) -> ArrayD<T> {
+    ndarray::concatenate![ndarray::Axis(0), x.view(), y.view()].into_dyn()
 }
 
 /// A matrix operand as the routine gets it: a stored host view or a resident matrix.
@@ -318,6 +332,7 @@ impl<T: Elem> Slots<T> {
             Out::C => self.c.logical().into_dyn(),
             Out::X => self.x.logical().into_dyn(),
             Out::Y => self.y.logical().into_dyn(),
+            Out::XY => both(&self.x.logical(), &self.y.logical()),
             Out::R => Array1::from_vec(self.r.clone()).into_dyn(),
         }
     }
@@ -327,6 +342,9 @@ impl<T: Elem> Slots<T> {
         match (out, &self.x, &self.y) {
             (Out::X, VecSlot::Host(v), _) | (Out::Y, _, VecSlot::Host(v)) => {
                 v.outside_is_untouched()
+            }
+            (Out::XY, _, _) => {
+                self.outside_untouched(Out::X, pad) && self.outside_untouched(Out::Y, pad)
             }
             (Out::X | Out::Y, _, _) => true,
             _ => same_bits(&self.pad(out), pad),
@@ -339,7 +357,7 @@ impl<T: Elem> Slots<T> {
             Out::A => &self.a,
             Out::B => &self.b,
             Out::C => &self.c,
-            Out::X | Out::Y | Out::R => return Vec::new(),
+            Out::X | Out::Y | Out::XY | Out::R => return Vec::new(),
         };
         match m {
             MatSlot::Host(m) => m.outside(),
@@ -356,36 +374,6 @@ pub fn same_bits<'a, T: Elem>(
     let a: Vec<u64> = a.into_iter().map(|v| v.bits()).collect();
     let b: Vec<u64> = b.into_iter().map(|v| v.bits()).collect();
     a == b
-}
-
-/// A known-bad input: the operand shapes of the call, the error variant and the argument it
-/// must name.
-#[derive(Debug, Clone, Copy)]
-pub struct Bad {
-    pub case: Case,
-    /// Rows and columns of the stored A, lengths of x and y.
-    pub a: (usize, usize),
-    pub x: usize,
-    pub y: usize,
-    /// Level 3: rows and columns of the stored B and C.
-    pub b: (usize, usize),
-    pub c: (usize, usize),
-    /// The `wgblas::Error` variant, by name.
-    pub error: &'static str,
-    pub arg: &'static str,
-}
-
-/// The variant name, routine and argument of an error.
-pub fn named(e: &Error) -> (&'static str, &'static str, &'static str) {
-    match e {
-        Error::DimensionMismatch { routine, arg, .. } => ("DimensionMismatch", routine, arg),
-        Error::NotSquare { routine, arg, .. } => ("NotSquare", routine, arg),
-        Error::TooLarge { routine, arg, .. } => ("TooLarge", routine, arg),
-        Error::InvalidArgument { routine, arg, .. } => ("InvalidArgument", routine, arg),
-        Error::OutOfRange { routine, arg, .. } => ("OutOfRange", routine, arg),
-        Error::OutOfHostMemory { routine, arg, .. } => ("OutOfHostMemory", routine, arg),
-        _ => ("other", "", ""),
-    }
 }
 
 /// A routine's test description.
@@ -422,21 +410,32 @@ pub trait Routine {
     }
 }
 
-/// The routine's BLAS name for element type `T`.
+/// The routine's BLAS name for element type `T` (`sgemv`; `isamax` for the root `iamax`).
 pub fn name<R: Routine, T: Elem>() -> String {
-    format!("{}{}", T::P, R::ROOT)
+    match R::ROOT.strip_prefix('i') {
+        Some(rest) => format!("i{}{rest}", T::P),
+        None => format!("{}{}", T::P, R::ROOT),
+    }
 }
 
-/// The routine's threshold: its entry (or its s twin's) in `metrics::spec` (a factor, or a
-/// count of ULP for the bit-exact routines).
-pub fn threshold<R: Routine>() -> f64 {
-    let s = metrics::spec(&format!("s{}", R::ROOT)).unwrap();
+/// The routine's threshold for element type `T`: its own entry in `metrics::spec` where the
+/// table has one (`dasum`, `idamax`), else its s twin's (a factor in units of `T`'s eps, or a
+/// count of ULP for the bit-exact routines, or 0 for an exact index).
+pub fn threshold<R: Routine, T: Elem>() -> f64 {
+    let s = metrics::spec(&name::<R, T>())
+        .or_else(|| metrics::spec(&name::<R, f32>()))
+        .unwrap();
     assert!(
         matches!(
             s.metric,
-            Metric::Forward | Metric::BackwardResidual | Metric::MaxUlp | Metric::Ulp
+            Metric::Forward
+                | Metric::BackwardResidual
+                | Metric::MaxUlp
+                | Metric::Ulp
+                | Metric::Ulp64
+                | Metric::ExactIndex
         ),
-        "{}: not a factor or ULP metric",
+        "{}: not a factor, ULP or index metric",
         R::ROOT
     );
     s.threshold
@@ -454,10 +453,15 @@ pub fn forward<T: Elem>(got: ArrayViewD<T>, want: ArrayD<T>, bound: ArrayD<f64>)
 /// it was, the other triangle untouched, and the measure within the threshold.
 fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
     let o: Ops<T> = R::inputs(&mut rng(case.seed), case);
+    run_on::<R, T>(c, case, &o, resident)
+}
+
+/// [`run`] on the given operands.
+fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: bool) {
     let mut s = if resident {
-        Slots::resident(case, &o)
+        Slots::resident(case, o)
     } else {
-        Slots::host(case, &o)
+        Slots::host(case, o)
     };
     let pad = s.pad(R::OUT);
     let what = format!(
@@ -488,8 +492,8 @@ fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
         assert!(same_bits(&got, &before), "{what}: output changed");
         return;
     }
-    let f = R::measure(case, &o, got.view());
-    let t = threshold::<R>();
+    let f = R::measure(case, o, got.view());
+    let t = threshold::<R, T>();
     assert!(f <= t, "{what}: factor {f} > {t}");
 }
 
@@ -501,6 +505,12 @@ pub fn check<R: Routine, T: Elem>(case: &Case) {
 /// [`check`] on the context `c`.
 pub fn check_on<R: Routine, T: Elem>(c: &Context, case: &Case) {
     run::<R, T>(c, case, false)
+}
+
+/// One case on given operands (real data) instead of the description's random ones, on
+/// host views stored in the case's layouts.
+pub fn check_ops<R: Routine, T: Elem>(case: &Case, o: &Ops<T>) {
+    run_on::<R, T>(ctx(), case, o, false)
 }
 
 /// One case through resident operands.
@@ -550,52 +560,6 @@ pub fn resident<R: Routine, T: Elem>(cases: u32) {
             Ok(())
         })
         .unwrap();
-}
-
-/// Each known-bad input, in the host and the resident form: the typed error naming the
-/// routine and the argument, and the output left as it was.
-pub fn validation<R: Routine, T: Elem>() {
-    let routine = name::<R, T>();
-    for bad in R::bad() {
-        let fill = T::from_f64(7.0);
-        let o = Ops {
-            a: Array2::from_elem(bad.a, fill),
-            x: Array1::from_elem(bad.x, fill),
-            y: Array1::from_elem(bad.y, fill),
-            b: Array2::from_elem(bad.b, fill),
-            c: Array2::from_elem(bad.c, fill),
-        };
-        for resident in [false, true] {
-            let mut s = if resident {
-                Slots::resident(&bad.case, &o)
-            } else {
-                Slots::host(&bad.case, &o)
-            };
-            let err = R::call(ctx(), &bad.case, &mut s).unwrap_err();
-            if let Error::NotSquare {
-                rows, cols, arg, ..
-            } = err
-            {
-                let named = match arg {
-                    "b" => bad.b,
-                    "c" => bad.c,
-                    _ => bad.a,
-                };
-                assert_eq!((rows, cols), named, "{routine} {bad:?}: {err}");
-            }
-            let (variant, r, arg) = named(&err);
-            assert_eq!(
-                (variant, r, arg),
-                (bad.error, routine.as_str(), bad.arg),
-                "{bad:?} resident={resident}: {err}"
-            );
-            let before = o.output(R::OUT);
-            assert!(
-                same_bits(&s.output(R::OUT), &before),
-                "{routine} {bad:?} resident={resident}: output changed"
-            );
-        }
-    }
 }
 
 /// The strategy of a list: one of its items, uniformly.

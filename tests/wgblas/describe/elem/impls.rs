@@ -7,7 +7,15 @@ fn resident_snrm2(c: &Context, x: VecRef<'_, f32>) -> wgblas::Result<Option<f32>
     Ok(Some(wgblas::resident::snrm2(c, x)?.get()?))
 }
 
-fn no_resident_dnrm2(_: &Context, _: VecRef<'_, f64>) -> wgblas::Result<Option<f64>> {
+fn resident_sasum(c: &Context, x: VecRef<'_, f32>) -> wgblas::Result<Option<f32>> {
+    Ok(Some(wgblas::resident::sasum(c, x)?.get()?))
+}
+
+fn resident_isamax(c: &Context, x: VecRef<'_, f32>) -> wgblas::Result<Option<usize>> {
+    Ok(Some(wgblas::resident::isamax(c, x)?.get()?))
+}
+
+fn none<T, V>(_: &Context, _: VecRef<'_, T>) -> wgblas::Result<Option<V>> {
     Ok(None)
 }
 
@@ -18,7 +26,10 @@ macro_rules! elem {
      [$gemv:path, $symv:path, $trmv:path, $trsv:path, $ger:path, $syr:path, $syr2:path],
      [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$gemm:path, $gemmtr:path, $syrk:path, $syr2k:path, $symm:path, $trmm:path],
-     [$cgemm:ident, $csyrk:ident, $csyr2k:ident, $csymm:ident, $ctrmm:ident]) => {
+     [$cgemm:ident, $csyrk:ident, $csyr2k:ident, $csymm:ident, $ctrmm:ident],
+     [$asum:path, $rasum:expr, $casum:ident, $iamax:path, $riamax:expr, $ciamax:ident,
+      $swap:path, $cswap:ident, $rot:path, $crot:ident, $rotb:path,
+      $rotm:path, $crotm:ident, $rotmb:path, $trsm:path]) => {
         impl Elem for $t {
             const P: char = $p;
             fn from_f64(v: f64) -> Self {
@@ -432,6 +443,94 @@ macro_rules! elem {
                 let (la, lb, ap, bp) = (a.ncols().max(1) as i32, ld(b), a.as_ptr(), b.as_mut_ptr());
                 unsafe { $ctrmm(RM, cs(s), cu(u), ct(t), cd(d), m, n, alpha, ap, la, bp, lb) };
             }
+            fn asum<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Self> {
+                $asum(c, x)
+            }
+            fn asum_resident<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<Option<Self>> {
+                $rasum(c, x)
+            }
+            fn o_asum(x: &Array1<Self>) -> Self {
+                let x = x.as_standard_layout();
+                unsafe { $casum(x.len() as i32, x.as_ptr(), 1) }
+            }
+            fn iamax<'a>(c: &Context, x: VecRef<'a, Self>) -> wgblas::Result<usize> {
+                $iamax(c, x)
+            }
+            fn iamax_resident<'a>(
+                c: &Context,
+                x: VecRef<'a, Self>,
+            ) -> wgblas::Result<Option<usize>> {
+                $riamax(c, x)
+            }
+            fn o_iamax(x: &Array1<Self>) -> usize {
+                let x = x.as_standard_layout();
+                (unsafe { $ciamax(x.len() as i32, x.as_ptr(), 1) }) as usize
+            }
+            fn swap<'a>(
+                c: &Context,
+                x: VecMut<'a, Self>,
+                y: VecMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $swap(c, x, y)
+            }
+            fn o_swap(x: &mut Array1<Self>, y: &mut Array1<Self>) {
+                assert!(x.is_standard_layout() && y.is_standard_layout() && x.len() == y.len());
+                unsafe { $cswap(x.len() as i32, x.as_mut_ptr(), 1, y.as_mut_ptr(), 1) };
+            }
+            fn rot<'a>(
+                c: &Context,
+                x: VecMut<'a, Self>,
+                y: VecMut<'a, Self>,
+                cos: Self,
+                sin: Self,
+            ) -> wgblas::Result<()> {
+                $rot(c, x, y, cos, sin)
+            }
+            fn o_rot(x: &mut Array1<Self>, y: &mut Array1<Self>, cos: Self, sin: Self) {
+                assert!(x.is_standard_layout() && y.is_standard_layout() && x.len() == y.len());
+                let n = x.len() as i32;
+                unsafe { $crot(n, x.as_mut_ptr(), 1, y.as_mut_ptr(), 1, cos, sin) };
+            }
+            fn rotm<'a>(
+                c: &Context,
+                x: VecMut<'a, Self>,
+                y: VecMut<'a, Self>,
+                param: [Self; 5],
+            ) -> wgblas::Result<()> {
+                $rotm(c, x, y, param)
+            }
+            fn o_rotm(x: &mut Array1<Self>, y: &mut Array1<Self>, param: [Self; 5]) {
+                assert!(x.is_standard_layout() && y.is_standard_layout() && x.len() == y.len());
+                let n = x.len() as i32;
+                unsafe { $crotm(n, x.as_mut_ptr(), 1, y.as_mut_ptr(), 1, param.as_ptr()) };
+            }
+            fn rotm_bound(
+                param: [Self; 5],
+                x: &Array1<Self>,
+                y: &Array1<Self>,
+            ) -> (Array1<f64>, Array1<f64>) {
+                $rotmb(param, x, y)
+            }
+            fn rot_bound(
+                cos: Self,
+                sin: Self,
+                x: &Array1<Self>,
+                y: &Array1<Self>,
+            ) -> (Array1<f64>, Array1<f64>) {
+                $rotb(cos, sin, x, y)
+            }
+            fn trsm<'a>(
+                c: &Context,
+                s: Side,
+                u: Uplo,
+                t: Transpose,
+                d: Diag,
+                alpha: Self,
+                a: MatRef<'a, Self>,
+                b: MatMut<'a, Self>,
+            ) -> wgblas::Result<()> {
+                $trsm(c, s, u, t, d, alpha, a, b)
+            }
         }
     };
 }
@@ -488,6 +587,23 @@ elem!(
         cblas_ssyr2k,
         cblas_ssymm,
         cblas_strmm
+    ],
+    [
+        blas::sasum,
+        resident_sasum,
+        cblas_sasum,
+        blas::isamax,
+        resident_isamax,
+        cblas_isamax,
+        blas::sswap,
+        cblas_sswap,
+        blas::srot,
+        cblas_srot,
+        rot_bound_f32,
+        blas::srotm,
+        cblas_srotm,
+        rotm_bound_f32,
+        blas::strsm
     ]
 );
 elem!(
@@ -507,7 +623,7 @@ elem!(
         wgblas::resident::ddot,
         cblas_ddot,
         blas::dnrm2,
-        no_resident_dnrm2,
+        none,
         cblas_dnrm2,
         metrics::ulp_distance_f64
     ],
@@ -542,5 +658,22 @@ elem!(
         cblas_dsyr2k,
         cblas_dsymm,
         cblas_dtrmm
+    ],
+    [
+        blas::dasum,
+        none,
+        cblas_dasum,
+        blas::idamax,
+        none,
+        cblas_idamax,
+        blas::dswap,
+        cblas_dswap,
+        blas::drot,
+        cblas_drot,
+        rot_bound_f64,
+        blas::drotm,
+        cblas_drotm,
+        rotm_bound_f64,
+        blas::dtrsm
     ]
 );
