@@ -332,8 +332,8 @@ impl Context {
 
     /// An operand's storage of `bytes` bytes made of lines of `line` bytes (contents
     /// undefined): one pooled buffer up to [`Context::max_buffer`], past it several buffers of
-    /// whole lines each (a segmented [`Buf`], issue 15), each segment a multiple of 256 bytes
-    /// where lines allow. A failed creation is reported as for [`Context::scratch`].
+    /// whole lines each (a segmented [`Buf`], issue 15), of equal size
+    /// ([`pool::segment_size`]). A failed creation is reported as for [`Context::scratch`].
     ///
     /// # Errors
     /// [`Error::TooLarge`] when `bytes` passes one buffer and one line alone does too.
@@ -342,7 +342,7 @@ impl Context {
         if bytes <= max {
             return Ok(self.scratch(bytes));
         }
-        let seg = pool::segment_size(max, line).ok_or(Error::TooLarge {
+        let seg = pool::segment_size(max, line, bytes).ok_or(Error::TooLarge {
             routine,
             arg: "line",
             bytes: line,
@@ -383,8 +383,15 @@ impl Context {
     /// device before any later command runs).
     pub(crate) fn zeroed(&self, bytes: u64) -> Buf {
         // A failed creation is caught by the uncaptured-error handler and returned by the
-        // next call that can return an error (the Clear below is then invalid too). Past one
-        // buffer: segments of 4-byte lines (a contiguous vector's output).
+        // next call that can return an error (the Clear below is then invalid too).
+        let buf = self.scratch(bytes);
+        self.hold(clear_all(&buf));
+        buf
+    }
+
+    /// [`Context::zeroed`] for a contiguous vector operand (a routine's fresh output, bound
+    /// in windows): past [`Context::max_buffer`] in segments ([`Context::segmented`]).
+    pub(crate) fn zeroed_vector(&self, bytes: u64) -> Buf {
         let buf = self
             .segmented("zeroed", bytes, 4)
             .unwrap_or_else(|_| self.scratch(bytes));

@@ -157,6 +157,10 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("sasum", "x"),
     ("snrm2", "x"),
     ("isamax", "x"),
+    ("srot", "x"),
+    ("srot", "y"),
+    ("srotm", "x"),
+    ("srotm", "y"),
     ("sgemv", "a"),
     ("sgemm", "a"),
     ("sgemm", "b"),
@@ -459,7 +463,7 @@ impl MatOperand {
     /// The transpose: the same elements (a handle on the same buffer), strides swapped.
     pub(crate) fn t(&self) -> MatOperand {
         MatOperand {
-            buffer: self.buffer.window(0, self.buffer.size()),
+            buffer: Buf::shared(&self.buffer),
             offset: self.offset,
             rs: self.cs,
             cs: self.rs,

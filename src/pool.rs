@@ -349,23 +349,29 @@ pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64, m
     }
 }
 
-/// Bytes per segment of an operand past one buffer of `max` bytes whose lines are `line`
-/// bytes long: the most whole lines that fit `max`, in a multiple of 256 bytes where that
-/// leaves room for at least half of `max` (so windows inside a segment keep their alignment),
-/// else of `line`; `None` when one line passes `max`.
-pub(crate) fn segment_size(max: u64, line: u64) -> Option<u64> {
+/// Bytes per segment of an operand of `total` bytes, past one buffer of `max` bytes, whose
+/// lines are `line` bytes long: whole lines, as few segments as fit, of equal size (so that
+/// the cuts fall where the blocks of halved sides fall, e.g. at row 16,384 of a 32,768-row
+/// matrix), in multiples of 64 lines and of 256 bytes where that still fits (windows inside a
+/// segment then keep their alignment), else of fewer; `None` when one line passes `max`.
+pub(crate) fn segment_size(max: u64, line: u64, total: u64) -> Option<u64> {
     let line = line.max(1);
     if line > max {
         return None;
     }
-    let g = gcd(line, 256);
-    let unit = line / g * 256;
-    let seg = if max / unit * unit >= max / 2 && unit <= max {
-        max / unit * unit
-    } else {
-        max / line * line
-    };
-    Some(seg)
+    let cap = max / line;
+    let lines = total.div_ceil(line).max(1);
+    let fewest = lines.div_ceil(cap);
+    let aligned = 256 / gcd(line, 256);
+    for q in [aligned * 64 / gcd(aligned, 64), aligned, 1] {
+        for count in fewest..fewest + 4 {
+            let per = lines.div_ceil(count).div_ceil(q) * q;
+            if per <= cap {
+                return Some(per * line);
+            }
+        }
+    }
+    Some(cap * line)
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -565,17 +571,19 @@ mod tests {
 
     #[test]
     fn segments_hold_whole_lines_aligned_where_they_can() {
-        // Vectors: multiples of 256 bytes.
-        assert_eq!(segment_size(4094 << 20, 4), Some(4094 << 20));
-        assert_eq!(segment_size(1000, 4), Some(768));
-        // Lines of 32000 f32 (128000 bytes = 500 · 256): whole lines, aligned.
-        assert_eq!(segment_size(4094 << 20, 128_000), Some(33_538 * 128_000));
-        // Lines of 6001 f32: 64 lines make an aligned unit, which fits.
-        let s = segment_size(8 << 20, 24_004).unwrap();
-        assert_eq!((s % 24_004, s % 256), (0, 0));
-        // A unit past half the buffer: whole lines only.
-        assert_eq!(segment_size(100_000, 24_004), Some(4 * 24_004));
-        assert_eq!(segment_size(1000, 1001), None);
+        let max = 4094 << 20;
+        // 2^30 f32 (4 GiB) in two halves; a 32768² f32 matrix in two halves of whole rows.
+        assert_eq!(segment_size(max, 4, 4 << 30), Some(2 << 30));
+        assert_eq!(segment_size(max, 32_768 * 4, 4 << 30), Some(2 << 30));
+        // 32,000² f32 (3.8 GiB) fits one buffer; 33,000 rows of 33,000 do not: two segments of
+        // 16,512 rows (a multiple of 64 rows, and of 256 bytes).
+        let s = segment_size(max, 132_000, 33_000 * 132_000).unwrap();
+        assert_eq!((s / 132_000, s % 256), (16_512, 0));
+        // 301 rows of 1,028 bytes in 64 KiB: 63 rows fit, 64 do not: five segments of 61.
+        assert_eq!(segment_size(64 << 10, 1028, 301 * 1028), Some(61 * 1028));
+        // Vectors of 100,003 f32 in 64 KiB: seven segments of 14,336 elements.
+        assert_eq!(segment_size(64 << 10, 4, 400_012), Some(14_336 * 4));
+        assert_eq!(segment_size(1000, 1001, 5000), None);
     }
 
     #[test]

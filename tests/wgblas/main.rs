@@ -58,5 +58,6 @@ mod rot;
 mod rotm;
 pub mod scal;
 mod scale;
+mod scale_segments;
 mod subviews;
 mod swap;
