@@ -203,7 +203,12 @@ pub(crate) fn check_buffer<T>(
     elems: usize,
 ) -> Result<()> {
     let size = std::mem::size_of::<T>() as u64;
-    within(routine, arg, (elems as u64).saturating_mul(size), ctx.max_buffer())
+    within(
+        routine,
+        arg,
+        (elems as u64).saturating_mul(size),
+        ctx.max_buffer(),
+    )
 }
 
 /// A handle on the storage of a resident operand whose elements lie between `low` and `high`
@@ -278,12 +283,18 @@ fn window_align(ctx: &Context) -> u64 {
 fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Buf, u64) {
     let align = window_align(ctx);
     let (seg, seg_len) = buffer.segment_at(low * elem);
-    debug_assert!((high + 1) * elem <= seg + seg_len, "a part across two segments");
+    debug_assert!(
+        (high + 1) * elem <= seg + seg_len,
+        "a part across two segments"
+    );
     let end = (((high + 1) * elem - seg).div_ceil(16) * 16).min(seg_len);
     // At least 16 bytes (the smallest binding of a `vec4` array): a window that ends at the
     // buffer's end starts earlier where it must.
     let start = (low * elem - seg).min(end.saturating_sub(16)) / align * align;
-    (buffer.window(seg + start, end - start), (seg + start) / elem)
+    (
+        buffer.window(seg + start, end - start),
+        (seg + start) / elem,
+    )
 }
 
 /// The indices `i` in `1..len` where the segment of element `base + i·stride` differs from
@@ -313,7 +324,10 @@ fn segment_cuts(seg: Option<u64>, base: i64, stride: i64, len: usize) -> Vec<usi
 
 /// `0..n` in runs of at most `step`, also cut at every index of `cuts`.
 pub(crate) fn runs_with_cuts(n: usize, step: usize, cuts: &[usize]) -> Vec<(usize, usize)> {
-    let mut bounds: Vec<usize> = (0..n).step_by(step.max(1)).chain(cuts.iter().copied()).collect();
+    let mut bounds: Vec<usize> = (0..n)
+        .step_by(step.max(1))
+        .chain(cuts.iter().copied())
+        .collect();
     bounds.retain(|&b| b < n);
     bounds.sort_unstable();
     bounds.dedup();
@@ -429,7 +443,12 @@ impl VecOperand {
     /// buffer to the next ([`segment_cuts`]; none for a plain buffer).
     pub(crate) fn cuts(&self, elem: u64, n: usize) -> Vec<usize> {
         let seg = self.buffer.segment_bytes().map(|b| b / elem);
-        segment_cuts(seg, i64::from(self.offset), i64::from(self.inc), n.min(self.len))
+        segment_cuts(
+            seg,
+            i64::from(self.offset),
+            i64::from(self.inc),
+            n.min(self.len),
+        )
     }
 
     /// Logical elements `lo..hi` of this operand (of `elem` bytes each) as an operand of their

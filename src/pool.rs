@@ -133,6 +133,9 @@ impl Drop for Buf {
     }
 }
 
+/// The buffers that hold an operand, `(byte start in the operand, buffer, bytes)` each.
+pub(crate) type Pieces<'a> = Vec<(u64, &'a wgpu::Buffer, u64)>;
+
 /// The buffers that hold an operand: [`Buf::segments`] for a `Buf`, the buffer itself for a
 /// plain wgpu buffer; `(byte start in the operand, buffer, bytes)` each.
 pub(crate) trait Segmented {
@@ -232,7 +235,8 @@ impl Buf {
                 let lo = at.max(start);
                 let hi = (at + bytes).min(start + len);
                 let plain = self.segs.is_none();
-                (plain || hi > lo).then(|| (b, lo - start, if plain { bytes } else { hi - lo }, lo - at))
+                (plain || hi > lo)
+                    .then(|| (b, lo - start, if plain { bytes } else { hi - lo }, lo - at))
             })
             .collect()
     }

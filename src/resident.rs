@@ -149,8 +149,11 @@ impl Context {
         };
         // Past one buffer, the matrix is held in segments of whole lines (rows of `v`).
         let src = if v.is_standard_layout() {
-            Source::slice(v.to_slice().unwrap_or_default())
-                .with_line(if v.nrows() > 1 { v.ncols() } else { 1 })
+            Source::slice(v.to_slice().unwrap_or_default()).with_line(if v.nrows() > 1 {
+                v.ncols()
+            } else {
+                1
+            })
         } else {
             // A non-standard view of a C-order request: force the packed (C) order by
             // describing it as a 2-D gather of its rows.

@@ -206,7 +206,7 @@ impl Context {
         routine: &'static str,
         dispatches: &[Dispatch<'_>],
         after: Vec<Command>,
-        reads: &[(Vec<(u64, &wgpu::Buffer, u64)>, usize)],
+        reads: &[(pool::Pieces<'_>, usize)],
         wait: Wait,
     ) -> Result<Vec<Vec<R>>> {
         let size = std::mem::size_of::<R>();

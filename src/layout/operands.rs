@@ -296,8 +296,7 @@ pub(crate) async fn finish_in(
         }
     }
     {
-        let targets: Vec<(&Buf, usize)> =
-            sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
+        let targets: Vec<(&Buf, usize)> = sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
         let fns: Vec<SinkFn<'_>> = sinks
             .iter_mut()
             .map(|(_, _, _, sink)| -> SinkFn<'_> {
@@ -327,7 +326,11 @@ pub(crate) async fn finish_in(
             .iter()
             .zip(fns.iter())
             .flat_map(|((buffer, span), f)| {
-                Read::of(&buffer.segments(), ((*span * 4) as u64).min(buffer.size()), &**f)
+                Read::of(
+                    &buffer.segments(),
+                    ((*span * 4) as u64).min(buffer.size()),
+                    &**f,
+                )
             })
             .collect();
         ctx.execute_reads_in(routine, dispatches, copies, &mut reads, wait)

@@ -133,9 +133,13 @@ fn saxpy_across_segments_host_strided_and_resident() {
     // inside, the metric against OpenBLAS.
     let mut want = y.clone();
     let mut bound = Array1::<f64>::zeros(N);
-    for (xr, yr) in [(lo..hi, lo + 1..hi + 1), (2 * SEG + 10..2 * SEG + 500, 5 * SEG..5 * SEG + 490)] {
+    for (xr, yr) in [
+        (lo..hi, lo + 1..hi + 1),
+        (2 * SEG + 10..2 * SEG + 500, 5 * SEG..5 * SEG + 490),
+    ] {
         let (xs, ys) = (x.slice(s![xr]), y.slice(s![yr.clone()]));
-        want.slice_mut(s![yr.clone()]).assign(&oracle::saxpy(alpha, xs, ys));
+        want.slice_mut(s![yr.clone()])
+            .assign(&oracle::saxpy(alpha, xs, ys));
         bound.slice_mut(s![yr]).assign(&bounds::axpy(alpha, xs, ys));
     }
     passes("saxpy", forward_factor(&got, &want, &bound).unwrap());
@@ -157,14 +161,16 @@ fn reductions_across_segments() {
     // Strided: a step-2 x and a reversed y.
     let x2 = rand_vec(&mut r, 2 * N);
     let got = blas::sdot(ctx, x2.slice(s![..;2]), y.slice(s![..;-1])).unwrap();
-    dot(
-        got,
-        &owned(x2.slice(s![..;2])),
-        &owned(y.slice(s![..;-1])),
-    );
+    dot(got, &owned(x2.slice(s![..;2])), &owned(y.slice(s![..;-1])));
     // Resident, whole and a range across a boundary.
-    let (gx, gy) = (ctx.upload_vector(&x).unwrap(), ctx.upload_vector(&y).unwrap());
-    let got = wgblas::resident::sdot(ctx, &gx, &gy).unwrap().get().unwrap();
+    let (gx, gy) = (
+        ctx.upload_vector(&x).unwrap(),
+        ctx.upload_vector(&y).unwrap(),
+    );
+    let got = wgblas::resident::sdot(ctx, &gx, &gy)
+        .unwrap()
+        .get()
+        .unwrap();
     dot(got, &x, &y);
     let got = blas::sdot(
         ctx,
@@ -181,7 +187,10 @@ fn reductions_across_segments() {
     let ints = Array1::from_shape_fn(N, |i| (i % 5) as f32);
     assert_eq!(blas::sasum(ctx, ints.view()).unwrap(), 200_003.0);
     let twos = Array1::<f32>::from_elem(90_000, 2.0);
-    assert_eq!(blas::snrm2(ctx, &ctx.upload_vector(&twos).unwrap()).unwrap(), 600.0);
+    assert_eq!(
+        blas::snrm2(ctx, &ctx.upload_vector(&twos).unwrap()).unwrap(),
+        600.0
+    );
 }
 
 #[test]
@@ -222,7 +231,10 @@ fn copy_scal_swap_across_segments() {
     let x = rand_vec(&mut r, N);
     let mut y = Array1::<f32>::from_elem(N, f32::NAN);
     blas::scopy(ctx, x.view(), y.view_mut()).unwrap();
-    passes("scopy", wgblas::metrics::max_ulp_f32(&y, &x).unwrap() as f64);
+    passes(
+        "scopy",
+        wgblas::metrics::max_ulp_f32(&y, &x).unwrap() as f64,
+    );
     let mut gy = GpuVector::<f32>::zeros(ctx, N).unwrap();
     blas::scopy(ctx, &ctx.upload_vector(&x).unwrap(), &mut gy).unwrap();
     blas::sscal(ctx, -2.0, &mut gy).unwrap();
@@ -276,7 +288,16 @@ fn sgemv_with_a_past_one_buffer() {
         let x = rand_vec(&mut r, cols);
         let y = rand_vec(&mut r, rows);
         let mut gy = ctx.upload_vector(&y).unwrap();
-        blas::sgemv(ctx, t, 0.8, &ga, &ctx.upload_vector(&x).unwrap(), 0.5, &mut gy).unwrap();
+        blas::sgemv(
+            ctx,
+            t,
+            0.8,
+            &ga,
+            &ctx.upload_vector(&x).unwrap(),
+            0.5,
+            &mut gy,
+        )
+        .unwrap();
         let want = oracle::sgemv(t, 0.8, a.view(), x.view(), 0.5, y.view());
         let bound = bounds::gemv(t, 0.8, a.view(), x.view(), 0.5, y.view());
         passes(
@@ -341,8 +362,17 @@ fn sgemm_resident_segmented_operands_and_views() {
     // the other rows are untouched.
     let mut gc = ctx.upload_matrix(&c).unwrap();
     let a_rows = ga.slice(100..180, ..).unwrap();
-    blas::sgemm(ctx, nn, nn, 0.6, a_rows, gbt.t(), 0.5, gc.slice_mut(100..180, ..).unwrap())
-        .unwrap();
+    blas::sgemm(
+        ctx,
+        nn,
+        nn,
+        0.6,
+        a_rows,
+        gbt.t(),
+        0.5,
+        gc.slice_mut(100..180, ..).unwrap(),
+    )
+    .unwrap();
     let got = gc.to_array().unwrap();
     assert_eq!(got.slice(s![..100, ..]), c.slice(s![..100, ..]));
     let want = oracle::sgemm(
@@ -379,13 +409,27 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
     let (x, y) = (Array1::<f32>::ones(301), Array1::<f32>::ones(257));
     let err = blas::sger(ctx, 1.0, x.view(), y.view(), &mut ga).unwrap_err();
     assert!(
-        matches!(err, Error::TooLarge { routine: "sger", arg: "a", .. }),
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sger",
+                arg: "a",
+                ..
+            }
+        ),
         "{err}"
     );
     assert_eq!(ga.to_array().unwrap(), a);
     // A block of it inside one segment (the first holds rows 0..61) is an ordinary operand.
     let mut want = a.clone();
-    blas::sger(ctx, 1.0, x.slice(s![..40]), y.view(), ga.slice_mut(..40, ..).unwrap()).unwrap();
+    blas::sger(
+        ctx,
+        1.0,
+        x.slice(s![..40]),
+        y.view(),
+        ga.slice_mut(..40, ..).unwrap(),
+    )
+    .unwrap();
     want.slice_mut(s![..40, ..]).mapv_inplace(|v| v + 1.0);
     assert_eq!(ga.to_array().unwrap(), want);
     // Host operands past one buffer: dgemv's A, sgemv's x (A of one row is held in segments,
@@ -393,10 +437,25 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
     let big = Array2::<f64>::ones((200, 100));
     let mut yd = Array1::<f64>::from_elem(200, 3.0);
     if ctx.native_f64() {
-        let err = blas::dgemv(ctx, Transpose::No, 1.0, big.view(), Array1::<f64>::ones(100).view(), 1.0, yd.view_mut())
-            .unwrap_err();
+        let err = blas::dgemv(
+            ctx,
+            Transpose::No,
+            1.0,
+            big.view(),
+            Array1::<f64>::ones(100).view(),
+            1.0,
+            yd.view_mut(),
+        )
+        .unwrap_err();
         assert!(
-            matches!(err, Error::TooLarge { routine: "dgemv", arg: "a", .. }),
+            matches!(
+                err,
+                Error::TooLarge {
+                    routine: "dgemv",
+                    arg: "a",
+                    ..
+                }
+            ),
             "{err}"
         );
         assert!(yd.iter().all(|&v| v == 3.0));
@@ -414,7 +473,14 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
     )
     .unwrap_err();
     assert!(
-        matches!(err, Error::TooLarge { routine: "sgemv", arg: "x", .. }),
+        matches!(
+            err,
+            Error::TooLarge {
+                routine: "sgemv",
+                arg: "x",
+                ..
+            }
+        ),
         "{err}"
     );
     assert_eq!(y1[0], 3.0);
