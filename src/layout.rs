@@ -194,23 +194,6 @@ pub(crate) fn check_fits<T>(
     within(routine, arg, (elems as u64).saturating_mul(size), limit)
 }
 
-/// Check that `elems` elements of `T` fit one buffer ([`Context::max_buffer`]), for operands
-/// that are never segmented (batches).
-pub(crate) fn check_buffer<T>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    elems: usize,
-) -> Result<()> {
-    let size = std::mem::size_of::<T>() as u64;
-    within(
-        routine,
-        arg,
-        (elems as u64).saturating_mul(size),
-        ctx.max_buffer(),
-    )
-}
-
 /// A handle on the storage of a resident operand whose elements lie between `low` and `high`
 /// (element indices, inclusive) of `buffer`, for `arg` of `routine`, and the element index in
 /// that handle of the buffer's element 0 subtracted (the shift of every offset): the buffer

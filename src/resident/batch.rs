@@ -34,7 +34,6 @@ impl Context {
         a: &ArrayBase<S, Ix3>,
     ) -> Result<GpuBatch<'_, T>> {
         check_fits::<T>(self, "upload", "a", a.len())?;
-        crate::layout::check_buffer::<T>(self, "upload", "a", a.len())?;
         let c = a.as_standard_layout();
         let buf = self.upload_source("upload", &Source::slice(c.as_slice().unwrap_or_default()))?;
         Ok(GpuBatch {
@@ -52,8 +51,6 @@ impl<'c, T: Element> GpuBatch<'c, T> {
     /// # Errors
     /// [`Error::TooLarge`] past one storage binding of this adapter.
     pub fn zeros(ctx: &'c Context, (batch, rows, cols): (usize, usize, usize)) -> Result<Self> {
-        let elems = batch.saturating_mul(rows).saturating_mul(cols);
-        crate::layout::check_buffer::<T>(ctx, "zeros", "shape", elems)?;
         let buf = super::zeroed::<T>(ctx, "shape", &[batch, rows, cols], 1)?;
         Ok(GpuBatch {
             ctx,
@@ -81,7 +78,7 @@ impl<'c, T: Element> GpuBatch<'c, T> {
         let (b, m, n) = self.dim;
         let data = self
             .ctx
-            .execute::<T>("to_array", &[], &[(&self.buf, b * m * n)])?
+            .execute_segmented::<T>("to_array", &[(&self.buf, b * m * n)])?
             .pop()
             .unwrap_or_default();
         Array3::from_shape_vec(self.dim, data).map_err(|e| Error::Gpu {

@@ -98,10 +98,11 @@ impl<T: Element> ReadBack for &GpuBatch<'_, T> {
     type Output = Array3<T>;
     fn parts(&self) -> Vec<(u64, &wgpu::Buffer, usize)> {
         let (b, m, n) = self.dim;
-        vec![(self.ctx.id, &self.buf, words_of::<T>(b * m * n))]
+        reads_of(self.ctx.id, &self.buf, words_of::<T>(b * m * n))
     }
     fn assemble(&self, words: &mut dyn Iterator<Item = Vec<u32>>) -> Result<Array3<T>> {
-        Array3::from_shape_vec(self.dim, elements(next(words)?)).map_err(|e| Error::Gpu {
+        let count = self.parts().len();
+        Array3::from_shape_vec(self.dim, elements(joined(words, count)?)).map_err(|e| Error::Gpu {
             routine: "read_back",
             detail: e.to_string(),
         })

@@ -41,6 +41,17 @@ fn owned(v: ndarray::ArrayView1<f32>) -> Array1<f32> {
     v.iter().copied().collect()
 }
 
+/// Fails unless `err` is `TooLarge` naming `routine` and `arg`.
+#[track_caller]
+fn too_large(err: Error, routine: &str, arg: &str) {
+    match &err {
+        Error::TooLarge {
+            routine: r, arg: a, ..
+        } if *r == routine && *a == arg => {}
+        _ => panic!("expected TooLarge from {routine} {arg}, got {err}"),
+    }
+}
+
 /// Fails unless `value` passes `routine`'s threshold (DESIGN.md §2).
 #[track_caller]
 fn passes(routine: &str, value: f64) {
@@ -408,17 +419,7 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
     let mut ga = ctx.upload_matrix(&a).unwrap();
     let (x, y) = (Array1::<f32>::ones(301), Array1::<f32>::ones(257));
     let err = blas::sger(ctx, 1.0, x.view(), y.view(), &mut ga).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "sger",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    too_large(err, "sger", "a");
     assert_eq!(ga.to_array().unwrap(), a);
     // A block of it inside one segment (the first holds rows 0..61) is an ordinary operand.
     let mut want = a.clone();
@@ -447,17 +448,7 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
             yd.view_mut(),
         )
         .unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::TooLarge {
-                    routine: "dgemv",
-                    arg: "a",
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        too_large(err, "dgemv", "a");
         assert!(yd.iter().all(|&v| v == 3.0));
     }
     let row = Array2::<f32>::ones((1, 20_000));
@@ -472,16 +463,6 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
         y1.view_mut(),
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "sgemv",
-                arg: "x",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    too_large(err, "sgemv", "x");
     assert_eq!(y1[0], 3.0);
 }
