@@ -5,9 +5,16 @@
 //!
 //! - `sgemm` `NN-C`, n from `--gemm` (default `8192,32768`: 256 MiB and 4 GiB per operand; on
 //!   the H200 a 4 GiB operand is past the 2 GiB binding, so C goes in blocks and the depth in
-//!   panels). TFLOP/s of 2n³ flops.
+//!   panels, and past the 4094 MiB `max_buffer_size`, so each operand is held in two buffers
+//!   of 16,384 rows, segments, and no block crosses from one to the other). TFLOP/s of 2n³
+//!   flops.
 //! - `saxpy`, `sdot`, n = 2^e for e from `--l1` (default `26,30`: 256 MiB and 4 GiB per
-//!   vector). GB/s of 12n (saxpy) and 8n (sdot) bytes.
+//!   vector, the latter in two segments of 2 GiB). GB/s of 12n (saxpy) and 8n (sdot) bytes.
+//!
+//! Memory: each section's operands are dropped before the next one is made, so the device
+//! holds at most one section's operands (three 4 GiB matrices at n = 32768) plus the pool's
+//! free buffers; the host holds at most one 4 GiB array at a time besides the read-back C. A
+//! `# MEM peak` line ends the report with the largest figure seen.
 //!
 //! GPU time by timestamp queries around batches of back-to-back calls of about 1 ms
 //! ([`Context::time_batch`]): median of `--reps` (default 11; at most 5 for sgemm past 16384)
@@ -41,15 +48,26 @@ fn time(ctx: &Context, reps: usize, f: impl FnMut()) -> Vec<f64> {
     v
 }
 
+/// The largest device allocation [`mem`] has seen, in bytes.
+static PEAK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Device memory the process holds now (wgpu's allocator report), in GiB.
 fn mem(ctx: &Context, what: &str) {
     match ctx.allocated_bytes() {
-        Some(b) => println!(
-            "# MEM {what}: {:.2} GiB allocated on the device",
-            b as f64 / (1u64 << 30) as f64
-        ),
+        Some(b) => {
+            PEAK.fetch_max(b, std::sync::atomic::Ordering::Relaxed);
+            println!(
+                "# MEM {what}: {:.2} GiB allocated on the device",
+                b as f64 / (1u64 << 30) as f64
+            )
+        }
         None => println!("# MEM {what}: no allocator report on this backend"),
     }
+}
+
+/// Bytes as GiB, for the `#` lines.
+fn gib(b: u64) -> f64 {
+    b as f64 / (1u64 << 30) as f64
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -57,11 +75,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ctx = Context::new()?;
     let info = ctx.adapter_info();
     println!(
-        "# adapter {} ({:?}); binding {} MiB, max buffer {} MiB",
+        "# adapter {} ({:?}); binding {} MiB, max buffer {} MiB (operands past it are held in \
+         several buffers)",
         info.name,
         info.backend,
         ctx.max_binding() >> 20,
-        ctx.limits().max_buffer_size >> 20
+        ctx.max_buffer() >> 20
     );
     let reps: usize = args::get(FLAGS, "--reps").parse()?;
     for n in args::sizes(&args::get(FLAGS, "--gemm")) {
@@ -72,6 +91,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let bg = ctx.upload_matrix(&b)?;
         drop((a, b));
         let mut cg = GpuMatrix::<f32>::zeros(&ctx, (n, n), MatrixLayout::RowMajor)?;
+        let bytes = (n * n * 4) as u64;
+        println!(
+            "# sgemm {n}: {:.2} GiB per operand, {} buffer(s) each",
+            gib(bytes),
+            bytes.div_ceil(ctx.max_buffer())
+        );
         let r = if n > 16384 { reps.min(5) } else { reps };
         let t = time(&ctx, r, || {
             blas::sgemm(
@@ -105,6 +130,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "CHECK,sgemm,{n}x{n}x{n},{}",
             if ok { "exact" } else { "WRONG" }
         );
+        drop(c);
+        drop((ag, bg, cg));
+        // Free the pool too, so that the next section's peak is its own.
+        let limit = ctx.pool_limit();
+        ctx.set_pool_limit(0);
+        ctx.set_pool_limit(limit);
     }
     for e in args::sizes(&args::get(FLAGS, "--l1")) {
         let n = 1usize << e;
@@ -134,6 +165,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "CHECK,sdot,n={n},{} (got {d}, want {n})",
             if d == n as f32 { "exact" } else { "WRONG" }
         );
+        drop((x, y, odd));
+        let limit = ctx.pool_limit();
+        ctx.set_pool_limit(0);
+        ctx.set_pool_limit(limit);
     }
+    println!(
+        "# MEM peak: {:.2} GiB allocated on the device at most (of the figures above)",
+        gib(PEAK.load(std::sync::atomic::Ordering::Relaxed))
+    );
     Ok(())
 }

@@ -124,6 +124,8 @@ pub struct Context {
     pub(crate) id: u64,
     /// The most bytes one dispatch binds of a storage buffer ([`Context::max_binding`]).
     max_binding: AtomicU64,
+    /// The most bytes of one buffer ([`Context::max_buffer`]); larger operands are segmented.
+    max_buffer: AtomicU64,
     /// Declared last, so dropped last: see [`DEVICE_LIFECYCLE`].
     _teardown: TeardownEnd,
 }
@@ -185,6 +187,11 @@ fn device_binding(limits: &wgpu::Limits) -> u64 {
         .min(limits.max_buffer_size)
         / 16
         * 16
+}
+
+/// The adapter's own buffer limit: `max_buffer_size`, rounded down to a multiple of 256.
+fn device_buffer(limits: &wgpu::Limits) -> u64 {
+    limits.max_buffer_size / 256 * 256
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -370,6 +377,7 @@ impl Context {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             _teardown: TeardownEnd,
             max_binding: AtomicU64::new(device_binding(&limits)),
+            max_buffer: AtomicU64::new(device_buffer(&limits)),
             limits,
         })
     }

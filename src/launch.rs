@@ -63,6 +63,32 @@ pub(crate) struct Read<'r> {
     pub buffer: &'r wgpu::Buffer,
     pub bytes: u64,
     pub sink: &'r (dyn Fn(u64, &[u8]) + Sync),
+    /// Byte offset added to every piece's offset before it reaches `sink`: the start of this
+    /// buffer in its operand, for a segment of a segmented [`Buf`] (0 otherwise).
+    pub at: u64,
+}
+
+impl<'r> Read<'r> {
+    /// The reads of the first `bytes` bytes of an operand held in `pieces` (`(byte start,
+    /// buffer, bytes)`: [`Buf::segments`] or [`pool::Segmented::pieces`]), all handed to
+    /// `sink` at their offsets in the operand: one per piece.
+    pub fn of(
+        pieces: &[(u64, &'r wgpu::Buffer, u64)],
+        bytes: u64,
+        sink: &'r (dyn Fn(u64, &[u8]) + Sync),
+    ) -> Vec<Read<'r>> {
+        pieces
+            .iter()
+            .copied()
+            .filter(|&(start, _, _)| start < bytes)
+            .map(|(start, b, len)| Read {
+                buffer: b,
+                bytes: len.min(bytes - start),
+                sink,
+                at: start,
+            })
+            .collect()
+    }
 }
 
 /// How a read-back waits for its submission.
@@ -129,6 +155,18 @@ impl<'a> Dispatch<'a> {
     }
 }
 
+/// The commands that zero every segment of `buf` (one for a plain buffer).
+fn clear_all(buf: &Buf) -> Vec<Command> {
+    buf.segments()
+        .into_iter()
+        .map(|(_, b, _)| Command::Clear {
+            buffer: b.clone(),
+            offset: 0,
+            size: None,
+        })
+        .collect()
+}
+
 /// Storage buffers are never created smaller than this, so that empty operands still bind.
 const MIN_BUFFER: u64 = 16;
 
@@ -158,13 +196,30 @@ impl Context {
         let mut clock = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let buf = self.scratch(bytes);
+        let buf = match self.segmented(routine, bytes, src.line() as u64 * size) {
+            Ok(b) => b,
+            Err(e) => {
+                drop(self.pop_scopes(routine, scope, oom));
+                return Err(e);
+            }
+        };
         let chunk_elems = (pool::CHUNK / size).max(1);
-        let chunks = elems.div_ceil(chunk_elems);
+        // Chunks within each segment (one segment: the whole buffer): (first element, end
+        // element, the segment's buffer, the segment's first element).
+        let mut pieces = Vec::new();
+        for (start, segment, len) in buf.segments() {
+            let first = start / size;
+            let end = ((start + len) / size).min(elems);
+            let mut lo = first;
+            while lo < end {
+                let hi = (lo + chunk_elems).min(end);
+                pieces.push((lo, hi, segment, first));
+                lo = hi;
+            }
+        }
+        let chunks = pieces.len();
         let mut result = Ok(());
-        for c in 0..chunks {
-            let lo = c * chunk_elems;
-            let hi = (lo + chunk_elems).min(elems);
+        for &(lo, hi, segment, first) in &pieces {
             let len = (hi - lo) * size;
             let padded = len.div_ceil(4) * 4;
             let staging = self.staging.take_write(&self.device, padded);
@@ -196,8 +251,8 @@ impl Context {
             staging.unmap();
             let cmd = Command::Upload {
                 staging,
-                dst: (*buf).clone(),
-                dst_offset: lo * size,
+                dst: segment.clone(),
+                dst_offset: (lo - first) * size,
                 size: padded,
             };
             if chunks > 1 {
@@ -275,6 +330,44 @@ impl Context {
         Ok(buf)
     }
 
+    /// An operand's storage of `bytes` bytes made of lines of `line` bytes (contents
+    /// undefined): one pooled buffer up to [`Context::max_buffer`], past it several buffers of
+    /// whole lines each (a segmented [`Buf`], issue 15), of equal size
+    /// ([`pool::segment_size`]). A failed creation is reported as for [`Context::scratch`].
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when `bytes` passes one buffer and one line alone does too.
+    pub(crate) fn segmented(&self, routine: &'static str, bytes: u64, line: u64) -> Result<Buf> {
+        let max = self.max_buffer();
+        if bytes <= max {
+            return Ok(self.scratch(bytes));
+        }
+        let seg = pool::segment_size(max, line, bytes).ok_or(Error::TooLarge {
+            routine,
+            arg: "line",
+            bytes: line,
+            limit: max,
+        })?;
+        let parts = (0..bytes.div_ceil(seg))
+            .map(|k| self.scratch((bytes - k * seg).min(seg)))
+            .collect();
+        Ok(Buf::segmented(parts, seg, bytes))
+    }
+
+    /// [`Context::alloc`] for an operand of lines of `line` bytes: segmented past
+    /// [`Context::max_buffer`] ([`Context::segmented`]).
+    ///
+    /// # Errors
+    /// As [`Context::alloc`] and [`Context::segmented`].
+    pub(crate) fn alloc_lines(&self, routine: &'static str, bytes: u64, line: u64) -> Result<Buf> {
+        self.take_device_error(routine)?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let buf = self.segmented(routine, bytes, line);
+        self.pop_scopes(routine, scope, oom)?;
+        buf
+    }
+
     /// A storage buffer of at least `bytes` from the pool, contents undefined (for scratch
     /// that the dispatches write before they read it).
     pub(crate) fn scratch(&self, bytes: u64) -> Buf {
@@ -292,25 +385,29 @@ impl Context {
         // A failed creation is caught by the uncaptured-error handler and returned by the
         // next call that can return an error (the Clear below is then invalid too).
         let buf = self.scratch(bytes);
-        self.hold(vec![Command::Clear {
-            buffer: (*buf).clone(),
-            offset: 0,
-            size: None,
-        }]);
+        self.hold(clear_all(&buf));
         buf
     }
 
-    /// [`Context::zeroed`], with a failed creation returned as an error at once.
+    /// [`Context::zeroed`] for a contiguous vector operand (a routine's fresh output, bound
+    /// in windows): past [`Context::max_buffer`] in segments ([`Context::segmented`]).
+    pub(crate) fn zeroed_vector(&self, bytes: u64) -> Buf {
+        let buf = self
+            .segmented("zeroed", bytes, 4)
+            .unwrap_or_else(|_| self.scratch(bytes));
+        self.hold(clear_all(&buf));
+        buf
+    }
+
+    /// A zero-filled operand of `bytes` bytes in lines of `line` bytes, segmented past
+    /// [`Context::max_buffer`] (every segment cleared), with a failed creation returned as an
+    /// error at once.
     ///
     /// # Errors
-    /// [`Error::Gpu`] when wgpu fails to create the buffer (out of memory).
-    pub(crate) fn zeroed_checked(&self, routine: &'static str, bytes: u64) -> Result<Buf> {
-        let buf = self.alloc(routine, bytes)?;
-        self.hold(vec![Command::Clear {
-            buffer: (*buf).clone(),
-            offset: 0,
-            size: None,
-        }]);
+    /// As [`Context::alloc_lines`].
+    pub(crate) fn zeroed_lines(&self, routine: &'static str, bytes: u64, line: u64) -> Result<Buf> {
+        let buf = self.alloc_lines(routine, bytes, line)?;
+        self.hold(clear_all(&buf));
         Ok(buf)
     }
 

@@ -135,10 +135,48 @@ pub(crate) struct BatchOperand {
     pub span: usize,
 }
 
-/// Check that `elems` elements of `T` fit one buffer of this device (`max_buffer_size`) and
-/// the 32-bit element offsets of the kernels' parameters. An operand past one storage binding
-/// is processed in parts (see [`VecOperand::part`]); routines that are not yet check that with
-/// [`check_binding`].
+/// The operands that may be held in several buffers (segments, past
+/// [`Context::max_buffer`]): `(routine, argument)`. Their routines cut every part at segment
+/// boundaries ([`vec_chunks`], [`mat_blocks`], `drivers/gemm/blocks.rs`) and read results
+/// back segment by segment (`finish_in`); `upload`, `zeros` and `to_array` are the resident
+/// constructors and read-backs. Every other operand past one buffer is [`Error::TooLarge`].
+const SEGMENTED: &[(&str, &str)] = &[
+    ("upload", "x"),
+    ("upload", "a"),
+    ("zeros", "len"),
+    ("zeros", "shape"),
+    ("saxpy", "x"),
+    ("saxpy", "y"),
+    ("sdot", "x"),
+    ("sdot", "y"),
+    ("sscal", "x"),
+    ("scopy", "x"),
+    ("scopy", "y"),
+    ("sswap", "x"),
+    ("sswap", "y"),
+    ("sasum", "x"),
+    ("snrm2", "x"),
+    ("isamax", "x"),
+    ("srot", "x"),
+    ("srot", "y"),
+    ("srotm", "x"),
+    ("srotm", "y"),
+    ("sgemv", "a"),
+    ("sgemm", "a"),
+    ("sgemm", "b"),
+    ("sgemm", "c"),
+];
+
+/// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`]).
+fn segments_allowed(routine: &str, arg: &str) -> bool {
+    SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
+}
+
+/// Check that `elems` elements of `T` fit one buffer of this device ([`Context::max_buffer`])
+/// — or, for the operands that may be segmented ([`SEGMENTED`]), the 32-bit element offsets
+/// of the kernels' parameters (16 GiB of f32) — and the host's `usize`. An operand past one
+/// storage binding is processed in parts (see [`VecOperand::part`]); routines that are not yet
+/// check that with [`check_binding`].
 pub(crate) fn check_fits<T>(
     ctx: &Context,
     routine: &'static str,
@@ -146,9 +184,43 @@ pub(crate) fn check_fits<T>(
     elems: usize,
 ) -> Result<()> {
     let size = std::mem::size_of::<T>() as u64;
-    let limit = ctx.limits().max_buffer_size.min(u64::from(u32::MAX) * size);
+    let offsets = u64::from(u32::MAX) * size;
+    let limit = if segments_allowed(routine, arg) {
+        offsets
+    } else {
+        ctx.max_buffer().min(offsets)
+    };
     // `limit` < u64::MAX, so a saturated byte count is over it too.
     within(routine, arg, (elems as u64).saturating_mul(size), limit)
+}
+
+/// A handle on the storage of a resident operand whose elements lie between `low` and `high`
+/// (element indices, inclusive) of `buffer`, for `arg` of `routine`, and the element index in
+/// that handle of the buffer's element 0 subtracted (the shift of every offset): the buffer
+/// itself, or, for a segmented buffer, the one segment that holds them all. An operand across
+/// segments is accepted only where [`SEGMENTED`] allows it, else [`Error::TooLarge`].
+pub(crate) fn resident_buffer(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    buffer: &Buf,
+    elem: u64,
+    (low, high): (usize, usize),
+) -> Result<(Buf, usize)> {
+    let Some(seg) = buffer.segment_bytes() else {
+        return Ok((Buf::shared(buffer), 0));
+    };
+    let (a, b) = (low as u64 * elem, (high as u64 + 1) * elem);
+    let segments = buffer.segments();
+    let k = ((a / seg) as usize).min(segments.len() - 1);
+    let (start, part, len) = segments[k];
+    if b <= start + len {
+        return Ok((Buf::shared(part), (start / elem) as usize));
+    }
+    if !segments_allowed(routine, arg) {
+        within(routine, arg, buffer.size(), ctx.max_buffer())?;
+    }
+    Ok((Buf::shared(buffer), 0))
 }
 
 /// `Ok` when `bytes` ≤ `limit`, else [`Error::TooLarge`] naming `routine` and `arg`.
@@ -189,14 +261,64 @@ fn window_align(ctx: &Context) -> u64 {
 /// The window of `buffer` (a whole operand's buffer) that holds its elements `low..=high`
 /// (of `elem` bytes each): the window, starting at an aligned byte offset and ending at the
 /// next multiple of 16 bytes (or the buffer's end), at least 16 bytes long, and the index of
-/// its first element.
+/// its first element. In a segmented buffer the elements lie in one segment (the chunkers'
+/// contract), and so does the window.
 fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Buf, u64) {
     let align = window_align(ctx);
-    let end = (((high + 1) * elem).div_ceil(16) * 16).min(buffer.size());
+    let (seg, seg_len) = buffer.segment_at(low * elem);
+    debug_assert!(
+        (high + 1) * elem <= seg + seg_len,
+        "a part across two segments"
+    );
+    let end = (((high + 1) * elem - seg).div_ceil(16) * 16).min(seg_len);
     // At least 16 bytes (the smallest binding of a `vec4` array): a window that ends at the
     // buffer's end starts earlier where it must.
-    let start = (low * elem).min(end.saturating_sub(16)) / align * align;
-    (buffer.window(start, end - start), start / elem)
+    let start = (low * elem - seg).min(end.saturating_sub(16)) / align * align;
+    (
+        buffer.window(seg + start, end - start),
+        (seg + start) / elem,
+    )
+}
+
+/// The indices `i` in `1..len` where the segment of element `base + i·stride` differs from
+/// that of element `base + (i - 1)·stride`, for a buffer of segments of `seg` elements; none
+/// for a plain buffer (`seg` `None`).
+fn segment_cuts(seg: Option<u64>, base: i64, stride: i64, len: usize) -> Vec<usize> {
+    let Some(seg) = seg.filter(|_| stride != 0 && len > 1) else {
+        return Vec::new();
+    };
+    let seg = seg as i64;
+    let at = |i: usize| base + i as i64 * stride;
+    let (first, last) = (at(0).div_euclid(seg), at(len - 1).div_euclid(seg));
+    let mut cuts = Vec::new();
+    if stride > 0 {
+        // The first index at or past each boundary k·seg.
+        for k in first + 1..=last {
+            cuts.push(((k * seg - base) as u64).div_ceil(stride as u64) as usize);
+        }
+    } else {
+        // The first index below each boundary k·seg.
+        for k in (last + 1..=first).rev() {
+            cuts.push(((base - k * seg) / -stride + 1) as usize);
+        }
+    }
+    cuts
+}
+
+/// `0..n` in runs of at most `step`, also cut at every index of `cuts`.
+pub(crate) fn runs_with_cuts(n: usize, step: usize, cuts: &[usize]) -> Vec<(usize, usize)> {
+    let mut bounds: Vec<usize> = (0..n)
+        .step_by(step.max(1))
+        .chain(cuts.iter().copied())
+        .collect();
+    bounds.retain(|&b| b < n);
+    bounds.sort_unstable();
+    bounds.dedup();
+    bounds
+        .iter()
+        .enumerate()
+        .map(|(i, &lo)| (lo, bounds.get(i + 1).copied().unwrap_or(n)))
+        .collect()
 }
 
 /// Elements of one chunk: the longest run of `n` logical elements with stride `inc` whose
@@ -228,9 +350,9 @@ pub(crate) fn vec_chunks(
         .unwrap_or(n)
         .max(1);
     let len = if len > 64 { len / 64 * 64 } else { len };
-    (0..n.div_ceil(len))
-        .map(|c| (c * len, ((c + 1) * len).min(n)))
-        .collect()
+    // Cut also where any operand passes from one segment to the next.
+    let cuts: Vec<usize> = ops.iter().flat_map(|o| o.cuts(elem, n)).collect();
+    runs_with_cuts(n, len, &cuts)
 }
 
 /// Blocks `((r0, r1), (c0, c1))` of a matrix operand `a` (elements of `elem` bytes) for
@@ -269,10 +391,11 @@ pub(crate) fn mat_blocks(
         .min(row_room)
         .min(m)
         .max(1);
+    // Cut also where `a` passes from one segment to the next (along its rows or columns).
     let mut out = Vec::new();
-    for r0 in (0..m).step_by(height) {
-        for c0 in (0..n).step_by(width) {
-            out.push(((r0, (r0 + height).min(m)), (c0, (c0 + width).min(n))));
+    for &r in &runs_with_cuts(m, height, &a.cuts(elem, 0)) {
+        for &c in &runs_with_cuts(n, width, &a.cuts(elem, 1)) {
+            out.push((r, c));
         }
     }
     out
@@ -299,6 +422,18 @@ pub(crate) fn square_side(ctx: &Context, a: &MatOperand, elem: u64, incs: &[i32]
 }
 
 impl VecOperand {
+    /// The indices in `1..n` where this operand's elements pass from one segment of its
+    /// buffer to the next ([`segment_cuts`]; none for a plain buffer).
+    pub(crate) fn cuts(&self, elem: u64, n: usize) -> Vec<usize> {
+        let seg = self.buffer.segment_bytes().map(|b| b / elem);
+        segment_cuts(
+            seg,
+            i64::from(self.offset),
+            i64::from(self.inc),
+            n.min(self.len),
+        )
+    }
+
     /// Logical elements `lo..hi` of this operand (of `elem` bytes each) as an operand of their
     /// own, bound through a window of the same buffer that holds just their span (aligned),
     /// with its element offset relative to the window.
@@ -330,7 +465,7 @@ impl MatOperand {
     /// The transpose: the same elements (a handle on the same buffer), strides swapped.
     pub(crate) fn t(&self) -> MatOperand {
         MatOperand {
-            buffer: self.buffer.window(0, self.buffer.size()),
+            buffer: Buf::shared(&self.buffer),
             offset: self.offset,
             rs: self.cs,
             cs: self.rs,
@@ -338,6 +473,20 @@ impl MatOperand {
             cols: self.rows,
             span: self.span,
         }
+    }
+
+    /// The row indices (`axis` 0) or column indices (1) where this operand passes from one
+    /// segment of its buffer to the next: none for a plain buffer. A segmented matrix holds
+    /// whole lines in each segment (`launch.rs`), so only its line axis has cuts, and a
+    /// block between two cuts of each axis lies in one segment.
+    pub(crate) fn cuts(&self, elem: u64, axis: usize) -> Vec<usize> {
+        let seg = self.buffer.segment_bytes().map(|b| b / elem);
+        let (stride, len) = if axis == 0 {
+            (self.rs, self.rows)
+        } else {
+            (self.cs, self.cols)
+        };
+        segment_cuts(seg, i64::from(self.offset), i64::from(stride), len)
     }
 
     /// Whether the whole operand fits one binding of `ctx`.

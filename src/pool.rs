@@ -63,12 +63,29 @@ impl Pool {
 /// A storage buffer that goes back to its pool when dropped (or a resident buffer, shared),
 /// or a *window* of one: the bytes `offset .. offset + size` of a buffer that may be larger
 /// than one storage binding, bound alone (see [`Buf::window`]).
+///
+/// An operand larger than one buffer of the device (`max_buffer_size`, issue 15) is a
+/// *segmented* `Buf`: several buffers ([`Segments`]), each holding `seg` bytes of the operand
+/// (the last one the rest), addressed as one range of bytes. Such a `Buf` is never bound
+/// whole: dispatches bind windows of it, each inside one segment ([`Buf::window`]), and
+/// transfers go segment by segment ([`Buf::segments`]). Its `Deref` gives the first segment.
 #[derive(Debug)]
 pub(crate) struct Buf {
     buffer: wgpu::Buffer,
     pool: Option<Arc<Mutex<Pool>>>,
     /// `(byte offset, bytes)` of the bound window; `None`: the whole buffer.
     window: Option<(u64, u64)>,
+    /// The segments of an operand past one buffer; `None`: one buffer.
+    segs: Option<Arc<Segments>>,
+}
+
+/// The buffers of a segmented [`Buf`]: segment `k` holds bytes `k·seg .. (k+1)·seg` of the
+/// operand (`total` bytes in all).
+#[derive(Debug)]
+pub(crate) struct Segments {
+    parts: Vec<Buf>,
+    seg: u64,
+    total: u64,
 }
 
 impl std::ops::Deref for Buf {
@@ -116,27 +133,151 @@ impl Drop for Buf {
     }
 }
 
-impl Buf {
-    /// A handle on a buffer owned elsewhere (a resident vector or matrix): never pooled.
-    pub fn shared(buffer: &wgpu::Buffer) -> Self {
+/// The buffers that hold an operand, `(byte start in the operand, buffer, bytes)` each.
+pub(crate) type Pieces<'a> = Vec<(u64, &'a wgpu::Buffer, u64)>;
+
+/// The buffers that hold an operand: [`Buf::segments`] for a `Buf`, the buffer itself for a
+/// plain wgpu buffer; `(byte start in the operand, buffer, bytes)` each.
+pub(crate) trait Segmented {
+    fn pieces(&self) -> Vec<(u64, &wgpu::Buffer, u64)>;
+}
+
+impl Segmented for wgpu::Buffer {
+    fn pieces(&self) -> Vec<(u64, &wgpu::Buffer, u64)> {
+        vec![(0, self, self.size())]
+    }
+}
+
+impl Segmented for Buf {
+    fn pieces(&self) -> Vec<(u64, &wgpu::Buffer, u64)> {
+        self.segments()
+    }
+}
+
+/// What [`Buf::shared`] makes a handle on: a plain wgpu buffer, or a `Buf` (keeping its
+/// segments).
+pub(crate) trait Share {
+    /// A handle on `self` that is never pooled.
+    fn share(&self) -> Buf;
+}
+
+impl Share for wgpu::Buffer {
+    fn share(&self) -> Buf {
         Buf {
-            buffer: buffer.clone(),
+            buffer: self.clone(),
             pool: None,
             window: None,
+            segs: None,
         }
+    }
+}
+
+impl Share for Buf {
+    fn share(&self) -> Buf {
+        Buf {
+            buffer: self.buffer.clone(),
+            pool: None,
+            window: self.window,
+            segs: self.segs.clone(),
+        }
+    }
+}
+
+impl Buf {
+    /// A handle on a buffer owned elsewhere (a resident vector or matrix): never pooled.
+    pub fn shared<B: Share + ?Sized>(buffer: &B) -> Self {
+        buffer.share()
+    }
+
+    /// One `Buf` over `parts` (segments of `seg` bytes each, the last one possibly shorter,
+    /// `total` bytes in all): see [`Segments`]. One part is that part itself.
+    pub fn segmented(mut parts: Vec<Buf>, seg: u64, total: u64) -> Self {
+        if parts.len() == 1 {
+            return parts.pop().expect("one part");
+        }
+        Buf {
+            buffer: parts[0].buffer.clone(),
+            pool: None,
+            window: None,
+            segs: Some(Arc::new(Segments { parts, seg, total })),
+        }
+    }
+
+    /// Bytes per segment of a segmented buffer (`None`: one buffer).
+    pub fn segment_bytes(&self) -> Option<u64> {
+        self.segs.as_ref().map(|s| s.seg)
+    }
+
+    /// The buffers holding this operand's bytes: `(byte start in the operand, buffer, bytes
+    /// of it that belong to the operand)`, in order; one for a plain buffer (its whole size).
+    pub fn segments(&self) -> Vec<(u64, &wgpu::Buffer, u64)> {
+        match &self.segs {
+            None => vec![(0, &self.buffer, self.buffer.size())],
+            Some(s) => s
+                .parts
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let start = k as u64 * s.seg;
+                    (start, &p.buffer, s.seg.min(s.total - start))
+                })
+                .collect(),
+        }
+    }
+
+    /// Bytes `at .. at + bytes` of this operand, piece by piece in its segments: `(buffer,
+    /// byte offset in it, bytes, byte offset of the piece from `at`)`; one piece for a plain
+    /// buffer.
+    pub fn split(&self, at: u64, bytes: u64) -> Vec<(&wgpu::Buffer, u64, u64, u64)> {
+        self.segments()
+            .into_iter()
+            .filter_map(|(start, b, len)| {
+                let lo = at.max(start);
+                let hi = (at + bytes).min(start + len);
+                let plain = self.segs.is_none();
+                (plain || hi > lo)
+                    .then(|| (b, lo - start, if plain { bytes } else { hi - lo }, lo - at))
+            })
+            .collect()
+    }
+
+    /// Whether `b` is this buffer or one of its segments.
+    pub fn holds(&self, b: &wgpu::Buffer) -> bool {
+        self.segments().iter().any(|(_, s, _)| *s == b)
     }
 
     /// The bytes `offset .. offset + size` of this buffer (offset relative to this window),
     /// as a binding of their own: a handle that is never pooled. `offset` must be a multiple
     /// of the device's `min_storage_buffer_offset_alignment`, and the window must lie inside
-    /// this one (the caller's contract, `layout.rs`).
+    /// this one (the caller's contract, `layout.rs`); in a segmented buffer, inside one
+    /// segment (`offset` is then relative to the segment's start plus the segment's start).
     pub fn window(&self, offset: u64, size: u64) -> Self {
+        if let Some(s) = &self.segs {
+            let k = (offset / s.seg) as usize;
+            let part = &s.parts[k.min(s.parts.len() - 1)];
+            let local = offset - k as u64 * s.seg;
+            debug_assert!(local + size <= part.size(), "a window across two segments");
+            return part.window(local, size);
+        }
         let base = self.offset();
         debug_assert!(offset + size <= self.size());
         Buf {
             buffer: self.buffer.clone(),
             pool: None,
             window: Some((base + offset, size)),
+            segs: None,
+        }
+    }
+
+    /// The bytes of the segment holding byte `offset` (for a plain buffer: the whole
+    /// buffer): `(its byte start, bytes the segment's buffer holds)`.
+    pub fn segment_at(&self, offset: u64) -> (u64, u64) {
+        match &self.segs {
+            None => (0, self.size()),
+            Some(s) => {
+                let k = ((offset / s.seg) as usize).min(s.parts.len() - 1);
+                (k as u64 * s.seg, s.parts[k].size())
+            }
         }
     }
 
@@ -145,13 +286,19 @@ impl Buf {
         self.window.map_or(0, |w| w.0)
     }
 
-    /// Bytes bound: the window's size, or the whole buffer's.
+    /// Bytes bound: the window's size, or the whole buffer's (a segmented buffer's: every
+    /// segment's bytes).
     pub fn size(&self) -> u64 {
+        if let Some(s) = &self.segs {
+            return s.total;
+        }
         self.window.map_or_else(|| self.buffer.size(), |w| w.1)
     }
 
-    /// The wgpu binding of this buffer or window.
+    /// The wgpu binding of this buffer or window (never of a segmented buffer, whose windows
+    /// are bound instead).
     pub fn binding(&self) -> wgpu::BindingResource<'_> {
+        debug_assert!(self.segs.is_none(), "a segmented buffer bound whole");
         match self.window {
             None => self.buffer.as_entire_binding(),
             Some((offset, size)) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -202,6 +349,40 @@ pub(crate) fn take(pool: &Arc<Mutex<Pool>>, device: &wgpu::Device, bytes: u64, m
         buffer,
         pool: Some(pool.clone()),
         window: None,
+        segs: None,
+    }
+}
+
+/// Bytes per segment of an operand of `total` bytes, past one buffer of `max` bytes, whose
+/// lines are `line` bytes long: whole lines, as few segments as fit, of equal size (so that
+/// the cuts fall where the blocks of halved sides fall, e.g. at row 16,384 of a 32,768-row
+/// matrix), in multiples of 64 lines and of 256 bytes where that still fits (windows inside a
+/// segment then keep their alignment), else of fewer; `None` when one line passes `max`.
+pub(crate) fn segment_size(max: u64, line: u64, total: u64) -> Option<u64> {
+    let line = line.max(1);
+    if line > max {
+        return None;
+    }
+    let cap = max / line;
+    let lines = total.div_ceil(line).max(1);
+    let fewest = lines.div_ceil(cap);
+    let aligned = 256 / gcd(line, 256);
+    for q in [aligned * 64 / gcd(aligned, 64), aligned, 1] {
+        for count in fewest..fewest + 4 {
+            let per = lines.div_ceil(count).div_ceil(q) * q;
+            if per <= cap {
+                return Some(per * line);
+            }
+        }
+    }
+    Some(cap * line)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -390,6 +571,23 @@ mod tests {
         assert_eq!(class_of((1 << 63) + 4, u64::MAX), (1 << 63) + 4);
         assert_eq!(staging_class(1), 4096);
         assert_eq!(staging_class(CHUNK + 1), CHUNK);
+    }
+
+    #[test]
+    fn segments_hold_whole_lines_aligned_where_they_can() {
+        let max = 4094 << 20;
+        // 2^30 f32 (4 GiB) in two halves; a 32768² f32 matrix in two halves of whole rows.
+        assert_eq!(segment_size(max, 4, 4 << 30), Some(2 << 30));
+        assert_eq!(segment_size(max, 32_768 * 4, 4 << 30), Some(2 << 30));
+        // 32,000² f32 (3.8 GiB) fits one buffer; 33,000 rows of 33,000 do not: two segments of
+        // 16,512 rows (a multiple of 64 rows, and of 256 bytes).
+        let s = segment_size(max, 132_000, 33_000 * 132_000).unwrap();
+        assert_eq!((s / 132_000, s % 256), (16_512, 0));
+        // 301 rows of 1,028 bytes in 64 KiB: 63 rows fit, 64 do not: five segments of 61.
+        assert_eq!(segment_size(64 << 10, 1028, 301 * 1028), Some(61 * 1028));
+        // Vectors of 100,003 f32 in 64 KiB: seven segments of 14,336 elements.
+        assert_eq!(segment_size(64 << 10, 4, 400_012), Some(14_336 * 4));
+        assert_eq!(segment_size(1000, 1001, 5000), None);
     }
 
     #[test]

@@ -98,8 +98,10 @@ impl Context {
     /// Upload a 1-D array (any stride) into a new contiguous [`GpuVector`].
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
-    /// may be larger than one storage binding (routines process it in parts).
+    /// [`Error::TooLarge`] past 2^32 elements (the kernels' 32-bit offsets). A resident operand
+    /// may be larger than one storage binding (routines process it in parts) and than one
+    /// buffer ([`Context::max_buffer`]: it is then held in several, segments, which the
+    /// routines listed in the README's size section take; the others return `TooLarge`).
     pub fn upload_vector<T: Element, S: Data<Elem = T>>(
         &self,
         x: &ArrayBase<S, Ix1>,
@@ -127,8 +129,10 @@ impl Context {
     /// else becomes row-major (C order), with `ld` the row (column) length.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
-    /// may be larger than one storage binding (routines process it in parts).
+    /// [`Error::TooLarge`] past 2^32 elements (the kernels' 32-bit offsets). A resident operand
+    /// may be larger than one storage binding (routines process it in parts) and than one
+    /// buffer ([`Context::max_buffer`]: it is then held in several, segments, which the
+    /// routines listed in the README's size section take; the others return `TooLarge`).
     pub fn upload_matrix<T: Element, S: Data<Elem = T>>(
         &self,
         a: &ArrayBase<S, Ix2>,
@@ -143,8 +147,13 @@ impl Context {
         } else {
             (a.view(), MatrixLayout::RowMajor)
         };
+        // Past one buffer, the matrix is held in segments of whole lines (rows of `v`).
         let src = if v.is_standard_layout() {
-            Source::slice(v.to_slice().unwrap_or_default())
+            Source::slice(v.to_slice().unwrap_or_default()).with_line(if v.nrows() > 1 {
+                v.ncols()
+            } else {
+                1
+            })
         } else {
             // A non-standard view of a C-order request: force the packed (C) order by
             // describing it as a 2-D gather of its rows.
@@ -162,9 +171,10 @@ impl Context {
     }
 }
 
-/// A zeroed buffer for a `zeros` constructor: `dims` (their product) elements of `T`, or
-/// [`Error::TooLarge`] naming `arg` when the product overflows or does not fit the device.
-fn zeroed<T>(ctx: &Context, arg: &'static str, dims: &[usize]) -> Result<Buf> {
+/// A zeroed buffer for a `zeros` constructor: `dims` (their product) elements of `T` in lines
+/// of `line` elements (segments past one buffer hold whole lines), or [`Error::TooLarge`]
+/// naming `arg` when the product overflows or does not fit the device.
+fn zeroed<T>(ctx: &Context, arg: &'static str, dims: &[usize], line: usize) -> Result<Buf> {
     let elems = dims
         .iter()
         .try_fold(1usize, |e, &d| e.checked_mul(d))
@@ -175,7 +185,8 @@ fn zeroed<T>(ctx: &Context, arg: &'static str, dims: &[usize]) -> Result<Buf> {
             limit: ctx.limits().max_storage_buffer_binding_size,
         })?;
     check_fits::<T>(ctx, "zeros", arg, elems)?;
-    ctx.zeroed_checked("zeros", (elems * std::mem::size_of::<T>()) as u64)
+    let size = std::mem::size_of::<T>() as u64;
+    ctx.zeroed_lines("zeros", elems as u64 * size, line.max(1) as u64 * size)
 }
 
 /// `(start, end)` of `range` within `0..len`, or [`Error::OutOfRange`].

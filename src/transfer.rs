@@ -199,6 +199,10 @@ pub(crate) struct Plan<'v, T> {
     base: *mut T,
     order: Order,
     len: usize,
+    /// Elements of one line of a matrix on the device (the run along its unit-stride axis,
+    /// where both axes are longer than 1), else 1: an operand held in several buffers is cut
+    /// between lines only (`launch.rs`), so that every line lies in one buffer.
+    line: usize,
     _v: PhantomData<&'v mut [T]>,
 }
 
@@ -261,6 +265,7 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
             base: data.as_ptr().cast_mut(),
             order: Order::Dense,
             len: data.len(),
+            line: 1,
             _v: PhantomData,
         }
     }
@@ -283,17 +288,25 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
                 base: ptr,
                 order: Order::Dense,
                 len: 0,
+                line: 1,
                 _v: PhantomData,
             };
             return (p, 0, vec![1; shape.len()]);
         }
         if is_dense(shape, strides) {
             let (low, len) = span_of(shape, strides);
+            // Both axes longer than 1: a line is the run along the unit-stride axis.
+            let line = match (shape, strides) {
+                ([m, n], [rs, _]) if *m > 1 && *n > 1 && rs.unsigned_abs() == 1 => *m,
+                ([m, n], _) if *m > 1 && *n > 1 => *n,
+                _ => 1,
+            };
             let p = Plan {
                 // SAFETY: the lowest element of the view is `low` elements from element 0.
                 base: unsafe { ptr.offset(low) },
                 order: Order::Dense,
                 len,
+                line,
                 _v: PhantomData,
             };
             return (p, (-low) as usize, strides.to_vec());
@@ -324,6 +337,7 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
             base: ptr,
             order: Order::Packed { rows, cols, rs, cs },
             len: count,
+            line: if rows > 1 && cols > 1 { cols } else { 1 },
             _v: PhantomData,
         }
     }
@@ -331,6 +345,17 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
     /// Elements on the device.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Elements of one line on the device (see the field's docs).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The same plan with lines of `line` elements (a matrix handed over as a flat slice).
+    pub fn with_line(mut self, line: usize) -> Self {
+        self.line = line.max(1);
+        self
     }
 
     /// The device order.

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
-use super::{device_binding, Context, Phase};
+use super::{device_binding, device_buffer, Context, Phase};
 use crate::error::{Error, Result};
 
 impl Context {
@@ -32,8 +32,31 @@ impl Context {
     /// the chunked paths of large operands can be tested at small sizes; results do not
     /// change beyond each routine's DESIGN.md §2 metric. Returns the limit now in force.
     pub fn set_max_binding(&self, bytes: u64) -> u64 {
-        let v = (bytes / 16 * 16).clamp(4096, device_binding(&self.limits).max(4096));
+        let top = device_binding(&self.limits).min(self.max_buffer());
+        let v = (bytes / 16 * 16).clamp(4096, top.max(4096));
         self.max_binding.store(v, Ordering::Relaxed);
+        v
+    }
+
+    /// The most bytes of one device buffer: the adapter's `max_buffer_size` (rounded down to a
+    /// multiple of 256), or less after [`Context::set_max_buffer`]. An operand larger than
+    /// this is held in several buffers (*segments*, issue 15) by the routines that process
+    /// operands in parts; the others return [`Error::TooLarge`] for it.
+    pub fn max_buffer(&self) -> u64 {
+        self.max_buffer.load(Ordering::Relaxed)
+    }
+
+    /// Lower the bytes of one device buffer (see [`Context::max_buffer`]) to `bytes`, rounded
+    /// down to a multiple of 256 and kept between 64 KiB and the adapter's own limit, so that
+    /// the segmented paths of operands past one buffer can be tested at small sizes; the
+    /// binding limit ([`Context::max_binding`]) is lowered to at most half of it. Results do
+    /// not change beyond each routine's DESIGN.md §2 metric. Returns the limit now in force.
+    pub fn set_max_buffer(&self, bytes: u64) -> u64 {
+        let v = (bytes / 256 * 256).clamp(64 << 10, device_buffer(&self.limits).max(64 << 10));
+        self.max_buffer.store(v, Ordering::Relaxed);
+        if self.max_binding() > v / 2 {
+            self.set_max_binding(v / 2);
+        }
         v
     }
 

@@ -245,7 +245,7 @@ pub(crate) fn contiguous(ctx: &Context, n: usize) -> VecOperand {
 /// [`contiguous`] for elements of `esize` bytes.
 pub(crate) fn contiguous_as(ctx: &Context, n: usize, esize: u64) -> VecOperand {
     VecOperand {
-        buffer: ctx.zeroed(n as u64 * esize),
+        buffer: ctx.zeroed_vector(n as u64 * esize),
         offset: 0,
         inc: 1,
         len: n,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::{encode, Command, Dispatch, Read, SinkFn, Wait};
 use crate::context::{Context, Phase};
 use crate::error::{Error, Result};
-use crate::pool::{self, lock};
+use crate::pool::{self, lock, Segmented};
 use crate::transfer::SharedBytes;
 
 /// Completion shared between [`MapWait`] and its polling thread.
@@ -119,7 +119,7 @@ fn pieces_of(i: usize, off: u64, bytes: &[u8]) -> impl Iterator<Item = (usize, u
 fn hand_over(reads: &[Read<'_>], pieces: &[(usize, u64, &[u8])]) {
     crate::transfer::par_range(pieces.len(), 1, |lo, hi| {
         for &(i, off, piece) in &pieces[lo..hi] {
-            (reads[i].sink)(off, piece);
+            (reads[i].sink)(reads[i].at + off, piece);
         }
     });
 }
@@ -171,16 +171,57 @@ impl Context {
         reads: &[(&wgpu::Buffer, usize)],
         wait: Wait,
     ) -> Result<Vec<Vec<R>>> {
+        let reads: Vec<_> = reads.iter().map(|&(b, n)| (b.pieces(), n)).collect();
+        self.execute_pieces_in(routine, dispatches, after, &reads, wait)
+            .await
+    }
+
+    /// [`Context::execute_then_in`] reading operands that may be segmented (resident
+    /// read-backs): the first `len` elements of each `Buf`, segment by segment.
+    pub(crate) async fn execute_segmented_in<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        reads: &[(&pool::Buf, usize)],
+        wait: Wait,
+    ) -> Result<Vec<Vec<R>>> {
+        let reads: Vec<_> = reads.iter().map(|&(b, n)| (b.segments(), n)).collect();
+        self.execute_pieces_in(routine, &[], Vec::new(), &reads, wait)
+            .await
+    }
+
+    /// [`Context::execute_segmented_in`], blocking.
+    pub(crate) fn execute_segmented<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        reads: &[(&pool::Buf, usize)],
+    ) -> Result<Vec<Vec<R>>> {
+        // The blocking wait never yields, so this `block_on` only drives a ready future.
+        pollster::block_on(self.execute_segmented_in(routine, reads, Wait::Block))
+    }
+
+    /// The core of the `execute` forms: each read is the buffers holding one operand
+    /// (`(byte start, buffer, bytes)`, [`pool::Buf::segments`]) and its length in elements.
+    async fn execute_pieces_in<R: bytemuck::Pod>(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &[(pool::Pieces<'_>, usize)],
+        wait: Wait,
+    ) -> Result<Vec<Vec<R>>> {
         let size = std::mem::size_of::<R>();
         // Fresh outputs are written once, straight from mapped memory, into their spare
         // capacity (no zero-fill pass), and take their length only after the read succeeded.
         let mut out: Vec<Vec<R>> = reads
             .iter()
-            .map(|&(_, len)| crate::transfer::alloc_vec(len))
+            .map(|(_, len)| crate::transfer::alloc_vec(*len))
             .collect();
         let lens: Vec<(usize, u64)> = reads
             .iter()
-            .map(|&(buffer, len)| (len, ((len * size) as u64).min(buffer.size())))
+            .map(|(pieces, len)| {
+                let held = pieces.iter().map(|p| p.2).sum::<u64>();
+                (*len, ((len * size) as u64).min(held))
+            })
             .collect();
         {
             let dsts: Vec<crate::transfer::SharedBytes<'_>> = out
@@ -200,11 +241,7 @@ impl Context {
                 .iter()
                 .zip(sinks.iter())
                 .zip(&lens)
-                .map(|((&(buffer, _), sink), &(_, bytes))| Read {
-                    buffer,
-                    bytes,
-                    sink: &**sink,
-                })
+                .flat_map(|(((pieces, _), sink), &(_, bytes))| Read::of(pieces, bytes, &**sink))
                 .collect();
             self.execute_reads_in(routine, dispatches, after, &mut rs, wait)
                 .await?;

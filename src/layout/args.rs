@@ -11,6 +11,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::flags::{Transpose, Uplo};
 use crate::launch::Dispatch;
+use crate::pool::Buf;
 
 /// Element types a resident array can hold, and the BLAS-layer routines take (re-exported as
 /// `wgblas::resident::Element`).
@@ -22,7 +23,7 @@ impl Element for f64 {}
 /// from element `offset` of `buffer`. Made by `&GpuVector` (into [`VecRef`]/[`VecMut`]) and by
 /// [`GpuVector::slice`](crate::GpuVector::slice).
 pub struct DeviceVec<'a, T = f32> {
-    pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) buffer: &'a Buf,
     pub(crate) offset: usize,
     pub(crate) len: usize,
     pub(crate) ctx_id: u64,
@@ -33,7 +34,7 @@ pub struct DeviceVec<'a, T = f32> {
 /// `offset + i·rs + j·cs` of `buffer`, elements of type `T`. Made by `&GpuMatrix` (into
 /// [`MatRef`]/[`MatMut`]), by [`GpuMatrix::t`](crate::GpuMatrix::t) (the transpose) and by [`GpuMatrix::slice`](crate::GpuMatrix::slice).
 pub struct DeviceMat<'a, T = f32> {
-    pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) buffer: &'a Buf,
     pub(crate) offset: usize,
     pub(crate) rows: usize,
     pub(crate) cols: usize,

@@ -60,15 +60,18 @@ fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
         VecRef::Host(x) => x,
         VecRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
+            let high = (d.offset + d.len).max(d.offset + 1) - 1;
+            let (buffer, shift) =
+                super::resident_buffer(ctx, routine, arg, d.buffer, size, (d.offset, high))?;
             if whole {
-                check_binding(ctx, routine, arg, (d.offset + d.len) as u64 * size)?;
+                check_binding(ctx, routine, arg, (d.offset - shift + d.len) as u64 * size)?;
             }
             return Ok(VecOperand {
-                buffer: Buf::shared(d.buffer),
-                offset: d.offset as u32,
+                buffer,
+                offset: (d.offset - shift) as u32,
                 inc: 1,
                 len: d.len,
-                span: d.offset + d.len,
+                span: d.offset - shift + d.len,
             });
         }
     };
@@ -116,17 +119,20 @@ fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
         MatRef::Host(a) => a,
         MatRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
+            let high = d.span.max(d.offset + 1) - 1;
+            let (buffer, shift) =
+                super::resident_buffer(ctx, routine, arg, d.buffer, size, (d.offset, high))?;
             if whole {
-                check_binding(ctx, routine, arg, d.span as u64 * size)?;
+                check_binding(ctx, routine, arg, (d.span - shift) as u64 * size)?;
             }
             return Ok(MatOperand {
-                buffer: Buf::shared(d.buffer),
-                offset: d.offset as u32,
+                buffer,
+                offset: (d.offset - shift) as u32,
                 rs: d.rs,
                 cs: d.cs,
                 rows: d.rows,
                 cols: d.cols,
-                span: d.span,
+                span: d.span - shift,
             });
         }
     };
@@ -138,7 +144,7 @@ fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
     let buffer = if upload {
         ctx.upload_source(routine, &src)?
     } else {
-        ctx.alloc(routine, (src.len() * std::mem::size_of::<T>()) as u64)?
+        ctx.alloc_lines(routine, src.len() as u64 * size, src.line() as u64 * size)?
     };
     Ok(MatOperand {
         buffer,
@@ -230,11 +236,11 @@ pub(crate) async fn finish_in(
         Direct(Dest<'p, f32>),
         Staged(Vec<f32>),
     }
-    let mut sinks: Vec<(usize, &wgpu::Buffer, usize, Sink<'_>)> = Vec::new();
+    let mut sinks: Vec<(usize, &Buf, usize, Sink<'_>)> = Vec::new();
     for (k, o) in outs.iter_mut().enumerate() {
         match o {
             Out::Vec(VecMut::Device(d), op) => {
-                if *op.buffer != *d.buffer {
+                if !d.buffer.holds(&op.buffer) {
                     let runs = (vec![d.offset], d.len);
                     copies.extend(resident_copies(
                         &op.buffer, op.offset, d.buffer, d.offset, runs, 4,
@@ -242,7 +248,7 @@ pub(crate) async fn finish_in(
                 }
             }
             Out::Mat(MatMut::Device(d), op) | Out::Tri(MatMut::Device(d), op, _) => {
-                if *op.buffer != *d.buffer {
+                if !d.buffer.holds(&op.buffer) {
                     let runs = d.runs();
                     copies.extend(resident_copies(
                         &op.buffer, op.offset, d.buffer, d.offset, runs, 4,
@@ -290,8 +296,7 @@ pub(crate) async fn finish_in(
         }
     }
     {
-        let targets: Vec<(&wgpu::Buffer, usize)> =
-            sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
+        let targets: Vec<(&Buf, usize)> = sinks.iter().map(|(_, b, span, _)| (*b, *span)).collect();
         let fns: Vec<SinkFn<'_>> = sinks
             .iter_mut()
             .map(|(_, _, _, sink)| -> SinkFn<'_> {
@@ -320,10 +325,12 @@ pub(crate) async fn finish_in(
         let mut reads: Vec<Read<'_>> = targets
             .iter()
             .zip(fns.iter())
-            .map(|((buffer, span), f)| Read {
-                buffer,
-                bytes: ((*span * 4) as u64).min(buffer.size()),
-                sink: &**f,
+            .flat_map(|((buffer, span), f)| {
+                Read::of(
+                    &buffer.segments(),
+                    ((*span * 4) as u64).min(buffer.size()),
+                    &**f,
+                )
             })
             .collect();
         ctx.execute_reads_in(routine, dispatches, copies, &mut reads, wait)
@@ -356,7 +363,7 @@ pub(crate) async fn finish_in(
 pub(crate) fn resident_copies(
     src: &wgpu::Buffer,
     src_offset: u32,
-    dst: &wgpu::Buffer,
+    dst: &Buf,
     dst_offset: usize,
     (starts, len): (Vec<usize>, usize),
     size: usize,
@@ -364,14 +371,20 @@ pub(crate) fn resident_copies(
     if len == 0 {
         return Vec::new();
     }
+    // In a segmented output, a run is split where it passes from one segment to the next.
     starts
         .into_iter()
-        .map(|s| Command::Copy {
-            src: src.clone(),
-            src_offset: ((s - dst_offset + src_offset as usize) * size) as u64,
-            dst: dst.clone(),
-            dst_offset: (s * size) as u64,
-            size: (len * size) as u64,
+        .flat_map(|s| {
+            let from = ((s - dst_offset + src_offset as usize) * size) as u64;
+            dst.split((s * size) as u64, (len * size) as u64)
+                .into_iter()
+                .map(move |(b, at, bytes, rel)| Command::Copy {
+                    src: src.clone(),
+                    src_offset: from + rel,
+                    dst: b.clone(),
+                    dst_offset: at,
+                    size: bytes,
+                })
         })
         .collect()
 }
@@ -387,10 +400,11 @@ pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T
             ctx.hold(
                 starts
                     .into_iter()
-                    .map(|s| Command::Clear {
-                        buffer: d.buffer.clone(),
-                        offset: s as u64 * size,
-                        size: Some(len as u64 * size),
+                    .flat_map(|s| d.buffer.split(s as u64 * size, len as u64 * size))
+                    .map(|(b, offset, bytes, _)| Command::Clear {
+                        buffer: b.clone(),
+                        offset,
+                        size: Some(bytes),
                     })
                     .collect(),
             )

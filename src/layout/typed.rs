@@ -8,6 +8,7 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::{Command, Dispatch, Wait};
+use crate::pool::Buf;
 
 /// An output of a routine of element type `T` and the device operand that holds its result.
 pub(crate) enum OutAs<'r, 'a, T> {
@@ -26,8 +27,8 @@ impl<T> OutAs<'_, '_, T> {
     /// output the copies that move a result computed in a buffer of its own into it (none
     /// when the result was computed in place).
     fn parts(&self, size: usize) -> (&wgpu::Buffer, usize, Option<Vec<Command>>) {
-        let own = |buffer: &wgpu::Buffer, dst: &wgpu::Buffer, f: &dyn Fn() -> Vec<Command>| {
-            Some(if buffer == dst { Vec::new() } else { f() })
+        let own = |buffer: &wgpu::Buffer, dst: &Buf, f: &dyn Fn() -> Vec<Command>| {
+            Some(if dst.holds(buffer) { Vec::new() } else { f() })
         };
         match self {
             OutAs::Vec(v, op) => (
@@ -68,7 +69,7 @@ impl<T> OutAs<'_, '_, T> {
                 &op.buffer,
                 op.span,
                 match &**b {
-                    BatchMut::Device(d) => own(&op.buffer, d.buffer, &|| {
+                    BatchMut::Device(d) => own(&op.buffer, &Buf::shared(d.buffer), &|| {
                         vec![Command::Copy {
                             src: (*op.buffer).clone(),
                             src_offset: 0,

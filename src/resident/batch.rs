@@ -51,7 +51,7 @@ impl<'c, T: Element> GpuBatch<'c, T> {
     /// # Errors
     /// [`Error::TooLarge`] past one storage binding of this adapter.
     pub fn zeros(ctx: &'c Context, (batch, rows, cols): (usize, usize, usize)) -> Result<Self> {
-        let buf = super::zeroed::<T>(ctx, "shape", &[batch, rows, cols])?;
+        let buf = super::zeroed::<T>(ctx, "shape", &[batch, rows, cols], 1)?;
         Ok(GpuBatch {
             ctx,
             buf,
@@ -78,7 +78,7 @@ impl<'c, T: Element> GpuBatch<'c, T> {
         let (b, m, n) = self.dim;
         let data = self
             .ctx
-            .execute::<T>("to_array", &[], &[(&self.buf, b * m * n)])?
+            .execute_segmented::<T>("to_array", &[(&self.buf, b * m * n)])?
             .pop()
             .unwrap_or_default();
         Array3::from_shape_vec(self.dim, data).map_err(|e| Error::Gpu {

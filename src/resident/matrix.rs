@@ -8,20 +8,30 @@ use ndarray::{Array2, ShapeBuilder};
 use super::{bounds, Element, GpuMatrix, MatrixLayout};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::launch::Wait;
 use crate::layout::{DeviceMat, MatMut};
 
 impl<'c, T: Element> GpuMatrix<'c, T> {
     /// A zero `rows`×`cols` matrix on `ctx` in `layout`.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one buffer of this adapter (`max_buffer_size`); a resident operand
-    /// may be larger than one storage binding (routines process it in parts).
+    /// [`Error::TooLarge`] past 2^32 elements; a resident operand may be larger than one storage
+    /// binding and than one buffer (see [`Context::upload_vector`](crate::Context::upload_vector)).
     pub fn zeros(
         ctx: &'c Context,
         (rows, cols): (usize, usize),
         layout: MatrixLayout,
     ) -> Result<Self> {
-        let buf = super::zeroed::<T>(ctx, "shape", &[rows, cols])?;
+        let buf = super::zeroed::<T>(
+            ctx,
+            "shape",
+            &[rows, cols],
+            match layout {
+                _ if rows <= 1 || cols <= 1 => 1,
+                MatrixLayout::RowMajor => cols,
+                MatrixLayout::ColMajor => rows,
+            },
+        )?;
         Ok(GpuMatrix {
             ctx,
             buf,
@@ -63,7 +73,7 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
         let n = self.rows * self.cols;
         let data = self
             .ctx
-            .execute::<T>("to_array", &[], &[(&self.buf, n)])?
+            .execute_segmented::<T>("to_array", &[(&self.buf, n)])?
             .pop()
             .unwrap_or_default();
         self.shape_data(data)
@@ -78,7 +88,7 @@ impl<'c, T: Element> GpuMatrix<'c, T> {
         let n = self.rows * self.cols;
         let data = self
             .ctx
-            .execute_async::<T>("to_array", &[], &[(&self.buf, n)])
+            .execute_segmented_in::<T>("to_array", &[(&self.buf, n)], Wait::Async)
             .await?
             .pop()
             .unwrap_or_default();

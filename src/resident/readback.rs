@@ -6,6 +6,7 @@ use super::{Element, GpuBatch, GpuMatrix, GpuScalar, GpuVector};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::launch::Wait;
+use crate::pool::Buf;
 
 mod sealed {
     pub trait Sealed {}
@@ -48,14 +49,35 @@ fn words_of<T>(elems: usize) -> usize {
     elems * std::mem::size_of::<T>() / 4
 }
 
+/// The reads of the first `words` 4-byte words of `buf` (of context `id`): one per segment
+/// of a segmented buffer ([`joined`] puts them back together), else one.
+fn reads_of(id: u64, buf: &Buf, words: usize) -> Vec<(u64, &wgpu::Buffer, usize)> {
+    let bytes = words as u64 * 4;
+    buf.segments()
+        .into_iter()
+        .filter(|&(start, _, _)| start < bytes || start == 0)
+        .map(|(start, b, len)| (id, b, (len.min(bytes - start) / 4) as usize))
+        .collect()
+}
+
+/// The words of one operand read by [`reads_of`]: the next `count` reads, joined.
+fn joined(words: &mut dyn Iterator<Item = Vec<u32>>, count: usize) -> Result<Vec<u32>> {
+    let mut all = next(words)?;
+    for _ in 1..count {
+        all.extend(next(words)?);
+    }
+    Ok(all)
+}
+
 impl<T: Element> sealed::Sealed for &GpuVector<'_, T> {}
 impl<T: Element> ReadBack for &GpuVector<'_, T> {
     type Output = Array1<T>;
     fn parts(&self) -> Vec<(u64, &wgpu::Buffer, usize)> {
-        vec![(self.ctx.id, &self.buf, words_of::<T>(self.len))]
+        reads_of(self.ctx.id, &self.buf, words_of::<T>(self.len))
     }
     fn assemble(&self, words: &mut dyn Iterator<Item = Vec<u32>>) -> Result<Array1<T>> {
-        Ok(Array1::from_vec(elements(next(words)?)))
+        let count = self.parts().len();
+        Ok(Array1::from_vec(elements(joined(words, count)?)))
     }
 }
 
@@ -63,10 +85,11 @@ impl<T: Element> sealed::Sealed for &GpuMatrix<'_, T> {}
 impl<T: Element> ReadBack for &GpuMatrix<'_, T> {
     type Output = Array2<T>;
     fn parts(&self) -> Vec<(u64, &wgpu::Buffer, usize)> {
-        vec![(self.ctx.id, &self.buf, words_of::<T>(self.rows * self.cols))]
+        reads_of(self.ctx.id, &self.buf, words_of::<T>(self.rows * self.cols))
     }
     fn assemble(&self, words: &mut dyn Iterator<Item = Vec<u32>>) -> Result<Array2<T>> {
-        self.shape_data(elements(next(words)?))
+        let count = self.parts().len();
+        self.shape_data(elements(joined(words, count)?))
     }
 }
 
@@ -75,10 +98,11 @@ impl<T: Element> ReadBack for &GpuBatch<'_, T> {
     type Output = Array3<T>;
     fn parts(&self) -> Vec<(u64, &wgpu::Buffer, usize)> {
         let (b, m, n) = self.dim;
-        vec![(self.ctx.id, &self.buf, words_of::<T>(b * m * n))]
+        reads_of(self.ctx.id, &self.buf, words_of::<T>(b * m * n))
     }
     fn assemble(&self, words: &mut dyn Iterator<Item = Vec<u32>>) -> Result<Array3<T>> {
-        Array3::from_shape_vec(self.dim, elements(next(words)?)).map_err(|e| Error::Gpu {
+        let count = self.parts().len();
+        Array3::from_shape_vec(self.dim, elements(joined(words, count)?)).map_err(|e| Error::Gpu {
             routine: "read_back",
             detail: e.to_string(),
         })

@@ -8,16 +8,18 @@ use ndarray::Array1;
 use super::{bounds, Element, GpuVector};
 use crate::context::Context;
 use crate::error::Result;
+use crate::launch::Wait;
 use crate::layout::{DeviceVec, VecMut};
 
 impl<'c, T: Element> GpuVector<'c, T> {
     /// A zero vector of `len` elements on `ctx`.
     ///
     /// # Errors
-    /// [`Error::TooLarge`](crate::Error::TooLarge) past one buffer of this adapter (`max_buffer_size`); a resident operand
-    /// may be larger than one storage binding (routines process it in parts).
+    /// [`Error::TooLarge`](crate::Error::TooLarge) past 2^32 elements; a resident operand may be
+    /// larger than one storage binding and than one buffer (see
+    /// [`Context::upload_vector`](crate::Context::upload_vector)).
     pub fn zeros(ctx: &'c Context, len: usize) -> Result<Self> {
-        let buf = super::zeroed::<T>(ctx, "len", &[len])?;
+        let buf = super::zeroed::<T>(ctx, "len", &[len], 1)?;
         Ok(GpuVector {
             ctx,
             buf,
@@ -48,7 +50,7 @@ impl<'c, T: Element> GpuVector<'c, T> {
     pub fn to_array(&self) -> Result<Array1<T>> {
         let out = self
             .ctx
-            .execute::<T>("to_array", &[], &[(&self.buf, self.len)])?;
+            .execute_segmented::<T>("to_array", &[(&self.buf, self.len)])?;
         Ok(Array1::from_vec(out.into_iter().next().unwrap_or_default()))
     }
 
@@ -61,7 +63,7 @@ impl<'c, T: Element> GpuVector<'c, T> {
     pub async fn to_array_async(&self) -> Result<Array1<T>> {
         let data = self
             .ctx
-            .execute_async::<T>("to_array", &[], &[(&self.buf, self.len)])
+            .execute_segmented_in::<T>("to_array", &[(&self.buf, self.len)], Wait::Async)
             .await?;
         Ok(Array1::from_vec(
             data.into_iter().next().unwrap_or_default(),

@@ -57,5 +57,6 @@ mod rot;
 mod rotm;
 pub mod scal;
 mod scale;
+mod scale_segments;
 mod subviews;
 mod swap;

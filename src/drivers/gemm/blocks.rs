@@ -62,14 +62,21 @@ pub(crate) fn gemm_blocks(
         || shrink(ctx, b, &mut bk, &mut bn)
         || shrink(ctx, c, &mut bm, &mut bn)
     {}
+    // Operands past one buffer (segments): every block also within one segment of each.
+    let cut = |n: usize, step: usize, cuts: [Vec<usize>; 2]| {
+        crate::layout::runs_with_cuts(n, step, &cuts.concat())
+    };
+    let rows = cut(m, bm, [a.cuts(4, 0), c.cuts(4, 0)]);
+    let cols = cut(n, bn, [b.cuts(4, 1), c.cuts(4, 1)]);
+    // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
+    let depth = match k {
+        0 => vec![(0, 0)],
+        _ => cut(k, bk, [a.cuts(4, 1), b.cuts(4, 0)]),
+    };
     let mut out = Vec::new();
-    for i0 in (0..m).step_by(bm) {
-        let i1 = (i0 + bm).min(m);
-        for j0 in (0..n).step_by(bn) {
-            let j1 = (j0 + bn).min(n);
-            // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
-            for p0 in (0..k.max(1)).step_by(bk) {
-                let p1 = (p0 + bk).min(k).max(p0.min(k));
+    for &(i0, i1) in &rows {
+        for &(j0, j1) in &cols {
+            for &(p0, p1) in &depth {
                 out.push(Block {
                     a: a.block(ctx, 4, (i0, i1), (p0, p1)),
                     b: b.block(ctx, 4, (p0, p1), (j0, j1)),

@@ -1,0 +1,468 @@
+//! Operands past one *buffer* (issue 15): held in several buffers (segments) and processed in
+//! parts that each lie in one segment, against OpenBLAS with each routine's DESIGN.md §2 metric
+//! (`metrics::spec`) and against hand-computed values.
+//!
+//! Cheap sizes on a context whose buffers are lowered to 64 KiB ([`Context::set_max_buffer`]:
+//! at most 16,384 f32 a segment, dispatches binding at most 32 KiB): a vector of 100,003 f32 is
+//! held in seven segments of 14,336 elements, a 301×257 matrix in five segments of 61 whole
+//! rows (62,708 bytes, not a multiple of 256). Routines that do not take segmented operands
+//! return `TooLarge` for them.
+
+use std::sync::OnceLock;
+
+use ndarray::{s, Array1, Array2};
+use wgblas::metrics::{bounds, forward_factor, forward_factor_scalar, spec};
+use wgblas::{blas, Context, Error, GpuMatrix, GpuVector, MatrixLayout, Transpose};
+
+use crate::common::*;
+
+/// Elements of one buffer at the lowered limit: every range of more than this many elements
+/// crosses a segment boundary.
+const SEG: usize = 16_384;
+
+/// A vector length spread over seven segments, ending inside the last one.
+const N: usize = 100_003;
+
+/// A context whose buffers hold at most 64 KiB (dispatches bind at most 32 KiB of them).
+fn seg() -> &'static Context {
+    static CTX: OnceLock<Context> = OnceLock::new();
+    CTX.get_or_init(|| {
+        let c =
+            Context::new().expect("the tests need a GPU adapter (lavapipe on CPU-only machines)");
+        assert_eq!(c.set_max_buffer(64 << 10), 64 << 10);
+        assert!(c.max_binding() <= 32 << 10);
+        c
+    })
+}
+
+/// The logical elements of `v` in a standard-layout array (`to_owned` keeps a reversed view's
+/// negative stride, which the OpenBLAS oracle would read past its end).
+fn owned(v: ndarray::ArrayView1<f32>) -> Array1<f32> {
+    v.iter().copied().collect()
+}
+
+/// Fails unless `err` is `TooLarge` naming `routine` and `arg`.
+#[track_caller]
+fn too_large(err: Error, routine: &str, arg: &str) {
+    match &err {
+        Error::TooLarge {
+            routine: r, arg: a, ..
+        } if *r == routine && *a == arg => {}
+        _ => panic!("expected TooLarge from {routine} {arg}, got {err}"),
+    }
+}
+
+/// Fails unless `value` passes `routine`'s threshold (DESIGN.md §2).
+#[track_caller]
+fn passes(routine: &str, value: f64) {
+    let t = spec(routine).unwrap();
+    assert!(t.passes(value), "{routine}: {value} against {t:?}");
+}
+
+#[test]
+fn resident_round_trips_past_one_buffer() {
+    let ctx = seg();
+    let mut r = rng(3100);
+    let x = rand_vec(&mut r, N);
+    let gx = ctx.upload_vector(&x).unwrap();
+    assert_eq!(gx.to_array().unwrap(), x);
+    // A step-3 view, gathered in logical order into the segments.
+    let long = rand_vec(&mut r, 3 * N);
+    let g3 = ctx.upload_vector(&long.slice(s![..;3])).unwrap();
+    assert_eq!(g3.to_array().unwrap(), long.slice(s![..;3]));
+    let z = GpuVector::<f32>::zeros(ctx, N).unwrap();
+    assert!(z.to_array().unwrap().iter().all(|&v| v.to_bits() == 0));
+    // Matrices: C order and F order (segments of whole rows / columns), a stepped view
+    // (gathered in C order), zeros in both layouts, and several read back in one submission.
+    let a = rand_mat(&mut r, 301, 257);
+    let ga = ctx.upload_matrix(&a).unwrap();
+    assert_eq!(ga.to_array().unwrap(), a);
+    let af = a.t().as_standard_layout().into_owned().reversed_axes();
+    let gf = ctx.upload_matrix(&af).unwrap();
+    assert_eq!(gf.layout(), MatrixLayout::ColMajor);
+    assert_eq!(gf.to_array().unwrap(), a);
+    let wide = rand_mat(&mut r, 602, 257);
+    let gs = ctx.upload_matrix(&wide.slice(s![..;2, ..])).unwrap();
+    assert_eq!(gs.to_array().unwrap(), wide.slice(s![..;2, ..]));
+    for layout in [MatrixLayout::RowMajor, MatrixLayout::ColMajor] {
+        let z = GpuMatrix::<f32>::zeros(ctx, (257, 301), layout).unwrap();
+        assert!(z.to_array().unwrap().iter().all(|&v| v.to_bits() == 0));
+    }
+    let (xb, ab, fb) = ctx.read_back((&gx, &ga, &gf)).unwrap();
+    assert_eq!((xb, ab), (x, a.clone()));
+    assert_eq!(fb, a);
+    // f64 too (segments of 8,192 elements).
+    let d = Array1::from_shape_fn(N, |i| i as f64 * 0.5);
+    let gd = ctx.upload_vector(&d).unwrap();
+    assert_eq!(gd.to_array().unwrap(), d);
+}
+
+#[test]
+fn saxpy_across_segments_host_strided_and_resident() {
+    let ctx = seg();
+    let mut r = rng(3200);
+    let alpha = -0.7;
+    let check = |got: &Array1<f32>, x: &Array1<f32>, y: &Array1<f32>| {
+        let want = oracle::saxpy(alpha, x.view(), y.view());
+        let bound = bounds::axpy(alpha, x.view(), y.view());
+        passes("saxpy", forward_factor(got, &want, &bound).unwrap());
+    };
+    let (x, y) = (rand_vec(&mut r, N), rand_vec(&mut r, N));
+    let mut got = y.clone();
+    blas::saxpy(ctx, alpha, x.view(), got.view_mut()).unwrap();
+    check(&got, &x, &y);
+    // A step-2 x (gathered) and a reversed y (its span, negative stride: cut at other places).
+    let x2 = rand_vec(&mut r, 2 * N);
+    let mut rev = y.clone();
+    blas::saxpy(ctx, alpha, x2.slice(s![..;2]), rev.slice_mut(s![..;-1])).unwrap();
+    let mut got = owned(rev.slice(s![..;-1]));
+    let want_y = owned(y.slice(s![..;-1]));
+    check(&got, &owned(x2.slice(s![..;2])), &want_y);
+    // Resident, whole and as ranges: one across segment boundaries, one short one.
+    let gx = ctx.upload_vector(&x).unwrap();
+    let mut gy = ctx.upload_vector(&y).unwrap();
+    blas::saxpy(ctx, alpha, &gx, &mut gy).unwrap();
+    check(&gy.to_array().unwrap(), &x, &y);
+    let mut gy = ctx.upload_vector(&y).unwrap();
+    let (lo, hi) = (SEG - 100, 3 * SEG + 7);
+    blas::saxpy(
+        ctx,
+        alpha,
+        gx.slice(lo..hi).unwrap(),
+        gy.slice_mut(lo + 1..hi + 1).unwrap(),
+    )
+    .unwrap();
+    blas::saxpy(
+        ctx,
+        alpha,
+        gx.slice(2 * SEG + 10..2 * SEG + 500).unwrap(),
+        gy.slice_mut(5 * SEG..5 * SEG + 490).unwrap(),
+    )
+    .unwrap();
+    got = gy.to_array().unwrap();
+    // Elements outside both ranges are untouched (bound 0: only an exact value passes);
+    // inside, the metric against OpenBLAS.
+    let mut want = y.clone();
+    let mut bound = Array1::<f64>::zeros(N);
+    for (xr, yr) in [
+        (lo..hi, lo + 1..hi + 1),
+        (2 * SEG + 10..2 * SEG + 500, 5 * SEG..5 * SEG + 490),
+    ] {
+        let (xs, ys) = (x.slice(s![xr]), y.slice(s![yr.clone()]));
+        want.slice_mut(s![yr.clone()])
+            .assign(&oracle::saxpy(alpha, xs, ys));
+        bound.slice_mut(s![yr]).assign(&bounds::axpy(alpha, xs, ys));
+    }
+    passes("saxpy", forward_factor(&got, &want, &bound).unwrap());
+}
+
+#[test]
+fn reductions_across_segments() {
+    let ctx = seg();
+    let mut r = rng(3300);
+    let (x, y) = (rand_vec(&mut r, N), rand_vec(&mut r, N));
+    let dot = |got: f32, x: &Array1<f32>, y: &Array1<f32>| {
+        let want = oracle::sdot(x.view(), y.view());
+        passes(
+            "sdot",
+            forward_factor_scalar(got, want, bounds::dot(x.view(), y.view())),
+        );
+    };
+    dot(blas::sdot(ctx, x.view(), y.view()).unwrap(), &x, &y);
+    // Strided: a step-2 x and a reversed y.
+    let x2 = rand_vec(&mut r, 2 * N);
+    let got = blas::sdot(ctx, x2.slice(s![..;2]), y.slice(s![..;-1])).unwrap();
+    dot(got, &owned(x2.slice(s![..;2])), &owned(y.slice(s![..;-1])));
+    // Resident, whole and a range across a boundary.
+    let (gx, gy) = (
+        ctx.upload_vector(&x).unwrap(),
+        ctx.upload_vector(&y).unwrap(),
+    );
+    let got = wgblas::resident::sdot(ctx, &gx, &gy)
+        .unwrap()
+        .get()
+        .unwrap();
+    dot(got, &x, &y);
+    let got = blas::sdot(
+        ctx,
+        gx.slice(SEG - 3..4 * SEG).unwrap(),
+        gy.slice(SEG..4 * SEG + 3).unwrap(),
+    )
+    .unwrap();
+    dot(
+        got,
+        &x.slice(s![SEG - 3..4 * SEG]).to_owned(),
+        &y.slice(s![SEG..4 * SEG + 3]).to_owned(),
+    );
+    // sasum and snrm2: small integers, exact sums (Σ over 20,000 periods of 0..5, then 0+1+2).
+    let ints = Array1::from_shape_fn(N, |i| (i % 5) as f32);
+    assert_eq!(blas::sasum(ctx, ints.view()).unwrap(), 200_003.0);
+    let twos = Array1::<f32>::from_elem(90_000, 2.0);
+    assert_eq!(
+        blas::snrm2(ctx, &ctx.upload_vector(&twos).unwrap()).unwrap(),
+        600.0
+    );
+}
+
+#[test]
+fn isamax_first_nan_and_lowest_index_across_segments() {
+    let ctx = seg();
+    // The largest |x| at two places, segments apart: the lower index wins.
+    let mut x = Array1::from_shape_fn(N, |i| ((i % 13) as f32 - 6.0) * 0.5);
+    x[SEG + 5] = -40.0;
+    x[4 * SEG + 1] = 40.0;
+    assert_eq!(blas::isamax(ctx, x.view()).unwrap(), SEG + 5);
+    let gx = ctx.upload_vector(&x).unwrap();
+    assert_eq!(
+        wgblas::resident::isamax(ctx, &gx).unwrap().get().unwrap(),
+        SEG + 5
+    );
+    // The first NaN wins over any value, and over a later NaN in a later segment.
+    x[3 * SEG + 2] = f32::NAN;
+    x[5 * SEG] = f32::NAN;
+    assert_eq!(blas::isamax(ctx, x.view()).unwrap(), 3 * SEG + 2);
+    // Reversed: logical index i is x[N - 1 - i], so the NaN at 5·SEG comes first.
+    assert_eq!(
+        blas::isamax(ctx, x.slice(s![..;-1])).unwrap(),
+        N - 1 - 5 * SEG
+    );
+    let gx = ctx.upload_vector(&x).unwrap();
+    assert_eq!(blas::isamax(ctx, &gx).unwrap(), 3 * SEG + 2);
+    // A range that starts after the first NaN.
+    assert_eq!(
+        blas::isamax(ctx, gx.slice(3 * SEG + 3..N).unwrap()).unwrap(),
+        5 * SEG - (3 * SEG + 3)
+    );
+}
+
+#[test]
+fn copy_scal_swap_across_segments() {
+    let ctx = seg();
+    let mut r = rng(3400);
+    let x = rand_vec(&mut r, N);
+    let mut y = Array1::<f32>::from_elem(N, f32::NAN);
+    blas::scopy(ctx, x.view(), y.view_mut()).unwrap();
+    passes(
+        "scopy",
+        wgblas::metrics::max_ulp_f32(&y, &x).unwrap() as f64,
+    );
+    let mut gy = GpuVector::<f32>::zeros(ctx, N).unwrap();
+    blas::scopy(ctx, &ctx.upload_vector(&x).unwrap(), &mut gy).unwrap();
+    blas::sscal(ctx, -2.0, &mut gy).unwrap();
+    let want = x.mapv(|v| -2.0 * v);
+    passes(
+        "sscal",
+        wgblas::metrics::max_ulp_f32(&gy.to_array().unwrap(), &want).unwrap() as f64,
+    );
+    let mut a = x.clone();
+    let mut b = Array1::<f32>::from_elem(N, 7.0);
+    blas::sswap(ctx, a.view_mut(), b.slice_mut(s![..;-1])).unwrap();
+    assert!(a.iter().all(|&v| v == 7.0));
+    assert_eq!(b.slice(s![..;-1]), x);
+    // Rotation by (c, s) = (0, 1): x ← y, y ← −x, resident.
+    let mut p = ctx.upload_vector(&x).unwrap();
+    let mut q = ctx.upload_vector(&Array1::<f32>::ones(N)).unwrap();
+    blas::srot(ctx, &mut p, &mut q, 0.0, 1.0).unwrap();
+    let (p, q) = ctx.read_back((&p, &q)).unwrap();
+    assert!(p.iter().all(|&v| v == 1.0));
+    assert!(q.iter().zip(&x).all(|(a, b)| *a == -b));
+}
+
+#[test]
+fn sgemv_with_a_past_one_buffer() {
+    // A of 300×200 (60,000 f32, four segments) in every layout, both transposes, against
+    // OpenBLAS with the forward factor (`gemv::check_on`).
+    let mut seed = 3500;
+    for la in LAYOUTS {
+        for t in [Transpose::No, Transpose::Yes] {
+            for (lx, ly) in [
+                (VLayout::Unit, VLayout::Unit),
+                (VLayout::Reversed, VLayout::Step2),
+            ] {
+                seed += 1;
+                crate::gemv::check_on(seg(), seed, (300, 200), t, -0.7, 0.9, la, lx, ly);
+            }
+        }
+    }
+    // Resident A (F order) and its transpose.
+    let ctx = seg();
+    let mut r = rng(3550);
+    let a = rand_mat(&mut r, 257, 301);
+    let af = a.t().as_standard_layout().into_owned().reversed_axes();
+    let ga = ctx.upload_matrix(&af).unwrap();
+    for t in [Transpose::No, Transpose::Yes] {
+        let (rows, cols) = if t == Transpose::No {
+            (257, 301)
+        } else {
+            (301, 257)
+        };
+        let x = rand_vec(&mut r, cols);
+        let y = rand_vec(&mut r, rows);
+        let mut gy = ctx.upload_vector(&y).unwrap();
+        blas::sgemv(
+            ctx,
+            t,
+            0.8,
+            &ga,
+            &ctx.upload_vector(&x).unwrap(),
+            0.5,
+            &mut gy,
+        )
+        .unwrap();
+        let want = oracle::sgemv(t, 0.8, a.view(), x.view(), 0.5, y.view());
+        let bound = bounds::gemv(t, 0.8, a.view(), x.view(), 0.5, y.view());
+        passes(
+            "sgemv",
+            forward_factor(&gy.to_array().unwrap(), &want, &bound).unwrap(),
+        );
+    }
+}
+
+#[test]
+fn sgemm_with_each_operand_past_one_buffer() {
+    // A, B, C in turn past one buffer (40,000 f32), then all three (22,500 each); every layout
+    // of the segmented operand, both transposes, beta = 0 (C never read) and beta ≠ 0, against
+    // OpenBLAS with the forward factor (`gemm::check_on`).
+    let mut seed = 3600;
+    for (dims, big) in [
+        ((200, 8, 200), 0),
+        ((8, 200, 200), 1),
+        ((200, 200, 8), 2),
+        ((150, 150, 150), 0),
+    ] {
+        for (ta, tb) in [
+            (Transpose::No, Transpose::No),
+            (Transpose::Yes, Transpose::Yes),
+        ] {
+            for l in LAYOUTS {
+                let beta = if seed % 2 == 0 { 0.0 } else { 0.9 };
+                seed += 1;
+                let mut layouts = [Layout::C, LAYOUTS[(seed as usize) % 4], Layout::F];
+                layouts[big] = l;
+                crate::gemm::check_on(seg(), seed, dims, ta, tb, -0.7, beta, layouts);
+            }
+        }
+    }
+}
+
+#[test]
+fn sgemm_resident_segmented_operands_and_views() {
+    // Resident A (F order), B as the transpose of a C-order matrix, C (C order), each past one
+    // buffer, and then C's block across a segment boundary as the output.
+    let ctx = seg();
+    let mut r = rng(3700);
+    let (m, n, k) = (180, 130, 170);
+    let a = rand_mat(&mut r, m, k);
+    let bt = rand_mat(&mut r, n, k);
+    let c = rand_mat(&mut r, m, n);
+    let af = a.t().as_standard_layout().into_owned().reversed_axes();
+    let (ga, gbt) = (
+        ctx.upload_matrix(&af).unwrap(),
+        ctx.upload_matrix(&bt).unwrap(),
+    );
+    let mut gc = ctx.upload_matrix(&c).unwrap();
+    let (nn, b) = (Transpose::No, bt.t().to_owned());
+    blas::sgemm(ctx, nn, nn, 0.6, &ga, gbt.t(), 0.5, &mut gc).unwrap();
+    let want = oracle::sgemm(nn, nn, 0.6, a.view(), b.view(), 0.5, c.view());
+    let bound = bounds::gemm(nn, nn, 0.6, a.view(), b.view(), 0.5, c.view());
+    passes(
+        "sgemm",
+        forward_factor(&gc.to_array().unwrap(), &want, &bound).unwrap(),
+    );
+    // Rows 100..180 of C (segments hold at most 126 rows of 130): a block across a boundary;
+    // the other rows are untouched.
+    let mut gc = ctx.upload_matrix(&c).unwrap();
+    let a_rows = ga.slice(100..180, ..).unwrap();
+    blas::sgemm(
+        ctx,
+        nn,
+        nn,
+        0.6,
+        a_rows,
+        gbt.t(),
+        0.5,
+        gc.slice_mut(100..180, ..).unwrap(),
+    )
+    .unwrap();
+    let got = gc.to_array().unwrap();
+    assert_eq!(got.slice(s![..100, ..]), c.slice(s![..100, ..]));
+    let want = oracle::sgemm(
+        nn,
+        nn,
+        0.6,
+        a.slice(s![100.., ..]),
+        b.view(),
+        0.5,
+        c.slice(s![100.., ..]),
+    );
+    let bound = bounds::gemm(
+        nn,
+        nn,
+        0.6,
+        a.slice(s![100.., ..]),
+        b.view(),
+        0.5,
+        c.slice(s![100.., ..]),
+    );
+    passes(
+        "sgemm",
+        forward_factor(&got.slice(s![100.., ..]), &want, &bound).unwrap(),
+    );
+}
+
+#[test]
+fn other_routines_refuse_segmented_operands_before_any_work() {
+    let ctx = seg();
+    // A resident matrix past one buffer into sger (which does not take segments): TooLarge
+    // naming sger and a, and a unchanged.
+    let a = Array2::from_shape_fn((301, 257), |(i, j)| (i + j) as f32);
+    let mut ga = ctx.upload_matrix(&a).unwrap();
+    let (x, y) = (Array1::<f32>::ones(301), Array1::<f32>::ones(257));
+    let err = blas::sger(ctx, 1.0, x.view(), y.view(), &mut ga).unwrap_err();
+    too_large(err, "sger", "a");
+    assert_eq!(ga.to_array().unwrap(), a);
+    // A block of it inside one segment (the first holds rows 0..61) is an ordinary operand.
+    let mut want = a.clone();
+    blas::sger(
+        ctx,
+        1.0,
+        x.slice(s![..40]),
+        y.view(),
+        ga.slice_mut(..40, ..).unwrap(),
+    )
+    .unwrap();
+    want.slice_mut(s![..40, ..]).mapv_inplace(|v| v + 1.0);
+    assert_eq!(ga.to_array().unwrap(), want);
+    // Host operands past one buffer: dgemv's A, sgemv's x (A of one row is held in segments,
+    // x is not taken in segments), y unchanged.
+    let big = Array2::<f64>::ones((200, 100));
+    let mut yd = Array1::<f64>::from_elem(200, 3.0);
+    if ctx.native_f64() {
+        let err = blas::dgemv(
+            ctx,
+            Transpose::No,
+            1.0,
+            big.view(),
+            Array1::<f64>::ones(100).view(),
+            1.0,
+            yd.view_mut(),
+        )
+        .unwrap_err();
+        too_large(err, "dgemv", "a");
+        assert!(yd.iter().all(|&v| v == 3.0));
+    }
+    let row = Array2::<f32>::ones((1, 20_000));
+    let mut y1 = Array1::<f32>::from_elem(1, 3.0);
+    let err = blas::sgemv(
+        ctx,
+        Transpose::No,
+        1.0,
+        row.view(),
+        Array1::<f32>::ones(20_000).view(),
+        1.0,
+        y1.view_mut(),
+    )
+    .unwrap_err();
+    too_large(err, "sgemv", "x");
+    assert_eq!(y1[0], 3.0);
+}
