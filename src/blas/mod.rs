@@ -21,6 +21,7 @@
 //! names the routine and the argument; on any error the output view is unchanged.
 
 pub mod asynch;
+mod forms;
 pub(crate) mod level1;
 mod level2;
 mod level3;

@@ -2,9 +2,11 @@
 //! the operation chosen by the shader's `OP` override (axpy, copy, swap, scal, and the plane
 //! rotation shared by rot and rotm).
 
+use std::cell::OnceCell;
+
 use crate::context::{Context, Elem};
 use crate::launch::Dispatch;
-use crate::layout::{self, Scalar, VecOperand};
+use crate::layout::{self, Precision, Scalar, VecOperand};
 use crate::pool::Buf;
 
 super::shader!(SHADER, ELEMENTWISE);
@@ -161,55 +163,87 @@ pub(crate) fn dispatches_split<'a>(
         .collect()
 }
 
-/// The dispatches of `y = alpha·x + y` (`op` = `Axpy`) or `x = alpha·x` (`Scal`, `y` a dummy)
-/// over operands of any size (`parts` from [`split`]), alpha on the host or on the device (read
-/// into each dispatch's params; the shader tests it there, DESIGN.md §3).
-pub(crate) fn scaled<'a>(
-    ctx: &Context,
-    op: Variant,
-    alpha: Scalar<'a>,
-    x: &'a VecOperand,
-    y: &'a VecOperand,
-    parts: &'a [(VecOperand, VecOperand)],
-) -> Vec<Dispatch<'a>> {
-    let h = [alpha.value(), 0.0, 0.0, 0.0];
-    dispatches_split(ctx, op, h, x, y, parts)
-        .into_iter()
-        .map(|d| alpha.apply(d, ALPHA))
-        .collect()
+/// What the dispatches of one element-wise call borrow while they run, held by the caller
+/// until the write-back: the parts of its operands and the dummy `y` of scal (f32), or the
+/// scalar buffer and the copies of device scalars into it (f64).
+#[derive(Default)]
+pub(crate) struct Staged {
+    dummy: OnceCell<VecOperand>,
+    parts: OnceCell<Vec<(VecOperand, VecOperand)>>,
+    sc: OnceCell<(Buf, ScalarCopies)>,
 }
 
-/// The dispatch of `y = alpha·x + y` in f64 (`daxpy`): entry `axpy_sc`, alpha read from the
-/// buffer `alpha` (its first f64), UNROLL elements per invocation.
-pub(crate) fn axpy_f64<'a>(
-    ctx: &Context,
-    alpha: &'a Buf,
-    x: &'a VecOperand,
-    y: &'a VecOperand,
-) -> Dispatch<'a> {
-    with_scalars(ctx, "axpy_sc", alpha, x, Some(y))
+/// One element-wise call: `op` over `x` and `y` (`None` for scal) with the coefficients `h`
+/// (none for copy and swap, `[alpha]` for axpy and scal, `[h11, h12, h21, h22]` for rot), for
+/// `routine` (named in errors); what its dispatches borrow is kept in `staged`.
+pub(crate) struct Call<'a, T> {
+    pub routine: &'static str,
+    pub op: Variant,
+    pub h: &'a [Scalar<'a, T>],
+    pub x: &'a VecOperand,
+    pub y: Option<&'a VecOperand>,
+    pub staged: &'a Staged,
 }
 
-/// The dispatch of `(x, y) = (h11·x + h12·y, h21·x + h22·y)` in f64 (`drot`, `drotm`): entry
-/// `rot_sc`, `H` read from the buffer `h` (its first four f64: `[h11, h12, h21, h22]`), UNROLL
-/// elements per invocation.
-pub(crate) fn rot_f64<'a>(
-    ctx: &Context,
-    h: &'a Buf,
-    x: &'a VecOperand,
-    y: &'a VecOperand,
-) -> Dispatch<'a> {
-    with_scalars(ctx, "rot_sc", h, x, Some(y))
+/// The element types of the element-wise routines, each with its kernels: in f32 the `OP`
+/// entries `main`/`main_vec4` with the coefficients in the params (a device alpha patched in),
+/// over operands of any size in parts ([`split`]); in f64 copy and swap through the same
+/// entries, and axpy, scal and rot through `axpy_sc`, `scal_sc` and `rot_sc`, which read their
+/// coefficients as f64 from a small buffer ([`scalars_f64`]), over operands bound whole.
+pub(crate) trait Typed: Precision {
+    /// The dispatches of `c`, in order.
+    ///
+    /// # Errors
+    /// [`crate::Error::Gpu`] when a buffer cannot be created.
+    fn dispatches<'a>(ctx: &Context, c: Call<'a, Self>) -> crate::error::Result<Vec<Dispatch<'a>>>;
 }
 
-/// The dispatch of `x = alpha·x` in f64 (`dscal`): entry `scal_sc`, alpha read from the
-/// buffer `alpha` (its first f64).
-pub(crate) fn scal_f64<'a>(ctx: &Context, alpha: &'a Buf, x: &'a VecOperand) -> Dispatch<'a> {
-    with_scalars(ctx, "scal_sc", alpha, x, None)
+impl Typed for f32 {
+    fn dispatches<'a>(ctx: &Context, c: Call<'a, f32>) -> crate::error::Result<Vec<Dispatch<'a>>> {
+        let (op, x, staged) = (c.op, c.x, c.staged);
+        // scal's y is a dummy binding (WebGPU forbids binding x twice as read_write).
+        let y = match c.y {
+            Some(y) => y,
+            None => staged.dummy.get_or_init(|| contiguous(ctx, 0)),
+        };
+        let parts = staged.parts.get_or_init(|| split(ctx, op, x, y));
+        let mut coef = [0.0; 4];
+        for (v, s) in coef.iter_mut().zip(c.h) {
+            *v = s.value();
+        }
+        let d = dispatches_split(ctx, op, coef, x, y, parts);
+        Ok(match c.h {
+            // alpha on the device is read into each dispatch's params; the shader tests it
+            // there (DESIGN.md §3).
+            [alpha] => d.into_iter().map(|d| alpha.apply(d, ALPHA)).collect(),
+            _ => d,
+        })
+    }
+}
+
+impl Typed for f64 {
+    fn dispatches<'a>(ctx: &Context, c: Call<'a, f64>) -> crate::error::Result<Vec<Dispatch<'a>>> {
+        if let (true, Some(y)) = (c.h.is_empty(), c.y) {
+            return Ok(dispatches_as(ctx, c.op, [0.0; 4], c.x, y, Elem::F64));
+        }
+        let made = scalars_f64(ctx, c.routine, c.h)?;
+        let (sc, copies) = c.staged.sc.get_or_init(|| made);
+        // A device scalar is copied into `sc` first; `axpy_sc` leaves y as it is for alpha = 0.
+        let entry = match c.op {
+            Variant::Axpy => "axpy_sc",
+            Variant::Scal => "scal_sc",
+            _ => "rot_sc",
+        };
+        let mut d = copies.dispatches();
+        d.push(with_scalars(ctx, entry, sc, c.x, c.y));
+        Ok(d)
+    }
 }
 
 /// One dispatch of an f64 entry that reads its coefficients from the buffer `sc` (binding 5),
-/// over `x` (binding 1) and `y` (binding 2), UNROLL elements per invocation.
+/// over `x` (binding 1) and `y` (binding 2), UNROLL elements per invocation: `axpy_sc`
+/// (`y = alpha·x + y`, alpha its first f64), `scal_sc` (`x = alpha·x`, no `y`), `rot_sc`
+/// (`(x, y) = (h11·x + h12·y, h21·x + h22·y)`, `[h11, h12, h21, h22]` its first four f64).
 fn with_scalars<'a>(
     ctx: &Context,
     entry: &'static str,

@@ -11,7 +11,7 @@
 use crate::context::{Context, Elem};
 use crate::error::Result;
 use crate::launch::Dispatch;
-use crate::layout::VecOperand;
+use crate::layout::{Precision, VecOperand};
 
 super::shader!(SHADER, REDUCTION);
 
@@ -180,6 +180,67 @@ impl Total {
         } else {
             ext_to_f64((u64::from(hi) << 32) | u64::from(lo), e as i32)
         }
+    }
+}
+
+/// The element types of the reduction routines: which instance computes a reduction of their
+/// elements, and how its total reads.
+pub(crate) trait Reduce: Precision {
+    /// The instance that computes `variant` ([`Variant::Dot`], [`Variant::Asum`] or
+    /// [`Variant::Iamax`]) over elements of this type on `ctx`. In f64 without `SHADER_F64`,
+    /// asum and iamax run their exact integer forms ([`Variant::AsumExt`], the bit-pattern
+    /// [`Variant::Iamax`]) on the f32 instance.
+    fn instance(ctx: &Context, variant: Variant) -> Instance;
+
+    /// The result `t` of a reduction run as `kind`, in this element type.
+    fn value(total: &Total, kind: Instance) -> Self;
+
+    /// `t` from its words on the device (a total kept there).
+    fn decode(words: &[u32]) -> Self;
+}
+
+impl Reduce for f32 {
+    fn instance(_: &Context, variant: Variant) -> Instance {
+        Instance {
+            variant,
+            elem: Elem::F32,
+            words: 1,
+        }
+    }
+
+    fn value(total: &Total, _: Instance) -> f32 {
+        total.t_f32()
+    }
+
+    fn decode(words: &[u32]) -> f32 {
+        crate::resident::decode_f32(words)
+    }
+}
+
+impl Reduce for f64 {
+    fn instance(ctx: &Context, variant: Variant) -> Instance {
+        let (variant, elem) = match (variant, ctx.native_f64()) {
+            (Variant::Asum, false) => (Variant::AsumExt, Elem::F32),
+            (Variant::Iamax, true) => (Variant::IamaxNative, Elem::F64),
+            (Variant::Iamax, false) => (Variant::Iamax, Elem::F32),
+            (variant, _) => (variant, Elem::F64),
+        };
+        Instance {
+            variant,
+            elem,
+            words: 2,
+        }
+    }
+
+    fn value(total: &Total, kind: Instance) -> f64 {
+        match kind.variant {
+            Variant::AsumExt => total.ext_f64(),
+            _ => total.t_f64(),
+        }
+    }
+
+    fn decode(w: &[u32]) -> f64 {
+        f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32))
     }
 }
 

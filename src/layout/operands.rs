@@ -1,15 +1,16 @@
 //! Operand movement: the upload (or gather) of a view's span into a device buffer
-//! ([`vector`], [`matrix`] and their forms), the write-back of results into the caller's views
+//! ([`vector_any`], [`matrix`] and their forms), the write-back of results into the caller's views
 //! ([`finish_in`]: one submission, one read-back), and the device copies and clears of resident
 //! outputs.
 
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3, Axis, Dimension};
 
+use super::typed::Precision;
 use super::{
-    check_binding, check_ctx, check_fits, source, BatchMut, BatchOperand, BatchRef, MatMut,
-    MatOperand, MatRef, VecMut, VecOperand, VecRef,
+    check_binding, check_ctx, check_fits, source, BatchMut, BatchOperand, BatchRef, Element,
+    MatMut, MatOperand, MatRef, VecMut, VecOperand, VecRef,
 };
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::{Command, Dispatch, Read, SinkFn, Wait};
@@ -17,14 +18,15 @@ use crate::pool::Buf;
 use crate::transfer::Dest;
 
 /// The public forms of an operand's upload function `$inner` (`vector_for`, `matrix_for`,
-/// `batch_for`): each `name(flags…)` is `fn name(ctx, routine, arg, $x: $ty) -> Result<$out>`,
-/// calling `$inner(ctx, routine, arg, $x.into(), flags…)`.
+/// `batch_for`): each `name<Bound>(flags…)` is `fn name<T: Bound>(ctx, routine, arg, $x: $ty)
+/// -> Result<$out>`, calling `$inner(ctx, routine, arg, $x.into(), flags…)` (the `_of` forms
+/// choose by `Precision`, the others take any `Element`).
 macro_rules! operand_forms {
     ($inner:ident($x:ident: $ty:ty) -> $out:ty {
-        $($(#[$doc:meta])* $name:ident($($flag:expr),*);)*
+        $($(#[$doc:meta])* $name:ident<$bound:path>($($flag:expr),*);)*
     }) => {
         $($(#[$doc])*
-        pub(crate) fn $name<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+        pub(crate) fn $name<'v, T: $bound + 'v>(
             ctx: &Context,
             routine: &'static str,
             arg: &'static str,
@@ -38,17 +40,17 @@ macro_rules! operand_forms {
 operand_forms! {
     vector_for(x: impl Into<VecRef<'v, T>>) -> VecOperand {
         /// Upload a vector view (any stride, including negative and zero), or take a resident one as
-        /// it is; the operand must fit one storage binding ([`check_binding`]), for routines that bind
-        /// their operands whole.
-        vector(true);
-        /// Upload a vector view (any stride, including negative and zero), or take a resident one as
         /// it is, for routines that process operands in parts ([`vec_chunks`]): the operand may be as
         /// large as one buffer of the device.
-        vector_any(false);
+        vector_any<Element>(false);
+        /// The device operand of a vector for a routine whose f32 kernels take operands in parts
+        /// ([`vector_any`]) and whose f64 kernels bind them whole: in f64 the operand must fit one
+        /// storage binding ([`check_binding`]).
+        vector_of<Precision>(T::ELEM == Elem::F64);
     }
 }
 
-fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+fn vector_for<'v, T: Element + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
@@ -92,21 +94,23 @@ fn vector_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
 operand_forms! {
     matrix_for(a: impl Into<MatRef<'v, T>>) -> MatOperand {
         /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-        matrix(true, true);
+        matrix<Element>(true, true);
         /// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
         /// operand may be as large as one buffer of the device.
-        matrix_any(true, false);
+        matrix_any<Element>(true, false);
         /// The device operand of an output matrix that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
         /// uploaded.
-        matrix_output(false, true);
+        matrix_output<Element>(false, true);
         /// The device operand of an output matrix that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
-        matrix_output_any(false, false);
+        matrix_output_any<Element>(false, false);
+        /// [`vector_of`] for a matrix: [`matrix_any`] in f32, [`matrix`] in f64.
+        matrix_of<Precision>(true, T::ELEM == Elem::F64);
     }
 }
 
-fn matrix_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+fn matrix_for<'v, T: Element + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,
@@ -194,56 +198,65 @@ pub(crate) fn write_triangle<T: Copy>(
 
 /// The plan of an output view, if the device holds it in exactly that plan's order (it was
 /// uploaded from this view): then read-back scatters straight into the view.
-fn dest_for<'a, D: Dimension>(
-    view: &'a mut ndarray::ArrayViewMut<'_, f32, D>,
+fn dest_for<'a, T: Copy + Send + Sync, D: Dimension>(
+    view: &'a mut ndarray::ArrayViewMut<'_, T, D>,
     offset: u32,
     strides: &[isize],
-) -> Option<Dest<'a, f32>> {
+) -> Option<Dest<'a, T>> {
     // SAFETY: pointer, shape and strides come from a live view borrowed mutably for `'a`.
     let (plan, off, st) = unsafe { Dest::of_view(view.as_mut_ptr(), view.shape(), view.strides()) };
     (off == offset as usize && st == strides).then_some(plan)
 }
 
-/// Where a routine's result goes: the output argument and the device operand that holds the
-/// result (the output's own upload, or a separate buffer laid out like it).
-pub(crate) enum Out<'r, 'a> {
+/// Where a routine's result goes: the output argument of element type `T` and the device
+/// operand that holds the result (the output's own upload, or a separate buffer laid out like
+/// it).
+pub(crate) enum Out<'r, 'a, T = f32> {
     /// A whole vector.
-    Vec(&'r mut VecMut<'a, f32>, &'r VecOperand),
+    Vec(&'r mut VecMut<'a, T>, &'r VecOperand),
     /// A whole matrix.
-    Mat(&'r mut MatMut<'a, f32>, &'r MatOperand),
+    Mat(&'r mut MatMut<'a, T>, &'r MatOperand),
     /// One triangle of a square matrix (the other is not written on the host).
-    Tri(&'r mut MatMut<'a, f32>, &'r MatOperand, Uplo),
+    Tri(&'r mut MatMut<'a, T>, &'r MatOperand, Uplo),
     /// A whole batch of matrices.
-    Batch(&'r mut BatchMut<'a, f32>, &'r BatchOperand),
+    Batch(&'r mut BatchMut<'a, T>, &'r BatchOperand),
 }
+
+/// An output of a routine of element type `T`: [`Out`] under the name the f64 routines of
+/// Level 3 use.
+pub(crate) type OutAs<'r, 'a, T> = Out<'r, 'a, T>;
+
+pub(crate) use finish_in as finish_as_in;
 
 /// Run `dispatches` and deliver the results: host outputs are read back (one submission, one
 /// read-back for all of them) and written element by element; resident outputs stay on the
 /// device (a result computed in a separate buffer is copied into the output's buffer on the
 /// device). With only resident outputs nothing waits: the commands are held back. Host
 /// outputs wait for the read-back as `wait` says: the one path of every routine's blocking form
-/// and its `_async` twin.
-pub(crate) async fn finish_in(
+/// and its `_async` twin, in every element type.
+pub(crate) async fn finish_in<T: bytemuck::Pod + Default + Send + Sync>(
     ctx: &Context,
     routine: &'static str,
     dispatches: &[Dispatch<'_>],
-    outs: &mut [Out<'_, '_>],
+    outs: &mut [Out<'_, '_, T>],
     wait: Wait,
 ) -> Result<()> {
+    let size = std::mem::size_of::<T>();
     let mut copies = Vec::new();
     // Host outputs: a direct plan, or a buffer for an element-wise write after the read.
-    enum Sink<'p> {
-        Direct(Dest<'p, f32>),
-        Staged(Vec<f32>),
+    enum Sink<'p, T> {
+        Direct(Dest<'p, T>),
+        Staged(Vec<T>),
     }
-    let mut sinks: Vec<(usize, &Buf, usize, Sink<'_>)> = Vec::new();
+    let staged = |span: usize| Sink::Staged(vec![T::default(); span]);
+    let mut sinks: Vec<(usize, &Buf, usize, Sink<'_, T>)> = Vec::new();
     for (k, o) in outs.iter_mut().enumerate() {
         match o {
             Out::Vec(VecMut::Device(d), op) => {
                 if !d.buffer.holds(&op.buffer) {
                     let runs = (vec![d.offset], d.len);
                     copies.extend(resident_copies(
-                        &op.buffer, op.offset, d.buffer, d.offset, runs, 4,
+                        &op.buffer, op.offset, d.buffer, d.offset, runs, size,
                     ));
                 }
             }
@@ -251,26 +264,26 @@ pub(crate) async fn finish_in(
                 if !d.buffer.holds(&op.buffer) {
                     let runs = d.runs();
                     copies.extend(resident_copies(
-                        &op.buffer, op.offset, d.buffer, d.offset, runs, 4,
+                        &op.buffer, op.offset, d.buffer, d.offset, runs, size,
                     ));
                 }
             }
             Out::Vec(VecMut::Host(v), op) => {
                 let sink = match dest_for(v, op.offset, &[op.inc as isize]) {
                     Some(p) if p.len() == op.span => Sink::Direct(p),
-                    _ => Sink::Staged(vec![0.0; op.span]),
+                    _ => staged(op.span),
                 };
                 sinks.push((k, &op.buffer, op.span, sink));
             }
             Out::Mat(MatMut::Host(v), op) => {
                 let sink = match dest_for(v, op.offset, &[op.rs as isize, op.cs as isize]) {
                     Some(p) if p.len() == op.span => Sink::Direct(p),
-                    _ => Sink::Staged(vec![0.0; op.span]),
+                    _ => staged(op.span),
                 };
                 sinks.push((k, &op.buffer, op.span, sink));
             }
             Out::Tri(MatMut::Host(_), op, _) => {
-                sinks.push((k, &op.buffer, op.span, Sink::Staged(vec![0.0; op.span])));
+                sinks.push((k, &op.buffer, op.span, staged(op.span)));
             }
             Out::Batch(BatchMut::Device(d), op) => {
                 if *op.buffer != *d.buffer {
@@ -279,7 +292,7 @@ pub(crate) async fn finish_in(
                         src_offset: 0,
                         dst: d.buffer.clone(),
                         dst_offset: 0,
-                        size: (op.span.max(1) * 4) as u64,
+                        size: (op.span.max(1) * size) as u64,
                     });
                 }
             }
@@ -289,7 +302,7 @@ pub(crate) async fn finish_in(
                 let dense = crate::transfer::is_dense(v.shape(), v.strides());
                 let sink = match dense.then(|| dest_for(v, op.offset, &strides)).flatten() {
                     Some(p) if p.len() == op.span => Sink::Direct(p),
-                    _ => Sink::Staged(vec![0.0; op.span]),
+                    _ => staged(op.span),
                 };
                 sinks.push((k, &op.buffer, op.span, sink));
             }
@@ -304,10 +317,10 @@ pub(crate) async fn finish_in(
                     Sink::Direct(plan) => {
                         let plan = &*plan;
                         Box::new(move |off: u64, bytes: &[u8]| {
-                            let vals: &[f32] = bytemuck::cast_slice(bytes);
+                            let vals: &[T] = bytemuck::cast_slice(bytes);
                             // SAFETY: the plan comes from the output view, borrowed mutably by
                             // `outs` for this whole call; pieces are disjoint.
-                            unsafe { plan.scatter_serial(off as usize / 4, vals) };
+                            unsafe { plan.scatter_serial(off as usize / size, vals) };
                         })
                     }
                     Sink::Staged(buf) => {
@@ -328,7 +341,7 @@ pub(crate) async fn finish_in(
             .flat_map(|((buffer, span), f)| {
                 Read::of(
                     &buffer.segments(),
-                    ((*span * 4) as u64).min(buffer.size()),
+                    ((*span * size) as u64).min(buffer.size()),
                     &**f,
                 )
             })
@@ -336,7 +349,7 @@ pub(crate) async fn finish_in(
         ctx.execute_reads_in(routine, dispatches, copies, &mut reads, wait)
             .await?;
     }
-    let staged: Vec<(usize, Vec<f32>)> = sinks
+    let staged: Vec<(usize, Vec<T>)> = sinks
         .into_iter()
         .filter_map(|(k, _, _, s)| match s {
             Sink::Staged(v) => Some((k, v)),
@@ -415,14 +428,14 @@ pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T
 operand_forms! {
     batch_for(a: BatchRef<'v, T>) -> BatchOperand {
         /// Upload an input batch (see the rules of `layout/batch.rs`).
-        batch(true);
+        batch<Element>(true);
         /// The device operand of an output batch that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`batch`] would, nothing uploaded.
-        batch_output(false);
+        batch_output<Element>(false);
     }
 }
 
-fn batch_for<'v, T: bytemuck::Pod + Send + Sync + 'v>(
+fn batch_for<'v, T: Element + 'v>(
     ctx: &Context,
     routine: &'static str,
     arg: &'static str,

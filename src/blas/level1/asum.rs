@@ -1,135 +1,66 @@
-use crate::blas::check_dim;
-use crate::context::Elem;
-use crate::drivers::reduction::{self, Instance, Variant};
+use super::nrm2::norm_in;
+use crate::blas::forms::routine;
+use crate::drivers::reduction::Variant;
 use crate::error::Result;
-use crate::launch::Wait;
-use crate::layout::{self, VecRef};
-use crate::resident::decode_f32;
+use crate::layout::VecRef;
 use crate::{Context, GpuScalar};
 
-/// `Σ_i |x_i|`.
-///
-/// BLAS: `sasum`. `x` is a 1-D view, any stride; n = 0 gives 0. The sum is a tree (each
-/// invocation sums a grid-stride share of at most `⌈n / 262144⌉` terms, then the workgroup and
-/// the workgroups are summed pairwise, in one pass: the last workgroup to finish adds the
-/// others' sums; `vec4` loads for a contiguous `x`), so its error grows like `log2 n` roundings instead of the
-/// `n` of a sequential sum (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
-/// §4.2), and a sum of 2·10^7 ones is exactly 2·10^7 (a sequential f32 sum stalls at 2^24).
-/// A NaN gives NaN, an infinity +∞. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).
-/// `x` may be a resident [`GpuVector`](crate::GpuVector) (used in place, no upload); to keep
-/// the sum on the device too, see [`resident::sasum`](crate::resident::sasum).
-///
-/// # Errors
-/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
-/// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// assert_eq!(wgblas::blas::sasum(ctx, array![1.0f32, -2.0, 3.5].view())?, 6.5);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn sasum<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(sasum_in(ctx, x, Wait::Block))
-}
-
-/// The core of [`sasum`] and [`sasum_async`](crate::blas::sasum_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn sasum_in<'a>(
-    ctx: &Context,
-    x: impl Into<VecRef<'a>>,
-    wait: Wait,
-) -> Result<f32> {
-    const R: &str = "sasum";
-    let x = x.into();
-    crate::blas::owners!(ctx, R, x);
-    check_dim(R, "x", x.len())?;
-    if x.is_empty() {
-        return Ok(0.0);
-    }
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = Instance {
-        variant: Variant::Asum,
-        elem: Elem::F32,
-        words: 1,
-    };
-    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
-        .await?
-        .t_f32())
-}
-
-/// `Σ_i |x_i|` of an `f64` vector.
-///
-/// BLAS: `dasum`. As [`sasum`], on every adapter (DESIGN.md §5):
-/// - where the adapter has `SHADER_F64` ([`Context::native_f64`]): a tree sum in native f64;
-/// - elsewhere (or when forced by [`Context::set_force_f64_fallback`]): the f64 data is read as
-///   `u32` word pairs and summed with integer arithmetic only, in an extended format with an
-///   `i32` exponent and a 64-bit integer mantissa (value `m·2^e`). Each term is exact in it
-///   (53-bit significand, subnormals included); each addition aligns the smaller operand on the
-///   larger exponent after normalising both mantissas to 63 bits, losing less than `2^-62`
-///   relative; the total is rounded once to the nearest f64 on the host (overflow gives +∞). So
-///   the result is correct over the whole f64 range, with no overflow or underflow of
-///   intermediates, within about `(n/262144 + log2 n)·2^-62` relative of the exact sum plus one
-///   rounding. (Float-float arithmetic alone would not do: its exponent range is that of f32.)
-///
-/// A NaN gives NaN, an infinity +∞. Metric: within 64 f64 ULP of OpenBLAS (DESIGN.md §2).
-/// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
-///
-/// # Errors
-/// As [`sasum`].
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// let s = wgblas::blas::dasum(ctx, array![1e300f64, -1e300, 1e-300].view())?;
-/// assert_eq!(s, 2e300);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn dasum<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dasum_in(ctx, x, Wait::Block))
-}
-
-/// The core of [`dasum`] and [`dasum_async`](crate::blas::dasum_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dasum_in<'a>(
-    ctx: &Context,
-    x: impl Into<VecRef<'a, f64>>,
-    wait: Wait,
-) -> Result<f64> {
-    const R: &str = "dasum";
-    let x = x.into();
-    crate::blas::owners!(ctx, R, x);
-    check_dim(R, "x", x.len())?;
-    if x.is_empty() {
-        return Ok(0.0);
-    }
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    if ctx.native_f64() {
-        let kind = Instance {
-            variant: Variant::Asum,
-            elem: Elem::F64,
-            words: 2,
-        };
-        Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
-            .await?
-            .t_f64())
-    } else {
-        let kind = Instance {
-            variant: Variant::AsumExt,
-            elem: Elem::F32,
-            words: 2,
-        };
-        Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
-            .await?
-            .ext_f64())
-    }
+routine! {
+    /// `Σ_i |x_i|`.
+    ///
+    /// BLAS: `sasum`. `x` is a 1-D view, any stride; n = 0 gives 0. The sum is a tree (each
+    /// invocation sums a grid-stride share of at most `⌈n / 262144⌉` terms, then the workgroup and
+    /// the workgroups are summed pairwise, in one pass: the last workgroup to finish adds the
+    /// others' sums; `vec4` loads for a contiguous `x`), so its error grows like `log2 n` roundings instead of the
+    /// `n` of a sequential sum (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
+    /// §4.2), and a sum of 2·10^7 ones is exactly 2·10^7 (a sequential f32 sum stalls at 2^24).
+    /// A NaN gives NaN, an infinity +∞. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).
+    /// `x` may be a resident [`GpuVector`](crate::GpuVector) (used in place, no upload); to keep
+    /// the sum on the device too, see [`resident::sasum`](crate::resident::sasum).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
+    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// assert_eq!(wgblas::blas::sasum(ctx, array![1.0f32, -2.0, 3.5].view())?, 6.5);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn sasum / sasum_in<'a>(x: impl Into<VecRef<'a>>) -> Result<f32>;
+    /// `Σ_i |x_i|` of an `f64` vector.
+    ///
+    /// BLAS: `dasum`. As [`sasum`], on every adapter (DESIGN.md §5):
+    /// - where the adapter has `SHADER_F64` ([`Context::native_f64`]): a tree sum in native f64;
+    /// - elsewhere (or when forced by [`Context::set_force_f64_fallback`]): the f64 data is read as
+    ///   `u32` word pairs and summed with integer arithmetic only, in an extended format with an
+    ///   `i32` exponent and a 64-bit integer mantissa (value `m·2^e`). Each term is exact in it
+    ///   (53-bit significand, subnormals included); each addition aligns the smaller operand on the
+    ///   larger exponent after normalising both mantissas to 63 bits, losing less than `2^-62`
+    ///   relative; the total is rounded once to the nearest f64 on the host (overflow gives +∞). So
+    ///   the result is correct over the whole f64 range, with no overflow or underflow of
+    ///   intermediates, within about `(n/262144 + log2 n)·2^-62` relative of the exact sum plus one
+    ///   rounding. (Float-float arithmetic alone would not do: its exponent range is that of f32.)
+    ///
+    /// A NaN gives NaN, an infinity +∞. Metric: within 64 f64 ULP of OpenBLAS (DESIGN.md §2).
+    /// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
+    ///
+    /// # Errors
+    /// As [`sasum`].
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// let s = wgblas::blas::dasum(ctx, array![1e300f64, -1e300, 1e-300].view())?;
+    /// assert_eq!(s, 2e300);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn dasum / dasum_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<f64>;
+    = norm_in(Variant::Asum, x.into());
 }
 
 /// `Σ|x_i|` kept on the device: [`resident::sasum`](crate::resident::sasum).
@@ -137,10 +68,5 @@ pub(crate) fn sasum_device<'a, 'c>(
     ctx: &'c Context,
     x: impl Into<VecRef<'a>>,
 ) -> Result<GpuScalar<'c, f32>> {
-    let kind = Instance {
-        variant: Variant::Asum,
-        elem: Elem::F32,
-        words: 1,
-    };
-    super::kept_one(ctx, "sasum", kind, &x.into(), 0, decode_f32)
+    super::kept_one(ctx, "sasum", Variant::Asum, x.into(), 0)
 }

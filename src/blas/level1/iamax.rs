@@ -1,6 +1,6 @@
 use crate::blas::check_dim;
-use crate::context::Elem;
-use crate::drivers::reduction::{self, Instance, Variant};
+use crate::blas::forms::routine;
+use crate::drivers::reduction::{self, Reduce, Variant};
 use crate::error::{Error, Result};
 use crate::launch::Wait;
 use crate::layout::{self, VecRef};
@@ -14,133 +14,65 @@ fn empty(routine: &'static str) -> Error {
     }
 }
 
-/// The index of the first element of largest magnitude: `argmin { i : |x_i| = max_j |x_j| }`.
-///
-/// BLAS: `isamax`, with a **0-based** index (reference BLAS returns it 1-based). `x` is a 1-D
-/// view, any stride; the index is the logical one of the view (for a reversed view, index 0 is
-/// the last element in memory).
-///
-/// Rules (DESIGN.md §3): ties go to the lowest index (`-0.0` ties with `0.0`); a NaN counts as
-/// larger than every number, so the **first NaN** wins (the rule the reference adopted for
-/// complex `icamax` in LAPACK 3.10); `±∞` is larger than every finite value. The comparison is
-/// exact on every adapter: magnitudes are compared as the integers of their bit patterns (sign
-/// bit cleared), which order non-negative IEEE floats like their values, subnormals included.
-/// n = 1 returns 0 at once. `x` may be a resident [`GpuVector`](crate::GpuVector) (used in
-/// place, no upload); to keep the index on the device too, see
-/// [`resident::isamax`](crate::resident::isamax).
-///
-/// # Errors
-/// [`Error::InvalidArgument`] (`x`) when `x` is empty: there is no index to return (reference
-/// BLAS returns the out-of-range index 0 there, which is a valid index in 0-based terms, so
-/// wgblas reports it instead); [`Error::TooLarge`] when `x` does not fit one buffer of the device
-/// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-/// [`Error::Gpu`] on a device failure.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// let x = array![1.0f32, -7.0, 3.0, 7.0];
-/// assert_eq!(wgblas::blas::isamax(ctx, x.view())?, 1); // |-7| = |7|: the first one
-/// assert_eq!(wgblas::blas::isamax(ctx, array![1.0f32, f32::NAN, f32::INFINITY, f32::NAN].view())?, 1);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn isamax<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<usize> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(isamax_in(ctx, x, Wait::Block))
-}
-
-/// The core of [`isamax`] and [`isamax_async`](crate::blas::isamax_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn isamax_in<'a>(
-    ctx: &Context,
-    x: impl Into<VecRef<'a>>,
-    wait: Wait,
-) -> Result<usize> {
-    const R: &str = "isamax";
-    let x = x.into();
-    crate::blas::owners!(ctx, R, x);
-    check_dim(R, "x", x.len())?;
-    match x.len() {
-        0 => return Err(empty(R)),
-        1 => return Ok(0),
-        _ => {}
-    }
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = Instance {
-        variant: Variant::Iamax,
-        elem: Elem::F32,
-        words: 1,
-    };
-    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
-        .await?
-        .index())
-}
-
-/// The index of the first element of largest magnitude of an `f64` vector.
-///
-/// BLAS: `idamax`, 0-based, with the rules of [`isamax`] (ties to the lowest index, the first
-/// NaN wins, n = 1 returns 0, an empty `x` is an error). Exact on every adapter (DESIGN.md §5):
-/// - where the adapter has `SHADER_F64` ([`Context::native_f64`]), magnitudes are compared in
-///   native f64 (NaN found from the bit patterns);
-/// - elsewhere (or when forced by [`Context::set_force_f64_fallback`]), the f64 data is read as
-///   pairs of `u32` words and `|x_i|` compared as the 63-bit integer of its bit pattern without
-///   the sign (high word, then low word), which orders magnitudes exactly over the whole f64
-///   range, subnormals and infinities included; NaN maps above every number.
-///
-/// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
-///
-/// # Errors
-/// As [`isamax`].
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// let x = array![1e-300f64, -1e300, 5e-324, 1e300];
-/// assert_eq!(wgblas::blas::idamax(ctx, x.view())?, 1);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn idamax<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<usize> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(idamax_in(ctx, x, Wait::Block))
-}
-
-/// The core of [`idamax`] and [`idamax_async`](crate::blas::idamax_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn idamax_in<'a>(
-    ctx: &Context,
-    x: impl Into<VecRef<'a, f64>>,
-    wait: Wait,
-) -> Result<usize> {
-    const R: &str = "idamax";
-    let x = x.into();
-    crate::blas::owners!(ctx, R, x);
-    check_dim(R, "x", x.len())?;
-    match x.len() {
-        0 => return Err(empty(R)),
-        1 => return Ok(0),
-        _ => {}
-    }
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = if ctx.native_f64() {
-        Instance {
-            variant: Variant::IamaxNative,
-            elem: Elem::F64,
-            words: 2,
-        }
-    } else {
-        Instance {
-            variant: Variant::Iamax,
-            elem: Elem::F32,
-            words: 2,
-        }
-    };
-    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
-        .await?
-        .index())
+routine! {
+    /// The index of the first element of largest magnitude: `argmin { i : |x_i| = max_j |x_j| }`.
+    ///
+    /// BLAS: `isamax`, with a **0-based** index (reference BLAS returns it 1-based). `x` is a 1-D
+    /// view, any stride; the index is the logical one of the view (for a reversed view, index 0 is
+    /// the last element in memory).
+    ///
+    /// Rules (DESIGN.md §3): ties go to the lowest index (`-0.0` ties with `0.0`); a NaN counts as
+    /// larger than every number, so the **first NaN** wins (the rule the reference adopted for
+    /// complex `icamax` in LAPACK 3.10); `±∞` is larger than every finite value. The comparison is
+    /// exact on every adapter: magnitudes are compared as the integers of their bit patterns (sign
+    /// bit cleared), which order non-negative IEEE floats like their values, subnormals included.
+    /// n = 1 returns 0 at once. `x` may be a resident [`GpuVector`](crate::GpuVector) (used in
+    /// place, no upload); to keep the index on the device too, see
+    /// [`resident::isamax`](crate::resident::isamax).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] (`x`) when `x` is empty: there is no index to return (reference
+    /// BLAS returns the out-of-range index 0 there, which is a valid index in 0-based terms, so
+    /// wgblas reports it instead); [`Error::TooLarge`] when `x` does not fit one buffer of the device
+    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
+    /// [`Error::Gpu`] on a device failure.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// let x = array![1.0f32, -7.0, 3.0, 7.0];
+    /// assert_eq!(wgblas::blas::isamax(ctx, x.view())?, 1); // |-7| = |7|: the first one
+    /// assert_eq!(wgblas::blas::isamax(ctx, array![1.0f32, f32::NAN, f32::INFINITY, f32::NAN].view())?, 1);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn isamax / isamax_in<'a>(x: impl Into<VecRef<'a>>) -> Result<usize>;
+    /// The index of the first element of largest magnitude of an `f64` vector.
+    ///
+    /// BLAS: `idamax`, 0-based, with the rules of [`isamax`] (ties to the lowest index, the first
+    /// NaN wins, n = 1 returns 0, an empty `x` is an error). Exact on every adapter (DESIGN.md §5):
+    /// - where the adapter has `SHADER_F64` ([`Context::native_f64`]), magnitudes are compared in
+    ///   native f64 (NaN found from the bit patterns);
+    /// - elsewhere (or when forced by [`Context::set_force_f64_fallback`]), the f64 data is read as
+    ///   pairs of `u32` words and `|x_i|` compared as the 63-bit integer of its bit pattern without
+    ///   the sign (high word, then low word), which orders magnitudes exactly over the whole f64
+    ///   range, subnormals and infinities included; NaN maps above every number.
+    ///
+    /// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
+    ///
+    /// # Errors
+    /// As [`isamax`].
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// let x = array![1e-300f64, -1e300, 5e-324, 1e300];
+    /// assert_eq!(wgblas::blas::idamax(ctx, x.view())?, 1);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn idamax / idamax_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<usize>;
+    = iamax_in(x.into());
 }
 
 /// The index of the first largest `|x_i|`, kept on the device:
@@ -162,12 +94,30 @@ pub(crate) fn isamax_device<'a, 'c>(
     } else {
         Some(layout::vector_any(ctx, R, "x", &x)?)
     };
-    let kind = Instance {
-        variant: Variant::Iamax,
-        elem: Elem::F32,
-        words: 1,
-    };
+    let kind = f32::instance(ctx, Variant::Iamax);
     super::kept(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| {
         w[0] as usize
     })
+}
+
+/// The one core of [`isamax`] and [`idamax`] (`routine` names the one called), generic over
+/// the element type ([`Reduce`]: `idamax` compares in f64, or bit patterns where the adapter
+/// has no f64 shaders).
+async fn iamax_in<'a, T: Reduce>(
+    ctx: &Context,
+    routine: &'static str,
+    x: VecRef<'a, T>,
+    wait: Wait,
+) -> Result<usize> {
+    crate::blas::owners!(ctx, routine, x);
+    check_dim(routine, "x", x.len())?;
+    match x.len() {
+        0 => return Err(empty(routine)),
+        1 => return Ok(0),
+        _ => {}
+    }
+    let xd = layout::vector_any(ctx, routine, "x", &x)?;
+    let kind = T::instance(ctx, Variant::Iamax);
+    let total = reduction::run_in(ctx, routine, kind, &xd, &xd, wait).await?;
+    Ok(total.index())
 }

@@ -1,152 +1,143 @@
+use super::check_elem;
 use crate::blas::check_dim;
+use crate::blas::forms::routine;
 use crate::context::Elem;
-use crate::drivers::reduction::{self, Instance, Variant};
+use crate::drivers::reduction::{self, Instance, Reduce, Variant};
 use crate::error::Result;
 use crate::launch::Wait;
-use crate::layout::{self, VecRef};
-use crate::resident::decode_f32;
+use crate::layout::{self, VecOperand, VecRef};
 use crate::{Context, GpuScalar};
 
-/// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)`, without overflow or underflow.
-///
-/// BLAS: `snrm2`. `x` is a 1-D view, any stride; n = 0 gives 0.
-///
-/// Algorithm: Blue's scaled sum of squares (J. L. Blue, "A portable Fortran program to find the
-/// Euclidean norm of a vector", ACM TOMS 4(1), 1978), in the form of LAPACK 3.10's `snrm2.f90`
-/// (E. Anderson, "Algorithm 978: Safe scaling in the Level 1 BLAS", ACM TOMS 43(1), 2017): each
-/// `|x_i|` goes to one of three sums, the big ones (`> 2^44`) scaled by `2^-76`, the small ones
-/// (`< 2^-63`) scaled by `2^75`, the others unscaled; the three sums are tree-reduced in one
-/// pass and combined at the end as LAPACK does. The scale factors are powers of two, so scaling
-/// is exact. The big threshold is LAPACK's `2^52` lowered to `2^44` so that the unscaled sum
-/// cannot overflow for any n (< 2^40); with `2^52` it could from n = 2^24 on.
-///
-/// Special values (DESIGN.md §3), found from bit patterns: any NaN gives NaN; otherwise any `±∞`
-/// gives `+∞`. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).
-/// `x` may be a resident [`GpuVector`](crate::GpuVector) (used in place, no upload); to keep
-/// the norm on the device too, see [`resident::snrm2`](crate::resident::snrm2).
-///
-/// # Errors
-/// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
-/// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// // The squares 9e40 and 16e40 overflow f32, the norm does not.
-/// let n = wgblas::blas::snrm2(ctx, array![3e20f32, -4e20].view())?;
-/// assert!((n - 5e20).abs() <= 5e20 * 1e-6);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn snrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a>>) -> Result<f32> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(snrm2_in(ctx, x, Wait::Block))
+routine! {
+    /// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)`, without overflow or underflow.
+    ///
+    /// BLAS: `snrm2`. `x` is a 1-D view, any stride; n = 0 gives 0.
+    ///
+    /// Algorithm: Blue's scaled sum of squares (J. L. Blue, "A portable Fortran program to find the
+    /// Euclidean norm of a vector", ACM TOMS 4(1), 1978), in the form of LAPACK 3.10's `snrm2.f90`
+    /// (E. Anderson, "Algorithm 978: Safe scaling in the Level 1 BLAS", ACM TOMS 43(1), 2017): each
+    /// `|x_i|` goes to one of three sums, the big ones (`> 2^44`) scaled by `2^-76`, the small ones
+    /// (`< 2^-63`) scaled by `2^75`, the others unscaled; the three sums are tree-reduced in one
+    /// pass and combined at the end as LAPACK does. The scale factors are powers of two, so scaling
+    /// is exact. The big threshold is LAPACK's `2^52` lowered to `2^44` so that the unscaled sum
+    /// cannot overflow for any n (< 2^40); with `2^52` it could from n = 2^24 on.
+    ///
+    /// Special values (DESIGN.md §3), found from bit patterns: any NaN gives NaN; otherwise any `±∞`
+    /// gives `+∞`. Metric: within 50 ULP of OpenBLAS (DESIGN.md §2).
+    /// `x` may be a resident [`GpuVector`](crate::GpuVector) (used in place, no upload); to keep
+    /// the norm on the device too, see [`resident::snrm2`](crate::resident::snrm2).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
+    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// // The squares 9e40 and 16e40 overflow f32, the norm does not.
+    /// let n = wgblas::blas::snrm2(ctx, array![3e20f32, -4e20].view())?;
+    /// assert!((n - 5e20).abs() <= 5e20 * 1e-6);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn snrm2 / snrm2_in<'a>(x: impl Into<VecRef<'a>>) -> Result<f32>;
+    /// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)` in f64, without overflow or underflow.
+    ///
+    /// BLAS: `dnrm2`. `x` is a 1-D view of f64 (any stride) or a resident `GpuVector<f64>`; n = 0
+    /// gives 0.
+    ///
+    /// Algorithm: Blue's scaled sum of squares in the form of LAPACK 3.10's `dnrm2.f90` (E.
+    /// Anderson, "Algorithm 978: Safe scaling in the Level 1 BLAS", ACM TOMS 43(1), 2017), with
+    /// its f64 constants (`la_constants.f90`): `tsml = 2^-511`, `tbig = 2^486`, `ssml = 2^537`,
+    /// `sbig = 2^-538`. Each `|x_i|` belongs to one band: above `tbig` its square is summed scaled
+    /// by `sbig²`, below `tsml` scaled by `ssml²`, otherwise unscaled. The sums are tree-reduced on
+    /// the device (`wgsl/level1/reduction.wgsl`, `alias T = f64;`), one pass per band: the medium
+    /// band always, which also reports which other bands hold elements, then the big band if any
+    /// element is above `tbig`, else the small band if any is below `tsml` (LAPACK ignores the
+    /// small sum when there is a big one). The three sums are combined on the host exactly as
+    /// LAPACK combines them. The scalings are exact (powers of two).
+    ///
+    /// Special values (DESIGN.md §3), found from bit patterns: any NaN gives NaN; otherwise any `±∞`
+    /// gives `+∞`. Metric: within 50 ULP (eps = 2^-52) of OpenBLAS `dnrm2` (DESIGN.md §2).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer
+    /// of the device (past one storage binding it is processed in parts, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// // The squares 9e400 and 16e400 overflow f64, the norm does not.
+    /// let n = wgblas::blas::dnrm2(ctx, array![3e200f64, -4e200].view())?;
+    /// assert!((n - 5e200).abs() <= 5e200 * 1e-15);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn dnrm2 / dnrm2_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<f64>;
+    = norm_in(Variant::Nrm2, x.into());
 }
 
-/// The core of [`snrm2`] and [`snrm2_async`](crate::blas::snrm2_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn snrm2_in<'a>(
+/// The one core of the norms (`routine` names the one called), generic over the element type
+/// ([`Reduce`]): [`sasum`](crate::blas::sasum), [`dasum`](crate::blas::dasum) (`variant` =
+/// `Asum`; `dasum` runs an exact integer form where the adapter has no f64 shaders) and
+/// [`snrm2`], [`dnrm2`] (`Nrm2`: `snrm2` finishes Blue's sums on the device in one pass,
+/// `dnrm2` runs [`dnrm2_bands`]). The checks, the quick return and the upload are shared.
+pub(super) async fn norm_in<'a, T: Reduce>(
     ctx: &Context,
-    x: impl Into<VecRef<'a>>,
+    routine: &'static str,
+    variant: Variant,
+    x: VecRef<'a, T>,
     wait: Wait,
-) -> Result<f32> {
-    const R: &str = "snrm2";
-    let x = x.into();
-    crate::blas::owners!(ctx, R, x);
-    check_dim(R, "x", x.len())?;
-    if x.is_empty() {
-        return Ok(0.0);
+) -> Result<T> {
+    crate::blas::owners!(ctx, routine, x);
+    check_dim(routine, "x", x.len())?;
+    if variant == Variant::Nrm2 {
+        check_elem::<T>(ctx, routine)?;
     }
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let kind = Instance {
-        variant: Variant::Nrm2,
-        elem: Elem::F32,
-        words: 1,
+    if x.is_empty() {
+        return Ok(T::ZERO);
+    }
+    let xd = layout::vector_any(ctx, routine, "x", &x)?;
+    if variant == Variant::Asum {
+        let kind = T::instance(ctx, variant);
+        let total = reduction::run_in(ctx, routine, kind, &xd, &xd, wait).await?;
+        return Ok(T::value(&total, kind));
+    }
+    // The norm's bits, as the words of a total kept on the device ([`Reduce::decode`]).
+    let words = match T::ELEM {
+        Elem::F32 => {
+            let kind = T::instance(ctx, variant);
+            let total = reduction::run_in(ctx, routine, kind, &xd, &xd, wait).await?;
+            vec![total.nrm2().to_bits()]
+        }
+        Elem::F64 => {
+            let bits = dnrm2_bands(ctx, routine, &xd, wait).await?.to_bits();
+            vec![bits as u32, (bits >> 32) as u32]
+        }
     };
-    Ok(reduction::run_in(ctx, R, kind, &xd, &xd, wait)
-        .await?
-        .nrm2())
+    Ok(T::decode(&words))
 }
 
-/// `‖x‖₂` kept on the device: [`resident::snrm2`](crate::resident::snrm2).
-pub(crate) fn snrm2_device<'a, 'c>(
-    ctx: &'c Context,
-    x: impl Into<VecRef<'a>>,
-) -> Result<GpuScalar<'c, f32>> {
-    let kind = Instance {
-        variant: Variant::Nrm2,
-        elem: Elem::F32,
-        words: 1,
-    };
-    super::kept_one(ctx, "snrm2", kind, &x.into(), 11, decode_f32)
-}
-
-/// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)` in f64, without overflow or underflow.
-///
-/// BLAS: `dnrm2`. `x` is a 1-D view of f64 (any stride) or a resident `GpuVector<f64>`; n = 0
-/// gives 0.
-///
-/// Algorithm: Blue's scaled sum of squares in the form of LAPACK 3.10's `dnrm2.f90` (E.
-/// Anderson, "Algorithm 978: Safe scaling in the Level 1 BLAS", ACM TOMS 43(1), 2017), with
-/// its f64 constants (`la_constants.f90`): `tsml = 2^-511`, `tbig = 2^486`, `ssml = 2^537`,
-/// `sbig = 2^-538`. Each `|x_i|` belongs to one band: above `tbig` its square is summed scaled
-/// by `sbig²`, below `tsml` scaled by `ssml²`, otherwise unscaled. The sums are tree-reduced on
-/// the device (`wgsl/level1/reduction.wgsl`, `alias T = f64;`), one pass per band: the medium
-/// band always, which also reports which other bands hold elements, then the big band if any
-/// element is above `tbig`, else the small band if any is below `tsml` (LAPACK ignores the
-/// small sum when there is a big one). The three sums are combined on the host exactly as
-/// LAPACK combines them. The scalings are exact (powers of two).
-///
-/// Special values (DESIGN.md §3), found from bit patterns: any NaN gives NaN; otherwise any `±∞`
-/// gives `+∞`. Metric: within 50 ULP (eps = 2^-52) of OpenBLAS `dnrm2` (DESIGN.md §2).
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer
-/// of the device (past one storage binding it is processed in parts, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// // The squares 9e400 and 16e400 overflow f64, the norm does not.
-/// let n = wgblas::blas::dnrm2(ctx, array![3e200f64, -4e200].view())?;
-/// assert!((n - 5e200).abs() <= 5e200 * 1e-15);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn dnrm2<'a>(ctx: &Context, x: impl Into<VecRef<'a, f64>>) -> Result<f64> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dnrm2_in(ctx, x, Wait::Block))
-}
-
-/// The core of [`dnrm2`] and [`dnrm2_async`](crate::blas::dnrm2_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dnrm2_in<'a>(
+/// dnrm2 after the checks: the band of medium elements first (with the flags of the bands
+/// seen), then the band of big or small elements where there are any, combined on the host as
+/// LAPACK's `dnrm2` does ([`dnrm2_finish`]).
+async fn dnrm2_bands(
     ctx: &Context,
-    x: impl Into<VecRef<'a, f64>>,
+    routine: &'static str,
+    xd: &VecOperand,
     wait: Wait,
 ) -> Result<f64> {
-    const R: &str = "dnrm2";
-    let x = x.into();
-    crate::blas::owners!(ctx, R, x);
-    check_dim(R, "x", x.len())?;
-    crate::blas::check_f64(ctx, R)?;
-    if x.is_empty() {
-        return Ok(0.0);
-    }
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
     let band = |variant| {
         let kind = Instance {
             variant,
             elem: Elem::F64,
             words: 2,
         };
-        reduction::run_in(ctx, R, kind, &xd, &xd, wait)
+        reduction::run_in(ctx, routine, kind, xd, xd, wait)
     };
     let medium = band(Variant::Nrm2Medium).await?;
     let flags = medium.nrm2_flags();
@@ -198,6 +189,14 @@ fn dnrm2_finish(abig: f64, amed: f64, asml: f64) -> f64 {
         (1.0, amed)
     };
     scl * sumsq.sqrt()
+}
+
+/// `‖x‖₂` kept on the device: [`resident::snrm2`](crate::resident::snrm2).
+pub(crate) fn snrm2_device<'a, 'c>(
+    ctx: &'c Context,
+    x: impl Into<VecRef<'a>>,
+) -> Result<GpuScalar<'c, f32>> {
+    super::kept_one(ctx, "snrm2", Variant::Nrm2, x.into(), 11)
 }
 
 #[cfg(test)]

@@ -1,209 +1,95 @@
-use crate::blas::{check_dim, check_len};
-use crate::drivers::gemm;
-use crate::drivers::gemv::{self, Variant};
+use super::{product_in, Kind};
+use crate::blas::forms::routine;
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::launch::Wait;
-use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecRef};
-use crate::Context;
+use crate::layout::{MatRef, Scalar, VecMut, VecRef};
 
-/// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
-///
-/// BLAS: `sgemv`. `A` is m×n in any layout (C order, F order, transposed, sliced, strided);
-/// `x` has length n (m for `Transpose::Yes`) and `y` length m (n). A row-major (C-order) `A`
-/// is the column-major `Aᵀ` with its strides swapped, so every layout and both `trans` values
-/// are one kernel with no copy; `x` and `y` may have any stride, including negative ones. (The
-/// one exception, for every Level 2 routine: a view whose memory span is more than about twice
-/// its element count, such as a step of 3 or a column of a wide matrix, is packed into one
-/// contiguous copy first; see [`crate::layout`].)
-///
-/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
-/// order, or its `.t()`), `x` and `y` as [`GpuVector`](crate::GpuVector)s, `alpha` and `beta` as
-/// f32 [`GpuScalar`](crate::GpuScalar)s; host and resident operands may be mixed in one call
-/// (see [`crate::resident`]).
-///
-/// Reference BLAS semantics: `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0`
-/// never reads `y`, so NaN or Inf in `y` do not leak. When `A` has no rows or no columns the
-/// routine returns at once and `y` is unchanged, as reference `SGEMV` does (`M = 0` or `N = 0`:
-/// quick return); so does `alpha = 0` with `beta = 1`. These rules hold alike for an alpha or
-/// beta held on the device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or
-/// beta is not 0, and NaN or Inf in `A` or `x` propagate through every product, a zero partner
-/// included (DESIGN.md §3).
-///
-/// The kernel is chosen by storage order and aspect ratio (`wgsl/level2/gemv_wide.wgsl`): where
-/// the rows of `op(A)` are contiguous (C order, or F order transposed), 1 to 64 invocations share
-/// each row, reading 4 columns at a time (`vec4` where aligned) and summing as a tree; where its
-/// columns are contiguous, each invocation holds 4 consecutive rows (one `vec4` per column) and
-/// up to 256 column lanes share the columns. When there are too few rows to fill the device
-/// (short-wide shapes) the columns are split into chunks whose partial sums a second dispatch
-/// adds; no shader loop passes 16,384 iterations (lavapipe stops loops at 65,535). Each `y_i`
-/// is a dot product in `f32`, summed in parts and then pairwise. Forward error bound
-/// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv) (factor ≤ 4, DESIGN.md §2; Higham,
-/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1).
-///
-/// # Errors
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `y`
-/// is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::shared()?;
-/// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-/// let mut y = array![1.0f32, 1.0];
-/// wgblas::blas::sgemv(ctx, Transpose::No, 1.0, a.view(), array![1.0f32, 1.0].view(), 2.0, y.view_mut())?;
-/// assert_eq!(y, array![5.0, 9.0]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn sgemv<'a>(
-    ctx: &Context,
-    trans: Transpose,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    x: impl Into<VecRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    y: impl Into<VecMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(sgemv_in(ctx, trans, alpha, a, x, beta, y, Wait::Block))
-}
-
-/// The core of [`sgemv`] and [`sgemv_async`](crate::blas::sgemv_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn sgemv_in<'a>(
-    ctx: &Context,
-    trans: Transpose,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    x: impl Into<VecRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    y: impl Into<VecMut<'a>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "sgemv";
-    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
-    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
-    let op_a = a.op(trans);
-    let (m, n) = op_a.dim();
-    check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
-    check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
-    check_dim(R, "a", m.max(n))?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix_any(ctx, R, "a", &op_a)?;
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    let blocks = gemv::general_blocks(ctx, &ad, &xd, &yd);
-    let kernel = gemv::plan(Variant::General, &ad);
-    let scratch = if blocks.is_empty() {
-        gemv::scratch(ctx, kernel, &ad)
-    } else {
-        ctx.scratch(0)
-    };
-    let d = if blocks.is_empty() {
-        gemv::gemv(
-            ctx,
-            Variant::General,
-            alpha,
-            &ad,
-            &xd,
-            beta,
-            &yd,
-            kernel,
-            &scratch,
-        )
-    } else {
-        gemv::general_block_dispatches(ctx, alpha, beta, &blocks)
-    };
-    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
-}
-
-/// `y ← alpha·op(A)·x + beta·y` in f64, `op(A) = A` or `Aᵀ`.
-///
-/// BLAS: `dgemv`. As [`sgemv`] in shapes, layouts (any per operand, no copy of `A`), strides
-/// and semantics (m = 0 or n = 0 a quick return with `y` unchanged; `alpha = 0` reads neither
-/// `A` nor `x`; `beta = 0` never reads `y`; NaN or Inf alpha or beta is not 0; no zero-skip),
-/// in f64, `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`, tested on the
-/// device as in [`dgemm`](crate::blas::dgemm)). It runs on the Level 3 tile engine
-/// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of `op(A)` and the one-column
-/// matrix `x` into the one-column `y`, with its sums of n products split over slices where
-/// the rows are few: correct, but not a bandwidth-tuned matrix-vector kernel (sgemv's kernels
-/// hold f32 scalars; an f64 matrix-vector kernel is future work). Forward bound: that of
-/// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv), `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| +
-/// |beta|·|y_i|`, with eps = 2^-52.
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; otherwise as [`sgemv`]. On error `y` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// use wgblas::Transpose;
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
-/// let mut y = array![1.0f64, 1.0];
-/// wgblas::blas::dgemv(ctx, Transpose::Yes, 0.5, a.view(), array![1.0f64, 1.0].view(), 2.0, y.view_mut())?;
-/// assert_eq!(y, array![4.0, 5.0]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn dgemv<'a>(
-    ctx: &Context,
-    trans: Transpose,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    x: impl Into<VecRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    y: impl Into<VecMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dgemv_in(ctx, trans, alpha, a, x, beta, y, Wait::Block))
-}
-
-/// The core of [`dgemv`] and [`dgemv_async`](crate::blas::dgemv_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dgemv_in<'a>(
-    ctx: &Context,
-    trans: Transpose,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    x: impl Into<VecRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    y: impl Into<VecMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dgemv";
-    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
-    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
-    let op_a = a.op(trans);
-    let (m, n) = op_a.dim();
-    check_len(R, "x", x.len(), n, "len(x) must equal the columns of op(A)")?;
-    check_len(R, "y", y.len(), m, "len(y) must equal the rows of op(A)")?;
-    check_dim(R, "a", m.max(n))?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    crate::blas::check_f64(ctx, R)?;
-    if m == 0 || n == 0 || alpha.is(0.0) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix(ctx, R, "a", &op_a)?;
-    let xd = layout::vector(ctx, R, "x", &x)?;
-    let yd = layout::vector(ctx, R, "y", y.view())?;
-    // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
-    let (xo, yo) = (gemm::Operand::column(&xd), gemm::Operand::column(&yd));
-    let ao = gemm::Operand::of(&ad);
-    let variant = gemm::Variant::default();
-    let plan = gemm::engine_f64(ctx, R, (m, 1, n), alpha, ao, xo, beta, yo, variant)?;
-    let d = plan.dispatches();
-    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
+routine! {
+    /// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
+    ///
+    /// BLAS: `sgemv`. `A` is m×n in any layout (C order, F order, transposed, sliced, strided);
+    /// `x` has length n (m for `Transpose::Yes`) and `y` length m (n). A row-major (C-order) `A`
+    /// is the column-major `Aᵀ` with its strides swapped, so every layout and both `trans` values
+    /// are one kernel with no copy; `x` and `y` may have any stride, including negative ones. (The
+    /// one exception, for every Level 2 routine: a view whose memory span is more than about twice
+    /// its element count, such as a step of 3 or a column of a wide matrix, is packed into one
+    /// contiguous copy first; see [`crate::layout`].)
+    ///
+    /// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
+    /// order, or its `.t()`), `x` and `y` as [`GpuVector`](crate::GpuVector)s, `alpha` and `beta` as
+    /// f32 [`GpuScalar`](crate::GpuScalar)s; host and resident operands may be mixed in one call
+    /// (see [`crate::resident`]).
+    ///
+    /// Reference BLAS semantics: `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0`
+    /// never reads `y`, so NaN or Inf in `y` do not leak. When `A` has no rows or no columns the
+    /// routine returns at once and `y` is unchanged, as reference `SGEMV` does (`M = 0` or `N = 0`:
+    /// quick return); so does `alpha = 0` with `beta = 1`. These rules hold alike for an alpha or
+    /// beta held on the device (`&GpuScalar`), which the kernel tests itself; a NaN or Inf alpha or
+    /// beta is not 0, and NaN or Inf in `A` or `x` propagate through every product, a zero partner
+    /// included (DESIGN.md §3).
+    ///
+    /// The kernel is chosen by storage order and aspect ratio (`wgsl/level2/gemv_wide.wgsl`): where
+    /// the rows of `op(A)` are contiguous (C order, or F order transposed), 1 to 64 invocations share
+    /// each row, reading 4 columns at a time (`vec4` where aligned) and summing as a tree; where its
+    /// columns are contiguous, each invocation holds 4 consecutive rows (one `vec4` per column) and
+    /// up to 256 column lanes share the columns. When there are too few rows to fill the device
+    /// (short-wide shapes) the columns are split into chunks whose partial sums a second dispatch
+    /// adds; no shader loop passes 16,384 iterations (lavapipe stops loops at 65,535). Each `y_i`
+    /// is a dot product in `f32`, summed in parts and then pairwise. Forward error bound
+    /// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv) (factor ≤ 4, DESIGN.md §2; Higham,
+    /// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+    /// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `y`
+    /// is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// use wgblas::Transpose;
+    /// let ctx = wgblas::Context::shared()?;
+    /// let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let mut y = array![1.0f32, 1.0];
+    /// wgblas::blas::sgemv(ctx, Transpose::No, 1.0, a.view(), array![1.0f32, 1.0].view(), 2.0, y.view_mut())?;
+    /// assert_eq!(y, array![5.0, 9.0]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn sgemv / sgemv_in<'a>(trans: Transpose, alpha: impl Into<Scalar<'a>>,
+        a: impl Into<MatRef<'a>>, x: impl Into<VecRef<'a>>, beta: impl Into<Scalar<'a>>,
+        y: impl Into<VecMut<'a>>) -> Result<()>;
+    /// `y ← alpha·op(A)·x + beta·y` in f64, `op(A) = A` or `Aᵀ`.
+    ///
+    /// BLAS: `dgemv`. As [`sgemv`] in shapes, layouts (any per operand, no copy of `A`), strides
+    /// and semantics (m = 0 or n = 0 a quick return with `y` unchanged; `alpha = 0` reads neither
+    /// `A` nor `x`; `beta = 0` never reads `y`; NaN or Inf alpha or beta is not 0; no zero-skip),
+    /// in f64, `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`, tested on the
+    /// device as in [`dgemm`](crate::blas::dgemm)). It runs on the Level 3 tile engine
+    /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of `op(A)` and the one-column
+    /// matrix `x` into the one-column `y`, with its sums of n products split over slices where
+    /// the rows are few: correct, but not a bandwidth-tuned matrix-vector kernel (sgemv's kernels
+    /// hold f32 scalars; an f64 matrix-vector kernel is future work). Forward bound: that of
+    /// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv), `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| +
+    /// |beta|·|y_i|`, with eps = 2^-52.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; otherwise as [`sgemv`]. On error `y` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// use wgblas::Transpose;
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+    /// let mut y = array![1.0f64, 1.0];
+    /// wgblas::blas::dgemv(ctx, Transpose::Yes, 0.5, a.view(), array![1.0f64, 1.0].view(), 2.0, y.view_mut())?;
+    /// assert_eq!(y, array![4.0, 5.0]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn dgemv / dgemv_in<'a>(trans: Transpose, alpha: impl Into<Scalar<'a, f64>>,
+        a: impl Into<MatRef<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
+        beta: impl Into<Scalar<'a, f64>>, y: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    = product_in(Kind::Gemv, trans, alpha.into(), a.into(), x.into(), beta.into(), y.into());
 }

@@ -1,206 +1,187 @@
+use super::{Call, Keep, Kind, Level2, Plans};
+use crate::blas::forms::routine;
+use crate::blas::level1::check_elem;
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand};
-use crate::drivers::rank_update::{self, Variant};
+use crate::drivers::rank_update;
 use crate::error::Result;
-use crate::launch::Wait;
+use crate::launch::{Dispatch, Wait};
 use crate::layout::{self, MatMut, MatOperand, Out, Scalar, VecOperand, VecRef};
 use crate::Context;
 
-/// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
-///
-/// BLAS: `sger`. `x` has length m, `y` length n, any stride (negative included); `A` may be in any
-/// layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
-/// place, element by element, with no copy (but see [`crate::layout`] for sparse views): a
-/// row-major `A` is the column-major `Aᵀ`, and the kernel walks whichever index is contiguous
-/// (see `drivers/rank_update.rs`).
-///
-/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) in either storage
-/// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
-/// host and resident operands may be mixed in one call (see [`crate::resident`]).
-///
-/// Semantics (DESIGN.md §3): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A` are
-/// not read), as in the reference `SGER`. There is no zero-skip: a zero `y_j` still multiplies
-/// `x_i`, so a NaN or Inf in `x` makes `A_ij` NaN (IEEE `0·NaN = 0·Inf = NaN`), the one NaN rule
-/// of every routine here (the reference Fortran skips such a column).
-///
-/// Accuracy: each updated element is the exact `A_ij + alpha·x_i·y_j` rounded once (evaluated in
-/// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):
-/// within about half an ulp, where the plain formula rounds up to three times. Non-finite values
-/// follow the plain formula, as the reference computes it. Forward error bound
-/// [`metrics::bounds::ger`](crate::metrics::bounds::ger) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
-/// against the exact update).
-///
-/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
-/// (DESIGN.md §3).
-///
-/// # Errors
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` (length ≠ rows of
-/// `A`) or `y` (length ≠ columns of `A`); [`Error::TooLarge`](crate::Error::TooLarge) when an
-/// operand does not fit one buffer of the device (`max_buffer_size`; past one storage binding
-/// `A` is updated in blocks, issue 15); [`Error::Gpu`](crate::Error::Gpu). On error `A` is
-/// unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// let mut a = array![[1.0f32, 1.0, 1.0], [1.0, 1.0, 1.0]];
-/// let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);
-/// wgblas::blas::sger(ctx, 2.0, x.view(), y.view(), a.view_mut())?;
-/// assert_eq!(a, array![[3.0, 1.0, -1.0], [5.0, 1.0, -3.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn sger<'a>(
-    ctx: &Context,
-    alpha: impl Into<Scalar<'a>>,
-    x: impl Into<VecRef<'a>>,
-    y: impl Into<VecRef<'a>>,
-    a: impl Into<MatMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(sger_in(ctx, alpha, x, y, a, Wait::Block))
+routine! {
+    /// `A ← alpha·x·yᵀ + A`, `A` m×n (rank-1 update).
+    ///
+    /// BLAS: `sger`. `x` has length m, `y` length n, any stride (negative included); `A` may be in any
+    /// layout (C order, F order, transposed, sliced, strided, negative strides) and is updated in
+    /// place, element by element, with no copy (but see [`crate::layout`] for sparse views): a
+    /// row-major `A` is the column-major `Aᵀ`, and the kernel walks whichever index is contiguous
+    /// (see `drivers/rank_update.rs`).
+    ///
+    /// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) in either storage
+    /// order (updated in place on the device), `x` and `y` as [`GpuVector`](crate::GpuVector)s;
+    /// host and resident operands may be mixed in one call (see [`crate::resident`]).
+    ///
+    /// Semantics (DESIGN.md §3): m = 0, n = 0 or `alpha = 0` returns at once (`x`, `y` and `A` are
+    /// not read), as in the reference `SGER`. There is no zero-skip: a zero `y_j` still multiplies
+    /// `x_i`, so a NaN or Inf in `x` makes `A_ij` NaN (IEEE `0·NaN = 0·Inf = NaN`), the one NaN rule
+    /// of every routine here (the reference Fortran skips such a column).
+    ///
+    /// Accuracy: each updated element is the exact `A_ij + alpha·x_i·y_j` rounded once (evaluated in
+    /// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):
+    /// within about half an ulp, where the plain formula rounds up to three times. Non-finite values
+    /// follow the plain formula, as the reference computes it. Forward error bound
+    /// [`metrics::bounds::ger`](crate::metrics::bounds::ger) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
+    /// against the exact update).
+    ///
+    /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
+    /// (DESIGN.md §3).
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` (length ≠ rows of
+    /// `A`) or `y` (length ≠ columns of `A`); [`Error::TooLarge`](crate::Error::TooLarge) when an
+    /// operand does not fit one buffer of the device (`max_buffer_size`; past one storage binding
+    /// `A` is updated in blocks, issue 15); [`Error::Gpu`](crate::Error::Gpu). On error `A` is
+    /// unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// let mut a = array![[1.0f32, 1.0, 1.0], [1.0, 1.0, 1.0]];
+    /// let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);
+    /// wgblas::blas::sger(ctx, 2.0, x.view(), y.view(), a.view_mut())?;
+    /// assert_eq!(a, array![[3.0, 1.0, -1.0], [5.0, 1.0, -3.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn sger / sger_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecRef<'a>>,
+        y: impl Into<VecRef<'a>>, a: impl Into<MatMut<'a>>) -> Result<()>;
+    /// `A ← alpha·x·yᵀ + A` in f64, `A` m×n.
+    ///
+    /// BLAS: `dger`. As [`sger`] in shapes, layouts and semantics (m = 0, n = 0 or `alpha = 0`
+    /// returns at once with `A` unchanged, as reference `DGER` does; otherwise NaN and Inf
+    /// propagate through every product, no zero-skip), in f64. It runs on the Level 3 tile engine
+    /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of the one-column `x` and
+    /// the one-row `yᵀ` added to `A` (beta = 1): each element is `alpha·(x_i·y_j) + a_ij`, two
+    /// roundings. Forward bound: that of [`metrics::bounds::ger`](crate::metrics::bounds::ger)
+    /// with eps = 2^-52.
+    ///
+    /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+    /// (DESIGN.md §3).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or
+    /// `y`; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of
+    /// the device (past one storage binding A goes in blocks, each updated from its parts of x and
+    /// y, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// let mut a = array![[1.0f64, 1.0], [1.0, 1.0]];
+    /// wgblas::blas::dger(ctx, 2.0, array![1.0f64, 2.0].view(), array![3.0f64, 4.0].view(), a.view_mut())?;
+    /// assert_eq!(a, array![[7.0, 9.0], [13.0, 17.0]]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn dger / dger_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
+        y: impl Into<VecRef<'a, f64>>, a: impl Into<MatMut<'a, f64>>) -> Result<()>;
+    = ger_in(alpha.into(), x.into(), y.into(), a.into());
 }
 
-/// The core of [`sger`] and [`sger_async`](crate::blas::sger_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn sger_in<'a>(
+/// The one core of [`sger`] and [`dger`] (`routine` names the one called), generic over the
+/// element type: the checks, the quick return, the uploads, the blocks past one storage
+/// binding ([`updates`]) and the write-back are shared; the kernels are those of the type
+/// ([`Level2`]).
+async fn ger_in<'a, T: Level2>(
     ctx: &Context,
-    alpha: impl Into<Scalar<'a>>,
-    x: impl Into<VecRef<'a>>,
-    y: impl Into<VecRef<'a>>,
-    a: impl Into<MatMut<'a>>,
+    routine: &'static str,
+    alpha: Scalar<'a, T>,
+    x: VecRef<'a, T>,
+    y: VecRef<'a, T>,
+    mut a: MatMut<'a, T>,
     wait: Wait,
 ) -> Result<()> {
-    const R: &str = "sger";
-    let (alpha, x, y, mut a) = (alpha.into(), x.into(), y.into(), a.into());
-    crate::blas::owners!(ctx, R, alpha, x, y, a);
+    crate::blas::owners!(ctx, routine, alpha, x, y, a);
     let (m, n) = a.dim();
-    check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
-    check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
-    check_dim(R, "a", m.max(n))?;
-    if m == 0 || n == 0 || alpha.is(0.0) {
+    check_len(routine, "x", x.len(), m, "len(x) must equal the rows of A")?;
+    check_len(
+        routine,
+        "y",
+        y.len(),
+        n,
+        "len(y) must equal the columns of A",
+    )?;
+    check_dim(routine, "a", m.max(n))?;
+    check_elem::<T>(ctx, routine)?;
+    if m == 0 || n == 0 || alpha.is(T::ZERO) {
         return Ok(());
     }
-    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let yd = layout::vector_any(ctx, R, "y", &y)?;
-    // Past one storage binding: A in blocks, each updated from its parts of x and y.
-    let whole = [&xd, &yd]
-        .iter()
-        .all(|v| v.buffer.size() <= ctx.max_binding())
-        && ad.fits(ctx);
-    let parts: Vec<_> = if whole {
-        Vec::new()
-    } else {
-        blocks(ctx, &ad, &xd, &yd, 4)
-    };
-    let d: Vec<_> = if whole {
-        vec![rank_update::dispatch(
-            ctx,
-            Variant::General,
-            alpha,
-            &xd,
-            &yd,
-            &ad,
-        )]
-    } else {
-        parts
-            .iter()
-            .map(|(x, y, a)| rank_update::dispatch(ctx, Variant::General, alpha, x, y, a))
-            .collect()
-    };
-    layout::finish_in(ctx, R, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
+    let ad = layout::matrix_any(ctx, routine, "a", a.view())?;
+    let xd = layout::vector_any(ctx, routine, "x", &x)?;
+    let yd = layout::vector_any(ctx, routine, "y", &y)?;
+    let keep = Keep::default();
+    let call = Call::new(routine, alpha, alpha, &ad, &xd, &yd, &keep);
+    let d = T::dispatches(ctx, Kind::Ger, call)?;
+    layout::finish_in(ctx, routine, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
 
-/// `A ← alpha·x·yᵀ + A` in f64, `A` m×n.
-///
-/// BLAS: `dger`. As [`sger`] in shapes, layouts and semantics (m = 0, n = 0 or `alpha = 0`
-/// returns at once with `A` unchanged, as reference `DGER` does; otherwise NaN and Inf
-/// propagate through every product, no zero-skip), in f64. It runs on the Level 3 tile engine
-/// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of the one-column `x` and
-/// the one-row `yᵀ` added to `A` (beta = 1): each element is `alpha·(x_i·y_j) + a_ij`, two
-/// roundings. Forward bound: that of [`metrics::bounds::ger`](crate::metrics::bounds::ger)
-/// with eps = 2^-52.
-///
-/// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
-/// (DESIGN.md §3).
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or
-/// `y`; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of
-/// the device (past one storage binding A goes in blocks, each updated from its parts of x and
-/// y, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu). On error `A` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// let mut a = array![[1.0f64, 1.0], [1.0, 1.0]];
-/// wgblas::blas::dger(ctx, 2.0, array![1.0f64, 2.0].view(), array![3.0f64, 4.0].view(), a.view_mut())?;
-/// assert_eq!(a, array![[7.0, 9.0], [13.0, 17.0]]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-pub fn dger<'a>(
-    ctx: &Context,
-    alpha: impl Into<Scalar<'a, f64>>,
-    x: impl Into<VecRef<'a, f64>>,
-    y: impl Into<VecRef<'a, f64>>,
-    a: impl Into<MatMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dger_in(ctx, alpha, x, y, a, Wait::Block))
-}
-
-/// The core of [`dger`] and [`dger_async`](crate::blas::dger_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dger_in<'a>(
-    ctx: &Context,
-    alpha: impl Into<Scalar<'a, f64>>,
-    x: impl Into<VecRef<'a, f64>>,
-    y: impl Into<VecRef<'a, f64>>,
-    a: impl Into<MatMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dger";
-    let (alpha, x, y, mut a) = (alpha.into(), x.into(), y.into(), a.into());
-    crate::blas::owners!(ctx, R, alpha, x, y, a);
-    let (m, n) = a.dim();
-    check_len(R, "x", x.len(), m, "len(x) must equal the rows of A")?;
-    check_len(R, "y", y.len(), n, "len(y) must equal the columns of A")?;
-    check_dim(R, "a", m.max(n))?;
-    crate::blas::check_f64(ctx, R)?;
-    if m == 0 || n == 0 || alpha.is(0.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix_any(ctx, R, "a", a.view())?;
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let yd = layout::vector_any(ctx, R, "y", &y)?;
-    // Past one storage binding: A in blocks, each updated from its parts of x and y.
-    let parts: Vec<_> = if super::blocks64::whole(ctx, &ad, &[&xd, &yd]) {
-        Vec::new()
-    } else {
-        blocks(ctx, &ad, &xd, &yd, 8)
-    };
-    let ops: Vec<_> = if parts.is_empty() {
-        vec![(&xd, &yd, &ad)]
+/// The updates of ger: `A` whole, or past one storage binding its blocks (kept in `keep`),
+/// each with its parts of `x` and `y` (elements of `T`).
+pub(super) fn updates<'k, T>(ctx: &Context, c: &Call<'k, T>) -> Vec<Update<'k>> {
+    let (a, x, y) = (c.a, c.x, c.y);
+    let parts = c.keep.updates.get_or_init(|| {
+        if super::blocks64::whole(ctx, a, &[x, y]) {
+            Vec::new()
+        } else {
+            blocks(ctx, a, x, y, std::mem::size_of::<T>() as u64)
+        }
+    });
+    if parts.is_empty() {
+        vec![(x, y, a)]
     } else {
         parts.iter().map(|(x, y, a)| (x, y, a)).collect()
-    };
-    let plans = ops
-        .iter()
-        .map(|&(x, y, a)| {
+    }
+}
+
+/// One update `A_b ← alpha·x_b·y_bᵀ + A_b` of ger.
+pub(super) type Update<'k> = (&'k VecOperand, &'k VecOperand, &'k MatOperand);
+
+/// sger on the rank-update driver: one dispatch per update, a device alpha read into its
+/// params.
+pub(super) fn sger_dispatches<'k>(ctx: &Context, c: Call<'k, f32>) -> Vec<Dispatch<'k>> {
+    let general = rank_update::Variant::General;
+    updates(ctx, &c)
+        .into_iter()
+        .map(|(x, y, a)| rank_update::dispatch(ctx, general, c.alpha, x, y, a))
+        .collect()
+}
+
+/// dger on the f64 tile engine: each update `A ← alpha·x·yᵀ + 1·A` with x a column and yᵀ a
+/// row (k = 1).
+pub(super) fn dger_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
+    let plans = updates(ctx, &c)
+        .into_iter()
+        .map(|(x, y, a)| {
             let (xo, yo) = (Operand::column(x), Operand::row(y));
             let (dims, v) = ((a.rows, a.cols, 1), gemm::Variant::default());
-            gemm::engine_f64(ctx, R, dims, alpha, xo, yo, 1.0, Operand::of(a), v)
+            gemm::engine_f64(
+                ctx,
+                c.routine,
+                dims,
+                c.alpha,
+                xo,
+                yo,
+                1.0,
+                Operand::of(a),
+                v,
+            )
         })
         .collect::<Result<Vec<_>>>()?;
-    let d: Vec<_> = plans.iter().flat_map(|p| p.dispatches()).collect();
-    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Mat(&mut a, &ad)], wait).await
+    Ok(c.keep.plans(plans))
 }
 
 /// The blocks of `A` past one storage binding (`elem` bytes per element), each with its parts

@@ -1,217 +1,124 @@
+use super::{product_in, Call, Kind, Plans};
+use crate::blas::forms::routine;
 use crate::drivers::gemm::{self, AMode, Operand, Variant};
-use crate::drivers::gemv;
 use crate::error::Result;
-use crate::flags::Uplo;
-use crate::launch::Wait;
-use crate::layout::{self, MatRef, Out, Scalar, VecMut, VecOperand, VecRef};
+use crate::flags::{Transpose, Uplo};
+use crate::layout::{MatRef, Scalar, VecMut, VecRef};
 use crate::Context;
 
-/// `y ← alpha·A·x + beta·y`, `A` n×n symmetric, stored in its triangle `uplo`.
-///
-/// BLAS: `ssymv`. Only the triangle `uplo` of `A` (diagonal included) is read; the other
-/// triangle may hold anything, NaN included. `A` may be in any layout (C order, F order,
-/// transposed, sliced, strided, negative strides): a row-major `A` is the column-major `Aᵀ`,
-/// whose triangle `uplo` holds the same symmetric matrix, so no flag flip and no copy are needed
-/// (see [`crate::layout`]). `x` and `y` have length n, any stride.
-///
-/// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
-/// order, or its `.t()`), `x` and `y` as [`GpuVector`](crate::GpuVector)s, `alpha` and `beta` as
-/// f32 [`GpuScalar`](crate::GpuScalar)s; host and resident operands may be mixed in one call
-/// (see [`crate::resident`]).
-///
-/// Reference BLAS semantics: n = 0, or `alpha = 0` with `beta = 1`, returns at once;
-/// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y` (the
-/// kernel tests both values itself, so the rules hold for device scalars too).
-///
-/// The stored triangle is cut into 64×64 tiles, each read once into workgroup memory and used
-/// twice: for its rows' products with `x` and, off the diagonal, for the mirrored tile's (the
-/// blocked symmetric product of MAGMA and cuBLAS); a second dispatch adds the ⌈n/64⌉ partial
-/// sums of each row and applies alpha and beta. Each `y_i` is an `f32` sum of partial dot
-/// products. Forward error bound
-/// [`metrics::bounds::symv`](crate::metrics::bounds::symv) (factor ≤ 2, DESIGN.md §2).
-///
-/// # Errors
-/// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
-/// device (`max_buffer_size`; past one storage binding `A` goes in square blocks: the diagonal
-/// ones on their triangle, the others by the general product, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// use wgblas::Uplo;
-/// let ctx = wgblas::Context::shared()?;
-/// // Lower triangle of [[2, 1], [1, 3]]; the upper triangle is never read.
-/// let a = array![[2.0f32, f32::NAN], [1.0, 3.0]];
-/// let mut y = array![1.0f32, 1.0];
-/// wgblas::blas::ssymv(ctx, Uplo::Lower, 1.0, a.view(), array![1.0f32, 2.0].view(), 1.0, y.view_mut())?;
-/// assert_eq!(y, array![5.0, 8.0]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn ssymv<'a>(
-    ctx: &Context,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    x: impl Into<VecRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    y: impl Into<VecMut<'a>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(ssymv_in(ctx, uplo, alpha, a, x, beta, y, Wait::Block))
+routine! {
+    /// `y ← alpha·A·x + beta·y`, `A` n×n symmetric, stored in its triangle `uplo`.
+    ///
+    /// BLAS: `ssymv`. Only the triangle `uplo` of `A` (diagonal included) is read; the other
+    /// triangle may hold anything, NaN included. `A` may be in any layout (C order, F order,
+    /// transposed, sliced, strided, negative strides): a row-major `A` is the column-major `Aᵀ`,
+    /// whose triangle `uplo` holds the same symmetric matrix, so no flag flip and no copy are needed
+    /// (see [`crate::layout`]). `x` and `y` have length n, any stride.
+    ///
+    /// Resident operands are accepted: `A` as a [`GpuMatrix`](crate::GpuMatrix) (either storage
+    /// order, or its `.t()`), `x` and `y` as [`GpuVector`](crate::GpuVector)s, `alpha` and `beta` as
+    /// f32 [`GpuScalar`](crate::GpuScalar)s; host and resident operands may be mixed in one call
+    /// (see [`crate::resident`]).
+    ///
+    /// Reference BLAS semantics: n = 0, or `alpha = 0` with `beta = 1`, returns at once;
+    /// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y` (the
+    /// kernel tests both values itself, so the rules hold for device scalars too).
+    ///
+    /// The stored triangle is cut into 64×64 tiles, each read once into workgroup memory and used
+    /// twice: for its rows' products with `x` and, off the diagonal, for the mirrored tile's (the
+    /// blocked symmetric product of MAGMA and cuBLAS); a second dispatch adds the ⌈n/64⌉ partial
+    /// sums of each row and applies alpha and beta. Each `y_i` is an `f32` sum of partial dot
+    /// products. Forward error bound
+    /// [`metrics::bounds::symv`](crate::metrics::bounds::symv) (factor ≤ 2, DESIGN.md §2).
+    ///
+    /// # Errors
+    /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+    /// device (`max_buffer_size`; past one storage binding `A` goes in square blocks: the diagonal
+    /// ones on their triangle, the others by the general product, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// use wgblas::Uplo;
+    /// let ctx = wgblas::Context::shared()?;
+    /// // Lower triangle of [[2, 1], [1, 3]]; the upper triangle is never read.
+    /// let a = array![[2.0f32, f32::NAN], [1.0, 3.0]];
+    /// let mut y = array![1.0f32, 1.0];
+    /// wgblas::blas::ssymv(ctx, Uplo::Lower, 1.0, a.view(), array![1.0f32, 2.0].view(), 1.0, y.view_mut())?;
+    /// assert_eq!(y, array![5.0, 8.0]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn ssymv / ssymv_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a>>,
+        a: impl Into<MatRef<'a>>, x: impl Into<VecRef<'a>>, beta: impl Into<Scalar<'a>>,
+        y: impl Into<VecMut<'a>>) -> Result<()>;
+    /// `y ← alpha·A·x + beta·y` in f64, `A` n×n symmetric, stored in its triangle `uplo`.
+    ///
+    /// BLAS: `dsymv`. As [`ssymv`] in shapes, layouts and semantics (only the triangle `uplo` of
+    /// `A` read, the other may hold NaN; n = 0, or `alpha = 0` with `beta = 1`, returns at once;
+    /// `alpha = 0` reads neither `A` nor `x`; `beta = 0` never reads `y`; a NaN or Inf alpha or
+    /// beta is not 0; no zero-skip), in f64. `alpha` and `beta` are `f64`s or device scalars
+    /// (`&GpuScalar<f64>`, e.g. from [`resident::ddot`](crate::resident::ddot)), copied into the
+    /// kernel's scalar buffer on the device and tested there, so that the rules above hold for
+    /// them too. It runs on the Level 3
+    /// tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`): the stored triangle is
+    /// expanded into a dense symmetric copy on the device (the engine's symmetric packing, as
+    /// `dsymm` does), then multiplied by the one-column `x` into the one-column `y`. Correct, but
+    /// not the bandwidth-tuned blocked kernel of `ssymv` (whose kernels hold f32 scalars). Forward
+    /// bound: that of [`metrics::bounds::symv`](crate::metrics::bounds::symv) with eps = 2^-52.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
+    /// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
+    /// device (past one storage binding `A` goes in square blocks, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use ndarray::array;
+    /// use wgblas::Uplo;
+    /// let ctx = wgblas::Context::shared()?;
+    /// # if !ctx.native_f64() { return Ok(()); }
+    /// // Lower triangle of [[2, 1], [1, 3]]; the upper triangle is never read.
+    /// let a = array![[2.0f64, f64::NAN], [1.0, 3.0]];
+    /// let mut y = array![1.0f64, 1.0];
+    /// wgblas::blas::dsymv(ctx, Uplo::Lower, 1.0, a.view(), array![1.0f64, 2.0].view(), 1.0, y.view_mut())?;
+    /// assert_eq!(y, array![5.0, 8.0]);
+    /// # Ok::<(), wgblas::Error>(())
+    /// ```
+    pub fn dsymv / dsymv_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a, f64>>,
+        a: impl Into<MatRef<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
+        beta: impl Into<Scalar<'a, f64>>, y: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    = product_in(Kind::Symv(uplo), Transpose::No, alpha.into(), a.into(), x.into(), beta.into(),
+        y.into());
 }
 
-/// The core of [`ssymv`] and [`ssymv_async`](crate::blas::ssymv_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn ssymv_in<'a>(
-    ctx: &Context,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a>>,
-    a: impl Into<MatRef<'a>>,
-    x: impl Into<VecRef<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    y: impl Into<VecMut<'a>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "ssymv";
-    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
-    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
-    let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    if n == 0 || alpha.is(0.0) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix_any(ctx, R, "a", &a)?;
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let yd = layout::vector_any(ctx, R, "y", y.view())?;
-    // Past one storage binding: A in square blocks (`gemv::structured_blocks`).
-    let mode = gemv::Variant::Symmetric(uplo);
-    let blocks = gemv::structured_blocks(ctx, mode, &ad, &xd, &yd);
-    let kernel = gemv::plan(mode, &ad);
-    let scratch = if blocks.is_empty() {
-        gemv::scratch(ctx, kernel, &ad)
-    } else {
-        ctx.scratch(0)
-    };
-    let d = if blocks.is_empty() {
-        gemv::gemv(ctx, mode, alpha, &ad, &xd, beta, &yd, kernel, &scratch)
-    } else {
-        gemv::general_block_dispatches(ctx, alpha, beta, &blocks)
-    };
-    layout::finish_in(ctx, R, &d, &mut [Out::Vec(&mut y, &yd)], wait).await
-}
-
-/// `y ← alpha·A·x + beta·y` in f64, `A` n×n symmetric, stored in its triangle `uplo`.
-///
-/// BLAS: `dsymv`. As [`ssymv`] in shapes, layouts and semantics (only the triangle `uplo` of
-/// `A` read, the other may hold NaN; n = 0, or `alpha = 0` with `beta = 1`, returns at once;
-/// `alpha = 0` reads neither `A` nor `x`; `beta = 0` never reads `y`; a NaN or Inf alpha or
-/// beta is not 0; no zero-skip), in f64. `alpha` and `beta` are `f64`s or device scalars
-/// (`&GpuScalar<f64>`, e.g. from [`resident::ddot`](crate::resident::ddot)), copied into the
-/// kernel's scalar buffer on the device and tested there, so that the rules above hold for
-/// them too. It runs on the Level 3
-/// tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`): the stored triangle is
-/// expanded into a dense symmetric copy on the device (the engine's symmetric packing, as
-/// `dsymm` does), then multiplied by the one-column `x` into the one-column `y`. Correct, but
-/// not the bandwidth-tuned blocked kernel of `ssymv` (whose kernels hold f32 scalars). Forward
-/// bound: that of [`metrics::bounds::symv`](crate::metrics::bounds::symv) with eps = 2^-52.
-///
-/// # Errors
-/// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-/// f64 shaders; [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
-/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-/// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
-/// device (past one storage binding `A` goes in square blocks, issue 15);
-/// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
-///
-/// # Example
-/// ```
-/// use ndarray::array;
-/// use wgblas::Uplo;
-/// let ctx = wgblas::Context::shared()?;
-/// # if !ctx.native_f64() { return Ok(()); }
-/// // Lower triangle of [[2, 1], [1, 3]]; the upper triangle is never read.
-/// let a = array![[2.0f64, f64::NAN], [1.0, 3.0]];
-/// let mut y = array![1.0f64, 1.0];
-/// wgblas::blas::dsymv(ctx, Uplo::Lower, 1.0, a.view(), array![1.0f64, 2.0].view(), 1.0, y.view_mut())?;
-/// assert_eq!(y, array![5.0, 8.0]);
-/// # Ok::<(), wgblas::Error>(())
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn dsymv<'a>(
-    ctx: &Context,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    x: impl Into<VecRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    y: impl Into<VecMut<'a, f64>>,
-) -> Result<()> {
-    // One core for this blocking form and its `_async` twin (module `blas::asynch`).
-    pollster::block_on(dsymv_in(ctx, uplo, alpha, a, x, beta, y, Wait::Block))
-}
-
-/// The core of [`dsymv`] and [`dsymv_async`](crate::blas::dsymv_async), waiting for
-/// the read-back as `wait` says.
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn dsymv_in<'a>(
-    ctx: &Context,
-    uplo: Uplo,
-    alpha: impl Into<Scalar<'a, f64>>,
-    a: impl Into<MatRef<'a, f64>>,
-    x: impl Into<VecRef<'a, f64>>,
-    beta: impl Into<Scalar<'a, f64>>,
-    y: impl Into<VecMut<'a, f64>>,
-    wait: Wait,
-) -> Result<()> {
-    const R: &str = "dsymv";
-    let (alpha, a, x, beta, mut y) = (alpha.into(), a.into(), x.into(), beta.into(), y.into());
-    crate::blas::owners!(ctx, R, alpha, a, x, beta, y);
-    let n = crate::blas::check_order(R, a.dim(), x.len(), Some(y.len()))?;
-    alpha.check(ctx, R, "alpha")?;
-    beta.check(ctx, R, "beta")?;
-    crate::blas::check_f64(ctx, R)?;
-    if n == 0 || alpha.is(0.0) && beta.is(1.0) {
-        return Ok(());
-    }
-    let ad = layout::matrix_any(ctx, R, "a", &a)?;
-    let xd = layout::vector_any(ctx, R, "x", &x)?;
-    let yd = layout::vector_any(ctx, R, "y", y.view())?;
+/// dsymv on the f64 tile engine: one product on operands within one storage binding; past it
+/// (issue 15) `A` in square blocks, `y_I = beta·y_I + alpha·Σ_J A_IJ·x_J` with `A_IJ` the
+/// stored block or, across the diagonal, the transpose of the stored `A_JI`; the diagonal
+/// blocks symmetric on their triangle; beta in the first product of each row block only.
+pub(super) fn dsymv_plans<'k>(ctx: &Context, uplo: Uplo, c: Call<'k, f64>) -> Plans<'k> {
+    let (ad, xd, yd, keep) = (c.a, c.x, c.y, c.keep);
+    let (routine, alpha, beta, n) = (c.routine, c.alpha, c.beta, ad.rows);
     let sym = Variant {
         a_mode: AMode::Symmetric(uplo),
         ..Variant::default()
     };
-    // One binding: one product. Past it (issue 15): A in square blocks, y_I = beta·y_I +
-    // alpha·Σ_J A_IJ·x_J with A_IJ the stored block or, across the diagonal, the transpose of
-    // the stored A_JI; the diagonal blocks symmetric on their triangle; beta in the first
-    // product of each row block only.
-    let whole = super::blocks64::whole(ctx, &ad, &[&xd, &yd]);
-    let ranges = if whole {
-        vec![(0, n)]
-    } else {
-        super::blocks64::ranges(ctx, &ad, &[xd.inc, yd.inc])
+    let grid = match super::blocks64::whole(ctx, ad, &[xd, yd]) {
+        true => None,
+        false => Some(super::grid(ctx, &c, true, uplo)),
     };
-    let part = |v: &VecOperand, r: (usize, usize)| v.part(ctx, 8, r.0, r.1);
-    let (xs, ys): (Vec<_>, Vec<_>) = if whole {
-        (Vec::new(), Vec::new())
-    } else {
-        ranges.iter().map(|&r| (part(&xd, r), part(&yd, r))).unzip()
+    let whole = grid.is_none();
+    let (ranges, xs, ys, blocks) = match grid {
+        Some(g) => (g.ranges, g.xs, g.ys, g.blocks),
+        None => (vec![(0, n)], &[][..], &[][..], &[][..]),
     };
     let lower = uplo == Uplo::Lower;
     let stored = |i: usize, j: usize| if lower { j <= i } else { j >= i };
-    let blocks: Vec<_> = if whole {
-        Vec::new()
-    } else {
-        super::blocks64::triangle(ranges.len(), lower)
-            .into_iter()
-            .map(|(i, j)| ((i, j), ad.block(ctx, 8, ranges[i], ranges[j])))
-            .collect()
-    };
     let block = |i: usize, j: usize| {
         let (k, t) = if stored(i, j) {
             ((i, j), false)
@@ -220,9 +127,9 @@ pub(crate) async fn dsymv_in<'a>(
         };
         let b = &blocks
             .iter()
-            .find(|(key, _)| *key == k)
+            .find(|(i, j, _)| (*i, *j) == k)
             .expect("a stored block")
-            .1;
+            .2;
         if t {
             Operand::of(b).t()
         } else {
@@ -233,7 +140,7 @@ pub(crate) async fn dsymv_in<'a>(
     for i in 0..ranges.len() {
         for j in 0..ranges.len() {
             let (ao, xo, yo) = if whole {
-                (Operand::of(&ad), Operand::column(&xd), Operand::column(&yd))
+                (Operand::of(ad), Operand::column(xd), Operand::column(yd))
             } else {
                 (
                     block(i, j),
@@ -245,11 +152,9 @@ pub(crate) async fn dsymv_in<'a>(
             let variant = if i == j { sym } else { Variant::default() };
             let b = crate::drivers::first_or_one(j == 0, beta);
             calls.push(gemm::engine_f64(
-                ctx, R, dims, alpha, ao, xo, b, yo, variant,
+                ctx, routine, dims, alpha, ao, xo, b, yo, variant,
             )?);
         }
     }
-    // Device scalars are copied into each engine call's scalar buffer first.
-    let d: Vec<_> = calls.iter().flat_map(|plan| plan.dispatches()).collect();
-    layout::finish_as_in(ctx, R, &d, &mut [layout::OutAs::Vec(&mut y, &yd)], wait).await
+    Ok(keep.plans(calls))
 }
