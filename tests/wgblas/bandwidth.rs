@@ -26,8 +26,15 @@ use crate::oracle_l1 as o1;
 
 static LAB: Mutex<()> = Mutex::new(());
 
+/// Hold the lab switches at their defaults for as long as the guard lives: for tests elsewhere
+/// that count dispatches, which a variant set meanwhile by a test here would change (the
+/// two-pass reductions dispatch twice).
+pub(crate) fn lab_defaults() -> std::sync::MutexGuard<'static, ()> {
+    LAB.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
-    let _guard = LAB.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = lab_defaults();
     lab::set(driver, v);
     let r = catch_unwind(AssertUnwindSafe(f));
     lab::set(driver, Variant::Auto);

@@ -57,6 +57,7 @@ fn adapter_found_by_name_and_features_requested() {
 
 #[test]
 fn explicit_context_counts_submissions_and_readbacks() {
+    let _lab = crate::bandwidth::lab_defaults();
     let own = Context::new().unwrap();
     let x = Array1::<f32>::ones(1000);
     let d = blas::sdot(&own, x.view(), x.view()).unwrap();
@@ -155,6 +156,7 @@ fn profiling_records_gpu_time_where_timestamps_exist() {
 
 #[test]
 fn time_batch_times_held_calls_in_one_submission() {
+    let _lab = crate::bandwidth::lab_defaults();
     let own = Context::new().unwrap();
     if !own.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
         let err = own.time_batch(|| ()).unwrap_err();
