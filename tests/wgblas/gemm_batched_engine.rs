@@ -8,9 +8,10 @@ use wgblas::prelude::*;
 use crate::common::*;
 use crate::gemm_batched::*;
 
-/// Batches of products with m, n ≤ 64 run on the small-product kernel (several products per
-/// workgroup, k slabs staged); the same cases pinned on the tile kernel through the tuning
-/// override, at sizes around the 4×4 blocks, the slab depths and the 64 limit.
+/// Batches of products with m, n ≤ 32 run on the small-product kernel (several products per
+/// workgroup, each invocation a 4×4 block read straight from the buffers); the same cases
+/// pinned on the tile kernel through the tuning override, at sizes around the 4×4 blocks, the
+/// 32 limit (31, 33) and past it (64).
 #[test]
 fn engine_small_products_on_both_kernels() {
     use wgblas::tuning::{set_tuning, Tuning};

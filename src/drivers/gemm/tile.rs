@@ -79,7 +79,7 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
-    /// Batches of products with m, n ≤ 64 on the small-product kernel (`true`, the default)
+    /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
 }
