@@ -226,8 +226,6 @@ pub(crate) enum Out<'r, 'a, T = f32> {
 /// Level 3 use.
 pub(crate) type OutAs<'r, 'a, T> = Out<'r, 'a, T>;
 
-pub(crate) use finish_in as finish_as_in;
-
 /// Run `dispatches` and deliver the results: host outputs are read back (one submission, one
 /// read-back for all of them) and written element by element; resident outputs stay on the
 /// device (a result computed in a separate buffer is copied into the output's buffer on the

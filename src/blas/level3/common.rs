@@ -10,7 +10,7 @@ use crate::drivers::trsm::{self, Step};
 use crate::error::Result;
 use crate::flags::{Side, Transpose, Uplo};
 use crate::launch::{Dispatch, Wait};
-use crate::layout::{self, Element, MatMut, MatOperand, MatRef, Out, OutAs, Scalar};
+use crate::layout::{self, Element, MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::pool::Buf;
 use crate::Context;
 
@@ -107,14 +107,16 @@ pub(crate) trait Level3: Element + From<f32> + PartialEq {
         w: &'a Buf,
     ) -> Result<Vec<Step<'a>>>;
 
-    /// Run `d` and deliver `outs` (`layout::finish_in` in f32, `finish_as_in` in f64).
+    /// Run `d` and deliver `outs` (`layout::finish_in`, one form for both types).
     fn finish<'f>(
         ctx: &'f Context,
         routine: &'static str,
         d: &'f [Dispatch<'_>],
         outs: &'f mut [OutAs<'_, '_, Self>],
         wait: Wait,
-    ) -> impl Future<Output = Result<()>> + Send + 'f;
+    ) -> impl Future<Output = Result<()>> + Send + 'f {
+        layout::finish_in(ctx, routine, d, outs, wait)
+    }
 }
 
 impl Level3 for f32 {
@@ -202,25 +204,6 @@ impl Level3 for f32 {
         w: &'a Buf,
     ) -> Result<Vec<Step<'a>>> {
         trsm::trsm(ctx, dims, uplo, unit, alpha, l, x, w)
-    }
-
-    fn finish<'f>(
-        ctx: &'f Context,
-        routine: &'static str,
-        d: &'f [Dispatch<'_>],
-        outs: &'f mut [OutAs<'_, '_, f32>],
-        wait: Wait,
-    ) -> impl Future<Output = Result<()>> + Send + 'f {
-        let mut outs: Vec<Out<'_, '_>> = outs
-            .iter_mut()
-            .map(|o| match o {
-                OutAs::Vec(v, op) => Out::Vec(v, op),
-                OutAs::Mat(m, op) => Out::Mat(m, op),
-                OutAs::Batch(b, op) => Out::Batch(b, op),
-                OutAs::Tri(m, op, uplo) => Out::Tri(m, op, *uplo),
-            })
-            .collect();
-        async move { layout::finish_in(ctx, routine, d, &mut outs, wait).await }
     }
 }
 
@@ -321,16 +304,6 @@ impl Level3 for f64 {
     ) -> Result<Vec<Step<'a>>> {
         let sc = sc.expect("trsm_alpha gives f64 its buffer");
         trsm::trsm_f64(ctx, routine, dims, uplo, unit, alpha, sc, l, x, w)
-    }
-
-    fn finish<'f>(
-        ctx: &'f Context,
-        routine: &'static str,
-        d: &'f [Dispatch<'_>],
-        outs: &'f mut [OutAs<'_, '_, f64>],
-        wait: Wait,
-    ) -> impl Future<Output = Result<()>> + Send + 'f {
-        layout::finish_as_in(ctx, routine, d, outs, wait)
     }
 }
 
