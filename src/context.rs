@@ -295,6 +295,7 @@ impl Context {
     }
 
     async fn create(options: &ContextOptions) -> Result<Self> {
+        let env = options::EnvSettings::read()?;
         let explicit = options.backends.is_some();
         let backends = options
             .backends
@@ -366,7 +367,7 @@ impl Context {
             modules: Mutex::new(HashMap::new()),
             pipelines: Mutex::new(HashMap::new()),
             counters: Counters::default(),
-            force_f64_fallback: AtomicBool::new(std::env::var_os("WGBLAS_F64_FALLBACK").is_some()),
+            force_f64_fallback: AtomicBool::new(env.f64_fallback),
             profiling: AtomicBool::new(false),
             batching: AtomicBool::new(false),
             last_gpu_ns: AtomicU64::new(u64::MAX),

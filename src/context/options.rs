@@ -19,12 +19,16 @@ impl ContextOptions {
     /// (falling back to wgpu's `WGPU_POWER_PREF`).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] (routine `"context"`, argument `"WGBLAS_POWER_PREFERENCE"`)
-    /// for a value other than `low-power`, `high-performance` (or `low`, `high`).
+    /// [`Error::InvalidArgument`] (routine `"context"`, argument `"WGBLAS_POWER_PREFERENCE"` or
+    /// `"WGPU_POWER_PREF"`) for a value other than `low-power`, `high-performance` (or `low`,
+    /// `high`).
     pub fn from_env() -> Result<Self> {
         let power_preference = match std::env::var("WGBLAS_POWER_PREFERENCE") {
-            Ok(v) => parse_power_preference(&v)?,
-            Err(_) => wgpu::PowerPreference::from_env(),
+            Ok(v) => parse_power_preference("WGBLAS_POWER_PREFERENCE", &v)?,
+            Err(_) => match std::env::var("WGPU_POWER_PREF") {
+                Ok(v) => parse_power_preference("WGPU_POWER_PREF", &v)?,
+                Err(_) => None,
+            },
         };
         Ok(ContextOptions {
             backends: wgpu::Backends::from_env(),
@@ -83,16 +87,73 @@ pub(super) fn open_disk_cache(
     Some((cache, path))
 }
 
-/// The value of `WGBLAS_POWER_PREFERENCE`.
-fn parse_power_preference(v: &str) -> Result<Option<wgpu::PowerPreference>> {
+/// The value of `WGBLAS_POWER_PREFERENCE` (or wgpu's `WGPU_POWER_PREF`, named by `var`).
+fn parse_power_preference(var: &'static str, v: &str) -> Result<Option<wgpu::PowerPreference>> {
     match v.to_ascii_lowercase().as_str() {
         "low-power" | "low" => Ok(Some(wgpu::PowerPreference::LowPower)),
         "high-performance" | "high" => Ok(Some(wgpu::PowerPreference::HighPerformance)),
-        "" => Ok(None),
+        "" | "none" => Ok(None),
         _ => Err(Error::InvalidArgument {
             routine: "context",
-            arg: "WGBLAS_POWER_PREFERENCE",
+            arg: var,
             detail: format!("{v:?}: use low-power or high-performance"),
+        }),
+    }
+}
+
+/// The crate's own settings from the environment, checked when a context is created, so that a
+/// value that does not parse is an error instead of a setting silently ignored (one rule for
+/// every `WGBLAS_*` variable, as for `WGBLAS_POWER_PREFERENCE`). `WGBLAS_SPIN_US` and
+/// `WGBLAS_COPY_THREADS` are read again where they are used; here they are only checked.
+pub(super) struct EnvSettings {
+    /// `WGBLAS_F64_FALLBACK`.
+    pub f64_fallback: bool,
+}
+
+impl EnvSettings {
+    /// # Errors
+    /// [`Error::InvalidArgument`] (routine `"context"`, the variable as the argument) for
+    /// `WGBLAS_F64_FALLBACK` other than `1`, `true`, `yes`, `on`, `0`, `false`, `no`, `off` or
+    /// empty; `WGBLAS_SPIN_US` other than a whole number of microseconds; `WGBLAS_COPY_THREADS`
+    /// other than a whole number ≥ 1.
+    pub fn read() -> Result<Self> {
+        let var = |name| std::env::var(name).ok();
+        let f64_fallback = match var("WGBLAS_F64_FALLBACK") {
+            Some(v) => parse_flag("WGBLAS_F64_FALLBACK", &v)?,
+            None => false,
+        };
+        if let Some(v) = var("WGBLAS_SPIN_US") {
+            parse_count("WGBLAS_SPIN_US", &v, 0)?;
+        }
+        if let Some(v) = var("WGBLAS_COPY_THREADS") {
+            parse_count("WGBLAS_COPY_THREADS", &v, 1)?;
+        }
+        Ok(EnvSettings { f64_fallback })
+    }
+}
+
+/// A yes/no variable: `1`, `true`, `yes`, `on` (any case) are yes; `0`, `false`, `no`, `off` and
+/// the empty string are no.
+fn parse_flag(var: &'static str, v: &str) -> Result<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" | "" => Ok(false),
+        _ => Err(Error::InvalidArgument {
+            routine: "context",
+            arg: var,
+            detail: format!("{v:?}: use 1 (on) or 0 (off)"),
+        }),
+    }
+}
+
+/// A whole number of at least `min`.
+fn parse_count(var: &'static str, v: &str, min: u64) -> Result<u64> {
+    match v.trim().parse::<u64>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(Error::InvalidArgument {
+            routine: "context",
+            arg: var,
+            detail: format!("{v:?}: use a whole number of at least {min}"),
         }),
     }
 }
@@ -104,17 +165,12 @@ mod tests {
     #[test]
     fn power_preference_values() {
         use wgpu::PowerPreference::{HighPerformance, LowPower};
-        assert_eq!(parse_power_preference("low-power").unwrap(), Some(LowPower));
-        assert_eq!(
-            parse_power_preference("HIGH-PERFORMANCE").unwrap(),
-            Some(HighPerformance)
-        );
-        assert_eq!(
-            parse_power_preference("high").unwrap(),
-            Some(HighPerformance)
-        );
-        assert_eq!(parse_power_preference("").unwrap(), None);
-        let err = parse_power_preference("fastest").unwrap_err();
+        let parse = |v| parse_power_preference("WGBLAS_POWER_PREFERENCE", v);
+        assert_eq!(parse("low-power").unwrap(), Some(LowPower));
+        assert_eq!(parse("HIGH-PERFORMANCE").unwrap(), Some(HighPerformance));
+        assert_eq!(parse("high").unwrap(), Some(HighPerformance));
+        assert_eq!(parse("").unwrap(), None);
+        let err = parse("fastest").unwrap_err();
         assert!(matches!(
             err,
             Error::InvalidArgument {
@@ -123,5 +179,48 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn flag_values() {
+        for v in ["1", "true", "YES", "on", " 1 "] {
+            assert!(parse_flag("WGBLAS_F64_FALLBACK", v).unwrap(), "{v:?}");
+        }
+        for v in ["0", "false", "No", "off", ""] {
+            assert!(!parse_flag("WGBLAS_F64_FALLBACK", v).unwrap(), "{v:?}");
+        }
+        for v in ["2", "maybe", "0x1"] {
+            let err = parse_flag("WGBLAS_F64_FALLBACK", v).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    Error::InvalidArgument {
+                        routine: "context",
+                        arg: "WGBLAS_F64_FALLBACK",
+                        ..
+                    }
+                ),
+                "{v:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn count_values() {
+        assert_eq!(parse_count("WGBLAS_SPIN_US", "0", 0).unwrap(), 0);
+        assert_eq!(parse_count("WGBLAS_SPIN_US", "250", 0).unwrap(), 250);
+        assert_eq!(parse_count("WGBLAS_COPY_THREADS", "4", 1).unwrap(), 4);
+        for (var, v, min) in [
+            ("WGBLAS_SPIN_US", "abc", 0),
+            ("WGBLAS_SPIN_US", "-5", 0),
+            ("WGBLAS_COPY_THREADS", "0", 1),
+            ("WGBLAS_COPY_THREADS", "", 1),
+        ] {
+            let err = parse_count(var, v, min).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument { routine: "context", arg, .. } if arg == var),
+                "{var}={v:?}: {err}"
+            );
+        }
     }
 }
