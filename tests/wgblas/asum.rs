@@ -13,15 +13,14 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, pick, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::describe::{self, pick, Case, Elem, Id, Ops, Out, Routine, Slots, VecSlot};
 use crate::oracle_l1::{f64_paths, fallback_ctx};
 
 /// The description of asum (alpha = 1: f64 values across the whole exponent range).
 pub struct Asum;
 
 impl Routine for Asum {
-    const ROOT: &'static str = "asum";
-    const OUT: Out = Out::R;
+    const ID: Id = Id("asum", Out::R);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         Ops::level1(values(r, c.n, c.alpha == 1.0), Array1::from_vec(Vec::new()))

@@ -4,27 +4,19 @@
 
 use ndarray::{array, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
-use rand::rngs::StdRng;
 use wgblas::metrics::bounds;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, forward, Bad, Case, Elem, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 
 /// The description of axpy.
 pub struct Axpy;
 
 impl Routine for Axpy {
-    const ROOT: &'static str = "axpy";
-    const OUT: Out = Out::Y;
-
-    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
-        let x = random_vec(r, c.n);
-        let y = random_vec(r, c.n);
-        Ops::level1(x, y)
-    }
+    const ID: Id = Id("axpy", Out::Y);
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
         T::axpy(ctx, T::from_f64(c.alpha), s.x.r(), s.y.w())

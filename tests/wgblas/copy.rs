@@ -10,15 +10,14 @@ use wgblas::{blas, Context, Error, GpuVector};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, same_bits, Bad, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::describe::{self, same_bits, Bad, Case, Elem, Id, Ops, Out, Routine, Slots, VecSlot};
 use crate::oracle_l1::fallback_ctx;
 
 /// The description of copy (not named `Copy`, the std trait).
 pub struct VecCopy;
 
 impl Routine for VecCopy {
-    const ROOT: &'static str = "copy";
-    const OUT: Out = Out::Y;
+    const ID: Id = Id("copy", Out::Y);
 
     /// A random x; y's old values are never read: NaN.
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {

@@ -4,26 +4,18 @@
 
 use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
-use rand::rngs::StdRng;
 use wgblas::prelude::*;
 use wgblas::Context;
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, forward, Bad, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::describe::{self, forward, Bad, Case, Elem, Id, Ops, Out, Routine, Slots, VecSlot};
 
 /// The description of dot.
 pub struct Dot;
 
 impl Routine for Dot {
-    const ROOT: &'static str = "dot";
-    const OUT: Out = Out::R;
-
-    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
-        let x = random_vec(r, c.n);
-        let y = random_vec(r, c.n);
-        Ops::level1(x, y)
-    }
+    const ID: Id = Id("dot", Out::R);
 
     /// The BLAS-layer call; on resident operands also `resident::sdot`/`ddot` (the result kept
     /// on the device as a `GpuScalar`), which must give the same bits.

@@ -13,7 +13,9 @@ use wgblas::{blas, Context};
 use crate::common::*;
 use crate::describe::level2::{random_mat, NETLIB_N, TRANS, UPLOS};
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, read_under_beta, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{
+    self, forward, pick, read_under_beta, Bad, Case, Id, Ops, Out, Routine, Slots,
+};
 
 const SIZES: [usize; 10] = [1, 2, 7, 15, 16, 17, 63, 64, 65, 129];
 
@@ -25,8 +27,7 @@ pub struct GemmT<const TR: bool>;
 pub type Gemm = GemmT<false>;
 
 impl<const TR: bool> Routine for GemmT<TR> {
-    const ROOT: &'static str = if TR { "gemmtr" } else { "gemm" };
-    const OUT: Out = Out::C;
+    const ID: Id = Id(if TR { "gemmtr" } else { "gemm" }, Out::C);
     const TRIANGLE_ONLY: bool = TR;
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {

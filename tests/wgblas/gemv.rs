@@ -11,7 +11,9 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, read_under_beta, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{
+    self, forward, pick, read_under_beta, Bad, Case, Id, Ops, Out, Routine, Slots,
+};
 use crate::oracle_l2 as l2;
 
 /// op(A) is m×n: A is m×n for `No`, n×m for `Yes`.
@@ -26,8 +28,7 @@ fn stored_shape(t: Transpose, m: usize, n: usize) -> (usize, usize) {
 pub struct Gemv;
 
 impl Routine for Gemv {
-    const ROOT: &'static str = "gemv";
-    const OUT: Out = Out::Y;
+    const ID: Id = Id("gemv", Out::Y);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let (ar, ac) = stored_shape(c.trans, c.m, c.n);

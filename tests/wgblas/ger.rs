@@ -11,15 +11,14 @@ use wgblas::{blas, Context, Error};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of ger.
 pub struct Ger;
 
 impl Routine for Ger {
-    const ROOT: &'static str = "ger";
-    const OUT: Out = Out::A;
+    const ID: Id = Id("ger", Out::A);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = random_mat(r, c.m, c.n);

@@ -12,7 +12,7 @@ use wgblas::{blas, Context, GpuVector};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, pick, Bad, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::describe::{self, pick, Bad, Case, Elem, Id, Ops, Out, Routine, Slots, VecSlot};
 use crate::oracle_l1::{f64_paths, fallback_ctx};
 
 /// The description of iamax (alpha = 1: f64 values across the whole exponent range). The
@@ -20,8 +20,7 @@ use crate::oracle_l1::{f64_paths, fallback_ctx};
 pub struct Iamax;
 
 impl Routine for Iamax {
-    const ROOT: &'static str = "iamax";
-    const OUT: Out = Out::R;
+    const ID: Id = Id("iamax", Out::R);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         Ops::level1(values(r, c.n, c.alpha == 1.0), Array1::from_vec(Vec::new()))

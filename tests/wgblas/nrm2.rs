@@ -12,7 +12,7 @@ use wgblas::Context;
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, pick, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::describe::{self, pick, Case, Elem, Id, Ops, Out, Routine, Slots, VecSlot};
 
 /// The scales of the data, by index (a case's alpha): mid-range, and scaled into Blue's big
 /// and small ranges (and across them) of f32 and of f64.
@@ -23,8 +23,7 @@ const SCALES_F64: [f64; 5] = [1.0, 1e200, 1e-200, 1e150, 1e-160];
 pub struct Nrm2;
 
 impl Routine for Nrm2 {
-    const ROOT: &'static str = "nrm2";
-    const OUT: Out = Out::R;
+    const ID: Id = Id("nrm2", Out::R);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let scales = if T::P == 's' { SCALES_F32 } else { SCALES_F64 };

@@ -4,25 +4,18 @@
 
 use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
-use rand::rngs::StdRng;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, forward, pick, Bad, Case, Elem, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 
 /// The description of rot: c is the case's alpha, s its beta.
 pub struct Rot;
 
 impl Routine for Rot {
-    const ROOT: &'static str = "rot";
-    const OUT: Out = Out::XY;
-
-    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
-        let x = random_vec(r, c.n);
-        Ops::level1(x, random_vec(r, c.n))
-    }
+    const ID: Id = Id("rot", Out::XY);
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
         let (cos, sin) = (T::from_f64(c.alpha), T::from_f64(c.beta));

@@ -5,13 +5,12 @@
 
 use ndarray::{array, Array1, ArrayViewD};
 use proptest::prelude::*;
-use rand::rngs::StdRng;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, forward, pick, Bad, Case, Elem, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 
 const FLAGS: [f32; 4] = [-2.0, -1.0, 0.0, 1.0];
 const NAN: f32 = f32::NAN;
@@ -32,13 +31,7 @@ fn pcase(seed: u64, n: usize, param: [f32; 5], lx: VLayout, ly: VLayout) -> Case
 }
 
 impl Routine for Rotm {
-    const ROOT: &'static str = "rotm";
-    const OUT: Out = Out::XY;
-
-    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
-        let x = random_vec(r, c.n);
-        Ops::level1(x, random_vec(r, c.n))
-    }
+    const ID: Id = Id("rotm", Out::XY);
 
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
         T::rotm(ctx, s.x.w(), s.y.w(), param(c))

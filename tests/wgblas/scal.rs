@@ -10,15 +10,14 @@ use wgblas::{blas, Context, Error, GpuScalar};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, Case, Elem, Ops, Out, Routine, Slots, VecSlot};
+use crate::describe::{self, Case, Elem, Id, Ops, Out, Routine, Slots, VecSlot};
 use crate::oracle_l1::fallback_ctx;
 
 /// The description of scal.
 pub struct Scal;
 
 impl Routine for Scal {
-    const ROOT: &'static str = "scal";
-    const OUT: Out = Out::X;
+    const ID: Id = Id("scal", Out::X);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let x = random_vec(r, c.n);
@@ -38,7 +37,7 @@ impl Routine for Scal {
             Some(g) => g.into(),
             None => alpha.host(),
         };
-        T::scal(ctx, alpha, s.x.w())
+        T::scal_any(ctx, alpha, s.x.w())
     }
 
     /// No quick return but n = 0: alpha = 0 multiplies (0·NaN = NaN).

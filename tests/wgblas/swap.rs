@@ -4,26 +4,19 @@
 
 use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::prelude::*;
-use rand::rngs::StdRng;
 use wgblas::prelude::*;
 use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level1::*;
-use crate::describe::{self, Bad, Case, Elem, Ops, Out, Routine, Slots};
+use crate::describe::{self, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l1::fallback_ctx;
 
 /// The description of swap.
 pub struct Swap;
 
 impl Routine for Swap {
-    const ROOT: &'static str = "swap";
-    const OUT: Out = Out::XY;
-
-    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
-        let x = random_vec(r, c.n);
-        Ops::level1(x, random_vec(r, c.n))
-    }
+    const ID: Id = Id("swap", Out::XY);
 
     fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
         T::swap(ctx, s.x.w(), s.y.w())

@@ -13,7 +13,7 @@ use wgblas::{blas, Context};
 use crate::common::*;
 use crate::describe::level2::{full_sym, random_mat, NETLIB_N, UPLOS};
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::upload;
 
 /// The description of symm: A symmetric in its triangle `uplo` (NaN in the other one, never
@@ -21,8 +21,7 @@ use crate::level3_common::upload;
 pub struct Symm;
 
 impl Routine for Symm {
-    const ROOT: &'static str = "symm";
-    const OUT: Out = Out::C;
+    const ID: Id = Id("symm", Out::C);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = symmetric_storage(r, order(c.side, c.m, c.n), c.uplo);

@@ -11,7 +11,9 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, read_under_beta, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{
+    self, forward, pick, read_under_beta, Bad, Case, Id, Ops, Out, Routine, Slots,
+};
 use crate::oracle_l2 as l2;
 
 /// The description of symv: A symmetric, stored in its triangle `uplo` (NaN in the other one:
@@ -19,8 +21,7 @@ use crate::oracle_l2 as l2;
 pub struct Symv;
 
 impl Routine for Symv {
-    const ROOT: &'static str = "symv";
-    const OUT: Out = Out::Y;
+    const ID: Id = Id("symv", Out::Y);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = sym_stored(r, c.n, c.uplo);

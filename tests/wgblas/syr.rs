@@ -12,7 +12,7 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of syr: A symmetric in its triangle `uplo`, NaN in the other one
@@ -20,8 +20,7 @@ use crate::oracle_l2 as l2;
 pub struct Syr;
 
 impl Routine for Syr {
-    const ROOT: &'static str = "syr";
-    const OUT: Out = Out::A;
+    const ID: Id = Id("syr", Out::A);
     const TRIANGLE_ONLY: bool = true;
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {

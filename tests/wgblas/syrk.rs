@@ -13,7 +13,7 @@ use wgblas::{blas, Context};
 use crate::common::*;
 use crate::describe::level2::{flags, random_mat, NETLIB_N, TRANS, UPLOS};
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::upload;
 
 /// The description of syrk (`TWO = false`) and syr2k (`TWO = true`): C written on its triangle
@@ -24,8 +24,7 @@ pub struct SyrK<const TWO: bool>;
 pub type Syrk = SyrK<false>;
 
 impl<const TWO: bool> Routine for SyrK<TWO> {
-    const ROOT: &'static str = if TWO { "syr2k" } else { "syrk" };
-    const OUT: Out = Out::C;
+    const ID: Id = Id(if TWO { "syr2k" } else { "syrk" }, Out::C);
     const TRIANGLE_ONLY: bool = true;
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {

@@ -14,7 +14,7 @@ use crate::describe::level2::{
     clean_tri, flags, random_mat, tri_stored, DIAGS, NETLIB_N, TRANS, UPLOS,
 };
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::{tri_clean, upload};
 
 /// The description of trmm: A triangular of order m (left) or n (right), NaN outside its
@@ -22,8 +22,7 @@ use crate::level3_common::{tri_clean, upload};
 pub struct Trmm;
 
 impl Routine for Trmm {
-    const ROOT: &'static str = "trmm";
-    const OUT: Out = Out::B;
+    const ID: Id = Id("trmm", Out::B);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = tri_stored(r, order(c.side, c.m, c.n), c.uplo, c.diag, 1e-3, 1.0);

@@ -11,7 +11,7 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of trmv: NaN outside the triangle, and on the diagonal for `Unit` (never
@@ -19,8 +19,7 @@ use crate::oracle_l2 as l2;
 pub struct Trmv;
 
 impl Routine for Trmv {
-    const ROOT: &'static str = "trmv";
-    const OUT: Out = Out::X;
+    const ID: Id = Id("trmv", Out::X);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = tri_stored(r, c.n, c.uplo, c.diag, 0.0, 1.0);

@@ -16,7 +16,7 @@ use crate::common::oracle::c;
 use crate::common::*;
 use crate::describe::elem::{cd, cs, ct, cu};
 use crate::describe::level2::{flags, random_mat};
-use crate::describe::{self, pick, Bad, Case, Elem, Ops, Out, Routine, Slots};
+use crate::describe::{self, pick, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::*;
 
 /// A triangular operand of order `n`. Well-conditioned: diagonal magnitude in [1, 2] and
@@ -126,8 +126,7 @@ fn order(c: &Case) -> usize {
 }
 
 impl Routine for Trsm {
-    const ROOT: &'static str = "trsm";
-    const OUT: Out = Out::B;
+    const ID: Id = Id("trsm", Out::B);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let a = operand(r, order(c), c.uplo, c.diag, c.diag_lo < 1.0);

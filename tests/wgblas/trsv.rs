@@ -12,7 +12,7 @@ use wgblas::{blas, Context, Error};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, pick, Bad, Case, Ops, Out, Routine, Slots};
+use crate::describe::{self, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// Backward residual factor of `x` as the solution of op(T)·x = b (f32).
@@ -35,8 +35,7 @@ fn residual_factor(
 pub struct Trsv;
 
 impl Routine for Trsv {
-    const ROOT: &'static str = "trsv";
-    const OUT: Out = Out::X;
+    const ID: Id = Id("trsv", Out::X);
 
     fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
         let scale = 1.0 / T::from_f64(c.n.max(1) as f64).to_f64();

@@ -376,17 +376,24 @@ pub fn same_bits<'a, T: Elem>(
     a == b
 }
 
+/// A routine's identity: its BLAS root (`"gemv"`: the routine is `sgemv` or `dgemv`, its metric
+/// `spec("sgemv")`) and the operand it writes.
+#[derive(Clone, Copy, Debug)]
+pub struct Id(pub &'static str, pub Out);
+
 /// A routine's test description.
 pub trait Routine {
-    /// The BLAS root (`"gemv"`): the routine is `sgemv` or `dgemv`, its metric `spec("sgemv")`.
-    const ROOT: &'static str;
-    /// The operand it writes.
-    const OUT: Out;
+    /// The routine's BLAS root and the operand it writes.
+    const ID: Id;
     /// Whether it writes one triangle of A only (the other is left as it was, bit for bit).
     const TRIANGLE_ONLY: bool = false;
 
-    /// The random operands of a case, drawn from `r`.
-    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T>;
+    /// The random operands of a case, drawn from `r`; by default the level-1 pair: random x,
+    /// then random y, both of length n.
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let x = level1::random_vec(r, c.n);
+        Ops::level1(x, level1::random_vec(r, c.n))
+    }
     /// The BLAS-layer call (`blas::sgemv` / `blas::dgemv`) on `s`.
     fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()>;
     /// BLAS's quick returns: the output is left as it was, bit for bit.
@@ -412,9 +419,9 @@ pub trait Routine {
 
 /// The routine's BLAS name for element type `T` (`sgemv`; `isamax` for the root `iamax`).
 pub fn name<R: Routine, T: Elem>() -> String {
-    match R::ROOT.strip_prefix('i') {
+    match R::ID.0.strip_prefix('i') {
         Some(rest) => format!("i{}{rest}", T::P),
-        None => format!("{}{}", T::P, R::ROOT),
+        None => format!("{}{}", T::P, R::ID.0),
     }
 }
 
@@ -436,7 +443,7 @@ pub fn threshold<R: Routine, T: Elem>() -> f64 {
                 | Metric::ExactIndex
         ),
         "{}: not a factor, ULP or index metric",
-        R::ROOT
+        R::ID.0
     );
     s.threshold
 }
@@ -463,7 +470,7 @@ fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: b
     } else {
         Slots::host(case, o)
     };
-    let pad = s.pad(R::OUT);
+    let pad = s.pad(R::ID.1);
     let what = format!(
         "{}{} {case:?}",
         if resident { "resident " } else { "" },
@@ -471,11 +478,11 @@ fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: b
     );
     R::call(c, case, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(
-        s.outside_untouched(R::OUT, &pad),
+        s.outside_untouched(R::ID.1, &pad),
         "{what}: wrote outside the strided output"
     );
-    let got = s.output(R::OUT);
-    let before = o.output(R::OUT);
+    let got = s.output(R::ID.1);
+    let before = o.output(R::ID.1);
     if R::TRIANGLE_ONLY {
         let other = |m: &ArrayD<T>| -> Vec<T> {
             m.indexed_iter()

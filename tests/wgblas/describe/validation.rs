@@ -120,9 +120,9 @@ pub fn validation<R: Routine, T: Elem>() {
                 (bad.error, routine.as_str(), bad.arg),
                 "{bad:?} resident={resident}: {err}"
             );
-            let before = o.output(R::OUT);
+            let before = o.output(R::ID.1);
             assert!(
-                same_bits(&s.output(R::OUT), &before),
+                same_bits(&s.output(R::ID.1), &before),
                 "{routine} {bad:?} resident={resident}: output changed"
             );
         }
