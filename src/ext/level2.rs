@@ -10,6 +10,38 @@ use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::Context;
 
+/// The plain and `_inplace` forms of a triangular Level 2 routine (`trmv`, `trsv`), written
+/// once: the plain form copies its vector argument `$v` and calls the `_inplace` one, which calls
+/// [`Float`]'s routine `$root` on the shared context.
+macro_rules! triangular_forms {
+    ($(#[$plain_doc:meta])* fn $plain:ident($v:ident); $(#[$doc:meta])* fn $inplace:ident = $root:ident;) => {
+        $(#[$plain_doc])*
+        fn $plain<S: Data<Elem = A>>(
+            &self,
+            uplo: Uplo,
+            trans: Transpose,
+            diag: Diag,
+            $v: &ArrayBase<S, Ix1>,
+        ) -> Result<Array1<A>> {
+            let mut out = owned(A::name(stringify!($root)), $v)?;
+            self.$inplace(uplo, trans, diag, &mut out)?;
+            Ok(out)
+        }
+
+        $(#[$doc])*
+        fn $inplace<S: DataMut<Elem = A>>(
+            &self,
+            uplo: Uplo,
+            trans: Transpose,
+            diag: Diag,
+            x: &mut ArrayBase<S, Ix1>,
+        ) -> Result<()> {
+            let (ctx, a, x) = (Context::shared()?, self.ext_view(), x.view_mut());
+            A::$root(ctx, uplo, trans, diag, a, x)
+        }
+    };
+}
+
 /// Level 2 methods on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): the `s`
 /// routines on f32 arrays, the `d` routines on f64 ones.
 ///
@@ -57,43 +89,19 @@ pub trait Level2Ext<A: Float> {
         )
     }
 
-    /// The solution `x` of `op(A)·x = b`, `A` triangular, as a new array. BLAS `strsv` / `dtrsv`;
-    /// see [`blas::strsv`] / [`blas::dtrsv`].
-    ///
-    /// # Errors
-    /// As [`blas::strsv`] / [`blas::dtrsv`].
-    fn gpu_trsv<S: Data<Elem = A>>(
-        &self,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        b: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<A>> {
-        let mut x = owned(A::name("trsv"), b)?;
-        self.gpu_trsv_inplace(uplo, trans, diag, &mut x)?;
-        Ok(x)
-    }
-
-    /// `x ← op(A)⁻¹·x`, `A` triangular. BLAS `strsv` / `dtrsv`; see [`blas::strsv`] /
-    /// [`blas::dtrsv`].
-    ///
-    /// # Errors
-    /// As [`blas::strsv`] / [`blas::dtrsv`]; on error `x` is unchanged.
-    fn gpu_trsv_inplace<S: DataMut<Elem = A>>(
-        &self,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        x: &mut ArrayBase<S, Ix1>,
-    ) -> Result<()> {
-        A::trsv(
-            Context::shared()?,
-            uplo,
-            trans,
-            diag,
-            self.ext_view(),
-            x.view_mut(),
-        )
+    triangular_forms! {
+        /// The solution `x` of `op(A)·x = b`, `A` triangular, as a new array. BLAS `strsv` /
+        /// `dtrsv`; see [`blas::strsv`] / [`blas::dtrsv`].
+        ///
+        /// # Errors
+        /// As [`blas::strsv`] / [`blas::dtrsv`].
+        fn gpu_trsv(b);
+        /// `x ← op(A)⁻¹·x`, `A` triangular. BLAS `strsv` / `dtrsv`; see [`blas::strsv`] /
+        /// [`blas::dtrsv`].
+        ///
+        /// # Errors
+        /// As [`blas::strsv`] / [`blas::dtrsv`]; on error `x` is unchanged.
+        fn gpu_trsv_inplace = trsv;
     }
 
     /// `A·x` as a new array, `A` symmetric stored in its triangle `uplo` (the other triangle is
@@ -132,43 +140,19 @@ pub trait Level2Ext<A: Float> {
         )
     }
 
-    /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
-    /// [`blas::dtrmv`].
-    ///
-    /// # Errors
-    /// As [`blas::strmv`] / [`blas::dtrmv`].
-    fn gpu_trmv<S: Data<Elem = A>>(
-        &self,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        x: &ArrayBase<S, Ix1>,
-    ) -> Result<Array1<A>> {
-        let mut out = owned(A::name("trmv"), x)?;
-        self.gpu_trmv_inplace(uplo, trans, diag, &mut out)?;
-        Ok(out)
-    }
-
-    /// `x ← op(A)·x`, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
-    /// [`blas::dtrmv`].
-    ///
-    /// # Errors
-    /// As [`blas::strmv`] / [`blas::dtrmv`]; on error `x` is unchanged.
-    fn gpu_trmv_inplace<S: DataMut<Elem = A>>(
-        &self,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        x: &mut ArrayBase<S, Ix1>,
-    ) -> Result<()> {
-        A::trmv(
-            Context::shared()?,
-            uplo,
-            trans,
-            diag,
-            self.ext_view(),
-            x.view_mut(),
-        )
+    triangular_forms! {
+        /// `op(A)·x` as a new array, `A` triangular. BLAS `strmv` / `dtrmv`; see
+        /// [`blas::strmv`] / [`blas::dtrmv`].
+        ///
+        /// # Errors
+        /// As [`blas::strmv`] / [`blas::dtrmv`].
+        fn gpu_trmv(x);
+        /// `x ← op(A)·x`, `A` triangular. BLAS `strmv` / `dtrmv`; see [`blas::strmv`] /
+        /// [`blas::dtrmv`].
+        ///
+        /// # Errors
+        /// As [`blas::strmv`] / [`blas::dtrmv`]; on error `x` is unchanged.
+        fn gpu_trmv_inplace = trmv;
     }
 
     /// The receiver as a view, through which every method above reaches its data.

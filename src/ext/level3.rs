@@ -56,6 +56,41 @@ pub trait GemmExt<A: Float> {
 
 ext_view!(ref GemmExt for Ix2: ArrayView2);
 
+/// The plain and `_inplace` forms of a triangular Level 3 routine (`trmm`, `trsm`), written
+/// once: the plain form copies `b` and calls the `_inplace` one with `alpha = 1`; the `_inplace`
+/// form calls [`Float`]'s routine `$root` on the shared context.
+macro_rules! triangular_forms {
+    ($(#[$plain_doc:meta])* fn $plain:ident; $(#[$doc:meta])* fn $inplace:ident = $root:ident;) => {
+        $(#[$plain_doc])*
+        fn $plain<S: Data<Elem = A>>(
+            &self,
+            side: Side,
+            uplo: Uplo,
+            trans: Transpose,
+            diag: Diag,
+            b: &ArrayBase<S, Ix2>,
+        ) -> Result<Array2<A>> {
+            let mut out = owned(A::name(stringify!($root)), b)?;
+            self.$inplace(side, uplo, trans, diag, A::ONE, &mut out)?;
+            Ok(out)
+        }
+
+        $(#[$doc])*
+        fn $inplace<S: DataMut<Elem = A>>(
+            &self,
+            side: Side,
+            uplo: Uplo,
+            trans: Transpose,
+            diag: Diag,
+            alpha: A,
+            b: &mut ArrayBase<S, Ix2>,
+        ) -> Result<()> {
+            let (ctx, a, b) = (Context::shared()?, self.ext_view(), b.view_mut());
+            A::$root(ctx, side, uplo, trans, diag, alpha, a, b)
+        }
+    };
+}
+
 /// Level 3 methods on 2-D `f32` **and** `f64` arrays (the matrix `A` is `self`): the `s`
 /// routines on f32 arrays, the `d` routines on f64 ones; the plain products (`gpu_gemm`) are in
 /// [`GemmExt`].
@@ -202,77 +237,36 @@ pub trait Level3Ext<A: Float> {
         A::symm(ctx, side, uplo, alpha, a, b, beta, c)
     }
 
-    /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
-    /// triangular. BLAS `strmm` / `dtrmm` with `alpha = 1`; see [`blas::strmm`] / [`blas::dtrmm`].
-    ///
-    /// # Errors
-    /// As [`blas::strmm`] / [`blas::dtrmm`].
-    fn gpu_trmm<S: Data<Elem = A>>(
-        &self,
-        side: Side,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<A>> {
-        let mut out = owned(A::name("trmm"), b)?;
-        self.gpu_trmm_inplace(side, uplo, trans, diag, A::ONE, &mut out)?;
-        Ok(out)
+    triangular_forms! {
+        /// `op(A)·B` (`Side::Left`) or `B·op(A)` (`Side::Right`) as a new array, `A` (`self`)
+        /// triangular. BLAS `strmm` / `dtrmm` with `alpha = 1`; see [`blas::strmm`] /
+        /// [`blas::dtrmm`].
+        ///
+        /// # Errors
+        /// As [`blas::strmm`] / [`blas::dtrmm`].
+        fn gpu_trmm;
+        /// `B ← alpha·op(A)·B` (Left) or `B ← alpha·B·op(A)` (Right), `A` triangular. BLAS
+        /// `strmm`; see [`blas::strmm`] / [`blas::dtrmm`].
+        ///
+        /// # Errors
+        /// As [`blas::strmm`] / [`blas::dtrmm`]; on error `b` is unchanged.
+        fn gpu_trmm_inplace = trmm;
     }
 
-    /// `B ← alpha·op(A)·B` (Left) or `B ← alpha·B·op(A)` (Right), `A` triangular. BLAS
-    /// `strmm`; see [`blas::strmm`] / [`blas::dtrmm`].
-    ///
-    /// # Errors
-    /// As [`blas::strmm`] / [`blas::dtrmm`]; on error `b` is unchanged.
-    fn gpu_trmm_inplace<S: DataMut<Elem = A>>(
-        &self,
-        side: Side,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        alpha: A,
-        b: &mut ArrayBase<S, Ix2>,
-    ) -> Result<()> {
-        let (ctx, a, b) = (Context::shared()?, self.ext_view(), b.view_mut());
-        A::trmm(ctx, side, uplo, trans, diag, alpha, a, b)
-    }
-
-    /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as a new
-    /// array, `A` (`self`) triangular. BLAS `strsm` / `dtrsm` with `alpha = 1`; see [`blas::strsm`]
-    /// / [`blas::dtrsm`].
-    ///
-    /// # Errors
-    /// As [`blas::strsm`] / [`blas::dtrsm`].
-    fn gpu_trsm<S: Data<Elem = A>>(
-        &self,
-        side: Side,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        b: &ArrayBase<S, Ix2>,
-    ) -> Result<Array2<A>> {
-        let mut x = owned(A::name("trsm"), b)?;
-        self.gpu_trsm_inplace(side, uplo, trans, diag, A::ONE, &mut x)?;
-        Ok(x)
-    }
-
-    /// `B ← X` solving `op(A)·X = alpha·B` (Left) or `X·op(A) = alpha·B` (Right), `A`
-    /// triangular. BLAS `strsm` / `dtrsm`; see [`blas::strsm`] / [`blas::dtrsm`].
-    ///
-    /// # Errors
-    /// As [`blas::strsm`] / [`blas::dtrsm`]; on error `b` is unchanged.
-    fn gpu_trsm_inplace<S: DataMut<Elem = A>>(
-        &self,
-        side: Side,
-        uplo: Uplo,
-        trans: Transpose,
-        diag: Diag,
-        alpha: A,
-        b: &mut ArrayBase<S, Ix2>,
-    ) -> Result<()> {
-        let (ctx, a, b) = (Context::shared()?, self.ext_view(), b.view_mut());
-        A::trsm(ctx, side, uplo, trans, diag, alpha, a, b)
+    triangular_forms! {
+        /// The solution `X` of `op(A)·X = B` (`Side::Left`) or `X·op(A) = B` (`Side::Right`) as
+        /// a new array, `A` (`self`) triangular. BLAS `strsm` / `dtrsm` with `alpha = 1`; see
+        /// [`blas::strsm`] / [`blas::dtrsm`].
+        ///
+        /// # Errors
+        /// As [`blas::strsm`] / [`blas::dtrsm`].
+        fn gpu_trsm;
+        /// `B ← X` solving `op(A)·X = alpha·B` (Left) or `X·op(A) = alpha·B` (Right), `A`
+        /// triangular. BLAS `strsm` / `dtrsm`; see [`blas::strsm`] / [`blas::dtrsm`].
+        ///
+        /// # Errors
+        /// As [`blas::strsm`] / [`blas::dtrsm`]; on error `b` is unchanged.
+        fn gpu_trsm_inplace = trsm;
     }
 
     /// The receiver as a view, through which every method above reaches its data.

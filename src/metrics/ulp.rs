@@ -78,38 +78,41 @@ pub fn ulp_distance_f64(a: f64, b: f64) -> u64 {
     }
 }
 
-/// Largest [`ulp_distance_f32`] over corresponding elements of `gpu` and `reference` (same index,
-/// whatever the memory layouts). Empty arrays give 0.
-///
-/// # Errors
-/// [`Error::DimensionMismatch`] (routine `"metrics::max_ulp_f32"`, arg `"reference"`) when the
-/// shapes differ.
-///
-/// [`Error::DimensionMismatch`]: crate::Error::DimensionMismatch
-pub fn max_ulp_f32<S1, S2, D>(gpu: &ArrayBase<S1, D>, reference: &ArrayBase<S2, D>) -> Result<u64>
-where
-    S1: Data<Elem = f32>,
-    S2: Data<Elem = f32>,
-    D: Dimension,
-{
-    max_distance("metrics::max_ulp_f32", gpu, reference, ulp_distance_f32)
+/// `$name`: the largest `$distance` over corresponding elements of two `$f` arrays, routine
+/// `"metrics::$name"` in its error.
+macro_rules! max_ulp {
+    ($(#[$doc:meta])* $name:ident($f:ty) = $distance:ident) => {
+        $(#[$doc])*
+        ///
+        /// [`Error::DimensionMismatch`]: crate::Error::DimensionMismatch
+        pub fn $name<S1, S2, D>(gpu: &ArrayBase<S1, D>, reference: &ArrayBase<S2, D>) -> Result<u64>
+        where
+            S1: Data<Elem = $f>,
+            S2: Data<Elem = $f>,
+            D: Dimension,
+        {
+            max_distance(concat!("metrics::", stringify!($name)), gpu, reference, $distance)
+        }
+    };
 }
 
-/// Largest [`ulp_distance_f64`] over corresponding elements; as [`max_ulp_f32`].
-///
-/// # Errors
-/// [`Error::DimensionMismatch`] (routine `"metrics::max_ulp_f64"`, arg `"reference"`) when the
-/// shapes differ.
-///
-/// [`Error::DimensionMismatch`]: crate::Error::DimensionMismatch
-pub fn max_ulp_f64<S1, S2, D>(gpu: &ArrayBase<S1, D>, reference: &ArrayBase<S2, D>) -> Result<u64>
-where
-    S1: Data<Elem = f64>,
-    S2: Data<Elem = f64>,
-    D: Dimension,
-{
-    max_distance("metrics::max_ulp_f64", gpu, reference, ulp_distance_f64)
-}
+max_ulp!(
+    /// Largest [`ulp_distance_f32`] over corresponding elements of `gpu` and `reference` (same
+    /// index, whatever the memory layouts). Empty arrays give 0.
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`] (routine `"metrics::max_ulp_f32"`, arg `"reference"`) when
+    /// the shapes differ.
+    max_ulp_f32(f32) = ulp_distance_f32
+);
+max_ulp!(
+    /// Largest [`ulp_distance_f64`] over corresponding elements; as [`max_ulp_f32`].
+    ///
+    /// # Errors
+    /// [`Error::DimensionMismatch`] (routine `"metrics::max_ulp_f64"`, arg `"reference"`) when
+    /// the shapes differ.
+    max_ulp_f64(f64) = ulp_distance_f64
+);
 
 /// Largest `distance` over corresponding elements (0 for empty arrays), after checking that the
 /// shapes agree (`DimensionMismatch` naming `routine` and `"reference"`).

@@ -163,15 +163,9 @@ fn resident_mixed_operands_bit_exact() {
     let other = fallback_ctx();
     let mut foreign = other.upload_vector(&Array1::from_elem(5, 7.0f32)).unwrap();
     let err = blas::scopy(ctx(), &x, &mut foreign).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "scopy",
-                arg: "y",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("InvalidArgument", "scopy", "y"),
         "{err}"
     );
     assert_eq!(foreign.to_array().unwrap(), Array1::from_elem(5, 7.0));

@@ -8,6 +8,8 @@ use wgblas::prelude::*;
 use wgblas::{blas, Diag, Error, Uplo};
 
 use crate::common::*;
+use crate::describe;
+use crate::describe::Elem;
 use crate::dgemm::rand64;
 use crate::f64_level1::view;
 
@@ -190,14 +192,8 @@ fn extension_traits_on_f64_arrays() {
 #[test]
 fn dsymv_device_scalars() {
     let c = ctx();
-    // A device scalar holding v: ddot([v], [1]).
-    let kept = |v: f64| {
-        let (gv, one) = (
-            c.upload_vector(&array![v]).unwrap(),
-            c.upload_vector(&array![1.0f64]).unwrap(),
-        );
-        wgblas::resident::ddot(c, &gv, &one).unwrap()
-    };
+    // A device scalar holding v: ddot([v], [1]) on the device.
+    let kept = |v: f64| f64::device(c, v).unwrap();
     let n = 37;
     let full = rand64(21, (n, n));
     let a = poisoned(&full, Uplo::Lower, Diag::NonUnit);
@@ -299,15 +295,9 @@ fn dsymv_device_scalars() {
         y.view_mut(),
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "dsymv",
-                arg: "beta",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("InvalidArgument", "dsymv", "beta"),
         "{err}"
     );
     assert_eq!(y, array![5.0, 5.0]);
@@ -319,13 +309,8 @@ fn dsymv_device_scalars() {
 #[test]
 fn dgemv_dgemm_device_scalars() {
     let c = ctx();
-    let kept = |v: f64| {
-        let (gv, one) = (
-            c.upload_vector(&array![v]).unwrap(),
-            c.upload_vector(&array![1.0f64]).unwrap(),
-        );
-        wgblas::resident::ddot(c, &gv, &one).unwrap()
-    };
+    // A device scalar holding v: ddot([v], [1]) on the device.
+    let kept = |v: f64| f64::device(c, v).unwrap();
     let (a, b, c0) = (rand64(31, (9, 7)), rand64(32, (7, 5)), rand64(33, (9, 5)));
     let (x, y0) = (vec64(34, 7), vec64(35, 9));
     let bits = |u: &[f64], v: &[f64]| u.iter().zip(v).all(|(p, q)| p.to_bits() == q.to_bits());

@@ -10,6 +10,7 @@ use wgblas::prelude::*;
 use wgblas::{blas, Error};
 
 use crate::common::*;
+use crate::describe;
 
 fn rand64(seed: u64, n: usize) -> Array1<f64> {
     let mut r = rng(seed);
@@ -63,15 +64,9 @@ fn ddot_edges() {
     let empty = wgblas::resident::ddot(ctx(), e.view(), e.view()).unwrap();
     assert_eq!(empty.get().unwrap(), 0.0);
     let err = blas::ddot(ctx(), x.view(), array![1.0f64].view()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "ddot",
-                arg: "y",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("DimensionMismatch", "ddot", "y"),
         "{err}"
     );
 }
@@ -241,15 +236,9 @@ fn drot_drotm_edges() {
     assert_eq!((x[1], y[0]), (1.0, 2.0));
     let err =
         blas::drotm(ctx(), x.view_mut(), y.view_mut(), [0.5, 1.0, 1.0, 1.0, 1.0]).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "drotm",
-                arg: "param",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("InvalidArgument", "drotm", "param"),
         "{err}"
     );
     let mut short = array![1.0f64];

@@ -14,6 +14,7 @@ use wgblas::prelude::*;
 use wgblas::{blas, Diag, Error, Uplo};
 
 use crate::common::*;
+use crate::describe;
 use crate::dgemm::rand64;
 use crate::f64_level1::strided;
 
@@ -417,15 +418,9 @@ fn validation_and_missing_f64() {
         y.view_mut(),
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "dsymv",
-                arg: "x",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("DimensionMismatch", "dsymv", "x"),
         "{err}"
     );
     let err = blas::dtrsv(
@@ -437,28 +432,12 @@ fn validation_and_missing_f64() {
         y.view_mut(),
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::NotSquare {
-                routine: "dtrsv",
-                arg: "a",
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_eq!(describe::named(&err), ("NotSquare", "dtrsv", "a"), "{err}");
     let mut am = Array2::<f64>::from_elem((3, 2), 9.0);
     let err = blas::dger(ctx(), 1.0, two.view(), two.view(), am.view_mut()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "dger",
-                arg: "x",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("DimensionMismatch", "dger", "x"),
         "{err}"
     );
     let err = blas::dsyr2k(
@@ -472,15 +451,9 @@ fn validation_and_missing_f64() {
         Array2::<f64>::zeros((3, 3)).view_mut(),
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "dsyr2k",
-                arg: "b",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("DimensionMismatch", "dsyr2k", "b"),
         "{err}"
     );
     assert_eq!(y, array![9.0, 9.0, 9.0]);

@@ -8,6 +8,7 @@ use wgblas::prelude::*;
 use wgblas::{blas, Error, GpuBatch};
 
 use crate::common::*;
+use crate::describe;
 
 pub const THRESHOLD: f64 = 1.0;
 pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
@@ -482,15 +483,9 @@ fn validation_bad_shapes() {
         c.view_mut(),
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::DimensionMismatch {
-                routine: "sgemm_batched",
-                arg: "b",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("DimensionMismatch", "sgemm_batched", "b"),
         "{err}"
     );
     assert!(c.iter().all(|&v| v == 9.0));
@@ -504,15 +499,9 @@ fn validation_bad_shapes() {
     let err = a
         .gpu_gemm_batched_inplace(1.0, &b, 0.0, &mut c)
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::TooLarge {
-                routine: "sgemm_batched",
-                arg: "a",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("TooLarge", "sgemm_batched", "a"),
         "{err}"
     );
     assert!(c.iter().all(|&v| v == 5.0));

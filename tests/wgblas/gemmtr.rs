@@ -161,15 +161,9 @@ fn validation_gpu_gemmtr_names_b_when_its_columns_do_not_match() {
     let a = ndarray::Array2::<f32>::ones((4, 3));
     let b = ndarray::Array2::<f32>::ones((3, 2));
     let err = a.gpu_gemmtr(wgblas::Uplo::Lower, &b).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            wgblas::Error::DimensionMismatch {
-                routine: "sgemmtr",
-                arg: "b",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("DimensionMismatch", "sgemmtr", "b"),
         "{err:?}"
     );
 }

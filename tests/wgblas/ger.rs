@@ -250,15 +250,9 @@ fn resident_hand_values_mixed_operands_and_errors() {
         );
         // A length mismatch is a typed error and leaves the resident A as it was.
         let err = blas::sger(ctx(), 2.0, &gy, &gy, &mut ga).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::DimensionMismatch {
-                    routine: "sger",
-                    arg: "x",
-                    ..
-                }
-            ),
+        assert_eq!(
+            describe::named(&err),
+            ("DimensionMismatch", "sger", "x"),
             "{err}"
         );
         assert_eq!(

@@ -67,15 +67,7 @@ pub fn tri_storage(
 /// The triangular matrix a `tri_storage` stands for, with zeros outside and the unit diagonal
 /// written out (for OpenBLAS, which gets no NaN).
 pub fn tri_clean(a: &Array2<f32>, uplo: Uplo, diag: Diag) -> Array2<f32> {
-    Array2::from_shape_fn(a.dim(), |(i, j)| {
-        if i == j && diag == Diag::Unit {
-            1.0
-        } else if in_triangle(uplo, i, j) {
-            a[[i, j]]
-        } else {
-            0.0
-        }
-    })
+    crate::oracle_l2::clean_tri(uplo, diag, a.view())
 }
 
 /// `c` with the triangle `uplo` replaced by `tri`'s (the result a triangle routine must give:

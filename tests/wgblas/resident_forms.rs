@@ -6,6 +6,7 @@ use ndarray::{array, Array1, Array2};
 use wgblas::{blas, resident, Context, Error, GpuMatrix, GpuVector, MatrixLayout, Transpose};
 
 use crate::common::*;
+use crate::describe;
 
 #[test]
 fn device_alpha_zero_beta_one_keeps_the_output_bit_for_bit_like_the_host() {
@@ -154,51 +155,27 @@ fn short_resident_methods_give_typed_errors() {
     let gx = ctx.upload_vector(&Array1::<f32>::ones(3)).unwrap();
     let gy = ctx.upload_vector(&Array1::<f32>::ones(4)).unwrap();
     let e = ga.gpu_gemm(&ga).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::DimensionMismatch {
-                routine: "sgemm",
-                arg: "b",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&e),
+        ("DimensionMismatch", "sgemm", "b"),
         "{e}"
     );
     let e = ga.gpu_gemv(&gx).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::DimensionMismatch {
-                routine: "sgemv",
-                arg: "x",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&e),
+        ("DimensionMismatch", "sgemv", "x"),
         "{e}"
     );
     let e = gx.gpu_dot(&gy).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::DimensionMismatch {
-                routine: "sdot",
-                arg: "y",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&e),
+        ("DimensionMismatch", "sdot", "y"),
         "{e}"
     );
     let e = gx.gpu_axpy(2.0, &gy).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::DimensionMismatch {
-                routine: "saxpy",
-                arg: "y",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&e),
+        ("DimensionMismatch", "saxpy", "y"),
         "{e}"
     );
     // A hand-computed value: A·1 for A = ones(3×4) is 4 in each row.
@@ -258,15 +235,9 @@ fn read_back_reads_several_results_in_one_submission() {
     let other = wgblas::Context::new().unwrap();
     let foreign = other.upload_vector(&array![1.0f32]).unwrap();
     let e = ctx.read_back((&gy, &foreign)).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::InvalidArgument {
-                routine: "read_back",
-                arg: "items",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&e),
+        ("InvalidArgument", "read_back", "items"),
         "{e}"
     );
 }

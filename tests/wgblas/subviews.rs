@@ -278,15 +278,9 @@ fn out_of_range_views_are_typed_errors() {
         &mut y,
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::DimensionMismatch {
-                routine: "sgemv",
-                arg: "x",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&e),
+        ("DimensionMismatch", "sgemv", "x"),
         "{e}"
     );
 }

@@ -364,15 +364,9 @@ fn resident_alpha_zero_zeroes_b_on_the_device_and_checks_the_context() {
         &mut gb,
     )
     .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::InvalidArgument {
-                routine: "strmm",
-                arg: "b",
-                ..
-            }
-        ),
+    assert_eq!(
+        describe::named(&err),
+        ("InvalidArgument", "strmm", "b"),
         "{err}"
     );
     assert_eq!(gb.to_array().unwrap(), array![[1.0, 2.0]]);
