@@ -70,10 +70,7 @@ describe::described_tests!(Asum, 100, 100, no_validation);
 #[test]
 fn past_one_binding() {
     // One element past the binding limit: processed in two windows (issue 15).
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    x[0] = 1.0;
-    x[n - 1] = -2.0;
+    let (x, n) = ends_past_one_binding(1.0, -2.0);
     assert_eq!(blas::sasum(ctx(), x.view()).unwrap(), 3.0);
     assert_eq!(x.gpu_asum().unwrap(), 3.0);
     let mut d = Array1::<f64>::zeros(n / 2 + 1);

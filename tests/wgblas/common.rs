@@ -42,6 +42,15 @@ pub fn len_past_one_binding() -> usize {
     ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1
 }
 
+/// A vector of [`len_past_one_binding`] f32, zero but for its first and its last element, and
+/// its length.
+pub fn ends_past_one_binding(first: f32, last: f32) -> (Array1<f32>, usize) {
+    let n = len_past_one_binding();
+    let mut x = Array1::zeros(n);
+    (x[0], x[n - 1]) = (first, last);
+    (x, n)
+}
+
 pub fn rand_vec(rng: &mut StdRng, n: usize) -> Array1<f32> {
     Array1::from_shape_simple_fn(n, || value(rng))
 }

@@ -88,10 +88,7 @@ fn validation_extension_forms() {
 
 #[test]
 fn past_one_binding() {
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    x[0] = 4.0;
-    x[n - 1] = 5.0;
+    let (x, n) = ends_past_one_binding(4.0, 5.0);
     let mut y = Array1::<f32>::from_elem(n, 3.0);
     blas::scopy(ctx(), x.view(), y.view_mut()).unwrap();
     assert_eq!(y, x);

@@ -89,9 +89,7 @@ fn validation_extension_forms_and_fallback() {
 
 #[test]
 fn past_one_binding() {
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    x[n - 1] = -1.0;
+    let (mut x, n) = ends_past_one_binding(0.0, -1.0);
     assert_eq!(blas::isamax(ctx(), x.view()).unwrap(), n - 1);
     // A tie in the first window wins.
     x[n - 10] = 1.0;

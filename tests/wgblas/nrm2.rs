@@ -96,10 +96,7 @@ describe::described_tests!(Nrm2, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    x[0] = 3.0;
-    x[n - 1] = 4.0;
+    let (x, _) = ends_past_one_binding(3.0, 4.0);
     assert_eq!(blas::snrm2(ctx(), x.view()).unwrap(), 5.0);
     assert_eq!(x.gpu_nrm2().unwrap(), 5.0);
 }

@@ -142,10 +142,10 @@ fn validation_extension_forms() {
 
 #[test]
 fn past_one_binding() {
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    let mut y = Array1::<f32>::zeros(n);
-    (x[0], y[0], x[n - 1], y[n - 1]) = (2.0, 3.0, 1.0, 1.0);
+    let ((mut x, n), (mut y, _)) = (
+        ends_past_one_binding(2.0, 1.0),
+        ends_past_one_binding(3.0, 1.0),
+    );
     // H = [[1, 3], [2, 4]]: x ← x + 3y, y ← 2x + 4y.
     blas::srotm(
         ctx(),

@@ -83,9 +83,7 @@ describe::described_tests!(Scal, 100, 100, no_validation);
 
 #[test]
 fn past_one_binding() {
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    (x[0], x[n - 1]) = (3.0, -1.0);
+    let (mut x, n) = ends_past_one_binding(3.0, -1.0);
     blas::sscal(ctx(), 2.0, x.view_mut()).unwrap();
     assert_eq!((x[0], x[n - 1]), (6.0, -2.0));
     blas::sscal(ctx(), 1.0, x.view_mut()).unwrap();

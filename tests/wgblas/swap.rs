@@ -62,10 +62,10 @@ fn validation_extension_forms() {
 
 #[test]
 fn past_one_binding() {
-    let n = len_past_one_binding();
-    let mut x = Array1::<f32>::zeros(n);
-    let mut y = Array1::<f32>::zeros(n);
-    (x[0], y[0], x[n - 1]) = (2.0, 3.0, 5.0);
+    let ((mut x, n), (mut y, _)) = (
+        ends_past_one_binding(2.0, 5.0),
+        ends_past_one_binding(3.0, 0.0),
+    );
     blas::sswap(ctx(), x.view_mut(), y.view_mut()).unwrap();
     assert_eq!((x[0], y[0], x[n - 1], y[n - 1]), (3.0, 2.0, 0.0, 5.0));
 }
