@@ -30,113 +30,58 @@ fn error(name: &str, text: &str) -> String {
     }
 }
 
-#[test]
-fn general_real_file_gives_its_values() {
-    let a = read(
-        "general",
-        "%%MatrixMarket matrix coordinate real general\n% a comment\n2 3 3\n1 1 1.5\n2 3 -2e1\n1 2 0.25\n",
-    )
-    .unwrap();
-    assert_eq!(a, arr2(&[[1.5, 0.25, 0.0], [0.0, 0.0, -20.0]]));
+/// One test per row, named by it: the file `$name` with text `$text` reads as `$want`.
+macro_rules! reads_as {
+    ($($test:ident: $name:literal, $text:literal => $want:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            assert_eq!(read($name, $text).unwrap(), arr2(&$want));
+        }
+    )*};
 }
 
-#[test]
-fn symmetric_file_is_mirrored() {
-    let a = read(
-        "symmetric",
-        "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 4\n3 1 -1\n2 2 5\n",
-    )
-    .unwrap();
-    assert_eq!(
-        a,
-        arr2(&[[4.0, 0.0, -1.0], [0.0, 5.0, 0.0], [-1.0, 0.0, 0.0]])
-    );
+/// One test per row, named by it: the file `$name` with text `$text` is an error (naming the
+/// file) whose message contains `$want`.
+macro_rules! rejects {
+    ($($test:ident: $name:literal, $text:literal => $want:literal;)*) => {$(
+        #[test]
+        fn $test() {
+            let e = error($name, $text);
+            assert!(e.contains($want), "{e}");
+        }
+    )*};
 }
 
-#[test]
-fn skew_symmetric_file_mirrors_with_the_opposite_sign() {
-    let a = read(
-        "skew",
-        "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3\n3 2 -0.5\n",
-    )
-    .unwrap();
-    assert_eq!(
-        a,
-        arr2(&[[0.0, -3.0, 0.0], [3.0, 0.0, 0.5], [0.0, -0.5, 0.0]])
-    );
+reads_as! {
+    general_real_file_gives_its_values: "general",
+        "%%MatrixMarket matrix coordinate real general\n% a comment\n2 3 3\n1 1 1.5\n2 3 -2e1\n1 2 0.25\n"
+        => [[1.5, 0.25, 0.0], [0.0, 0.0, -20.0]];
+    symmetric_file_is_mirrored: "symmetric",
+        "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 4\n3 1 -1\n2 2 5\n"
+        => [[4.0, 0.0, -1.0], [0.0, 5.0, 0.0], [-1.0, 0.0, 0.0]];
+    skew_symmetric_file_mirrors_with_the_opposite_sign: "skew",
+        "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3\n3 2 -0.5\n"
+        => [[0.0, -3.0, 0.0], [3.0, 0.0, 0.5], [0.0, -0.5, 0.0]];
+    integer_file_gives_exact_values: "integer",
+        "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 123456789\n2 2 -7\n"
+        => [[123456789.0, 0.0], [0.0, -7.0]];
 }
 
-#[test]
-fn skew_symmetric_file_with_a_diagonal_entry_is_an_error() {
-    let e = error(
-        "skewdiag",
-        "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n",
-    );
-    assert!(e.contains("skew-symmetric"), "{e}");
-}
-
-#[test]
-fn integer_file_gives_exact_values() {
-    let a = read(
-        "integer",
-        "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 123456789\n2 2 -7\n",
-    )
-    .unwrap();
-    assert_eq!(a, arr2(&[[123456789.0, 0.0], [0.0, -7.0]]));
-}
-
-#[test]
-fn pattern_file_is_an_error_naming_pattern() {
-    let e = error(
-        "pattern",
-        "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2\n",
-    );
-    assert!(e.contains("pattern file"), "{e}");
-}
-
-#[test]
-fn complex_file_is_an_error_naming_complex() {
-    let e = error(
-        "complex",
-        "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1.0 2.0\n",
-    );
-    assert!(e.contains("complex matrix"), "{e}");
-}
-
-#[test]
-fn short_size_line_is_an_error() {
-    let e = error(
-        "short",
-        "%%MatrixMarket matrix coordinate real general\n2 2\n1 1 1.0\n",
-    );
-    assert!(e.contains("size line"), "{e}");
-}
-
-#[test]
-fn zero_based_index_is_an_error() {
-    let e = error(
-        "zerobased",
-        "%%MatrixMarket matrix coordinate real general\n2 2 1\n0 1 1.0\n",
-    );
-    assert!(e.contains("index below 1"), "{e}");
-}
-
-#[test]
-fn index_past_the_size_line_is_an_error() {
-    let e = error(
-        "past",
-        "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n",
-    );
-    assert!(e.contains("past the size line"), "{e}");
-}
-
-#[test]
-fn fewer_entries_than_declared_is_an_error() {
-    let e = error(
-        "fewer",
-        "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1.0\n2 2 2.0\n",
-    );
-    assert!(e.contains("fewer entries"), "{e}");
+rejects! {
+    skew_symmetric_file_with_a_diagonal_entry_is_an_error: "skewdiag",
+        "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n" => "skew-symmetric";
+    pattern_file_is_an_error_naming_pattern: "pattern",
+        "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2\n" => "pattern file";
+    complex_file_is_an_error_naming_complex: "complex",
+        "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1.0 2.0\n" => "complex matrix";
+    short_size_line_is_an_error: "short",
+        "%%MatrixMarket matrix coordinate real general\n2 2\n1 1 1.0\n" => "size line";
+    zero_based_index_is_an_error: "zerobased",
+        "%%MatrixMarket matrix coordinate real general\n2 2 1\n0 1 1.0\n" => "index below 1";
+    index_past_the_size_line_is_an_error: "past",
+        "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n" => "past the size line";
+    fewer_entries_than_declared_is_an_error: "fewer",
+        "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1.0\n2 2 2.0\n" => "fewer entries";
 }
 
 #[test]
