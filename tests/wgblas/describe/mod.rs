@@ -221,63 +221,49 @@ fn both<T: Elem>(x: &Array1<T>, y: &Array1<T>) -> ArrayD<T> {
     ndarray::concatenate![ndarray::Axis(0), x.view(), y.view()].into_dyn()
 }
 
-/// A matrix operand as the routine gets it: a stored host view or a resident matrix.
-pub enum MatSlot<T: Elem> {
-    Host(Stored<T>),
-    Dev(GpuMatrix<'static, T>),
+/// An operand slot `$slot`: the operand as the routine gets it, a stored host view (`$host`) or
+/// a resident one (`$dev`); `r` and `w` give it to the call, `logical` reads it back.
+macro_rules! slot {
+    ($(#[$doc:meta])* $slot:ident($host:ident, $dev:ident) -> $r:ident, $w:ident, $arr:ident) => {
+        $(#[$doc])*
+        pub enum $slot<T: Elem> {
+            Host($host<T>),
+            Dev($dev<'static, T>),
+        }
+
+        impl<T: Elem> $slot<T> {
+            pub fn r(&self) -> $r<'_, T> {
+                match self {
+                    $slot::Host(h) => h.view().into(),
+                    $slot::Dev(g) => g.into(),
+                }
+            }
+
+            pub fn w(&mut self) -> $w<'_, T> {
+                match self {
+                    $slot::Host(h) => h.view_mut().into(),
+                    $slot::Dev(g) => g.into(),
+                }
+            }
+
+            fn logical(&self) -> $arr<T> {
+                match self {
+                    $slot::Host(h) => h.to_owned(),
+                    $slot::Dev(g) => g.to_array().unwrap(),
+                }
+            }
+        }
+    };
 }
 
-impl<T: Elem> MatSlot<T> {
-    pub fn r(&self) -> MatRef<'_, T> {
-        match self {
-            MatSlot::Host(m) => m.view().into(),
-            MatSlot::Dev(g) => g.into(),
-        }
-    }
-
-    pub fn w(&mut self) -> MatMut<'_, T> {
-        match self {
-            MatSlot::Host(m) => m.view_mut().into(),
-            MatSlot::Dev(g) => g.into(),
-        }
-    }
-
-    fn logical(&self) -> Array2<T> {
-        match self {
-            MatSlot::Host(m) => m.to_owned(),
-            MatSlot::Dev(g) => g.to_array().unwrap(),
-        }
-    }
-}
-
-/// A vector operand as the routine gets it.
-pub enum VecSlot<T: Elem> {
-    Host(StoredVec<T>),
-    Dev(GpuVector<'static, T>),
-}
-
-impl<T: Elem> VecSlot<T> {
-    pub fn r(&self) -> VecRef<'_, T> {
-        match self {
-            VecSlot::Host(v) => v.view().into(),
-            VecSlot::Dev(g) => g.into(),
-        }
-    }
-
-    pub fn w(&mut self) -> VecMut<'_, T> {
-        match self {
-            VecSlot::Host(v) => v.view_mut().into(),
-            VecSlot::Dev(g) => g.into(),
-        }
-    }
-
-    fn logical(&self) -> Array1<T> {
-        match self {
-            VecSlot::Host(v) => v.to_owned(),
-            VecSlot::Dev(g) => g.to_array().unwrap(),
-        }
-    }
-}
+slot!(
+    /// A matrix operand as the routine gets it: a stored host view or a resident matrix.
+    MatSlot(Stored, GpuMatrix) -> MatRef, MatMut, Array2
+);
+slot!(
+    /// A vector operand as the routine gets it.
+    VecSlot(StoredVec, GpuVector) -> VecRef, VecMut, Array1
+);
 
 /// The operands of one call.
 pub struct Slots<T: Elem> {
