@@ -266,14 +266,7 @@ fn edge_n_zero() {
 fn real_data_1138_bus() {
     // 1138_bus densified (symmetric): y = A·x against OpenBLAS, from each stored triangle, with
     // NaN written over the other triangle so that reading it would show.
-    let mut cases = Vec::new();
-    for uplo in UPLOS {
-        for la in [Layout::C, Layout::F] {
-            let c = Case::new(0, 0, 0).flags(uplo, Transpose::No, Diag::NonUnit);
-            cases.push(c.layouts(la, VLayout::Unit, VLayout::Unit));
-        }
-    }
-    real_data::<Symv>(true, &cases);
+    real_data::<Symv>(true, &real_data_cases(&UPLOS, 1.0, VLayout::Unit));
 }
 
 #[test]

@@ -188,17 +188,7 @@ fn edge_alpha_zero_and_n_zero_are_quick_returns() {
 #[test]
 fn real_data_1138_bus() {
     // A = 1138_bus densified, other triangle NaN: only the triangle uplo changes.
-    let mut cases = Vec::new();
-    for uplo in UPLOS {
-        for la in [Layout::C, Layout::F] {
-            let c = Case::new(0, 0, 0).flags(uplo, Transpose::No, Diag::NonUnit);
-            cases.push(
-                c.scalars(0.7, 0.0)
-                    .layouts(la, VLayout::Unit, VLayout::Reversed),
-            );
-        }
-    }
-    real_data::<Syr2>(true, &cases);
+    real_data::<Syr2>(true, &real_data_cases(&UPLOS, 0.7, VLayout::Reversed));
 }
 
 #[test]

@@ -209,6 +209,19 @@ pub fn real_data<R: super::Routine>(nan_other: bool, cases: &[Case]) {
     }
 }
 
+/// The cases of a real-data test: A from its triangle `uplo` (each of `uplos`) in C and in F
+/// order, the scalars `alpha`, beta = 0, x contiguous and y stored as `ly`.
+pub fn real_data_cases(uplos: &[Uplo], alpha: f64, ly: VLayout) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for &uplo in uplos {
+        for la in [Layout::C, Layout::F] {
+            let c = Case::new(0, 0, 0).flags(uplo, Transpose::No, Diag::NonUnit);
+            cases.push(c.scalars(alpha, 0.0).layouts(la, VLayout::Unit, ly));
+        }
+    }
+    cases
+}
+
 /// The edge grid of syr and syr2 (x and y stored as `vs`): the netlib shapes and alphas in C
 /// and F order, n = 65 in every layout, and the wide sizes with strided vectors.
 pub fn rank_update_edges(vs: &[(VLayout, VLayout)]) -> Vec<Case> {
