@@ -42,6 +42,20 @@ pub fn len_past_one_binding() -> usize {
     ctx().limits().max_storage_buffer_binding_size as usize / 4 + 1
 }
 
+/// `n` elements `i mod 7`: small integers, so that `alpha·x + 1` is exact for a small `alpha`.
+pub fn mod7(n: usize) -> Array1<f32> {
+    Array1::from_shape_fn(n, |i| (i % 7) as f32)
+}
+
+/// The first element of `y` (in logical order) that is not `alpha·(i mod 7) + 1`, the exact
+/// result of `y ← alpha·mod7(n) + 1`; None when all are.
+pub fn off_axpy_of_mod7(y: &Array1<f32>, alpha: f32) -> Option<(usize, f32)> {
+    y.iter()
+        .copied()
+        .enumerate()
+        .find(|&(i, v)| v != alpha * (i % 7) as f32 + 1.0)
+}
+
 /// A vector of [`len_past_one_binding`] f32, zero but for its first and its last element, and
 /// its length.
 pub fn ends_past_one_binding(first: f32, last: f32) -> (Array1<f32>, usize) {

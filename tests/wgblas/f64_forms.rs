@@ -5,7 +5,7 @@
 use ndarray::{array, Array1, Array2};
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Diag, Error, Uplo};
+use wgblas::{blas, Diag, Uplo};
 
 use crate::common::*;
 use crate::describe;

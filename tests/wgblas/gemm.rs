@@ -14,7 +14,7 @@ use crate::common::*;
 use crate::describe::level2::{random_mat, NETLIB_N, TRANS, UPLOS};
 use crate::describe::level3::*;
 use crate::describe::{
-    self, forward, pick, read_under_beta, Bad, Case, Id, Ops, Out, Routine, Slots,
+    self, forward, pick, read_under_beta, scalar, Bad, Case, Id, Ops, Out, Routine, Slots,
 };
 
 const SIZES: [usize; 10] = [1, 2, 7, 15, 16, 17, 63, 64, 65, 129];
@@ -208,7 +208,7 @@ impl<const TR: bool> Routine for GemmT<TR> {
 /// The random cases of gemm (`m`, `n`, `k` from `dim`) or gemmtr (`n`, `k` from `dim`).
 fn space_with(dim: BoxedStrategy<usize>, tr: bool) -> BoxedStrategy<Case> {
     let dims = (any::<u64>(), dim.clone(), dim.clone(), dim, pick(&UPLOS));
-    let flags = (pick(&TRANS), pick(&TRANS), -2.0f32..2.0, -2.0f32..2.0);
+    let flags = (pick(&TRANS), pick(&TRANS), scalar(), scalar());
     let ls = (pick(&LAYOUTS), pick(&LAYOUTS), pick(&LAYOUTS));
     (dims, flags, ls)
         .prop_map(
@@ -238,24 +238,10 @@ fn check(
     check_on(ctx(), seed, dims, ta, tb, alpha, beta, layouts);
 }
 
-/// [`check`] on the context `cx`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    cx: &Context,
-    seed: u64,
-    (m, n, k): (usize, usize, usize),
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 3],
-) {
-    let case = Case::mnk(seed, m, n, k)
-        .flags(Uplo::Upper, ta, Diag::NonUnit)
-        .transb(tb)
-        .scalars(alpha.into(), beta.into())
-        .mats(layouts);
-    describe::check_on::<Gemm, f32>(cx, &case);
+describe::check_on_fn! {
+    /// [`check`] on the context `cx`.
+    Gemm, (seed: u64, (m, n, k): (usize, usize, usize), ta: Transpose, tb: Transpose, alpha: f32, beta: f32, layouts: [Layout; 3])
+        => Case::mnk(seed, m, n, k).flags(Uplo::Upper, ta, Diag::NonUnit).transb(tb).scalars(alpha.into(), beta.into()).mats(layouts)
 }
 
 #[test]

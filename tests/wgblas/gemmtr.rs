@@ -2,8 +2,8 @@
 //! description `crate::gemm::GemmT<true>`; hand-computed values below.
 
 use ndarray::{array, Array2};
+use wgblas::blas;
 use wgblas::prelude::*;
-use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::{self, Case};
@@ -14,25 +14,10 @@ pub type Gemmtr = crate::gemm::GemmT<true>;
 
 describe::described_tests!(Gemmtr, 100, 40);
 
-/// One case of the description on the context `cx`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    cx: &Context,
-    seed: u64,
-    (n, k): (usize, usize),
-    uplo: Uplo,
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 3],
-) {
-    let case = Case::mnk(seed, n, n, k)
-        .flags(uplo, ta, wgblas::Diag::NonUnit)
-        .transb(tb)
-        .scalars(alpha.into(), beta.into())
-        .mats(layouts);
-    describe::check_on::<Gemmtr, f32>(cx, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx`.
+    Gemmtr, (seed: u64, (n, k): (usize, usize), uplo: Uplo, ta: Transpose, tb: Transpose, alpha: f32, beta: f32, layouts: [Layout; 3])
+        => Case::mnk(seed, n, n, k).flags(uplo, ta, wgblas::Diag::NonUnit).transb(tb).scalars(alpha.into(), beta.into()).mats(layouts)
 }
 
 #[test]

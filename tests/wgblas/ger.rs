@@ -7,11 +7,11 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use wgblas::metrics::bounds;
 use wgblas::prelude::*;
-use wgblas::{blas, Context, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of ger.
@@ -75,12 +75,7 @@ impl Routine for Ger {
 
     fn space() -> BoxedStrategy<Case> {
         let dims = (any::<u64>(), pick(&SIZES), pick(&SIZES));
-        let rest = (
-            -2.0f32..2.0,
-            pick(&LAYOUTS),
-            pick(&VLAYOUTS),
-            pick(&VLAYOUTS),
-        );
+        let rest = (scalar(), pick(&LAYOUTS), pick(&VLAYOUTS), pick(&VLAYOUTS));
         (dims, rest)
             .prop_map(|((seed, m, n), (alpha, la, lx, ly))| {
                 Case::new(seed, m, n)
@@ -99,20 +94,10 @@ impl Routine for Ger {
 
 describe::described_tests!(Ger, 100);
 
-/// One case of the description on the context `c` (used by the kernel-variant tests).
-pub fn check_on(
-    c: &Context,
-    seed: u64,
-    (m, n): (usize, usize),
-    alpha: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    let case = Case::new(seed, m, n)
-        .scalars(alpha.into(), 0.0)
-        .layouts(la, lx, ly);
-    describe::check_on::<Ger, f32>(c, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (used by the kernel-variant tests).
+    Ger, (seed: u64, (m, n): (usize, usize), alpha: f32, la: Layout, lx: VLayout, ly: VLayout)
+        => Case::new(seed, m, n).scalars(alpha.into(), 0.0).layouts(la, lx, ly)
 }
 
 #[test]

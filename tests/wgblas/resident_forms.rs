@@ -3,7 +3,7 @@
 //! from `resident`).
 
 use ndarray::{array, Array1, Array2};
-use wgblas::{blas, resident, Context, Error, GpuMatrix, GpuVector, MatrixLayout, Transpose};
+use wgblas::{blas, resident, Context, GpuMatrix, GpuVector, MatrixLayout, Transpose};
 
 use crate::common::*;
 use crate::describe;

@@ -6,7 +6,7 @@ use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
 use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Context, Error, GpuScalar};
+use wgblas::{blas, Context, GpuScalar};
 
 use crate::common::*;
 use crate::describe::level1::*;

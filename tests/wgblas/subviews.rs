@@ -8,6 +8,7 @@ use ndarray::{s, Array1, Array2, ShapeBuilder};
 use wgblas::{blas, Diag, Error, MatrixLayout, Side, Transpose, Uplo};
 
 use crate::common::ctx;
+use crate::describe;
 
 fn ints(m: usize, n: usize, seed: usize, f_order: bool) -> Array2<f32> {
     let v = |(i, j): (usize, usize)| ((i * 7 + j * 3 + seed) % 5) as f32 - 2.0;

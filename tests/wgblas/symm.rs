@@ -13,7 +13,7 @@ use wgblas::{blas, Context};
 use crate::common::*;
 use crate::describe::level2::{full_sym, random_mat, NETLIB_N, UPLOS};
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::upload;
 
 /// The description of symm: A symmetric in its triangle `uplo` (NaN in the other one, never
@@ -145,8 +145,8 @@ impl Routine for Symm {
 fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
     let dims = (any::<u64>(), dim.clone(), dim, pick(&SIDES), pick(&UPLOS));
     let rest = (
-        -2.0f32..2.0,
-        -2.0f32..2.0,
+        scalar(),
+        scalar(),
         pick(&LAYOUTS),
         pick(&LAYOUTS),
         pick(&LAYOUTS),
@@ -164,24 +164,10 @@ fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
 
 describe::described_tests!(Symm, 100, 40);
 
-/// One case of the description on the context `cx`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    cx: &Context,
-    seed: u64,
-    (m, n): (usize, usize),
-    side: Side,
-    uplo: Uplo,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 3],
-) {
-    let case = Case::new(seed, m, n)
-        .side(side)
-        .flags(uplo, Transpose::No, Diag::NonUnit)
-        .scalars(alpha.into(), beta.into())
-        .mats(layouts);
-    describe::check_on::<Symm, f32>(cx, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx`.
+    Symm, (seed: u64, (m, n): (usize, usize), side: Side, uplo: Uplo, alpha: f32, beta: f32, layouts: [Layout; 3])
+        => Case::new(seed, m, n).side(side).flags(uplo, Transpose::No, Diag::NonUnit).scalars(alpha.into(), beta.into()).mats(layouts)
 }
 
 #[test]

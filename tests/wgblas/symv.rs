@@ -12,7 +12,7 @@ use wgblas::{blas, Context};
 use crate::common::*;
 use crate::describe::level2::*;
 use crate::describe::{
-    self, forward, pick, read_under_beta, Bad, Case, Id, Ops, Out, Routine, Slots,
+    self, forward, pick, read_under_beta, scalar, Bad, Case, Id, Ops, Out, Routine, Slots,
 };
 use crate::oracle_l2 as l2;
 
@@ -87,8 +87,8 @@ impl Routine for Symv {
     fn space() -> BoxedStrategy<Case> {
         let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
         let rest = (
-            -2.0f32..2.0,
-            -2.0f32..2.0,
+            scalar(),
+            scalar(),
             pick(&LAYOUTS),
             pick(&VLAYOUTS),
             pick(&VLAYOUTS),
@@ -116,24 +116,10 @@ impl Routine for Symv {
 
 describe::described_tests!(Symv, 100);
 
-/// One case of the description on the context `c` (used by the kernel-variant tests).
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    c: &Context,
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    alpha: f32,
-    beta: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    let case = Case::new(seed, n, n)
-        .flags(uplo, Transpose::No, Diag::NonUnit)
-        .scalars(alpha.into(), beta.into())
-        .layouts(la, lx, ly);
-    describe::check_on::<Symv, f32>(c, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (used by the kernel-variant tests).
+    Symv, (seed: u64, n: usize, uplo: Uplo, alpha: f32, beta: f32, la: Layout, lx: VLayout, ly: VLayout)
+        => Case::new(seed, n, n).flags(uplo, Transpose::No, Diag::NonUnit).scalars(alpha.into(), beta.into()).layouts(la, lx, ly)
 }
 
 #[test]

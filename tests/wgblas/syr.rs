@@ -12,7 +12,7 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of syr: A symmetric in its triangle `uplo`, NaN in the other one
@@ -54,7 +54,7 @@ impl Routine for Syr {
     fn space() -> BoxedStrategy<Case> {
         let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
         let rest = (
-            -2.0f32..2.0,
+            scalar(),
             pick(&LAYOUTS),
             pick(&VLAYOUTS),
             Just(VLayout::Unit),
@@ -81,14 +81,10 @@ impl Routine for Syr {
 
 describe::described_tests!(Syr, 100);
 
-/// One case of the description on the context `c` (used by the kernel-variant tests).
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(c: &Context, seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout) {
-    let case = Case::new(seed, n, n)
-        .flags(uplo, Transpose::No, Diag::NonUnit)
-        .scalars(alpha.into(), 0.0)
-        .layouts(la, lx, VLayout::Unit);
-    describe::check_on::<Syr, f32>(c, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (used by the kernel-variant tests).
+    Syr, (seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout)
+        => Case::new(seed, n, n).flags(uplo, Transpose::No, Diag::NonUnit).scalars(alpha.into(), 0.0).layouts(la, lx, VLayout::Unit)
 }
 
 #[test]

@@ -12,7 +12,7 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of syr2: A symmetric in its triangle `uplo`, NaN in the other one
@@ -54,12 +54,7 @@ impl Routine for Syr2 {
 
     fn space() -> BoxedStrategy<Case> {
         let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
-        let rest = (
-            -2.0f32..2.0,
-            pick(&LAYOUTS),
-            pick(&VLAYOUTS),
-            pick(&VLAYOUTS),
-        );
+        let rest = (scalar(), pick(&LAYOUTS), pick(&VLAYOUTS), pick(&VLAYOUTS));
         (dims, rest)
             .prop_map(|((seed, n, u), (alpha, la, lx, ly))| {
                 Case::new(seed, n, n)
@@ -83,23 +78,10 @@ impl Routine for Syr2 {
 
 describe::described_tests!(Syr2, 100);
 
-/// One case of the description on the context `c` (used by the kernel-variant tests).
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    c: &Context,
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    alpha: f32,
-    la: Layout,
-    lx: VLayout,
-    ly: VLayout,
-) {
-    let case = Case::new(seed, n, n)
-        .flags(uplo, Transpose::No, Diag::NonUnit)
-        .scalars(alpha.into(), 0.0)
-        .layouts(la, lx, ly);
-    describe::check_on::<Syr2, f32>(c, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (used by the kernel-variant tests).
+    Syr2, (seed: u64, n: usize, uplo: Uplo, alpha: f32, la: Layout, lx: VLayout, ly: VLayout)
+        => Case::new(seed, n, n).flags(uplo, Transpose::No, Diag::NonUnit).scalars(alpha.into(), 0.0).layouts(la, lx, ly)
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! `uplo` of C, from the description `crate::syrk::SyrK<true>`; hand-computed values below.
 
 use ndarray::{array, Array2};
+use wgblas::blas;
 use wgblas::prelude::*;
-use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::{self, Case};
@@ -14,23 +14,10 @@ pub type Syr2k = crate::syrk::SyrK<true>;
 
 describe::described_tests!(Syr2k, 100, 40);
 
-/// One case of the description on the context `cx`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    cx: &Context,
-    seed: u64,
-    (n, k): (usize, usize),
-    uplo: Uplo,
-    trans: Transpose,
-    alpha: f32,
-    beta: f32,
-    layouts: [Layout; 3],
-) {
-    let case = Case::mnk(seed, n, n, k)
-        .flags(uplo, trans, wgblas::Diag::NonUnit)
-        .scalars(alpha.into(), beta.into())
-        .mats(layouts);
-    describe::check_on::<Syr2k, f32>(cx, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx`.
+    Syr2k, (seed: u64, (n, k): (usize, usize), uplo: Uplo, trans: Transpose, alpha: f32, beta: f32, layouts: [Layout; 3])
+        => Case::mnk(seed, n, n, k).flags(uplo, trans, wgblas::Diag::NonUnit).scalars(alpha.into(), beta.into()).mats(layouts)
 }
 
 #[test]

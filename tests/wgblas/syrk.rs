@@ -13,7 +13,7 @@ use wgblas::{blas, Context};
 use crate::common::*;
 use crate::describe::level2::{flags, random_mat, NETLIB_N, TRANS, UPLOS};
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::upload;
 
 /// The description of syrk (`TWO = false`) and syr2k (`TWO = true`): C written on its triangle
@@ -194,8 +194,8 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
 fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
     let dims = (any::<u64>(), dim.clone(), dim, pick(&UPLOS), pick(&TRANS));
     let rest = (
-        -2.0f32..2.0,
-        -2.0f32..2.0,
+        scalar(),
+        scalar(),
         pick(&LAYOUTS),
         pick(&LAYOUTS),
         pick(&LAYOUTS),
@@ -212,23 +212,10 @@ fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
 
 describe::described_tests!(Syrk, 100, 40);
 
-/// One case of the description on the context `cx` (`layouts` of A and C).
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    cx: &Context,
-    seed: u64,
-    (n, k): (usize, usize),
-    uplo: Uplo,
-    trans: Transpose,
-    alpha: f32,
-    beta: f32,
-    [la, lc]: [Layout; 2],
-) {
-    let case = Case::mnk(seed, n, n, k)
-        .flags(uplo, trans, wgblas::Diag::NonUnit)
-        .scalars(alpha.into(), beta.into())
-        .mats([la, Layout::C, lc]);
-    describe::check_on::<Syrk, f32>(cx, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (`layouts` of A and C).
+    Syrk, (seed: u64, (n, k): (usize, usize), uplo: Uplo, trans: Transpose, alpha: f32, beta: f32, [la, lc]: [Layout; 2])
+        => Case::mnk(seed, n, n, k).flags(uplo, trans, wgblas::Diag::NonUnit).scalars(alpha.into(), beta.into()).mats([la, Layout::C, lc])
 }
 
 #[test]

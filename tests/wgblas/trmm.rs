@@ -7,14 +7,14 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use wgblas::metrics::bounds;
 use wgblas::prelude::*;
-use wgblas::{blas, Context, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::{
     clean_tri, flags, random_mat, tri_stored, DIAGS, NETLIB_N, TRANS, UPLOS,
 };
 use crate::describe::level3::*;
-use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::{tri_clean, upload};
 
 /// The description of trmm: A triangular of order m (left) or n (right), NaN outside its
@@ -133,7 +133,7 @@ impl Routine for Trmm {
 fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
     let dims = (any::<u64>(), dim.clone(), dim, pick(&SIDES));
     let fl = (pick(&UPLOS), pick(&TRANS), pick(&DIAGS));
-    let rest = (-2.0f32..2.0, pick(&LAYOUTS), pick(&LAYOUTS));
+    let rest = (scalar(), pick(&LAYOUTS), pick(&LAYOUTS));
     (dims, fl, rest)
         .prop_map(|((seed, m, n, s), (u, t, d), (alpha, la, lb))| {
             Case::new(seed, m, n)
@@ -147,25 +147,10 @@ fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
 
 describe::described_tests!(Trmm, 100, 40);
 
-/// One case of the description on the context `cx` (`layouts` of A and B).
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    cx: &Context,
-    seed: u64,
-    (m, n): (usize, usize),
-    side: Side,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    alpha: f32,
-    [la, lb]: [Layout; 2],
-) {
-    let case = Case::new(seed, m, n)
-        .side(side)
-        .flags(uplo, trans, diag)
-        .scalars(alpha.into(), 0.0)
-        .mats([la, lb, Layout::C]);
-    describe::check_on::<Trmm, f32>(cx, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (`layouts` of A and B).
+    Trmm, (seed: u64, (m, n): (usize, usize), side: Side, uplo: Uplo, trans: Transpose, diag: Diag, alpha: f32, [la, lb]: [Layout; 2])
+        => Case::new(seed, m, n).side(side).flags(uplo, trans, diag).scalars(alpha.into(), 0.0).mats([la, lb, Layout::C])
 }
 
 #[test]

@@ -99,22 +99,10 @@ impl Routine for Trmv {
 
 describe::described_tests!(Trmv, 100);
 
-/// One case of the description on the context `c` (used by the kernel-variant tests).
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    c: &Context,
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    la: Layout,
-    lx: VLayout,
-) {
-    let case = Case::new(seed, n, n)
-        .flags(uplo, trans, diag)
-        .layouts(la, lx, VLayout::Unit);
-    describe::check_on::<Trmv, f32>(c, &case);
+describe::check_on_fn! {
+    /// One case of the description on the context `cx` (used by the kernel-variant tests).
+    Trmv, (seed: u64, n: usize, uplo: Uplo, trans: Transpose, diag: Diag, la: Layout, lx: VLayout)
+        => Case::new(seed, n, n).flags(uplo, trans, diag).layouts(la, lx, VLayout::Unit)
 }
 
 #[test]

@@ -16,7 +16,7 @@ use crate::common::oracle::c;
 use crate::common::*;
 use crate::describe::elem::{cd, cs, ct, cu};
 use crate::describe::level2::{flags, random_mat};
-use crate::describe::{self, pick, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, pick, scalar, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::*;
 
 /// A triangular operand of order `n`. Well-conditioned: diagonal magnitude in [1, 2] and
@@ -260,7 +260,7 @@ fn case(
 
 fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
     let flags = (pick(&SIDES), pick(&UPLOS), pick(&TRANS), pick(&DIAGS));
-    let rest = (-2.0f32..2.0, any::<bool>(), pick(&LAYOUTS), pick(&LAYOUTS));
+    let rest = (scalar(), any::<bool>(), pick(&LAYOUTS), pick(&LAYOUTS));
     (any::<u64>(), dim.clone(), dim, flags, rest)
         .prop_map(|(seed, m, n, (s, u, t, d), (alpha, ill, la, lb))| {
             case(seed, (m, n), s, (u, t, d), alpha.into(), ill, [la, lb])

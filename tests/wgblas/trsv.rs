@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Context, Error};
+use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
@@ -122,26 +122,10 @@ impl Routine for Trsv {
 
 describe::described_tests!(Trsv, 100);
 
-/// One case of the description (diagonal magnitudes from `diag_lo`) on the context `c`.
-#[allow(clippy::too_many_arguments)]
-pub fn check_on(
-    c: &Context,
-    seed: u64,
-    n: usize,
-    uplo: Uplo,
-    trans: Transpose,
-    diag: Diag,
-    diag_lo: f32,
-    la: Layout,
-    lx: VLayout,
-) {
-    let case = Case {
-        diag_lo: diag_lo.into(),
-        ..Case::new(seed, n, n)
-            .flags(uplo, trans, diag)
-            .layouts(la, lx, VLayout::Unit)
-    };
-    describe::check_on::<Trsv, f32>(c, &case);
+describe::check_on_fn! {
+    /// One case of the description (diagonal magnitudes from `diag_lo`) on the context `cx`.
+    Trsv, (seed: u64, n: usize, uplo: Uplo, trans: Transpose, diag: Diag, diag_lo: f32, la: Layout, lx: VLayout)
+        => Case { diag_lo: diag_lo.into(), ..Case::new(seed, n, n).flags(uplo, trans, diag).layouts(la, lx, VLayout::Unit) }
 }
 
 #[test]

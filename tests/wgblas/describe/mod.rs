@@ -607,6 +607,25 @@ macro_rules! described_tests {
 }
 pub(crate) use described_tests;
 
+/// A routine file's `check_on`: one f32 case of the description `$r` on the context `cx`,
+/// the case built by `$case` from the positional arguments `$arg` (the form in which the
+/// kernel-variant and scale tests call a description).
+macro_rules! check_on_fn {
+    ($(#[$doc:meta])* $r:ty, ($($arg:tt)*) => $case:expr) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        pub fn check_on(cx: &wgblas::Context, $($arg)*) {
+            crate::describe::check_on::<$r, f32>(cx, &$case);
+        }
+    };
+}
+pub(crate) use check_on_fn;
+
+/// The random alpha or beta of a fixture: a value in [-2, 2).
+pub fn scalar() -> std::ops::Range<f32> {
+    -2.0..2.0
+}
+
 /// `zeros` where beta = 0 (the y or C that must not be read, and that BLAS then treats as 0),
 /// else `y` itself.
 pub fn read_under_beta<T: Elem, D: ndarray::Dimension>(
