@@ -100,13 +100,16 @@ fn zeros1<A: bytemuck::Zeroable + Copy + Send + Sync>(
     zeros(routine, "y", ndarray::Ix1(len))
 }
 
-/// An owned copy of an operand that the routine then updates in place, after the checks of
-/// [`zeros`] (a broadcast view may have far more elements than memory).
+/// An owned copy of operand `arg` that the routine then updates in place, after the checks of
+/// [`zeros`] (a broadcast view may have far more elements than memory). The copy is checked as
+/// the routine's own argument `arg` (the one it overwrites), so it is held in several buffers
+/// wherever the in-place form takes that argument past one buffer.
 fn owned<A: Clone, S: Data<Elem = A>, D: ndarray::Dimension>(
     routine: &'static str,
+    arg: &'static str,
     a: &ArrayBase<S, D>,
 ) -> Result<ndarray::Array<A, D>> {
-    crate::layout::check_fits::<A>(Context::shared()?, routine, "output", a.len())?;
+    crate::layout::check_fits::<A>(Context::shared()?, routine, arg, a.len())?;
     Ok(a.to_owned())
 }
 

@@ -49,7 +49,7 @@ pub trait Level1Ext<A: Float> {
     /// # Errors
     /// As [`blas::sscal`] / [`blas::dscal`].
     fn gpu_scal(&self, alpha: A) -> Result<Array1<A>> {
-        let mut x = owned(A::name("scal"), &self.ext_view())?;
+        let mut x = owned(A::name("scal"), "x", &self.ext_view())?;
         x.gpu_scal_inplace(alpha)?;
         Ok(x)
     }
@@ -75,8 +75,8 @@ pub trait Level1Ext<A: Float> {
         s: A,
     ) -> Result<(Array1<A>, Array1<A>)> {
         let (mut x, mut y) = (
-            owned(A::name("rot"), &self.ext_view())?,
-            owned(A::name("rot"), y)?,
+            owned(A::name("rot"), "x", &self.ext_view())?,
+            owned(A::name("rot"), "y", y)?,
         );
         x.gpu_rot_inplace(&mut y, c, s)?;
         Ok((x, y))
@@ -94,8 +94,8 @@ pub trait Level1Ext<A: Float> {
         param: [A; 5],
     ) -> Result<(Array1<A>, Array1<A>)> {
         let (mut x, mut y) = (
-            owned(A::name("rotm"), &self.ext_view())?,
-            owned(A::name("rotm"), y)?,
+            owned(A::name("rotm"), "x", &self.ext_view())?,
+            owned(A::name("rotm"), "y", y)?,
         );
         x.gpu_rotm_inplace(&mut y, param)?;
         Ok((x, y))
@@ -115,7 +115,7 @@ pub trait Level1Ext<A: Float> {
     /// # Errors
     /// As the BLAS routine.
     fn gpu_axpy<S: Data<Elem = A>>(&self, alpha: A, y: &ArrayBase<S, Ix1>) -> Result<Array1<A>> {
-        let mut out = owned(A::AXPY, y)?;
+        let mut out = owned(A::AXPY, "y", y)?;
         self.gpu_axpy_inplace(alpha, &mut out)?;
         Ok(out)
     }

@@ -23,7 +23,7 @@ macro_rules! triangular_forms {
             diag: Diag,
             $v: &ArrayBase<S, Ix1>,
         ) -> Result<Array1<A>> {
-            let mut out = owned(A::name(stringify!($root)), $v)?;
+            let mut out = owned(A::name(stringify!($root)), "x", $v)?;
             self.$inplace(uplo, trans, diag, &mut out)?;
             Ok(out)
         }
@@ -192,7 +192,7 @@ pub trait Level2VecExt<A: Float> {
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<A>> {
-        let mut out = owned(A::name("ger"), a)?;
+        let mut out = owned(A::name("ger"), "a", a)?;
         self.gpu_ger_inplace(alpha, y, &mut out)?;
         Ok(out)
     }
@@ -228,7 +228,7 @@ pub trait Level2VecExt<A: Float> {
         alpha: A,
         a: &ArrayBase<S, Ix2>,
     ) -> Result<Array2<A>> {
-        let mut out = owned(A::name("syr"), a)?;
+        let mut out = owned(A::name("syr"), "a", a)?;
         self.gpu_syr_inplace(uplo, alpha, &mut out)?;
         Ok(out)
     }
@@ -266,7 +266,7 @@ pub trait Level2VecExt<A: Float> {
         y: &ArrayBase<S, Ix1>,
         a: &ArrayBase<S2, Ix2>,
     ) -> Result<Array2<A>> {
-        let mut out = owned(A::name("syr2"), a)?;
+        let mut out = owned(A::name("syr2"), "a", a)?;
         self.gpu_syr2_inplace(uplo, alpha, y, &mut out)?;
         Ok(out)
     }

@@ -70,7 +70,7 @@ macro_rules! triangular_forms {
             diag: Diag,
             b: &ArrayBase<S, Ix2>,
         ) -> Result<Array2<A>> {
-            let mut out = owned(A::name(stringify!($root)), b)?;
+            let mut out = owned(A::name(stringify!($root)), "b", b)?;
             self.$inplace(side, uplo, trans, diag, A::ONE, &mut out)?;
             Ok(out)
         }

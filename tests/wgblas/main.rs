@@ -25,6 +25,7 @@ mod gemm_small;
 pub mod gemv;
 pub mod ger;
 mod host;
+mod host_segments;
 mod oracle_l2;
 pub mod resident;
 mod resident_forms;
