@@ -50,7 +50,7 @@ pub enum Error {
     /// or than one storage binding for the routines that do not yet process operands in parts
     /// (the Level 2 and 3 routines other than `sgemv` and `sgemm`), or an index does not fit
     /// the kernels' 32-bit addressing.
-    #[error("{routine}: argument `{arg}` needs {bytes} bytes, past this adapter's limit of {limit} bytes")]
+    #[error("{routine}: argument `{arg}` needs {bytes} bytes, past the limit of {limit} bytes (one buffer or storage binding of this context, as `Context::max_buffer`/`max_binding` report, or the kernels' 32-bit indexing)")]
     TooLarge {
         /// BLAS routine name.
         routine: &'static str,

@@ -63,6 +63,11 @@ fn zeros<A: bytemuck::Zeroable + Copy + Send + Sync, D: ndarray::Dimension>(
             bytes: u64::MAX,
             limit: i32::MAX as u64 * 4,
         })?;
+    // Each dimension within the kernels' 32-bit signed indexing, as the routine itself checks
+    // it ([`crate::blas::check_dim`]), so that no output is allocated for a call it refuses.
+    for &d in dim.slice() {
+        crate::blas::check_dim(routine, arg, d)?;
+    }
     crate::layout::check_fits::<A>(Context::shared()?, routine, arg, elems)?;
     let data = crate::transfer::zeros_vec(elems).ok_or(crate::Error::OutOfHostMemory {
         routine,
