@@ -327,3 +327,27 @@ pub fn assert_same<'a>(
     );
     assert!(same(&got, &want), "{what}: got {got:?}, want {want:?}");
 }
+
+/// Run the ignored test `test` (its full path, e.g. `host::oom_child`) of this test binary in a
+/// child process, through `sh -c` with `prefix` before it (e.g. a `ulimit`), and fail unless it
+/// passes and prints `ok_marker`: for tests that change process-wide state (the shared
+/// context's limits) or exhaust the process's memory.
+#[track_caller]
+pub fn run_child_test(prefix: &str, test: &str, ok_marker: &str) {
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{prefix} exec \"$0\" {test} --exact --ignored --nocapture --test-threads 1"
+        ))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains(ok_marker),
+        "child {test} failed ({:?}):\n{stdout}\n{stderr}",
+        out.status
+    );
+}

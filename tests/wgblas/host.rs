@@ -7,7 +7,7 @@ use ndarray::{s, Array1, Array2, ShapeBuilder};
 use wgblas::prelude::*;
 use wgblas::{blas, Error, GpuMatrix, GpuVector, MatrixLayout};
 
-use crate::common::ctx;
+use crate::common::{ctx, run_child_test};
 
 /// Small integers: every product and sum below is exact in f32.
 fn int_mat(m: usize, n: usize, seed: usize) -> Array2<f32> {
@@ -303,21 +303,8 @@ fn oom_child() {
 /// (`benches/results/*/run.sh`).
 #[test]
 fn out_of_memory_is_a_typed_error() {
-    let exe = std::env::current_exe().unwrap();
     // 6 GiB of address space: room for the driver, the test harness and a few dozen buffers.
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 6000000 && exec \"$0\" host::oom_child --exact --ignored --nocapture --test-threads 1")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.contains("OOM-CHILD-OK"),
-        "child failed ({:?}):\n{stdout}\n{stderr}",
-        out.status
-    );
+    run_child_test("ulimit -v 6000000 &&", "host::oom_child", "OOM-CHILD-OK");
 }
 
 /// A read-back past one staging chunk (32 MiB) is pipelined, chunk by chunk: into a step-2

@@ -44,21 +44,9 @@ fn host_segments_child() {
 
 #[test]
 fn host_forms_past_one_buffer() {
-    let exe = std::env::current_exe().unwrap();
-    let out = std::process::Command::new(exe)
-        .args([
-            "host_segments::host_segments_child",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.contains("HOST-SEGMENTS-CHILD-OK"),
-        "child failed ({:?}):\n{stdout}\n{stderr}",
-        out.status
+    crate::common::run_child_test(
+        "",
+        "host_segments::host_segments_child",
+        "HOST-SEGMENTS-CHILD-OK",
     );
 }
