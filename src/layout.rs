@@ -165,6 +165,35 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("sgemm", "a"),
     ("sgemm", "b"),
     ("sgemm", "c"),
+    // Level 2 past one buffer: A in panels or square blocks cut at its segment boundaries
+    // (`mat_blocks`, `square_ranges`); f64 on the square grid of `blas/level2/blocks64.rs`.
+    ("sger", "a"),
+    ("dger", "a"),
+    ("ssyr", "a"),
+    ("dsyr", "a"),
+    ("ssyr2", "a"),
+    ("dsyr2", "a"),
+    ("ssymv", "a"),
+    ("dsymv", "a"),
+    ("strmv", "a"),
+    ("dtrmv", "a"),
+    ("strsv", "a"),
+    ("dtrsv", "a"),
+    // Level 3 (f32) past one buffer: blocks of `drivers/gemm/blocks.rs` cut at the segment
+    // boundaries of every operand.
+    ("ssyrk", "a"),
+    ("ssyrk", "c"),
+    ("sgemmtr", "a"),
+    ("sgemmtr", "b"),
+    ("sgemmtr", "c"),
+    ("ssyr2k", "a"),
+    ("ssyr2k", "b"),
+    ("ssyr2k", "c"),
+    ("ssymm", "a"),
+    ("ssymm", "b"),
+    ("ssymm", "c"),
+    ("strmm", "a"),
+    ("strmm", "b"),
 ];
 
 /// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`]).
@@ -192,6 +221,28 @@ pub(crate) fn check_fits<T>(
     };
     // `limit` < u64::MAX, so a saturated byte count is over it too.
     within(routine, arg, (elems as u64).saturating_mul(size), limit)
+}
+
+/// Check that a host operand of `elems` elements of `T` made of lines of `line` elements can
+/// be held: past one buffer ([`Context::max_buffer`]) it is held in segments of whole lines,
+/// so one line alone must fit one buffer, else [`Error::TooLarge`] naming `routine` and `arg`.
+pub(crate) fn check_lines<T>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    elems: usize,
+    line: usize,
+) -> Result<()> {
+    let size = std::mem::size_of::<T>() as u64;
+    if (elems as u64).saturating_mul(size) <= ctx.max_buffer() {
+        return Ok(());
+    }
+    within(
+        routine,
+        arg,
+        (line as u64).saturating_mul(size),
+        ctx.max_buffer(),
+    )
 }
 
 /// A handle on the storage of a resident operand whose elements lie between `low` and `high`
@@ -419,6 +470,21 @@ pub(crate) fn square_side(ctx: &Context, a: &MatOperand, elem: u64, incs: &[i32]
         };
     }
     side
+}
+
+/// The row (and column) ranges of square blocks of the n×n operand `a` on one grid, each
+/// within one binding ([`square_side`]) and within one segment of `a`: runs of at most the
+/// side, also cut where `a` passes from one segment of its buffer to the next (along either
+/// axis, so the grid stays the same for rows and columns).
+pub(crate) fn square_ranges(
+    ctx: &Context,
+    a: &MatOperand,
+    elem: u64,
+    incs: &[i32],
+) -> Vec<(usize, usize)> {
+    let side = square_side(ctx, a, elem, incs);
+    let cuts = [a.cuts(elem, 0), a.cuts(elem, 1)].concat();
+    runs_with_cuts(a.rows, side, &cuts)
 }
 
 impl VecOperand {

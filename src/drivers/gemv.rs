@@ -523,8 +523,7 @@ pub(crate) fn structured_blocks(
         Variant::Triangular(u, _) => (u, false),
         Variant::General => unreachable!("structured modes only"),
     };
-    let n = a.rows;
-    let side = layout::square_side(ctx, a, 4, &[x.inc, y.inc]);
+    let ranges = layout::square_ranges(ctx, a, 4, &[x.inc, y.inc]);
     let block = |ab: MatOperand, mode: Variant, x: VecOperand, y: VecOperand, first: bool| {
         let kernel = plan(mode, &ab);
         let scratch = scratch(ctx, kernel, &ab);
@@ -538,10 +537,6 @@ pub(crate) fn structured_blocks(
             first,
         }
     };
-    let ranges: Vec<(usize, usize)> = (0..n)
-        .step_by(side)
-        .map(|i0| (i0, (i0 + side).min(n)))
-        .collect();
     let mut out = Vec::new();
     for &r in &ranges {
         let ab = a.block(ctx, 4, r, r);

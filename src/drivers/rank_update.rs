@@ -152,12 +152,11 @@ pub(crate) fn symmetric_parts(
         Variant::General => unreachable!("symmetric updates only"),
     };
     let n = a.rows;
-    let side = layout::square_side(ctx, a, 4, &[x.inc, y.inc]);
+    debug_assert_eq!(n, a.cols);
+    let ranges = layout::square_ranges(ctx, a, 4, &[x.inc, y.inc]);
     let mut out = Vec::new();
-    for i0 in (0..n).step_by(side) {
-        let i1 = (i0 + side).min(n);
-        for j0 in (0..n).step_by(side) {
-            let j1 = (j0 + side).min(n);
+    for &(i0, i1) in &ranges {
+        for &(j0, j1) in &ranges {
             let inside = match uplo {
                 Uplo::Lower => i0 >= j0,
                 Uplo::Upper => i0 <= j0,

@@ -142,6 +142,7 @@ fn matrix_for<'v, T: Element + 'v>(
     };
     let (src, offset, strides) = source(&a);
     check_fits::<T>(ctx, routine, arg, src.len())?;
+    super::check_lines::<T>(ctx, routine, arg, src.len(), src.line())?;
     if whole {
         check_binding(ctx, routine, arg, src.len() as u64 * size)?;
     }

@@ -12,9 +12,21 @@ use std::sync::OnceLock;
 
 use ndarray::{s, Array1, Array2};
 use wgblas::metrics::{bounds, forward_factor, forward_factor_scalar, spec};
-use wgblas::{blas, Context, Error, GpuMatrix, GpuVector, MatrixLayout, Transpose};
+use wgblas::{blas, Context, Diag, Error, GpuMatrix, GpuVector, MatrixLayout, Side, Transpose, Uplo};
 
 use crate::common::*;
+use crate::describe::{self, Case};
+use crate::gemmtr::Gemmtr;
+use crate::ger::Ger;
+use crate::symm::Symm;
+use crate::symv::Symv;
+use crate::syr::Syr;
+use crate::syr2::Syr2;
+use crate::syr2k::Syr2k;
+use crate::syrk::Syrk;
+use crate::trmm::Trmm;
+use crate::trmv::Trmv;
+use crate::trsv::Trsv;
 
 /// Elements of one buffer at the lowered limit: every range of more than this many elements
 /// crosses a segment boundary.
@@ -410,29 +422,107 @@ fn sgemm_resident_segmented_operands_and_views() {
     );
 }
 
+/// One case on the segmented context in f32 and, where the adapter has f64 shaders, in f64.
+fn both<R: describe::Routine>(case: &Case) {
+    describe::check_on::<R, f32>(seg(), case);
+    if seg().native_f64() {
+        describe::check_on::<R, f64>(seg(), case);
+    }
+}
+
+#[test]
+fn level2_with_a_past_one_buffer() {
+    // A of 200×120 (ger) or 150×150 (the others): 24,000 or 22,500 elements, two f32
+    // segments (three f64), in C and F order (segments of whole rows, of whole columns), both
+    // triangles, against OpenBLAS with each routine's metric (`describe::check_on`), f32 and
+    // f64.
+    let mut seed = 3800;
+    for la in [Layout::C, Layout::F] {
+        for (uplo, trans) in [(Uplo::Lower, Transpose::No), (Uplo::Upper, Transpose::Yes)] {
+            seed += 1;
+            let case = |m, n| {
+                Case::new(seed, m, n)
+                    .flags(uplo, trans, Diag::NonUnit)
+                    .scalars(-0.7, 0.9)
+                    .layouts(la, VLayout::Unit, VLayout::Reversed)
+            };
+            both::<Ger>(&case(200, 120));
+            both::<Syr>(&case(150, 150));
+            both::<Syr2>(&case(150, 150));
+            both::<Symv>(&case(150, 150));
+            both::<Trmv>(&case(150, 150));
+            both::<Trsv>(&case(150, 150));
+        }
+    }
+}
+
+#[test]
+fn level3_with_operands_past_one_buffer() {
+    // f32 (f64 binds its Level 3 operands whole): C of 150×150 and A, B of 150×120 (the
+    // depth along the longer side) or 150×130, each past one buffer, in C and F order, both
+    // triangles, against OpenBLAS with each routine's metric.
+    let mut seed = 3900;
+    for (la, lc) in [(Layout::C, Layout::F), (Layout::F, Layout::C)] {
+        for (uplo, trans) in [(Uplo::Lower, Transpose::No), (Uplo::Upper, Transpose::Yes)] {
+            seed += 1;
+            let flags = |c: Case| {
+                c.flags(uplo, trans, Diag::NonUnit)
+                    .scalars(-0.7, 0.9)
+                    .mats([la, lc, lc])
+            };
+            let on = |k| flags(Case::mnk(seed, 150, 150, k));
+            describe::check_on::<Syrk, f32>(seg(), &on(120));
+            describe::check_on::<Syr2k, f32>(seg(), &on(120));
+            describe::check_on::<Gemmtr, f32>(seg(), &on(120).transb(trans));
+            for side in [Side::Left, Side::Right] {
+                let (m, n) = if side == Side::Left { (150, 130) } else { (130, 150) };
+                let case = flags(Case::new(seed, m, n).side(side));
+                describe::check_on::<Symm, f32>(seg(), &case);
+                describe::check_on::<Trmm, f32>(seg(), &case.scalars(-0.7, 0.0));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_line_past_one_buffer_names_the_argument() {
+    // Three rows of 20,000 f32 (80,000 bytes a row, past the 64 KiB buffer): A cannot be held
+    // in segments of whole rows; TooLarge names sgemv's a, and y is unchanged.
+    let ctx = seg();
+    let a = Array2::<f32>::ones((3, 20_000));
+    let mut y = Array1::<f32>::from_elem(3, 3.0);
+    let err = blas::sgemv(
+        ctx,
+        Transpose::No,
+        1.0,
+        a.view(),
+        Array1::<f32>::ones(20_000).view(),
+        1.0,
+        y.view_mut(),
+    )
+    .unwrap_err();
+    too_large(err, "sgemv", "a");
+    assert!(y.iter().all(|&v| v == 3.0));
+}
+
 #[test]
 fn other_routines_refuse_segmented_operands_before_any_work() {
     let ctx = seg();
-    // A resident matrix past one buffer into sger (which does not take segments): TooLarge
-    // naming sger and a, and a unchanged.
-    let a = Array2::from_shape_fn((301, 257), |(i, j)| (i + j) as f32);
-    let mut ga = ctx.upload_matrix(&a).unwrap();
-    let (x, y) = (Array1::<f32>::ones(301), Array1::<f32>::ones(257));
-    let err = blas::sger(ctx, 1.0, x.view(), y.view(), &mut ga).unwrap_err();
-    too_large(err, "sger", "a");
-    assert_eq!(ga.to_array().unwrap(), a);
-    // A block of it inside one segment (the first holds rows 0..61) is an ordinary operand.
-    let mut want = a.clone();
-    blas::sger(
-        ctx,
-        1.0,
-        x.slice(s![..40]),
-        y.view(),
-        ga.slice_mut(..40, ..).unwrap(),
-    )
-    .unwrap();
-    want.slice_mut(s![..40, ..]).mapv_inplace(|v| v + 1.0);
-    assert_eq!(ga.to_array().unwrap(), want);
+    // A resident B past one buffer (301×60, 18,060 f32) into strsm (which does not take
+    // segments): TooLarge naming strsm and b, and b unchanged.
+    let b = Array2::from_shape_fn((301, 60), |(i, j)| (i + j) as f32);
+    let mut gb = ctx.upload_matrix(&b).unwrap();
+    let (right, lower, no, unit) = (Side::Right, Uplo::Lower, Transpose::No, Diag::Unit);
+    let tri = Array2::<f32>::from_elem((60, 60), 0.0);
+    let err = blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), &mut gb).unwrap_err();
+    too_large(err, "strsm", "b");
+    assert_eq!(gb.to_array().unwrap(), b);
+    // A block of it inside one segment (rows 0..40) is an ordinary operand: B ← 2·B (A = I).
+    let mut want = b.clone();
+    let rows = gb.slice_mut(..40, ..).unwrap();
+    blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), rows).unwrap();
+    want.slice_mut(s![..40, ..]).mapv_inplace(|v| 2.0 * v);
+    assert_eq!(gb.to_array().unwrap(), want);
     // Host operands past one buffer: dgemv's A, sgemv's x (A of one row is held in segments,
     // x is not taken in segments), y unchanged.
     let big = Array2::<f64>::ones((200, 100));

@@ -12,13 +12,9 @@ pub(super) fn whole(ctx: &Context, a: &MatOperand, vectors: &[&VecOperand]) -> b
 }
 
 /// The square blocks of the n×n `a`: their row (and column) ranges, each within one binding
-/// together with the parts of vectors of strides `incs`.
+/// together with the parts of vectors of strides `incs`, and within one segment of `a`.
 pub(super) fn ranges(ctx: &Context, a: &MatOperand, incs: &[i32]) -> Vec<(usize, usize)> {
-    let side = layout::square_side(ctx, a, 8, incs);
-    (0..a.rows)
-        .step_by(side.max(1))
-        .map(|lo| (lo, (lo + side).min(a.rows)))
-        .collect()
+    layout::square_ranges(ctx, a, 8, incs)
 }
 
 /// The blocks `(I, J)` (indices into `ranges`) of the triangle `lower` (`J ≤ I`) or upper

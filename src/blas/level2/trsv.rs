@@ -183,10 +183,9 @@ fn strsv_blocks<'k>(
     let side = layout::square_side(ctx, ad, 4, &[xd.inc, 1]);
     let solved = keep.solved.get_or_init(|| elementwise::contiguous(ctx, n));
     let block_sol = keep.sol.get_or_init(|| trsv::scratch(ctx, side, 4));
-    let mut ranges: Vec<(usize, usize)> = (0..n)
-        .step_by(side)
-        .map(|i0| (i0, (i0 + side).min(n)))
-        .collect();
+    // Cut also at the segment boundaries of A (past one buffer): no range is longer than
+    // `side`, the scratch's length.
+    let mut ranges = layout::square_ranges(ctx, ad, 4, &[xd.inc, 1]);
     if uplo == Uplo::Upper {
         ranges.reverse();
     }

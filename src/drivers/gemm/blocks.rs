@@ -4,7 +4,7 @@
 use super::{engine, AMode, Operand, Plan, Variant};
 use crate::context::Context;
 use crate::flags::Uplo;
-use crate::layout::{MatOperand, Scalar};
+use crate::layout::{runs_with_cuts, MatOperand, Scalar};
 
 /// A block side halved: to a multiple of 64 while larger than 128 (as `layout::square_side`).
 fn halve(v: usize) -> usize {
@@ -63,9 +63,7 @@ pub(crate) fn gemm_blocks(
         || shrink(ctx, c, &mut bm, &mut bn)
     {}
     // Operands past one buffer (segments): every block also within one segment of each.
-    let cut = |n: usize, step: usize, cuts: [Vec<usize>; 2]| {
-        crate::layout::runs_with_cuts(n, step, &cuts.concat())
-    };
+    let cut = |n: usize, step: usize, cuts: [Vec<usize>; 2]| runs_with_cuts(n, step, &cuts.concat());
     let rows = cut(m, bm, [a.cuts(4, 0), c.cuts(4, 0)]);
     let cols = cut(n, bn, [b.cuts(4, 1), c.cuts(4, 1)]);
     // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
@@ -116,9 +114,19 @@ pub(crate) fn tri_blocks(
             break;
         }
     }
+    // Operands past one buffer (segments): one grid for C's rows and columns, cut where A
+    // (rows), B (columns) or C (either axis) passes from one segment to the next; the depth
+    // where A (columns) or B (rows) does.
+    let grid = [a.cuts(4, 0), b.cuts(4, 1), c.cuts(4, 0), c.cuts(4, 1)].concat();
+    let ranges = runs_with_cuts(n, bm, &grid);
+    // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
+    let depth = match k {
+        0 => vec![(0, 0)],
+        _ => runs_with_cuts(k, bk, &[a.cuts(4, 1), b.cuts(4, 0)].concat()),
+    };
     let mut out = Vec::new();
-    for i0 in (0..n).step_by(bm) {
-        for j0 in (0..n).step_by(bm) {
+    for &(i0, i1) in &ranges {
+        for &(j0, j1) in &ranges {
             let inside = match uplo {
                 Uplo::Lower => i0 >= j0,
                 Uplo::Upper => i0 <= j0,
@@ -126,9 +134,7 @@ pub(crate) fn tri_blocks(
             if !inside {
                 continue;
             }
-            let (i1, j1) = ((i0 + bm).min(n), (j0 + bm).min(n));
-            for p0 in (0..k.max(1)).step_by(bk) {
-                let p1 = (p0 + bk).min(k).max(p0.min(k));
+            for &(p0, p1) in &depth {
                 out.push((
                     Block {
                         a: a.block(ctx, 4, (i0, i1), (p0, p1)),
@@ -228,11 +234,15 @@ pub(crate) fn structured_blocks(
         AMode::Symmetric(u) | AMode::Triangular(u, _) => u,
         AMode::General => unreachable!("structured modes only"),
     };
-    let ranges: Vec<(usize, usize)> = (0..r).step_by(s).map(|i| (i, (i + s).min(r))).collect();
+    // Operands past one buffer (segments): S's grid is cut where S passes from one segment to
+    // the next along either axis (one grid for its rows and columns), or B or C along their
+    // rows; C's columns where B or C does.
+    let rows = [a.cuts(4, 0), a.cuts(4, 1), b.cuts(4, 0), c.cuts(4, 0)].concat();
+    let ranges = runs_with_cuts(r, s, &rows);
+    let cols = runs_with_cuts(q, w, &[b.cuts(4, 1), c.cuts(4, 1)].concat());
     let mut out = Vec::new();
     for &ri in &ranges {
-        for j0 in (0..q).step_by(w) {
-            let rj = (j0, (j0 + w).min(q));
+        for &rj in &cols {
             let mut first = true;
             for &rp in &ranges {
                 let stored = match uplo {
