@@ -432,10 +432,10 @@ fn both<R: describe::Routine>(case: &Case) {
 
 #[test]
 fn level2_with_a_past_one_buffer() {
-    // A of 200×120 (ger) or 150×150 (the others): 24,000 or 22,500 elements, two f32
-    // segments (three f64), in C and F order (segments of whole rows, of whole columns), both
-    // triangles, against OpenBLAS with each routine's metric (`describe::check_on`), f32 and
-    // f64.
+    // A of 260×200 (ger) or 260×260 (the others), in C and F order (segments of whole rows,
+    // of whole columns: 48 lines of 260 f32, 24 of 260 f64, which the square blocks of 32 f32
+    // or 16 f64 would cross without the cuts), both triangles, against OpenBLAS with each
+    // routine's metric (`describe::check_on`), f32 and f64.
     let mut seed = 3800;
     for la in [Layout::C, Layout::F] {
         for (uplo, trans) in [(Uplo::Lower, Transpose::No), (Uplo::Upper, Transpose::Yes)] {
@@ -446,20 +446,20 @@ fn level2_with_a_past_one_buffer() {
                     .scalars(-0.7, 0.9)
                     .layouts(la, VLayout::Unit, VLayout::Reversed)
             };
-            both::<Ger>(&case(200, 120));
-            both::<Syr>(&case(150, 150));
-            both::<Syr2>(&case(150, 150));
-            both::<Symv>(&case(150, 150));
-            both::<Trmv>(&case(150, 150));
-            both::<Trsv>(&case(150, 150));
+            both::<Ger>(&case(260, 200));
+            both::<Syr>(&case(260, 260));
+            both::<Syr2>(&case(260, 260));
+            both::<Symv>(&case(260, 260));
+            both::<Trmv>(&case(260, 260));
+            both::<Trsv>(&case(260, 260));
         }
     }
 }
 
 #[test]
 fn level3_with_operands_past_one_buffer() {
-    // f32 (f64 binds its Level 3 operands whole): C of 150×150 and A, B of 150×120 (the
-    // depth along the longer side) or 150×130, each past one buffer, in C and F order, both
+    // f32 (f64 binds its Level 3 operands whole): C of 260×260 and A, B of 260×70 (or 70×260),
+    // each past one buffer (segments of 48 lines of 260, or 224 of 70), in C and F order, both
     // triangles, against OpenBLAS with each routine's metric.
     let mut seed = 3900;
     for (la, lc) in [(Layout::C, Layout::F), (Layout::F, Layout::C)] {
@@ -470,12 +470,12 @@ fn level3_with_operands_past_one_buffer() {
                     .scalars(-0.7, 0.9)
                     .mats([la, lc, lc])
             };
-            let on = |k| flags(Case::mnk(seed, 150, 150, k));
-            describe::check_on::<Syrk, f32>(seg(), &on(120));
-            describe::check_on::<Syr2k, f32>(seg(), &on(120));
-            describe::check_on::<Gemmtr, f32>(seg(), &on(120).transb(trans));
+            let on = |k| flags(Case::mnk(seed, 260, 260, k));
+            describe::check_on::<Syrk, f32>(seg(), &on(70));
+            describe::check_on::<Syr2k, f32>(seg(), &on(70));
+            describe::check_on::<Gemmtr, f32>(seg(), &on(70).transb(trans));
             for side in [Side::Left, Side::Right] {
-                let (m, n) = if side == Side::Left { (150, 130) } else { (130, 150) };
+                let (m, n) = if side == Side::Left { (260, 70) } else { (70, 260) };
                 let case = flags(Case::new(seed, m, n).side(side));
                 describe::check_on::<Symm, f32>(seg(), &case);
                 describe::check_on::<Trmm, f32>(seg(), &case.scalars(-0.7, 0.0));
