@@ -126,6 +126,10 @@ pub struct Context {
     max_binding: AtomicU64,
     /// The most bytes of one buffer ([`Context::max_buffer`]); larger operands are segmented.
     max_buffer: AtomicU64,
+    /// The device's memory ([`device_memory`]) and the most bytes of one operand
+    /// ([`Context::max_memory`], at most that).
+    device_memory: u64,
+    max_memory: AtomicU64,
     /// Declared last, so dropped last: see [`DEVICE_LIFECYCLE`].
     _teardown: TeardownEnd,
 }
@@ -187,6 +191,40 @@ fn device_binding(limits: &wgpu::Limits) -> u64 {
         .min(limits.max_buffer_size)
         / 16
         * 16
+}
+
+/// The device-local memory of `adapter` in bytes: the largest memory heap with the
+/// `DEVICE_LOCAL` flag of its Vulkan physical device (`vkGetPhysicalDeviceMemoryProperties`,
+/// reached through `Adapter::as_hal`; wgpu itself reports no memory size). `u64::MAX` where
+/// it cannot be read (other backends): then only a failed allocation (the typed
+/// out-of-memory error, after the fact) bounds an operand.
+fn device_memory(adapter: &wgpu::Adapter) -> u64 {
+    #[cfg(any(target_os = "linux", target_os = "windows", target_os = "android"))]
+    {
+        // SAFETY: the hal adapter is only read (one query of its physical device) while
+        // `adapter`, which owns it, lives.
+        let heap = unsafe {
+            adapter.as_hal::<wgpu::hal::api::Vulkan>().and_then(|a| {
+                let props = a
+                    .shared_instance()
+                    .raw_instance()
+                    .get_physical_device_memory_properties(a.raw_physical_device());
+                let count = (props.memory_heap_count as usize).min(props.memory_heaps.len());
+                // VK_MEMORY_HEAP_DEVICE_LOCAL_BIT = 0x1.
+                props.memory_heaps[..count]
+                    .iter()
+                    .filter(|h| h.flags.as_raw() & 1 != 0)
+                    .map(|h| h.size)
+                    .max()
+            })
+        };
+        if let Some(bytes) = heap {
+            return bytes;
+        }
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "android")))]
+    let _ = adapter;
+    u64::MAX
 }
 
 /// The adapter's own buffer limit: `max_buffer_size`, rounded down to a multiple of 256.
@@ -332,6 +370,7 @@ impl Context {
             | wgpu::Features::PIPELINE_CACHE;
         let features = adapter.features() & wanted;
         let limits = adapter.limits();
+        let memory = device_memory(&adapter);
         let (device, queue) = serialised(|| {
             adapter.request_device(&wgpu::DeviceDescriptor {
                 label: Some("wgblas"),
@@ -379,6 +418,8 @@ impl Context {
             _teardown: TeardownEnd,
             max_binding: AtomicU64::new(device_binding(&limits)),
             max_buffer: AtomicU64::new(device_buffer(&limits)),
+            device_memory: memory,
+            max_memory: AtomicU64::new(memory),
             limits,
         })
     }

@@ -203,7 +203,8 @@ fn segments_allowed(routine: &str, arg: &str) -> bool {
 
 /// Check that `elems` elements of `T` fit one buffer of this device ([`Context::max_buffer`])
 /// — or, for the operands that may be segmented ([`SEGMENTED`]), the 32-bit element offsets
-/// of the kernels' parameters (16 GiB of f32) — and the host's `usize`. An operand past one
+/// of the kernels' parameters (16 GiB of f32) — the device's memory
+/// ([`Context::max_memory`]) and the host's `usize`. An operand past one
 /// storage binding is processed in parts (see [`VecOperand::part`]); routines that are not yet
 /// check that with [`check_binding`].
 pub(crate) fn check_fits<T>(
@@ -220,7 +221,10 @@ pub(crate) fn check_fits<T>(
         ctx.max_buffer().min(offsets)
     };
     // `limit` < u64::MAX, so a saturated byte count is over it too.
-    within(routine, arg, (elems as u64).saturating_mul(size), limit)
+    let bytes = (elems as u64).saturating_mul(size);
+    within(routine, arg, bytes, limit)?;
+    // Past the device's memory: refused before anything is allocated (issue 15).
+    within(routine, arg, bytes, ctx.max_memory())
 }
 
 /// Check that a host operand of `elems` elements of `T` made of lines of `line` elements can

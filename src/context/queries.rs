@@ -46,6 +46,24 @@ impl Context {
         self.max_buffer.load(Ordering::Relaxed)
     }
 
+    /// The most bytes of device memory one operand may take: the device-local memory of the
+    /// adapter (its largest Vulkan `DEVICE_LOCAL` heap; `u64::MAX` where the backend does not
+    /// say), or less after [`Context::set_max_memory`]. An operand past it is
+    /// [`Error::TooLarge`](crate::Error::TooLarge) before anything is allocated or computed
+    /// (issue 15).
+    pub fn max_memory(&self) -> u64 {
+        self.max_memory.load(Ordering::Relaxed)
+    }
+
+    /// Lower the device memory one operand may take (see [`Context::max_memory`]) to `bytes`,
+    /// at most the device's own, so that the past-memory error can be tested at small sizes.
+    /// Returns the value set.
+    pub fn set_max_memory(&self, bytes: u64) -> u64 {
+        let v = bytes.min(self.device_memory);
+        self.max_memory.store(v, Ordering::Relaxed);
+        v
+    }
+
     /// Lower the bytes of one device buffer (see [`Context::max_buffer`]) to `bytes`, rounded
     /// down to a multiple of 256 and kept between 64 KiB and the adapter's own limit, so that
     /// the segmented paths of operands past one buffer can be tested at small sizes; the

@@ -374,7 +374,7 @@ fn sgemm_resident_segmented_operands_and_views() {
     );
     let mut gc = ctx.upload_matrix(&c).unwrap();
     let (nn, b) = (Transpose::No, bt.t().to_owned());
-    blas::sgemm(ctx, nn, nn, 0.6, &ga, gbt.t(), 0.5, &mut gc).unwrap();
+    blas::sgemm(&ctx, nn, nn, 0.6, &ga, gbt.t(), 0.5, &mut gc).unwrap();
     let want = oracle::sgemm(nn, nn, 0.6, a.view(), b.view(), 0.5, c.view());
     let bound = bounds::gemm(nn, nn, 0.6, a.view(), b.view(), 0.5, c.view());
     passes(
@@ -555,4 +555,35 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
     .unwrap_err();
     too_large(err, "sgemv", "x");
     assert_eq!(y1[0], 3.0);
+}
+
+#[test]
+fn past_the_device_memory_is_refused_before_any_work() {
+    // A context whose operands may take at most 256 KiB of device memory
+    // (`Context::set_max_memory`; its buffers keep the adapter's limits): an operand past it is
+    // TooLarge naming the routine and the argument, before anything is uploaded or computed.
+    let ctx = Context::new().expect("the tests need a GPU adapter (lavapipe on CPU-only machines)");
+    assert_eq!(ctx.set_max_memory(256 << 10), 256 << 10);
+    assert_eq!(ctx.max_memory(), 256 << 10);
+    let mut r = rng(4000);
+    // Resident: an upload past it, and a host A past it into a resident y (y unchanged).
+    let big = Array1::<f32>::ones(70_000);
+    too_large(ctx.upload_vector(&big).unwrap_err(), "upload", "x");
+    let a = rand_mat(&mut r, 300, 300);
+    let y = rand_vec(&mut r, 300);
+    let mut gy = ctx.upload_vector(&y).unwrap();
+    let x = ctx.upload_vector(&rand_vec(&mut r, 300)).unwrap();
+    let err = blas::sgemv(&ctx, Transpose::No, 1.0, a.view(), &x, 1.0, &mut gy).unwrap_err();
+    too_large(err, "sgemv", "a");
+    assert_eq!(gy.to_array().unwrap(), y);
+    // Host views: sgemm with B past it, C unchanged; within the limit the same call works.
+    let (small, c) = (rand_mat(&mut r, 8, 300), rand_mat(&mut r, 8, 300));
+    let mut got = c.clone();
+    let nn = Transpose::No;
+    let err = blas::sgemm(&ctx, nn, nn, 1.0, small.view(), a.view(), 1.0, got.view_mut());
+    too_large(err.unwrap_err(), "sgemm", "b");
+    assert_eq!(got, c);
+    ctx.set_max_memory(u64::MAX);
+    blas::sgemm(&ctx, nn, nn, 1.0, small.view(), a.view(), 1.0, got.view_mut()).unwrap();
+    assert_ne!(got, c);
 }
