@@ -76,11 +76,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let info = ctx.adapter_info();
     println!(
         "# adapter {} ({:?}); binding {} MiB, max buffer {} MiB (operands past it are held in \
-         several buffers)",
+         several buffers), device memory {} (an operand past it is refused)",
         info.name,
         info.backend,
         ctx.max_binding() >> 20,
-        ctx.max_buffer() >> 20
+        ctx.max_buffer() >> 20,
+        match ctx.max_memory() {
+            u64::MAX => "not reported".to_string(),
+            b => format!("{} MiB", b >> 20),
+        }
     );
     let reps: usize = args::get(FLAGS, "--reps").parse()?;
     for n in args::sizes(&args::get(FLAGS, "--gemm")) {

@@ -196,11 +196,12 @@ fn device_binding(limits: &wgpu::Limits) -> u64 {
 /// The device-local memory of `adapter` in bytes: the largest memory heap with the
 /// `DEVICE_LOCAL` flag of its Vulkan physical device (`vkGetPhysicalDeviceMemoryProperties`,
 /// reached through `Adapter::as_hal`; wgpu itself reports no memory size). `u64::MAX` where
-/// it cannot be read (other backends): then only a failed allocation (the typed
-/// out-of-memory error, after the fact) bounds an operand.
+/// it cannot be read (other backends) and on CPU adapters, whose memory is the host's
+/// (lavapipe reports a nominal 2 GiB heap on a 24 GiB host and allocates past it): then only
+/// a failed allocation (the typed out-of-memory error, after the fact) bounds an operand.
 fn device_memory(adapter: &wgpu::Adapter) -> u64 {
     #[cfg(any(target_os = "linux", target_os = "windows", target_os = "android"))]
-    {
+    if adapter.get_info().device_type != wgpu::DeviceType::Cpu {
         // SAFETY: the hal adapter is only read (one query of its physical device) while
         // `adapter`, which owns it, lives.
         let heap = unsafe {

@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 
 use ndarray::{s, Array1, Array2};
 use wgblas::metrics::{bounds, forward_factor, forward_factor_scalar, spec};
-use wgblas::{blas, Context, Diag, Error, GpuMatrix, GpuVector, MatrixLayout, Side, Transpose, Uplo};
+use wgblas::{
+    blas, Context, Diag, Error, GpuMatrix, GpuVector, MatrixLayout, Side, Transpose, Uplo,
+};
 
 use crate::common::*;
 use crate::describe::{self, Case};
@@ -475,7 +477,11 @@ fn level3_with_operands_past_one_buffer() {
             describe::check_on::<Syr2k, f32>(seg(), &on(70));
             describe::check_on::<Gemmtr, f32>(seg(), &on(70).transb(trans));
             for side in [Side::Left, Side::Right] {
-                let (m, n) = if side == Side::Left { (260, 70) } else { (70, 260) };
+                let (m, n) = if side == Side::Left {
+                    (260, 70)
+                } else {
+                    (70, 260)
+                };
                 let case = flags(Case::new(seed, m, n).side(side));
                 describe::check_on::<Symm, f32>(seg(), &case);
                 describe::check_on::<Trmm, f32>(seg(), &case.scalars(-0.7, 0.0));
@@ -580,10 +586,29 @@ fn past_the_device_memory_is_refused_before_any_work() {
     let (small, c) = (rand_mat(&mut r, 8, 300), rand_mat(&mut r, 8, 300));
     let mut got = c.clone();
     let nn = Transpose::No;
-    let err = blas::sgemm(&ctx, nn, nn, 1.0, small.view(), a.view(), 1.0, got.view_mut());
+    let err = blas::sgemm(
+        &ctx,
+        nn,
+        nn,
+        1.0,
+        small.view(),
+        a.view(),
+        1.0,
+        got.view_mut(),
+    );
     too_large(err.unwrap_err(), "sgemm", "b");
     assert_eq!(got, c);
     ctx.set_max_memory(u64::MAX);
-    blas::sgemm(&ctx, nn, nn, 1.0, small.view(), a.view(), 1.0, got.view_mut()).unwrap();
+    blas::sgemm(
+        &ctx,
+        nn,
+        nn,
+        1.0,
+        small.view(),
+        a.view(),
+        1.0,
+        got.view_mut(),
+    )
+    .unwrap();
     assert_ne!(got, c);
 }

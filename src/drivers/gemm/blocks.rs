@@ -63,7 +63,8 @@ pub(crate) fn gemm_blocks(
         || shrink(ctx, c, &mut bm, &mut bn)
     {}
     // Operands past one buffer (segments): every block also within one segment of each.
-    let cut = |n: usize, step: usize, cuts: [Vec<usize>; 2]| runs_with_cuts(n, step, &cuts.concat());
+    let cut =
+        |n: usize, step: usize, cuts: [Vec<usize>; 2]| runs_with_cuts(n, step, &cuts.concat());
     let rows = cut(m, bm, [a.cuts(4, 0), c.cuts(4, 0)]);
     let cols = cut(n, bn, [b.cuts(4, 1), c.cuts(4, 1)]);
     // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
