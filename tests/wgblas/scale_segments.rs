@@ -376,7 +376,7 @@ fn sgemm_resident_segmented_operands_and_views() {
     );
     let mut gc = ctx.upload_matrix(&c).unwrap();
     let (nn, b) = (Transpose::No, bt.t().to_owned());
-    blas::sgemm(&ctx, nn, nn, 0.6, &ga, gbt.t(), 0.5, &mut gc).unwrap();
+    blas::sgemm(ctx, nn, nn, 0.6, &ga, gbt.t(), 0.5, &mut gc).unwrap();
     let want = oracle::sgemm(nn, nn, 0.6, a.view(), b.view(), 0.5, c.view());
     let bound = bounds::gemm(nn, nn, 0.6, a.view(), b.view(), 0.5, c.view());
     passes(
