@@ -162,13 +162,19 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("srotm", "x"),
     ("srotm", "y"),
     ("sgemv", "a"),
+    ("sgemv", "x"),
+    ("sgemv", "y"),
     ("sgemm", "a"),
     ("sgemm", "b"),
     ("sgemm", "c"),
     // Level 2 past one buffer: A in panels or square blocks cut at its segment boundaries
     // (`mat_blocks`, `square_ranges`); f64 on the square grid of `blas/level2/blocks64.rs`.
     ("sger", "a"),
+    ("sger", "x"),
+    ("sger", "y"),
     ("dger", "a"),
+    ("dger", "x"),
+    ("dger", "y"),
     ("ssyr", "a"),
     ("dsyr", "a"),
     ("ssyr2", "a"),
@@ -411,18 +417,19 @@ pub(crate) fn vec_chunks(
 }
 
 /// Blocks `((r0, r1), (c0, c1))` of a matrix operand `a` (elements of `elem` bytes) for
-/// kernels that also bind a vector along its rows (stride `row_inc`) and one along its columns
-/// (`col_inc`), each block's windows within one binding: rows in panels as tall as the binding
-/// allows with every column;
+/// kernels that also bind a vector along its rows (`row`) and one along its columns (`col`),
+/// each block's windows within one binding, and within one segment of `a` and of each
+/// vector: rows in panels as tall as the binding allows with every column;
 /// only where a single row (all its columns) does not fit are the columns split too, into
 /// panels of about half a binding. Row panel by row panel, columns in order.
 pub(crate) fn mat_blocks(
     ctx: &Context,
     a: &MatOperand,
     elem: u64,
-    row_inc: i32,
-    col_inc: i32,
+    row: &VecOperand,
+    col: &VecOperand,
 ) -> Vec<((usize, usize), (usize, usize))> {
+    let (row_inc, col_inc) = (row.inc, col.inc);
     let (m, n) = (a.rows, a.cols);
     if m == 0 || n == 0 {
         return Vec::new();
@@ -446,10 +453,12 @@ pub(crate) fn mat_blocks(
         .min(row_room)
         .min(m)
         .max(1);
-    // Cut also where `a` passes from one segment to the next (along its rows or columns).
+    // Cut also where `a` or a vector passes from one segment to the next.
+    let row_cuts = [a.cuts(elem, 0), row.cuts(elem, m)].concat();
+    let col_cuts = [a.cuts(elem, 1), col.cuts(elem, n)].concat();
     let mut out = Vec::new();
-    for &r in &runs_with_cuts(m, height, &a.cuts(elem, 0)) {
-        for &c in &runs_with_cuts(n, width, &a.cuts(elem, 1)) {
+    for &r in &runs_with_cuts(m, height, &row_cuts) {
+        for &c in &runs_with_cuts(n, width, &col_cuts) {
             out.push((r, c));
         }
     }

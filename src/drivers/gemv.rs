@@ -462,7 +462,7 @@ pub(crate) fn general_blocks(
     if a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit {
         return Vec::new();
     }
-    layout::mat_blocks(ctx, a, 4, y.inc, x.inc)
+    layout::mat_blocks(ctx, a, 4, y, x)
         .into_iter()
         .map(|((r0, r1), (c0, c1))| {
             let ab = a.block(ctx, 4, (r0, r1), (c0, c1));

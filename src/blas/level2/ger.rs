@@ -193,7 +193,7 @@ fn blocks(
     yd: &VecOperand,
     elem: u64,
 ) -> Vec<(VecOperand, VecOperand, MatOperand)> {
-    layout::mat_blocks(ctx, ad, elem, xd.inc, yd.inc)
+    layout::mat_blocks(ctx, ad, elem, xd, yd)
         .into_iter()
         .map(|(rows, cols)| {
             (
