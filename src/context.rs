@@ -114,7 +114,7 @@ pub struct Context {
     batching: AtomicBool,
     last_gpu_ns: AtomicU64,
     pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
-    pub(crate) pending: Mutex<Vec<crate::launch::command::Command>>,
+    pub(crate) pending: Mutex<crate::launch::command::Held>,
     pub(crate) staging: crate::pool::Staging,
     /// The last wgpu error that reached no error scope (see `launch.rs`), to be returned by
     /// the next call that can return an error.
@@ -412,7 +412,7 @@ impl Context {
             batching: AtomicBool::new(false),
             last_gpu_ns: AtomicU64::new(u64::MAX),
             pool: Arc::new(Mutex::new(crate::pool::Pool::new(pool_limit))),
-            pending: Mutex::new(Vec::new()),
+            pending: Mutex::new(crate::launch::command::Held::default()),
             staging: crate::pool::Staging::default(),
             device_error,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),

@@ -27,10 +27,14 @@ use crate::pool::{self, lock, Buf};
 
 pub(crate) mod command;
 mod execute;
-pub(crate) use command::Command;
+pub(crate) use command::{Command, Held};
 
 /// Commands held back before a submission is forced.
 pub(crate) const MAX_PENDING: usize = 1024;
+
+/// Bytes of one page of params uniforms ([`Held`]): 256 slots at NVIDIA's 256-byte uniform
+/// offset alignment, within every device's `max_uniform_buffer_binding_size`.
+const PAGE: u64 = 64 << 10;
 
 /// One compute dispatch of one pipeline.
 #[derive(Clone)]
@@ -257,7 +261,7 @@ impl Context {
             };
             if chunks > 1 {
                 let mut pending = lock(&self.pending);
-                pending.push(cmd);
+                pending.commands.push(cmd);
                 self.submit_held(&mut pending);
             } else {
                 self.hold(vec![cmd]);
@@ -270,50 +274,29 @@ impl Context {
         Ok(buf)
     }
 
-    /// The params of `dispatches`, each padded to 16 bytes, at offsets aligned to the device's
-    /// uniform offset alignment, written into one mapped staging buffer: the command that
-    /// copies them into a pooled uniform buffer, that buffer, and each dispatch's (offset,
-    /// length). `None` for no dispatches. No buffer is created in a steady stream of calls.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn stage_params(
-        &self,
-        routine: &'static str,
-        dispatches: &[Dispatch<'_>],
-    ) -> Result<Option<(Command, wgpu::Buffer, Vec<(u64, u64)>)>> {
-        if dispatches.is_empty() {
-            return Ok(None);
-        }
+    /// A slot for the params `bytes` of one dispatch in the open page of `held` (opening a new
+    /// page when it is full): the page's uniform buffer, the slot's byte offset (aligned to the
+    /// device's uniform offset alignment) and its length (the params padded to 16 bytes). The
+    /// caller holds the pending lock from here until the dispatch is among the held commands
+    /// or submitted, so the page it binds is written in the submission that runs it.
+    pub(super) fn reserve_params(&self, held: &mut Held, bytes: &[u8]) -> (wgpu::Buffer, u64, u64) {
         let align = u64::from(self.limits().min_uniform_buffer_offset_alignment).max(16);
-        let mut slots = Vec::with_capacity(dispatches.len());
-        let mut total = 0u64;
-        for d in dispatches {
-            let len = (d.params.len() as u64).max(16).div_ceil(16) * 16;
-            slots.push((total, len));
-            total = (total + len).div_ceil(align) * align;
-        }
-        let staging = self.staging.take_write(&self.device, total);
-        {
-            let mut view = staging
-                .get_mapped_range_mut(..total)
-                .map_err(|e| Error::Gpu {
-                    routine,
-                    detail: format!("mapping a params staging buffer: {e}"),
-                })?;
-            for (d, &(slot, len)) in dispatches.iter().zip(&slots) {
-                let mut dst = view.slice(slot as usize..(slot + len) as usize);
-                let mut bytes = d.params.clone();
-                bytes.resize(len as usize, 0);
-                dst.copy_from_slice(&bytes);
-            }
-        }
-        staging.unmap();
-        let uniform = self.staging.take_uniform(&self.device, total);
-        let cmd = Command::Params {
-            staging,
-            uniform: uniform.clone(),
-            size: total,
+        let len = (bytes.len() as u64).max(16).div_ceil(16) * 16;
+        let fits = |(u, b): &(wgpu::Buffer, Vec<u8>)| {
+            (b.len() as u64).div_ceil(align) * align + len <= u.size()
         };
-        Ok(Some((cmd, uniform, slots)))
+        if !held.page.as_ref().is_some_and(fits) {
+            held.seal();
+            let size = PAGE.max(len);
+            let uniform = self.staging.take_uniform(&self.device, size);
+            held.page = Some((uniform, Vec::with_capacity(size as usize)));
+        }
+        let (uniform, page) = held.page.as_mut().expect("a page was just opened");
+        let slot = (page.len() as u64).div_ceil(align) * align;
+        page.resize(slot as usize, 0);
+        page.extend_from_slice(bytes);
+        page.resize((slot + len) as usize, 0);
+        (uniform.clone(), slot, len)
     }
 
     /// A storage buffer of at least `bytes` bytes from the pool, contents unspecified (for an
@@ -415,8 +398,8 @@ impl Context {
     pub(crate) fn hold(&self, commands: Vec<Command>) {
         let full = {
             let mut pending = lock(&self.pending);
-            pending.extend(commands);
-            pending.len() >= MAX_PENDING
+            pending.commands.extend(commands);
+            pending.commands.len() >= MAX_PENDING
         };
         if full {
             self.flush_pending();
@@ -438,8 +421,8 @@ impl Context {
     /// Submit the held commands, if any, with the pending lock held by the caller (taking the
     /// commands and submitting them is one step for other threads: nothing they submit or
     /// write can come in between).
-    fn submit_held(&self, pending: &mut Vec<Command>) {
-        let commands = std::mem::take(pending);
+    pub(super) fn submit_held(&self, pending: &mut Held) {
+        let commands = pending.take();
         if commands.is_empty() {
             return;
         }
@@ -448,7 +431,7 @@ impl Context {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("wgblas held"),
             });
-        let staged = encode(&mut encoder, commands, None);
+        let staged = self.encode(&mut encoder, commands, None);
         self.queue.submit(Some(encoder.finish()));
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
@@ -494,32 +477,89 @@ impl Context {
     }
 }
 
-/// Encode `commands` in order: consecutive dispatches share one compute pass; copies and
-/// clears go between passes. With `timer`, timestamps 0 and 1 mark the start of the first pass
-/// and the end of the last.
-pub(super) fn encode(
+impl Context {
+    /// Encode `commands` in order: first the params pages ([`Command::Params`]), all through
+    /// one staging buffer, then the rest: consecutive dispatches share one compute pass; copies
+    /// and clears go between passes. With `timer`, timestamps 0 and 1 mark the start of the
+    /// first pass and the end of the last. Returns the staging buffers used, each with the
+    /// uniform buffers it filled, to recycle once submitted.
+    pub(super) fn encode(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        commands: Vec<Command>,
+        timer: Option<&wgpu::QuerySet>,
+    ) -> Vec<(wgpu::Buffer, Vec<wgpu::Buffer>)> {
+        let mut staged = Vec::new();
+        // Params first: each page belongs to this submission alone (see `Command::Params`), so
+        // writing them all before any dispatch changes nothing.
+        let mut rest = Vec::with_capacity(commands.len());
+        let mut pages = Vec::new();
+        for c in commands {
+            match c {
+                Command::Params { uniform, bytes } => pages.push((uniform, bytes)),
+                c => rest.push(c),
+            }
+        }
+        if let Some(s) = self.stage_pages(encoder, pages) {
+            staged.push(s);
+        }
+        encode_rest(encoder, rest, timer, &mut staged);
+        staged
+    }
+
+    /// The copies of params `pages` into their uniform buffers, through one staging buffer
+    /// (returned with the uniforms, to recycle once submitted). Where no staging buffer can
+    /// be mapped (a lost device) or the pages pass [`pool::CHUNK`], through
+    /// `Queue::write_buffer`, which also lands before this submission's commands.
+    fn stage_pages(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        pages: Vec<(wgpu::Buffer, Vec<u8>)>,
+    ) -> Option<(wgpu::Buffer, Vec<wgpu::Buffer>)> {
+        if pages.is_empty() {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(pages.len());
+        let mut total = 0u64;
+        for (_, bytes) in &pages {
+            offsets.push(total);
+            total += (bytes.len() as u64).div_ceil(16) * 16;
+        }
+        if total <= pool::CHUNK {
+            let staging = self.staging.take_write(&self.device, total);
+            let filled = staging.get_mapped_range_mut(..total).map(|mut view| {
+                for ((_, bytes), &at) in pages.iter().zip(&offsets) {
+                    let at = at as usize;
+                    view.slice(at..at + bytes.len()).copy_from_slice(bytes);
+                }
+            });
+            if filled.is_ok() {
+                staging.unmap();
+                let mut uniforms = Vec::with_capacity(pages.len());
+                for ((uniform, bytes), &at) in pages.into_iter().zip(&offsets) {
+                    let len = (bytes.len() as u64).div_ceil(16) * 16;
+                    encoder.copy_buffer_to_buffer(&staging, at, &uniform, 0, len);
+                    uniforms.push(uniform);
+                }
+                return Some((staging, uniforms));
+            }
+        }
+        for (uniform, mut bytes) in pages {
+            bytes.resize(bytes.len().div_ceil(16) * 16, 0);
+            self.queue.write_buffer(&uniform, 0, &bytes);
+        }
+        None
+    }
+}
+
+/// The commands other than params of [`Context::encode`], in order; the upload staging
+/// buffers they copy from are added to `staged`.
+fn encode_rest(
     encoder: &mut wgpu::CommandEncoder,
     commands: Vec<Command>,
     timer: Option<&wgpu::QuerySet>,
-) -> Vec<(wgpu::Buffer, Option<wgpu::Buffer>)> {
-    let mut staged = Vec::new();
-    // Params first: each uniform buffer belongs to one call of this submission (see
-    // `Command::Params`), so writing them all before any dispatch changes nothing.
-    let mut rest = Vec::with_capacity(commands.len());
-    for c in commands {
-        match c {
-            Command::Params {
-                staging,
-                uniform,
-                size,
-            } => {
-                encoder.copy_buffer_to_buffer(&staging, 0, &uniform, 0, size);
-                staged.push((staging, Some(uniform)));
-            }
-            c => rest.push(c),
-        }
-    }
-    let commands = rest;
+    staged: &mut Vec<(wgpu::Buffer, Vec<wgpu::Buffer>)>,
+) {
     let passes = {
         let mut count = 0;
         let mut in_pass = false;
@@ -558,7 +598,7 @@ pub(super) fn encode(
                 size,
             } => {
                 encoder.copy_buffer_to_buffer(&staging, 0, &dst, dst_offset, size);
-                staged.push((staging, None));
+                staged.push((staging, Vec::new()));
             }
             Command::Dispatch {
                 pipeline,
@@ -596,7 +636,6 @@ pub(super) fn encode(
             }
         }
     }
-    staged
 }
 
 #[cfg(test)]

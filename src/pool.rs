@@ -515,17 +515,18 @@ impl Staging {
     }
 
     /// Map `b` (a `MAP_WRITE` staging buffer just submitted) again; it returns to the pool when
-    /// the device is done with the submission, and so does `uniform` (the params buffer that
-    /// `b` filled in that submission), which no command can use any more by then.
-    pub fn recycle_write(&self, b: wgpu::Buffer, uniform: Option<wgpu::Buffer>) {
+    /// the device is done with the submission, and so do `uniforms` (the params pages that `b`
+    /// filled in that submission), which no command can use any more by then.
+    pub fn recycle_write(&self, b: wgpu::Buffer, uniforms: Vec<wgpu::Buffer>) {
         let free = self.write.clone();
-        let uniforms = self.uniform.clone();
+        let pool = self.uniform.clone();
         let again = b.clone();
         b.map_async(wgpu::MapMode::Write, .., move |r| {
             if r.is_ok() {
                 lock(&free).push(again);
-                if let Some(u) = uniform {
-                    lock(&uniforms).push(u);
+                let mut free = lock(&pool);
+                for u in uniforms {
+                    free.push(u);
                 }
             }
         });

@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use super::{encode, Command, Dispatch, Read, SinkFn, Wait};
+use super::{Command, Dispatch, Held, Read, SinkFn, Wait, MAX_PENDING};
 use crate::context::{Context, Phase};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Segmented};
@@ -261,6 +261,56 @@ impl Context {
         Ok(out)
     }
 
+    /// Record `dispatches` (run by `pipelines`) into `out`: each one's params in a slot of the
+    /// open page of `held` ([`Context::reserve_params`]), its patches of that slot, and its
+    /// bind group. `held` is the locked pending list: the dispatches must join it, or be
+    /// submitted with it, before the lock is released.
+    fn record(
+        &self,
+        held: &mut Held,
+        dispatches: &[Dispatch<'_>],
+        pipelines: &[Arc<wgpu::ComputePipeline>],
+        out: &mut Vec<Command>,
+    ) {
+        for (d, pipeline) in dispatches.iter().zip(pipelines) {
+            let (uniform, slot, len) = self.reserve_params(held, &d.params);
+            for &(field, src, src_offset) in &d.patches {
+                out.push(Command::Copy {
+                    src: src.clone(),
+                    src_offset,
+                    dst: uniform.clone(),
+                    dst_offset: slot + field,
+                    size: 4,
+                });
+            }
+            let mut entries = Vec::with_capacity(d.buffers.len() + 1);
+            entries.push(wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &uniform,
+                    offset: slot,
+                    size: std::num::NonZeroU64::new(len),
+                }),
+            });
+            for &(binding, b) in &d.buffers {
+                entries.push(wgpu::BindGroupEntry {
+                    binding,
+                    resource: b.binding(),
+                });
+            }
+            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(d.entry),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            out.push(Command::Dispatch {
+                pipeline: pipeline.clone(),
+                bind_group,
+                groups: d.groups,
+            });
+        }
+    }
+
     /// Record `dispatches`, then `after`; with no `reads` (and GPU timing off) hold them back,
     /// else submit everything held with them plus the copies of each read into pooled
     /// `MAP_READ` staging buffers, wait, and hand the mapped chunks to the sinks.
@@ -288,73 +338,34 @@ impl Context {
         let mut clock = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let mut commands = Vec::with_capacity(dispatches.len() + after.len() + 1);
-        let staged = match self.stage_params(routine, dispatches) {
-            Ok(p) => p,
-            Err(e) => {
-                drop(self.pop_scopes(routine, scope, oom));
-                return Err(e);
-            }
-        };
-        let uniform = staged.as_ref().map(|(_, u, _)| u.clone());
-        let slots = staged
-            .as_ref()
-            .map(|(_, _, s)| s.clone())
-            .unwrap_or_default();
-        if let Some((cmd, _, _)) = staged {
-            commands.push(cmd);
-        }
-        for (d, &(slot, len)) in dispatches.iter().zip(&slots) {
-            let pipeline = match self.pipeline(routine, d.shader, d.entry, d.elem, &d.constants) {
-                Ok(p) => p,
+        // Pipelines first, outside the pending lock (a first use compiles one).
+        let mut pipelines = Vec::with_capacity(dispatches.len());
+        for d in dispatches {
+            match self.pipeline(routine, d.shader, d.entry, d.elem, &d.constants) {
+                Ok(p) => pipelines.push(p),
                 Err(e) => {
                     drop(self.pop_scopes(routine, scope, oom));
                     return Err(e);
                 }
-            };
-            let uniform = uniform.as_ref().expect("params staged for every dispatch");
-            for &(field, src, src_offset) in &d.patches {
-                commands.push(Command::Copy {
-                    src: src.clone(),
-                    src_offset,
-                    dst: uniform.clone(),
-                    dst_offset: slot + field,
-                    size: 4,
-                });
             }
-            let mut entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: uniform,
-                    offset: slot,
-                    size: std::num::NonZeroU64::new(len),
-                }),
-            }];
-            for &(binding, b) in &d.buffers {
-                entries.push(wgpu::BindGroupEntry {
-                    binding,
-                    resource: b.binding(),
-                });
-            }
-            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(d.entry),
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            });
-            commands.push(Command::Dispatch {
-                pipeline,
-                bind_group,
-                groups: d.groups,
-            });
         }
-        commands.extend(after);
         self.counters
             .dispatches
             .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
         let profiling = self.profiling();
-        self.counters.lap(Phase::Record, &mut clock);
-        if reads.is_empty() && (!profiling || (self.batching() && !commands.is_empty())) {
-            self.hold(commands);
+        let some = !dispatches.is_empty() || !after.is_empty();
+        if reads.is_empty() && (!profiling || (self.batching() && some)) {
+            {
+                let mut pending = lock(&self.pending);
+                let mut commands = Vec::with_capacity(dispatches.len() + after.len());
+                self.record(&mut pending, dispatches, &pipelines, &mut commands);
+                commands.extend(after);
+                pending.commands.extend(commands);
+                if pending.commands.len() >= MAX_PENDING {
+                    self.submit_held(&mut pending);
+                }
+            }
+            self.counters.lap(Phase::Record, &mut clock);
             return self
                 .pop_scopes(routine, scope, oom)
                 .and(self.take_device_error(routine));
@@ -397,18 +408,25 @@ impl Context {
         // A block, so that the pending guard is not held across the read-back's `.await`.
         let (staged, index, submitted, later) = {
             let mut pending = lock(&self.pending);
-            let mut all = std::mem::take(&mut *pending);
-            // Commands of earlier calls, kept to be submitted again on their own if this call's
-            // submission fails (wgpu rejects a failed submission whole): an error of this call
-            // must not undo an upload or a held call made before it.
-            let earlier = (!all.is_empty()).then(|| all.clone());
+            // An open params page holds only slots of held commands: none without them.
+            let had_earlier = !pending.commands.is_empty();
+            let mut commands = Vec::with_capacity(dispatches.len() + after.len());
+            self.record(&mut pending, dispatches, &pipelines, &mut commands);
+            commands.extend(after);
+            self.counters.lap(Phase::Record, &mut clock);
+            let mut all = pending.take();
+            // Commands of earlier calls (with the params page, which holds their slots), kept to
+            // be submitted again on their own if this call's submission fails (wgpu rejects a
+            // failed submission whole): an error of this call must not undo an upload or a
+            // held call made before it.
+            let earlier = had_earlier.then(|| all.clone());
             all.extend(commands);
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some(routine),
                 });
-            let mut staged = encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
+            let mut staged = self.encode(&mut encoder, all, timer.as_ref().map(|(set, _, _)| set));
             // Pipelined, each chunk after the first is copied in a submission of its own, so
             // that the host copies one chunk out while the device copies the next.
             let first = if pipelined { 1 } else { chunks.len() };
@@ -434,7 +452,7 @@ impl Context {
                         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                             label: Some("wgblas held, again"),
                         });
-                staged = encode(&mut encoder, earlier, None);
+                staged = self.encode(&mut encoder, earlier, None);
                 self.queue.submit(Some(encoder.finish()));
                 self.counters.submissions.fetch_add(1, Ordering::Relaxed);
                 drop(pollster::block_on(retry.pop()));
