@@ -23,6 +23,8 @@ pub(crate) struct Counters {
     pub readbacks: AtomicU64,
     pub uploads: AtomicU64,
     pub dispatches: AtomicU64,
+    /// Bind groups created (a cached one reused is not counted again).
+    pub bind_groups: AtomicU64,
     /// Wall time spent in each [`Phase`] so far, in nanoseconds.
     pub phase_ns: [AtomicU64; Phase::ALL.len()],
 }
@@ -115,6 +117,8 @@ pub struct Context {
     last_gpu_ns: AtomicU64,
     pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
     pub(crate) pending: Mutex<crate::launch::command::Held>,
+    /// Bind groups kept for chains of calls (`launch/bindings.rs`).
+    pub(crate) bind_cache: Mutex<crate::launch::BindCache>,
     pub(crate) staging: crate::pool::Staging,
     /// The last wgpu error that reached no error scope (see `launch.rs`), to be returned by
     /// the next call that can return an error.
@@ -413,6 +417,7 @@ impl Context {
             last_gpu_ns: AtomicU64::new(u64::MAX),
             pool: Arc::new(Mutex::new(crate::pool::Pool::new(pool_limit))),
             pending: Mutex::new(crate::launch::command::Held::default()),
+            bind_cache: Mutex::new(crate::launch::BindCache::default()),
             staging: crate::pool::Staging::default(),
             device_error,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),

@@ -25,8 +25,10 @@ use crate::context::{Context, Elem, Phase, Shader};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Buf};
 
+mod bindings;
 pub(crate) mod command;
 mod execute;
+pub(crate) use bindings::BindCache;
 pub(crate) use command::{Command, Held};
 
 /// Commands held back before a submission is forced.
@@ -675,6 +677,35 @@ mod tests {
         let buf = ctx.upload_source("test", &src).unwrap();
         let data = ctx.execute::<f32>("test", &[], &[(&buf, 4)]).unwrap();
         assert_eq!(data[0], vec![1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn a_full_params_page_is_sealed_and_the_next_slot_opens_a_new_one() {
+        let ctx = context();
+        let align = u64::from(ctx.limits().min_uniform_buffer_offset_alignment).max(16);
+        let per_page = PAGE / align;
+        let mut held = Held::default();
+        let mut first = None;
+        for k in 0..per_page {
+            let (uniform, slot, len) = ctx.reserve_params(&mut held, &[k as u8; 12]);
+            assert_eq!((slot, len), (k * align, 16));
+            assert!(first.get_or_insert(uniform.clone()) == &uniform);
+        }
+        assert!(held.commands.is_empty());
+        let (uniform, slot, _) = ctx.reserve_params(&mut held, &[7; 20]);
+        assert_eq!(slot, 0);
+        assert!(first.as_ref() != Some(&uniform));
+        // The full page became a params command holding every slot's bytes, in place.
+        match &held.commands[..] {
+            [Command::Params { bytes, .. }] => {
+                assert_eq!(bytes.len() as u64, (per_page - 1) * align + 16);
+                assert_eq!(bytes[(align * 3) as usize], 3);
+            }
+            _ => panic!("one params command expected"),
+        }
+        // Taking the held commands seals the open page too.
+        assert_eq!(held.take().len(), 2);
+        assert!(held.page.is_none());
     }
 
     #[test]

@@ -47,6 +47,8 @@ pub(crate) struct Pool {
     free_bytes: u64,
     limit: u64,
     created: u64,
+    /// Buffers let go (dropped, not kept), so far: see [`released`].
+    released: u64,
 }
 
 impl Pool {
@@ -56,6 +58,7 @@ impl Pool {
             free_bytes: 0,
             limit,
             created: 0,
+            released: 0,
         }
     }
 }
@@ -122,10 +125,13 @@ impl Drop for Buf {
                     break;
                 };
                 p.free_bytes -= dropped;
+                p.released += 1;
             }
             if p.free_bytes + size <= p.limit {
                 p.free_bytes += size;
                 p.free.entry(size).or_default().push(self.buffer.clone());
+            } else {
+                p.released += 1;
             }
             // Otherwise the handle is dropped: wgpu frees the buffer once no recorded command
             // uses it (never `destroy()`, which would break commands still held back).
@@ -295,6 +301,15 @@ impl Buf {
         self.window.map_or_else(|| self.buffer.size(), |w| w.1)
     }
 
+    /// What this buffer or window binds: the buffer, the byte offset, and the bytes (`None`:
+    /// the whole buffer), as [`Buf::binding`] binds them.
+    pub fn bound(&self) -> (&wgpu::Buffer, u64, Option<u64>) {
+        match self.window {
+            None => (&self.buffer, 0, None),
+            Some((offset, size)) => (&self.buffer, offset, Some(size)),
+        }
+    }
+
     /// The wgpu binding of this buffer or window (never of a segmented buffer, whose windows
     /// are bound instead).
     pub fn binding(&self) -> wgpu::BindingResource<'_> {
@@ -404,8 +419,16 @@ pub(crate) fn set_limit(pool: &Arc<Mutex<Pool>>, limit: u64) {
                 break;
             }
             p.free_bytes -= size;
+            p.released += 1;
         }
     }
+}
+
+/// Buffers the pool has let go so far (dropped rather than kept, or evicted): when this
+/// changes, a buffer that a cached bind group holds may be one that nothing else holds any more
+/// (`launch/bindings.rs` then empties its cache, so that it never keeps device memory alive).
+pub(crate) fn released(pool: &Arc<Mutex<Pool>>) -> u64 {
+    lock(pool).released
 }
 
 pub(crate) fn limit(pool: &Arc<Mutex<Pool>>) -> u64 {

@@ -161,6 +161,13 @@ impl Context {
         self.counters.dispatches.load(Ordering::Relaxed)
     }
 
+    /// Bind groups created so far. A chain of calls that binds the same buffers with the same
+    /// params (no field read from a device scalar) reuses one cached bind group from its third
+    /// call on, so this stays flat along such a chain.
+    pub fn bind_groups_created(&self) -> u64 {
+        self.counters.bind_groups.load(Ordering::Relaxed)
+    }
+
     /// Submit the commands held back by calls whose results stay on the device (see
     /// [`GpuVector`](crate::GpuVector)). Read-backs do this by themselves; call it to start the
     /// device working before the next read-back. Held commands are also submitted on their own

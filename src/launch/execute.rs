@@ -261,19 +261,29 @@ impl Context {
         Ok(out)
     }
 
-    /// Record `dispatches` (run by `pipelines`) into `out`: each one's params in a slot of the
-    /// open page of `held` ([`Context::reserve_params`]), its patches of that slot, and its
-    /// bind group. `held` is the locked pending list: the dispatches must join it, or be
-    /// submitted with it, before the lock is released.
+    /// Record `dispatches` (run by `pipelines`) into `out`, each with its bind group: a cached
+    /// one where its params are promoted (`bindings.rs`; new ones are added to `fresh`, to be
+    /// kept once the call succeeded), else a new one over a slot of the open params page of
+    /// `held` ([`Context::reserve_params`]), with its patches of that slot. `held` is the
+    /// locked pending list: the dispatches must join it, or be submitted with it, before the
+    /// lock is released.
     fn record(
         &self,
         held: &mut Held,
         dispatches: &[Dispatch<'_>],
         pipelines: &[Arc<wgpu::ComputePipeline>],
         out: &mut Vec<Command>,
+        fresh: &mut Vec<super::bindings::Fresh>,
     ) {
         for (d, pipeline) in dispatches.iter().zip(pipelines) {
-            let (uniform, slot, len) = self.reserve_params(held, &d.params);
+            let (bind_group, uniform, slot) = match self.cached_group(pipeline, d, fresh) {
+                Some(cached) => cached,
+                None => {
+                    let (uniform, slot, len) = self.reserve_params(held, &d.params);
+                    let group = self.bind_group(pipeline, d, &uniform, slot, len);
+                    (group, uniform, slot)
+                }
+            };
             for &(field, src, src_offset) in &d.patches {
                 out.push(Command::Copy {
                     src: src.clone(),
@@ -283,26 +293,6 @@ impl Context {
                     size: 4,
                 });
             }
-            let mut entries = Vec::with_capacity(d.buffers.len() + 1);
-            entries.push(wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &uniform,
-                    offset: slot,
-                    size: std::num::NonZeroU64::new(len),
-                }),
-            });
-            for &(binding, b) in &d.buffers {
-                entries.push(wgpu::BindGroupEntry {
-                    binding,
-                    resource: b.binding(),
-                });
-            }
-            let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(d.entry),
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            });
             out.push(Command::Dispatch {
                 pipeline: pipeline.clone(),
                 bind_group,
@@ -354,11 +344,18 @@ impl Context {
             .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
         let profiling = self.profiling();
         let some = !dispatches.is_empty() || !after.is_empty();
+        let mut fresh = Vec::new();
         if reads.is_empty() && (!profiling || (self.batching() && some)) {
             {
                 let mut pending = lock(&self.pending);
                 let mut commands = Vec::with_capacity(dispatches.len() + after.len());
-                self.record(&mut pending, dispatches, &pipelines, &mut commands);
+                self.record(
+                    &mut pending,
+                    dispatches,
+                    &pipelines,
+                    &mut commands,
+                    &mut fresh,
+                );
                 commands.extend(after);
                 pending.commands.extend(commands);
                 if pending.commands.len() >= MAX_PENDING {
@@ -366,9 +363,10 @@ impl Context {
                 }
             }
             self.counters.lap(Phase::Record, &mut clock);
-            return self
-                .pop_scopes(routine, scope, oom)
-                .and(self.take_device_error(routine));
+            self.pop_scopes(routine, scope, oom)
+                .and(self.take_device_error(routine))?;
+            self.keep_groups(fresh);
+            return Ok(());
         }
         let timer = profiling.then(|| {
             let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -411,7 +409,13 @@ impl Context {
             // An open params page holds only slots of held commands: none without them.
             let had_earlier = !pending.commands.is_empty();
             let mut commands = Vec::with_capacity(dispatches.len() + after.len());
-            self.record(&mut pending, dispatches, &pipelines, &mut commands);
+            self.record(
+                &mut pending,
+                dispatches,
+                &pipelines,
+                &mut commands,
+                &mut fresh,
+            );
             commands.extend(after);
             self.counters.lap(Phase::Record, &mut clock);
             let mut all = pending.take();
@@ -477,6 +481,7 @@ impl Context {
         }
         self.counters.lap(Phase::Submit, &mut clock);
         submitted?;
+        self.keep_groups(fresh);
         let mapped: Vec<Arc<std::sync::Mutex<Option<bool>>>> = chunks
             .iter()
             .map(|(_, _, len, s)| {

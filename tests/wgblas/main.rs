@@ -27,6 +27,7 @@ pub mod ger;
 mod host;
 mod host_segments;
 mod oracle_l2;
+mod perf_chain;
 pub mod resident;
 mod resident_forms;
 mod special_values;
