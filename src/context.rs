@@ -118,7 +118,7 @@ pub struct Context {
     pub(crate) pool: Arc<Mutex<crate::pool::Pool>>,
     pub(crate) pending: Mutex<crate::launch::command::Held>,
     /// Bind groups kept for chains of calls (`launch/bindings.rs`).
-    pub(crate) bind_cache: Mutex<crate::launch::BindCache>,
+    pub(crate) bind_cache: Mutex<crate::launch::command::BindCache>,
     pub(crate) staging: crate::pool::Staging,
     /// The last wgpu error that reached no error scope (see `launch.rs`), to be returned by
     /// the next call that can return an error.
@@ -417,7 +417,7 @@ impl Context {
             last_gpu_ns: AtomicU64::new(u64::MAX),
             pool: Arc::new(Mutex::new(crate::pool::Pool::new(pool_limit))),
             pending: Mutex::new(crate::launch::command::Held::default()),
-            bind_cache: Mutex::new(crate::launch::BindCache::default()),
+            bind_cache: Mutex::new(crate::launch::command::BindCache::default()),
             staging: crate::pool::Staging::default(),
             device_error,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),

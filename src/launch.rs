@@ -28,7 +28,6 @@ use crate::pool::{self, lock, Buf};
 mod bindings;
 pub(crate) mod command;
 mod execute;
-pub(crate) use bindings::BindCache;
 pub(crate) use command::{Command, Held};
 
 /// Commands held back before a submission is forced.

@@ -17,10 +17,10 @@
 //!
 //! [`Held`]: super::Held
 
-use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use super::command::{BindCache, Key};
 use super::Dispatch;
 use crate::context::Context;
 use crate::pool::{self, lock};
@@ -33,39 +33,6 @@ const MAX_PARAMS: usize = 2048;
 
 /// Bytes of one persistent params buffer.
 const PAGE: u64 = 64 << 10;
-
-/// (pipeline, persistent params slot: buffer index and byte offset, storage bindings:
-/// binding number, buffer, byte offset, bytes or `None` for the whole buffer).
-pub(crate) type Key = (
-    usize,
-    (usize, u64),
-    Vec<(u32, wgpu::Buffer, u64, Option<u64>)>,
-);
-
-/// The cache (see the module docs).
-#[derive(Default)]
-pub(crate) struct BindCache {
-    /// [`pool::released`] when the cache was last emptied.
-    released: u64,
-    /// Persistent params buffers and the bytes used of the last one.
-    pages: Vec<wgpu::Buffer>,
-    used: u64,
-    /// Promoted params: their slot (buffer index, byte offset, bytes bound).
-    params: HashMap<Vec<u8>, (usize, u64, u64)>,
-    /// Params seen once (promoted when seen again).
-    seen: HashSet<Vec<u8>>,
-    groups: HashMap<Key, wgpu::BindGroup>,
-}
-
-impl BindCache {
-    fn clear(&mut self) {
-        self.pages.clear();
-        self.used = 0;
-        self.params.clear();
-        self.seen.clear();
-        self.groups.clear();
-    }
-}
 
 /// A bind group made for the cache, to be kept once its call returned no error.
 pub(crate) type Fresh = (Key, wgpu::BindGroup);

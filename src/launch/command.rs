@@ -1,7 +1,9 @@
-//! [`Command`]: a recorded command, held by the [`Context`](crate::Context) until its submission.
+//! [`Command`]: a recorded command, held by the [`Context`](crate::Context) until its submission;
+//! [`Held`], the held commands with the open params page; [`BindCache`], the cached bind groups.
 //! Below both `context.rs` (which holds the pending list) and `launch.rs` (which records and
 //! encodes them), so that neither names the other's file for it.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// A recorded command, held until its submission.
@@ -67,5 +69,39 @@ impl Held {
     pub fn take(&mut self) -> Vec<Command> {
         self.seal();
         std::mem::take(&mut self.commands)
+    }
+}
+
+/// (pipeline, persistent params slot: buffer index and byte offset, storage bindings:
+/// binding number, buffer, byte offset, bytes or `None` for the whole buffer).
+pub(crate) type Key = (
+    usize,
+    (usize, u64),
+    Vec<(u32, wgpu::Buffer, u64, Option<u64>)>,
+);
+
+/// The bind-group cache of `launch/bindings.rs` (see its module docs); here, below
+/// `context.rs`, which holds it.
+#[derive(Default)]
+pub(crate) struct BindCache {
+    /// `pool::released` when the cache was last emptied.
+    pub released: u64,
+    /// Persistent params buffers and the bytes used of the last one.
+    pub pages: Vec<wgpu::Buffer>,
+    pub used: u64,
+    /// Promoted params: their slot (buffer index, byte offset, bytes bound).
+    pub params: HashMap<Vec<u8>, (usize, u64, u64)>,
+    /// Params seen once (promoted when seen again).
+    pub seen: HashSet<Vec<u8>>,
+    pub groups: HashMap<Key, wgpu::BindGroup>,
+}
+
+impl BindCache {
+    pub fn clear(&mut self) {
+        self.pages.clear();
+        self.used = 0;
+        self.params.clear();
+        self.seen.clear();
+        self.groups.clear();
     }
 }
