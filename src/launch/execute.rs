@@ -261,20 +261,21 @@ impl Context {
         Ok(out)
     }
 
-    /// Record `dispatches` (run by `pipelines`) into `out`, each with its bind group: a cached
-    /// one where its params are promoted (`bindings.rs`; new ones are added to `fresh`, to be
-    /// kept once the call succeeded), else a new one over a slot of the open params page of
-    /// `held` ([`Context::reserve_params`]), with its patches of that slot. `held` is the
-    /// locked pending list: the dispatches must join it, or be submitted with it, before the
-    /// lock is released.
+    /// The commands of `dispatches` (run by `pipelines`), then `after`. Each dispatch gets a
+    /// cached bind group where its params are promoted (`bindings.rs`; new ones are added to
+    /// `fresh`, to be kept once the call succeeded), else a new one over a slot of the open
+    /// params page of `held` ([`Context::reserve_params`]); its patches copy into that slot.
+    /// `held` is the locked pending list: the commands must join it, or be submitted with it,
+    /// before the lock is released.
     fn record(
         &self,
         held: &mut Held,
         dispatches: &[Dispatch<'_>],
         pipelines: &[Arc<wgpu::ComputePipeline>],
-        out: &mut Vec<Command>,
+        after: Vec<Command>,
         fresh: &mut Vec<super::bindings::Fresh>,
-    ) {
+    ) -> Vec<Command> {
+        let mut out = Vec::with_capacity(dispatches.len() + after.len());
         for (d, pipeline) in dispatches.iter().zip(pipelines) {
             let (bind_group, uniform, slot) = match self.cached_group(pipeline, d, fresh) {
                 Some(cached) => cached,
@@ -299,6 +300,8 @@ impl Context {
                 groups: d.groups,
             });
         }
+        out.extend(after);
+        out
     }
 
     /// Record `dispatches`, then `after`; with no `reads` (and GPU timing off) hold them back,
@@ -348,15 +351,7 @@ impl Context {
         if reads.is_empty() && (!profiling || (self.batching() && some)) {
             {
                 let mut pending = lock(&self.pending);
-                let mut commands = Vec::with_capacity(dispatches.len() + after.len());
-                self.record(
-                    &mut pending,
-                    dispatches,
-                    &pipelines,
-                    &mut commands,
-                    &mut fresh,
-                );
-                commands.extend(after);
+                let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
                 pending.commands.extend(commands);
                 if pending.commands.len() >= MAX_PENDING {
                     self.submit_held(&mut pending);
@@ -408,15 +403,7 @@ impl Context {
             let mut pending = lock(&self.pending);
             // An open params page holds only slots of held commands: none without them.
             let had_earlier = !pending.commands.is_empty();
-            let mut commands = Vec::with_capacity(dispatches.len() + after.len());
-            self.record(
-                &mut pending,
-                dispatches,
-                &pipelines,
-                &mut commands,
-                &mut fresh,
-            );
-            commands.extend(after);
+            let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
             self.counters.lap(Phase::Record, &mut clock);
             let mut all = pending.take();
             // Commands of earlier calls (with the params page, which holds their slots), kept to

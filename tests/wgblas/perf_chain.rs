@@ -5,11 +5,21 @@
 use ndarray::Array1;
 use wgblas::{blas, resident, Context, GpuVector};
 
+/// `x` = ones and `y` = zeros, both of `n` elements, on `ctx`.
+fn ones_and_zeros(ctx: &Context, n: usize) -> (GpuVector<'_, f32>, GpuVector<'_, f32>) {
+    let x = ctx.upload_vector(&Array1::<f32>::ones(n)).unwrap();
+    (x, GpuVector::<f32>::zeros(ctx, n).unwrap())
+}
+
+/// Assert that every element of `y` is `want`.
+fn assert_all(y: &GpuVector<'_, f32>, want: f32) {
+    assert_eq!(y.to_array().unwrap(), Array1::from_elem(y.len(), want));
+}
+
 #[test]
 fn a_resident_saxpy_chain_creates_no_bind_group_or_staging_buffer_after_its_first_calls() {
     let ctx = Context::new().unwrap();
-    let x = ctx.upload_vector(&Array1::<f32>::ones(256)).unwrap();
-    let mut y = GpuVector::<f32>::zeros(&ctx, 256).unwrap();
+    let (x, mut y) = ones_and_zeros(&ctx, 256);
     // The first call's params go into a params page, the second's are promoted to a cached
     // slot, whose bind group the calls after it reuse.
     for _ in 0..3 {
@@ -23,7 +33,7 @@ fn a_resident_saxpy_chain_creates_no_bind_group_or_staging_buffer_after_its_firs
     ctx.synchronize().unwrap();
     assert_eq!(ctx.bind_groups_created(), groups);
     assert_eq!(ctx.staging_buffers_created(), staging);
-    assert_eq!(y.to_array().unwrap(), Array1::from_elem(256, 101.5));
+    assert_all(&y, 101.5);
 }
 
 #[test]
@@ -31,8 +41,7 @@ fn device_alphas_sharing_one_cached_params_slot_each_reach_their_own_call() {
     // Every saxpy below has the same params (alpha patched from a device scalar), so they
     // share one cached slot; each call's alpha is copied into it just before it runs.
     let ctx = Context::new().unwrap();
-    let ones = ctx.upload_vector(&Array1::<f32>::ones(64)).unwrap();
-    let mut y = GpuVector::<f32>::zeros(&ctx, 64).unwrap();
+    let (ones, mut y) = ones_and_zeros(&ctx, 64);
     let mut want = 0.0f32;
     for k in 1..=12 {
         let v = ctx.upload_vector(&Array1::from_elem(64, k as f32)).unwrap();
@@ -40,14 +49,13 @@ fn device_alphas_sharing_one_cached_params_slot_each_reach_their_own_call() {
         blas::saxpy(&ctx, &alpha, &ones, &mut y).unwrap();
         want += 64.0 * k as f32;
     }
-    assert_eq!(y.to_array().unwrap(), Array1::from_elem(64, want));
+    assert_all(&y, want);
 }
 
 #[test]
 fn host_alphas_that_repeat_and_change_give_each_call_its_own() {
     let ctx = Context::new().unwrap();
-    let x = ctx.upload_vector(&Array1::<f32>::ones(32)).unwrap();
-    let mut y = GpuVector::<f32>::zeros(&ctx, 32).unwrap();
+    let (x, mut y) = ones_and_zeros(&ctx, 32);
     let mut want = 0.0f32;
     for k in 0..40 {
         // Three alphas that recur (promoted) among ones seen once (params pages).
@@ -59,14 +67,13 @@ fn host_alphas_that_repeat_and_change_give_each_call_its_own() {
         blas::saxpy(&ctx, alpha, &x, &mut y).unwrap();
         want += alpha;
     }
-    assert_eq!(y.to_array().unwrap(), Array1::from_elem(32, want));
+    assert_all(&y, want);
 }
 
 #[test]
 fn a_buffer_the_pool_lets_go_empties_the_bind_group_cache() {
     let ctx = Context::new().unwrap();
-    let x = ctx.upload_vector(&Array1::<f32>::ones(64)).unwrap();
-    let mut y = GpuVector::<f32>::zeros(&ctx, 64).unwrap();
+    let (x, mut y) = ones_and_zeros(&ctx, 64);
     let other = GpuVector::<f32>::zeros(&ctx, 64).unwrap();
     for _ in 0..3 {
         blas::saxpy(&ctx, 1.0, &x, &mut y).unwrap();
@@ -82,5 +89,5 @@ fn a_buffer_the_pool_lets_go_empties_the_bind_group_cache() {
     blas::saxpy(&ctx, 1.0, &x, &mut y).unwrap();
     blas::saxpy(&ctx, 1.0, &x, &mut y).unwrap();
     assert!(ctx.bind_groups_created() > groups);
-    assert_eq!(y.to_array().unwrap(), Array1::from_elem(64, 7.0));
+    assert_all(&y, 7.0);
 }
