@@ -369,6 +369,16 @@ fn variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     }
 }
 
+/// ssymv's kernels: [`variants`] and `Experimental` (`symv_strip`: strips of tiles per
+/// workgroup, against `symv_tiles`' one tile).
+fn symv_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
+    let mut v = variants(lab_on);
+    if lab_on {
+        v.push((Variant::Experimental, "strip"));
+    }
+    v
+}
+
 fn rank_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     if lab_on {
         vec![(Variant::Auto, "auto"), (Variant::Scalar, "scalar")]
@@ -615,7 +625,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
         let tri = 4.0 * nf * (nf + 1.0) / 2.0;
         for uplo in [Uplo::Lower, Uplo::Upper] {
             let u = if uplo == Uplo::Lower { "L" } else { "U" };
-            for (v, tag) in variants(lab_on) {
+            for (v, tag) in symv_variants(lab_on) {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || {
                     blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()

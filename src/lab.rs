@@ -20,8 +20,9 @@ pub enum Variant {
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// yet (none at present: the `vec4` rank updates of sger, ssyr and ssyr2 became the default
-    /// on 2026-12-01; for them this is the same as `Auto`).
+    /// yet: ssymv's `symv_strip` (a workgroup runs down a strip of tiles, against `symv_tiles`'
+    /// one tile). Elsewhere the same as `Auto` (the `vec4` rank updates of sger, ssyr and ssyr2
+    /// became the default on 2026-12-01).
     Experimental = 3,
 }
 

@@ -121,8 +121,14 @@ pub(crate) enum Kernel {
         cols_fast: bool,
         /// Whole off-diagonal tiles read as vec4 units.
         vec: bool,
+        /// Tiles per workgroup down a block column (`symv_strip`, [`SYM_STRIP`] tiles), or 0:
+        /// one tile per workgroup (`symv_tiles`).
+        strip: u64,
     },
 }
+
+/// Tiles per workgroup of `symv_strip` (the lab's `Experimental` ssymv kernel).
+pub(crate) const SYM_STRIP: u64 = 8;
 
 fn scalar_variant(v: crate::lab::Variant) -> bool {
     v == crate::lab::Variant::Scalar
@@ -148,6 +154,11 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
                 && unit == 1
                 && a.offset.is_multiple_of(4)
                 && other.rem_euclid(4) == 0,
+            strip: if variant == crate::lab::Variant::Experimental {
+                SYM_STRIP
+            } else {
+                0
+            },
         };
     }
     let (m, n) = (a.rows as u64, a.cols as u64);
@@ -262,7 +273,9 @@ fn gemv_host<'a>(
 ) -> Vec<Dispatch<'a>> {
     let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
         Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
-        Kernel::SymTiles { blocks, vec, .. } => (false, 1, vec, 0, blocks, 64),
+        Kernel::SymTiles {
+            blocks, vec, strip, ..
+        } => (false, 1, vec, strip, blocks, 64),
         Kernel::Wide {
             coldot,
             lanes,
@@ -314,23 +327,25 @@ fn gemv_host<'a>(
         bindings.push((5, x_buf));
     }
     let mut d = if let Kernel::SymTiles {
-        blocks, cols_fast, ..
+        blocks,
+        cols_fast,
+        strip,
+        ..
     } = kernel
     {
-        vec![Dispatch::new(
-            &WIDE,
-            "symv_tiles",
-            &params,
-            &[],
-            ctx.grid(blocks * (blocks + 1) / 2),
-        )
-        .bindings(&[(1, &a.buffer), (2, &x.buffer), (4, &a.buffer), (6, scratch)])
-        .constants(&[
-            mode_c,
-            lower,
-            ("COLS_FAST", f64::from(u32::from(cols_fast))),
-            ("VEC", f64::from(u32::from(vec))),
-        ])]
+        let (entry, groups) = if strip == 0 {
+            ("symv_tiles", blocks * (blocks + 1) / 2)
+        } else {
+            ("symv_strip", blocks * blocks.div_ceil(strip))
+        };
+        vec![Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(groups))
+            .bindings(&[(1, &a.buffer), (2, &x.buffer), (4, &a.buffer), (6, scratch)])
+            .constants(&[
+                mode_c,
+                lower,
+                ("COLS_FAST", f64::from(u32::from(cols_fast))),
+                ("VEC", f64::from(u32::from(vec))),
+            ])]
     } else {
         vec![
             Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(row_blocks * chunks))

@@ -102,7 +102,13 @@ pub const GEMV: Kernel = Kernel {
 pub const GEMV_WIDE: Kernel = Kernel {
     path: "level2/gemv_wide.wgsl",
     source: include_str!("../../wgsl/level2/gemv_wide.wgsl"),
-    entries: &["gemv_rowdot", "gemv_coldot", "gemv_finish", "symv_tiles"],
+    entries: &[
+        "gemv_rowdot",
+        "gemv_coldot",
+        "gemv_finish",
+        "symv_tiles",
+        "symv_strip",
+    ],
     overrides: &[
         ("MODE", &[0.0, 1.0, 2.0]),
         ("UPLO", TRIANGLE),

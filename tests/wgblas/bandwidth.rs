@@ -294,13 +294,20 @@ fn strmv_on_the_gemv_kernels() {
     }
 }
 
-/// ssymv on the tiles of its stored triangle (and the legacy kernel): every triangle, C and F
-/// order, one tile and many (with partial tiles), NaN in the other triangle.
+/// ssymv on the tiles of its stored triangle: one tile per workgroup (`Auto`; `Scalar`: no
+/// vec4 loads), strips of tiles (`Experimental`, `symv_strip`: n = 600 has 10 block columns, so
+/// the first strips run in two parts, the second with zero slots), and the legacy kernel: every
+/// triangle, C and F order, one tile and many (with partial tiles), NaN in the other triangle.
 #[test]
 fn ssymv_tiles_against_openblas() {
-    for v in [Variant::Auto, Variant::Legacy] {
+    for v in [
+        Variant::Auto,
+        Variant::Scalar,
+        Variant::Experimental,
+        Variant::Legacy,
+    ] {
         with_variant(Driver::Matvec, v, || {
-            for &n in &[1usize, 3, 64, 65, 200, 256] {
+            for &n in &[1usize, 3, 64, 65, 200, 256, 600] {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
                     for la in [Layout::C, Layout::F] {
                         for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {

@@ -428,3 +428,204 @@ fn symv_tiles(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// `symv_strip`: the same product and the same partial sums as `symv_tiles`, with a workgroup
+// running down a strip of up to S = P.row_blocks tiles instead of one tile. Write the tile
+// blocks as (p, q) with p ≥ q: tile (bi, bj) = (p, q) for LOWER, (q, p) for upper. Workgroup
+// t = q·C + c (C = ⌈nb/S⌉, nb = P.chunks = ⌈n/TB⌉) takes tiles p = q + c·S .. of block column
+// q (none where q + c·S ≥ nb: it returns at once). The half of each tile's products that goes
+// to the rows of block p (slot q, as in `symv_tiles`) is written per tile; the half that goes
+// to the rows of block q is summed in a register over the strip and written once, to slot
+// q + c·S (the diagonal tile, first of strip c = 0, adds its whole mirrored row sums there),
+// and the strip's other slots q + c·S + 1 .. for the rows of block q are written 0, so that
+// every (slot, row) pair of `partial` is still written by exactly one workgroup and
+// `gemv_finish` adds them in the same way. The next tile's loads are issued before the current
+// tile's products (a register prefetch), so that each workgroup keeps a load in flight. Sums:
+// invocation r < TB sums row r of the tile, invocation TB + c column c (64 products each, a
+// fixed order). Loops: at most S ≤ 64 tiles of TB·TB / WG loads and TB products.
+
+// The tile (bi, bj)'s elements held by invocation `lid` (16: 4 units of 4 along the unit
+// stride), 0 outside the matrix, outside the stored triangle, or where alpha = 0.
+fn strip_load(bi: u32, bj: u32, lid: u32, live: bool) -> array<vec4<T>, 4> {
+    var v: array<vec4<T>, 4>;
+    let i0 = bi * TB;
+    let j0 = bj * TB;
+    let n = P.n;
+    if (VEC && live && bi != bj && i0 + TB <= n && j0 + TB <= n) {
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            let line = k * 16u + lid / 16u;
+            let e = 4u * (lid % 16u);
+            if (COLS_FAST) {
+                v[k] = a4(i32(P.offa) + i32(i0 + e) + i32(j0 + line) * P.csa);
+            } else {
+                v[k] = a4(i32(P.offa) + i32(i0 + line) * P.rsa + i32(j0 + e));
+            }
+        }
+        return v;
+    }
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let line = k * 16u + lid / 16u;
+        let e = 4u * (lid % 16u);
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            var i = i0 + line;
+            var j = j0 + e + q;
+            if (COLS_FAST) {
+                i = i0 + e + q;
+                j = j0 + line;
+            }
+            var w = T(0);
+            if (live && i < n && j < n && stored(i, j)) {
+                w = a[midx(P.offa, i, j, P.rsa, P.csa)];
+            }
+            v[k][q] = w;
+        }
+    }
+    return v;
+}
+
+@compute @workgroup_size(WG)
+fn symv_strip(@builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) lid: u32) {
+    let t = linear_group(wid, nwg);
+    let nb = P.chunks;
+    let s = P.row_blocks;
+    let per = (nb + s - 1u) / s;
+    let q = t / per;
+    let p_first = q + (t % per) * s;
+    if (q >= nb || p_first >= nb) {
+        return;
+    }
+    let p_end = min(p_first + s, nb);
+    let n = P.n;
+    let live = !f32_is_zero(P.alpha);
+    // x of block q, for the whole strip: xs_j (LOWER: bj = q) or xs_i (upper: bi = q).
+    if (lid < TB) {
+        var w = T(0);
+        if (live && q * TB + lid < n) {
+            w = xat(q * TB + lid);
+        }
+        if (LOWER) {
+            xs_j[lid] = w;
+        } else {
+            xs_i[lid] = w;
+        }
+    }
+    var acc = T(0);
+    var bi = p_first;
+    var bj = q;
+    if (!LOWER) {
+        bi = q;
+        bj = p_first;
+    }
+    var v = strip_load(bi, bj, lid, live);
+    // x of block p (the other side), prefetched by invocations TB .. 2·TB.
+    var xp = T(0);
+    if (lid >= TB && lid < 2u * TB && live && p_first * TB + lid - TB < n) {
+        xp = xat(p_first * TB + lid - TB);
+    }
+    for (var p = p_first; p < p_end; p = p + 1u) {
+        workgroupBarrier();
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            let line = k * 16u + lid / 16u;
+            let e = 4u * (lid % 16u);
+            for (var u = 0u; u < 4u; u = u + 1u) {
+                if (COLS_FAST) {
+                    tile[(e + u) * TBP + line] = v[k][u];
+                } else {
+                    tile[line * TBP + e + u] = v[k][u];
+                }
+            }
+        }
+        if (lid >= TB && lid < 2u * TB) {
+            if (LOWER) {
+                xs_i[lid - TB] = xp;
+            } else {
+                xs_j[lid - TB] = xp;
+            }
+        }
+        workgroupBarrier();
+        // Prefetch the next tile of the strip and its x.
+        if (p + 1u < p_end) {
+            var nbi = p + 1u;
+            var nbj = q;
+            if (!LOWER) {
+                nbi = q;
+                nbj = p + 1u;
+            }
+            v = strip_load(nbi, nbj, lid, live);
+            if (lid >= TB && lid < 2u * TB) {
+                xp = T(0);
+                if (live && (p + 1u) * TB + lid - TB < n) {
+                    xp = xat((p + 1u) * TB + lid - TB);
+                }
+            }
+        }
+        if (p == q) {
+            // The diagonal tile: whole (mirrored) row sums, rows of block q.
+            if (lid < TB) {
+                for (var c = 0u; c < TB; c = c + 1u) {
+                    var w = tile[lid * TBP + c];
+                    if (!stored(lid, c)) {
+                        w = tile[c * TBP + lid];
+                    }
+                    acc = acc + w * xs_j[c];
+                }
+            }
+        } else if (lid < TB) {
+            // Row sums of the tile: rows of block bi.
+            var rs = T(0);
+            for (var c = 0u; c < TB; c = c + 1u) {
+                rs = rs + tile[lid * TBP + c] * xs_j[c];
+            }
+            if (LOWER) {
+                if (p * TB + lid < n) {
+                    partial[q * n + p * TB + lid] = rs;
+                }
+            } else {
+                acc = acc + rs;
+            }
+        } else if (lid < 2u * TB) {
+            // Column sums of the tile: rows of block bj.
+            let c = lid - TB;
+            var cs = T(0);
+            for (var r = 0u; r < TB; r = r + 1u) {
+                cs = cs + tile[r * TBP + c] * xs_i[r];
+            }
+            if (LOWER) {
+                acc = acc + cs;
+            } else {
+                if (p * TB + c < n) {
+                    partial[q * n + p * TB + c] = cs;
+                }
+            }
+        }
+    }
+    // The strip's sums for the rows of block q: slot p_first; its other slots 0. LOWER keeps
+    // them in the column-sum invocations (TB + c), upper in the row-sum ones (r).
+    var row = lid;
+    var mine = lid < TB;
+    if (LOWER) {
+        row = lid - TB;
+        mine = lid >= TB && lid < 2u * TB;
+    }
+    if (p_first == q) {
+        // The diagonal tile's sums are in the row-sum invocations.
+        if (LOWER) {
+            workgroupBarrier();
+            if (lid < TB) {
+                sh[lid] = acc;
+            }
+            workgroupBarrier();
+            if (mine) {
+                acc = acc + sh[row];
+            }
+        }
+    }
+    if (mine && q * TB + row < n) {
+        partial[p_first * n + q * TB + row] = acc;
+        for (var z = p_first + 1u; z < p_end; z = z + 1u) {
+            partial[z * n + q * TB + row] = T(0);
+        }
+    }
+}
