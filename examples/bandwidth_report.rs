@@ -381,7 +381,11 @@ fn symv_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
 
 fn rank_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     if lab_on {
-        vec![(Variant::Auto, "auto"), (Variant::Scalar, "scalar")]
+        vec![
+            (Variant::Auto, "auto"),
+            (Variant::Scalar, "scalar"),
+            (Variant::Experimental, "lines"),
+        ]
     } else {
         vec![(Variant::Auto, "auto")]
     }

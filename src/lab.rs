@@ -21,8 +21,8 @@ pub enum Variant {
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
     /// yet: ssymv's `symv_strip` (a workgroup runs down a strip of tiles, against `symv_tiles`'
-    /// one tile). Elsewhere the same as `Auto` (the `vec4` rank updates of sger, ssyr and ssyr2
-    /// became the default on 2026-12-01).
+    /// one tile); the rank updates' `main_lines` (4 lines per invocation, each factor of the
+    /// exact products formed once, against `main_vec4`). Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 
@@ -35,8 +35,9 @@ pub enum Driver {
     Elementwise = 1,
     /// sgemv, ssymv and strmv.
     Matvec = 2,
-    /// sger, ssyr and ssyr2 (`Auto` and `Experimental`: the `vec4` kernel where the unit stride
-    /// allows it; `Scalar` and `Legacy`: the one-element kernel).
+    /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
+    /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:
+    /// the one-element kernel).
     RankUpdate = 3,
 }
 

@@ -15,6 +15,7 @@ use crate::layout::{self, MatOperand, Scalar, VecOperand};
 super::shader!(SHADER, RANK_UPDATE);
 
 const WG: u64 = super::registry::RANK_UPDATE.constant("WG") as u64;
+const RL: u64 = super::registry::RANK_UPDATE.constant("RL") as u64;
 
 /// Which update (the shader's `UPLO` and `TWO`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,8 +102,15 @@ pub(crate) fn dispatch<'a>(
         && a.offset.is_multiple_of(4)
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
-        let groups = ctx.grid((a.rows as u64 * a.cols as u64 / 4).div_ceil(WG));
-        let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
+        // `main_lines` (lab `Experimental`): RL lines per invocation, each factor formed once.
+        let (entry, units) = if variant == crate::lab::Variant::Experimental {
+            let lines = (a.rows * a.cols / len) as u64;
+            ("main_lines", (len as u64 / 4) * lines.div_ceil(RL))
+        } else {
+            ("main_vec4", a.rows as u64 * a.cols as u64 / 4)
+        };
+        let groups = ctx.grid(units.div_ceil(WG));
+        let d = Dispatch::new(&SHADER, entry, &params, &[], groups)
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
             .constants(&c);
         return alpha.apply(d, ALPHA);

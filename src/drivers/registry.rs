@@ -128,7 +128,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
 pub const RANK_UPDATE: Kernel = Kernel {
     path: "level2/rank_update.wgsl",
     source: include_str!("../../wgsl/level2/rank_update.wgsl"),
-    entries: &["main", "main_vec4"],
+    entries: &["main", "main_vec4", "main_lines"],
     overrides: &[("UPLO", UPLO), ("TWO", BOOL)],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,

@@ -372,7 +372,7 @@ fn reductions_zero_vectors_and_mixed_ranges() {
 /// crossing the diagonal, NaN in the other triangle.
 #[test]
 fn rank_updates_vec4_and_scalar_against_openblas() {
-    for v in [Variant::Auto, Variant::Scalar] {
+    for v in [Variant::Auto, Variant::Scalar, Variant::Experimental] {
         with_variant(Driver::RankUpdate, v, || {
             for (k, &(m, n)) in [
                 (4usize, 4usize),

@@ -216,3 +216,162 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     }
     av[k] = r;
 }
+
+// `main_lines`: the `main_vec4` update with each invocation on one vec4 unit along the unit
+// stride in each of RL consecutive lines (rows where j is fastest, columns where i is). The
+// factors of the unit's 4 positions (alpha·v of Dekker's product on the fast side, or the
+// split u) are formed once and reused on the RL lines, and each line's factor once and reused
+// on the 4 positions: the same exact products and sums as `rank_update_one`, with about half
+// its arithmetic per element. Host conditions as `main_vec4`.
+const RL: u32 = 4u;
+
+fn factor_u(u: f32) -> vec2<f32> {
+    return split(u);
+}
+
+fn factor_v(alpha: f32, v: f32) -> vec4<f32> {
+    let t = two_prod(alpha, v);
+    let ts = split(t.x);
+    return vec4<f32>(t.x, t.y, ts.x, ts.y);
+}
+
+// u·(alpha·v) as (hi, lo), as `scaled_product`, from u's split su and v's factor tv.
+fn product_of(u: f32, su: vec2<f32>, tv: vec4<f32>) -> vec2<f32> {
+    let p = u * tv.x;
+    let e = ((su.x * tv.z - p) + su.x * tv.w + su.y * tv.z) + su.y * tv.w;
+    return vec2<f32>(p, e + u * tv.y);
+}
+
+fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
+    var s = two_sum(f32(aij), p1.x);
+    var lo = s.y + p1.y;
+    if (TWO) {
+        let s2 = two_sum(s.x, p2.x);
+        lo = lo + s2.y + p2.y;
+        s.x = s2.x;
+    }
+    if (is_finite(s.x)) {
+        return T(s.x + lo);
+    }
+    return T(s.x);
+}
+
+@compute @workgroup_size(WG)
+fn main_lines(@builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg) * WG + lid;
+    let ifast = P.ifast != 0u;
+    let fast = select(P.n, P.m, ifast);
+    let lines = select(P.m, P.n, ifast);
+    let per_line = fast / 4u;
+    let blocks = (lines + RL - 1u) / RL;
+    if (g >= per_line * blocks || f32_is_zero(P.alpha)) {
+        return;
+    }
+    let l0 = (g / per_line) * RL;
+    let e = 4u * (g % per_line);
+    let alpha = f32(P.alpha);
+    // The fast side's 4 positions: x and y there (i where ifast, else j).
+    var fx: vec4<f32>;
+    var fy: vec4<f32>;
+    // (x at a j and y at an i are read only by ssyr2, where m = n: sger's x has m elements
+    // and its y n.)
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        if (ifast || TWO) {
+            fx[q] = f32(x[vidx(P.offx, e + q, P.incx)]);
+        }
+        if (!ifast || TWO) {
+            fy[q] = f32(y[vidx(P.offy, e + q, P.incy)]);
+        }
+    }
+    // Term 1 is x_i·(alpha·y_j), term 2 y_i·(alpha·x_j). Where ifast the fast side is i: it
+    // holds the u of both terms (x_i, y_i) and each line the v (y_j, x_j); else the reverse.
+    var fu1: array<vec2<f32>, 4>;
+    var fu2: array<vec2<f32>, 4>;
+    var fv1: array<vec4<f32>, 4>;
+    var fv2: array<vec4<f32>, 4>;
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        if (ifast) {
+            fu1[q] = factor_u(fx[q]);
+            if (TWO) {
+                fu2[q] = factor_u(fy[q]);
+            }
+        } else {
+            fv1[q] = factor_v(alpha, fy[q]);
+            if (TWO) {
+                fv2[q] = factor_v(alpha, fx[q]);
+            }
+        }
+    }
+    for (var k = 0u; k < RL; k = k + 1u) {
+        let l = l0 + k;
+        if (l >= lines) {
+            break;
+        }
+        var i0 = l;
+        var j0 = e;
+        var di = 0u;
+        var dj = 1u;
+        if (ifast) {
+            i0 = e;
+            j0 = l;
+            di = 1u;
+            dj = 0u;
+        }
+        let i3 = i0 + 3u * di;
+        let j3 = j0 + 3u * dj;
+        if ((UPLO == UPLO_UPPER && min(i0, i3) > max(j0, j3))
+            || (UPLO == UPLO_LOWER && max(i0, i3) < min(j0, j3))) {
+            continue;
+        }
+        var lx = 0.0;
+        var ly = 0.0;
+        if (!ifast || TWO) {
+            lx = f32(x[vidx(P.offx, l, P.incx)]);
+        }
+        if (ifast || TWO) {
+            ly = f32(y[vidx(P.offy, l, P.incy)]);
+        }
+        // The line's factors.
+        var lu1 = vec2<f32>(0.0);
+        var lu2 = vec2<f32>(0.0);
+        var lv1 = vec4<f32>(0.0);
+        var lv2 = vec4<f32>(0.0);
+        if (ifast) {
+            lv1 = factor_v(alpha, ly);
+            if (TWO) {
+                lv2 = factor_v(alpha, lx);
+            }
+        } else {
+            lu1 = factor_u(lx);
+            if (TWO) {
+                lu2 = factor_u(ly);
+            }
+        }
+        let k4 = u32(i32(P.offa) + i32(i0) * P.rsa + i32(j0) * P.csa) / 4u;
+        let v = av[k4];
+        var r = v;
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let i = i0 + q * di;
+            let j = j0 + q * dj;
+            if (in_triangle(i, j)) {
+                var p1: vec2<f32>;
+                var p2 = vec2<f32>(0.0);
+                if (ifast) {
+                    p1 = product_of(fx[q], fu1[q], lv1);
+                    if (TWO) {
+                        p2 = product_of(fy[q], fu2[q], lv2);
+                    }
+                } else {
+                    p1 = product_of(lx, lu1, fv1[q]);
+                    if (TWO) {
+                        p2 = product_of(ly, lu2, fv2[q]);
+                    }
+                }
+                r[q] = update_one(v[q], p1, p2);
+            }
+        }
+        av[k4] = r;
+    }
+}
