@@ -370,7 +370,7 @@ fn variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
 }
 
 /// ssymv's kernels: [`variants`] and `Experimental` (`symv_strip`: strips of tiles per
-/// workgroup, against `symv_tiles`' one tile).
+/// workgroup, against `symv_tiles`' one tile; its partial sums' scratch not cleared).
 fn symv_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     let mut v = variants(lab_on);
     if lab_on {
@@ -572,7 +572,12 @@ fn gemv_set(
                 }
             };
             // The legacy gemv kernels take up to 1.4 s a call on these shapes (run 1): not here.
-            for (v, tag) in variants(lab_on).into_iter().take(2) {
+            // `Experimental`: the same kernels, the partial sums' scratch not cleared.
+            let mut vs: Vec<_> = variants(lab_on).into_iter().take(2).collect();
+            if lab_on {
+                vs.push((Variant::Experimental, "noclear"));
+            }
+            for (v, tag) in vs {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || call(&mut gy));
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);

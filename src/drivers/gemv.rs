@@ -197,13 +197,20 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
 }
 
 /// The scratch buffer of a [`Kernel`]: the chunks' partial sums (`chunks·m` elements), or a
-/// 16-byte placeholder where there is one chunk.
+/// 16-byte placeholder where there is one chunk. The kernels write every partial sum before
+/// `gemv_finish` reads it (each chunk delivers each of its rows, alpha = 0 included; each
+/// (slot, row) pair of the symmetric kernels is written by one workgroup), so under the lab's
+/// `Experimental` the buffer is not cleared: no clear command (and its barrier) before the
+/// product.
 pub(crate) fn scratch(ctx: &Context, kernel: Kernel, a: &MatOperand) -> crate::pool::Buf {
     let words = match kernel {
         Kernel::Wide { chunks, .. } if chunks > 1 => chunks * a.rows as u64,
         Kernel::SymTiles { blocks, .. } => blocks * a.rows as u64,
         _ => 4,
     };
+    if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental {
+        return ctx.scratch(words * 4);
+    }
     ctx.zeroed(words * 4)
 }
 

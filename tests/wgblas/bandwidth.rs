@@ -44,6 +44,14 @@ fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
 }
 
 const VARIANTS: [Variant; 3] = [Variant::Auto, Variant::Scalar, Variant::Legacy];
+/// The matrix-vector kernels' switches: [`VARIANTS`] and `Experimental` (the same gemv and
+/// strmv kernels on a scratch that is not cleared, ssymv's strips of tiles).
+const MATVEC_VARIANTS: [Variant; 4] = [
+    Variant::Auto,
+    Variant::Scalar,
+    Variant::Legacy,
+    Variant::Experimental,
+];
 /// Sizes: below one vec4, every n mod 4, one workgroup, and many workgroups of the single pass
 /// (100,003 elements: 98 scalar workgroups, 25 vec4 workgroups; 2^20 + 3: the 1024-workgroup cap,
 /// so invocations loop).
@@ -225,7 +233,7 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
         (1000, 1000), // coldot with chunks (F, N / C, T)
         (17, 15),
     ];
-    for v in VARIANTS {
+    for v in MATVEC_VARIANTS {
         with_variant(Driver::Matvec, v, || {
             for (k, &(m, n)) in shapes.iter().enumerate() {
                 for t in [Transpose::No, Transpose::Yes] {
@@ -268,7 +276,7 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
 /// (and on a unit diagonal), with chunks at n = 700.
 #[test]
 fn strmv_on_the_gemv_kernels() {
-    for v in VARIANTS {
+    for v in MATVEC_VARIANTS {
         with_variant(Driver::Matvec, v, || {
             for &n in &[1usize, 5, 129, 130, 700] {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
@@ -300,12 +308,7 @@ fn strmv_on_the_gemv_kernels() {
 /// triangle, C and F order, one tile and many (with partial tiles), NaN in the other triangle.
 #[test]
 fn ssymv_tiles_against_openblas() {
-    for v in [
-        Variant::Auto,
-        Variant::Scalar,
-        Variant::Experimental,
-        Variant::Legacy,
-    ] {
+    for v in MATVEC_VARIANTS {
         with_variant(Driver::Matvec, v, || {
             for &n in &[1usize, 3, 64, 65, 200, 256, 600] {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
