@@ -477,6 +477,13 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         row(copier, reps, tag, "sswap", &shape, "-", 4.0 * f, &s);
         let s = time_gpu(ctx, reps, || blas::sscal(ctx, 0.999, &mut wx).unwrap());
         row(copier, reps, tag, "sscal", &shape, "-", 2.0 * f, &s);
+        if lab_on && v == Variant::Auto {
+            // `Experimental`: sscal on `scal_vec4`, x bound alone (no dummy y to clear).
+            lab::set(Driver::Elementwise, Variant::Experimental);
+            let s = time_gpu(ctx, reps, || blas::sscal(ctx, 0.999, &mut wx).unwrap());
+            row(copier, reps, "xalone", "sscal", &shape, "-", 2.0 * f, &s);
+            set_all(v);
+        }
         let s = time_gpu(ctx, reps, || {
             blas::srot(ctx, &mut wx, &mut wy, 0.6, 0.8).unwrap()
         });

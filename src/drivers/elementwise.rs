@@ -80,40 +80,55 @@ pub(crate) fn dispatches_as<'a>(
         _pad: [0; 3],
     };
     let c = [("OP", op as u32 as f64)];
-    // scal's y is a 16-byte dummy: only x decides.
+    // scal's y is a 16-byte dummy (or x itself, unbound, where `scal_x`): only x decides.
     let aligned =
         |v: &VecOperand| v.inc == 1 && v.offset.is_multiple_of(4) && v.buffer.size() >= 16;
-    let vec4 = crate::lab::get(crate::lab::Driver::Elementwise) == crate::lab::Variant::Auto
-        && aligned(x)
+    let vec4 = matches!(
+        crate::lab::get(crate::lab::Driver::Elementwise),
+        crate::lab::Variant::Auto | crate::lab::Variant::Experimental
+    ) && aligned(x)
         && (matches!(op, Variant::Scal) || aligned(y))
         && x.len >= 4;
+    let alone = matches!(op, Variant::Scal) && scal_x();
     let scalar = |n: usize, skip: u32| {
         let groups = ctx.grid((n as u64).div_ceil(WG));
-        Dispatch::new(
-            &SHADER,
-            "main",
-            &params(n, skip),
-            &[&x.buffer, &y.buffer],
-            groups,
-        )
-        .constants(&c)
-        .elem(elem)
+        let d = if alone {
+            Dispatch::new(&SHADER, "scal_one", &params(n, skip), &[&x.buffer], groups)
+        } else {
+            Dispatch::new(
+                &SHADER,
+                "main",
+                &params(n, skip),
+                &[&x.buffer, &y.buffer],
+                groups,
+            )
+        };
+        d.constants(&c).elem(elem)
     };
     if !vec4 {
         return vec![scalar(x.len, 0)];
     }
     let whole = x.len / 4 * 4;
     let groups = ctx.grid((whole as u64 / 4).div_ceil(WG * UNROLL));
-    let mut d = vec![
+    let d = if alone {
+        Dispatch::new(&SHADER, "scal_vec4", &params(whole, 0), &[], groups)
+            .bindings(&[(3, &x.buffer)])
+    } else {
         Dispatch::new(&SHADER, "main_vec4", &params(whole, 0), &[], groups)
             .bindings(&[(3, &x.buffer), (4, &y.buffer)])
-            .constants(&c)
-            .elem(elem),
-    ];
+    };
+    let mut d = vec![d.constants(&c).elem(elem)];
     if whole < x.len {
         d.push(scalar(x.len - whole, whole as u32));
     }
     d
+}
+
+/// Whether f32 scal runs `scal_one` and `scal_vec4`, which bind x alone (lab `Experimental`),
+/// rather than `main` and `main_vec4` with a dummy y: a fresh cleared buffer each call, so a
+/// clear command before the dispatch.
+fn scal_x() -> bool {
+    crate::lab::get(crate::lab::Driver::Elementwise) == crate::lab::Variant::Experimental
 }
 
 /// The parts of `x` and `y` for [`dispatches_split`]: none when both fit one storage binding,
@@ -134,7 +149,10 @@ pub(crate) fn split(
     chunks
         .into_iter()
         .map(|(lo, hi)| {
-            let yp = if scal {
+            let yp = if scal && scal_x() {
+                // y is x, not bound.
+                x.part(ctx, 4, lo, hi)
+            } else if scal {
                 y.part(ctx, 4, 0, y.len.max(1))
             } else {
                 y.part(ctx, 4, lo, hi)
@@ -201,9 +219,11 @@ pub(crate) trait Typed: Precision {
 impl Typed for f32 {
     fn dispatches<'a>(ctx: &Context, c: Call<'a, f32>) -> crate::error::Result<Vec<Dispatch<'a>>> {
         let (op, x, staged) = (c.op, c.x, c.staged);
-        // scal's y is a dummy binding (WebGPU forbids binding x twice as read_write).
+        // scal's y is a dummy binding (WebGPU forbids binding x twice as read_write), or x
+        // itself where `scal_one` and `scal_vec4` run (they bind x alone).
         let y = match c.y {
             Some(y) => y,
+            None if scal_x() => x,
             None => staged.dummy.get_or_init(|| contiguous(ctx, 0)),
         };
         let parts = staged.parts.get_or_init(|| split(ctx, op, x, y));

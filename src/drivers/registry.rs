@@ -57,7 +57,15 @@ pub const COMMON: &str = include_str!("../../wgsl/common.wgsl");
 pub const ELEMENTWISE: Kernel = Kernel {
     path: "level1/elementwise.wgsl",
     source: include_str!("../../wgsl/level1/elementwise.wgsl"),
-    entries: &["main", "main_vec4", "axpy_sc", "scal_sc", "rot_sc"],
+    entries: &[
+        "main",
+        "main_vec4",
+        "axpy_sc",
+        "scal_sc",
+        "rot_sc",
+        "scal_one",
+        "scal_vec4",
+    ],
     overrides: &[("OP", &[0.0, 1.0, 2.0, 3.0, 4.0])],
     params: &[("drivers/elementwise.rs", "Params")],
     f64: true,

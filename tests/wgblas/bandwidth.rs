@@ -158,7 +158,8 @@ fn reductions_special_values_every_path() {
 
 #[test]
 fn elementwise_vec4_and_scalar_against_openblas() {
-    for v in [Variant::Auto, Variant::Legacy] {
+    // Experimental: sscal on `scal_vec4` and `scal_one` (x bound alone).
+    for v in [Variant::Auto, Variant::Legacy, Variant::Experimental] {
         with_variant(Driver::Elementwise, v, || {
             for (k, &n) in L1_SIZES[..11].iter().enumerate() {
                 for l in [VLayout::Unit, VLayout::Step2] {

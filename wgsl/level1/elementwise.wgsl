@@ -166,6 +166,48 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
+// `scal_one` and `scal_vec4`: scal (x_i = h11·x_i) on x alone, so that no dummy y is bound
+// (`main` and `main_vec4` with OP = 3 need one: their auto layouts hold both vectors).
+// `scal_one`: one element per invocation, any stride; `scal_vec4`: UNROLL vec4 units per
+// invocation, WG apart, loads before stores (unit stride, offset a multiple of 4; the n mod 4
+// last elements go through `scal_one`). alpha = 1 leaves x as it is, bit for bit.
+@compute @workgroup_size(WG)
+fn scal_one(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let i = linear_group(wid, nwg) * WG + lid;
+    if (i >= P.n || f32_is_one(P.h11)) {
+        return;
+    }
+    let ix = vidx(P.offx, i, P.incx);
+    x[ix] = T(P.h11) * x[ix];
+}
+
+@compute @workgroup_size(WG)
+fn scal_vec4(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    if (f32_is_one(P.h11)) {
+        return;
+    }
+    let n4 = P.n / 4u;
+    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    let ox = P.offx / 4u;
+    var a: array<vec4<T>, UNROLL>;
+    for (var k = 0u; k < UNROLL; k = k + 1u) {
+        let u = base + k * WG;
+        if (u < n4) {
+            a[k] = xv[ox + u];
+        }
+    }
+    for (var k = 0u; k < UNROLL; k = k + 1u) {
+        let u = base + k * WG;
+        if (u < n4) {
+            xv[ox + u] = T(P.h11) * a[k];
+        }
+    }
+}
+
 // `axpy_sc`: y_i = alpha·x_i + y_i with alpha read as T from `sc[0]` (f64 daxpy, whose alpha
 // the f32 params cannot hold; the host skips a host alpha = 0, the kernel a device one, copied
 // into `sc`: y stays as it is and x is not read; an ordered comparison, so NaN is not 0),
