@@ -33,7 +33,7 @@ pub(crate) fn lab_defaults() -> std::sync::MutexGuard<'static, ()> {
     LAB.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
+pub(crate) fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
     let _guard = lab_defaults();
     lab::set(driver, v);
     let r = catch_unwind(AssertUnwindSafe(f));

@@ -1,0 +1,205 @@
+//! Special values (DESIGN.md §3) on the kernels of the lab's `Experimental` switches (issue 12):
+//! sscal with x bound alone (`scal_vec4`, `scal_one`), ssymv on strips of tiles (`symv_strip`)
+//! and the rank updates on several lines per invocation (`main_lines`), at sizes that reach
+//! their vec4 units, their tails, several strips and partial line blocks. NaN and Inf propagate
+//! through every product (no zero-skip), alpha = 0 reads neither A nor x, beta = 0 never reads
+//! y, the other triangle (NaN) is never read nor written. The expected values are the §3
+//! formula in f32 on small integers (every finite sum exact, so the order does not matter).
+
+use ndarray::{s, Array1, Array2, ShapeBuilder};
+use wgblas::lab::{Driver, Variant};
+use wgblas::{blas, Uplo};
+
+use crate::bandwidth::with_variant;
+use crate::common::*;
+
+const NAN: f32 = f32::NAN;
+const INF: f32 = f32::INFINITY;
+const SCALARS: [f32; 5] = [NAN, INF, 0.0, 1.0, -2.0];
+
+/// Small integers in −2..=2, varied by `seed`.
+fn ints(n: usize, seed: usize) -> Array1<f32> {
+    Array1::from_shape_fn(n, |i| ((i * 7 + seed * 3) % 5) as f32 - 2.0)
+}
+
+#[test]
+fn sscal_x_alone_every_alpha() {
+    with_variant(Driver::Elementwise, Variant::Experimental, || {
+        // 11 elements: two vec4 units and a tail of 3.
+        let mut x = ints(11, 1);
+        x[1] = NAN;
+        x[4] = INF;
+        x[6] = -0.0;
+        x[9] = -INF;
+        for alpha in SCALARS {
+            let want = x.mapv(|v| alpha * v);
+            let mut z = x.clone();
+            blas::sscal(ctx(), alpha, &mut z).unwrap();
+            assert_same(&z, &want, &format!("sscal alpha {alpha}"));
+            // Step 2: the elements between are not touched.
+            let mut big = Array1::from_elem(22, 5.0f32);
+            big.slice_mut(s![..;2]).assign(&x);
+            blas::sscal(ctx(), alpha, big.slice_mut(s![..;2])).unwrap();
+            assert_same(
+                &big.slice(s![..;2]),
+                &want,
+                &format!("sscal step 2 {alpha}"),
+            );
+            assert!(big.slice(s![1..;2]).iter().all(|&v| v == 5.0));
+        }
+    });
+}
+
+/// `alpha·S·x + beta·y` with alpha = 0 not reading S, x and beta = 0 not reading y.
+fn symv_model(
+    alpha: f32,
+    sym: &Array2<f32>,
+    x: &Array1<f32>,
+    beta: f32,
+    y: &Array1<f32>,
+) -> Array1<f32> {
+    Array1::from_shape_fn(y.len(), |i| {
+        let mut r = 0.0f32;
+        if alpha != 0.0 {
+            let s: f32 = (0..x.len()).map(|j| sym[[i, j]] * x[j]).sum();
+            r = alpha * s;
+        }
+        if beta != 0.0 {
+            r += beta * y[i];
+        }
+        r
+    })
+}
+
+#[test]
+fn ssymv_strips_every_alpha_and_beta() {
+    with_variant(Driver::Matvec, Variant::Experimental, || {
+        // n = 600: 10 block columns of 64, the first strips in two parts, a partial last tile.
+        let n = 600;
+        let sym = Array2::from_shape_fn((n, n), |(i, j)| ((i + j) % 5) as f32 - 2.0);
+        let mut xs = vec![ints(n, 2)];
+        let mut x = ints(n, 3);
+        x[70] = NAN;
+        xs.push(x);
+        let mut x = ints(n, 4);
+        x[599] = INF;
+        xs.push(x);
+        let mut y0 = ints(n, 5);
+        y0[3] = NAN;
+        for (k, x) in xs.iter().enumerate() {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                let stored = Array2::from_shape_fn((n, n), |(i, j)| {
+                    let keep = match uplo {
+                        Uplo::Lower => i >= j,
+                        Uplo::Upper => i <= j,
+                    };
+                    if keep {
+                        sym[[i, j]]
+                    } else {
+                        NAN
+                    }
+                });
+                let mut fstored = Array2::zeros((n, n).f());
+                fstored.assign(&stored);
+                for (alpha, beta) in [
+                    (1.0, 0.0),
+                    (-2.0, 1.0),
+                    (0.0, 1.0),
+                    (0.0, -2.0),
+                    (NAN, 0.0),
+                    (1.0, NAN),
+                ] {
+                    let want = symv_model(alpha, &sym, x, beta, &y0);
+                    for a in [&stored, &fstored] {
+                        let mut y = y0.clone();
+                        blas::ssymv(ctx(), uplo, alpha, a, x, beta, &mut y).unwrap();
+                        let what = format!(
+                            "ssymv x{k} {uplo:?} alpha {alpha} beta {beta} F {}",
+                            a.t().is_standard_layout()
+                        );
+                        assert_same(&y, &want, &what);
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// `A + x_i·(alpha·y_j)` (+ `y_i·(alpha·x_j)` where `two`) on the elements `keep(i, j)`, the
+/// others kept; alpha = 0 leaves A as it is.
+fn update_model(
+    alpha: f32,
+    a: &Array2<f32>,
+    x: &Array1<f32>,
+    y: &Array1<f32>,
+    two: bool,
+    keep: impl Fn(usize, usize) -> bool,
+) -> Array2<f32> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| {
+        if alpha == 0.0 || !keep(i, j) {
+            return a[[i, j]];
+        }
+        let mut r = a[[i, j]] + x[i] * (alpha * y[j]);
+        if two {
+            r += y[i] * (alpha * x[j]);
+        }
+        r
+    })
+}
+
+#[test]
+fn rank_updates_on_lines_every_alpha_no_zero_skip() {
+    with_variant(Driver::RankUpdate, Variant::Experimental, || {
+        // NaN in x against a zero in y, Inf in y against a zero in x.
+        let special = |n: usize, seed: usize, nan: usize, inf: usize| {
+            let mut v = ints(n, seed);
+            v[nan] = NAN;
+            v[inf] = INF;
+            v
+        };
+        for alpha in SCALARS {
+            // sger, 6×8 and 8×6 (C: 6 lines of 8, a partial block of lines; F: 6 columns of 8).
+            for (m, n) in [(6usize, 8usize), (8, 6)] {
+                let x = special(m, 1, 1, 4);
+                let y = special(n, 2, 5, 0);
+                let a0 = Array2::from_shape_fn((m, n), |(i, j)| ((i * 3 + j) % 5) as f32 - 2.0);
+                let want = update_model(alpha, &a0, &x, &y, false, |_, _| true);
+                let mut fa = Array2::zeros((m, n).f());
+                fa.assign(&a0);
+                for mut a in [a0.clone(), fa] {
+                    blas::sger(ctx(), alpha, &x, &y, &mut a).unwrap();
+                    assert_same(&a, &want, &format!("sger {m}x{n} alpha {alpha}"));
+                }
+            }
+            // ssyr and ssyr2, n = 12 (3 line blocks), the other triangle NaN.
+            let n = 12;
+            let x = special(n, 3, 2, 7);
+            let y = special(n, 4, 9, 2);
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                let keep = move |i: usize, j: usize| match uplo {
+                    Uplo::Lower => i >= j,
+                    Uplo::Upper => i <= j,
+                };
+                let a0 = Array2::from_shape_fn((n, n), |(i, j)| {
+                    if keep(i, j) {
+                        ((i + 2 * j) % 5) as f32 - 2.0
+                    } else {
+                        NAN
+                    }
+                });
+                let mut fa = Array2::zeros((n, n).f());
+                fa.assign(&a0);
+                let want1 = update_model(alpha, &a0, &x, &x, false, keep);
+                let want2 = update_model(alpha, &a0, &x, &y, true, keep);
+                for a in [&a0, &fa] {
+                    let mut a1 = a.clone();
+                    blas::ssyr(ctx(), uplo, alpha, &x, &mut a1).unwrap();
+                    assert_same(&a1, &want1, &format!("ssyr {uplo:?} alpha {alpha}"));
+                    let mut a2 = a.clone();
+                    blas::ssyr2(ctx(), uplo, alpha, &x, &y, &mut a2).unwrap();
+                    assert_same(&a2, &want2, &format!("ssyr2 {uplo:?} alpha {alpha}"));
+                }
+            }
+        }
+    });
+}
