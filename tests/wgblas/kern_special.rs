@@ -40,11 +40,7 @@ fn sscal_x_alone_every_alpha() {
             let mut big = Array1::from_elem(22, 5.0f32);
             big.slice_mut(s![..;2]).assign(&x);
             blas::sscal(ctx(), alpha, big.slice_mut(s![..;2])).unwrap();
-            assert_same(
-                &big.slice(s![..;2]),
-                &want,
-                &format!("sscal step 2 {alpha}"),
-            );
+            assert_same(big.slice(s![..;2]), &want, &format!("sscal step 2 {alpha}"));
             assert!(big.slice(s![1..;2]).iter().all(|&v| v == 5.0));
         }
     });
