@@ -730,20 +730,36 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
         let mut gb = ctx.upload_vector(&b).unwrap();
         for uplo in [Uplo::Lower, Uplo::Upper] {
             for t in [Transpose::No, Transpose::Yes] {
-                let s = time_gpu(ctx, reps.min(5), || {
-                    blas::strsv(ctx, uplo, t, Diag::NonUnit, &ga, &mut gb).unwrap()
-                });
                 let u = if uplo == Uplo::Lower { "L" } else { "U" };
                 let layout = format!("{u}{}-C", trans_name(t));
-                println!(
-                    "# strsv n={n} {layout}: {:.3} ms median ({:.3} min)",
-                    s.median * 1e3,
-                    s.min * 1e3
-                );
-                println!(
-                    "ROW,strsv,{n}x{n},{layout},resident,ms,{:.3}",
-                    s.median * 1e3
-                );
+                // `Experimental` (lab-l2): one barrier per column of the diagonal block.
+                let mut vs = vec![(Variant::Auto, "auto")];
+                if lab_on {
+                    vs.push((Variant::Experimental, "onebarrier"));
+                }
+                for (v, tag) in vs {
+                    lab::set(Driver::Trsv, v);
+                    let s = time_gpu(ctx, reps.min(5), || {
+                        blas::strsv(ctx, uplo, t, Diag::NonUnit, &ga, &mut gb).unwrap()
+                    });
+                    println!(
+                        "# strsv n={n} {layout} {tag}: {:.3} ms median ({:.3} min)",
+                        s.median * 1e3,
+                        s.min * 1e3
+                    );
+                    if tag == "auto" {
+                        println!(
+                            "ROW,strsv,{n}x{n},{layout},resident,ms,{:.3}",
+                            s.median * 1e3
+                        );
+                    } else {
+                        println!(
+                            "LAB,{tag},strsv,{n}x{n},{layout},resident,ms,{:.3}",
+                            s.median * 1e3
+                        );
+                    }
+                }
+                lab::set(Driver::Trsv, Variant::Auto);
             }
         }
     }

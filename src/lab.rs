@@ -39,9 +39,13 @@ pub enum Driver {
     /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:
     /// the one-element kernel).
     RankUpdate = 3,
+    /// strsv and dtrsv (`Experimental`: the diagonal block's substitution with one barrier per
+    /// column instead of two; the other variants: the default kernel).
+    Trsv = 4,
 }
 
-static SWITCHES: [AtomicU8; 4] = [
+static SWITCHES: [AtomicU8; 5] = [
+    AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),

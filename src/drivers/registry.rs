@@ -148,7 +148,12 @@ pub const TRSV: Kernel = Kernel {
     path: "level2/trsv.wgsl",
     source: include_str!("../../wgsl/level2/trsv.wgsl"),
     entries: &["solve_update", "copy_out"],
-    overrides: &[("UPLO", TRIANGLE), ("UNIT", BOOL), ("NB", &[32.0, 64.0])],
+    overrides: &[
+        ("UPLO", TRIANGLE),
+        ("UNIT", BOOL),
+        ("NB", &[32.0, 64.0]),
+        ("ONE_BARRIER", BOOL),
+    ],
     params: &[("drivers/trsv.rs", "Params")],
     f64: true,
 };

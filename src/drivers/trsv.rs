@@ -77,6 +77,12 @@ pub(crate) fn trsv<'a>(
         ("UPLO", super::uplo(Some(uplo))),
         ("UNIT", unit as u32 as f64),
         ("NB", nb_rows as f64),
+        (
+            "ONE_BARRIER",
+            f64::from(u8::from(
+                crate::lab::get(crate::lab::Driver::Trsv) == crate::lab::Variant::Experimental,
+            )),
+        ),
     ];
     let mut out = Vec::new();
     let blocks = n.div_ceil(nb_rows);

@@ -430,3 +430,25 @@ fn rank_updates_vec4_and_scalar_against_openblas() {
         });
     }
 }
+
+/// strsv with the diagonal block's substitution at one barrier per column (lab `Experimental`
+/// on trsv) against OpenBLAS (backward residual, §2): each uplo, trans and diag, C and F order,
+/// one block, a partial block and several (64-row blocks: n = 200), a reversed x, NaN in the
+/// other triangle (and on a unit diagonal).
+#[test]
+fn strsv_one_barrier_against_openblas() {
+    with_variant(Driver::Trsv, Variant::Experimental, || {
+        for (k, &n) in [1usize, 5, 64, 65, 200].iter().enumerate() {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for t in [Transpose::No, Transpose::Yes] {
+                    for diag in [Diag::NonUnit, Diag::Unit] {
+                        for (la, lx) in [(Layout::C, VLayout::Unit), (Layout::F, VLayout::Reversed)]
+                        {
+                            crate::trsv::check_on(ctx(), k as u64, n, uplo, t, diag, 1.0, la, lx);
+                        }
+                    }
+                }
+            }
+        }
+    });
+}

@@ -21,6 +21,8 @@
 override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
 override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
+// The substitution with one barrier per column instead of two (lab `Experimental` on trsv).
+override ONE_BARRIER: bool = false;
 // Rows per diagonal block: 64, or 32 where the 64-row tile does not fit the workgroup memory
 // of the adapter (the driver picks it per element type: in f64 the 64-row tile takes 35 KiB,
 // past lavapipe's 32 KiB).
@@ -89,6 +91,36 @@ fn solve_update(@builtin(workgroup_id) wid: vec3<u32>,
     }
     workgroupBarrier();
     // 2. Substitution: column r of the block is finished at step s.
+    if (ONE_BARRIER) {
+        // The same operations in the same order, with each row's value in a register of its
+        // invocation: at step s the owner of row r divides its own value and publishes it,
+        // then (after the step's one barrier) every row below subtracts its product in its
+        // own register; the owner of the next row reads nothing another invocation writes
+        // meanwhile, so no second barrier per step is needed.
+        var b = T(0);
+        if (lid < nb) {
+            b = xs[lid];
+        }
+        for (var s = 0u; s < nb; s = s + 1u) {
+            var r = s;
+            if (!LOWER) {
+                r = nb - 1u - s;
+            }
+            if (lid == r) {
+                if (!UNIT) {
+                    b = b / w[r * PITCH + r];
+                }
+                xs[r] = b;
+            }
+            workgroupBarrier();
+            let below = (LOWER && lid > r) || (!LOWER && lid < r);
+            if (lid < nb && below) {
+                b = b - w[lid * PITCH + r] * xs[r];
+            }
+        }
+        // Every product read from w before the update tile overwrites it.
+        workgroupBarrier();
+    } else {
     for (var s = 0u; s < nb; s = s + 1u) {
         var r = s;
         if (!LOWER) {
@@ -103,6 +135,7 @@ fn solve_update(@builtin(workgroup_id) wid: vec3<u32>,
             xs[lid] = xs[lid] - w[lid * PITCH + r] * xs[r];
         }
         workgroupBarrier();
+    }
     }
     let g = linear_group(wid, nwg);
     if (g == 0u && lid < nb) {
