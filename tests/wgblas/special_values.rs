@@ -111,7 +111,13 @@ fn mm(
 }
 
 /// `alpha·A·x + beta·y`, as [`mm`] with one column.
-fn mv(alpha: f32, a: &Array2<f32>, x: &Array1<f32>, beta: f32, y: &Array1<f32>) -> Array1<f32> {
+pub(crate) fn mv(
+    alpha: f32,
+    a: &Array2<f32>,
+    x: &Array1<f32>,
+    beta: f32,
+    y: &Array1<f32>,
+) -> Array1<f32> {
     let col = |v: &Array1<f32>| v.clone().insert_axis(ndarray::Axis(1));
     col0(&mm(alpha, a, &col(x), beta, &col(y), all))
 }

@@ -307,6 +307,32 @@ var<workgroup> tile: array<T, 4160>; // TB × TBP
 var<workgroup> xs_i: array<T, TB>;
 var<workgroup> xs_j: array<T, TB>;
 
+// Unit k of invocation `lid` of the whole tile at (i0, j0): line (row, or column where
+// COLS_FAST) k·16 + lid/16, elements 4·(lid mod 16) .. + 3 along the unit stride.
+fn tile_vec4(i0: u32, j0: u32, lid: u32, k: u32) -> vec4<T> {
+    let line = k * 16u + lid / 16u;
+    let e = 4u * (lid % 16u);
+    if (COLS_FAST) {
+        return a4(i32(P.offa) + i32(i0 + e) + i32(j0 + line) * P.csa);
+    }
+    return a4(i32(P.offa) + i32(i0 + line) * P.rsa + i32(j0 + e));
+}
+
+// The 16 elements of invocation `lid` (units as `tile_vec4`) into the tile in workgroup memory.
+fn tile_store(v: array<vec4<T>, 4>, lid: u32) {
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let line = k * 16u + lid / 16u;
+        let e = 4u * (lid % 16u);
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            if (COLS_FAST) {
+                tile[(e + q) * TBP + line] = v[k][q];
+            } else {
+                tile[line * TBP + e + q] = v[k][q];
+            }
+        }
+    }
+}
+
 // The stored (i, j) of the triangle.
 fn stored(i: u32, j: u32) -> bool {
     if (LOWER) {
@@ -345,26 +371,9 @@ fn symv_tiles(@builtin(workgroup_id) wid: vec3<u32>,
     if (VEC && live && bi != bj && i0 + TB <= n && j0 + TB <= n) {
         var v: array<vec4<T>, 4>;
         for (var k = 0u; k < 4u; k = k + 1u) {
-            // Line (row, or column where COLS_FAST) k·16 + lid/16, elements 4·(lid mod 16) ..
-            let line = k * 16u + lid / 16u;
-            let e = 4u * (lid % 16u);
-            if (COLS_FAST) {
-                v[k] = a4(i32(P.offa) + i32(i0 + e) + i32(j0 + line) * P.csa);
-            } else {
-                v[k] = a4(i32(P.offa) + i32(i0 + line) * P.rsa + i32(j0 + e));
-            }
+            v[k] = tile_vec4(i0, j0, lid, k);
         }
-        for (var k = 0u; k < 4u; k = k + 1u) {
-            let line = k * 16u + lid / 16u;
-            let e = 4u * (lid % 16u);
-            for (var q = 0u; q < 4u; q = q + 1u) {
-                if (COLS_FAST) {
-                    tile[(e + q) * TBP + line] = v[k][q];
-                } else {
-                    tile[line * TBP + e + q] = v[k][q];
-                }
-            }
-        }
+        tile_store(v, lid);
     } else {
     for (var k = 0u; k < TB * TB / WG; k = k + 1u) {
         var r = k * (WG / TB) + lid / TB;
@@ -453,13 +462,7 @@ fn strip_load(bi: u32, bj: u32, lid: u32, live: bool) -> array<vec4<T>, 4> {
     let n = P.n;
     if (VEC && live && bi != bj && i0 + TB <= n && j0 + TB <= n) {
         for (var k = 0u; k < 4u; k = k + 1u) {
-            let line = k * 16u + lid / 16u;
-            let e = 4u * (lid % 16u);
-            if (COLS_FAST) {
-                v[k] = a4(i32(P.offa) + i32(i0 + e) + i32(j0 + line) * P.csa);
-            } else {
-                v[k] = a4(i32(P.offa) + i32(i0 + line) * P.rsa + i32(j0 + e));
-            }
+            v[k] = tile_vec4(i0, j0, lid, k);
         }
         return v;
     }
@@ -526,17 +529,7 @@ fn symv_strip(@builtin(workgroup_id) wid: vec3<u32>,
     }
     for (var p = p_first; p < p_end; p = p + 1u) {
         workgroupBarrier();
-        for (var k = 0u; k < 4u; k = k + 1u) {
-            let line = k * 16u + lid / 16u;
-            let e = 4u * (lid % 16u);
-            for (var u = 0u; u < 4u; u = u + 1u) {
-                if (COLS_FAST) {
-                    tile[(e + u) * TBP + line] = v[k][u];
-                } else {
-                    tile[line * TBP + e + u] = v[k][u];
-                }
-            }
-        }
+        tile_store(v, lid);
         if (lid >= TB && lid < 2u * TB) {
             if (LOWER) {
                 xs_i[lid - TB] = xp;

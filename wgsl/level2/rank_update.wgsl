@@ -118,28 +118,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     if ((UPLO == UPLO_UPPER && i > j) || (UPLO == UPLO_LOWER && i < j)) {
         return;
     }
-    let yj = y[vidx(P.offy, j, P.incy)];
-    var xj = T(0);
-    if (TWO) {
-        xj = x[vidx(P.offx, j, P.incx)];
-    }
+    // The plain formula's value is rounded once from the exact sum (see the top); the same
+    // update as each element of `main_vec4`.
     let ia = midx(P.offa, i, j, P.rsa, P.csa);
-    let alpha = f32(P.alpha);
-    let p1 = scaled_product(f32(x[vidx(P.offx, i, P.incx)]), alpha, f32(yj));
-    var s = two_sum(f32(a[ia]), p1.x);
-    var lo = s.y + p1.y;
-    if (TWO) {
-        let p2 = scaled_product(f32(y[vidx(P.offy, i, P.incy)]), alpha, f32(xj));
-        let s2 = two_sum(s.x, p2.x);
-        lo = lo + s2.y + p2.y;
-        s.x = s2.x;
-    }
-    // s.x is the plain formula's value; s.x + lo the accurate one.
-    if (is_finite(s.x)) {
-        a[ia] = T(s.x + lo);
-    } else {
-        a[ia] = T(s.x);
-    }
+    a[ia] = rank_update_one(a[ia], i, j);
 }
 
 // `main_vec4`: the same update on vec4 units along A's unit stride (i where P.ifast, else j):
@@ -155,19 +137,29 @@ fn rank_update_one(aij: T, i: u32, j: u32) -> T {
     let alpha = f32(P.alpha);
     let p1 = scaled_product(f32(x[vidx(P.offx, i, P.incx)]), alpha,
                             f32(y[vidx(P.offy, j, P.incy)]));
-    var s = two_sum(f32(aij), p1.x);
-    var lo = s.y + p1.y;
+    var p2 = vec2<f32>(0.0);
     if (TWO) {
-        let p2 = scaled_product(f32(y[vidx(P.offy, i, P.incy)]), alpha,
-                                f32(x[vidx(P.offx, j, P.incx)]));
-        let s2 = two_sum(s.x, p2.x);
-        lo = lo + s2.y + p2.y;
-        s.x = s2.x;
+        p2 = scaled_product(f32(y[vidx(P.offy, i, P.incy)]), alpha,
+                            f32(x[vidx(P.offx, j, P.incx)]));
     }
-    if (is_finite(s.x)) {
-        return T(s.x + lo);
+    return update_one(aij, p1, p2);
+}
+
+// (i0, j0, di, dj) of the vec4 unit that starts at element e of line `line` (i = line, j = e..
+// where j is fastest; else the reverse).
+fn unit_at(line: u32, e: u32, ifast: bool) -> vec4<u32> {
+    if (ifast) {
+        return vec4<u32>(e, line, 1u, 0u);
     }
-    return T(s.x);
+    return vec4<u32>(line, e, 0u, 1u);
+}
+
+// Whether the unit `u` (from `unit_at`) lies wholly outside the triangle UPLO.
+fn unit_outside(u: vec4<u32>) -> bool {
+    let i3 = u.x + 3u * u.z;
+    let j3 = u.y + 3u * u.w;
+    return (UPLO == UPLO_UPPER && min(u.x, i3) > max(u.y, j3))
+        || (UPLO == UPLO_LOWER && max(u.x, i3) < min(u.y, j3));
 }
 
 fn in_triangle(i: u32, j: u32) -> bool {
@@ -185,31 +177,17 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
         || f32_is_zero(P.alpha)) {
         return;
     }
-    let line = g / per_line;
-    let e = 4u * (g % per_line);
-    var i0 = line;
-    var j0 = e;
-    var di = 0u;
-    var dj = 1u;
-    if (P.ifast != 0u) {
-        i0 = e;
-        j0 = line;
-        di = 1u;
-        dj = 0u;
-    }
+    let u = unit_at(g / per_line, 4u * (g % per_line), P.ifast != 0u);
     // Wholly outside the triangle: not touched.
-    let i3 = i0 + 3u * di;
-    let j3 = j0 + 3u * dj;
-    if ((UPLO == UPLO_UPPER && min(i0, i3) > max(j0, j3))
-        || (UPLO == UPLO_LOWER && max(i0, i3) < min(j0, j3))) {
+    if (unit_outside(u)) {
         return;
     }
-    let k = u32(i32(P.offa) + i32(i0) * P.rsa + i32(j0) * P.csa) / 4u;
+    let k = u32(i32(P.offa) + i32(u.x) * P.rsa + i32(u.y) * P.csa) / 4u;
     let v = av[k];
     var r = v;
     for (var q = 0u; q < 4u; q = q + 1u) {
-        let i = i0 + q * di;
-        let j = j0 + q * dj;
+        let i = u.x + q * u.z;
+        let j = u.y + q * u.w;
         if (in_triangle(i, j)) {
             r[q] = rank_update_one(v[q], i, j);
         }
@@ -309,20 +287,8 @@ fn main_lines(@builtin(workgroup_id) wid: vec3<u32>,
         if (l >= lines) {
             break;
         }
-        var i0 = l;
-        var j0 = e;
-        var di = 0u;
-        var dj = 1u;
-        if (ifast) {
-            i0 = e;
-            j0 = l;
-            di = 1u;
-            dj = 0u;
-        }
-        let i3 = i0 + 3u * di;
-        let j3 = j0 + 3u * dj;
-        if ((UPLO == UPLO_UPPER && min(i0, i3) > max(j0, j3))
-            || (UPLO == UPLO_LOWER && max(i0, i3) < min(j0, j3))) {
+        let u = unit_at(l, e, ifast);
+        if (unit_outside(u)) {
             continue;
         }
         var lx = 0.0;
@@ -349,12 +315,12 @@ fn main_lines(@builtin(workgroup_id) wid: vec3<u32>,
                 lu2 = factor_u(ly);
             }
         }
-        let k4 = u32(i32(P.offa) + i32(i0) * P.rsa + i32(j0) * P.csa) / 4u;
+        let k4 = u32(i32(P.offa) + i32(u.x) * P.rsa + i32(u.y) * P.csa) / 4u;
         let v = av[k4];
         var r = v;
         for (var q = 0u; q < 4u; q = q + 1u) {
-            let i = i0 + q * di;
-            let j = j0 + q * dj;
+            let i = u.x + q * u.z;
+            let j = u.y + q * u.w;
             if (in_triangle(i, j)) {
                 var p1: vec2<f32>;
                 var p2 = vec2<f32>(0.0);
