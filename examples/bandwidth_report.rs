@@ -477,13 +477,6 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         row(copier, reps, tag, "sswap", &shape, "-", 4.0 * f, &s);
         let s = time_gpu(ctx, reps, || blas::sscal(ctx, 0.999, &mut wx).unwrap());
         row(copier, reps, tag, "sscal", &shape, "-", 2.0 * f, &s);
-        if lab_on && v == Variant::Auto {
-            // `Experimental`: sscal on `scal_vec4`, x bound alone (no dummy y to clear).
-            lab::set(Driver::Elementwise, Variant::Experimental);
-            let s = time_gpu(ctx, reps, || blas::sscal(ctx, 0.999, &mut wx).unwrap());
-            row(copier, reps, "xalone", "sscal", &shape, "-", 2.0 * f, &s);
-            set_all(v);
-        }
         let s = time_gpu(ctx, reps, || {
             blas::srot(ctx, &mut wx, &mut wy, 0.6, 0.8).unwrap()
         });
@@ -579,12 +572,7 @@ fn gemv_set(
                 }
             };
             // The legacy gemv kernels take up to 1.4 s a call on these shapes (run 1): not here.
-            // `Experimental`: the same kernels, the partial sums' scratch not cleared.
-            let mut vs: Vec<_> = variants(lab_on).into_iter().take(2).collect();
-            if lab_on {
-                vs.push((Variant::Experimental, "noclear"));
-            }
-            for (v, tag) in vs {
+            for (v, tag) in variants(lab_on).into_iter().take(2) {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || call(&mut gy));
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
@@ -732,10 +720,10 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
             for t in [Transpose::No, Transpose::Yes] {
                 let u = if uplo == Uplo::Lower { "L" } else { "U" };
                 let layout = format!("{u}{}-C", trans_name(t));
-                // `Experimental` (lab-l2): one barrier per column of the diagonal block.
+                // `Legacy` (lab-l2): two barriers per column of the diagonal block.
                 let mut vs = vec![(Variant::Auto, "auto")];
                 if lab_on {
-                    vs.push((Variant::Experimental, "onebarrier"));
+                    vs.push((Variant::Legacy, "twobarriers"));
                 }
                 for (v, tag) in vs {
                     lab::set(Driver::Trsv, v);

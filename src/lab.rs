@@ -15,14 +15,17 @@ pub enum Variant {
     /// The driver's own choice (by element type, strides, alignment and shape).
     Auto = 0,
     /// The first kernels of the crate: two-pass reductions, one element per invocation,
-    /// one-row-per-invocation or one-row-per-workgroup gemv.
+    /// one-row-per-invocation or one-row-per-workgroup gemv; sscal with a dummy y, a cleared
+    /// gemv scratch, strsv's substitution at two barriers per column.
     Legacy = 1,
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
     /// yet: ssymv's `symv_strip` (a workgroup runs down a strip of tiles, against `symv_tiles`'
-    /// one tile); the rank updates' `main_lines` (4 lines per invocation, each factor of the
-    /// exact products formed once, against `main_vec4`). Elsewhere the same as `Auto`.
+    /// one tile) and the rank updates' `main_lines` (4 lines per invocation, each factor of the
+    /// exact products formed once, against `main_vec4`), both measured slower on the H200
+    /// (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812 against
+    /// 2393). Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 
@@ -39,8 +42,8 @@ pub enum Driver {
     /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:
     /// the one-element kernel).
     RankUpdate = 3,
-    /// strsv and dtrsv (`Experimental`: the diagonal block's substitution with one barrier per
-    /// column instead of two; the other variants: the default kernel).
+    /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
+    /// column, as first written; the others: one barrier per column, the default).
     Trsv = 4,
 }
 

@@ -127,7 +127,9 @@ pub(crate) enum Kernel {
     },
 }
 
-/// Tiles per workgroup of `symv_strip` (the lab's `Experimental` ssymv kernel).
+/// Tiles per workgroup of `symv_strip` (the lab's `Experimental` ssymv kernel: on the H200,
+/// 2026-12-01, `benches/results/2026-12-01-s4/p1`, n = 16384, 661 GB/s against 708 for
+/// `symv_tiles`, so not the default).
 pub(crate) const SYM_STRIP: u64 = 8;
 
 fn scalar_variant(v: crate::lab::Variant) -> bool {
@@ -199,19 +201,21 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
 /// The scratch buffer of a [`Kernel`]: the chunks' partial sums (`chunks·m` elements), or a
 /// 16-byte placeholder where there is one chunk. The kernels write every partial sum before
 /// `gemv_finish` reads it (each chunk delivers each of its rows, alpha = 0 included; each
-/// (slot, row) pair of the symmetric kernels is written by one workgroup), so under the lab's
-/// `Experimental` the buffer is not cleared: no clear command (and its barrier) before the
-/// product.
+/// (slot, row) pair of the symmetric kernels is written by one workgroup), so the buffer is
+/// not cleared (lab `Legacy`: cleared, as the first kernels had it): no clear command and
+/// barrier before the product. On the H200 (2026-12-01, `benches/results/2026-12-01-s4/p1`)
+/// that took sgemv 4096 from 35.5–39.9 µs to 24.3–28.0 µs (0.48–0.54 of copy to 0.69–0.79),
+/// 8192 from 0.80–0.90 of copy to 0.93–1.02.
 pub(crate) fn scratch(ctx: &Context, kernel: Kernel, a: &MatOperand) -> crate::pool::Buf {
     let words = match kernel {
         Kernel::Wide { chunks, .. } if chunks > 1 => chunks * a.rows as u64,
         Kernel::SymTiles { blocks, .. } => blocks * a.rows as u64,
         _ => 4,
     };
-    if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental {
-        return ctx.scratch(words * 4);
+    if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Legacy {
+        return ctx.zeroed(words * 4);
     }
-    ctx.zeroed(words * 4)
+    ctx.scratch(words * 4)
 }
 
 /// `dispatches` reading alpha and beta from device scalars where they are: the legacy split

@@ -80,7 +80,7 @@ pub(crate) fn trsv<'a>(
         (
             "ONE_BARRIER",
             f64::from(u8::from(
-                crate::lab::get(crate::lab::Driver::Trsv) == crate::lab::Variant::Experimental,
+                crate::lab::get(crate::lab::Driver::Trsv) != crate::lab::Variant::Legacy,
             )),
         ),
     ];

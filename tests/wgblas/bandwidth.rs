@@ -44,8 +44,8 @@ pub(crate) fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
 }
 
 const VARIANTS: [Variant; 3] = [Variant::Auto, Variant::Scalar, Variant::Legacy];
-/// The matrix-vector kernels' switches: [`VARIANTS`] and `Experimental` (the same gemv and
-/// strmv kernels on a scratch that is not cleared, ssymv's strips of tiles).
+/// The matrix-vector kernels' switches: [`VARIANTS`] (`Legacy` with a cleared scratch, the
+/// others not) and `Experimental` (the same gemv and strmv kernels, ssymv's strips of tiles).
 const MATVEC_VARIANTS: [Variant; 4] = [
     Variant::Auto,
     Variant::Scalar,
@@ -158,8 +158,8 @@ fn reductions_special_values_every_path() {
 
 #[test]
 fn elementwise_vec4_and_scalar_against_openblas() {
-    // Experimental: sscal on `scal_vec4` and `scal_one` (x bound alone).
-    for v in [Variant::Auto, Variant::Legacy, Variant::Experimental] {
+    // sscal: `scal_vec4` and `scal_one` (x bound alone; Auto), `main` with a dummy y (Legacy).
+    for v in [Variant::Auto, Variant::Legacy] {
         with_variant(Driver::Elementwise, v, || {
             for (k, &n) in L1_SIZES[..11].iter().enumerate() {
                 for l in [VLayout::Unit, VLayout::Step2] {
@@ -431,24 +431,37 @@ fn rank_updates_vec4_and_scalar_against_openblas() {
     }
 }
 
-/// strsv with the diagonal block's substitution at one barrier per column (lab `Experimental`
-/// on trsv) against OpenBLAS (backward residual, §2): each uplo, trans and diag, C and F order,
-/// one block, a partial block and several (64-row blocks: n = 200), a reversed x, NaN in the
-/// other triangle (and on a unit diagonal).
+/// strsv with the diagonal block's substitution at one barrier per column (the default) and at
+/// two (lab `Legacy` on trsv) against OpenBLAS (backward residual, §2): each uplo, trans and
+/// diag, C and F order, one block, a partial block and several (64-row blocks: n = 200), a
+/// reversed x, NaN in the other triangle (and on a unit diagonal).
 #[test]
-fn strsv_one_barrier_against_openblas() {
-    with_variant(Driver::Trsv, Variant::Experimental, || {
-        for (k, &n) in [1usize, 5, 64, 65, 200].iter().enumerate() {
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                for t in [Transpose::No, Transpose::Yes] {
-                    for diag in [Diag::NonUnit, Diag::Unit] {
-                        for (la, lx) in [(Layout::C, VLayout::Unit), (Layout::F, VLayout::Reversed)]
-                        {
-                            crate::trsv::check_on(ctx(), k as u64, n, uplo, t, diag, 1.0, la, lx);
+fn strsv_one_and_two_barriers_against_openblas() {
+    for v in [Variant::Auto, Variant::Legacy] {
+        with_variant(Driver::Trsv, v, || {
+            for (k, &n) in [1usize, 5, 64, 65, 200].iter().enumerate() {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for t in [Transpose::No, Transpose::Yes] {
+                        for diag in [Diag::NonUnit, Diag::Unit] {
+                            for (la, lx) in
+                                [(Layout::C, VLayout::Unit), (Layout::F, VLayout::Reversed)]
+                            {
+                                crate::trsv::check_on(
+                                    ctx(),
+                                    k as u64,
+                                    n,
+                                    uplo,
+                                    t,
+                                    diag,
+                                    1.0,
+                                    la,
+                                    lx,
+                                );
+                            }
                         }
                     }
                 }
             }
-        }
-    });
+        });
+    }
 }

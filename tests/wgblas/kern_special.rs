@@ -1,5 +1,6 @@
-//! Special values (DESIGN.md §3) on the kernels of the lab's `Experimental` switches (issue 12):
-//! sscal with x bound alone (`scal_vec4`, `scal_one`), ssymv on strips of tiles (`symv_strip`)
+//! Special values (DESIGN.md §3) on the kernels added for issue 12 on 2026-12-01: sscal with x
+//! bound alone (`scal_vec4`, `scal_one`: the default), and the lab's `Experimental` kernels,
+//! ssymv on strips of tiles (`symv_strip`)
 //! and the rank updates on several lines per invocation (`main_lines`), at sizes that reach
 //! their vec4 units, their tails, several strips and partial line blocks. NaN and Inf propagate
 //! through every product (no zero-skip), alpha = 0 reads neither A nor x, beta = 0 never reads
@@ -24,7 +25,7 @@ fn ints(n: usize, seed: usize) -> Array1<f32> {
 
 #[test]
 fn sscal_x_alone_every_alpha() {
-    with_variant(Driver::Elementwise, Variant::Experimental, || {
+    with_variant(Driver::Elementwise, Variant::Auto, || {
         // 11 elements: two vec4 units and a tail of 3.
         let mut x = ints(11, 1);
         x[1] = NAN;
