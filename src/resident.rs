@@ -147,13 +147,12 @@ impl Context {
         } else {
             (a.view(), MatrixLayout::RowMajor)
         };
-        // Past one buffer, the matrix is held in segments of whole lines (rows of `v`).
+        // Past one buffer, the matrix is held in segments of whole lines (rows of `v`): a line
+        // past one buffer alone is refused here, naming `a`.
+        let line = if v.nrows() > 1 { v.ncols() } else { 1 };
+        crate::layout::check_lines::<T>(self, "upload", "a", a.len(), line)?;
         let src = if v.is_standard_layout() {
-            Source::slice(v.to_slice().unwrap_or_default()).with_line(if v.nrows() > 1 {
-                v.ncols()
-            } else {
-                1
-            })
+            Source::slice(v.to_slice().unwrap_or_default()).with_line(line)
         } else {
             // A non-standard view of a C-order request: force the packed (C) order by
             // describing it as a 2-D gather of its rows.

@@ -533,6 +533,12 @@ fn a_line_past_one_buffer_names_the_argument() {
     .unwrap_err();
     too_large(err, "sgemv", "a");
     assert!(y.iter().all(|&v| v == 3.0));
+    // The same matrix as a resident upload names its `a` too, and so does its transpose held
+    // in F order (20,000×3, whose lines are its columns of 20,000).
+    too_large(ctx.upload_matrix(&a).unwrap_err(), "upload", "a");
+    let f = a.clone().reversed_axes();
+    assert!(f.t().is_standard_layout());
+    too_large(ctx.upload_matrix(&f).unwrap_err(), "upload", "a");
 }
 
 #[test]
