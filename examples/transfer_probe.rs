@@ -91,7 +91,13 @@ struct Raw {
     import_align: u64,
 }
 
-fn submit_copy(device: &wgpu::Device, queue: &wgpu::Queue, src: &wgpu::Buffer, dst: &wgpu::Buffer, len: u64) {
+fn submit_copy(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    src: &wgpu::Buffer,
+    dst: &wgpu::Buffer,
+    len: u64,
+) {
     let mut e = device.create_command_encoder(&Default::default());
     e.copy_buffer_to_buffer(src, 0, dst, 0, len);
     queue.submit(Some(e.finish()));
@@ -150,10 +156,7 @@ unsafe fn import(raw: &Raw, ptr: *mut u8, len: u64) -> Option<vk::DeviceMemory> 
     }
     .result()
     .ok()?;
-    let mem = unsafe {
-        raw.instance
-            .get_physical_device_memory_properties(raw.phd)
-    };
+    let mem = unsafe { raw.instance.get_physical_device_memory_properties(raw.phd) };
     let ty = (0..mem.memory_type_count).find(|&i| props.memory_type_bits & (1 << i) != 0)?;
     let mut imp = vk::ImportMemoryHostPointerInfoEXT::default()
         .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT)
@@ -185,7 +188,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // SAFETY: the hal adapter is used only while `adapter` lives.
     let (open, has_host) = unsafe {
         let hal = adapter.as_hal::<Vulkan>().ok_or("not Vulkan")?;
-        let has = hal.physical_device_capabilities().supports_extension(host_name);
+        let has = hal
+            .physical_device_capabilities()
+            .supports_extension(host_name);
         let cb: Box<wgpu::hal::vulkan::CreateDeviceCallback<'_>> = Box::new(move |args| {
             if has {
                 args.extensions.push(host_name);
@@ -216,7 +221,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let instance = hal.shared_instance().raw_instance().clone();
         let dev = hal.raw_device().clone();
         let phd = hal.raw_physical_device();
-        let host_ext = has_host.then(|| ash::ext::external_memory_host::Device::new(&instance, &dev));
+        let host_ext =
+            has_host.then(|| ash::ext::external_memory_host::Device::new(&instance, &dev));
         let mut hp = vk::PhysicalDeviceExternalMemoryHostPropertiesEXT::default();
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut hp);
         instance.get_physical_device_properties2(phd, &mut p2);
@@ -249,8 +255,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter_map(|cached| {
             (0..mem.memory_type_count).find(|&i| {
                 let f = mem.memory_types[i as usize].property_flags;
-                f.contains(vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT)
-                    && f.contains(vk::MemoryPropertyFlags::HOST_CACHED) == cached
+                f.contains(
+                    vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+                ) && f.contains(vk::MemoryPropertyFlags::HOST_CACHED) == cached
                     && !f.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
             })
         })
@@ -279,7 +286,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .skip(1)
             .collect();
-        println!("# {mib} MiB host memcpy ({threads} threads): {:.1} GB/s", gbs(len, median(t)));
+        println!(
+            "# {mib} MiB host memcpy ({threads} threads): {:.1} GB/s",
+            gbs(len, median(t))
+        );
 
         // bar: wgpu's MAP_WRITE staging.
         let up = device.create_buffer(&wgpu::BufferDescriptor {
@@ -360,8 +370,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let t = Instant::now();
             let memory = unsafe { raw.device.allocate_memory(&info, None) }?;
             let alloc_s = t.elapsed().as_secs_f64();
-            let p = unsafe { raw.device.map_memory(memory, 0, l, vk::MemoryMapFlags::empty()) }?
-                .cast::<u8>();
+            let p = unsafe {
+                raw.device
+                    .map_memory(memory, 0, l, vk::MemoryMapFlags::empty())
+            }?
+            .cast::<u8>();
             let buf = unsafe { wrap(&device, &raw, memory, l, false) };
             let (mut tc, mut tg, mut td, mut to, mut tf) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -398,7 +411,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // import: the caller's memory, pinned per call.
         if raw.host_ext.is_some() {
             for (what, touched) in [("touched", true), ("fresh", false)] {
-                let (mut ti, mut tg, mut td, mut tt) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                let (mut ti, mut tg, mut td, mut tt) =
+                    (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 let mut failed = false;
                 for _ in 0..reps + 1 {
                     let host = HostMem::new(len, touched);

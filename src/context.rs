@@ -130,6 +130,8 @@ pub struct Context {
     max_binding: AtomicU64,
     /// The most bytes of one buffer ([`Context::max_buffer`]); larger operands are segmented.
     max_buffer: AtomicU64,
+    /// Bytes of C per block of a streamed host-form product ([`Context::stream_block`]).
+    stream_block: AtomicU64,
     /// The device's memory ([`device_memory`]) and the most bytes of one operand
     /// ([`Context::max_memory`], at most that).
     device_memory: u64,
@@ -424,6 +426,7 @@ impl Context {
             _teardown: TeardownEnd,
             max_binding: AtomicU64::new(device_binding(&limits)),
             max_buffer: AtomicU64::new(device_buffer(&limits)),
+            stream_block: AtomicU64::new(env.stream_block),
             device_memory: memory,
             max_memory: AtomicU64::new(memory),
             limits,

@@ -29,7 +29,9 @@ mod bindings;
 pub(crate) mod command;
 mod encode;
 mod execute;
+mod mapwait;
 pub(crate) use command::{Command, Held};
+pub(crate) use execute::Submitted;
 
 /// Commands held back before a submission is forced.
 pub(crate) const MAX_PENDING: usize = 1024;

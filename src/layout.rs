@@ -90,6 +90,7 @@ macro_rules! owner_of_device {
 mod args;
 mod batch;
 mod operands;
+pub(crate) mod stream;
 mod typed;
 pub(crate) use args::{check_ctx, Owner};
 pub use args::{Accepts, DeviceMat, DeviceVec, Element, MatMut, MatRef, Scalar, VecMut, VecRef};

@@ -108,6 +108,9 @@ fn parse_power_preference(var: &'static str, v: &str) -> Result<Option<wgpu::Pow
 pub(super) struct EnvSettings {
     /// `WGBLAS_F64_FALLBACK`.
     pub f64_fallback: bool,
+    /// `WGBLAS_STREAM_MIB` in bytes ([`Context::stream_block`](crate::Context::stream_block));
+    /// 8 MiB when unset.
+    pub stream_block: u64,
 }
 
 impl EnvSettings {
@@ -125,10 +128,20 @@ impl EnvSettings {
         if let Some(v) = var("WGBLAS_SPIN_US") {
             parse_count("WGBLAS_SPIN_US", &v, 0)?;
         }
+        if let Some(v) = var("WGBLAS_HUGE_PAGES") {
+            parse_flag("WGBLAS_HUGE_PAGES", &v)?;
+        }
         if let Some(v) = var("WGBLAS_COPY_THREADS") {
             parse_count("WGBLAS_COPY_THREADS", &v, 1)?;
         }
-        Ok(EnvSettings { f64_fallback })
+        let stream_block = match var("WGBLAS_STREAM_MIB") {
+            Some(v) => parse_count("WGBLAS_STREAM_MIB", &v, 0)?.saturating_mul(1 << 20),
+            None => 8 << 20,
+        };
+        Ok(EnvSettings {
+            f64_fallback,
+            stream_block,
+        })
     }
 }
 

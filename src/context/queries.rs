@@ -78,6 +78,23 @@ impl Context {
         v
     }
 
+    /// Bytes of C per block when a host-form product (`sgemm`, `dgemm` with A and C on the
+    /// host) is streamed: C's rows are cut into blocks of about this many bytes, and each
+    /// block's upload of A, product and read-back are submitted before any is waited for, so
+    /// that the host's copies overlap the device's work. A product streams when C holds at least
+    /// two blocks. 0: never. Default: `WGBLAS_STREAM_MIB` (mebibytes), else 8 MiB.
+    pub fn stream_block(&self) -> u64 {
+        self.stream_block.load(Ordering::Relaxed)
+    }
+
+    /// Set [`Context::stream_block`] to `bytes` (0 turns streaming off), so that the streamed
+    /// path can be tested at small sizes; results do not change beyond each routine's
+    /// DESIGN.md §2 metric. Returns the value set.
+    pub fn set_stream_block(&self, bytes: u64) -> u64 {
+        self.stream_block.store(bytes, Ordering::Relaxed);
+        bytes
+    }
+
     /// Bytes of device memory allocated by this context's device now (buffers of every kind:
     /// operands, pooled and scratch buffers, staging), from wgpu's allocator report; `None`
     /// where the backend has no report. For measuring the memory a call holds.

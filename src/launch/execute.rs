@@ -6,102 +6,12 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use super::mapwait::MapWait;
 use super::{Command, Dispatch, Held, Read, SinkFn, Wait, MAX_PENDING};
 use crate::context::{Context, Phase};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Segmented};
 use crate::transfer::SharedBytes;
-
-/// Completion shared between [`MapWait`] and its polling thread.
-#[derive(Default)]
-struct MapWaitState {
-    done: Option<std::result::Result<(), String>>,
-    waker: Option<std::task::Waker>,
-}
-
-/// A future that resolves once the map callbacks behind `flags` have all run.
-pub(crate) struct MapWait {
-    state: Arc<std::sync::Mutex<MapWaitState>>,
-}
-
-impl MapWait {
-    /// Start a thread that waits for submission `index` and polls until every flag is set,
-    /// then wakes the future. The thread drops its device handle before it wakes the future,
-    /// so the context's own handle stays the last one (see `DEVICE_LIFECYCLE`).
-    ///
-    /// Cancellation: when the future has been dropped, the thread still waits for the
-    /// submission (the device keeps running it), then exits without waking anyone; if its
-    /// device handle is then the last one (the context was dropped meanwhile), it is dropped
-    /// under `DEVICE_LIFECYCLE`, as a context's own is.
-    fn spawn(
-        device: wgpu::Device,
-        index: wgpu::SubmissionIndex,
-        flags: Vec<Arc<std::sync::Mutex<Option<bool>>>>,
-    ) -> std::result::Result<Self, String> {
-        let state = Arc::new(std::sync::Mutex::new(MapWaitState::default()));
-        let shared = state.clone();
-        std::thread::Builder::new()
-            .name("wgblas read-back".into())
-            .spawn(move || {
-                // The future holds the other reference to `shared`: alone means dropped.
-                let cancelled = |s: &Arc<std::sync::Mutex<MapWaitState>>| Arc::strong_count(s) == 1;
-                // No timeout: waits in 10 ms slices (to exit soon after a cancellation) left
-                // `several_read_backs_run_concurrently_on_spawned_tasks` pending forever in a
-                // full parallel test run, with no read-back thread left; likely cause: in a
-                // timed-out wait wgpu-core 30.0.2 asserts that an empty queue has reached the
-                // awaited submission, which another thread's poll can break, so the thread
-                // panicked before waking its future.
-                let mut r = device
-                    .poll(wgpu::PollType::Wait {
-                        submission_index: Some(index),
-                        timeout: None,
-                    })
-                    .map(|_| ())
-                    .map_err(|e| e.to_string());
-                // Another thread's poll may have collected the callbacks and not run them yet.
-                while r.is_ok() && !cancelled(&shared) && !flags.iter().all(|f| lock(f).is_some()) {
-                    std::thread::yield_now();
-                    if let Err(e) = device.poll(wgpu::PollType::Poll) {
-                        r = Err(e.to_string());
-                    }
-                }
-                if cancelled(&shared) {
-                    let _serial = lock(&crate::context::DEVICE_LIFECYCLE);
-                    drop(device);
-                    return;
-                }
-                drop(device);
-                let waker = {
-                    let mut st = lock(&shared);
-                    st.done = Some(r);
-                    st.waker.take()
-                };
-                if let Some(w) = waker {
-                    w.wake();
-                }
-            })
-            .map_err(|e| format!("starting the read-back thread: {e}"))?;
-        Ok(MapWait { state })
-    }
-}
-
-impl std::future::Future for MapWait {
-    type Output = std::result::Result<(), String>;
-
-    fn poll(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        let mut st = lock(&self.state);
-        match st.done.take() {
-            Some(r) => std::task::Poll::Ready(r),
-            None => {
-                st.waker = Some(cx.waker().clone());
-                std::task::Poll::Pending
-            }
-        }
-    }
-}
 
 /// Bytes of read-back handed to a sink at once (one task of the parallel copy).
 const PIECE: u64 = 2 << 20;
@@ -122,6 +32,23 @@ fn hand_over(reads: &[Read<'_>], pieces: &[(usize, u64, &[u8])]) {
             (reads[i].sink)(reads[i].at + off, piece);
         }
     });
+}
+
+/// A map flag: `None` until the map callback has run, then whether the map succeeded.
+type MapFlag = Arc<std::sync::Mutex<Option<bool>>>;
+
+/// A submitted read-back, not yet waited for ([`Context::submit_reads`]).
+pub(crate) struct Submitted {
+    index: wgpu::SubmissionIndex,
+    /// Read-back staging, chunk by chunk: (read index, byte offset, bytes, buffer).
+    chunks: Vec<(usize, u64, u64, wgpu::Buffer)>,
+    mapped: Vec<MapFlag>,
+    /// The submissions of the chunks after the first, when pipelined.
+    later: Vec<wgpu::SubmissionIndex>,
+    pipelined: bool,
+    timer: Option<(wgpu::QuerySet, wgpu::Buffer, wgpu::Buffer)>,
+    timer_flag: Option<MapFlag>,
+    clock: std::time::Instant,
 }
 
 impl Context {
@@ -318,7 +245,8 @@ impl Context {
         pollster::block_on(self.execute_reads_in(routine, dispatches, after, reads, Wait::Block))
     }
 
-    /// The core of [`Context::execute_reads`], waiting for the device as `wait` says.
+    /// The core of [`Context::execute_reads`], waiting for the device as `wait` says:
+    /// [`Context::submit_reads`], then [`Context::complete_reads`].
     pub(crate) async fn execute_reads_in(
         &self,
         routine: &'static str,
@@ -327,6 +255,25 @@ impl Context {
         reads: &mut [Read<'_>],
         wait: Wait,
     ) -> Result<()> {
+        match self.submit_reads(routine, dispatches, after, reads, wait)? {
+            Some(submitted) => self.complete_reads(routine, submitted, reads, wait).await,
+            None => Ok(()),
+        }
+    }
+
+    /// The first half of [`Context::execute_reads_in`]: record `dispatches` and `after`; with
+    /// no `reads` (and GPU timing off) hold them back and return `None`; else submit everything
+    /// held with them and the copies of each read into staging buffers, and start mapping
+    /// those. Nothing is waited for: [`Context::complete_reads`] takes the result, so a caller
+    /// may submit more work (the next block of a streamed product) before it waits.
+    pub(crate) fn submit_reads(
+        &self,
+        routine: &'static str,
+        dispatches: &[Dispatch<'_>],
+        after: Vec<Command>,
+        reads: &[Read<'_>],
+        wait: Wait,
+    ) -> Result<Option<Submitted>> {
         self.take_device_error(routine)?;
         let mut clock = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -361,7 +308,7 @@ impl Context {
             self.pop_scopes(routine, scope, oom)
                 .and(self.take_device_error(routine))?;
             self.keep_groups(fresh);
-            return Ok(());
+            return Ok(None);
         }
         let timer = profiling.then(|| {
             let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -488,6 +435,38 @@ impl Context {
             });
             flag
         });
+        Ok(Some(Submitted {
+            index,
+            chunks,
+            mapped,
+            later,
+            pipelined,
+            timer,
+            timer_flag,
+            clock,
+        }))
+    }
+
+    /// The second half of [`Context::execute_reads_in`]: wait as `wait` says for the copies
+    /// that [`Context::submit_reads`] submitted (`reads` as they were given to it), then hand
+    /// the mapped memory to the reads' sinks.
+    pub(crate) async fn complete_reads(
+        &self,
+        routine: &'static str,
+        submitted: Submitted,
+        reads: &mut [Read<'_>],
+        wait: Wait,
+    ) -> Result<()> {
+        let Submitted {
+            index,
+            chunks,
+            mapped,
+            later,
+            pipelined,
+            timer,
+            timer_flag,
+            mut clock,
+        } = submitted;
         match wait {
             Wait::Block => {
                 // A short call is done within microseconds: poll for it first (a blocking wait's

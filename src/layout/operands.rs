@@ -199,7 +199,7 @@ pub(crate) fn write_triangle<T: Copy>(
 
 /// The plan of an output view, if the device holds it in exactly that plan's order (it was
 /// uploaded from this view): then read-back scatters straight into the view.
-fn dest_for<'a, T: Copy + Send + Sync, D: Dimension>(
+pub(super) fn dest_for<'a, T: Copy + Send + Sync, D: Dimension>(
     view: &'a mut ndarray::ArrayViewMut<'_, T, D>,
     offset: u32,
     strides: &[isize],
@@ -313,15 +313,7 @@ pub(crate) async fn finish_in<T: bytemuck::Pod + Default + Send + Sync>(
             .iter_mut()
             .map(|(_, _, _, sink)| -> SinkFn<'_> {
                 match sink {
-                    Sink::Direct(plan) => {
-                        let plan = &*plan;
-                        Box::new(move |off: u64, bytes: &[u8]| {
-                            let vals: &[T] = bytemuck::cast_slice(bytes);
-                            // SAFETY: the plan comes from the output view, borrowed mutably by
-                            // `outs` for this whole call; pieces are disjoint.
-                            unsafe { plan.scatter_serial(off as usize / size, vals) };
-                        })
-                    }
+                    Sink::Direct(plan) => super::stream::sink(&*plan),
                     Sink::Staged(buf) => {
                         let dst = crate::transfer::SharedBytes::new(bytemuck::cast_slice_mut(
                             buf.as_mut_slice(),

@@ -26,6 +26,7 @@ pub mod gemv;
 pub mod ger;
 mod host;
 mod host_segments;
+mod host_stream;
 mod kern_special;
 mod oracle_l2;
 mod perf_chain;

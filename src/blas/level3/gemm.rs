@@ -4,7 +4,8 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::launch::Wait;
+use crate::layout::{stream, MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::Context;
 
 /// The shape checks of [`sgemm`] and [`dgemm`]: `op(A)` m×k (`a`), `op(B)` k×n (`b`), `C` m×n
@@ -101,6 +102,9 @@ level3! {
         if quick_return(ctx, r, m == 0 || op_b.ncols() == 0, k, (&alpha, &beta))? {
             return Ok(());
         }
+        if let Some(rows) = stream_rows(ctx, &op_a, &op_b, &c) {
+            return streamed(ctx, r, alpha, (op_a, op_b), beta, &mut c, rows, wait).await;
+        }
         let ad = T::matrix(ctx, r, "a", &op_a)?;
         let bd = T::matrix(ctx, r, "b", &op_b)?;
         // beta = 0: the dispatches write every element of C without reading it (later k chunks
@@ -149,4 +153,99 @@ fn product<'a, T: Level3>(
         co,
         Variant::default(),
     )
+}
+
+/// The rows of op(A) and C per block when a host product streams ([`streamed`]): A and C on
+/// the host, C in C order (whose row blocks are dense) and at least two blocks of
+/// [`Context::stream_block`] bytes, every operand well within one storage binding (no blocking past
+/// it). Blocks are whole multiples of the engine's largest tile (128 rows).
+fn stream_rows<T: Level3>(
+    ctx: &Context,
+    op_a: &MatRef<'_, T>,
+    op_b: &MatRef<'_, T>,
+    c: &MatMut<'_, T>,
+) -> Option<usize> {
+    let (MatRef::Host(a), MatMut::Host(cv)) = (op_a, c) else {
+        return None;
+    };
+    let block = ctx.stream_block();
+    let size = std::mem::size_of::<T>() as u64;
+    let (m, n) = cv.dim();
+    let bytes = (m * n) as u64 * size;
+    // Row blocks of a C-order C are dense; those of other layouts have gaps (no direct plan).
+    let dense = cv.strides()[1] == 1 && cv.strides()[0] == n as isize;
+    // Within half a binding each: a strided view's span may be larger than its elements.
+    let fits = |elems: usize| elems as u64 * size * 2 <= ctx.max_binding();
+    if block == 0 || !dense || bytes < 2 * block || !fits(a.len()) || !fits(op_b.dim().0 * n) {
+        return None;
+    }
+    let rows = m.div_ceil(bytes.div_ceil(block) as usize).div_ceil(128) * 128;
+    (rows < m).then_some(rows)
+}
+
+/// `C ← alpha·op(A)·op(B) + beta·C` on host operands, streamed in blocks of `rows` rows of C
+/// (and of op(A)): B (and, for beta ≠ 0, C) is uploaded first, then for each block the upload of
+/// its rows of op(A), its product and the read-back of its rows of C are submitted at once,
+/// before anything is waited for; then the blocks are written into C in order, each as soon as
+/// the device has copied it out, while the device still computes the later ones. So the host's
+/// copies of A and C overlap the device's work. Every block is one engine call over whole rows,
+/// with the same k order as the unblocked product, so the result is the same.
+///
+/// Errors found while recording or submitting leave C unchanged (nothing is written before
+/// every block is submitted); a device lost while the blocks are read back stops the write-back
+/// there, with the earlier blocks written (as a pipelined read-back does).
+#[allow(clippy::too_many_arguments)]
+async fn streamed<T: Level3>(
+    ctx: &Context,
+    r: &'static str,
+    alpha: Scalar<'_, T>,
+    (op_a, op_b): (MatRef<'_, T>, MatRef<'_, T>),
+    beta: Scalar<'_, T>,
+    c: &mut MatMut<'_, T>,
+    rows: usize,
+    wait: Wait,
+) -> Result<()> {
+    let (MatRef::Host(a), MatMut::Host(cv)) = (&op_a, c) else {
+        unreachable!("stream_rows takes host A and C only")
+    };
+    let zero = beta.is(T::from(0.0));
+    let mut views: Vec<_> = cv.axis_chunks_iter_mut(ndarray::Axis(0), rows).collect();
+    let mut cds = Vec::with_capacity(views.len());
+    for v in &views {
+        cds.push(if zero {
+            T::matrix_output(ctx, r, "c", v.view())?
+        } else {
+            T::matrix(ctx, r, "c", v.view())?
+        });
+    }
+    let mut dests = Vec::with_capacity(views.len());
+    for (v, cd) in views.iter_mut().zip(&cds) {
+        dests.push(stream::direct(v, cd).ok_or(crate::Error::Gpu {
+            routine: r,
+            detail: "a streamed block of C has no direct read-back plan".into(),
+        })?);
+    }
+    let sinks: Vec<_> = dests.iter().map(stream::sink).collect();
+    let bd = T::matrix(ctx, r, "b", &op_b)?;
+    let mut submitted = Vec::with_capacity(cds.len());
+    for (p, (cd, sink)) in cds.iter().zip(&sinks).enumerate() {
+        let lo = p * rows;
+        let ab = a.slice(ndarray::s![lo..lo + cd.rows, ..]);
+        let ad = T::matrix(ctx, r, "a", ab)?;
+        let plan = product(ctx, r, alpha, (&ad, &bd, cd), beta)?;
+        submitted.push(stream::submit_block::<T>(
+            ctx,
+            r,
+            &dispatches(&[plan]),
+            cd,
+            sink,
+            wait,
+        )?);
+    }
+    for ((s, cd), sink) in submitted.into_iter().zip(&cds).zip(&sinks) {
+        if let Some(s) = s {
+            stream::complete_block::<T>(ctx, r, s, cd, sink, wait).await?;
+        }
+    }
+    Ok(())
 }
