@@ -167,6 +167,29 @@ pub(crate) fn zeros_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(len: usize) 
     Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
+/// Fault in the pages of the `bytes` bytes at `ptr` ahead of a copy into them, on the copy
+/// threads: each page's first byte is read and written back unchanged (volatile, so the write
+/// is not elided), which maps a page that was reserved but never touched (a fresh zeroed
+/// allocation) and costs nothing more on one already mapped. A fresh output costs a page fault
+/// per page (or per huge page) on first write; taken here, while the device still computes,
+/// they are off the read-back's path.
+///
+/// # Safety
+/// The bytes are valid for reads and writes, and nothing else accesses them meanwhile.
+pub(crate) unsafe fn touch_pages(ptr: *mut u8, bytes: usize) {
+    const PAGE: usize = 4096;
+    let at = ptr as usize;
+    let pages = bytes.div_ceil(PAGE);
+    par_range(pages, (PAR_MIN_BYTES / PAGE).max(1), |lo, hi| {
+        for p in lo..hi {
+            let q = (at + p * PAGE) as *mut u8;
+            // SAFETY: `p * PAGE < bytes`: inside the caller's range, which only this call
+            // accesses meanwhile.
+            unsafe { q.write_volatile(q.read_volatile()) };
+        }
+    });
+}
+
 /// A byte buffer that several threads write disjoint parts of (read-back chunks).
 pub(crate) struct SharedBytes<'a> {
     ptr: SendPtr<u8>,

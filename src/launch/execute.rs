@@ -48,7 +48,6 @@ pub(crate) struct Submitted {
     pipelined: bool,
     timer: Option<(wgpu::QuerySet, wgpu::Buffer, wgpu::Buffer)>,
     timer_flag: Option<MapFlag>,
-    clock: std::time::Instant,
 }
 
 impl Context {
@@ -443,7 +442,6 @@ impl Context {
             pipelined,
             timer,
             timer_flag,
-            clock,
         }))
     }
 
@@ -465,8 +463,9 @@ impl Context {
             pipelined,
             timer,
             timer_flag,
-            mut clock,
         } = submitted;
+        // The phases from here on: a caller may have done other work since the submission.
+        let mut clock = std::time::Instant::now();
         match wait {
             Wait::Block => {
                 // A short call is done within microseconds: poll for it first (a blocking wait's

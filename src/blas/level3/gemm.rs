@@ -187,9 +187,10 @@ fn stream_rows<T: Level3>(
 /// (and of op(A)): B (and, for beta ≠ 0, C) is uploaded first, then for each block the upload of
 /// its rows of op(A), its product and the read-back of its rows of C are submitted at once,
 /// before anything is waited for; then the blocks are written into C in order, each as soon as
-/// the device has copied it out, while the device still computes the later ones. So the host's
-/// copies of A and C overlap the device's work. Every block is one engine call over whole rows,
-/// with the same k order as the unblocked product, so the result is the same.
+/// the device has copied it out, while the device still computes the later ones; C's pages are
+/// faulted in while the device computes. So the host's copies of A and C overlap the device's
+/// work. Every block is one engine call over whole rows of C, checked by the same metric as the
+/// whole product.
 ///
 /// Errors found while recording or submitting leave C unchanged (nothing is written before
 /// every block is submitted); a device lost while the blocks are read back stops the write-back
@@ -209,6 +210,11 @@ async fn streamed<T: Level3>(
         unreachable!("stream_rows takes host A and C only")
     };
     let zero = beta.is(T::from(0.0));
+    // C's elements (C order, no gaps: `stream_rows`), to be faulted in below.
+    let (base, bytes) = (
+        cv.as_mut_ptr().cast::<u8>(),
+        cv.len() * std::mem::size_of::<T>(),
+    );
     let mut views: Vec<_> = cv.axis_chunks_iter_mut(ndarray::Axis(0), rows).collect();
     let mut cds = Vec::with_capacity(views.len());
     for v in &views {
@@ -242,6 +248,11 @@ async fn streamed<T: Level3>(
             wait,
         )?);
     }
+    // While the device computes: C's pages faulted in (a fresh output is reserved, not
+    // mapped), so that the read-backs below copy at the speed of memory already mapped.
+    // SAFETY: `base` holds C's `bytes` bytes, borrowed mutably by this call; nothing reads or
+    // writes them until the read-backs below.
+    unsafe { crate::transfer::touch_pages(base, bytes) };
     for ((s, cd), sink) in submitted.into_iter().zip(&cds).zip(&sinks) {
         if let Some(s) = s {
             stream::complete_block::<T>(ctx, r, s, cd, sink, wait).await?;
