@@ -31,8 +31,7 @@ routine! {
     /// assert_eq!(y, array![3.0, 5.0, 7.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn saxpy / saxpy_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecRef<'a>>,
-        y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn saxpy / saxpy_in: f32;
     /// `y ← alpha·x + y` in f64.
     ///
     /// BLAS: `daxpy`. As [`saxpy`] (equal lengths, any stride, `alpha = 0` leaves `y` untouched
@@ -56,8 +55,8 @@ routine! {
     /// assert_eq!(y, array![0.1 * 2.0, 0.1 * 1e300]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn daxpy / daxpy_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
-        y: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    pub fn daxpy / daxpy_in: f64;
+    (alpha: Scalar, x: VecRef, y: VecMut) -> Result<()>
     = axpy_in(alpha.into(), x.into(), y.into());
 }
 

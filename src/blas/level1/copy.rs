@@ -32,7 +32,7 @@ routine! {
     /// assert_eq!(y, array![3.0, 2.0, 1.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn scopy / scopy_in<'a>(x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn scopy / scopy_in: f32;
     /// `y ← x` in f64.
     ///
     /// BLAS: `dcopy`. As [`scopy`] (equal lengths, any stride, bit-exact copy, `y` never read), in
@@ -53,8 +53,8 @@ routine! {
     /// assert_eq!(y.mapv(f64::to_bits), array![-0.0f64, 1e300, 0.1].mapv(f64::to_bits));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dcopy / dcopy_in<'a>(x: impl Into<VecRef<'a, f64>>, y: impl Into<VecMut<'a, f64>>)
-        -> Result<()>;
+    pub fn dcopy / dcopy_in: f64;
+    (x: VecRef, y: VecMut) -> Result<()>
     = copy_in(x.into(), y.into());
 }
 

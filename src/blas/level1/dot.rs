@@ -29,7 +29,7 @@ routine! {
     /// assert_eq!(d, 32.0);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sdot / sdot_in<'a>(x: impl Into<VecRef<'a>>, y: impl Into<VecRef<'a>>) -> Result<f32>;
+    pub fn sdot / sdot_in: f32;
     /// `xᵀ·y = Σ_i x_i·y_i` in f64.
     ///
     /// BLAS: `ddot`. As [`sdot`] (equal lengths, any stride, n = 0 gives 0, pairwise summation in
@@ -50,8 +50,8 @@ routine! {
     /// assert_eq!(d, 0.1 * 3.0 + 2e-300);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn ddot / ddot_in<'a>(x: impl Into<VecRef<'a, f64>>, y: impl Into<VecRef<'a, f64>>)
-        -> Result<f64>;
+    pub fn ddot / ddot_in: f64;
+    (x: VecRef, y: VecRef) -> Result<T>
     = dot_in(x.into(), y.into());
 }
 

@@ -46,7 +46,7 @@ routine! {
     /// assert_eq!(wgblas::blas::isamax(ctx, array![1.0f32, f32::NAN, f32::INFINITY, f32::NAN].view())?, 1);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn isamax / isamax_in<'a>(x: impl Into<VecRef<'a>>) -> Result<usize>;
+    pub fn isamax / isamax_in: f32;
     /// The index of the first element of largest magnitude of an `f64` vector.
     ///
     /// BLAS: `idamax`, 0-based, with the rules of [`isamax`] (ties to the lowest index, the first
@@ -71,7 +71,8 @@ routine! {
     /// assert_eq!(wgblas::blas::idamax(ctx, x.view())?, 1);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn idamax / idamax_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<usize>;
+    pub fn idamax / idamax_in: f64;
+    (x: VecRef) -> Result<usize>
     = iamax_in(x.into());
 }
 

@@ -34,8 +34,7 @@ routine! {
     /// assert!(x[2].is_nan());
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sscal / sscal_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecMut<'a>>)
-        -> Result<()>;
+    pub fn sscal / sscal_in: f32;
     /// `x ← alpha·x` in f64.
     ///
     /// BLAS: `dscal`. As [`sscal`] (any stride, `alpha = 1` a quick return, NaN and Inf propagate:
@@ -57,8 +56,8 @@ routine! {
     /// assert_eq!(x, array![0.1 * 3.0, 0.1 * 1e300]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dscal / dscal_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecMut<'a, f64>>)
-        -> Result<()>;
+    pub fn dscal / dscal_in: f64;
+    (alpha: Scalar, x: VecMut) -> Result<()>
     = scal_in(alpha.into(), x.into());
 }
 

@@ -54,8 +54,7 @@ routine! {
     /// assert_eq!(a, array![[3.0, 1.0, -1.0], [5.0, 1.0, -3.0]]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sger / sger_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecRef<'a>>,
-        y: impl Into<VecRef<'a>>, a: impl Into<MatMut<'a>>) -> Result<()>;
+    pub fn sger / sger_in: f32;
     /// `A ← alpha·x·yᵀ + A` in f64, `A` m×n.
     ///
     /// BLAS: `dger`. As [`sger`] in shapes, layouts and semantics (m = 0, n = 0 or `alpha = 0`
@@ -87,8 +86,8 @@ routine! {
     /// assert_eq!(a, array![[7.0, 9.0], [13.0, 17.0]]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dger / dger_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
-        y: impl Into<VecRef<'a, f64>>, a: impl Into<MatMut<'a, f64>>) -> Result<()>;
+    pub fn dger / dger_in: f64;
+    (alpha: Scalar, x: VecRef, y: VecRef, a: MatMut) -> Result<()>
     = ger_in(alpha.into(), x.into(), y.into(), a.into());
 }
 
