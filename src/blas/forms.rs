@@ -11,7 +11,35 @@
 /// and `$name_in`, also the core of the `_async` twin (module `blas::asynch`), waits for the
 /// read-back as `wait` says: it calls `$core(ctx, "$name", $pass…, wait)`, so that errors name
 /// the routine called.
+///
+/// The core is either a function of its own, shared by several routines (`= product_in(…);`,
+/// with what it is passed), or the routine's alone, written last with its docs as
+/// `= async fn $core<T: Bound>(ctx, routine, wait) { … }`: its signature comes from the same
+/// arguments, each operand as `Kind<'a, T>` (converted, `mut`), `T` the element type.
 macro_rules! routine {
+    (
+        $(#[$sdoc:meta])* pub fn $s:ident / $s_in:ident: f32;
+        $(#[$ddoc:meta])* pub fn $d:ident / $d_in:ident: f64;
+        ($($arg:ident: $spec:tt),* $(,)?) -> Result<$ret:tt>
+        $(#[$cdoc:meta])*
+        = async fn $core:ident<T: $bound:path>($ctx:ident, $r:ident, $wait:ident) $body:block
+    ) => {
+        $crate::blas::forms::routine! {
+            $(#[$sdoc])* pub fn $s / $s_in: f32;
+            $(#[$ddoc])* pub fn $d / $d_in: f64;
+            ($($arg: $spec),*) -> Result<$ret>
+            = $core ($($arg.into()),*);
+        }
+
+        $(#[$cdoc])*
+        #[allow(clippy::too_many_arguments, unused_mut)]
+        async fn $core<'a, T: $bound>(
+            $ctx: &$crate::Context,
+            $r: &'static str,
+            $(mut $arg: $crate::blas::forms::param!(core, 'a, T, $spec),)*
+            $wait: $crate::launch::Wait,
+        ) -> $crate::error::Result<$crate::blas::forms::param!(core, 'a, T, $ret)> $body
+    };
     (
         $(#[$sdoc:meta])* pub fn $s:ident / $s_in:ident: f32;
         $(#[$ddoc:meta])* pub fn $d:ident / $d_in:ident: f64;
@@ -30,8 +58,8 @@ macro_rules! routine {
         #[allow(clippy::too_many_arguments)]
         pub fn $name<'a>(
             ctx: &$crate::Context,
-            $($arg: $crate::blas::forms::param!('a, $t, $spec)),*
-        ) -> $crate::error::Result<$crate::blas::forms::param!('a, $t, $ret)> {
+            $($arg: $crate::blas::forms::param!(into, 'a, $t, $spec)),*
+        ) -> $crate::error::Result<$crate::blas::forms::param!(into, 'a, $t, $ret)> {
             // One core for this blocking form and its `_async` twin (module `blas::asynch`).
             pollster::block_on($name_in(ctx, $($arg,)* $crate::launch::Wait::Block))
         }
@@ -42,9 +70,9 @@ macro_rules! routine {
         #[allow(clippy::too_many_arguments)]
         pub(crate) async fn $name_in<'a>(
             ctx: &$crate::Context,
-            $($arg: $crate::blas::forms::param!('a, $t, $spec),)*
+            $($arg: $crate::blas::forms::param!(into, 'a, $t, $spec),)*
             wait: $crate::launch::Wait,
-        ) -> $crate::error::Result<$crate::blas::forms::param!('a, $t, $ret)> {
+        ) -> $crate::error::Result<$crate::blas::forms::param!(into, 'a, $t, $ret)> {
             $crate::blas::forms::routine!(@call $core, ctx, stringify!($name), wait, $pass)
         }
     };
@@ -55,16 +83,18 @@ macro_rules! routine {
 pub(crate) use routine;
 
 /// The type of one argument (or the result) of a [`routine`] in element type `$t`: an operand
-/// kind as `impl Into<Kind<$lt, $t>>`, `T` as `$t`, `[T; n]` as `[$t; n]`, any other type as it
-/// is.
+/// kind as `impl Into<Kind<$lt, $t>>` in a public form (`into`), as `Kind<$lt, $t>` in the core
+/// (`core`); `T` as `$t`, `[T; n]` as `[$t; n]`, any other type as it is.
 macro_rules! param {
-    ($lt:lifetime, $t:ty, VecRef) => { impl Into<$crate::layout::VecRef<$lt, $t>> };
-    ($lt:lifetime, $t:ty, VecMut) => { impl Into<$crate::layout::VecMut<$lt, $t>> };
-    ($lt:lifetime, $t:ty, MatRef) => { impl Into<$crate::layout::MatRef<$lt, $t>> };
-    ($lt:lifetime, $t:ty, MatMut) => { impl Into<$crate::layout::MatMut<$lt, $t>> };
-    ($lt:lifetime, $t:ty, Scalar) => { impl Into<$crate::layout::Scalar<$lt, $t>> };
-    ($lt:lifetime, $t:ty, T) => { $t };
-    ($lt:lifetime, $t:ty, [T; $n:literal]) => { [$t; $n] };
-    ($lt:lifetime, $t:ty, $other:ty) => { $other };
+    ($m:ident, $lt:lifetime, $t:ty, VecRef) => { $crate::blas::forms::param!(@$m $crate::layout::VecRef<$lt, $t>) };
+    ($m:ident, $lt:lifetime, $t:ty, VecMut) => { $crate::blas::forms::param!(@$m $crate::layout::VecMut<$lt, $t>) };
+    ($m:ident, $lt:lifetime, $t:ty, MatRef) => { $crate::blas::forms::param!(@$m $crate::layout::MatRef<$lt, $t>) };
+    ($m:ident, $lt:lifetime, $t:ty, MatMut) => { $crate::blas::forms::param!(@$m $crate::layout::MatMut<$lt, $t>) };
+    ($m:ident, $lt:lifetime, $t:ty, Scalar) => { $crate::blas::forms::param!(@$m $crate::layout::Scalar<$lt, $t>) };
+    ($m:ident, $lt:lifetime, $t:ty, T) => { $t };
+    ($m:ident, $lt:lifetime, $t:ty, [T; $n:literal]) => { [$t; $n] };
+    ($m:ident, $lt:lifetime, $t:ty, $other:ty) => { $other };
+    (@into $kind:ty) => { impl Into<$kind> };
+    (@core $kind:ty) => { $kind };
 }
 pub(crate) use param;

@@ -1,10 +1,7 @@
 use super::{check_two, elementwise_in};
 use crate::blas::forms::routine;
 use crate::drivers::elementwise::{self, Typed, Variant};
-use crate::error::Result;
-use crate::launch::Wait;
-use crate::layout::{self, Out, Owner, VecMut, VecRef};
-use crate::Context;
+use crate::layout::{self, Out, Owner, VecMut};
 
 routine! {
     /// `y ← x`.
@@ -55,32 +52,24 @@ routine! {
     /// ```
     pub fn dcopy / dcopy_in: f64;
     (x: VecRef, y: VecMut) -> Result<()>
-    = copy_in(x.into(), y.into());
-}
-
-/// The one core of [`scopy`] and [`dcopy`] (`routine` names the one called), generic over the
-/// element type ([`Typed`]: the kernels of each).
-async fn copy_in<'a, T: Typed>(
-    ctx: &Context,
-    routine: &'static str,
-    x: VecRef<'a, T>,
-    mut y: VecMut<'a, T>,
-    wait: Wait,
-) -> Result<()> {
-    let owners = [("x", x.owner()), ("y", y.owner())];
-    if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
-        return Ok(());
-    }
-    let xd = layout::vector_of(ctx, routine, "x", &x)?;
-    // y is never read: a host y gets a fresh contiguous buffer (read back and written element
-    // by element), a resident y (contiguous already) is written in place.
-    let yd = match &y {
-        VecMut::Host(v) => {
-            layout::check_fits::<T>(ctx, routine, "y", v.len())?;
-            elementwise::contiguous_as(ctx, v.len(), std::mem::size_of::<T>() as u64)
+    /// The one core of [`scopy`] and [`dcopy`] (`routine` names the one called), generic over the
+    /// element type ([`Typed`]: the kernels of each).
+    = async fn copy_in<T: Typed>(ctx, routine, wait) {
+        let owners = [("x", x.owner()), ("y", y.owner())];
+        if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
+            return Ok(());
         }
-        VecMut::Device(_) => layout::vector_of(ctx, routine, "y", y.view())?,
-    };
-    let outs = &mut [Out::Vec(&mut y, &yd)];
-    elementwise_in(ctx, routine, Variant::Copy, &[], &xd, Some(&yd), outs, wait).await
+        let xd = layout::vector_of(ctx, routine, "x", &x)?;
+        // y is never read: a host y gets a fresh contiguous buffer (read back and written element
+        // by element), a resident y (contiguous already) is written in place.
+        let yd = match &y {
+            VecMut::Host(v) => {
+                layout::check_fits::<T>(ctx, routine, "y", v.len())?;
+                elementwise::contiguous_as(ctx, v.len(), std::mem::size_of::<T>() as u64)
+            }
+            VecMut::Device(_) => layout::vector_of(ctx, routine, "y", y.view())?,
+        };
+        let outs = &mut [Out::Vec(&mut y, &yd)];
+        elementwise_in(ctx, routine, Variant::Copy, &[], &xd, Some(&yd), outs, wait).await
+    }
 }

@@ -5,8 +5,8 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand};
 use crate::drivers::rank_update;
 use crate::error::Result;
-use crate::launch::{Dispatch, Wait};
-use crate::layout::{self, MatMut, MatOperand, Out, Scalar, VecOperand, VecRef};
+use crate::launch::Dispatch;
+use crate::layout::{self, MatOperand, Out, VecOperand};
 use crate::Context;
 
 routine! {
@@ -88,44 +88,34 @@ routine! {
     /// ```
     pub fn dger / dger_in: f64;
     (alpha: Scalar, x: VecRef, y: VecRef, a: MatMut) -> Result<()>
-    = ger_in(alpha.into(), x.into(), y.into(), a.into());
-}
-
-/// The one core of [`sger`] and [`dger`] (`routine` names the one called), generic over the
-/// element type: the checks, the quick return, the uploads, the blocks past one storage
-/// binding ([`updates`]) and the write-back are shared; the kernels are those of the type
-/// ([`Level2`]).
-async fn ger_in<'a, T: Level2>(
-    ctx: &Context,
-    routine: &'static str,
-    alpha: Scalar<'a, T>,
-    x: VecRef<'a, T>,
-    y: VecRef<'a, T>,
-    mut a: MatMut<'a, T>,
-    wait: Wait,
-) -> Result<()> {
-    crate::blas::owners!(ctx, routine, alpha, x, y, a);
-    let (m, n) = a.dim();
-    check_len(routine, "x", x.len(), m, "len(x) must equal the rows of A")?;
-    check_len(
-        routine,
-        "y",
-        y.len(),
-        n,
-        "len(y) must equal the columns of A",
-    )?;
-    check_dim(routine, "a", m.max(n))?;
-    check_elem::<T>(ctx, routine)?;
-    if m == 0 || n == 0 || alpha.is(T::ZERO) {
-        return Ok(());
+    /// The one core of [`sger`] and [`dger`] (`routine` names the one called), generic over the
+    /// element type: the checks, the quick return, the uploads, the blocks past one storage
+    /// binding ([`updates`]) and the write-back are shared; the kernels are those of the type
+    /// ([`Level2`]).
+    = async fn ger_in<T: Level2>(ctx, routine, wait) {
+        crate::blas::owners!(ctx, routine, alpha, x, y, a);
+        let (m, n) = a.dim();
+        check_len(routine, "x", x.len(), m, "len(x) must equal the rows of A")?;
+        check_len(
+            routine,
+            "y",
+            y.len(),
+            n,
+            "len(y) must equal the columns of A",
+        )?;
+        check_dim(routine, "a", m.max(n))?;
+        check_elem::<T>(ctx, routine)?;
+        if m == 0 || n == 0 || alpha.is(T::ZERO) {
+            return Ok(());
+        }
+        let ad = layout::matrix_any(ctx, routine, "a", a.view())?;
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
+        let yd = layout::vector_any(ctx, routine, "y", &y)?;
+        let keep = Keep::default();
+        let call = Call::new(routine, alpha, alpha, &ad, &xd, &yd, &keep);
+        let d = T::dispatches(ctx, Kind::Ger, call)?;
+        layout::finish_in(ctx, routine, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
     }
-    let ad = layout::matrix_any(ctx, routine, "a", a.view())?;
-    let xd = layout::vector_any(ctx, routine, "x", &x)?;
-    let yd = layout::vector_any(ctx, routine, "y", &y)?;
-    let keep = Keep::default();
-    let call = Call::new(routine, alpha, alpha, &ad, &xd, &yd, &keep);
-    let d = T::dispatches(ctx, Kind::Ger, call)?;
-    layout::finish_in(ctx, routine, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
 
 /// The updates of ger: `A` whole, or past one storage binding its blocks (kept in `keep`),
