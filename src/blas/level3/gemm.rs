@@ -4,7 +4,7 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::layout::{self, MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::Context;
 
 /// The shape checks of [`sgemm`] and [`dgemm`]: `op(A)` m×k (`a`), `op(B)` k×n (`b`), `C` m×n
@@ -101,14 +101,14 @@ level3! {
         if quick_return(ctx, r, m == 0 || op_b.ncols() == 0, k, (&alpha, &beta))? {
             return Ok(());
         }
-        let ad = T::matrix(ctx, r, "a", &op_a)?;
-        let bd = T::matrix(ctx, r, "b", &op_b)?;
+        let ad = layout::matrix_of(ctx, r, "a", &op_a)?;
+        let bd = layout::matrix_of(ctx, r, "b", &op_b)?;
         // beta = 0: the dispatches write every element of C without reading it (later k chunks
         // add to what the first wrote), so C is not uploaded.
         let cd = if beta.is(T::from(0.0)) {
-            T::matrix_output(ctx, r, "c", c.view())?
+            super::common::matrix_output(ctx, r, "c", c.view())?
         } else {
-            T::matrix(ctx, r, "c", c.view())?
+            layout::matrix_of(ctx, r, "c", c.view())?
         };
         // Past one storage binding (f32): C in blocks, the depth in panels (beta applied by the
         // first).
