@@ -78,15 +78,8 @@ pub trait Level2Ext<A: Float> {
         beta: A,
         y: &mut ArrayBase<S2, Ix1>,
     ) -> Result<()> {
-        A::gemv(
-            Context::shared()?,
-            Transpose::No,
-            alpha,
-            self.ext_view(),
-            x.view(),
-            beta,
-            y.view_mut(),
-        )
+        let (ctx, a, x, y) = (Context::shared()?, self.ext_view(), x.view(), y.view_mut());
+        A::gemv(ctx, Transpose::No, alpha, a, x, beta, y)
     }
 
     triangular_forms! {
@@ -129,15 +122,8 @@ pub trait Level2Ext<A: Float> {
         beta: A,
         y: &mut ArrayBase<S2, Ix1>,
     ) -> Result<()> {
-        A::symv(
-            Context::shared()?,
-            uplo,
-            alpha,
-            self.ext_view(),
-            x.view(),
-            beta,
-            y.view_mut(),
-        )
+        let (ctx, a, x, y) = (Context::shared()?, self.ext_view(), x.view(), y.view_mut());
+        A::symv(ctx, uplo, alpha, a, x, beta, y)
     }
 
     triangular_forms! {
@@ -208,13 +194,8 @@ pub trait Level2VecExt<A: Float> {
         y: &ArrayBase<S, Ix1>,
         a: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        A::ger(
-            Context::shared()?,
-            alpha,
-            self.ext_view(),
-            y.view(),
-            a.view_mut(),
-        )
+        let (ctx, x, y, a) = (Context::shared()?, self.ext_view(), y.view(), a.view_mut());
+        A::ger(ctx, alpha, x, y, a)
     }
 
     /// `alpha·x·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle copied from
@@ -244,13 +225,8 @@ pub trait Level2VecExt<A: Float> {
         alpha: A,
         a: &mut ArrayBase<S, Ix2>,
     ) -> Result<()> {
-        A::syr(
-            Context::shared()?,
-            uplo,
-            alpha,
-            self.ext_view(),
-            a.view_mut(),
-        )
+        let (ctx, x, a) = (Context::shared()?, self.ext_view(), a.view_mut());
+        A::syr(ctx, uplo, alpha, x, a)
     }
 
     /// `alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo`, as a new array (the other triangle
@@ -283,14 +259,8 @@ pub trait Level2VecExt<A: Float> {
         y: &ArrayBase<S, Ix1>,
         a: &mut ArrayBase<S2, Ix2>,
     ) -> Result<()> {
-        A::syr2(
-            Context::shared()?,
-            uplo,
-            alpha,
-            self.ext_view(),
-            y.view(),
-            a.view_mut(),
-        )
+        let (ctx, x, y, a) = (Context::shared()?, self.ext_view(), y.view(), a.view_mut());
+        A::syr2(ctx, uplo, alpha, x, y, a)
     }
 
     /// The receiver as a view, through which every method above reaches its data.

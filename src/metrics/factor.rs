@@ -2,7 +2,7 @@
 
 use ndarray::{ArrayBase, Data, Dimension};
 
-use super::shared::check_shape;
+use super::shared::{check_shape, Real};
 use super::EPS;
 use crate::error::Result;
 
@@ -38,24 +38,19 @@ fn forward_element(gpu: f64, reference: f64, bound: f64, eps: f64) -> f64 {
 
 /// The largest [`forward_element`] over corresponding elements (0 for empty arrays), after
 /// checking the shapes (`DimensionMismatch` naming `routine` and `"reference"` or `"bound"`).
-fn forward_max<S1, S2, S3, D, E>(
+fn forward_max<E: Real, D: Dimension>(
     routine: &'static str,
-    (gpu, reference): (&ArrayBase<S1, D>, &ArrayBase<S2, D>),
-    bound: &ArrayBase<S3, D>,
+    (gpu, reference): (
+        &ArrayBase<impl Data<Elem = E>, D>,
+        &ArrayBase<impl Data<Elem = E>, D>,
+    ),
+    bound: &ArrayBase<impl Data<Elem = f64>, D>,
     eps: f64,
-) -> Result<f64>
-where
-    E: Copy,
-    f64: From<E>,
-    S1: Data<Elem = E>,
-    S2: Data<Elem = E>,
-    S3: Data<Elem = f64>,
-    D: Dimension,
-{
+) -> Result<f64> {
     check_shape(routine, "reference", gpu.shape(), reference.shape())?;
     check_shape(routine, "bound", gpu.shape(), bound.shape())?;
     let element =
-        |((&g, &r), &b): ((&E, &E), &f64)| forward_element(f64::from(g), f64::from(r), b, eps);
+        |((&g, &r), &b): ((&E, &E), &f64)| forward_element(g.to_f64(), r.to_f64(), b, eps);
     Ok(gpu
         .iter()
         .zip(reference.iter())
@@ -97,17 +92,11 @@ pub fn forward_factor_scalar(gpu: f32, reference: f32, bound: f64) -> f64 {
 ///
 /// [`bounds`]: crate::metrics::bounds
 /// [`Error::DimensionMismatch`]: crate::Error::DimensionMismatch
-pub fn forward_factor<S1, S2, S3, D>(
-    gpu: &ArrayBase<S1, D>,
-    reference: &ArrayBase<S2, D>,
-    bound: &ArrayBase<S3, D>,
-) -> Result<f64>
-where
-    S1: Data<Elem = f32>,
-    S2: Data<Elem = f32>,
-    S3: Data<Elem = f64>,
-    D: Dimension,
-{
+pub fn forward_factor<D: Dimension>(
+    gpu: &ArrayBase<impl Data<Elem = f32>, D>,
+    reference: &ArrayBase<impl Data<Elem = f32>, D>,
+    bound: &ArrayBase<impl Data<Elem = f64>, D>,
+) -> Result<f64> {
     forward_max("metrics::forward_factor", (gpu, reference), bound, EPS)
 }
 
@@ -129,15 +118,10 @@ where
 /// [`bounds::trsv`]: crate::metrics::bounds::trsv
 /// [`bounds::trsm`]: crate::metrics::bounds::trsm
 /// [`Error::DimensionMismatch`]: crate::Error::DimensionMismatch
-pub fn backward_residual_factor<S1, S2, D>(
-    residual: &ArrayBase<S1, D>,
-    bound: &ArrayBase<S2, D>,
-) -> Result<f64>
-where
-    S1: Data<Elem = f64>,
-    S2: Data<Elem = f64>,
-    D: Dimension,
-{
+pub fn backward_residual_factor<D: Dimension>(
+    residual: &ArrayBase<impl Data<Elem = f64>, D>,
+    bound: &ArrayBase<impl Data<Elem = f64>, D>,
+) -> Result<f64> {
     check_shape(
         "metrics::backward_residual_factor",
         "bound",
@@ -156,15 +140,10 @@ where
 ///
 /// # Errors
 /// As [`backward_residual_factor`].
-pub fn backward_residual_factor_f64<S1, S2, D>(
-    residual: &ArrayBase<S1, D>,
-    bound: &ArrayBase<S2, D>,
-) -> Result<f64>
-where
-    S1: Data<Elem = f64>,
-    S2: Data<Elem = f64>,
-    D: Dimension,
-{
+pub fn backward_residual_factor_f64<D: Dimension>(
+    residual: &ArrayBase<impl Data<Elem = f64>, D>,
+    bound: &ArrayBase<impl Data<Elem = f64>, D>,
+) -> Result<f64> {
     // The f32 factor scaled from units of EPS = 2^-23 to units of EPS64 = 2^-52 (exact: a
     // power of two).
     let f32_units = backward_residual_factor(residual, bound)?;
@@ -179,17 +158,11 @@ where
 ///
 /// # Errors
 /// As [`forward_factor`].
-pub fn forward_factor_f64<S1, S2, S3, D>(
-    gpu: &ArrayBase<S1, D>,
-    reference: &ArrayBase<S2, D>,
-    bound: &ArrayBase<S3, D>,
-) -> Result<f64>
-where
-    S1: Data<Elem = f64>,
-    S2: Data<Elem = f64>,
-    S3: Data<Elem = f64>,
-    D: Dimension,
-{
+pub fn forward_factor_f64<D: Dimension>(
+    gpu: &ArrayBase<impl Data<Elem = f64>, D>,
+    reference: &ArrayBase<impl Data<Elem = f64>, D>,
+    bound: &ArrayBase<impl Data<Elem = f64>, D>,
+) -> Result<f64> {
     let eps = crate::metrics::EPS64;
     forward_max("metrics::forward_factor_f64", (gpu, reference), bound, eps)
 }

@@ -69,6 +69,7 @@ pub use factor::{
     forward_factor_scalar,
 };
 pub use residual::{trsm_residual, trsv_residual};
+pub use shared::Real;
 pub use spec::{spec, Metric, Spec, ROUTINES};
 pub use ulp::{max_ulp_f32, max_ulp_f64, ulp_distance_f32, ulp_distance_f64};
 

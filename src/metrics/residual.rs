@@ -2,15 +2,12 @@
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Zip};
 
-use super::shared::tri_op;
+use super::shared::{tri_op, Real};
 use crate::error::{Error, Result};
 use crate::flags::{Diag, Side, Transpose, Uplo};
 
 /// Order of the square `a`, or [`Error::NotSquare`].
-fn square_order<E: Copy>(routine: &'static str, a: &ArrayView2<'_, E>) -> Result<usize>
-where
-    f64: From<E>,
-{
+fn square_order<E: Real>(routine: &'static str, a: &ArrayView2<'_, E>) -> Result<usize> {
     let (rows, cols) = a.dim();
     if rows == cols {
         Ok(rows)
@@ -41,17 +38,14 @@ where
 /// [`EPS`]: crate::metrics::EPS
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
 /// [`bounds::trsv`]: crate::metrics::bounds::trsv
-pub fn trsv_residual<E: Copy>(
+pub fn trsv_residual<E: Real>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
     a: ArrayView2<'_, E>,
     x: ArrayView1<'_, E>,
     b: ArrayView1<'_, E>,
-) -> Result<Array1<f64>>
-where
-    f64: From<E>,
-{
+) -> Result<Array1<f64>> {
     const ROUTINE: &str = "metrics::trsv_residual";
     let n = square_order(ROUTINE, &a)?;
     for (arg, len) in [("x", x.len()), ("b", b.len())] {
@@ -63,10 +57,10 @@ where
             });
         }
     }
-    let mut r = tri_op(uplo, trans, diag, a).dot(&x.mapv(f64::from));
+    let mut r = tri_op(uplo, trans, diag, a).dot(&x.mapv(Real::to_f64));
     Zip::from(&mut r)
         .and(b)
-        .for_each(|ri, &bi| *ri -= f64::from(bi));
+        .for_each(|ri, &bi| *ri -= bi.to_f64());
     Ok(r)
 }
 
@@ -88,7 +82,7 @@ where
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
 /// [`bounds::trsm`]: crate::metrics::bounds::trsm
 #[allow(clippy::too_many_arguments)] // the BLAS argument list
-pub fn trsm_residual<E: Copy>(
+pub fn trsm_residual<E: Real>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
@@ -97,10 +91,7 @@ pub fn trsm_residual<E: Copy>(
     a: ArrayView2<'_, E>,
     x: ArrayView2<'_, E>,
     b: ArrayView2<'_, E>,
-) -> Result<Array2<f64>>
-where
-    f64: From<E>,
-{
+) -> Result<Array2<f64>> {
     const ROUTINE: &str = "metrics::trsm_residual";
     let order = square_order(ROUTINE, &a)?;
     let (m, n) = x.dim();
@@ -123,16 +114,16 @@ where
         });
     }
     let t = tri_op(uplo, transa, diag, a);
-    let x64 = x.mapv(f64::from);
+    let x64 = x.mapv(Real::to_f64);
     let mut r = match side {
         Side::Left => t.dot(&x64),
         Side::Right => x64.dot(&t),
     };
-    let alpha = f64::from(alpha);
+    let alpha = alpha.to_f64();
     if alpha != 0.0 {
         Zip::from(&mut r)
             .and(b)
-            .for_each(|rij, &bij| *rij -= alpha * f64::from(bij));
+            .for_each(|rij, &bij| *rij -= alpha * bij.to_f64());
     }
     Ok(r)
 }

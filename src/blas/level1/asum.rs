@@ -30,7 +30,7 @@ routine! {
     /// assert_eq!(wgblas::blas::sasum(ctx, array![1.0f32, -2.0, 3.5].view())?, 6.5);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sasum / sasum_in<'a>(x: impl Into<VecRef<'a>>) -> Result<f32>;
+    pub fn sasum / sasum_in: f32;
     /// `Σ_i |x_i|` of an `f64` vector.
     ///
     /// BLAS: `dasum`. As [`sasum`], on every adapter (DESIGN.md §5):
@@ -59,7 +59,8 @@ routine! {
     /// assert_eq!(s, 2e300);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dasum / dasum_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<f64>;
+    pub fn dasum / dasum_in: f64;
+    (x: VecRef) -> Result<T>
     = norm_in(Variant::Asum, x.into());
 }
 

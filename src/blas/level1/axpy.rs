@@ -1,10 +1,7 @@
 use super::{check_two, elementwise_in};
 use crate::blas::forms::routine;
 use crate::drivers::elementwise::{Typed, Variant};
-use crate::error::Result;
-use crate::launch::Wait;
-use crate::layout::{self, Out, Owner, Scalar, VecMut, VecRef};
-use crate::Context;
+use crate::layout::{self, Out, Owner};
 
 routine! {
     /// `y ← alpha·x + y`.
@@ -31,8 +28,7 @@ routine! {
     /// assert_eq!(y, array![3.0, 5.0, 7.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn saxpy / saxpy_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecRef<'a>>,
-        y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn saxpy / saxpy_in: f32;
     /// `y ← alpha·x + y` in f64.
     ///
     /// BLAS: `daxpy`. As [`saxpy`] (equal lengths, any stride, `alpha = 0` leaves `y` untouched
@@ -56,39 +52,30 @@ routine! {
     /// assert_eq!(y, array![0.1 * 2.0, 0.1 * 1e300]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn daxpy / daxpy_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
-        y: impl Into<VecMut<'a, f64>>) -> Result<()>;
-    = axpy_in(alpha.into(), x.into(), y.into());
-}
-
-/// The one core of [`saxpy`] and [`daxpy`] (`routine` names the one called), generic over the
-/// element type: the checks, the quick return, the uploads and the write-back are shared; the
-/// kernels are those of the element type ([`Typed`]).
-async fn axpy_in<'a, T: Typed>(
-    ctx: &Context,
-    routine: &'static str,
-    alpha: Scalar<'a, T>,
-    x: VecRef<'a, T>,
-    mut y: VecMut<'a, T>,
-    wait: Wait,
-) -> Result<()> {
-    // A device alpha's context is checked with the other owners.
-    let owners = [("alpha", alpha.owner()), ("x", x.owner()), ("y", y.owner())];
-    if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? || alpha.is(T::ZERO) {
-        return Ok(());
+    pub fn daxpy / daxpy_in: f64;
+    (alpha: Scalar, x: VecRef, y: VecMut) -> Result<()>
+    /// The one core of [`saxpy`] and [`daxpy`] (`routine` names the one called), generic over the
+    /// element type: the checks, the quick return, the uploads and the write-back are shared; the
+    /// kernels are those of the element type ([`Typed`]).
+    = async fn axpy_in<T: Typed>(ctx, routine, wait) {
+        // A device alpha's context is checked with the other owners.
+        let owners = [("alpha", alpha.owner()), ("x", x.owner()), ("y", y.owner())];
+        if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? || alpha.is(T::ZERO) {
+            return Ok(());
+        }
+        let xd = layout::vector_of(ctx, routine, "x", &x)?;
+        let yd = layout::vector_of(ctx, routine, "y", y.view())?;
+        let outs = &mut [Out::Vec(&mut y, &yd)];
+        elementwise_in(
+            ctx,
+            routine,
+            Variant::Axpy,
+            &[alpha],
+            &xd,
+            Some(&yd),
+            outs,
+            wait,
+        )
+        .await
     }
-    let xd = layout::vector_of(ctx, routine, "x", &x)?;
-    let yd = layout::vector_of(ctx, routine, "y", y.view())?;
-    let outs = &mut [Out::Vec(&mut y, &yd)];
-    elementwise_in(
-        ctx,
-        routine,
-        Variant::Axpy,
-        &[alpha],
-        &xd,
-        Some(&yd),
-        outs,
-        wait,
-    )
-    .await
 }

@@ -1,10 +1,7 @@
 use super::{check_two, elementwise_in};
 use crate::blas::forms::routine;
 use crate::drivers::elementwise::{self, Typed, Variant};
-use crate::error::Result;
-use crate::launch::Wait;
-use crate::layout::{self, Out, Owner, VecMut, VecRef};
-use crate::Context;
+use crate::layout::{self, Out, Owner, VecMut};
 
 routine! {
     /// `y ← x`.
@@ -32,7 +29,7 @@ routine! {
     /// assert_eq!(y, array![3.0, 2.0, 1.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn scopy / scopy_in<'a>(x: impl Into<VecRef<'a>>, y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn scopy / scopy_in: f32;
     /// `y ← x` in f64.
     ///
     /// BLAS: `dcopy`. As [`scopy`] (equal lengths, any stride, bit-exact copy, `y` never read), in
@@ -53,34 +50,26 @@ routine! {
     /// assert_eq!(y.mapv(f64::to_bits), array![-0.0f64, 1e300, 0.1].mapv(f64::to_bits));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dcopy / dcopy_in<'a>(x: impl Into<VecRef<'a, f64>>, y: impl Into<VecMut<'a, f64>>)
-        -> Result<()>;
-    = copy_in(x.into(), y.into());
-}
-
-/// The one core of [`scopy`] and [`dcopy`] (`routine` names the one called), generic over the
-/// element type ([`Typed`]: the kernels of each).
-async fn copy_in<'a, T: Typed>(
-    ctx: &Context,
-    routine: &'static str,
-    x: VecRef<'a, T>,
-    mut y: VecMut<'a, T>,
-    wait: Wait,
-) -> Result<()> {
-    let owners = [("x", x.owner()), ("y", y.owner())];
-    if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
-        return Ok(());
-    }
-    let xd = layout::vector_of(ctx, routine, "x", &x)?;
-    // y is never read: a host y gets a fresh contiguous buffer (read back and written element
-    // by element), a resident y (contiguous already) is written in place.
-    let yd = match &y {
-        VecMut::Host(v) => {
-            layout::check_fits::<T>(ctx, routine, "y", v.len())?;
-            elementwise::contiguous_as(ctx, v.len(), std::mem::size_of::<T>() as u64)
+    pub fn dcopy / dcopy_in: f64;
+    (x: VecRef, y: VecMut) -> Result<()>
+    /// The one core of [`scopy`] and [`dcopy`] (`routine` names the one called), generic over the
+    /// element type ([`Typed`]: the kernels of each).
+    = async fn copy_in<T: Typed>(ctx, routine, wait) {
+        let owners = [("x", x.owner()), ("y", y.owner())];
+        if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
+            return Ok(());
         }
-        VecMut::Device(_) => layout::vector_of(ctx, routine, "y", y.view())?,
-    };
-    let outs = &mut [Out::Vec(&mut y, &yd)];
-    elementwise_in(ctx, routine, Variant::Copy, &[], &xd, Some(&yd), outs, wait).await
+        let xd = layout::vector_of(ctx, routine, "x", &x)?;
+        // y is never read: a host y gets a fresh contiguous buffer (read back and written element
+        // by element), a resident y (contiguous already) is written in place.
+        let yd = match &y {
+            VecMut::Host(v) => {
+                layout::check_fits::<T>(ctx, routine, "y", v.len())?;
+                elementwise::contiguous_as(ctx, v.len(), std::mem::size_of::<T>() as u64)
+            }
+            VecMut::Device(_) => layout::vector_of(ctx, routine, "y", y.view())?,
+        };
+        let outs = &mut [Out::Vec(&mut y, &yd)];
+        elementwise_in(ctx, routine, Variant::Copy, &[], &xd, Some(&yd), outs, wait).await
+    }
 }

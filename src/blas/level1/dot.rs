@@ -2,7 +2,6 @@ use super::check_two;
 use crate::blas::forms::routine;
 use crate::drivers::reduction::{self, Reduce, Variant};
 use crate::error::Result;
-use crate::launch::Wait;
 use crate::layout::{self, Owner, Precision, VecOperand, VecRef};
 use crate::{Context, GpuScalar};
 
@@ -29,7 +28,7 @@ routine! {
     /// assert_eq!(d, 32.0);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sdot / sdot_in<'a>(x: impl Into<VecRef<'a>>, y: impl Into<VecRef<'a>>) -> Result<f32>;
+    pub fn sdot / sdot_in: f32;
     /// `xᵀ·y = Σ_i x_i·y_i` in f64.
     ///
     /// BLAS: `ddot`. As [`sdot`] (equal lengths, any stride, n = 0 gives 0, pairwise summation in
@@ -50,9 +49,18 @@ routine! {
     /// assert_eq!(d, 0.1 * 3.0 + 2e-300);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn ddot / ddot_in<'a>(x: impl Into<VecRef<'a, f64>>, y: impl Into<VecRef<'a, f64>>)
-        -> Result<f64>;
-    = dot_in(x.into(), y.into());
+    pub fn ddot / ddot_in: f64;
+    (x: VecRef, y: VecRef) -> Result<T>
+    /// The one core of [`sdot`] and [`ddot`] (`routine` names the one called), generic over the
+    /// element type ([`Reduce`]: its reduction instance and the reading of its total).
+    = async fn dot_in<T: Reduce>(ctx, routine, wait) {
+        let Some((xd, yd)) = operands(ctx, routine, x, y)? else {
+            return Ok(T::ZERO);
+        };
+        let kind = T::instance(ctx, Variant::Dot);
+        let total = reduction::run_in(ctx, routine, kind, &xd, &yd, wait).await?;
+        Ok(T::value(&total, kind))
+    }
 }
 
 /// `xᵀ·y` kept on the device: [`resident::sdot`](crate::resident::sdot).
@@ -71,23 +79,6 @@ pub(crate) fn ddot_device<'a, 'c>(
     y: impl Into<VecRef<'a, f64>>,
 ) -> Result<GpuScalar<'c, f64>> {
     dot_device(ctx, "ddot", x.into(), y.into())
-}
-
-/// The one core of [`sdot`] and [`ddot`] (`routine` names the one called), generic over the
-/// element type ([`Reduce`]: its reduction instance and the reading of its total).
-async fn dot_in<'a, T: Reduce>(
-    ctx: &Context,
-    routine: &'static str,
-    x: VecRef<'a, T>,
-    y: VecRef<'a, T>,
-    wait: Wait,
-) -> Result<T> {
-    let Some((xd, yd)) = operands(ctx, routine, x, y)? else {
-        return Ok(T::ZERO);
-    };
-    let kind = T::instance(ctx, Variant::Dot);
-    let total = reduction::run_in(ctx, routine, kind, &xd, &yd, wait).await?;
-    Ok(T::value(&total, kind))
 }
 
 /// The core of `resident::sdot` and `resident::ddot`: [`dot_in`] with its total kept on the

@@ -2,7 +2,6 @@ use crate::blas::check_dim;
 use crate::blas::forms::routine;
 use crate::drivers::reduction::{self, Reduce, Variant};
 use crate::error::{Error, Result};
-use crate::launch::Wait;
 use crate::layout::{self, VecRef};
 use crate::{Context, GpuScalar};
 
@@ -46,7 +45,7 @@ routine! {
     /// assert_eq!(wgblas::blas::isamax(ctx, array![1.0f32, f32::NAN, f32::INFINITY, f32::NAN].view())?, 1);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn isamax / isamax_in<'a>(x: impl Into<VecRef<'a>>) -> Result<usize>;
+    pub fn isamax / isamax_in: f32;
     /// The index of the first element of largest magnitude of an `f64` vector.
     ///
     /// BLAS: `idamax`, 0-based, with the rules of [`isamax`] (ties to the lowest index, the first
@@ -71,8 +70,24 @@ routine! {
     /// assert_eq!(wgblas::blas::idamax(ctx, x.view())?, 1);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn idamax / idamax_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<usize>;
-    = iamax_in(x.into());
+    pub fn idamax / idamax_in: f64;
+    (x: VecRef) -> Result<usize>
+    /// The one core of [`isamax`] and [`idamax`] (`routine` names the one called), generic over
+    /// the element type ([`Reduce`]: `idamax` compares in f64, or bit patterns where the adapter
+    /// has no f64 shaders).
+    = async fn iamax_in<T: Reduce>(ctx, routine, wait) {
+        crate::blas::owners!(ctx, routine, x);
+        check_dim(routine, "x", x.len())?;
+        match x.len() {
+            0 => return Err(empty(routine)),
+            1 => return Ok(0),
+            _ => {}
+        }
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
+        let kind = T::instance(ctx, Variant::Iamax);
+        let total = reduction::run_in(ctx, routine, kind, &xd, &xd, wait).await?;
+        Ok(total.index())
+    }
 }
 
 /// The index of the first largest `|x_i|`, kept on the device:
@@ -98,26 +113,4 @@ pub(crate) fn isamax_device<'a, 'c>(
     super::kept(ctx, R, kind, xd.as_ref().map(|x| (x, x)), 10, |w| {
         w[0] as usize
     })
-}
-
-/// The one core of [`isamax`] and [`idamax`] (`routine` names the one called), generic over
-/// the element type ([`Reduce`]: `idamax` compares in f64, or bit patterns where the adapter
-/// has no f64 shaders).
-async fn iamax_in<'a, T: Reduce>(
-    ctx: &Context,
-    routine: &'static str,
-    x: VecRef<'a, T>,
-    wait: Wait,
-) -> Result<usize> {
-    crate::blas::owners!(ctx, routine, x);
-    check_dim(routine, "x", x.len())?;
-    match x.len() {
-        0 => return Err(empty(routine)),
-        1 => return Ok(0),
-        _ => {}
-    }
-    let xd = layout::vector_any(ctx, routine, "x", &x)?;
-    let kind = T::instance(ctx, Variant::Iamax);
-    let total = reduction::run_in(ctx, routine, kind, &xd, &xd, wait).await?;
-    Ok(total.index())
 }

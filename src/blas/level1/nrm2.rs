@@ -41,7 +41,7 @@ routine! {
     /// assert!((n - 5e20).abs() <= 5e20 * 1e-6);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn snrm2 / snrm2_in<'a>(x: impl Into<VecRef<'a>>) -> Result<f32>;
+    pub fn snrm2 / snrm2_in: f32;
     /// The Euclidean norm `‖x‖₂ = sqrt(Σ_i x_i²)` in f64, without overflow or underflow.
     ///
     /// BLAS: `dnrm2`. `x` is a 1-D view of f64 (any stride) or a resident `GpuVector<f64>`; n = 0
@@ -77,7 +77,8 @@ routine! {
     /// assert!((n - 5e200).abs() <= 5e200 * 1e-15);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dnrm2 / dnrm2_in<'a>(x: impl Into<VecRef<'a, f64>>) -> Result<f64>;
+    pub fn dnrm2 / dnrm2_in: f64;
+    (x: VecRef) -> Result<T>
     = norm_in(Variant::Nrm2, x.into());
 }
 

@@ -33,8 +33,7 @@ routine! {
     /// assert_eq!((x, y), (array![3.0, 4.0], array![-1.0, -2.0]));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn srot / srot_in<'a>(x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a>>, c: f32,
-        s: f32) -> Result<()>;
+    pub fn srot / srot_in: f32;
     /// Apply the plane rotation `[[c, s], [−s, c]]` in f64: `x_i ← c·x_i + s·y_i`,
     /// `y_i ← c·y_i − s·x_i`.
     ///
@@ -58,8 +57,8 @@ routine! {
     /// assert_eq!((x, y), (array![3.0, 1e-300], array![-1e300, -2.0]));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn drot / drot_in<'a>(x: impl Into<VecMut<'a, f64>>, y: impl Into<VecMut<'a, f64>>,
-        c: f64, s: f64) -> Result<()>;
+    pub fn drot / drot_in: f64;
+    (x: VecMut, y: VecMut, c: T, s: T) -> Result<()>
     = pair_in(Variant::Rot, [c, s, -s, c], x.into(), y.into());
 }
 

@@ -42,8 +42,7 @@ routine! {
     /// assert_eq!((x, y), (array![7.0, 10.0], array![3.5, 5.0]));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn srotm / srotm_in<'a>(x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a>>,
-        param: [f32; 5]) -> Result<()>;
+    pub fn srotm / srotm_in: f32;
     /// Apply the modified Givens transformation `H` in f64: `x_i ← h11·x_i + h12·y_i`,
     /// `y_i ← h21·x_i + h22·y_i`, with `H` decoded from `param = [flag, h11, h21, h12, h22]` as
     /// [`srotm`] does (flag −2: identity, nothing read; −1: full `H`; 0: unit diagonal; 1:
@@ -71,8 +70,8 @@ routine! {
     /// assert_eq!((x, y), (array![7.0, 10.0], array![0.1 + 3.0, 0.1 * 2.0 + 4.0]));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn drotm / drotm_in<'a>(x: impl Into<VecMut<'a, f64>>, y: impl Into<VecMut<'a, f64>>,
-        param: [f64; 5]) -> Result<()>;
+    pub fn drotm / drotm_in: f64;
+    (x: VecMut, y: VecMut, param: [T; 5]) -> Result<()>
     = rotm_in(x.into(), y.into(), param);
 }
 

@@ -2,10 +2,7 @@ use super::{check_elem, elementwise_in};
 use crate::blas::check_dim;
 use crate::blas::forms::routine;
 use crate::drivers::elementwise::{Typed, Variant};
-use crate::error::Result;
-use crate::launch::Wait;
-use crate::layout::{self, Out, Scalar, VecMut};
-use crate::Context;
+use crate::layout::{self, Out, VecMut};
 
 routine! {
     /// `x ← alpha·x`.
@@ -34,8 +31,7 @@ routine! {
     /// assert!(x[2].is_nan());
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sscal / sscal_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecMut<'a>>)
-        -> Result<()>;
+    pub fn sscal / sscal_in: f32;
     /// `x ← alpha·x` in f64.
     ///
     /// BLAS: `dscal`. As [`sscal`] (any stride, `alpha = 1` a quick return, NaN and Inf propagate:
@@ -57,34 +53,26 @@ routine! {
     /// assert_eq!(x, array![0.1 * 3.0, 0.1 * 1e300]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dscal / dscal_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecMut<'a, f64>>)
-        -> Result<()>;
-    = scal_in(alpha.into(), x.into());
-}
-
-/// The one core of [`sscal`] and [`dscal`] (`routine` names the one called), generic over the
-/// element type ([`Typed`]: the kernels of each).
-async fn scal_in<'a, T: Typed>(
-    ctx: &Context,
-    routine: &'static str,
-    alpha: Scalar<'a, T>,
-    mut x: VecMut<'a, T>,
-    wait: Wait,
-) -> Result<()> {
-    crate::blas::owners!(ctx, routine, alpha, x);
-    check_dim(routine, "x", x.len())?;
-    alpha.check(ctx, routine, "alpha")?;
-    check_elem::<T>(ctx, routine)?;
-    if x.is_empty() {
-        return Ok(());
-    }
-    if alpha.is(T::ONE) {
-        if let VecMut::Host(v) = &x {
-            return layout::check_fits::<T>(ctx, routine, "x", v.len());
+    pub fn dscal / dscal_in: f64;
+    (alpha: Scalar, x: VecMut) -> Result<()>
+    /// The one core of [`sscal`] and [`dscal`] (`routine` names the one called), generic over the
+    /// element type ([`Typed`]: the kernels of each).
+    = async fn scal_in<T: Typed>(ctx, routine, wait) {
+        crate::blas::owners!(ctx, routine, alpha, x);
+        check_dim(routine, "x", x.len())?;
+        alpha.check(ctx, routine, "alpha")?;
+        check_elem::<T>(ctx, routine)?;
+        if x.is_empty() {
+            return Ok(());
         }
-        return Ok(());
+        if alpha.is(T::ONE) {
+            if let VecMut::Host(v) = &x {
+                return layout::check_fits::<T>(ctx, routine, "x", v.len());
+            }
+            return Ok(());
+        }
+        let xd = layout::vector_of(ctx, routine, "x", x.view())?;
+        let outs = &mut [Out::Vec(&mut x, &xd)];
+        elementwise_in(ctx, routine, Variant::Scal, &[alpha], &xd, None, outs, wait).await
     }
-    let xd = layout::vector_of(ctx, routine, "x", x.view())?;
-    let outs = &mut [Out::Vec(&mut x, &xd)];
-    elementwise_in(ctx, routine, Variant::Scal, &[alpha], &xd, None, outs, wait).await
 }

@@ -1,8 +1,6 @@
 use super::rot::pair_in;
 use crate::blas::forms::routine;
 use crate::drivers::elementwise::Variant;
-use crate::error::Result;
-use crate::layout::VecMut;
 
 routine! {
     /// `x ↔ y`.
@@ -27,7 +25,7 @@ routine! {
     /// assert_eq!((x, y), (array![3.0, 4.0], array![1.0, 2.0]));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sswap / sswap_in<'a>(x: impl Into<VecMut<'a>>, y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn sswap / sswap_in: f32;
     /// `x ↔ y` in f64.
     ///
     /// BLAS: `dswap`. As [`sswap`] (equal lengths, any stride, bit-exact), in f64
@@ -47,7 +45,7 @@ routine! {
     /// assert_eq!((x, y), (array![3.0, 1e-300], array![0.1, 2.0]));
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dswap / dswap_in<'a>(x: impl Into<VecMut<'a, f64>>, y: impl Into<VecMut<'a, f64>>)
-        -> Result<()>;
+    pub fn dswap / dswap_in: f64;
+    (x: VecMut, y: VecMut) -> Result<()>
     = pair_in(Variant::Swap, [], x.into(), y.into());
 }

@@ -1,8 +1,6 @@
 use super::{product_in, Kind};
 use crate::blas::forms::routine;
-use crate::error::Result;
 use crate::flags::Transpose;
-use crate::layout::{MatRef, Scalar, VecMut, VecRef};
 
 routine! {
     /// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
@@ -55,9 +53,7 @@ routine! {
     /// assert_eq!(y, array![5.0, 9.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sgemv / sgemv_in<'a>(trans: Transpose, alpha: impl Into<Scalar<'a>>,
-        a: impl Into<MatRef<'a>>, x: impl Into<VecRef<'a>>, beta: impl Into<Scalar<'a>>,
-        y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn sgemv / sgemv_in: f32;
     /// `y ← alpha·op(A)·x + beta·y` in f64, `op(A) = A` or `Aᵀ`.
     ///
     /// BLAS: `dgemv`. As [`sgemv`] in shapes, layouts (any per operand, no copy of `A`), strides
@@ -88,8 +84,7 @@ routine! {
     /// assert_eq!(y, array![4.0, 5.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dgemv / dgemv_in<'a>(trans: Transpose, alpha: impl Into<Scalar<'a, f64>>,
-        a: impl Into<MatRef<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
-        beta: impl Into<Scalar<'a, f64>>, y: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    pub fn dgemv / dgemv_in: f64;
+    (trans: Transpose, alpha: Scalar, a: MatRef, x: VecRef, beta: Scalar, y: VecMut) -> Result<()>
     = product_in(Kind::Gemv, trans, alpha.into(), a.into(), x.into(), beta.into(), y.into());
 }

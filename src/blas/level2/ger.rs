@@ -5,8 +5,8 @@ use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand};
 use crate::drivers::rank_update;
 use crate::error::Result;
-use crate::launch::{Dispatch, Wait};
-use crate::layout::{self, MatMut, MatOperand, Out, Scalar, VecOperand, VecRef};
+use crate::launch::Dispatch;
+use crate::layout::{self, MatOperand, Out, VecOperand};
 use crate::Context;
 
 routine! {
@@ -54,8 +54,7 @@ routine! {
     /// assert_eq!(a, array![[3.0, 1.0, -1.0], [5.0, 1.0, -3.0]]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn sger / sger_in<'a>(alpha: impl Into<Scalar<'a>>, x: impl Into<VecRef<'a>>,
-        y: impl Into<VecRef<'a>>, a: impl Into<MatMut<'a>>) -> Result<()>;
+    pub fn sger / sger_in: f32;
     /// `A ← alpha·x·yᵀ + A` in f64, `A` m×n.
     ///
     /// BLAS: `dger`. As [`sger`] in shapes, layouts and semantics (m = 0, n = 0 or `alpha = 0`
@@ -87,46 +86,36 @@ routine! {
     /// assert_eq!(a, array![[7.0, 9.0], [13.0, 17.0]]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dger / dger_in<'a>(alpha: impl Into<Scalar<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
-        y: impl Into<VecRef<'a, f64>>, a: impl Into<MatMut<'a, f64>>) -> Result<()>;
-    = ger_in(alpha.into(), x.into(), y.into(), a.into());
-}
-
-/// The one core of [`sger`] and [`dger`] (`routine` names the one called), generic over the
-/// element type: the checks, the quick return, the uploads, the blocks past one storage
-/// binding ([`updates`]) and the write-back are shared; the kernels are those of the type
-/// ([`Level2`]).
-async fn ger_in<'a, T: Level2>(
-    ctx: &Context,
-    routine: &'static str,
-    alpha: Scalar<'a, T>,
-    x: VecRef<'a, T>,
-    y: VecRef<'a, T>,
-    mut a: MatMut<'a, T>,
-    wait: Wait,
-) -> Result<()> {
-    crate::blas::owners!(ctx, routine, alpha, x, y, a);
-    let (m, n) = a.dim();
-    check_len(routine, "x", x.len(), m, "len(x) must equal the rows of A")?;
-    check_len(
-        routine,
-        "y",
-        y.len(),
-        n,
-        "len(y) must equal the columns of A",
-    )?;
-    check_dim(routine, "a", m.max(n))?;
-    check_elem::<T>(ctx, routine)?;
-    if m == 0 || n == 0 || alpha.is(T::ZERO) {
-        return Ok(());
+    pub fn dger / dger_in: f64;
+    (alpha: Scalar, x: VecRef, y: VecRef, a: MatMut) -> Result<()>
+    /// The one core of [`sger`] and [`dger`] (`routine` names the one called), generic over the
+    /// element type: the checks, the quick return, the uploads, the blocks past one storage
+    /// binding ([`updates`]) and the write-back are shared; the kernels are those of the type
+    /// ([`Level2`]).
+    = async fn ger_in<T: Level2>(ctx, routine, wait) {
+        crate::blas::owners!(ctx, routine, alpha, x, y, a);
+        let (m, n) = a.dim();
+        check_len(routine, "x", x.len(), m, "len(x) must equal the rows of A")?;
+        check_len(
+            routine,
+            "y",
+            y.len(),
+            n,
+            "len(y) must equal the columns of A",
+        )?;
+        check_dim(routine, "a", m.max(n))?;
+        check_elem::<T>(ctx, routine)?;
+        if m == 0 || n == 0 || alpha.is(T::ZERO) {
+            return Ok(());
+        }
+        let ad = layout::matrix_any(ctx, routine, "a", a.view())?;
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
+        let yd = layout::vector_any(ctx, routine, "y", &y)?;
+        let keep = Keep::default();
+        let call = Call::new(routine, alpha, alpha, &ad, &xd, &yd, &keep);
+        let d = T::dispatches(ctx, Kind::Ger, call)?;
+        layout::finish_in(ctx, routine, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
     }
-    let ad = layout::matrix_any(ctx, routine, "a", a.view())?;
-    let xd = layout::vector_any(ctx, routine, "x", &x)?;
-    let yd = layout::vector_any(ctx, routine, "y", &y)?;
-    let keep = Keep::default();
-    let call = Call::new(routine, alpha, alpha, &ad, &xd, &yd, &keep);
-    let d = T::dispatches(ctx, Kind::Ger, call)?;
-    layout::finish_in(ctx, routine, &d, &mut [Out::Mat(&mut a, &ad)], wait).await
 }
 
 /// The updates of ger: `A` whole, or past one storage binding its blocks (kept in `keep`),

@@ -1,9 +1,7 @@
 use super::{product_in, Call, Kind, Plans};
 use crate::blas::forms::routine;
 use crate::drivers::gemm::{self, AMode, Operand, Variant};
-use crate::error::Result;
 use crate::flags::{Transpose, Uplo};
-use crate::layout::{MatRef, Scalar, VecMut, VecRef};
 use crate::Context;
 
 routine! {
@@ -51,9 +49,7 @@ routine! {
     /// assert_eq!(y, array![5.0, 8.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn ssymv / ssymv_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a>>,
-        a: impl Into<MatRef<'a>>, x: impl Into<VecRef<'a>>, beta: impl Into<Scalar<'a>>,
-        y: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn ssymv / ssymv_in: f32;
     /// `y ← alpha·A·x + beta·y` in f64, `A` n×n symmetric, stored in its triangle `uplo`.
     ///
     /// BLAS: `dsymv`. As [`ssymv`] in shapes, layouts and semantics (only the triangle `uplo` of
@@ -90,9 +86,8 @@ routine! {
     /// assert_eq!(y, array![5.0, 8.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dsymv / dsymv_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a, f64>>,
-        a: impl Into<MatRef<'a, f64>>, x: impl Into<VecRef<'a, f64>>,
-        beta: impl Into<Scalar<'a, f64>>, y: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    pub fn dsymv / dsymv_in: f64;
+    (uplo: Uplo, alpha: Scalar, a: MatRef, x: VecRef, beta: Scalar, y: VecMut) -> Result<()>
     = product_in(Kind::Symv(uplo), Transpose::No, alpha.into(), a.into(), x.into(), beta.into(),
         y.into());
 }

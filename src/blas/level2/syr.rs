@@ -52,8 +52,7 @@ routine! {
     /// assert_eq!(a, array![[2.0, -7.0], [3.0, 5.0]]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn ssyr / ssyr_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a>>, x: impl Into<VecRef<'a>>,
-        a: impl Into<MatMut<'a>>) -> Result<()>;
+    pub fn ssyr / ssyr_in: f32;
     /// `A ← alpha·x·xᵀ + A` in f64, `A` n×n symmetric, stored and updated in its triangle `uplo`.
     ///
     /// BLAS: `dsyr`. As [`ssyr`] in shapes, layouts and semantics (only the triangle `uplo` read
@@ -86,8 +85,8 @@ routine! {
     /// assert!(a[[0, 1]].is_nan());
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dsyr / dsyr_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a, f64>>,
-        x: impl Into<VecRef<'a, f64>>, a: impl Into<MatMut<'a, f64>>) -> Result<()>;
+    pub fn dsyr / dsyr_in: f64;
+    (uplo: Uplo, alpha: Scalar, x: VecRef, a: MatMut) -> Result<()>
     = syr_in(uplo, alpha.into(), x.into(), None, a.into());
 }
 

@@ -2,9 +2,7 @@ use super::syr::syr_in;
 use super::{Call, Plans};
 use crate::blas::forms::routine;
 use crate::drivers::gemm::{self, Operand, Variant};
-use crate::error::Result;
 use crate::flags::Uplo;
-use crate::layout::{MatMut, Scalar, VecRef};
 use crate::Context;
 
 routine! {
@@ -55,9 +53,7 @@ routine! {
     /// assert_eq!(a, array![[6.0, 7.0], [-7.0, 4.0]]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn ssyr2 / ssyr2_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a>>,
-        x: impl Into<VecRef<'a>>, y: impl Into<VecRef<'a>>, a: impl Into<MatMut<'a>>)
-        -> Result<()>;
+    pub fn ssyr2 / ssyr2_in: f32;
     /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` in f64, `A` n×n symmetric, stored and updated in its
     /// triangle `uplo`.
     ///
@@ -90,9 +86,8 @@ routine! {
     /// assert!(a[[1, 0]].is_nan());
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dsyr2 / dsyr2_in<'a>(uplo: Uplo, alpha: impl Into<Scalar<'a, f64>>,
-        x: impl Into<VecRef<'a, f64>>, y: impl Into<VecRef<'a, f64>>,
-        a: impl Into<MatMut<'a, f64>>) -> Result<()>;
+    pub fn dsyr2 / dsyr2_in: f64;
+    (uplo: Uplo, alpha: Scalar, x: VecRef, y: VecRef, a: MatMut) -> Result<()>
     = syr_in(uplo, alpha.into(), x.into(), Some(y.into()), a.into());
 }
 

@@ -1,9 +1,7 @@
 use super::{triangular_in, Call, Plans};
 use crate::blas::forms::routine;
 use crate::drivers::gemm::{self, AMode, Operand, Variant};
-use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
-use crate::layout::{MatRef, VecMut};
 use crate::Context;
 
 routine! {
@@ -46,8 +44,7 @@ routine! {
     /// assert_eq!(x, array![4.0, 8.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn strmv / strmv_in<'a>(uplo: Uplo, trans: Transpose, diag: Diag,
-        a: impl Into<MatRef<'a>>, x: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn strmv / strmv_in: f32;
     /// `x ← op(A)·x` in f64, `A` n×n triangular, `op(A) = A` or `Aᵀ`.
     ///
     /// BLAS: `dtrmv`. As [`strmv`] in shapes, layouts and semantics (only the triangle `uplo` of
@@ -79,8 +76,8 @@ routine! {
     /// assert_eq!(x, array![4.0, 8.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dtrmv / dtrmv_in<'a>(uplo: Uplo, trans: Transpose, diag: Diag,
-        a: impl Into<MatRef<'a, f64>>, x: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    pub fn dtrmv / dtrmv_in: f64;
+    (uplo: Uplo, trans: Transpose, diag: Diag, a: MatRef, x: VecMut) -> Result<()>
     = triangular_in(false, uplo, trans, diag, a.into(), x.into());
 }
 

@@ -4,10 +4,9 @@ use crate::context::Elem;
 use crate::drivers::gemm::{self, Operand};
 use crate::drivers::gemv::{self, Variant};
 use crate::drivers::{elementwise, trsv};
-use crate::error::Result;
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::launch::Dispatch;
-use crate::layout::{self, MatOperand, MatRef, VecMut, VecOperand};
+use crate::layout::{self, MatOperand, VecOperand};
 use crate::pool::Buf;
 use crate::Context;
 
@@ -73,8 +72,7 @@ routine! {
     /// assert_eq!(x, array![1.0, 2.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn strsv / strsv_in<'a>(uplo: Uplo, trans: Transpose, diag: Diag,
-        a: impl Into<MatRef<'a>>, x: impl Into<VecMut<'a>>) -> Result<()>;
+    pub fn strsv / strsv_in: f32;
     /// Solve `op(A)·x = b` in place in f64 (`x` holds `b` on entry, the solution on return), `A`
     /// n×n triangular, `op(A) = A` or `Aᵀ`.
     ///
@@ -106,8 +104,8 @@ routine! {
     /// assert_eq!(x, array![1.0, 2.0]);
     /// # Ok::<(), wgblas::Error>(())
     /// ```
-    pub fn dtrsv / dtrsv_in<'a>(uplo: Uplo, trans: Transpose, diag: Diag,
-        a: impl Into<MatRef<'a, f64>>, x: impl Into<VecMut<'a, f64>>) -> Result<()>;
+    pub fn dtrsv / dtrsv_in: f64;
+    (uplo: Uplo, trans: Transpose, diag: Diag, a: MatRef, x: VecMut) -> Result<()>
     = triangular_in(true, uplo, trans, diag, a.into(), x.into());
 }
 

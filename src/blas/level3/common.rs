@@ -10,18 +10,19 @@ use crate::drivers::trsm::{self, Step};
 use crate::error::Result;
 use crate::flags::{Side, Transpose, Uplo};
 use crate::launch::{Dispatch, Wait};
-use crate::layout::{self, Element, MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::layout::{self, MatMut, MatOperand, MatRef, OutAs, Precision, Scalar};
 use crate::pool::Buf;
 use crate::Context;
 
 /// The element types of the Level 3 routines, and what differs between them.
 ///
-/// f32 operands may exceed one storage binding: they are uploaded as `matrix_any` and
-/// processed in blocks (`gemm::{gemm_blocks, tri_blocks, structured_blocks}`), and the engine
-/// reads alpha and beta from its params. f64 operands are bound whole (`matrix`, so those
-/// block lists are empty), the engine reads alpha and beta from a small f64 buffer
+/// Both upload their operands by `layout::matrix_of` (and [`matrix_output`]). f32 operands may
+/// exceed one storage binding: they are uploaded as `matrix_any` and processed in blocks
+/// (`gemm::{gemm_blocks, tri_blocks, structured_blocks}`), and the engine reads alpha and beta
+/// from its params. f64 operands are bound whole (`matrix`, so those block lists are empty: the
+/// defaults here), the engine reads alpha and beta from a small f64 buffer
 /// ([`gemm::engine_f64`]), and the adapter needs `SHADER_F64`.
-pub(crate) trait Level3: Element + From<f32> + PartialEq {
+pub(crate) trait Level3: Precision + From<f32> {
     /// Whether operands past one storage binding are processed in blocks (f32); f64 ones are
     /// bound whole, so a product on them is one engine call.
     const BLOCKS: bool;
@@ -31,22 +32,6 @@ pub(crate) trait Level3: Element + From<f32> + PartialEq {
 
     /// `Err(Unsupported)` where `ctx` cannot run this type (f64 without `SHADER_F64`).
     fn check_type(ctx: &Context, routine: &'static str) -> Result<()>;
-
-    /// Upload an input (or input-output) matrix.
-    fn matrix<'v>(
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-        a: impl Into<MatRef<'v, Self>>,
-    ) -> Result<MatOperand>;
-
-    /// The device operand of an output matrix written in full without being read (`beta = 0`).
-    fn matrix_output<'v>(
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-        a: impl Into<MatRef<'v, Self>>,
-    ) -> Result<MatOperand>;
 
     /// One engine call `C = alpha·A·B + beta·C` (`dims = (m, n, k)`) in `variant`.
     #[allow(clippy::too_many_arguments)]
@@ -62,35 +47,43 @@ pub(crate) trait Level3: Element + From<f32> + PartialEq {
         variant: Variant,
     ) -> Result<Plan<'a>>;
 
-    /// The plans of a product on a triangle of C, whole or over `blocks` (`gemm::tri_plans`).
+    /// The plans of a product on a triangle of C, whole or over `blocks` (`gemm::tri_plans`);
+    /// by default (operands bound whole, no blocks) one engine call.
     #[allow(clippy::too_many_arguments)]
     fn tri_plans<'a>(
         ctx: &Context,
         routine: &'static str,
         dims: (usize, usize, usize),
         alpha: Scalar<'a, Self>,
-        ab: (Operand<'a>, Operand<'a>),
+        (a, b): (Operand<'a>, Operand<'a>),
         beta: Scalar<'a, Self>,
         c: &'a MatOperand,
         variant: Variant,
         blocks: &'a [(Block, bool)],
-    ) -> Result<Vec<Plan<'a>>>;
+    ) -> Result<Vec<Plan<'a>>> {
+        debug_assert!(blocks.is_empty(), "operands bound whole have no blocks");
+        let c = Operand::of(c);
+        let plan = Self::engine(ctx, routine, dims, alpha, a, b, beta, c, variant)?;
+        Ok(vec![plan])
+    }
 
-    /// The plans of a structured product over `blocks` (`gemm::structured_plans`).
+    /// The plans of a structured product over `blocks` (`gemm::structured_plans`); by default
+    /// (operands bound whole) none.
     fn structured_plans<'a>(
-        ctx: &Context,
-        routine: &'static str,
-        alpha: Scalar<'a, Self>,
-        beta: Scalar<'a, Self>,
+        _: &Context,
+        _: &'static str,
+        _: Scalar<'a, Self>,
+        _: Scalar<'a, Self>,
         blocks: &'a [(Block, AMode)],
-    ) -> Result<Vec<Plan<'a>>>;
+    ) -> Result<Vec<Plan<'a>>> {
+        debug_assert!(blocks.is_empty(), "operands bound whole have no blocks");
+        Ok(Vec::new())
+    }
 
-    /// The buffer the blocked solve reads alpha from (f64 only).
-    fn trsm_alpha(
-        ctx: &Context,
-        routine: &'static str,
-        alpha: &Scalar<'_, Self>,
-    ) -> Result<Option<Buf>>;
+    /// The buffer the blocked solve reads alpha from: by default none (alpha in the params).
+    fn trsm_alpha(_: &Context, _: &'static str, _: &Scalar<'_, Self>) -> Result<Option<Buf>> {
+        Ok(None)
+    }
 
     /// The steps of the blocked solve `L·X = alpha·X` (`trsm::trsm`).
     #[allow(clippy::too_many_arguments)]
@@ -128,24 +121,6 @@ impl Level3 for f32 {
 
     fn check_type(_: &Context, _: &'static str) -> Result<()> {
         Ok(())
-    }
-
-    fn matrix<'v>(
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-        a: impl Into<MatRef<'v, f32>>,
-    ) -> Result<MatOperand> {
-        layout::matrix_any(ctx, routine, arg, a)
-    }
-
-    fn matrix_output<'v>(
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-        a: impl Into<MatRef<'v, f32>>,
-    ) -> Result<MatOperand> {
-        layout::matrix_output_any(ctx, routine, arg, a)
     }
 
     fn engine<'a>(
@@ -187,10 +162,6 @@ impl Level3 for f32 {
         Ok(gemm::structured_plans(ctx, alpha, beta, blocks))
     }
 
-    fn trsm_alpha(_: &Context, _: &'static str, _: &Scalar<'_>) -> Result<Option<Buf>> {
-        Ok(None)
-    }
-
     fn trsm<'a>(
         ctx: &Context,
         _: &'static str,
@@ -207,7 +178,8 @@ impl Level3 for f32 {
     }
 }
 
-/// f64 operands are bound whole ([`Level3::BLOCKS`] is false): one engine call, no blocks.
+/// f64 operands are bound whole ([`Level3::BLOCKS`] is false): one engine call, no blocks (the
+/// defaults of [`Level3::tri_plans`] and [`Level3::structured_plans`]).
 impl Level3 for f64 {
     const BLOCKS: bool = false;
 
@@ -217,24 +189,6 @@ impl Level3 for f64 {
 
     fn check_type(ctx: &Context, routine: &'static str) -> Result<()> {
         crate::blas::check_f64(ctx, routine)
-    }
-
-    fn matrix<'v>(
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-        a: impl Into<MatRef<'v, f64>>,
-    ) -> Result<MatOperand> {
-        layout::matrix(ctx, routine, arg, a)
-    }
-
-    fn matrix_output<'v>(
-        ctx: &Context,
-        routine: &'static str,
-        arg: &'static str,
-        a: impl Into<MatRef<'v, f64>>,
-    ) -> Result<MatOperand> {
-        layout::matrix_output(ctx, routine, arg, a)
     }
 
     fn engine<'a>(
@@ -249,35 +203,6 @@ impl Level3 for f64 {
         variant: Variant,
     ) -> Result<Plan<'a>> {
         gemm::engine_f64(ctx, routine, dims, alpha, a, b, beta, c, variant)
-    }
-
-    fn tri_plans<'a>(
-        ctx: &Context,
-        routine: &'static str,
-        dims: (usize, usize, usize),
-        alpha: Scalar<'a, f64>,
-        (a, b): (Operand<'a>, Operand<'a>),
-        beta: Scalar<'a, f64>,
-        c: &'a MatOperand,
-        variant: Variant,
-        blocks: &'a [(Block, bool)],
-    ) -> Result<Vec<Plan<'a>>> {
-        debug_assert!(blocks.is_empty(), "f64 operands are bound whole");
-        let c = Operand::of(c);
-        Ok(vec![Self::engine(
-            ctx, routine, dims, alpha, a, b, beta, c, variant,
-        )?])
-    }
-
-    fn structured_plans<'a>(
-        _: &Context,
-        _: &'static str,
-        _: Scalar<'a, f64>,
-        _: Scalar<'a, f64>,
-        blocks: &'a [(Block, AMode)],
-    ) -> Result<Vec<Plan<'a>>> {
-        debug_assert!(blocks.is_empty(), "f64 operands are bound whole");
-        Ok(Vec::new())
     }
 
     fn trsm_alpha(
@@ -419,15 +344,32 @@ pub(crate) fn quick_return<T: Level3>(
     Ok(empty || (k == 0 || alpha.is(T::from(0.0))) && beta.is(T::from(1.0)))
 }
 
-/// The device operands of A, B and C, each uploaded by [`Level3::matrix`].
+/// The device operands of A, B and C, each uploaded by `layout::matrix_of` (in f32 processed in
+/// blocks past one storage binding, in f64 bound whole).
 pub(crate) fn operands<T: Level3>(
     ctx: &Context,
     routine: &'static str,
     (a, b, c): (&MatRef<'_, T>, &MatRef<'_, T>, MatRef<'_, T>),
 ) -> Result<[MatOperand; 3]> {
-    let ad = T::matrix(ctx, routine, "a", a)?;
-    let bd = T::matrix(ctx, routine, "b", b)?;
-    Ok([ad, bd, T::matrix(ctx, routine, "c", c)?])
+    let ad = layout::matrix_of(ctx, routine, "a", a)?;
+    let bd = layout::matrix_of(ctx, routine, "b", b)?;
+    Ok([ad, bd, layout::matrix_of(ctx, routine, "c", c)?])
+}
+
+/// The device operand of an output matrix written in full without being read (`beta = 0`),
+/// laid out as `layout::matrix_of` lays out an input: `matrix_output_any` in f32 (processed in
+/// blocks past one storage binding), `matrix_output` in f64 (bound whole).
+pub(crate) fn matrix_output<'v, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    arg: &'static str,
+    c: impl Into<MatRef<'v, T>>,
+) -> Result<MatOperand> {
+    if T::BLOCKS {
+        layout::matrix_output_any(ctx, routine, arg, c)
+    } else {
+        layout::matrix_output(ctx, routine, arg, c)
+    }
 }
 
 /// The dispatches of `plans`, in order.

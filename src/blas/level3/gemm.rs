@@ -5,7 +5,7 @@ use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
 use crate::launch::Wait;
-use crate::layout::{stream, MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::layout::{self, stream, MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::Context;
 
 /// The shape checks of [`sgemm`] and [`dgemm`]: `op(A)` m×k (`a`), `op(B)` k×n (`b`), `C` m×n
@@ -105,14 +105,14 @@ level3! {
         if let Some(rows) = stream_rows(ctx, &op_a, &op_b, &c) {
             return streamed(ctx, r, alpha, (op_a, op_b), beta, &mut c, rows, wait).await;
         }
-        let ad = T::matrix(ctx, r, "a", &op_a)?;
-        let bd = T::matrix(ctx, r, "b", &op_b)?;
+        let ad = layout::matrix_of(ctx, r, "a", &op_a)?;
+        let bd = layout::matrix_of(ctx, r, "b", &op_b)?;
         // beta = 0: the dispatches write every element of C without reading it (later k chunks
         // add to what the first wrote), so C is not uploaded.
         let cd = if beta.is(T::from(0.0)) {
-            T::matrix_output(ctx, r, "c", c.view())?
+            super::common::matrix_output(ctx, r, "c", c.view())?
         } else {
-            T::matrix(ctx, r, "c", c.view())?
+            layout::matrix_of(ctx, r, "c", c.view())?
         };
         // Past one storage binding (f32): C in blocks, the depth in panels (beta applied by the
         // first).
@@ -219,9 +219,9 @@ async fn streamed<T: Level3>(
     let mut cds = Vec::with_capacity(views.len());
     for v in &views {
         cds.push(if zero {
-            T::matrix_output(ctx, r, "c", v.view())?
+            super::common::matrix_output(ctx, r, "c", v.view())?
         } else {
-            T::matrix(ctx, r, "c", v.view())?
+            layout::matrix_of(ctx, r, "c", v.view())?
         });
     }
     let mut dests = Vec::with_capacity(views.len());
@@ -232,12 +232,12 @@ async fn streamed<T: Level3>(
         })?);
     }
     let sinks: Vec<_> = dests.iter().map(stream::sink).collect();
-    let bd = T::matrix(ctx, r, "b", &op_b)?;
+    let bd = layout::matrix_of(ctx, r, "b", &op_b)?;
     let mut submitted = Vec::with_capacity(cds.len());
     for (p, (cd, sink)) in cds.iter().zip(&sinks).enumerate() {
         let lo = p * rows;
         let ab = a.slice(ndarray::s![lo..lo + cd.rows, ..]);
-        let ad = T::matrix(ctx, r, "a", ab)?;
+        let ad = layout::matrix_of(ctx, r, "a", ab)?;
         let plan = product(ctx, r, alpha, (&ad, &bd, cd), beta)?;
         submitted.push(stream::submit_block::<T>(
             ctx,

@@ -2,7 +2,7 @@ use super::common::{blocks, dispatches, level3, quick_return};
 use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::flags::{Transpose, Uplo};
-use crate::layout::{MatMut, MatRef, OutAs, Scalar};
+use crate::layout::{self, MatMut, MatRef, OutAs, Scalar};
 
 level3! {
     /// `C ← alpha·op(A)·op(A)ᵀ + beta·C` on the triangle `uplo` of the symmetric `C`:
@@ -78,8 +78,8 @@ level3! {
         if quick_return(ctx, r, n == 0, k, (&alpha, &beta))? {
             return Ok(());
         }
-        let ad = T::matrix(ctx, r, "a", &op_a)?;
-        let cd = T::matrix(ctx, r, "c", c.view())?;
+        let ad = layout::matrix_of(ctx, r, "a", &op_a)?;
+        let cd = layout::matrix_of(ctx, r, "c", c.view())?;
         let variant = Variant {
             tri_c: Some(uplo),
             ..Variant::default()

@@ -1,7 +1,7 @@
 use super::common::{dispatches, host, level3, structured, structured_blocks, triangular};
 use crate::drivers::gemm::AMode;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::layout::{self, MatMut, MatOperand, MatRef, OutAs, Scalar};
 
 level3! {
     /// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`), `A` triangular,
@@ -83,8 +83,8 @@ level3! {
         let Some((_, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
             return Ok(());
         };
-        let ld = T::matrix(ctx, r, "a", &l)?;
-        let bd = T::matrix(ctx, r, "b", b.view())?;
+        let ld = layout::matrix_of(ctx, r, "a", &l)?;
+        let bd = layout::matrix_of(ctx, r, "b", b.view())?;
         // The product, laid out like B.
         let out = MatOperand {
             buffer: ctx.zeroed(bd.span as u64 * std::mem::size_of::<T>() as u64),

@@ -4,7 +4,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use crate::flags::{Diag, Transpose, Uplo};
 use crate::metrics::shared::{
-    abs1, abs2, abs_sym, add_term1, assert_square, in_triangle, op_view, term, tri_op,
+    abs1, abs2, abs_sym, add_term1, assert_square, in_triangle, op_view, term, tri_op, Real,
 };
 
 /// `sgemv` (`y ← alpha·op(A)·x + beta·y`):
@@ -12,17 +12,14 @@ use crate::metrics::shared::{
 ///
 /// # Panics
 /// When `op(A)` is not `len(y)`×`len(x)`.
-pub fn gemv<E: Copy>(
+pub fn gemv<E: Real>(
     trans: Transpose,
     alpha: E,
     a: ArrayView2<'_, E>,
     x: ArrayView1<'_, E>,
     beta: E,
     y: ArrayView1<'_, E>,
-) -> Array1<f64>
-where
-    f64: From<E>,
-{
+) -> Array1<f64> {
     let opa = op_view(trans, a);
     assert_eq!(
         opa.dim(),
@@ -30,13 +27,13 @@ where
         "bounds::gemv: op(a) must be len(y) x len(x)"
     );
     let n = x.len();
-    let scale = (n as f64 + 1.0) * f64::from(alpha).abs();
+    let scale = (n as f64 + 1.0) * alpha.to_f64().abs();
     let mut out = if scale == 0.0 {
         Array1::zeros(y.len())
     } else {
         abs2(opa).dot(&abs1(x)) * scale
     };
-    add_term1(&mut out, f64::from(beta), y);
+    add_term1(&mut out, beta.to_f64(), y);
     out
 }
 
@@ -46,44 +43,38 @@ where
 ///
 /// # Panics
 /// When `a` is not square of order `len(x) = len(y)`.
-pub fn symv<E: Copy>(
+pub fn symv<E: Real>(
     uplo: Uplo,
     alpha: E,
     a: ArrayView2<'_, E>,
     x: ArrayView1<'_, E>,
     beta: E,
     y: ArrayView1<'_, E>,
-) -> Array1<f64>
-where
-    f64: From<E>,
-{
+) -> Array1<f64> {
     let n = assert_square("bounds::symv", &a);
     assert!(
         x.len() == n && y.len() == n,
         "bounds::symv: x and y must have length {n}"
     );
-    let scale = (n as f64 + 2.0) * f64::from(alpha).abs();
+    let scale = (n as f64 + 2.0) * alpha.to_f64().abs();
     let mut out = if scale == 0.0 {
         Array1::zeros(n)
     } else {
         abs_sym(uplo, a).dot(&abs1(x)) * scale
     };
-    add_term1(&mut out, 2.0 * f64::from(beta), y);
+    add_term1(&mut out, 2.0 * beta.to_f64(), y);
     out
 }
 
 /// `(n+1)·|op(T)|·|x|`, the bound of strmv and strsv.
-fn triangular_vector<E: Copy>(
+fn triangular_vector<E: Real>(
     what: &str,
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
     a: ArrayView2<'_, E>,
     x: ArrayView1<'_, E>,
-) -> Array1<f64>
-where
-    f64: From<E>,
-{
+) -> Array1<f64> {
     let n = assert_square(what, &a);
     assert_eq!(x.len(), n, "{what}: x must have length {n}");
     let mut t = tri_op(uplo, trans, diag, a);
@@ -96,16 +87,13 @@ where
 ///
 /// # Panics
 /// When `a` is not square of order `len(x)`.
-pub fn trmv<E: Copy>(
+pub fn trmv<E: Real>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
     a: ArrayView2<'_, E>,
     x: ArrayView1<'_, E>,
-) -> Array1<f64>
-where
-    f64: From<E>,
-{
+) -> Array1<f64> {
     triangular_vector("bounds::trmv", uplo, trans, diag, a, x)
 }
 
@@ -116,16 +104,13 @@ where
 /// When `a` is not square of order `len(x)`.
 ///
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
-pub fn trsv<E: Copy>(
+pub fn trsv<E: Real>(
     uplo: Uplo,
     trans: Transpose,
     diag: Diag,
     a: ArrayView2<'_, E>,
     x: ArrayView1<'_, E>,
-) -> Array1<f64>
-where
-    f64: From<E>,
-{
+) -> Array1<f64> {
     triangular_vector("bounds::trsv", uplo, trans, diag, a, x)
 }
 
@@ -133,23 +118,20 @@ where
 ///
 /// # Panics
 /// When `a` is not `len(x)`×`len(y)`.
-pub fn ger<E: Copy>(
+pub fn ger<E: Real>(
     alpha: E,
     x: ArrayView1<'_, E>,
     y: ArrayView1<'_, E>,
     a: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     assert_eq!(
         a.dim(),
         (x.len(), y.len()),
         "bounds::ger: a must be len(x) x len(y)"
     );
-    let alpha = f64::from(alpha);
+    let alpha = alpha.to_f64();
     Array2::from_shape_fn(a.dim(), |(i, j)| {
-        term(alpha, f64::from(x[i]) * f64::from(y[j])) + f64::from(a[[i, j]]).abs()
+        term(alpha, x[i].to_f64() * y[j].to_f64()) + a[[i, j]].to_f64().abs()
     })
 }
 
@@ -158,16 +140,18 @@ where
 ///
 /// # Panics
 /// When `a` is not square of order `len(x)`.
-pub fn syr<E: Copy>(uplo: Uplo, alpha: E, x: ArrayView1<'_, E>, a: ArrayView2<'_, E>) -> Array2<f64>
-where
-    f64: From<E>,
-{
+pub fn syr<E: Real>(
+    uplo: Uplo,
+    alpha: E,
+    x: ArrayView1<'_, E>,
+    a: ArrayView2<'_, E>,
+) -> Array2<f64> {
     let n = assert_square("bounds::syr", &a);
     assert_eq!(x.len(), n, "bounds::syr: x must have length {n}");
-    let alpha = f64::from(alpha);
+    let alpha = alpha.to_f64();
     Array2::from_shape_fn((n, n), |(i, j)| {
         if in_triangle(uplo, i, j) {
-            term(alpha, f64::from(x[i]) * f64::from(x[j])) + f64::from(a[[i, j]]).abs()
+            term(alpha, x[i].to_f64() * x[j].to_f64()) + a[[i, j]].to_f64().abs()
         } else {
             0.0
         }
@@ -179,27 +163,24 @@ where
 ///
 /// # Panics
 /// When `a` is not square of order `len(x) = len(y)`.
-pub fn syr2<E: Copy>(
+pub fn syr2<E: Real>(
     uplo: Uplo,
     alpha: E,
     x: ArrayView1<'_, E>,
     y: ArrayView1<'_, E>,
     a: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let n = assert_square("bounds::syr2", &a);
     assert!(
         x.len() == n && y.len() == n,
         "bounds::syr2: x and y must have length {n}"
     );
-    let alpha = f64::from(alpha);
+    let alpha = alpha.to_f64();
     Array2::from_shape_fn((n, n), |(i, j)| {
         if in_triangle(uplo, i, j) {
-            let (xi, xj) = (f64::from(x[i]), f64::from(x[j]));
-            let (yi, yj) = (f64::from(y[i]), f64::from(y[j]));
-            term(alpha, xi * yj) + term(alpha, yi * xj) + f64::from(a[[i, j]]).abs()
+            let (xi, xj) = (x[i].to_f64(), x[j].to_f64());
+            let (yi, yj) = (y[i].to_f64(), y[j].to_f64());
+            term(alpha, xi * yj) + term(alpha, yi * xj) + a[[i, j]].to_f64().abs()
         } else {
             0.0
         }

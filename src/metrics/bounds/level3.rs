@@ -4,12 +4,12 @@ use ndarray::{Array2, ArrayView2};
 
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::metrics::shared::{
-    abs2, abs_sym, add_term2, assert_square, mask_triangle, op_view, scaled, tri_op,
+    abs2, abs_sym, add_term2, assert_square, mask_triangle, op_view, scaled, tri_op, Real,
 };
 
 /// `(k+1)·|alpha|·|op(A)|·|op(B)|` (op(A) m×k, op(B) k×n), the product term of [`gemm`] and
 /// [`gemmtr`]; panics (naming `what`) unless the inner dimensions agree and C is m×n.
-fn product_term<E: Copy>(
+fn product_term<E: Real>(
     what: &str,
     transa: Transpose,
     transb: Transpose,
@@ -17,29 +17,23 @@ fn product_term<E: Copy>(
     a: ArrayView2<'_, E>,
     b: ArrayView2<'_, E>,
     c_dim: (usize, usize),
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let (opa, opb) = (op_view(transa, a), op_view(transb, b));
     let ((m, k), (kb, n)) = (opa.dim(), opb.dim());
     assert_eq!(k, kb, "{what}: op(a) is {m}x{k} but op(b) is {kb}x{n}");
     assert_eq!(c_dim, (m, n), "{what}: c must be {m}x{n}");
-    let scale = (k as f64 + 1.0) * f64::from(alpha).abs();
+    let scale = (k as f64 + 1.0) * alpha.to_f64().abs();
     scaled(scale, (m, n), || abs2(opa).dot(&abs2(opb)))
 }
 
 /// `out` restricted to triangle `uplo` (0 elsewhere), plus `|coef·C_ij|` on it: the bound of a
 /// routine whose output is a triangle (C read only there, and not at all for `coef = 0`).
-fn on_triangle<E: Copy>(
+fn on_triangle<E: Real>(
     mut out: Array2<f64>,
     uplo: Uplo,
     coef: f64,
     c: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     mask_triangle(&mut out, uplo);
     add_term2(&mut out, coef, c, Some(uplo));
     out
@@ -52,7 +46,7 @@ where
 ///
 /// # Panics
 /// When the shapes of `op(A)`, `op(B)`, `C` are inconsistent.
-pub fn gemm<E: Copy>(
+pub fn gemm<E: Real>(
     transa: Transpose,
     transb: Transpose,
     alpha: E,
@@ -60,12 +54,9 @@ pub fn gemm<E: Copy>(
     b: ArrayView2<'_, E>,
     beta: E,
     c: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let mut out = product_term("bounds::gemm", transa, transb, alpha, a, b, c.dim());
-    add_term2(&mut out, f64::from(beta), c, None);
+    add_term2(&mut out, beta.to_f64(), c, None);
     out
 }
 
@@ -103,7 +94,7 @@ pub fn dgemm(
 /// # Panics
 /// As [`gemm`], and when C is not square.
 #[allow(clippy::too_many_arguments)] // the BLAS argument list
-pub fn gemmtr<E: Copy>(
+pub fn gemmtr<E: Real>(
     uplo: Uplo,
     transa: Transpose,
     transb: Transpose,
@@ -112,13 +103,10 @@ pub fn gemmtr<E: Copy>(
     b: ArrayView2<'_, E>,
     beta: E,
     c: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     assert_square("bounds::gemmtr (c)", &c);
     let out = product_term("bounds::gemmtr", transa, transb, alpha, a, b, c.dim());
-    on_triangle(out, uplo, f64::from(beta), c)
+    on_triangle(out, uplo, beta.to_f64(), c)
 }
 
 /// `ssyrk` (`C ← alpha·op(A)·op(A)ᵀ + beta·C` on triangle `uplo`; `op(A) = A` (n×k) for
@@ -128,26 +116,23 @@ where
 ///
 /// # Panics
 /// When C is not n×n.
-pub fn syrk<E: Copy>(
+pub fn syrk<E: Real>(
     uplo: Uplo,
     trans: Transpose,
     alpha: E,
     a: ArrayView2<'_, E>,
     beta: E,
     c: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let opa = op_view(trans, a);
     let (n, k) = opa.dim();
     assert_eq!(c.dim(), (n, n), "bounds::syrk: c must be {n}x{n}");
-    let scale = (k as f64 + 1.0) * f64::from(alpha).abs();
+    let scale = (k as f64 + 1.0) * alpha.to_f64().abs();
     let out = scaled(scale, (n, n), || {
         let abs_a = abs2(opa);
         abs_a.dot(&abs_a.t())
     });
-    on_triangle(out, uplo, f64::from(beta), c)
+    on_triangle(out, uplo, beta.to_f64(), c)
 }
 
 /// `ssyr2k` (`C ← alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C` on triangle `uplo`,
@@ -157,7 +142,7 @@ where
 ///
 /// # Panics
 /// When op(A) and op(B) differ in shape or C is not n×n.
-pub fn syr2k<E: Copy>(
+pub fn syr2k<E: Real>(
     uplo: Uplo,
     trans: Transpose,
     alpha: E,
@@ -165,10 +150,7 @@ pub fn syr2k<E: Copy>(
     b: ArrayView2<'_, E>,
     beta: E,
     c: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let (opa, opb) = (op_view(trans, a), op_view(trans, b));
     assert_eq!(
         opa.dim(),
@@ -177,12 +159,12 @@ where
     );
     let (n, k) = opa.dim();
     assert_eq!(c.dim(), (n, n), "bounds::syr2k: c must be {n}x{n}");
-    let alpha = f64::from(alpha).abs();
+    let alpha = alpha.to_f64().abs();
     let out = scaled(alpha, (n, n), || {
         let (abs_a, abs_b) = (abs2(opa), abs2(opb));
         abs_a.dot(&abs_b.t()) * (k as f64 + 3.0) + &(abs_b.dot(&abs_a.t()) * (k as f64 + 2.0))
     });
-    on_triangle(out, uplo, 3.0 * f64::from(beta), c)
+    on_triangle(out, uplo, 3.0 * beta.to_f64(), c)
 }
 
 /// `ssymm` (A symmetric r×r, stored in triangle `uplo`; B, C m×n):
@@ -193,7 +175,7 @@ where
 ///
 /// # Panics
 /// When A is not r×r or C not m×n.
-pub fn symm<E: Copy>(
+pub fn symm<E: Real>(
     side: Side,
     uplo: Uplo,
     alpha: E,
@@ -201,10 +183,7 @@ pub fn symm<E: Copy>(
     b: ArrayView2<'_, E>,
     beta: E,
     c: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let (m, n) = b.dim();
     assert_eq!(c.dim(), (m, n), "bounds::symm: c must be {m}x{n} like b");
     let r = match side {
@@ -212,7 +191,7 @@ where
         Side::Right => n,
     };
     assert_eq!(a.dim(), (r, r), "bounds::symm: a must be {r}x{r}");
-    let scale = (r as f64 + 1.0) * f64::from(alpha).abs();
+    let scale = (r as f64 + 1.0) * alpha.to_f64().abs();
     let mut out = scaled(scale, (m, n), || {
         let (abs_a, abs_b) = (abs_sym(uplo, a), abs2(b));
         match side {
@@ -220,12 +199,12 @@ where
             Side::Right => abs_b.dot(&abs_a),
         }
     });
-    add_term2(&mut out, f64::from(beta), c, None);
+    add_term2(&mut out, beta.to_f64(), c, None);
     out
 }
 
 /// `(r+1)·alpha_abs·|op(T)|·|B|` (Left) or `(r+1)·alpha_abs·|B|·|op(T)|` (Right).
-fn triangular_matrix<E: Copy>(
+fn triangular_matrix<E: Real>(
     side: Side,
     uplo: Uplo,
     trans: Transpose,
@@ -233,10 +212,7 @@ fn triangular_matrix<E: Copy>(
     alpha_abs: f64,
     a: ArrayView2<'_, E>,
     b: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     let (m, n) = b.dim();
     let r = match side {
         Side::Left => m,
@@ -259,7 +235,7 @@ where
 ///
 /// # Panics
 /// When `a` is not r×r.
-pub fn trmm<E: Copy>(
+pub fn trmm<E: Real>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
@@ -267,11 +243,8 @@ pub fn trmm<E: Copy>(
     alpha: E,
     a: ArrayView2<'_, E>,
     b: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
-    let alpha_abs = f64::from(alpha).abs();
+) -> Array2<f64> {
+    let alpha_abs = alpha.to_f64().abs();
     triangular_matrix(side, uplo, transa, diag, alpha_abs, a, b)
 }
 
@@ -285,17 +258,14 @@ where
 ///
 /// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
 /// [`trsm_residual`]: crate::metrics::trsm_residual
-pub fn trsm<E: Copy>(
+pub fn trsm<E: Real>(
     side: Side,
     uplo: Uplo,
     transa: Transpose,
     diag: Diag,
     a: ArrayView2<'_, E>,
     x: ArrayView2<'_, E>,
-) -> Array2<f64>
-where
-    f64: From<E>,
-{
+) -> Array2<f64> {
     triangular_matrix(side, uplo, transa, diag, 1.0, a, x)
 }
 
