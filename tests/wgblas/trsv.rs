@@ -174,7 +174,7 @@ fn check_matrix(
         "{what}: non-finite solution"
     );
     let f = residual_factor(uplo, trans, diag, a, &x, b);
-    describe::passes("strsv", f, &format!("{what}"));
+    describe::passes("strsv", f, &what);
     f
 }
 
