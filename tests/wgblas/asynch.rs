@@ -5,9 +5,15 @@ use std::future::Future;
 use std::sync::Arc;
 
 use ndarray::{array, Array1, Array2, ShapeBuilder};
-use wgblas::{blas, resident, Context, Error, GpuMatrix, MatrixLayout, Transpose};
+use wgblas::{blas, resident, Context, Error, GpuMatrix, MatrixLayout};
 
 use crate::common::*;
+use wgblas::{
+    Diag::{NonUnit, Unit},
+    Side::Left,
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_context_and_read_backs_give_the_uploaded_values() {
@@ -50,18 +56,9 @@ async fn host_form_async_twins_match_the_host() {
     let (a, b) = (rand_mat(&mut r, 33, 20), rand_mat(&mut r, 17, 20));
     let c0 = rand_mat(&mut r, 33, 17);
     let mut c = c0.clone();
-    blas::sgemm_async(
-        &ctx,
-        Transpose::No,
-        Transpose::Yes,
-        0.5,
-        a.view(),
-        b.view(),
-        2.0,
-        c.view_mut(),
-    )
-    .await
-    .unwrap();
+    blas::sgemm_async(&ctx, No, Yes, 0.5, a.view(), b.view(), 2.0, c.view_mut())
+        .await
+        .unwrap();
     let want = a.dot(&b.t()) * 0.5 + &c0 * 2.0;
     let err = (&c - &want).mapv(f32::abs).fold(0.0f32, |m, &v| m.max(v));
     assert!(err < 1e-4, "max error {err}");
@@ -69,8 +66,8 @@ async fn host_form_async_twins_match_the_host() {
     let mut small = Array2::<f32>::from_elem((2, 2), 7.0);
     let e = blas::sgemm_async(
         &ctx,
-        Transpose::No,
-        Transpose::Yes,
+        No,
+        Yes,
         1.0,
         a.view(),
         b.view(),
@@ -107,7 +104,7 @@ async fn several_read_backs_run_concurrently_on_spawned_tasks() {
                 let ga = ctx.upload_matrix(&a).unwrap();
                 let gx = ctx.upload_vector(&x).unwrap();
                 let mut gy = wgblas::GpuVector::<f32>::zeros(&ctx, n).unwrap();
-                blas::sgemv(&ctx, Transpose::No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
+                blas::sgemv(&ctx, No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
                 let got = gy.to_array_async().await.unwrap();
                 // Small integers: the product is exact in f32.
                 assert_eq!(got, a.dot(&x), "task {t}");
@@ -129,17 +126,7 @@ async fn a_pending_read_back_does_not_block_the_executor_thread() {
     let a = Array2::from_shape_fn((n, n), |(i, j)| ((i * 3 + j) % 5) as f32);
     let ga = ctx.upload_matrix(&a).unwrap();
     let mut gc = GpuMatrix::<f32>::zeros(&ctx, (n, n), MatrixLayout::RowMajor).unwrap();
-    blas::sgemm(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &ga,
-        &ga,
-        0.0,
-        &mut gc,
-    )
-    .unwrap();
+    blas::sgemm(&ctx, No, No, 1.0, &ga, &ga, 0.0, &mut gc).unwrap();
     let mut read = std::pin::pin!(gc.to_array_async());
     // The first poll submits and returns at once: on lavapipe a 256³ product takes far
     // longer than the submission.
@@ -195,7 +182,6 @@ async fn async_twins_of_every_driver_class_match_openblas() {
     use crate::describe::Elem;
     use crate::{oracle_l1, oracle_l2};
     use wgblas::metrics::{self, bounds};
-    use wgblas::{Diag, Side, Uplo};
     let ctx = Context::new_async().await.unwrap();
     let mut r = rng(72);
     let n = 300;
@@ -244,11 +230,11 @@ async fn async_twins_of_every_driver_class_match_openblas() {
     let a = rand_mat(&mut r, 70, 50).reversed_axes(); // 50×70, F order
     let (xv, y0) = (rand_vec(&mut r, 50), rand_vec(&mut r, 70));
     let mut got = y0.clone();
-    blas::sgemv_async(&ctx, Transpose::Yes, 0.5, &a, &xv, 2.0, &mut got)
+    blas::sgemv_async(&ctx, Yes, 0.5, &a, &xv, 2.0, &mut got)
         .await
         .unwrap();
-    let want = oracle::sgemv(Transpose::Yes, 0.5, a.view(), xv.view(), 2.0, y0.view());
-    let b = bounds::gemv(Transpose::Yes, 0.5, a.view(), xv.view(), 2.0, y0.view());
+    let want = oracle::sgemv(Yes, 0.5, a.view(), xv.view(), 2.0, y0.view());
+    let b = bounds::gemv(Yes, 0.5, a.view(), xv.view(), 2.0, y0.view());
     within("sgemv", metrics::forward_factor(&got, &want, &b).unwrap());
     // Rank-one update.
     let a0 = rand_mat(&mut r, 40, 30);
@@ -261,35 +247,15 @@ async fn async_twins_of_every_driver_class_match_openblas() {
     let b = bounds::ger(1.25, u.view(), v.view(), a0.view());
     within("sger", metrics::forward_factor(&got, &want, &b).unwrap());
     // Triangular solve: NaN outside the triangle must not be read.
-    let t = triangle(&mut r, 90, Uplo::Lower, 2.0);
+    let t = triangle(&mut r, 90, Lower, 2.0);
     let rhs = rand_vec(&mut r, 90);
     let mut sol = rhs.clone();
-    blas::strsv_async(
-        &ctx,
-        Uplo::Lower,
-        Transpose::Yes,
-        Diag::NonUnit,
-        &t,
-        &mut sol,
-    )
-    .await
-    .unwrap();
-    let res = metrics::trsv_residual(
-        Uplo::Lower,
-        Transpose::Yes,
-        Diag::NonUnit,
-        t.view(),
-        sol.view(),
-        rhs.view(),
-    )
-    .unwrap();
-    let b = bounds::trsv(
-        Uplo::Lower,
-        Transpose::Yes,
-        Diag::NonUnit,
-        t.view(),
-        sol.view(),
-    );
+    blas::strsv_async(&ctx, Lower, Yes, NonUnit, &t, &mut sol)
+        .await
+        .unwrap();
+    let res =
+        metrics::trsv_residual(Lower, Yes, NonUnit, t.view(), sol.view(), rhs.view()).unwrap();
+    let b = bounds::trsv(Lower, Yes, NonUnit, t.view(), sol.view());
     within(
         "strsv",
         metrics::backward_residual_factor(&res, &b).unwrap(),
@@ -298,48 +264,32 @@ async fn async_twins_of_every_driver_class_match_openblas() {
     let ak = rand_mat(&mut r, 48, 33);
     let c0 = rand_mat(&mut r, 48, 48).reversed_axes();
     let mut got = c0.clone();
-    blas::ssyrk_async(&ctx, Uplo::Upper, Transpose::No, 1.0, &ak, 0.5, &mut got)
+    blas::ssyrk_async(&ctx, Upper, No, 1.0, &ak, 0.5, &mut got)
         .await
         .unwrap();
     let mut want = c0.as_standard_layout().into_owned();
-    f32::o_syrk(Uplo::Upper, Transpose::No, 1.0, &ak, 0.5, &mut want);
-    let b = bounds::syrk(Uplo::Upper, Transpose::No, 1.0, ak.view(), 0.5, c0.view());
+    f32::o_syrk(Upper, No, 1.0, &ak, 0.5, &mut want);
+    let b = bounds::syrk(Upper, No, 1.0, ak.view(), 0.5, c0.view());
     within("ssyrk", metrics::forward_factor(&got, &want, &b).unwrap());
     // Blocked triangular solve with many right-hand sides.
-    let t = triangle(&mut r, 70, Uplo::Upper, 2.0);
+    let t = triangle(&mut r, 70, Upper, 2.0);
     let rhs = rand_mat(&mut r, 70, 20);
     let mut sol = rhs.clone();
-    blas::strsm_async(
-        &ctx,
-        Side::Left,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
-        2.0,
-        &t,
-        &mut sol,
-    )
-    .await
-    .unwrap();
+    blas::strsm_async(&ctx, Left, Upper, No, NonUnit, 2.0, &t, &mut sol)
+        .await
+        .unwrap();
     let res = metrics::trsm_residual(
-        Side::Left,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
+        Left,
+        Upper,
+        No,
+        NonUnit,
         2.0,
         t.view(),
         sol.view(),
         rhs.view(),
     )
     .unwrap();
-    let b = bounds::trsm(
-        Side::Left,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
-        t.view(),
-        sol.view(),
-    );
+    let b = bounds::trsm(Left, Upper, No, NonUnit, t.view(), sol.view());
     within(
         "strsm",
         metrics::backward_residual_factor(&res, &b).unwrap(),
@@ -350,26 +300,17 @@ async fn async_twins_of_every_driver_class_match_openblas() {
         ndarray::Array3::from_shape_fn((3, 7, 5), |_| value(&mut r)),
     );
     let mut cb = ndarray::Array3::<f32>::zeros((3, 9, 5));
-    blas::sgemm_batched_async(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &ab,
-        &bb,
-        0.0,
-        &mut cb,
-    )
-    .await
-    .unwrap();
+    blas::sgemm_batched_async(&ctx, No, No, 1.0, &ab, &bb, 0.0, &mut cb)
+        .await
+        .unwrap();
     for k in 0..3 {
         let (ak, bk) = (
             ab.index_axis(ndarray::Axis(0), k),
             bb.index_axis(ndarray::Axis(0), k),
         );
         let zero = Array2::<f32>::zeros((9, 5));
-        let want = oracle::sgemm(Transpose::No, Transpose::No, 1.0, ak, bk, 0.0, zero.view());
-        let b = bounds::gemm(Transpose::No, Transpose::No, 1.0, ak, bk, 0.0, zero.view());
+        let want = oracle::sgemm(No, No, 1.0, ak, bk, 0.0, zero.view());
+        let b = bounds::gemm(No, No, 1.0, ak, bk, 0.0, zero.view());
         let got = cb.index_axis(ndarray::Axis(0), k);
         within("sgemm", metrics::forward_factor(&got, &want, &b).unwrap());
     }
@@ -384,27 +325,8 @@ async fn f64_twins_match_their_blocking_forms() {
     let b = Array2::from_shape_fn((4, 3), |(i, j)| 1e-3 * (i + 7 * j) as f64);
     let c0 = Array2::from_shape_fn((5, 3), |(i, j)| (i * j) as f64);
     let (mut got, mut want) = (c0.clone(), c0.clone());
-    let g = blas::dgemm_async(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        0.5,
-        &a,
-        &b,
-        2.0,
-        &mut got,
-    )
-    .await;
-    let w = blas::dgemm(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        0.5,
-        &a,
-        &b,
-        2.0,
-        &mut want,
-    );
+    let g = blas::dgemm_async(&ctx, No, No, 0.5, &a, &b, 2.0, &mut got).await;
+    let w = blas::dgemm(&ctx, No, No, 0.5, &a, &b, 2.0, &mut want);
     match (g, w) {
         (Ok(()), Ok(())) => {
             assert!(ctx.native_f64());
@@ -437,11 +359,10 @@ async fn f64_twins_match_their_blocking_forms() {
 /// nothing back and holds its commands, as the blocking form does.
 #[tokio::test(flavor = "current_thread")]
 async fn async_twins_give_typed_errors_and_hold_resident_calls() {
-    use wgblas::{Diag, Uplo};
     let ctx = Context::new_async().await.unwrap();
     let rect = Array2::<f32>::ones((3, 4));
     let mut x = array![1.0f32, 2.0, 3.0];
-    let e = blas::strsv_async(&ctx, Uplo::Upper, Transpose::No, Diag::Unit, &rect, &mut x)
+    let e = blas::strsv_async(&ctx, Upper, No, Unit, &rect, &mut x)
         .await
         .unwrap_err();
     assert!(
@@ -505,7 +426,7 @@ async fn a_cancelled_twin_leaves_its_output_and_the_context_usable() {
     let a = Array2::from_shape_fn((n, n), |(i, j)| ((i * 3 + j) % 5) as f32);
     let mut c = Array2::<f32>::from_elem((n, n), 7.0);
     {
-        let fut = blas::sgemm_async(&ctx, Transpose::No, Transpose::No, 1.0, &a, &a, 0.0, &mut c);
+        let fut = blas::sgemm_async(&ctx, No, No, 1.0, &a, &a, 0.0, &mut c);
         fn is_send<T: Send>(_: &T) {}
         is_send(&fut);
         let mut fut = std::pin::pin!(fut);
@@ -524,22 +445,12 @@ async fn a_cancelled_twin_leaves_its_output_and_the_context_usable() {
         "a cancelled call wrote its output"
     );
     let want = a.dot(&a);
-    blas::sgemm_async(&ctx, Transpose::No, Transpose::No, 1.0, &a, &a, 0.0, &mut c)
+    blas::sgemm_async(&ctx, No, No, 1.0, &a, &a, 0.0, &mut c)
         .await
         .unwrap();
     assert_eq!(c, want, "small integers: exact in f32");
     let mut c2 = Array2::<f32>::zeros((n, n));
-    blas::sgemm(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &a,
-        &a,
-        0.0,
-        &mut c2,
-    )
-    .unwrap();
+    blas::sgemm(&ctx, No, No, 1.0, &a, &a, 0.0, &mut c2).unwrap();
     assert_eq!(c2, want);
     let d = blas::sdot_async(&ctx, &array![1.0f32, 2.0], &array![3.0f32, 4.0])
         .await
@@ -575,16 +486,8 @@ async fn a_context_can_be_dropped_after_a_cancelled_read_back() {
         let a = Array2::from_shape_fn((192, 192), |(i, j)| ((i + j + round) % 3) as f32);
         let mut c = Array2::<f32>::zeros((192, 192));
         {
-            let mut fut = std::pin::pin!(blas::sgemm_async(
-                &ctx,
-                Transpose::No,
-                Transpose::No,
-                1.0,
-                &a,
-                &a,
-                0.0,
-                &mut c,
-            ));
+            let mut fut =
+                std::pin::pin!(blas::sgemm_async(&ctx, No, No, 1.0, &a, &a, 0.0, &mut c,));
             let first = fut
                 .as_mut()
                 .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));

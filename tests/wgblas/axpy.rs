@@ -83,7 +83,7 @@ fn validation_extension_forms() {
     let x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = x.gpu_axpy_inplace(2.0, &mut y).unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "saxpy", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "saxpy", "y"));
     assert!(x.gpu_axpy(1.0, &y).is_err());
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }

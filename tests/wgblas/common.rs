@@ -1,7 +1,8 @@
 //! Shared test helpers: the context, seeded random data, stored layouts, and the OpenBLAS oracle.
 
 use ndarray::{
-    s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, ShapeBuilder,
+    s, Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
+    ArrayViewMut3, ShapeBuilder,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -17,6 +18,20 @@ pub fn ctx() -> &'static Context {
     }
 }
 
+/// A context of its own in `cell` (made once), with its limits lowered by `lower`. Fails loudly
+/// when there is no adapter.
+pub fn lowered(
+    cell: &'static std::sync::OnceLock<Context>,
+    lower: impl FnOnce(&Context),
+) -> &'static Context {
+    cell.get_or_init(|| {
+        let c = Context::new()
+            .unwrap_or_else(|e| panic!("wgblas tests need a GPU adapter (lavapipe): {e}"));
+        lower(&c);
+        c
+    })
+}
+
 pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
 }
@@ -29,6 +44,12 @@ pub fn value(rng: &mut StdRng) -> f32 {
     } else {
         v
     }
+}
+
+/// Every pair (op(A), op(B)) of the transpose flags: (No, No), (No, Yes), (Yes, No), (Yes, Yes).
+pub fn trans_pairs() -> impl Iterator<Item = (wgblas::Transpose, wgblas::Transpose)> {
+    use wgblas::Transpose::{No, Yes};
+    [(No, No), (No, Yes), (Yes, No), (Yes, Yes)].into_iter()
 }
 
 /// The side of a square f32 matrix just past one storage binding (issue 15).
@@ -226,6 +247,96 @@ impl<T: Elem> StoredVec<T> {
             .enumerate()
             .filter(|(i, _)| !inside.contains(i))
             .all(|(_, v)| v.is_nan())
+    }
+}
+
+/// How a batch is stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BLayout {
+    /// C order (batch stride m·n, row-major matrices).
+    C,
+    /// F order of the whole 3-D array (batch stride 1: the batch interleaved).
+    F,
+    /// A batch of column-major matrices (batch stride m·n), as a `.t()` of each matrix.
+    FMat,
+    /// Every other matrix and every other column of a larger array (gaps: gathered).
+    Strided,
+    /// The batch axis reversed (negative batch stride).
+    Reversed,
+}
+
+pub const BLAYOUTS: [BLayout; 5] = [
+    BLayout::C,
+    BLayout::F,
+    BLayout::FMat,
+    BLayout::Strided,
+    BLayout::Reversed,
+];
+
+/// A batch stored in `layout` whose logical view equals the given values; pad NaN.
+pub struct StoredBatch<T: Elem> {
+    buf: Array3<T>,
+    layout: BLayout,
+}
+
+impl<T: Elem> StoredBatch<T> {
+    pub fn new(x: &Array3<T>, layout: BLayout) -> Self {
+        let (b, m, n) = x.dim();
+        let buf = match layout {
+            BLayout::C => x.clone(),
+            BLayout::F => {
+                let mut f = Array3::from_elem((b, m, n).f(), T::nan());
+                f.assign(x);
+                f
+            }
+            BLayout::FMat => x
+                .view()
+                .permuted_axes([0, 2, 1])
+                .as_standard_layout()
+                .into_owned(),
+            BLayout::Strided => {
+                let mut big = Array3::from_elem((2 * b, m, 2 * n), T::nan());
+                big.slice_mut(s![..;2, .., ..;2]).assign(x);
+                big
+            }
+            BLayout::Reversed => x.slice(s![..;-1, .., ..]).to_owned(),
+        };
+        StoredBatch { buf, layout }
+    }
+
+    pub fn view(&self) -> ArrayView3<'_, T> {
+        match self.layout {
+            BLayout::C | BLayout::F => self.buf.view(),
+            BLayout::FMat => self.buf.view().permuted_axes([0, 2, 1]),
+            BLayout::Strided => self.buf.slice(s![..;2, .., ..;2]),
+            BLayout::Reversed => self.buf.slice(s![..;-1, .., ..]),
+        }
+    }
+
+    pub fn view_mut(&mut self) -> ArrayViewMut3<'_, T> {
+        match self.layout {
+            BLayout::C | BLayout::F => self.buf.view_mut(),
+            BLayout::FMat => self.buf.view_mut().permuted_axes([0, 2, 1]),
+            BLayout::Strided => self.buf.slice_mut(s![..;2, .., ..;2]),
+            BLayout::Reversed => self.buf.slice_mut(s![..;-1, .., ..]),
+        }
+    }
+
+    pub fn to_owned(&self) -> Array3<T> {
+        self.view().to_owned()
+    }
+
+    /// The pad between the elements of a strided batch, to check it is untouched.
+    pub fn outside(&self) -> Vec<T> {
+        match self.layout {
+            BLayout::Strided => self
+                .buf
+                .indexed_iter()
+                .filter(|((b, _, j), _)| b % 2 == 1 || j % 2 == 1)
+                .map(|(_, v)| *v)
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -12,11 +12,13 @@
 /// The tests of one element type: `$t` with its resident dot product (`$dot`, which makes the
 /// device scalars) and its routines.
 macro_rules! device_scalar_tests {
-    ($m:ident, $t:ty, $dot:path, $ger:path, $syr:path, $syr2:path, $syrk:path, $syr2k:path,
-     $gemmtr:path, $symm:path, $trmm:path, $trsm:path) => {
+    ($m:ident: $t:ty, $dot:ident, [$ger:ident, $syr:ident, $syr2:ident, $syrk:ident,
+     $syr2k:ident, $gemmtr:ident, $symm:ident, $trmm:ident, $trsm:ident]) => {
         mod $m {
-            use ndarray::{array, Array2};
+            use ndarray::{array, Array2, ArrayView2, ArrayViewMut2};
+            use wgblas::blas::{$gemmtr, $ger, $symm, $syr, $syr2, $syr2k, $syrk, $trmm, $trsm};
             use wgblas::layout::Scalar;
+            use wgblas::resident::$dot;
             use wgblas::{Diag, GpuScalar, Side, Transpose, Uplo};
 
             use crate::common::ctx;
@@ -149,65 +151,48 @@ macro_rules! device_scalar_tests {
                 array![[v, 7.0], [v, v]]
             }
 
+            /// The cases of [`tri_cases`] for `prod`, each run by `call(alpha, beta, A, B, C)`
+            /// in both forms, against the expected C.
+            fn tri_test(
+                what: &str,
+                prod: [T; 3],
+                call: impl Fn(Scalar<'_, T>, Scalar<'_, T>, &Array2<T>, &Array2<T>, &mut Array2<T>),
+            ) {
+                for (alpha, beta, nan_ab, nan_c, want) in tri_cases(prod) {
+                    let (a, b) = ab(nan_ab);
+                    each_form(&[alpha, beta], |s, form| {
+                        let mut c = c_lower(nan_c);
+                        call(s[0], s[1], &a, &b, &mut c);
+                        check(&c, &want, &format!("{what} {alpha} {beta} ({form})"));
+                    });
+                }
+            }
+
             #[test]
             fn syrk() {
                 // A·Aᵀ = [[5, 11], [11, 25]].
-                for (alpha, beta, nan_ab, nan_c, want) in tri_cases([5.0, 11.0, 25.0]) {
-                    let (a, _) = ab(nan_ab);
-                    each_form(&[alpha, beta], |s, form| {
-                        let mut c = c_lower(nan_c);
-                        let (uplo, t) = (Uplo::Lower, Transpose::No);
-                        $syrk(ctx(), uplo, t, s[0], a.view(), s[1], c.view_mut()).unwrap();
-                        check(&c, &want, &format!("syrk {alpha} {beta} ({form})"));
-                    });
-                }
+                tri_test("syrk", [5.0, 11.0, 25.0], |al, be, a, _, c| {
+                    let (u, t) = (Uplo::Lower, Transpose::No);
+                    $syrk(ctx(), u, t, al, a.view(), be, c.view_mut()).unwrap();
+                });
             }
 
             #[test]
             fn syr2k() {
                 // A·Bᵀ = [[1, 3], [3, 7]] = B·Aᵀ: the sum is [[2, 6], [6, 14]].
-                for (alpha, beta, nan_ab, nan_c, want) in tri_cases([2.0, 6.0, 14.0]) {
-                    let (a, b) = ab(nan_ab);
-                    each_form(&[alpha, beta], |s, form| {
-                        let mut c = c_lower(nan_c);
-                        $syr2k(
-                            ctx(),
-                            Uplo::Lower,
-                            Transpose::No,
-                            s[0],
-                            a.view(),
-                            b.view(),
-                            s[1],
-                            c.view_mut(),
-                        )
-                        .unwrap();
-                        check(&c, &want, &format!("syr2k {alpha} {beta} ({form})"));
-                    });
-                }
+                tri_test("syr2k", [2.0, 6.0, 14.0], |al, be, a, b, c| {
+                    let (u, t) = (Uplo::Lower, Transpose::No);
+                    $syr2k(ctx(), u, t, al, a.view(), b.view(), be, c.view_mut()).unwrap();
+                });
             }
 
             #[test]
             fn gemmtr() {
                 // A·B = [[3, 2], [7, 4]]; the lower triangle of C: 3, 7, 4.
-                for (alpha, beta, nan_ab, nan_c, want) in tri_cases([3.0, 7.0, 4.0]) {
-                    let (a, b) = ab(nan_ab);
-                    each_form(&[alpha, beta], |s, form| {
-                        let mut c = c_lower(nan_c);
-                        $gemmtr(
-                            ctx(),
-                            Uplo::Lower,
-                            Transpose::No,
-                            Transpose::No,
-                            s[0],
-                            a.view(),
-                            b.view(),
-                            s[1],
-                            c.view_mut(),
-                        )
-                        .unwrap();
-                        check(&c, &want, &format!("gemmtr {alpha} {beta} ({form})"));
-                    });
-                }
+                tri_test("gemmtr", [3.0, 7.0, 4.0], |al, be, a, b, c| {
+                    let (u, t) = (Uplo::Lower, Transpose::No);
+                    $gemmtr(ctx(), u, t, t, al, a.view(), b.view(), be, c.view_mut()).unwrap();
+                });
             }
 
             #[test]
@@ -227,18 +212,8 @@ macro_rules! device_scalar_tests {
                 for (alpha, beta, b, c0, want) in cases {
                     each_form(&[alpha, beta], |s, form| {
                         let mut c = Array2::from_elem((2, 2), c0);
-                        let (a, b) = (a.view(), b.view());
-                        $symm(
-                            ctx(),
-                            Side::Left,
-                            Uplo::Lower,
-                            s[0],
-                            a,
-                            b,
-                            s[1],
-                            c.view_mut(),
-                        )
-                        .unwrap();
+                        let (a, b, sl) = (a.view(), b.view(), (Side::Left, Uplo::Lower));
+                        $symm(ctx(), sl.0, sl.1, s[0], a, b, s[1], c.view_mut()).unwrap();
                         check(&c, &want, &format!("symm {alpha} {beta} ({form})"));
                     });
                 }
@@ -257,13 +232,29 @@ macro_rules! device_scalar_tests {
                     (0.0, &nan, &nan, Array2::zeros((2, 2))),
                     (NAN, &a, &b0, nan.clone()),
                 ];
+                left_tri_test("trmm", &cases, |al, a, b| {
+                    let (side, uplo, t) = (Side::Left, Uplo::Upper, Transpose::No);
+                    $trmm(ctx(), side, uplo, t, Diag::NonUnit, al, a, b)
+                });
+            }
+
+            /// The (alpha, A, B, B after) cases of a triangular Level 3 routine through
+            /// `call(alpha, A, B)`, in both forms.
+            #[allow(clippy::type_complexity)]
+            fn left_tri_test(
+                what: &str,
+                cases: &[(T, &Array2<T>, &Array2<T>, Array2<T>)],
+                call: impl Fn(
+                    Scalar<'_, T>,
+                    ArrayView2<'_, T>,
+                    ArrayViewMut2<'_, T>,
+                ) -> wgblas::Result<()>,
+            ) {
                 for (alpha, a, b0, want) in cases {
-                    each_form(&[alpha], |s, form| {
-                        let mut b = b0.clone();
-                        let (side, uplo, t) = (Side::Left, Uplo::Upper, Transpose::No);
-                        let (a, b_out) = (a.view(), b.view_mut());
-                        $trmm(ctx(), side, uplo, t, Diag::NonUnit, s[0], a, b_out).unwrap();
-                        check(&b, &want, &format!("trmm alpha {alpha} ({form})"));
+                    each_form(&[*alpha], |s, form| {
+                        let mut b = (*b0).clone();
+                        call(s[0], a.view(), b.view_mut()).unwrap();
+                        check(&b, want, &format!("{what} alpha {alpha} ({form})"));
                     });
                 }
             }
@@ -283,46 +274,19 @@ macro_rules! device_scalar_tests {
                     (0.0, &bad_a, &bad_b, Array2::zeros((2, 2))),
                     (NAN, &a, &b0, Array2::from_elem((2, 2), NAN)),
                 ];
-                for (alpha, a, b0, want) in cases {
-                    each_form(&[alpha], |s, form| {
-                        let mut b = b0.clone();
-                        let (side, uplo, t) = (Side::Left, Uplo::Lower, Transpose::No);
-                        let (a, b_out) = (a.view(), b.view_mut());
-                        $trsm(ctx(), side, uplo, t, Diag::NonUnit, s[0], a, b_out).unwrap();
-                        check(&b, &want, &format!("trsm alpha {alpha} ({form})"));
-                    });
-                }
+                left_tri_test("trsm", &cases, |al, a, b| {
+                    let (side, uplo, t) = (Side::Left, Uplo::Lower, Transpose::No);
+                    $trsm(ctx(), side, uplo, t, Diag::NonUnit, al, a, b)
+                });
             }
         }
     };
 }
 
-device_scalar_tests!(
-    single,
-    f32,
-    wgblas::resident::sdot,
-    wgblas::blas::sger,
-    wgblas::blas::ssyr,
-    wgblas::blas::ssyr2,
-    wgblas::blas::ssyrk,
-    wgblas::blas::ssyr2k,
-    wgblas::blas::sgemmtr,
-    wgblas::blas::ssymm,
-    wgblas::blas::strmm,
-    wgblas::blas::strsm
-);
+device_scalar_tests! {
+    single: f32, sdot, [sger, ssyr, ssyr2, ssyrk, ssyr2k, sgemmtr, ssymm, strmm, strsm]
+}
 
-device_scalar_tests!(
-    double,
-    f64,
-    wgblas::resident::ddot,
-    wgblas::blas::dger,
-    wgblas::blas::dsyr,
-    wgblas::blas::dsyr2,
-    wgblas::blas::dsyrk,
-    wgblas::blas::dsyr2k,
-    wgblas::blas::dgemmtr,
-    wgblas::blas::dsymm,
-    wgblas::blas::dtrmm,
-    wgblas::blas::dtrsm
-);
+device_scalar_tests! {
+    double: f64, ddot, [dger, dsyr, dsyr2, dsyrk, dsyr2k, dgemmtr, dsymm, dtrmm, dtrsm]
+}

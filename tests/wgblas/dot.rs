@@ -72,7 +72,7 @@ describe::described_tests!(Dot, 100);
 fn validation_extension_forms() {
     let x = Array1::<f32>::ones(5);
     let err = x.gpu_dot(&Array1::<f32>::ones(6)).unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "sdot", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "sdot", "y"));
 }
 
 #[test]

@@ -5,13 +5,19 @@
 use ndarray::{array, Array1, Array2};
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Diag, Uplo};
+use wgblas::{blas, Uplo};
 
 use crate::common::*;
 use crate::describe;
 use crate::describe::Elem;
 use crate::dgemm::rand64;
 use crate::f64_level1::view;
+use wgblas::{
+    Diag::{NonUnit, Unit},
+    Side::Left,
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 pub use crate::f64_level2::*;
 
@@ -21,7 +27,6 @@ pub use crate::f64_level2::*;
 /// host computation for equality; each `_inplace` form against its plain form.
 #[test]
 fn extension_traits_on_f64_arrays() {
-    use wgblas::Side;
     let a = array![[2.0f64, -1.0, 3.0], [1.0, 4.0, -2.0], [0.0, 1.0, 5.0]];
     let b = array![[1.0f64, 0.0, -1.0], [2.0, 1.0, 0.0], [-1.0, 3.0, 1.0]];
     let x = array![1.0f64, -2.0, 3.0];
@@ -81,34 +86,20 @@ fn extension_traits_on_f64_arrays() {
     let mut z = y.clone();
     a.gpu_gemv_inplace(2.0, &x, 1.0, &mut z).unwrap();
     assert_eq!(z, a.dot(&x) * 2.0 + &y);
-    let l = tri(&a, Uplo::Lower, false);
+    let l = tri(&a, Lower, false);
     let lb = l.dot(&x);
-    assert_eq!(
-        a.gpu_trsv(Uplo::Lower, Transpose::No, Diag::NonUnit, &lb)
-            .unwrap(),
-        x
-    );
+    assert_eq!(a.gpu_trsv(Lower, No, NonUnit, &lb).unwrap(), x);
     let mut z = lb.clone();
-    a.gpu_trsv_inplace(Uplo::Lower, Transpose::No, Diag::NonUnit, &mut z)
-        .unwrap();
+    a.gpu_trsv_inplace(Lower, No, NonUnit, &mut z).unwrap();
     assert_eq!(z, x);
-    assert_eq!(
-        a.gpu_symv(Uplo::Upper, &x).unwrap(),
-        sym(&a, Uplo::Upper).dot(&x)
-    );
+    assert_eq!(a.gpu_symv(Upper, &x).unwrap(), sym(&a, Upper).dot(&x));
     let mut z = y.clone();
-    a.gpu_symv_inplace(Uplo::Upper, -1.0, &x, 2.0, &mut z)
-        .unwrap();
-    assert_eq!(z, &y * 2.0 - sym(&a, Uplo::Upper).dot(&x));
-    let u1 = tri(&a, Uplo::Upper, true);
-    assert_eq!(
-        a.gpu_trmv(Uplo::Upper, Transpose::Yes, Diag::Unit, &x)
-            .unwrap(),
-        u1.t().dot(&x)
-    );
+    a.gpu_symv_inplace(Upper, -1.0, &x, 2.0, &mut z).unwrap();
+    assert_eq!(z, &y * 2.0 - sym(&a, Upper).dot(&x));
+    let u1 = tri(&a, Upper, true);
+    assert_eq!(a.gpu_trmv(Upper, Yes, Unit, &x).unwrap(), u1.t().dot(&x));
     let mut z = x.clone();
-    a.gpu_trmv_inplace(Uplo::Upper, Transpose::Yes, Diag::Unit, &mut z)
-        .unwrap();
+    a.gpu_trmv_inplace(Upper, Yes, Unit, &mut z).unwrap();
     assert_eq!(z, u1.t().dot(&x));
     let outer =
         |u: &Array1<f64>, v: &Array1<f64>| Array2::from_shape_fn((3, 3), |(i, j)| u[i] * v[j]);
@@ -125,50 +116,46 @@ fn extension_traits_on_f64_arrays() {
             }
         })
     };
-    let want = keep_other(&a + &outer(&x, &x), Uplo::Upper);
-    assert_eq!(x.gpu_syr(Uplo::Upper, 1.0, &a).unwrap(), want);
+    let want = keep_other(&a + &outer(&x, &x), Upper);
+    assert_eq!(x.gpu_syr(Upper, 1.0, &a).unwrap(), want);
     let mut m = a.clone();
-    x.gpu_syr_inplace(Uplo::Upper, 1.0, &mut m).unwrap();
+    x.gpu_syr_inplace(Upper, 1.0, &mut m).unwrap();
     assert_eq!(m, want);
-    let want = keep_other(&a + &outer(&x, &y) + &outer(&y, &x), Uplo::Lower);
-    assert_eq!(x.gpu_syr2(Uplo::Lower, 1.0, &y, &a).unwrap(), want);
+    let want = keep_other(&a + &outer(&x, &y) + &outer(&y, &x), Lower);
+    assert_eq!(x.gpu_syr2(Lower, 1.0, &y, &a).unwrap(), want);
     let mut m = a.clone();
-    x.gpu_syr2_inplace(Uplo::Lower, 1.0, &y, &mut m).unwrap();
+    x.gpu_syr2_inplace(Lower, 1.0, &y, &mut m).unwrap();
     assert_eq!(m, want);
     // Level 3 (the plain forms write zeros outside the triangle of a triangular output).
-    let want = tri(&a.dot(&b), Uplo::Lower, false);
-    assert_eq!(a.gpu_gemmtr(Uplo::Lower, &b).unwrap(), want);
+    let want = tri(&a.dot(&b), Lower, false);
+    assert_eq!(a.gpu_gemmtr(Lower, &b).unwrap(), want);
     let mut m = Array2::zeros((3, 3));
-    a.gpu_gemmtr_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut m)
-        .unwrap();
+    a.gpu_gemmtr_inplace(Lower, 1.0, &b, 0.0, &mut m).unwrap();
     assert_eq!(m, want);
-    let want = tri(&a.dot(&a.t()), Uplo::Upper, false);
-    assert_eq!(a.gpu_syrk(Uplo::Upper).unwrap(), want);
+    let want = tri(&a.dot(&a.t()), Upper, false);
+    assert_eq!(a.gpu_syrk(Upper).unwrap(), want);
     let mut m = Array2::zeros((3, 3));
-    a.gpu_syrk_inplace(Uplo::Upper, 1.0, 0.0, &mut m).unwrap();
+    a.gpu_syrk_inplace(Upper, 1.0, 0.0, &mut m).unwrap();
     assert_eq!(m, want);
-    let want = tri(&(a.dot(&b.t()) + b.dot(&a.t())), Uplo::Lower, false);
-    assert_eq!(a.gpu_syr2k(Uplo::Lower, &b).unwrap(), want);
+    let want = tri(&(a.dot(&b.t()) + b.dot(&a.t())), Lower, false);
+    assert_eq!(a.gpu_syr2k(Lower, &b).unwrap(), want);
     let mut m = Array2::zeros((3, 3));
-    a.gpu_syr2k_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut m)
-        .unwrap();
+    a.gpu_syr2k_inplace(Lower, 1.0, &b, 0.0, &mut m).unwrap();
     assert_eq!(m, want);
-    let want = sym(&a, Uplo::Upper).dot(&b);
-    assert_eq!(a.gpu_symm(Side::Left, Uplo::Upper, &b).unwrap(), want);
+    let want = sym(&a, Upper).dot(&b);
+    assert_eq!(a.gpu_symm(Left, Upper, &b).unwrap(), want);
     let mut m = Array2::zeros((3, 3));
-    a.gpu_symm_inplace(Side::Left, Uplo::Upper, 1.0, &b, 0.0, &mut m)
+    a.gpu_symm_inplace(Left, Upper, 1.0, &b, 0.0, &mut m)
         .unwrap();
     assert_eq!(m, want);
     let want = l.dot(&b);
-    let (lo, no, nu) = (Uplo::Lower, Transpose::No, Diag::NonUnit);
-    assert_eq!(a.gpu_trmm(Side::Left, lo, no, nu, &b).unwrap(), want);
+    let (lo, no, nu) = (Lower, No, NonUnit);
+    assert_eq!(a.gpu_trmm(Left, lo, no, nu, &b).unwrap(), want);
     let mut m = b.clone();
-    a.gpu_trmm_inplace(Side::Left, lo, no, nu, 1.0, &mut m)
-        .unwrap();
+    a.gpu_trmm_inplace(Left, lo, no, nu, 1.0, &mut m).unwrap();
     assert_eq!(m, want);
-    assert_eq!(a.gpu_trsm(Side::Left, lo, no, nu, &want).unwrap(), b);
-    a.gpu_trsm_inplace(Side::Left, lo, no, nu, 1.0, &mut m)
-        .unwrap();
+    assert_eq!(a.gpu_trsm(Left, lo, no, nu, &want).unwrap(), b);
+    a.gpu_trsm_inplace(Left, lo, no, nu, 1.0, &mut m).unwrap();
     assert_eq!(m, b);
     // Resident short forms on f64.
     let c = ctx();
@@ -196,23 +183,14 @@ fn dsymv_device_scalars() {
     let kept = |v: f64| f64::device(c, v).unwrap();
     let n = 37;
     let full = rand64(21, (n, n));
-    let a = poisoned(&full, Uplo::Lower, Diag::NonUnit);
+    let a = poisoned(&full, Lower, NonUnit);
     let (x, y0) = (vec64(22, n), vec64(23, n));
     for (alpha, beta) in [(0.7, -1.3), (2.0, 1.0), (-0.5, 0.0), (0.0, 0.9)] {
         let mut host = y0.clone();
-        blas::dsymv(
-            c,
-            Uplo::Lower,
-            alpha,
-            a.view(),
-            x.view(),
-            beta,
-            host.view_mut(),
-        )
-        .unwrap();
+        blas::dsymv(c, Lower, alpha, a.view(), x.view(), beta, host.view_mut()).unwrap();
         let (da, db) = (kept(alpha), kept(beta));
         let mut dev = y0.clone();
-        blas::dsymv(c, Uplo::Lower, &da, a.view(), x.view(), &db, dev.view_mut()).unwrap();
+        blas::dsymv(c, Lower, &da, a.view(), x.view(), &db, dev.view_mut()).unwrap();
         assert!(
             dev.iter()
                 .zip(&host)
@@ -226,7 +204,7 @@ fn dsymv_device_scalars() {
     let mut y = array![1.0f64, 2.0];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         &kept(0.0),
         nan_a.view(),
         array![inf, nan].view(),
@@ -239,7 +217,7 @@ fn dsymv_device_scalars() {
     let mut y = array![nan, inf];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         &kept(1.0),
         a2.view(),
         array![1.0, 1.0].view(),
@@ -252,7 +230,7 @@ fn dsymv_device_scalars() {
     let mut y = array![-0.0f64, nan];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         &kept(0.0),
         nan_a.view(),
         array![1.0, 1.0].view(),
@@ -268,7 +246,7 @@ fn dsymv_device_scalars() {
     let mut y = array![1.0f64, 1.0];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         &kept(nan),
         a2.view(),
         array![1.0, 1.0].view(),
@@ -287,7 +265,7 @@ fn dsymv_device_scalars() {
     let mut y = array![5.0f64, 5.0];
     let err = blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         1.0,
         a2.view(),
         array![1.0, 1.0].view(),
@@ -295,11 +273,7 @@ fn dsymv_device_scalars() {
         y.view_mut(),
     )
     .unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("InvalidArgument", "dsymv", "beta"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("InvalidArgument", "dsymv", "beta"));
     assert_eq!(y, array![5.0, 5.0]);
 }
 
@@ -317,32 +291,14 @@ fn dgemv_dgemm_device_scalars() {
     for (alpha, beta) in [(0.7, -1.3), (1.0, 0.0), (-2.0, 1.0)] {
         let (da, db) = (kept(alpha), kept(beta));
         let (mut yh, mut yd) = (y0.clone(), y0.clone());
-        blas::dgemv(
-            c,
-            Transpose::No,
-            alpha,
-            a.view(),
-            x.view(),
-            beta,
-            yh.view_mut(),
-        )
-        .unwrap();
-        blas::dgemv(
-            c,
-            Transpose::No,
-            &da,
-            a.view(),
-            x.view(),
-            &db,
-            yd.view_mut(),
-        )
-        .unwrap();
+        blas::dgemv(c, No, alpha, a.view(), x.view(), beta, yh.view_mut()).unwrap();
+        blas::dgemv(c, No, &da, a.view(), x.view(), &db, yd.view_mut()).unwrap();
         assert!(
             bits(yh.as_slice().unwrap(), yd.as_slice().unwrap()),
             "dgemv {alpha} {beta}"
         );
         let (mut ch, mut cd) = (c0.clone(), c0.clone());
-        let no = Transpose::No;
+        let no = No;
         blas::dgemm(c, no, no, alpha, a.view(), b.view(), beta, ch.view_mut()).unwrap();
         blas::dgemm(c, no, no, &da, a.view(), b.view(), &db, cd.view_mut()).unwrap();
         assert!(
@@ -363,7 +319,7 @@ fn dgemv_dgemm_device_scalars() {
     // Device alpha = 0: A and B (A and x) not read; device beta = 0: C (y) not read.
     let nan_a = Array2::from_elem((2, 2), f64::NAN);
     let mut cm = array![[1.0f64, 2.0], [3.0, 4.0]];
-    let no = Transpose::No;
+    let no = No;
     blas::dgemm(
         c,
         no,
@@ -449,7 +405,7 @@ fn past_one_binding_in_blocks() {
     let f = metrics::forward_factor_f64(&got, &want, &bound).unwrap();
     assert!(f <= threshold("sger"), "dger in blocks: {f}");
     for uplo in UPLOS {
-        let a = poisoned(&rand64(45, (n, n)), uplo, Diag::NonUnit);
+        let a = poisoned(&rand64(45, (n, n)), uplo, NonUnit);
         let mask = |m: &Array2<f64>| {
             Array2::from_shape_fn(m.dim(), |(i, j)| {
                 if in_triangle(uplo, i, j) {
@@ -492,7 +448,7 @@ fn past_one_binding_in_blocks() {
         // dsymv, device beta included (the first product of each row block applies it).
         let full = rand64(46, (n, n));
         let sym = Array2::from_shape_fn((n, n), |(i, j)| full[[i.max(j), i.min(j)]]);
-        let a = poisoned(&sym, uplo, Diag::NonUnit);
+        let a = poisoned(&sym, uplo, NonUnit);
         let y0 = vec64(47, n);
         let (one, b) = (
             own.upload_vector(&array![1.0f64]).unwrap(),

@@ -64,11 +64,7 @@ fn ddot_edges() {
     let empty = wgblas::resident::ddot(ctx(), e.view(), e.view()).unwrap();
     assert_eq!(empty.get().unwrap(), 0.0);
     let err = blas::ddot(ctx(), x.view(), array![1.0f64].view()).unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("DimensionMismatch", "ddot", "y"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("DimensionMismatch", "ddot", "y"));
 }
 
 /// daxpy's fixtures, strides, lengths and length mismatches are in the description
@@ -236,11 +232,7 @@ fn drot_drotm_edges() {
     assert_eq!((x[1], y[0]), (1.0, 2.0));
     let err =
         blas::drotm(ctx(), x.view_mut(), y.view_mut(), [0.5, 1.0, 1.0, 1.0, 1.0]).unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("InvalidArgument", "drotm", "param"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("InvalidArgument", "drotm", "param"));
     let mut short = array![1.0f64];
     for err in [
         blas::drot(ctx(), x.view_mut(), short.view_mut(), 0.6, 0.8).unwrap_err(),

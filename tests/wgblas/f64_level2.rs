@@ -17,6 +17,11 @@ use crate::common::*;
 use crate::describe;
 use crate::dgemm::rand64;
 use crate::f64_level1::strided;
+use wgblas::{
+    Diag::{NonUnit, Unit},
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 pub fn threshold(s_twin: &str) -> f64 {
     metrics::spec(s_twin).unwrap().threshold
@@ -28,29 +33,29 @@ pub fn vec64(seed: u64, n: usize) -> Array1<f64> {
 
 pub fn cuplo(u: Uplo) -> CBLAS_UPLO {
     match u {
-        Uplo::Upper => CBLAS_UPLO::CblasUpper,
-        Uplo::Lower => CBLAS_UPLO::CblasLower,
+        Upper => CBLAS_UPLO::CblasUpper,
+        Lower => CBLAS_UPLO::CblasLower,
     }
 }
 
 pub fn ctrans(t: Transpose) -> CBLAS_TRANSPOSE {
     match t {
-        Transpose::No => CBLAS_TRANSPOSE::CblasNoTrans,
-        Transpose::Yes => CBLAS_TRANSPOSE::CblasTrans,
+        No => CBLAS_TRANSPOSE::CblasNoTrans,
+        Yes => CBLAS_TRANSPOSE::CblasTrans,
     }
 }
 
 pub fn cdiag(d: Diag) -> CBLAS_DIAG {
     match d {
-        Diag::NonUnit => CBLAS_DIAG::CblasNonUnit,
-        Diag::Unit => CBLAS_DIAG::CblasUnit,
+        NonUnit => CBLAS_DIAG::CblasNonUnit,
+        Unit => CBLAS_DIAG::CblasUnit,
     }
 }
 
 /// `a` with NaN outside triangle `uplo` (and on the diagonal for `Diag::Unit`).
 pub fn poisoned(a: &Array2<f64>, uplo: Uplo, diag: Diag) -> Array2<f64> {
     Array2::from_shape_fn(a.dim(), |(i, j)| {
-        if !in_triangle(uplo, i, j) || i == j && diag == Diag::Unit {
+        if !in_triangle(uplo, i, j) || i == j && diag == Unit {
             f64::NAN
         } else {
             a[[i, j]]
@@ -227,7 +232,7 @@ fn special_values_and_quick_returns() {
     let mut y = array![1.0f64, 2.0];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         0.0,
         a.view(),
         array![inf, 1.0].view(),
@@ -240,7 +245,7 @@ fn special_values_and_quick_returns() {
     let mut y = array![nan, inf];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         1.0,
         a.view(),
         array![1.0, 1.0].view(),
@@ -252,7 +257,7 @@ fn special_values_and_quick_returns() {
     let mut y = array![1.0f64, 1.0];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         1.0,
         a.view(),
         array![1.0, 1.0].view(),
@@ -266,7 +271,7 @@ fn special_values_and_quick_returns() {
     let mut y = array![0.0f64, 0.0];
     blas::dsymv(
         c,
-        Uplo::Lower,
+        Lower,
         1.0,
         a.view(),
         array![0.0, 1.0].view(),
@@ -279,7 +284,7 @@ fn special_values_and_quick_returns() {
     let mut y = array![-0.0f64, nan];
     blas::dsymv(
         c,
-        Uplo::Upper,
+        Upper,
         0.0,
         Array2::from_elem((2, 2), nan).view(),
         array![1.0, 1.0].view(),
@@ -291,40 +296,16 @@ fn special_values_and_quick_returns() {
     // dtrmv: the unit diagonal and the other triangle are never read; 0·Inf = NaN.
     let a = array![[nan, 2.0], [nan, nan]];
     let mut x = array![1.0f64, 3.0];
-    blas::dtrmv(
-        c,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::Unit,
-        a.view(),
-        x.view_mut(),
-    )
-    .unwrap();
+    blas::dtrmv(c, Upper, No, Unit, a.view(), x.view_mut()).unwrap();
     assert_eq!(x, array![7.0, 3.0]);
     let a = array![[1.0f64, inf], [nan, 1.0]];
     let mut x = array![1.0f64, 0.0];
-    blas::dtrmv(
-        c,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
-        a.view(),
-        x.view_mut(),
-    )
-    .unwrap();
+    blas::dtrmv(c, Upper, No, NonUnit, a.view(), x.view_mut()).unwrap();
     assert!(x[0].is_nan() && x[1] == 0.0, "{x}");
     // dtrsv: a zero pivot gives Inf/NaN as in reference DTRSV (no test, no error).
     let a = array![[0.0f64, nan], [1.0, 1.0]];
     let mut x = array![1.0f64, 1.0];
-    blas::dtrsv(
-        c,
-        Uplo::Lower,
-        Transpose::No,
-        Diag::NonUnit,
-        a.view(),
-        x.view_mut(),
-    )
-    .unwrap();
+    blas::dtrsv(c, Lower, No, NonUnit, a.view(), x.view_mut()).unwrap();
     assert!(x[0].is_infinite() && x[1].is_infinite(), "{x}");
     // dger: alpha = 0 returns at once (A untouched, NaN operands unread); otherwise
     // 0·Inf = NaN; a NaN alpha is not 0.
@@ -359,9 +340,9 @@ fn special_values_and_quick_returns() {
     assert!(a.iter().all(|v| v.is_nan()));
     // dsyr / dsyr2: alpha = 0 returns at once; 0·Inf = NaN on the triangle only.
     let mut a = array![[1.0f64, nan], [2.0, 3.0]];
-    blas::dsyr(c, Uplo::Lower, 0.0, array![inf, nan].view(), a.view_mut()).unwrap();
+    blas::dsyr(c, Lower, 0.0, array![inf, nan].view(), a.view_mut()).unwrap();
     assert_eq!((a[[0, 0]], a[[1, 0]], a[[1, 1]]), (1.0, 2.0, 3.0));
-    blas::dsyr(c, Uplo::Lower, 1.0, array![0.0, inf].view(), a.view_mut()).unwrap();
+    blas::dsyr(c, Lower, 1.0, array![0.0, inf].view(), a.view_mut()).unwrap();
     assert!(
         a[[0, 0]] == 1.0 && a[[1, 0]].is_nan() && a[[1, 1]].is_infinite(),
         "{a}"
@@ -369,7 +350,7 @@ fn special_values_and_quick_returns() {
     let mut a = array![[1.0f64, 1.0], [nan, 1.0]];
     blas::dsyr2(
         c,
-        Uplo::Upper,
+        Upper,
         1.0,
         array![0.0, 1.0].view(),
         array![inf, 1.0].view(),
@@ -385,17 +366,7 @@ fn special_values_and_quick_returns() {
     // dsyr2k: k = 0 and alpha = 0 read neither A nor B (C = beta·C on the triangle).
     let mut cm = array![[1.0f64, nan], [2.0, 3.0]];
     let e = Array2::from_elem((2, 3), nan);
-    blas::dsyr2k(
-        c,
-        Uplo::Lower,
-        Transpose::No,
-        0.0,
-        e.view(),
-        e.view(),
-        2.0,
-        cm.view_mut(),
-    )
-    .unwrap();
+    blas::dsyr2k(c, Lower, No, 0.0, e.view(), e.view(), 2.0, cm.view_mut()).unwrap();
     assert_eq!((cm[[0, 0]], cm[[1, 0]], cm[[1, 1]]), (2.0, 4.0, 6.0));
     assert!(cm[[0, 1]].is_nan());
 }
@@ -408,42 +379,25 @@ fn validation_and_missing_f64() {
     let a = Array2::<f64>::ones((3, 3));
     let mut y = array![9.0f64, 9.0, 9.0];
     let two = array![1.0f64, 1.0];
-    let err = blas::dsymv(
-        ctx(),
-        Uplo::Upper,
-        1.0,
-        a.view(),
-        two.view(),
-        0.0,
-        y.view_mut(),
-    )
-    .unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("DimensionMismatch", "dsymv", "x"),
-        "{err}"
-    );
+    let err = blas::dsymv(ctx(), Upper, 1.0, a.view(), two.view(), 0.0, y.view_mut()).unwrap_err();
+    describe::assert_named(&err, ("DimensionMismatch", "dsymv", "x"));
     let err = blas::dtrsv(
         ctx(),
-        Uplo::Upper,
-        Transpose::No,
-        Diag::Unit,
+        Upper,
+        No,
+        Unit,
         Array2::<f64>::ones((2, 3)).view(),
         y.view_mut(),
     )
     .unwrap_err();
-    assert_eq!(describe::named(&err), ("NotSquare", "dtrsv", "a"), "{err}");
+    describe::assert_named(&err, ("NotSquare", "dtrsv", "a"));
     let mut am = Array2::<f64>::from_elem((3, 2), 9.0);
     let err = blas::dger(ctx(), 1.0, two.view(), two.view(), am.view_mut()).unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("DimensionMismatch", "dger", "x"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("DimensionMismatch", "dger", "x"));
     let err = blas::dsyr2k(
         ctx(),
-        Uplo::Upper,
-        Transpose::No,
+        Upper,
+        No,
         1.0,
         Array2::<f64>::ones((3, 2)).view(),
         Array2::<f64>::ones((3, 1)).view(),
@@ -451,11 +405,7 @@ fn validation_and_missing_f64() {
         Array2::<f64>::zeros((3, 3)).view_mut(),
     )
     .unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("DimensionMismatch", "dsyr2k", "b"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("DimensionMismatch", "dsyr2k", "b"));
     assert_eq!(y, array![9.0, 9.0, 9.0]);
     assert!(am.iter().all(|&v| v == 9.0));
 
@@ -471,40 +421,15 @@ fn validation_and_missing_f64() {
         unsupported("dnrm2")
     );
     assert_eq!(
-        blas::dsymv(
-            &own,
-            Uplo::Upper,
-            1.0,
-            a.view(),
-            x.view(),
-            0.0,
-            y.view_mut()
-        )
-        .unwrap_err(),
+        blas::dsymv(&own, Upper, 1.0, a.view(), x.view(), 0.0, y.view_mut()).unwrap_err(),
         unsupported("dsymv")
     );
     assert_eq!(
-        blas::dtrmv(
-            &own,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            a.view(),
-            y.view_mut()
-        )
-        .unwrap_err(),
+        blas::dtrmv(&own, Upper, No, NonUnit, a.view(), y.view_mut()).unwrap_err(),
         unsupported("dtrmv")
     );
     assert_eq!(
-        blas::dtrsv(
-            &own,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            a.view(),
-            y.view_mut()
-        )
-        .unwrap_err(),
+        blas::dtrsv(&own, Upper, No, NonUnit, a.view(), y.view_mut()).unwrap_err(),
         unsupported("dtrsv")
     );
     let mut a3 = Array2::<f64>::from_elem((3, 3), 9.0);
@@ -513,25 +438,15 @@ fn validation_and_missing_f64() {
         unsupported("dger")
     );
     assert_eq!(
-        blas::dsyr(&own, Uplo::Upper, 1.0, x.view(), a3.view_mut()).unwrap_err(),
+        blas::dsyr(&own, Upper, 1.0, x.view(), a3.view_mut()).unwrap_err(),
         unsupported("dsyr")
     );
     assert_eq!(
-        blas::dsyr2(&own, Uplo::Upper, 1.0, x.view(), x.view(), a3.view_mut()).unwrap_err(),
+        blas::dsyr2(&own, Upper, 1.0, x.view(), x.view(), a3.view_mut()).unwrap_err(),
         unsupported("dsyr2")
     );
     assert_eq!(
-        blas::dsyr2k(
-            &own,
-            Uplo::Upper,
-            Transpose::No,
-            1.0,
-            a.view(),
-            a.view(),
-            0.0,
-            a3.view_mut()
-        )
-        .unwrap_err(),
+        blas::dsyr2k(&own, Upper, No, 1.0, a.view(), a.view(), 0.0, a3.view_mut()).unwrap_err(),
         unsupported("dsyr2k")
     );
     assert_eq!(y, array![9.0, 9.0, 9.0]);

@@ -1,103 +1,140 @@
-//! sgemm_batched: C_b ← alpha·op(A_b)·op(B_b) + beta·C_b for every b. Metric: the sgemm
-//! forward factor ≤ 1 (DESIGN.md §2) on every product of the batch, against OpenBLAS sgemm.
+//! sgemm_batched and dgemm_batched: C_b ← alpha·op(A_b)·op(B_b) + beta·C_b for every b, from
+//! the description [`GemmBatched`]. Metric: the gemm forward factor (DESIGN.md §2) on every
+//! product of the batch, against OpenBLAS gemm; hand-computed values below.
 
-use ndarray::{array, s, Array2, Array3, ArrayView3, ArrayViewMut3, Axis, ShapeBuilder};
+use ndarray::{array, Array2, Array3, ArrayView3, ArrayViewD, Axis, Ix3};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
-use wgblas::{blas, Error, GpuBatch};
+use wgblas::{blas, Context, GpuBatch};
 
 use crate::common::*;
-use crate::describe;
+use crate::describe::{self, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::gemm::Gemm;
 
-pub const THRESHOLD: f64 = 1.0;
+/// The threshold of every product of a batch: sgemm's forward factor in `metrics::spec`.
+pub fn threshold() -> f64 {
+    metrics::spec("sgemm").unwrap().threshold
+}
 pub const TRANS: [Transpose; 2] = [Transpose::No, Transpose::Yes];
 
-/// How a batch is stored.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum BLayout {
-    /// C order (batch stride m·n, row-major matrices).
-    C,
-    /// F order of the whole 3-D array (batch stride 1: the batch interleaved).
-    F,
-    /// A batch of column-major matrices (batch stride m·n), as a `.t()` of each matrix.
-    FMat,
-    /// Every other matrix and every other column of a larger array (gaps: gathered).
-    Strided,
-    /// The batch axis reversed (negative batch stride).
-    Reversed,
-}
+/// sgemm_batched and dgemm_batched: every product of the batch is a gemm, measured as
+/// [`Gemm`] measures one.
+pub struct GemmBatched;
 
-pub const BLAYOUTS: [BLayout; 5] = [
-    BLayout::C,
-    BLayout::F,
-    BLayout::FMat,
-    BLayout::Strided,
-    BLayout::Reversed,
-];
+impl Routine for GemmBatched {
+    const ID: Id = Id("gemm_batched", Out::CB);
 
-/// A batch stored in `layout` whose logical view equals the given values; pad NaN.
-pub struct Bat {
-    buf: Array3<f32>,
-    layout: BLayout,
-}
-
-impl Bat {
-    fn new(x: &Array3<f32>, layout: BLayout) -> Self {
-        let (b, m, n) = x.dim();
-        let buf = match layout {
-            BLayout::C => x.clone(),
-            BLayout::F => {
-                let mut f = Array3::zeros((b, m, n).f());
-                f.assign(x);
-                f
-            }
-            BLayout::FMat => x
-                .view()
-                .permuted_axes([0, 2, 1])
-                .as_standard_layout()
-                .into_owned(),
-            BLayout::Strided => {
-                let mut big = Array3::from_elem((2 * b, m, 2 * n), f32::NAN);
-                big.slice_mut(s![..;2, .., ..;2]).assign(x);
-                big
-            }
-            BLayout::Reversed => x.slice(s![..;-1, .., ..]).to_owned(),
+    fn inputs<T: Elem>(r: &mut StdRng, c: &Case) -> Ops<T> {
+        let (ra, ca) = shape(c.trans, c.m, c.k);
+        let (rb, cb) = shape(c.transb, c.k, c.n);
+        let mut batch = |(m, n)| Array3::from_shape_simple_fn((c.batch, m, n), || T::value(r));
+        let (a, b) = (batch((ra, ca)), batch((rb, cb)));
+        // beta = 0: C is never read, so it holds NaN.
+        let cm = match c.beta == 0.0 {
+            true => Array3::from_elem((c.batch, c.m, c.n), T::nan()),
+            false => batch((c.m, c.n)),
         };
-        Bat { buf, layout }
+        Ops::batched([a, b, cm])
     }
 
-    fn view(&self) -> ArrayView3<'_, f32> {
-        match self.layout {
-            BLayout::C | BLayout::F => self.buf.view(),
-            BLayout::FMat => self.buf.view().permuted_axes([0, 2, 1]),
-            BLayout::Strided => self.buf.slice(s![..;2, .., ..;2]),
-            BLayout::Reversed => self.buf.slice(s![..;-1, .., ..]),
-        }
+    fn call<T: Elem>(ctx: &Context, c: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        let (alpha, beta) = (T::from_f64(c.alpha), T::from_f64(c.beta));
+        let [a, b, cm] = &mut s.batches;
+        T::gemm_batched(ctx, c.trans, c.transb, alpha, a.r(), b.r(), beta, cm.w())
     }
 
-    fn view_mut(&mut self) -> ArrayViewMut3<'_, f32> {
-        match self.layout {
-            BLayout::C | BLayout::F => self.buf.view_mut(),
-            BLayout::FMat => self.buf.view_mut().permuted_axes([0, 2, 1]),
-            BLayout::Strided => self.buf.slice_mut(s![..;2, .., ..;2]),
-            BLayout::Reversed => self.buf.slice_mut(s![..;-1, .., ..]),
-        }
+    fn quick(_: &Case) -> bool {
+        false
     }
 
-    /// The pad between the elements of a strided batch (bits), to check it is untouched.
-    fn outside(&self) -> Vec<u32> {
-        match self.layout {
-            BLayout::Strided => self
-                .buf
-                .indexed_iter()
-                .filter(|((b, _, j), _)| b % 2 == 1 || j % 2 == 1)
-                .map(|(_, v)| v.to_bits())
-                .collect(),
-            _ => Vec::new(),
+    /// The largest measure of the products, each against OpenBLAS gemm (`Gemm::measure`).
+    fn measure<T: Elem>(c: &Case, o: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+        let got = got.into_dimensionality::<Ix3>().unwrap();
+        let product = |p| Gemm::measure(c, &o.product(p), got.index_axis(Axis(0), p).into_dyn());
+        (0..c.batch).map(product).fold(0.0, f64::max)
+    }
+
+    /// Every stored layout of each operand; every transpose with C, F and column-major
+    /// batches, alpha = 0 and beta = 0 among the scalars.
+    fn edges() -> Vec<Case> {
+        let mut v = Vec::new();
+        let no = Transpose::No;
+        for la in BLAYOUTS {
+            for lb in BLAYOUTS {
+                for lc in BLAYOUTS {
+                    v.push(bcase(3, 3, (9, 6, 5), (no, no), (1.0, 0.9), [la, lb, lc]));
+                }
+            }
         }
+        for t in trans_pairs() {
+            for layouts in [[BLayout::C; 3], [BLayout::FMat; 3], [BLayout::F; 3]] {
+                for ab in [(1.0, 0.0), (0.7, 1.0), (0.0, 0.9), (-1.0, 0.9)] {
+                    v.push(bcase(5, 4, (17, 15, 16), t, ab, layouts));
+                }
+            }
+        }
+        v
+    }
+
+    /// 1 to 5 products of odd sizes and the tile edges, any flags, scalars and layouts.
+    fn space() -> BoxedStrategy<Case> {
+        let dims = (
+            any::<u64>(),
+            1usize..6,
+            pick(&SIZES),
+            pick(&SIZES),
+            pick(&SIZES),
+        );
+        let flags = (pick(&TRANS), pick(&TRANS), scalar(), scalar());
+        let l = || pick(&BLAYOUTS);
+        (dims, flags, (l(), l(), l()))
+            .prop_map(|((seed, batch, m, n, k), (ta, tb, al, be), (la, lb, lc))| {
+                let ab = (f64::from(al), f64::from(be));
+                bcase(seed, batch, (m, n, k), (ta, tb), ab, [la, lb, lc])
+            })
+            .boxed()
+    }
+
+    fn bad() -> Vec<Bad> {
+        let c = Case::new(0, 2, 5);
+        let yes = c.flags(Uplo::Upper, Transpose::Yes, Diag::NonUnit);
+        let dm = "DimensionMismatch";
+        let bad = |case, a, b, cm, arg| Bad::batched(case, [a, b, cm], dm, arg);
+        vec![
+            bad(c, (3, 2, 4), (2, 4, 5), (3, 2, 5), "b"), // batch of B
+            bad(c, (2, 2, 4), (3, 4, 5), (3, 2, 5), "a"), // batch of A
+            bad(c, (3, 2, 4), (3, 3, 5), (3, 2, 5), "b"), // inner dimension
+            bad(c, (3, 2, 4), (3, 4, 5), (3, 3, 5), "c"), // rows of C
+            bad(c, (3, 2, 4), (3, 4, 5), (3, 2, 6), "c"), // columns of C
+            // The transpose flags change the checked shapes: op(A) = Aᵀ is 4×2 here.
+            bad(yes, (3, 2, 4), (3, 4, 5), (3, 2, 5), "b"),
+        ]
     }
 }
+
+describe::described_tests!(GemmBatched, 40);
+
+/// A case of `batch` products: C m×n, depth k, the flags (op(A), op(B)), (alpha, beta), and the
+/// layouts of the batches A, B and C.
+pub fn bcase(
+    seed: u64,
+    batch: usize,
+    (m, n, k): (usize, usize, usize),
+    (ta, tb): (Transpose, Transpose),
+    (alpha, beta): (f64, f64),
+    lbat: [BLayout; 3],
+) -> Case {
+    Case::mnk(seed, m, n, k)
+        .flags(Uplo::Upper, ta, Diag::NonUnit)
+        .transb(tb)
+        .scalars(alpha, beta)
+        .batched(batch, lbat)
+}
+
+/// A batch of f32 stored in a layout.
+pub type Bat = StoredBatch<f32>;
 
 pub fn shape(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
     match t {
@@ -139,119 +176,30 @@ pub fn max_factor(
     worst
 }
 
-/// One batched call against OpenBLAS per product: `a`, `b`, `c` stored in `layouts`; beta = 0
-/// puts NaN in C (which must not leak).
-#[allow(clippy::too_many_arguments)]
+/// One f32 case of the description: `batch` products of C m×n by depth k, the flags (op(A),
+/// op(B)), (alpha, beta), the batches stored in `layouts`; beta = 0 puts NaN in C (which must
+/// not leak).
 pub fn check(
-    seed: u64,
-    batch: usize,
-    (m, n, k): (usize, usize, usize),
-    ta: Transpose,
-    tb: Transpose,
-    alpha: f32,
-    beta: f32,
+    (seed, batch): (u64, usize),
+    dims: (usize, usize, usize),
+    flags: (Transpose, Transpose),
+    (alpha, beta): (f32, f32),
     layouts: [BLayout; 3],
 ) {
-    let (ra, ca) = shape(ta, m, k);
-    let (rb, cb) = shape(tb, k, n);
-    let a = rand_batch(seed, (batch, ra, ca));
-    let b = rand_batch(seed + 1, (batch, rb, cb));
-    let c = if beta == 0.0 {
-        Array3::from_elem((batch, m, n), f32::NAN)
-    } else {
-        rand_batch(seed + 2, (batch, m, n))
-    };
-    let (sa, sb) = (Bat::new(&a, layouts[0]), Bat::new(&b, layouts[1]));
-    let mut sc = Bat::new(&c, layouts[2]);
-    let pad = sc.outside();
-    blas::sgemm_batched(
-        ctx(),
-        ta,
-        tb,
-        alpha,
-        sa.view(),
-        sb.view(),
-        beta,
-        sc.view_mut(),
-    )
-    .unwrap();
-    let c0 = if beta == 0.0 {
-        Array3::zeros((batch, m, n))
-    } else {
-        c.clone()
-    };
-    let f = max_factor(
-        ta,
-        tb,
-        alpha,
-        a.view(),
-        b.view(),
-        beta,
-        c0.view(),
-        sc.view(),
-    );
-    assert!(
-        f <= THRESHOLD,
-        "sgemm_batched {batch}x{m}x{n}x{k} {ta:?}{tb:?} alpha={alpha} beta={beta} {layouts:?}: factor {f}"
-    );
-    assert_eq!(pad, sc.outside(), "wrote outside C");
+    let ab = (f64::from(alpha), f64::from(beta));
+    describe::check::<GemmBatched, f32>(&bcase(seed, batch, dims, flags, ab, layouts));
 }
 
 pub const SIZES: [usize; 7] = [1, 2, 7, 16, 17, 33, 65];
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
-    #[test]
-    fn fixtures(seed in any::<u64>(), batch in 1usize..6, m in 0usize..7, n in 0usize..7,
-                k in 0usize..7, ta in 0usize..2, tb in 0usize..2, alpha in -2.0f32..2.0,
-                beta in -2.0f32..2.0, la in 0usize..5, lb in 0usize..5, lc in 0usize..5) {
-        check(seed, batch, (SIZES[m], SIZES[n], SIZES[k]), TRANS[ta], TRANS[tb], alpha, beta,
-              [BLAYOUTS[la], BLAYOUTS[lb], BLAYOUTS[lc]]);
-    }
-}
-
-#[test]
-fn edge_every_layout_per_operand_and_transpose() {
-    for la in BLAYOUTS {
-        for lb in BLAYOUTS {
-            for lc in BLAYOUTS {
-                check(
-                    3,
-                    3,
-                    (9, 6, 5),
-                    Transpose::No,
-                    Transpose::No,
-                    1.0,
-                    0.9,
-                    [la, lb, lc],
-                );
-            }
-        }
-    }
-    for ta in TRANS {
-        for tb in TRANS {
-            for layouts in [[BLayout::C; 3], [BLayout::FMat; 3], [BLayout::F; 3]] {
-                for (alpha, beta) in [(1.0, 0.0), (0.7, 1.0), (0.0, 0.9), (-1.0, 0.9)] {
-                    check(5, 4, (17, 15, 16), ta, tb, alpha, beta, layouts);
-                }
-            }
-        }
-    }
-}
 
 #[test]
 fn edge_aligned_batches_take_the_vec4_paths() {
     // 128×128×64 products with batch strides that are multiples of 4: the vec4 staging, in
     // every storage order and transpose.
-    for layouts in [
-        [BLayout::C; 3],
-        [BLayout::FMat; 3],
-        [BLayout::C, BLayout::FMat, BLayout::C],
-    ] {
-        for ta in TRANS {
-            for tb in TRANS {
-                check(7, 3, (128, 128, 64), ta, tb, 1.0, 0.5, layouts);
-            }
+    let (c, fm) = (BLayout::C, BLayout::FMat);
+    for layouts in [[c; 3], [fm; 3], [c, fm, c]] {
+        for (ta, tb) in trans_pairs() {
+            check((7, 3), (128, 128, 64), (ta, tb), (1.0, 0.5), layouts);
         }
     }
 }
@@ -266,20 +214,12 @@ fn edge_batch_zero_and_one() {
     let mut c = Array3::<f32>::zeros((0, 3, 2));
     a.gpu_gemm_batched_inplace(1.0, &b, 0.5, &mut c).unwrap();
     // batch = 1 is sgemm: the same result bit for bit.
+    let (no, yes) = (Transpose::No, Transpose::Yes);
     for layouts in [
         [BLayout::C; 3],
         [BLayout::F, BLayout::FMat, BLayout::Strided],
     ] {
-        check(
-            9,
-            1,
-            (33, 17, 65),
-            Transpose::No,
-            Transpose::Yes,
-            0.7,
-            0.9,
-            layouts,
-        );
+        check((9, 1), (33, 17, 65), (no, yes), (0.7, 0.9), layouts);
     }
     let a = rand_batch(11, (1, 20, 30));
     let b = rand_batch(12, (1, 30, 10));
@@ -320,18 +260,8 @@ fn edge_one_dispatch_for_the_whole_batch() {
     let a = Array3::from_elem((70_000, 2, 2), 1.0f32);
     let b = Array3::from_elem((70_000, 2, 2), 2.0f32);
     let mut c = Array3::from_elem((70_000, 2, 2), f32::NAN);
-    let before = own.dispatches();
-    blas::sgemm_batched(
-        &own,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap();
+    let (before, no) = (own.dispatches(), Transpose::No);
+    blas::sgemm_batched(&own, no, no, 1.0, a.view(), b.view(), 0.0, c.view_mut()).unwrap();
     assert_eq!(own.dispatches() - before, 1);
     assert!(c.iter().all(|&v| v == 4.0));
 }
@@ -340,31 +270,33 @@ fn edge_one_dispatch_for_the_whole_batch() {
 #[test]
 fn edge_broadcast_a_and_b() {
     for (m, n, k) in [(5, 7, 3), (17, 33, 16), (64, 64, 64)] {
-        for ta in TRANS {
-            for tb in TRANS {
-                let (ra, ca) = shape(ta, m, k);
-                let (rb, cb) = shape(tb, k, n);
-                let a2 = rand_batch(21, (1, ra, ca)).index_axis_move(Axis(0), 0);
-                let b3 = rand_batch(22, (6, rb, cb));
-                let c = rand_batch(23, (6, m, n));
-                // Broadcast A.
-                let abr = a2.broadcast((6, ra, ca)).unwrap();
-                let mut got = c.clone();
-                blas::sgemm_batched(ctx(), ta, tb, 0.7, abr, b3.view(), 0.5, got.view_mut())
-                    .unwrap();
-                let f = max_factor(ta, tb, 0.7, abr, b3.view(), 0.5, c.view(), got.view());
-                assert!(f <= THRESHOLD, "broadcast A {m}x{n}x{k} {ta:?}{tb:?}: {f}");
-                // Broadcast B (with A of the batch in F order of the whole array).
-                let b2 = b3.index_axis(Axis(0), 0).to_owned();
-                let bbr = b2.broadcast((6, rb, cb)).unwrap();
-                let a3 = Bat::new(&rand_batch(24, (6, ra, ca)), BLayout::F);
-                let mut got = c.clone();
-                blas::sgemm_batched(ctx(), ta, tb, 1.0, a3.view(), bbr, 0.0, got.view_mut())
-                    .unwrap();
-                let zero = Array3::zeros((6, m, n));
-                let f = max_factor(ta, tb, 1.0, a3.view(), bbr, 0.0, zero.view(), got.view());
-                assert!(f <= THRESHOLD, "broadcast B {m}x{n}x{k} {ta:?}{tb:?}: {f}");
-            }
+        for (ta, tb) in trans_pairs() {
+            let (ra, ca) = shape(ta, m, k);
+            let (rb, cb) = shape(tb, k, n);
+            let a2 = rand_batch(21, (1, ra, ca)).index_axis_move(Axis(0), 0);
+            let b3 = rand_batch(22, (6, rb, cb));
+            let c = rand_batch(23, (6, m, n));
+            // Broadcast A.
+            let abr = a2.broadcast((6, ra, ca)).unwrap();
+            let mut got = c.clone();
+            blas::sgemm_batched(ctx(), ta, tb, 0.7, abr, b3.view(), 0.5, got.view_mut()).unwrap();
+            let f = max_factor(ta, tb, 0.7, abr, b3.view(), 0.5, c.view(), got.view());
+            assert!(
+                f <= threshold(),
+                "broadcast A {m}x{n}x{k} {ta:?}{tb:?}: {f}"
+            );
+            // Broadcast B (with A of the batch in F order of the whole array).
+            let b2 = b3.index_axis(Axis(0), 0).to_owned();
+            let bbr = b2.broadcast((6, rb, cb)).unwrap();
+            let a3 = Bat::new(&rand_batch(24, (6, ra, ca)), BLayout::F);
+            let mut got = c.clone();
+            blas::sgemm_batched(ctx(), ta, tb, 1.0, a3.view(), bbr, 0.0, got.view_mut()).unwrap();
+            let zero = Array3::zeros((6, m, n));
+            let f = max_factor(ta, tb, 1.0, a3.view(), bbr, 0.0, zero.view(), got.view());
+            assert!(
+                f <= threshold(),
+                "broadcast B {m}x{n}x{k} {ta:?}{tb:?}: {f}"
+            );
         }
     }
     // Hand values: A = [[1, 2], [3, 4]] shared by two products.
@@ -440,55 +372,23 @@ fn edge_special_values() {
     }
 }
 
-/// Bad shapes: a typed error naming routine and argument, never a panic, C unchanged.
+/// The description's bad shapes without a transpose flag (host and resident BLAS forms in
+/// `validation`) through the extension form: a typed error naming routine and argument, never
+/// a panic, C unchanged.
 #[test]
 fn validation_bad_shapes() {
-    type Dims = (usize, usize, usize);
-    let cases: [(Dims, Dims, Dims, &str); 5] = [
-        ((3, 2, 4), (2, 4, 5), (3, 2, 5), "b"), // batch of B
-        ((2, 2, 4), (3, 4, 5), (3, 2, 5), "a"), // batch of A
-        ((3, 2, 4), (3, 3, 5), (3, 2, 5), "b"), // inner dimension
-        ((3, 2, 4), (3, 4, 5), (3, 3, 5), "c"), // rows of C
-        ((3, 2, 4), (3, 4, 5), (3, 2, 6), "c"), // columns of C
-    ];
-    for (da, db, dc, arg) in cases {
-        let a = Array3::<f32>::ones(da);
-        let b = Array3::<f32>::ones(db);
-        let mut c = Array3::from_elem(dc, 9.0f32);
+    for bad in GemmBatched::bad() {
+        if bad.case.trans == Transpose::Yes {
+            continue;
+        }
+        let [a, b, c0] = bad.batches.map(|d| Array3::from_elem(d, 9.0f32));
+        let mut c = c0.clone();
         let err = a
             .gpu_gemm_batched_inplace(1.0, &b, 1.0, &mut c)
             .unwrap_err();
-        match &err {
-            Error::DimensionMismatch {
-                routine: "sgemm_batched",
-                arg: got,
-                ..
-            } => assert_eq!(*got, arg, "{da:?} {db:?} {dc:?}: {err}"),
-            _ => panic!("{da:?} {db:?} {dc:?}: {err}"),
-        }
-        assert!(c.iter().all(|&v| v == 9.0));
+        describe::assert_named(&err, (bad.error, "sgemm_batched", bad.arg));
+        assert_eq!(c, c0, "{bad:?}");
     }
-    // The transpose flags change the checked shapes: op(A) = Aᵀ is 4×2 here.
-    let a = Array3::<f32>::ones((3, 2, 4));
-    let b = Array3::<f32>::ones((3, 4, 5));
-    let mut c = Array3::from_elem((3, 2, 5), 9.0f32);
-    let err = blas::sgemm_batched(
-        ctx(),
-        Transpose::Yes,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("DimensionMismatch", "sgemm_batched", "b"),
-        "{err}"
-    );
-    assert!(c.iter().all(|&v| v == 9.0));
     // Past one storage binding: TooLarge naming the operand, C unchanged (A is a broadcast
     // view with no memory of its own, so that nothing large is allocated on the host).
     let side = side_past_one_binding();
@@ -499,11 +399,7 @@ fn validation_bad_shapes() {
     let err = a
         .gpu_gemm_batched_inplace(1.0, &b, 0.0, &mut c)
         .unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("TooLarge", "sgemm_batched", "a"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("TooLarge", "sgemm_batched", "a"));
     assert!(c.iter().all(|&v| v == 5.0));
 }
 
@@ -511,56 +407,37 @@ fn validation_bad_shapes() {
 #[test]
 fn resident_batches() {
     let (batch, m, n, k) = (5, 17, 9, 33);
-    for ta in TRANS {
-        for tb in TRANS {
-            let (ra, ca) = shape(ta, m, k);
-            let (rb, cb) = shape(tb, k, n);
-            let a = rand_batch(31, (batch, ra, ca));
-            let b = rand_batch(32, (batch, rb, cb));
-            let c = rand_batch(33, (batch, m, n));
-            let ga = ctx().upload_batch(&a).unwrap();
-            // B stored as its transpose, passed back through `.t()` (no copy on the device).
-            let bt = b
-                .view()
-                .permuted_axes([0, 2, 1])
-                .as_standard_layout()
-                .into_owned();
-            let gbt = ctx().upload_batch(&bt).unwrap();
-            let mut gc = ctx().upload_batch(&c).unwrap();
-            blas::sgemm_batched(ctx(), ta, tb, 0.7, &ga, gbt.t(), 0.9, &mut gc).unwrap();
-            let got = gc.to_array().unwrap();
-            let f = max_factor(ta, tb, 0.7, a.view(), b.view(), 0.9, c.view(), got.view());
-            assert!(f <= THRESHOLD, "resident {ta:?}{tb:?}: factor {f}");
-        }
+    for (ta, tb) in trans_pairs() {
+        let (ra, ca) = shape(ta, m, k);
+        let (rb, cb) = shape(tb, k, n);
+        let a = rand_batch(31, (batch, ra, ca));
+        let b = rand_batch(32, (batch, rb, cb));
+        let c = rand_batch(33, (batch, m, n));
+        let ga = ctx().upload_batch(&a).unwrap();
+        // B stored as its transpose, passed back through `.t()` (no copy on the device).
+        let bt = b
+            .view()
+            .permuted_axes([0, 2, 1])
+            .as_standard_layout()
+            .into_owned();
+        let gbt = ctx().upload_batch(&bt).unwrap();
+        let mut gc = ctx().upload_batch(&c).unwrap();
+        blas::sgemm_batched(ctx(), ta, tb, 0.7, &ga, gbt.t(), 0.9, &mut gc).unwrap();
+        let got = gc.to_array().unwrap();
+        let f = max_factor(ta, tb, 0.7, a.view(), b.view(), 0.9, c.view(), got.view());
+        assert!(f <= threshold(), "resident {ta:?}{tb:?}: factor {f}");
     }
     // Host A, resident B and C; zeros and dim.
     let a = rand_batch(34, (3, 4, 5));
     let gb = ctx().upload_batch(&rand_batch(35, (3, 5, 6))).unwrap();
     let mut gc = GpuBatch::zeros(ctx(), (3, 4, 6)).unwrap();
     assert_eq!(gc.dim(), (3, 4, 6));
-    blas::sgemm_batched(
-        ctx(),
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        a.view(),
-        &gb,
-        0.0,
-        &mut gc,
-    )
-    .unwrap();
+    let no = Transpose::No;
+    blas::sgemm_batched(ctx(), no, no, 1.0, a.view(), &gb, 0.0, &mut gc).unwrap();
     let b = gb.to_array().unwrap();
     let zero = Array3::zeros((3, 4, 6));
     let got = gc.to_array().unwrap();
-    let f = max_factor(
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        zero.view(),
-        got.view(),
-    );
-    assert!(f <= THRESHOLD, "mixed host/resident: factor {f}");
+    let (av, bv) = (a.view(), b.view());
+    let f = max_factor(no, no, 1.0, av, bv, 0.0, zero.view(), got.view());
+    assert!(f <= threshold(), "mixed host/resident: factor {f}");
 }

@@ -14,45 +14,36 @@ use crate::gemm_batched::*;
 /// 32 limit (31, 33) and past it (64).
 #[test]
 fn engine_small_products_on_both_kernels() {
-    use wgblas::tuning::{set_tuning, Tuning};
+    // (batch, m, n, k): one element, odd sizes, 4×4 blocks, the 32 limit and past it.
+    let shapes = [
+        [(300, 1, 1, 1), (70, 3, 5, 2), (9, 4, 4, 37)],
+        [(33, 8, 8, 8), (5, 32, 32, 32), (7, 31, 33, 17)],
+        [(3, 64, 64, 64), (4, 64, 1, 100), (4, 1, 64, 100)],
+    ];
+    let (no, yes) = (Transpose::No, Transpose::Yes);
+    let (c, f, fm) = (BLayout::C, BLayout::F, BLayout::FMat);
+    let (st, rev) = (BLayout::Strided, BLayout::Reversed);
     for small in [true, false] {
-        set_tuning(Some(Tuning {
-            batch_small: Some(small),
-            ..Tuning::default()
-        }));
-        for (batch, m, n, k) in [
-            (300, 1, 1, 1),
-            (70, 3, 5, 2),
-            (9, 4, 4, 37),
-            (33, 8, 8, 8),
-            (5, 32, 32, 32),
-            (7, 31, 33, 17),
-            (3, 64, 64, 64),
-            (4, 64, 1, 100),
-            (4, 1, 64, 100),
-        ] {
-            for layouts in [
-                [BLayout::C; 3],
-                [BLayout::FMat, BLayout::F, BLayout::FMat],
-                [BLayout::Strided, BLayout::Reversed, BLayout::C],
-            ] {
+        pin_kernel(small);
+        for &(batch, m, n, k) in shapes.iter().flatten() {
+            for layouts in [[c; 3], [fm, f, fm], [st, rev, c]] {
                 for ta in TRANS {
-                    check(51, batch, (m, n, k), ta, Transpose::No, 0.7, 0.9, layouts);
+                    check((51, batch), (m, n, k), (ta, no), (0.7, 0.9), layouts);
                 }
-                check(
-                    52,
-                    batch,
-                    (m, n, k),
-                    Transpose::No,
-                    Transpose::Yes,
-                    1.0,
-                    0.0,
-                    layouts,
-                );
+                check((52, batch), (m, n, k), (no, yes), (1.0, 0.0), layouts);
             }
         }
     }
-    set_tuning(None);
+    wgblas::tuning::set_tuning(None);
+}
+
+/// Pin the batched products on the small-product kernel (`small`) or the tile kernel.
+fn pin_kernel(small: bool) {
+    use wgblas::tuning::{set_tuning, Tuning};
+    set_tuning(Some(Tuning {
+        batch_small: Some(small),
+        ..Tuning::default()
+    }));
 }
 
 /// A k far past lavapipe's 65,535 loop iterations per invocation, on both kernels (k chunks
@@ -61,13 +52,9 @@ fn engine_small_products_on_both_kernels() {
 /// B = 1/4096 (exact), C = 3 with beta = 0.5, so every element is 1.5 + 70,000 / 4096.
 #[test]
 fn edge_k_past_lavapipes_loop_limit() {
-    use wgblas::tuning::{set_tuning, Tuning};
     let k = 70_000;
     for small in [true, false] {
-        set_tuning(Some(Tuning {
-            batch_small: Some(small),
-            ..Tuning::default()
-        }));
+        pin_kernel(small);
         for (m, n) in [(4, 4), (1, 2)] {
             // 128 products (so that the small kernel packs many per workgroup and stages
             // slabs of only 4 of k), with A and B broadcast (batch stride 0).
@@ -76,17 +63,10 @@ fn edge_k_past_lavapipes_loop_limit() {
             // (The tile kernel runs one product per workgroup: 3 of them show the same.)
             let batch = if small { 128 } else { 3 };
             let mut c = Array3::<f32>::from_elem((batch, m, n), 3.0);
-            blas::sgemm_batched(
-                ctx(),
-                Transpose::No,
-                Transpose::No,
-                1.0,
-                a.broadcast((batch, m, k)).unwrap(),
-                b.broadcast((batch, k, n)).unwrap(),
-                0.5,
-                c.view_mut(),
-            )
-            .unwrap();
+            let ab = a.broadcast((batch, m, k)).unwrap();
+            let bb = b.broadcast((batch, k, n)).unwrap();
+            let no = Transpose::No;
+            blas::sgemm_batched(ctx(), no, no, 1.0, ab, bb, 0.5, c.view_mut()).unwrap();
             let want = 1.5 + k as f32 / 4096.0;
             assert!(
                 c.iter().all(|&v| v == want),
@@ -94,14 +74,13 @@ fn edge_k_past_lavapipes_loop_limit() {
             );
         }
     }
-    set_tuning(None);
+    wgblas::tuning::set_tuning(None);
 }
 
 /// alpha and beta held on the device (`GpuScalar`) give what the same host values give, on
 /// both kernels, zeros included (alpha = 0 reads neither A nor B, beta = 0 never reads C).
 #[test]
 fn resident_device_scalars() {
-    use wgblas::tuning::{set_tuning, Tuning};
     let vals = ctx()
         .upload_vector(&ndarray::array![0.0f32, 0.7, 1.0])
         .unwrap();
@@ -113,10 +92,7 @@ fn resident_device_scalars() {
         wgblas::resident::sdot(ctx(), &ge, &vals).unwrap()
     };
     for small in [true, false] {
-        set_tuning(Some(Tuning {
-            batch_small: Some(small),
-            ..Tuning::default()
-        }));
+        pin_kernel(small);
         for (ia, ib) in [(1, 2), (0, 1), (2, 0), (1, 1)] {
             let (alpha, beta) = ([0.0f32, 0.7, 1.0][ia], [0.0f32, 0.7, 1.0][ib]);
             let a = rand_batch(61, (4, 9, 7));
@@ -126,30 +102,10 @@ fn resident_device_scalars() {
                 c.fill(f32::NAN);
             }
             let (da, db) = (scalar(ia), scalar(ib));
-            let mut dev = c.clone();
-            blas::sgemm_batched(
-                ctx(),
-                Transpose::No,
-                Transpose::No,
-                &da,
-                a.view(),
-                b.view(),
-                &db,
-                dev.view_mut(),
-            )
-            .unwrap();
-            let mut host = c.clone();
-            blas::sgemm_batched(
-                ctx(),
-                Transpose::No,
-                Transpose::No,
-                alpha,
-                a.view(),
-                b.view(),
-                beta,
-                host.view_mut(),
-            )
-            .unwrap();
+            let (mut dev, mut host) = (c.clone(), c.clone());
+            let (no, av, bv) = (Transpose::No, a.view(), b.view());
+            blas::sgemm_batched(ctx(), no, no, &da, av, bv, &db, dev.view_mut()).unwrap();
+            blas::sgemm_batched(ctx(), no, no, alpha, av, bv, beta, host.view_mut()).unwrap();
             assert!(
                 dev.iter()
                     .zip(&host)
@@ -159,5 +115,5 @@ fn resident_device_scalars() {
             assert!(dev.iter().all(|v| !v.is_nan()));
         }
     }
-    set_tuning(None);
+    wgblas::tuning::set_tuning(None);
 }

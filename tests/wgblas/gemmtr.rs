@@ -7,7 +7,7 @@ use wgblas::prelude::*;
 
 use crate::common::*;
 use crate::describe::{self, Case};
-use crate::level3_common::upload;
+use crate::level3_common::{check_past_one_binding, check_tri_rules, upload};
 
 /// sgemmtr and dgemmtr: the description `crate::gemm::GemmT<true>`.
 pub type Gemmtr = crate::gemm::GemmT<true>;
@@ -29,71 +29,25 @@ fn validation_extension_forms() {
 #[test]
 fn past_one_binding() {
     // C of side² f32 just past one binding: its lower triangle in square blocks (issue 15).
-    let side = side_past_one_binding();
-    let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
-    let b = Array2::from_shape_fn((1, side), |(_, j)| (j % 5) as f32);
-    let mut c = Array2::<f32>::from_elem((side, side), 5.0);
-    a.gpu_gemmtr_inplace(Uplo::Lower, 2.0, &b, 1.0, &mut c)
-        .unwrap();
-    assert!(c.indexed_iter().all(|((i, j), &v)| if i >= j {
-        v == 2.0 * ((i % 3) * (j % 5)) as f32 + 5.0
-    } else {
-        v == 5.0
-    }));
+    let call = |p3: &Array2<f32>, p5: &Array2<f32>, c: &mut Array2<f32>| {
+        p3.gpu_gemmtr_inplace(Uplo::Lower, 2.0, &p5.t().to_owned(), 1.0, c)
+    };
+    check_past_one_binding(Uplo::Lower, call, |i, j| (i % 3) * (j % 5));
 }
 
 #[test]
 fn edge_hand_values() {
     // A·B = [[19, 22], [43, 50]]; only the lower triangle is written.
-    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let b = array![[5.0f32, 6.0], [7.0, 8.0]];
-    for layout in [Layout::C, Layout::F] {
-        let mut c = Mat::new(&array![[1.0f32, f32::NAN], [1.0, 1.0]], layout);
-        blas::sgemmtr(
-            ctx(),
-            Uplo::Lower,
-            Transpose::No,
-            Transpose::No,
-            2.0,
-            a.view(),
-            b.view(),
-            -1.0,
-            c.view_mut(),
-        )
-        .unwrap();
-        let c = c.to_owned();
-        assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (37.0, 85.0, 99.0));
-        assert!(c[[0, 1]].is_nan());
-    }
+    check_tri_rules("sgemmtr", &["values"]);
+    let (a, b) = (
+        array![[1.0f32, 2.0], [3.0, 4.0]],
+        array![[5.0f32, 6.0], [7.0, 8.0]],
+    );
     let up = a.gpu_gemmtr(Uplo::Upper, &b).unwrap();
     assert_eq!(up, array![[19.0, 22.0], [0.0, 50.0]]);
 }
 
-#[test]
-fn edge_k_zero_gives_beta_c_on_the_triangle() {
-    let a = Array2::<f32>::zeros((2, 0));
-    let b = Array2::<f32>::zeros((0, 2));
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    a.gpu_gemmtr_inplace(Uplo::Upper, 1.0, &b, 0.5, &mut c)
-        .unwrap();
-    assert_eq!(c, array![[0.5, 1.0], [3.0, 2.0]]);
-}
-
-#[test]
-fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
-    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let id = array![[1.0f32, 0.0], [0.0, 1.0]];
-    let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    a.gpu_gemmtr_inplace(Uplo::Lower, 1.0, &id, 0.0, &mut c)
-        .unwrap();
-    assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (1.0, 3.0, 4.0));
-    assert_eq!(c[[0, 1]], f32::INFINITY);
-    let nan = Array2::from_elem((2, 2), f32::NAN);
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    nan.gpu_gemmtr_inplace(Uplo::Upper, 0.0, &nan, 2.0, &mut c)
-        .unwrap();
-    assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
-}
+crate::level3_common::tri_rule_tests!("sgemmtr");
 
 #[test]
 fn resident_mixed_operands_hand_values_other_triangle_kept() {
@@ -146,9 +100,5 @@ fn validation_gpu_gemmtr_names_b_when_its_columns_do_not_match() {
     let a = ndarray::Array2::<f32>::ones((4, 3));
     let b = ndarray::Array2::<f32>::ones((3, 2));
     let err = a.gpu_gemmtr(wgblas::Uplo::Lower, &b).unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("DimensionMismatch", "sgemmtr", "b"),
-        "{err:?}"
-    );
+    describe::assert_named(&err, ("DimensionMismatch", "sgemmtr", "b"));
 }

@@ -106,7 +106,7 @@ fn validation_extension_forms() {
     let err = Array1::<f32>::ones(3)
         .gpu_ger_inplace(1.0, &Array1::ones(3), &mut a)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "sger", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "sger", "y"));
     assert!(Array1::<f32>::ones(2)
         .gpu_ger(1.0, &Array1::ones(4), &a)
         .is_err());
@@ -192,21 +192,7 @@ fn real_data_1138_bus() {
 fn edge_rounded_once_against_exact() {
     // The kernel evaluates A + alpha·x_i·y_j in double-f32 and rounds once (documented in
     // wgsl/level2/rank_update.wgsl), in C and F order.
-    assert_rounded_once("sger", |seed, alpha| {
-        let mut r = rng(seed);
-        let a = rand_mat(&mut r, 129, 65);
-        let (x, y) = (rand_vec(&mut r, 129), rand_vec(&mut r, 65));
-        let (al, xf, yf) = (f64::from(alpha), x.mapv(f64::from), y.mapv(f64::from));
-        let bound = bounds::ger(alpha, x.view(), y.view(), a.view());
-        let mut worst: f64 = 0.0;
-        for layout in [Layout::C, Layout::F] {
-            let mut sa = Mat::new(&a, layout);
-            blas::sger(ctx(), alpha, x.view(), y.view(), sa.view_mut()).unwrap();
-            let exact = |i, j| f64::from(a[[i, j]]) + al * xf[i] * yf[j];
-            worst = worst.max(factor_against_exact(&sa.to_owned(), &bound, None, exact));
-        }
-        worst
-    });
+    check_rounded_once("sger");
 }
 
 #[test]
@@ -232,11 +218,7 @@ fn resident_hand_values_mixed_operands_and_errors() {
         );
         // A length mismatch is a typed error and leaves the resident A as it was.
         let err = blas::sger(ctx(), 2.0, &gy, &gy, &mut ga).unwrap_err();
-        assert_eq!(
-            describe::named(&err),
-            ("DimensionMismatch", "sger", "x"),
-            "{err}"
-        );
+        describe::assert_named(&err, ("DimensionMismatch", "sger", "x"));
         assert_eq!(
             ga.to_array().unwrap(),
             array![[5.0f32, 1.0, -3.0], [9.0, 1.0, -7.0]]

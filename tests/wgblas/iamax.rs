@@ -73,17 +73,14 @@ describe::described_tests!(Iamax, 100);
 #[test]
 fn validation_extension_forms_and_fallback() {
     let err = Array1::<f32>::zeros(0).gpu_iamax().unwrap_err();
-    assert_eq!(describe::named(&err), ("InvalidArgument", "isamax", "x"));
+    describe::assert_named(&err, ("InvalidArgument", "isamax", "x"));
     let d = Array1::<f64>::zeros(0);
     let err = d.gpu_iamax().unwrap_err();
-    assert_eq!(describe::named(&err), ("InvalidArgument", "idamax", "x"));
+    describe::assert_named(&err, ("InvalidArgument", "idamax", "x"));
     for (path, c) in f64_paths() {
         let err = blas::idamax(c, d.view()).unwrap_err();
-        assert_eq!(
-            describe::named(&err),
-            ("InvalidArgument", "idamax", "x"),
-            "{path}"
-        );
+        let want = ("InvalidArgument", "idamax", "x");
+        assert_eq!(describe::named(&err), want, "{path}");
     }
 }
 
@@ -229,7 +226,7 @@ fn resident_hand_values_nan_ties_and_errors() {
         wgblas::resident::isamax(c, &empty).map(|_| ()).unwrap_err(),
         blas::isamax(c, &empty).map(|_| ()).unwrap_err(),
     ] {
-        assert_eq!(describe::named(&err), ("InvalidArgument", "isamax", "x"));
+        describe::assert_named(&err, ("InvalidArgument", "isamax", "x"));
     }
     // idamax on GpuVector<f64>: magnitudes that differ in the low word only, and a NaN whose
     // payload is only in the low word, on both paths; a vector of another context is an error.
@@ -248,5 +245,5 @@ fn resident_hand_values_nan_ties_and_errors() {
     }
     let g = fallback_ctx().upload_vector(&array![1.0f64, 2.0]).unwrap();
     let err = blas::idamax(ctx(), &g).unwrap_err();
-    assert_eq!(describe::named(&err), ("InvalidArgument", "idamax", "x"));
+    describe::assert_named(&err, ("InvalidArgument", "idamax", "x"));
 }

@@ -15,57 +15,34 @@ use wgblas::{blas, Diag, Side, Transpose, Uplo};
 
 use crate::common::*;
 
+/// sgemv on all-ones operands, A `dim` in F order or not, `y ← op(A)·1 + beta·y0`: every
+/// element of y is then `want`.
+fn ones_gemv(dim: (usize, usize), f: bool, t: Transpose, (beta, y0): (f32, f32), want: f32) {
+    let a = Array2::<f32>::ones(dim.set_f(f));
+    let (m, n) = match t {
+        Transpose::No => dim,
+        Transpose::Yes => (dim.1, dim.0),
+    };
+    let mut y = Array1::from_elem(m, y0);
+    blas::sgemv(ctx(), t, 1.0, &a, &Array1::ones(n), beta, &mut y).unwrap();
+    assert_eq!(y, Array1::from_elem(m, want));
+}
+
 #[test]
 fn sgemv_transposed_c_order_100000x8() {
     // Issue 9: gave 65535 in each entry.
-    let a = Array2::<f32>::ones((100_000, 8));
-    let mut y = Array1::<f32>::zeros(8);
-    blas::sgemv(
-        ctx(),
-        Transpose::Yes,
-        1.0,
-        &a,
-        &Array1::ones(100_000),
-        0.0,
-        &mut y,
-    )
-    .unwrap();
-    assert_eq!(y, Array1::from_elem(8, 100_000.0));
+    ones_gemv((100_000, 8), false, Transpose::Yes, (0.0, 0.0), 100_000.0);
 }
 
 #[test]
 fn sgemv_f_order_8x70000_no_trans() {
-    let a = Array2::<f32>::ones((8, 70_000).f());
-    let mut y = Array1::<f32>::ones(8);
-    blas::sgemv(
-        ctx(),
-        Transpose::No,
-        1.0,
-        &a,
-        &Array1::ones(70_000),
-        2.0,
-        &mut y,
-    )
-    .unwrap();
-    assert_eq!(y, Array1::from_elem(8, 70_002.0));
+    ones_gemv((8, 70_000), true, Transpose::No, (2.0, 1.0), 70_002.0);
 }
 
 #[test]
 fn sgemv_c_order_1x140000() {
     // Issue 9: gave 131070.
-    let a = Array2::<f32>::ones((1, 140_000));
-    let mut y = Array1::<f32>::zeros(1);
-    blas::sgemv(
-        ctx(),
-        Transpose::No,
-        1.0,
-        &a,
-        &Array1::ones(140_000),
-        0.0,
-        &mut y,
-    )
-    .unwrap();
-    assert_eq!(y, Array1::from_elem(1, 140_000.0));
+    ones_gemv((1, 140_000), false, Transpose::No, (0.0, 0.0), 140_000.0);
 }
 
 #[test]
@@ -76,17 +53,8 @@ fn sgemm_2x2x70000() {
         let a = Array2::<f32>::ones((2, 70_000).set_f(order));
         let b = Array2::<f32>::ones((70_000, 2).set_f(!order));
         let mut c = Array2::<f32>::ones((2, 2));
-        blas::sgemm(
-            ctx(),
-            Transpose::No,
-            Transpose::No,
-            1.0,
-            &a,
-            &b,
-            1.0,
-            &mut c,
-        )
-        .unwrap();
+        let no = Transpose::No;
+        blas::sgemm(ctx(), no, no, 1.0, &a, &b, 1.0, &mut c).unwrap();
         assert_eq!(c, Array2::from_elem((2, 2), 70_001.0), "F order {order}");
     }
 }
@@ -104,18 +72,8 @@ fn ssyrk_ssyr2k_sgemmtr_n2_k70000() {
     blas::ssyr2k(ctx(), Uplo::Upper, Transpose::No, 1.0, &a, &a, 0.0, &mut c).unwrap();
     assert_eq!(c, tri(140_000.0), "ssyr2k");
     let mut c = tri(0.0);
-    blas::sgemmtr(
-        ctx(),
-        Uplo::Upper,
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &a,
-        &bt,
-        0.0,
-        &mut c,
-    )
-    .unwrap();
+    let (up, no) = (Uplo::Upper, Transpose::No);
+    blas::sgemmtr(ctx(), up, no, no, 1.0, &a, &bt, 0.0, &mut c).unwrap();
     assert_eq!(c, tri(70_000.0), "sgemmtr");
 }
 
@@ -124,17 +82,8 @@ fn strsm_left_with_70000_right_hand_sides() {
     // Upper unit-diagonal [[1, 1], [0, 1]]: X = [[0, ...], [1, ...]] for B of ones.
     let a = Array2::from_shape_vec((2, 2), vec![1.0f32, 1.0, f32::NAN, 1.0]).unwrap();
     let mut b = Array2::<f32>::ones((2, 70_000));
-    blas::strsm(
-        ctx(),
-        Side::Left,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::Unit,
-        1.0,
-        &a,
-        &mut b,
-    )
-    .unwrap();
+    let (up, no) = (Uplo::Upper, Transpose::No);
+    blas::strsm(ctx(), Side::Left, up, no, Diag::Unit, 1.0, &a, &mut b).unwrap();
     let want = Array2::from_shape_fn((2, 70_000), |(i, _)| i as f32);
     assert_eq!(b, want);
 }

@@ -137,17 +137,8 @@ fn resident_shape_errors_leave_the_output_untouched() {
     let a = ctx().upload_matrix(&Array2::<f32>::ones((3, 4))).unwrap();
     let b = ctx().upload_matrix(&Array2::<f32>::ones((5, 2))).unwrap();
     let mut c = GpuMatrix::<f32>::zeros(ctx(), (3, 2), MatrixLayout::RowMajor).unwrap();
-    let err = blas::sgemm(
-        ctx(),
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &a,
-        &b,
-        0.0,
-        &mut c,
-    )
-    .unwrap_err();
+    let no = Transpose::No;
+    let err = blas::sgemm(ctx(), no, no, 1.0, &a, &b, 0.0, &mut c).unwrap_err();
     assert!(
         matches!(
             err,
@@ -307,17 +298,9 @@ fn operands_of_another_context_are_an_error_even_on_quick_returns() {
         "a",
     );
     let eye = Array2::<f32>::eye(2);
+    let (up, e) = (Uplo::Upper, eye.view());
     foreign(
-        blas::ssymm(
-            &ctx,
-            Side::Left,
-            Uplo::Upper,
-            0.0,
-            &a2,
-            eye.view(),
-            1.0,
-            c.view_mut(),
-        ),
+        blas::ssymm(&ctx, Side::Left, up, 0.0, &a2, e, 1.0, c.view_mut()),
         "ssymm",
         "a",
     );
@@ -327,31 +310,12 @@ fn operands_of_another_context_are_an_error_even_on_quick_returns() {
         "a",
     );
     foreign(
-        blas::ssyr2k(
-            &ctx,
-            Uplo::Upper,
-            no,
-            0.0,
-            &a2,
-            eye.view(),
-            1.0,
-            c.view_mut(),
-        ),
+        blas::ssyr2k(&ctx, up, no, 0.0, &a2, e, 1.0, c.view_mut()),
         "ssyr2k",
         "a",
     );
     foreign(
-        blas::sgemmtr(
-            &ctx,
-            Uplo::Upper,
-            no,
-            no,
-            0.0,
-            &a2,
-            eye.view(),
-            1.0,
-            c.view_mut(),
-        ),
+        blas::sgemmtr(&ctx, up, no, no, 0.0, &a2, e, 1.0, c.view_mut()),
         "sgemmtr",
         "a",
     );

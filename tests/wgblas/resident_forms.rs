@@ -3,17 +3,20 @@
 //! from `resident`).
 
 use ndarray::{array, Array1, Array2};
-use wgblas::{blas, resident, Context, GpuMatrix, GpuVector, MatrixLayout, Transpose};
+use wgblas::{blas, resident, Context, GpuMatrix, GpuVector, MatrixLayout};
 
 use crate::common::*;
 use crate::describe;
+use wgblas::{
+    Transpose::{No, Yes},
+    Uplo::Upper,
+};
 
 #[test]
 fn device_alpha_zero_beta_one_keeps_the_output_bit_for_bit_like_the_host() {
     // alpha = 0 with beta = 1 is a quick return on the host (reference BLAS): y or C stays as
     // it is, bit for bit. With alpha and beta on the device the kernels make the same choice,
     // so a signalling NaN keeps its payload and -0 its sign either way.
-    use wgblas::Uplo;
     let ctx = Context::new().unwrap();
     let snan = f32::from_bits(0x7f80_0001);
     let zero = resident::sdot(&ctx, array![0.0f32].view(), array![1.0f32].view()).unwrap();
@@ -31,76 +34,26 @@ fn device_alpha_zero_beta_one_keeps_the_output_bit_for_bit_like_the_host() {
     ] {
         let mut y = y0.clone();
         let r = match (name, host) {
-            ("sgemv", true) => blas::sgemv(
-                &ctx,
-                Transpose::No,
-                0.0,
-                a.view(),
-                x.view(),
-                1.0,
-                y.view_mut(),
-            ),
-            ("sgemv", false) => blas::sgemv(
-                &ctx,
-                Transpose::No,
-                &zero,
-                a.view(),
-                x.view(),
-                &one,
-                y.view_mut(),
-            ),
-            (_, true) => blas::ssymv(
-                &ctx,
-                Uplo::Upper,
-                0.0,
-                a.view(),
-                x.view(),
-                1.0,
-                y.view_mut(),
-            ),
-            _ => blas::ssymv(
-                &ctx,
-                Uplo::Upper,
-                &zero,
-                a.view(),
-                x.view(),
-                &one,
-                y.view_mut(),
-            ),
+            ("sgemv", true) => blas::sgemv(&ctx, No, 0.0, a.view(), x.view(), 1.0, y.view_mut()),
+            ("sgemv", false) => {
+                blas::sgemv(&ctx, No, &zero, a.view(), x.view(), &one, y.view_mut())
+            }
+            (_, true) => blas::ssymv(&ctx, Upper, 0.0, a.view(), x.view(), 1.0, y.view_mut()),
+            _ => blas::ssymv(&ctx, Upper, &zero, a.view(), x.view(), &one, y.view_mut()),
         };
         r.unwrap();
         assert_eq!(bits1(&y), bits1(&y0), "{name}, host scalars: {host}");
     }
     let c0 = array![[snan, -0.0f32], [1.0, -2.0]];
     let mut c = c0.clone();
-    blas::sgemm(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        &zero,
-        a.view(),
-        a.view(),
-        &one,
-        c.view_mut(),
-    )
-    .unwrap();
+    blas::sgemm(&ctx, No, No, &zero, a.view(), a.view(), &one, c.view_mut()).unwrap();
     assert_eq!(
         bits2(&c),
         bits2(&c0),
         "sgemm, device alpha = 0 and beta = 1"
     );
     let mut c = c0.clone();
-    blas::sgemm(
-        &ctx,
-        Transpose::No,
-        Transpose::No,
-        0.0,
-        a.view(),
-        a.view(),
-        1.0,
-        c.view_mut(),
-    )
-    .unwrap();
+    blas::sgemm(&ctx, No, No, 0.0, a.view(), a.view(), 1.0, c.view_mut()).unwrap();
     assert_eq!(bits2(&c), bits2(&c0), "sgemm, host alpha = 0 and beta = 1");
 }
 
@@ -155,29 +108,13 @@ fn short_resident_methods_give_typed_errors() {
     let gx = ctx.upload_vector(&Array1::<f32>::ones(3)).unwrap();
     let gy = ctx.upload_vector(&Array1::<f32>::ones(4)).unwrap();
     let e = ga.gpu_gemm(&ga).unwrap_err();
-    assert_eq!(
-        describe::named(&e),
-        ("DimensionMismatch", "sgemm", "b"),
-        "{e}"
-    );
+    describe::assert_named(&e, ("DimensionMismatch", "sgemm", "b"));
     let e = ga.gpu_gemv(&gx).unwrap_err();
-    assert_eq!(
-        describe::named(&e),
-        ("DimensionMismatch", "sgemv", "x"),
-        "{e}"
-    );
+    describe::assert_named(&e, ("DimensionMismatch", "sgemv", "x"));
     let e = gx.gpu_dot(&gy).unwrap_err();
-    assert_eq!(
-        describe::named(&e),
-        ("DimensionMismatch", "sdot", "y"),
-        "{e}"
-    );
+    describe::assert_named(&e, ("DimensionMismatch", "sdot", "y"));
     let e = gx.gpu_axpy(2.0, &gy).unwrap_err();
-    assert_eq!(
-        describe::named(&e),
-        ("DimensionMismatch", "saxpy", "y"),
-        "{e}"
-    );
+    describe::assert_named(&e, ("DimensionMismatch", "saxpy", "y"));
     // A hand-computed value: A·1 for A = ones(3×4) is 4 in each row.
     assert_eq!(
         ga.gpu_gemv(&gy).unwrap().to_array().unwrap(),
@@ -196,19 +133,9 @@ fn read_back_reads_several_results_in_one_submission() {
     let ga = ctx.upload_matrix(&a).unwrap();
     let gx = ctx.upload_vector(&array![1.0f32, -1.0]).unwrap();
     let mut gy = GpuVector::<f32>::zeros(&ctx, 3).unwrap();
-    blas::sgemv(&ctx, Transpose::No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
+    blas::sgemv(&ctx, No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
     let mut gc = GpuMatrix::<f32>::zeros(&ctx, (2, 2), MatrixLayout::ColMajor).unwrap();
-    blas::sgemm(
-        &ctx,
-        Transpose::Yes,
-        Transpose::No,
-        1.0,
-        &ga,
-        &ga,
-        0.0,
-        &mut gc,
-    )
-    .unwrap();
+    blas::sgemm(&ctx, Yes, No, 1.0, &ga, &ga, 0.0, &mut gc).unwrap();
     let s = resident::sdot(&ctx, &gy, &gy).unwrap();
     let g64 = ctx.upload_vector(&array![0.1f64, 1e300]).unwrap();
     let (subs, reads) = (ctx.submissions(), ctx.readbacks());
@@ -235,9 +162,5 @@ fn read_back_reads_several_results_in_one_submission() {
     let other = wgblas::Context::new().unwrap();
     let foreign = other.upload_vector(&array![1.0f32]).unwrap();
     let e = ctx.read_back((&gy, &foreign)).unwrap_err();
-    assert_eq!(
-        describe::named(&e),
-        ("InvalidArgument", "read_back", "items"),
-        "{e}"
-    );
+    describe::assert_named(&e, ("InvalidArgument", "read_back", "items"));
 }

@@ -80,7 +80,7 @@ fn validation_extension_forms() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = x.gpu_rot_inplace(&mut y, 0.6, 0.8).unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "srot", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "srot", "y"));
     assert!(x.gpu_rot(&y, 0.6, 0.8).is_err());
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
@@ -158,7 +158,7 @@ fn resident_hand_values_and_mixed_operands() {
     // A length mismatch is an error and leaves both unchanged.
     let mut short = ctx().upload_vector(&array![5.0f32]).unwrap();
     let err = blas::srot(ctx(), &mut gx, &mut short, 0.6, 0.8).unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "srot", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "srot", "y"));
     assert_eq!(gx.to_array().unwrap(), array![10.0, 20.0, 30.0]);
     assert_eq!(short.to_array().unwrap(), array![5.0]);
 }

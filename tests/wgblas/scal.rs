@@ -171,10 +171,6 @@ fn resident_device_alpha_hand_values() {
     };
     let mut gx = ctx().upload_vector(&array![1.0f32, 2.0]).unwrap();
     let err = blas::sscal(ctx(), &foreign, &mut gx).unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("InvalidArgument", "sscal", "alpha"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("InvalidArgument", "sscal", "alpha"));
     assert_eq!(gx.to_array().unwrap(), array![1.0, 2.0]);
 }

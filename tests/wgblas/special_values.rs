@@ -11,9 +11,15 @@
 //! the issue's text are tests of their own, with their values written out.
 
 use ndarray::{array, Array1, Array2};
-use wgblas::{blas, resident, Diag, GpuScalar, Side, Transpose, Uplo};
+use wgblas::{blas, resident, GpuScalar};
 
 use crate::common::*;
+use wgblas::{
+    Diag::NonUnit,
+    Side::Left,
+    Transpose::{No, Yes},
+    Uplo::Upper,
+};
 
 const NAN: f32 = f32::NAN;
 const INF: f32 = f32::INFINITY;
@@ -249,10 +255,10 @@ fn sgemv_and_ssymv_every_alpha_and_beta() {
                 for (beta, db) in SCALARS.into_iter().zip(&devs) {
                     host_and_device(|on_dev| {
                         let what = format!("alpha {alpha} beta {beta} dev {on_dev} A {a} x {x}");
-                        for trans in [Transpose::No, Transpose::Yes] {
+                        for trans in [No, Yes] {
                             let op = match trans {
-                                Transpose::No => a.clone(),
-                                Transpose::Yes => a.t().to_owned(),
+                                No => a.clone(),
+                                Yes => a.t().to_owned(),
                             };
                             let want = mv(alpha, &op, &x, beta, &y0);
                             let mut y = y0.clone();
@@ -268,10 +274,9 @@ fn sgemv_and_ssymv_every_alpha_and_beta() {
                         let stored = nan_below(&a);
                         let mut y = y0.clone();
                         if on_dev {
-                            blas::ssymv(ctx(), Uplo::Upper, da, &stored, &x, db, &mut y).unwrap();
+                            blas::ssymv(ctx(), Upper, da, &stored, &x, db, &mut y).unwrap();
                         } else {
-                            blas::ssymv(ctx(), Uplo::Upper, alpha, &stored, &x, beta, &mut y)
-                                .unwrap();
+                            blas::ssymv(ctx(), Upper, alpha, &stored, &x, beta, &mut y).unwrap();
                         }
                         assert_same(&y, &want, &format!("ssymv {what}"));
                     });
@@ -305,7 +310,7 @@ fn rank_updates_every_alpha_no_zero_skip() {
                 assert_same(&a, &want, &format!("sger {what}"));
 
                 let mut a = a0.clone();
-                blas::ssyr(ctx(), Uplo::Upper, alpha, &x, &mut a).unwrap();
+                blas::ssyr(ctx(), Upper, alpha, &x, &mut a).unwrap();
                 let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                     if i > j {
                         a0[[i, j]]
@@ -316,7 +321,7 @@ fn rank_updates_every_alpha_no_zero_skip() {
                 assert_same(&a, &want, &format!("ssyr {what}"));
 
                 let mut a = a0.clone();
-                blas::ssyr2(ctx(), Uplo::Upper, alpha, &x, &y, &mut a).unwrap();
+                blas::ssyr2(ctx(), Upper, alpha, &x, &y, &mut a).unwrap();
                 let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                     if i > j {
                         a0[[i, j]]
@@ -339,16 +344,13 @@ fn sgemm_every_alpha_and_beta() {
                 for (beta, db) in SCALARS.into_iter().zip(&devs) {
                     host_and_device(|on_dev| {
                         let what = format!("alpha {alpha} beta {beta} dev {on_dev} A {a} B {b}");
-                        for (ta, op_a) in [
-                            (Transpose::No, a.clone()),
-                            (Transpose::Yes, a.t().to_owned()),
-                        ] {
+                        for (ta, op_a) in [(No, a.clone()), (Yes, a.t().to_owned())] {
                             let want = mm(alpha, &op_a, &b, beta, &c0, all);
                             let mut c = c0.clone();
                             if on_dev {
-                                blas::sgemm(ctx(), ta, Transpose::No, da, &a, &b, db, &mut c)
+                                blas::sgemm(ctx(), ta, No, da, &a, &b, db, &mut c)
                             } else {
-                                blas::sgemm(ctx(), ta, Transpose::No, alpha, &a, &b, beta, &mut c)
+                                blas::sgemm(ctx(), ta, No, alpha, &a, &b, beta, &mut c)
                             }
                             .unwrap();
                             assert_same(&c, &want, &format!("sgemm {ta:?} {what}"));
@@ -368,40 +370,18 @@ fn level3_triangle_and_symmetric_every_alpha_and_beta() {
                 for beta in SCALARS {
                     let what = format!("alpha {alpha} beta {beta} A {a} B {b} C {c0}");
                     let mut c = c0.clone();
-                    blas::sgemmtr(
-                        ctx(),
-                        Uplo::Upper,
-                        Transpose::No,
-                        Transpose::No,
-                        alpha,
-                        &a,
-                        &b,
-                        beta,
-                        &mut c,
-                    )
-                    .unwrap();
+                    blas::sgemmtr(ctx(), Upper, No, No, alpha, &a, &b, beta, &mut c).unwrap();
                     let want = mm(alpha, &a, &b, beta, &c0, upper);
                     assert_same(&c, &want, &format!("sgemmtr {what}"));
 
                     let mut c = c0.clone();
-                    blas::ssyrk(ctx(), Uplo::Upper, Transpose::No, alpha, &a, beta, &mut c)
-                        .unwrap();
+                    blas::ssyrk(ctx(), Upper, No, alpha, &a, beta, &mut c).unwrap();
                     let want = mm(alpha, &a, &a.t().to_owned(), beta, &c0, upper);
                     assert_same(&c, &want, &format!("ssyrk {what}"));
 
                     // ssyr2k: one accumulator over A·Bᵀ then B·Aᵀ, times alpha.
                     let mut c = c0.clone();
-                    blas::ssyr2k(
-                        ctx(),
-                        Uplo::Upper,
-                        Transpose::No,
-                        alpha,
-                        &a,
-                        &b,
-                        beta,
-                        &mut c,
-                    )
-                    .unwrap();
+                    blas::ssyr2k(ctx(), Upper, No, alpha, &a, &b, beta, &mut c).unwrap();
                     let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                         if i > j {
                             return c0[[i, j]];
@@ -413,17 +393,8 @@ fn level3_triangle_and_symmetric_every_alpha_and_beta() {
                     assert_same(&c, &want, &format!("ssyr2k {what}"));
 
                     let mut c = c0.clone();
-                    blas::ssymm(
-                        ctx(),
-                        Side::Left,
-                        Uplo::Upper,
-                        alpha,
-                        &nan_below(&a),
-                        &b,
-                        beta,
-                        &mut c,
-                    )
-                    .unwrap();
+                    blas::ssymm(ctx(), Left, Upper, alpha, &nan_below(&a), &b, beta, &mut c)
+                        .unwrap();
                     let want = mm(alpha, &sym_upper(&a), &b, beta, &c0, all);
                     assert_same(&c, &want, &format!("ssymm {what}"));
                 }
@@ -443,18 +414,8 @@ fn strmm_and_strsm_every_alpha() {
             // strmm: B = alpha·triu(A)·B, the sum running over the triangle only; alpha = 0
             // gives B = 0 without reading A or B.
             let mut got = b.clone();
-            let side = Side::Left;
-            blas::strmm(
-                ctx(),
-                side,
-                Uplo::Upper,
-                Transpose::No,
-                Diag::NonUnit,
-                alpha,
-                &t,
-                &mut got,
-            )
-            .unwrap();
+            let side = Left;
+            blas::strmm(ctx(), side, Upper, No, NonUnit, alpha, &t, &mut got).unwrap();
             let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                 let s = (i..2).fold(0.0f32, |s, p| s + t[[i, p]] * b[[p, j]]);
                 times_alpha(alpha, s)
@@ -462,17 +423,7 @@ fn strmm_and_strsm_every_alpha() {
             assert_same(&got, &want, &format!("strmm {what}"));
             // strsm: triu(A)·X = alpha·B by back substitution; alpha = 0 gives X = 0.
             let mut got = b.clone();
-            blas::strsm(
-                ctx(),
-                side,
-                Uplo::Upper,
-                Transpose::No,
-                Diag::NonUnit,
-                alpha,
-                &t,
-                &mut got,
-            )
-            .unwrap();
+            blas::strsm(ctx(), side, Upper, No, NonUnit, alpha, &t, &mut got).unwrap();
             let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                 if alpha == 0.0 {
                     return 0.0;
@@ -496,10 +447,10 @@ fn issue9_sgemv_nan_alpha_is_not_zero() {
     let a = array![[1.0f32, 2.0], [3.0, 4.0]];
     let x = array![1.0f32, 1.0];
     let mut y = array![1.0f32, 1.0];
-    blas::sgemv(ctx(), Transpose::No, NAN, &a, &x, 1.0, &mut y).unwrap();
+    blas::sgemv(ctx(), No, NAN, &a, &x, 1.0, &mut y).unwrap();
     assert_same(&y, &[NAN, NAN], "host alpha");
     let mut y = array![1.0f32, 1.0];
-    blas::sgemv(ctx(), Transpose::No, &dev(NAN), &a, &x, 1.0, &mut y).unwrap();
+    blas::sgemv(ctx(), No, &dev(NAN), &a, &x, 1.0, &mut y).unwrap();
     assert_same(&y, &[NAN, NAN], "device alpha");
 }
 
@@ -507,31 +458,11 @@ fn issue9_sgemv_nan_alpha_is_not_zero() {
 fn issue9_sgemm_1x1_nan_beta_is_not_zero() {
     let one = array![[1.0f32]];
     let mut c = array![[1.0f32]];
-    blas::sgemm(
-        ctx(),
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &one,
-        &one,
-        NAN,
-        &mut c,
-    )
-    .unwrap();
+    blas::sgemm(ctx(), No, No, 1.0, &one, &one, NAN, &mut c).unwrap();
     assert_same(&c, &[NAN], "host beta");
     let mut c = array![[1.0f32]];
     let b = dev(NAN);
-    blas::sgemm(
-        ctx(),
-        Transpose::No,
-        Transpose::No,
-        1.0,
-        &one,
-        &one,
-        &b,
-        &mut c,
-    )
-    .unwrap();
+    blas::sgemm(ctx(), No, No, 1.0, &one, &one, &b, &mut c).unwrap();
     assert_same(&c, &[NAN], "device beta");
 }
 
@@ -539,17 +470,7 @@ fn issue9_sgemm_1x1_nan_beta_is_not_zero() {
 fn issue9_strmm_nan_alpha_gives_nan_not_zero() {
     let a = array![[1.0f32, 2.0], [0.0, 1.0]];
     let mut b = array![[1.0f32, 1.0], [1.0, 1.0]];
-    blas::strmm(
-        ctx(),
-        Side::Left,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
-        NAN,
-        &a,
-        &mut b,
-    )
-    .unwrap();
+    blas::strmm(ctx(), Left, Upper, No, NonUnit, NAN, &a, &mut b).unwrap();
     assert_same(&b, &[NAN; 4], "strmm");
 }
 
@@ -577,7 +498,7 @@ fn issue9_sger_does_not_skip_a_zero_partner() {
 fn issue9_ssyrk_propagates_nan_through_a_zero_partner() {
     let a = array![[NAN], [0.0f32]];
     let mut c = Array2::<f32>::zeros((2, 2));
-    blas::ssyrk(ctx(), Uplo::Upper, Transpose::No, 1.0, &a, 0.0, &mut c).unwrap();
+    blas::ssyrk(ctx(), Upper, No, 1.0, &a, 0.0, &mut c).unwrap();
     // C(1,2) (1-based) = NaN·0 = NaN; C(1,1) = NaN·NaN; C(2,2) = 0; C(2,1) not referenced.
     assert_same(&c, &[NAN, NAN, 0.0, 0.0], "ssyrk");
 }
@@ -588,16 +509,6 @@ fn issue9_signed_zero_is_not_part_of_the_contract() {
     let a = array![[1.0f32], [1.0]];
     let b = array![[1.0f32]];
     let mut c = array![[-0.0f32], [1.0]];
-    blas::sgemm(
-        ctx(),
-        Transpose::No,
-        Transpose::No,
-        0.0,
-        &a,
-        &b,
-        2.0,
-        &mut c,
-    )
-    .unwrap();
+    blas::sgemm(ctx(), No, No, 0.0, &a, &b, 2.0, &mut c).unwrap();
     assert_eq!(c, array![[0.0], [2.0]]);
 }

@@ -182,60 +182,31 @@ fn triangular_routines_write_only_the_view() {
         let x0 = Array1::from_shape_fn(10, |i| (i % 4) as f32 - 1.0);
         // strmv: x[3..8] ← U·x[3..8].
         let mut gx = ctx.upload_vector(&x0).unwrap();
-        blas::strmv(
-            ctx,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::Unit,
-            ga.slice(2..7, 1..6).unwrap(),
-            gx.slice_mut(3..8).unwrap(),
-        )
-        .unwrap();
+        let (u, no, unit) = (Uplo::Upper, Transpose::No, Diag::Unit);
+        let sub = || ga.slice(2..7, 1..6).unwrap();
+        blas::strmv(ctx, u, no, unit, sub(), gx.slice_mut(3..8).unwrap()).unwrap();
         let mut want = x0.clone();
         let r = tu.dot(&x0.slice(s![3..8]));
         want.slice_mut(s![3..8]).assign(&r);
         assert_eq!(gx.to_array().unwrap(), want, "strmv, F order: {f}");
         // strsv undoes it, in place.
-        blas::strsv(
-            ctx,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::Unit,
-            ga.slice(2..7, 1..6).unwrap(),
-            gx.slice_mut(3..8).unwrap(),
-        )
-        .unwrap();
+        blas::strsv(ctx, u, no, unit, sub(), gx.slice_mut(3..8).unwrap()).unwrap();
         assert_eq!(gx.to_array().unwrap(), x0, "strsv, F order: {f}");
         // strmm: B[1..6, 2..5] ← U·B[1..6, 2..5] inside a 7×6 B.
         let b0 = ints(7, 6, 5, !f);
         let mut gb = ctx.upload_matrix(&b0).unwrap();
-        blas::strmm(
-            ctx,
-            Side::Left,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::Unit,
-            1.0,
-            ga.slice(2..7, 1..6).unwrap(),
-            gb.slice_mut(1..6, 2..5).unwrap(),
-        )
-        .unwrap();
+        let block = gb.slice_mut(1..6, 2..5).unwrap();
+        blas::strmm(ctx, Side::Left, u, no, unit, 1.0, sub(), block).unwrap();
         let mut wb = b0.clone();
         let r = tu.dot(&b0.slice(s![1..6, 2..5]));
         wb.slice_mut(s![1..6, 2..5]).assign(&r);
         assert_eq!(gb.to_array().unwrap(), wb, "strmm, F order: {f}");
         // strsm with alpha = 0: the block becomes 0, nothing else moves.
-        blas::strsm(
-            ctx,
-            Side::Right,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::Unit,
-            0.0,
+        let (a3, block) = (
             ga.slice(2..5, 2..5).unwrap(),
             gb.slice_mut(4..7, 1..4).unwrap(),
-        )
-        .unwrap();
+        );
+        blas::strsm(ctx, Side::Right, u, no, unit, 0.0, a3, block).unwrap();
         wb.slice_mut(s![4..7, 1..4]).fill(0.0);
         assert_eq!(gb.to_array().unwrap(), wb, "strsm alpha = 0, F order: {f}");
     }
@@ -279,9 +250,5 @@ fn out_of_range_views_are_typed_errors() {
         &mut y,
     )
     .unwrap_err();
-    assert_eq!(
-        describe::named(&e),
-        ("DimensionMismatch", "sgemv", "x"),
-        "{e}"
-    );
+    describe::assert_named(&e, ("DimensionMismatch", "sgemv", "x"));
 }

@@ -55,7 +55,7 @@ fn validation_extension_forms() {
     let mut x = Array1::<f32>::ones(5);
     let mut y = Array1::<f32>::from_elem(4, 7.0);
     let err = x.gpu_swap(&mut y).unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "sswap", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "sswap", "y"));
     assert_eq!(x, Array1::ones(5));
     assert_eq!(y, Array1::from_elem(4, 7.0));
 }
@@ -114,12 +114,12 @@ fn resident_mixed_with_host_views() {
     // Errors leave both operands unchanged.
     let mut short = ctx().upload_vector(&array![5.0f32, 6.0]).unwrap();
     let err = blas::sswap(ctx(), &mut gy, &mut short).unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "sswap", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "sswap", "y"));
     let mut foreign = fallback_ctx()
         .upload_vector(&array![7.0f32, 8.0, 9.0])
         .unwrap();
     let err = blas::sswap(ctx(), &mut gy, &mut foreign).unwrap_err();
-    assert_eq!(describe::named(&err), ("InvalidArgument", "sswap", "y"));
+    describe::assert_named(&err, ("InvalidArgument", "sswap", "y"));
     assert_eq!(gy.to_array().unwrap(), array![10.0, 20.0, 30.0]);
     assert_eq!(short.to_array().unwrap(), array![5.0, 6.0]);
     assert_eq!(foreign.to_array().unwrap(), array![7.0, 8.0, 9.0]);

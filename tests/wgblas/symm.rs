@@ -15,6 +15,12 @@ use crate::describe::level2::{full_sym, random_mat, NETLIB_N, UPLOS};
 use crate::describe::level3::*;
 use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::upload;
+use wgblas::{
+    Diag::NonUnit,
+    Side::{Left, Right},
+    Transpose::No,
+    Uplo::{Lower, Upper},
+};
 
 /// The description of symm: A symmetric in its triangle `uplo` (NaN in the other one, never
 /// read), of order m (left) or n (right); NaN in C where beta = 0.
@@ -62,7 +68,7 @@ impl Routine for Symm {
         let case = |seed, m, n, s, u, alpha, beta, ls| {
             Case::new(seed, m, n)
                 .side(s)
-                .flags(u, Transpose::No, Diag::NonUnit)
+                .flags(u, No, NonUnit)
                 .scalars(alpha, beta)
                 .mats(ls)
         };
@@ -91,16 +97,7 @@ impl Routine for Symm {
         for la in LAYOUTS {
             for lb in LAYOUTS {
                 for lc in LAYOUTS {
-                    v.push(case(
-                        13,
-                        17,
-                        16,
-                        Side::Right,
-                        Uplo::Lower,
-                        1.0,
-                        0.9,
-                        [la, lb, lc],
-                    ));
+                    v.push(case(13, 17, 16, Right, Lower, 1.0, 0.9, [la, lb, lc]));
                 }
             }
         }
@@ -117,18 +114,12 @@ impl Routine for Symm {
         v
     }
 
-    fn space() -> BoxedStrategy<Case> {
-        space_with(dim())
-    }
-
-    fn resident_space() -> BoxedStrategy<Case> {
-        space_with(resident_dim())
-    }
+    crate::describe::level3::spaces_with!(space_with);
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 3, 2).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
-        let right = c.side(Side::Right);
-        let upper = c.flags(Uplo::Upper, Transpose::No, Diag::NonUnit);
+        let c = Case::new(0, 3, 2).flags(Lower, No, NonUnit);
+        let right = c.side(Right);
+        let upper = c.flags(Upper, No, NonUnit);
         let bad = |case, a, cm, error, arg| Bad::mats(case, a, (3, 2), cm, error, arg);
         let dm = "DimensionMismatch";
         vec![
@@ -144,18 +135,13 @@ impl Routine for Symm {
 /// The random cases of symm with `m` and `n` from `dim`.
 fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
     let dims = (any::<u64>(), dim.clone(), dim, pick(&SIDES), pick(&UPLOS));
-    let rest = (
-        scalar(),
-        scalar(),
-        pick(&LAYOUTS),
-        pick(&LAYOUTS),
-        pick(&LAYOUTS),
-    );
+    let l = || pick(&LAYOUTS);
+    let rest = (scalar(), scalar(), l(), l(), l());
     (dims, rest)
         .prop_map(|((seed, m, n, s, u), (alpha, beta, la, lb, lc))| {
             Case::new(seed, m, n)
                 .side(s)
-                .flags(u, Transpose::No, Diag::NonUnit)
+                .flags(u, No, NonUnit)
                 .scalars(alpha.into(), beta.into())
                 .mats([la, lb, lc])
         })
@@ -167,7 +153,7 @@ describe::described_tests!(Symm, 100, 40);
 describe::check_on_fn! {
     /// One case of the description on the context `cx`.
     Symm, (seed: u64, (m, n): (usize, usize), side: Side, uplo: Uplo, alpha: f32, beta: f32, layouts: [Layout; 3])
-        => Case::new(seed, m, n).side(side).flags(uplo, Transpose::No, Diag::NonUnit).scalars(alpha.into(), beta.into()).mats(layouts)
+        => Case::new(seed, m, n).side(side).flags(uplo, No, NonUnit).scalars(alpha.into(), beta.into()).mats(layouts)
 }
 
 #[test]
@@ -175,14 +161,14 @@ fn validation_extension_forms() {
     let (a, b) = (Array2::<f32>::ones((3, 3)), Array2::<f32>::ones((3, 2)));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
     let err = Array2::<f32>::ones((3, 2))
-        .gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .gpu_symm_inplace(Left, Lower, 1.0, &b, 0.0, &mut c)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("NotSquare", "ssymm", "a"));
+    describe::assert_named(&err, ("NotSquare", "ssymm", "a"));
     let err = a
-        .gpu_symm_inplace(Side::Right, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+        .gpu_symm_inplace(Right, Lower, 1.0, &b, 0.0, &mut c)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssymm", "a"));
-    assert!(a.gpu_symm(Side::Right, Uplo::Upper, &b).is_err());
+    describe::assert_named(&err, ("DimensionMismatch", "ssymm", "a"));
+    assert!(a.gpu_symm(Right, Upper, &b).is_err());
     assert_eq!(c, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -201,7 +187,7 @@ fn past_one_binding() {
     });
     let b = Array2::<f32>::ones((side, 1));
     let mut c = Array2::<f32>::from_elem((side, 1), f32::NAN);
-    a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &b, 0.0, &mut c)
+    a.gpu_symm_inplace(Left, Lower, 1.0, &b, 0.0, &mut c)
         .unwrap();
     let want = |i: usize| (0..side).map(|j| ((i + j) % 3) as f32).sum::<f32>();
     for i in [0, 1, 2, side / 2, side - 1] {
@@ -215,8 +201,8 @@ fn edge_hand_values() {
     // A = [[1, 2], [2, 3]] stored in either triangle (NaN in the other), B = [[1, 1], [0, 1]].
     // A·B = [[1, 3], [2, 5]], B·A = [[3, 5], [2, 3]].
     let stored = [
-        (Uplo::Upper, array![[1.0f32, 2.0], [f32::NAN, 3.0]]),
-        (Uplo::Lower, array![[1.0f32, f32::NAN], [2.0, 3.0]]),
+        (Upper, array![[1.0f32, 2.0], [f32::NAN, 3.0]]),
+        (Lower, array![[1.0f32, f32::NAN], [2.0, 3.0]]),
     ];
     let b = array![[1.0f32, 1.0], [0.0, 1.0]];
     for (uplo, a) in stored {
@@ -225,7 +211,7 @@ fn edge_hand_values() {
             let mut c = Mat::new(&array![[1.0f32, 1.0], [1.0, 1.0]], layout);
             blas::ssymm(
                 ctx(),
-                Side::Left,
+                Left,
                 uplo,
                 2.0,
                 sa.view(),
@@ -237,7 +223,7 @@ fn edge_hand_values() {
             assert_eq!(c.to_owned(), array![[1.0, 5.0], [3.0, 9.0]]);
         }
         assert_eq!(
-            a.gpu_symm(Side::Right, uplo, &b).unwrap(),
+            a.gpu_symm(Right, uplo, &b).unwrap(),
             array![[3.0, 5.0], [2.0, 3.0]]
         );
     }
@@ -248,12 +234,12 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
     let a = array![[1.0f32, f32::NAN], [2.0, 3.0]];
     let id = array![[1.0f32, 0.0], [0.0, 1.0]];
     let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    a.gpu_symm_inplace(Side::Left, Uplo::Lower, 1.0, &id, 0.0, &mut c)
+    a.gpu_symm_inplace(Left, Lower, 1.0, &id, 0.0, &mut c)
         .unwrap();
     assert_eq!(c, array![[1.0, 2.0], [2.0, 3.0]]);
     let nan = Array2::from_elem((2, 2), f32::NAN);
     let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    nan.gpu_symm_inplace(Side::Right, Uplo::Upper, 0.0, &nan, 2.0, &mut c)
+    nan.gpu_symm_inplace(Right, Upper, 0.0, &nan, 2.0, &mut c)
         .unwrap();
     assert_eq!(c, array![[2.0, 4.0], [6.0, 8.0]]);
 }
@@ -262,10 +248,7 @@ fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
 fn edge_empty() {
     let a = Array2::<f32>::zeros((0, 0));
     let b = Array2::<f32>::zeros((0, 3));
-    assert_eq!(
-        a.gpu_symm(Side::Left, Uplo::Lower, &b).unwrap().dim(),
-        (0, 3)
-    );
+    assert_eq!(a.gpu_symm(Left, Lower, &b).unwrap().dim(), (0, 3));
 }
 
 #[test]
@@ -277,25 +260,15 @@ fn resident_hand_values_nan_triangle_and_mixed_operands() {
         let ga = upload(&a, col_major);
         // Left, host B, resident C (beta = 0: its NaNs are never read): A·B = [[1, 3], [2, 5]].
         let mut gc = upload(&Array2::from_elem((2, 2), f32::NAN), !col_major);
-        blas::ssymm(ctx(), Side::Left, Uplo::Upper, 1.0, &ga, &b, 0.0, &mut gc).unwrap();
+        blas::ssymm(ctx(), Left, Upper, 1.0, &ga, &b, 0.0, &mut gc).unwrap();
         assert_eq!(gc.to_array().unwrap(), array![[1.0, 3.0], [2.0, 5.0]]);
         // Right, resident B, the resident C as input: C ← 2·B·A − C = [[6, 10], [4, 6]] − C.
         let gb = upload(&b, col_major);
-        blas::ssymm(
-            ctx(),
-            Side::Right,
-            Uplo::Upper,
-            2.0,
-            &ga,
-            &gb,
-            -1.0,
-            &mut gc,
-        )
-        .unwrap();
+        blas::ssymm(ctx(), Right, Upper, 2.0, &ga, &gb, -1.0, &mut gc).unwrap();
         assert_eq!(gc.to_array().unwrap(), array![[5.0, 7.0], [2.0, 1.0]]);
         // Resident A and B, host C.
         let mut hc = Array2::<f32>::zeros((2, 2));
-        blas::ssymm(ctx(), Side::Right, Uplo::Upper, 1.0, &ga, &gb, 0.0, &mut hc).unwrap();
+        blas::ssymm(ctx(), Right, Upper, 1.0, &ga, &gb, 0.0, &mut hc).unwrap();
         assert_eq!(hc, array![[3.0, 5.0], [2.0, 3.0]]);
     }
 }

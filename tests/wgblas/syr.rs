@@ -12,7 +12,7 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of syr: A symmetric in its triangle `uplo`, NaN in the other one
@@ -52,21 +52,7 @@ impl Routine for Syr {
     }
 
     fn space() -> BoxedStrategy<Case> {
-        let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
-        let rest = (
-            scalar(),
-            pick(&LAYOUTS),
-            pick(&VLAYOUTS),
-            Just(VLayout::Unit),
-        );
-        (dims, rest)
-            .prop_map(|((seed, n, u), (alpha, la, lx, ly))| {
-                Case::new(seed, n, n)
-                    .flags(u, Transpose::No, Diag::NonUnit)
-                    .scalars(alpha.into(), 0.0)
-                    .layouts(la, lx, ly)
-            })
-            .boxed()
+        symmetric_rank_space(Just(VLayout::Unit).boxed())
     }
 
     fn bad() -> Vec<Bad> {
@@ -97,7 +83,7 @@ fn validation_extension_forms() {
     let err = Array1::<f32>::ones(4)
         .gpu_syr_inplace(Uplo::Upper, 1.0, &mut a3)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr", "x"));
+    describe::assert_named(&err, ("DimensionMismatch", "ssyr", "x"));
     assert!(a.iter_mut().chain(a3.iter_mut()).all(|v| *v == 7.0));
 }
 
@@ -193,28 +179,7 @@ fn real_data_1138_bus() {
 #[test]
 fn edge_rounded_once_against_exact() {
     // As sger: A + alpha·x_i·x_j evaluated in double-f32 and rounded once.
-    assert_rounded_once("ssyr", |seed, alpha| {
-        let mut r = rng(seed);
-        let a = rand_mat(&mut r, 128, 128);
-        let x = rand_vec(&mut r, 128);
-        let (al, xf) = (f64::from(alpha), x.mapv(f64::from));
-        let mut worst: f64 = 0.0;
-        for uplo in UPLOS {
-            let bound = bounds::syr(uplo, alpha, x.view(), a.view());
-            for layout in [Layout::C, Layout::F] {
-                let mut sa = Mat::new(&a, layout);
-                blas::ssyr(ctx(), uplo, alpha, x.view(), sa.view_mut()).unwrap();
-                let exact = |i, j| f64::from(a[[i, j]]) + al * xf[i] * xf[j];
-                worst = worst.max(factor_against_exact(
-                    &sa.to_owned(),
-                    &bound,
-                    Some(uplo),
-                    exact,
-                ));
-            }
-        }
-        worst
-    });
+    check_rounded_once("ssyr");
 }
 
 #[test]

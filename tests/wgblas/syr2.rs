@@ -12,7 +12,7 @@ use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level2::*;
-use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
+use crate::describe::{self, forward, pick, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::oracle_l2 as l2;
 
 /// The description of syr2: A symmetric in its triangle `uplo`, NaN in the other one
@@ -53,16 +53,7 @@ impl Routine for Syr2 {
     }
 
     fn space() -> BoxedStrategy<Case> {
-        let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
-        let rest = (scalar(), pick(&LAYOUTS), pick(&VLAYOUTS), pick(&VLAYOUTS));
-        (dims, rest)
-            .prop_map(|((seed, n, u), (alpha, la, lx, ly))| {
-                Case::new(seed, n, n)
-                    .flags(u, Transpose::No, Diag::NonUnit)
-                    .scalars(alpha.into(), 0.0)
-                    .layouts(la, lx, ly)
-            })
-            .boxed()
+        symmetric_rank_space(pick(&VLAYOUTS))
     }
 
     fn bad() -> Vec<Bad> {
@@ -91,11 +82,11 @@ fn validation_extension_forms() {
     let err = x4
         .gpu_syr2_inplace(Uplo::Upper, 1.0, &x3, &mut a)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr2", "x"));
+    describe::assert_named(&err, ("DimensionMismatch", "ssyr2", "x"));
     let err = x3
         .gpu_syr2_inplace(Uplo::Upper, 1.0, &x4, &mut a)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr2", "y"));
+    describe::assert_named(&err, ("DimensionMismatch", "ssyr2", "y"));
     assert_eq!(a, Array2::from_elem((3, 3), 7.0));
 }
 
@@ -177,28 +168,7 @@ fn real_data_1138_bus() {
 fn edge_rounded_once_against_exact() {
     // The kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f32 and rounds once
     // (documented in wgsl/level2/rank_update.wgsl), in C and F order.
-    assert_rounded_once("ssyr2", |seed, alpha| {
-        let mut r = rng(seed);
-        let a = rand_mat(&mut r, 128, 128);
-        let (x, y) = (rand_vec(&mut r, 128), rand_vec(&mut r, 128));
-        let (al, xf, yf) = (f64::from(alpha), x.mapv(f64::from), y.mapv(f64::from));
-        let mut worst: f64 = 0.0;
-        for uplo in UPLOS {
-            let bound = bounds::syr2(uplo, alpha, x.view(), y.view(), a.view());
-            for layout in [Layout::C, Layout::F] {
-                let mut sa = Mat::new(&a, layout);
-                blas::ssyr2(ctx(), uplo, alpha, x.view(), y.view(), sa.view_mut()).unwrap();
-                let exact = |i, j| f64::from(a[[i, j]]) + al * xf[i] * yf[j] + al * yf[i] * xf[j];
-                worst = worst.max(factor_against_exact(
-                    &sa.to_owned(),
-                    &bound,
-                    Some(uplo),
-                    exact,
-                ));
-            }
-        }
-        worst
-    });
+    check_rounded_once("ssyr2");
 }
 
 #[test]

@@ -7,7 +7,11 @@ use wgblas::prelude::*;
 
 use crate::common::*;
 use crate::describe::{self, Case};
-use crate::level3_common::upload;
+use crate::level3_common::{check_past_one_binding, check_tri_rules, upload};
+use wgblas::{
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 /// ssyr2k and dsyr2k: the description of `crate::syrk::SyrK`.
 pub type Syr2k = crate::syrk::SyrK<true>;
@@ -24,85 +28,23 @@ describe::check_on_fn! {
 fn past_one_binding() {
     // C of side² f32 just past one binding: two passes over its lower triangle in square
     // blocks (issue 15). C = 2·(a·bᵀ + b·aᵀ) + C with a_i = i mod 3, b_j = j mod 5 (k = 1).
-    let side = side_past_one_binding();
-    let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
-    let b = Array2::from_shape_fn((side, 1), |(i, _)| (i % 5) as f32);
-    let mut c = Array2::<f32>::from_elem((side, side), 5.0);
-    a.gpu_syr2k_inplace(Uplo::Lower, 2.0, &b, 1.0, &mut c)
-        .unwrap();
-    assert!(c.indexed_iter().all(|((i, j), &v)| if i >= j {
-        v == 2.0 * ((i % 3) * (j % 5) + (i % 5) * (j % 3)) as f32 + 5.0
-    } else {
-        v == 5.0
-    }));
+    let call = |p3: &Array2<f32>, p5: &Array2<f32>, c: &mut Array2<f32>| {
+        p3.gpu_syr2k_inplace(Lower, 2.0, p5, 1.0, c)
+    };
+    check_past_one_binding(Lower, call, |i, j| (i % 3) * (j % 5) + (i % 5) * (j % 3));
 }
 
 #[test]
 fn edge_hand_values() {
-    // A = I, B = [[1, 2], [3, 4]]: A·Bᵀ + B·Aᵀ = Bᵀ + B = [[2, 5], [5, 8]].
-    let a = array![[1.0f32, 0.0], [0.0, 1.0]];
-    let b = array![[1.0f32, 2.0], [3.0, 4.0]];
-    for layout in [Layout::C, Layout::F] {
-        let mut c = Mat::new(&array![[1.0f32, 1.0], [f32::NAN, 1.0]], layout);
-        blas::ssyr2k(
-            ctx(),
-            Uplo::Upper,
-            Transpose::No,
-            2.0,
-            a.view(),
-            b.view(),
-            -1.0,
-            c.view_mut(),
-        )
-        .unwrap();
-        let c = c.to_owned();
-        assert_eq!((c[[0, 0]], c[[0, 1]], c[[1, 1]]), (3.0, 9.0, 15.0));
-        assert!(c[[1, 0]].is_nan());
-    }
-    assert_eq!(
-        a.gpu_syr2k(Uplo::Lower, &b).unwrap(),
-        array![[2.0, 0.0], [5.0, 8.0]]
-    );
-    // trans = Yes: op(A) = Aᵀ; Aᵀ·B + Bᵀ·A with A = I is B + Bᵀ again.
-    let mut c = Array2::<f32>::zeros((2, 2));
-    blas::ssyr2k(
-        ctx(),
-        Uplo::Lower,
-        Transpose::Yes,
-        1.0,
-        a.view(),
-        b.view(),
-        0.0,
-        c.view_mut(),
-    )
-    .unwrap();
-    assert_eq!(c, array![[2.0, 0.0], [5.0, 8.0]]);
+    // A = I, B = [[1, 2], [3, 4]]: A·Bᵀ + B·Aᵀ = Bᵀ + B = [[2, 5], [5, 8]], also for trans = Yes
+    // (op(A) = Aᵀ: Aᵀ·B + Bᵀ·A with A = I is B + Bᵀ again).
+    check_tri_rules("ssyr2k", &["values"]);
+    let (a, b) = (Array2::<f32>::eye(2), array![[1.0f32, 2.0], [3.0, 4.0]]);
+    let lower = a.gpu_syr2k(Lower, &b).unwrap();
+    assert_eq!(lower, array![[2.0, 0.0], [5.0, 8.0]]);
 }
 
-#[test]
-fn edge_k_zero_gives_beta_c_on_the_triangle() {
-    let a = Array2::<f32>::zeros((2, 0));
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    a.gpu_syr2k_inplace(Uplo::Upper, 1.0, &a, 0.5, &mut c)
-        .unwrap();
-    assert_eq!(c, array![[0.5, 1.0], [3.0, 2.0]]);
-}
-
-#[test]
-fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a_b() {
-    let a = array![[1.0f32, 0.0], [0.0, 1.0]];
-    let b = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    a.gpu_syr2k_inplace(Uplo::Lower, 1.0, &b, 0.0, &mut c)
-        .unwrap();
-    assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (2.0, 5.0, 8.0));
-    assert_eq!(c[[0, 1]], f32::INFINITY);
-    let nan = Array2::from_elem((2, 3), f32::NAN);
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    nan.gpu_syr2k_inplace(Uplo::Lower, 0.0, &nan, 2.0, &mut c)
-        .unwrap();
-    assert_eq!(c, array![[2.0, 2.0], [6.0, 8.0]]);
-}
+crate::level3_common::tri_rule_tests!("ssyr2k");
 
 #[test]
 fn resident_hand_values_mixed_operands_other_triangle_kept() {
@@ -114,17 +56,7 @@ fn resident_hand_values_mixed_operands_other_triangle_kept() {
         // Host A, resident B, resident C (beta = 0: the NaNs and Inf of C are never read).
         let gb = upload(&b, col_major);
         let mut gc = upload(&c, !col_major);
-        blas::ssyr2k(
-            ctx(),
-            Uplo::Lower,
-            Transpose::No,
-            1.0,
-            &a,
-            &gb,
-            0.0,
-            &mut gc,
-        )
-        .unwrap();
+        blas::ssyr2k(ctx(), Lower, No, 1.0, &a, &gb, 0.0, &mut gc).unwrap();
         let got = gc.to_array().unwrap();
         assert_eq!((got[[0, 0]], got[[1, 0]], got[[1, 1]]), (2.0, 5.0, 8.0));
         assert!(got[[0, 1]].is_nan(), "col-major={col_major}: {got}");
@@ -132,17 +64,7 @@ fn resident_hand_values_mixed_operands_other_triangle_kept() {
         // a host C: C ← 0.5·(Bᵀ + B) + C on the upper triangle.
         let (gat, gbt) = (upload(&a, col_major), upload(&b.t().to_owned(), col_major));
         let mut hc = array![[1.0f32, 1.0], [f32::NAN, 1.0]];
-        blas::ssyr2k(
-            ctx(),
-            Uplo::Upper,
-            Transpose::Yes,
-            0.5,
-            gat.t(),
-            gbt.t(),
-            1.0,
-            &mut hc,
-        )
-        .unwrap();
+        blas::ssyr2k(ctx(), Upper, Yes, 0.5, gat.t(), gbt.t(), 1.0, &mut hc).unwrap();
         assert_eq!((hc[[0, 0]], hc[[0, 1]], hc[[1, 1]]), (2.0, 3.5, 5.0));
         assert!(hc[[1, 0]].is_nan());
     }

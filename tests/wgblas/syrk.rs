@@ -14,7 +14,11 @@ use crate::common::*;
 use crate::describe::level2::{flags, random_mat, NETLIB_N, TRANS, UPLOS};
 use crate::describe::level3::*;
 use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
-use crate::level3_common::upload;
+use crate::level3_common::{check_past_one_binding, check_tri_rules, upload};
+use wgblas::{
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 /// The description of syrk (`TWO = false`) and syr2k (`TWO = true`): C written on its triangle
 /// `uplo` only (the other one kept bit for bit), NaN in C where beta = 0.
@@ -93,9 +97,9 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
             }
         }
         let (tk, tt, tl) = if TWO {
-            (17, Transpose::No, [Layout::F, Layout::C, Layout::C])
+            (17, No, [Layout::F, Layout::C, Layout::C])
         } else {
-            (33, Transpose::Yes, [Layout::C, Layout::C, Layout::F])
+            (33, Yes, [Layout::C, Layout::C, Layout::F])
         };
         for n in [15, 16, 17, 63, 64, 65, 127, 128, 129] {
             for u in UPLOS {
@@ -115,11 +119,11 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
                 for lc in LAYOUTS {
                     for t in TRANS {
                         let (seed, n, k, u) = if TWO {
-                            (11, 16, 17, Uplo::Upper)
+                            (11, 16, 17, Upper)
                         } else {
-                            (9, 17, 15, Uplo::Lower)
+                            (9, 17, 15, Lower)
                         };
-                        if TWO && t == Transpose::No {
+                        if TWO && t == No {
                             continue;
                         }
                         v.push(case(
@@ -151,7 +155,7 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
         ] {
             for &f in &fl {
                 for l in [Layout::C, Layout::F, Layout::Strided] {
-                    if k == 70_000 && (l != Layout::C || f.1 == Transpose::Yes) {
+                    if k == 70_000 && (l != Layout::C || f.1 == Yes) {
                         continue;
                     }
                     for (alpha, beta) in scalars {
@@ -163,17 +167,11 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
         v
     }
 
-    fn space() -> BoxedStrategy<Case> {
-        space_with(dim())
-    }
-
-    fn resident_space() -> BoxedStrategy<Case> {
-        space_with(resident_dim())
-    }
+    crate::describe::level3::spaces_with!(space_with);
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 3, 3).flags(Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
-        let yes = c.flags(Uplo::Upper, Transpose::Yes, wgblas::Diag::NonUnit);
+        let c = Case::new(0, 3, 3).flags(Lower, No, wgblas::Diag::NonUnit);
+        let yes = c.flags(Upper, Yes, wgblas::Diag::NonUnit);
         let b = if TWO { (3, 4) } else { (0, 0) };
         let bad = |case, b, cm, error, arg| Bad::mats(case, (3, 4), b, cm, error, arg);
         let mut v = vec![
@@ -193,13 +191,8 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
 /// The random cases of syrk and syr2k with dimensions from `dim`.
 fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
     let dims = (any::<u64>(), dim.clone(), dim, pick(&UPLOS), pick(&TRANS));
-    let rest = (
-        scalar(),
-        scalar(),
-        pick(&LAYOUTS),
-        pick(&LAYOUTS),
-        pick(&LAYOUTS),
-    );
+    let l = || pick(&LAYOUTS);
+    let rest = (scalar(), scalar(), l(), l(), l());
     (dims, rest)
         .prop_map(|((seed, n, k, u, t), (alpha, beta, la, lb, lc))| {
             Case::mnk(seed, n, n, k)
@@ -222,21 +215,19 @@ describe::check_on_fn! {
 fn validation_extension_forms() {
     let a = Array2::<f32>::ones((3, 4));
     let mut c = Array2::<f32>::from_elem((3, 2), 9.0);
+    let err = a.gpu_syrk_inplace(Lower, 1.0, 0.0, &mut c).unwrap_err();
+    describe::assert_named(&err, ("NotSquare", "ssyrk", "c"));
     let err = a
-        .gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c)
+        .gpu_syr2k_inplace(Lower, 1.0, &a, 0.0, &mut c)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("NotSquare", "ssyrk", "c"));
-    let err = a
-        .gpu_syr2k_inplace(Uplo::Lower, 1.0, &a, 0.0, &mut c)
-        .unwrap_err();
-    assert_eq!(describe::named(&err), ("NotSquare", "ssyr2k", "c"));
+    describe::assert_named(&err, ("NotSquare", "ssyr2k", "c"));
     let mut c = Array2::<f32>::from_elem((3, 3), 9.0);
     for bshape in [(3, 5), (2, 4)] {
         let b = Array2::<f32>::ones(bshape);
         let err = a
-            .gpu_syr2k_inplace(Uplo::Lower, 1.0, &b, 1.0, &mut c)
+            .gpu_syr2k_inplace(Lower, 1.0, &b, 1.0, &mut c)
             .unwrap_err();
-        assert_eq!(describe::named(&err), ("DimensionMismatch", "ssyr2k", "b"));
+        describe::assert_named(&err, ("DimensionMismatch", "ssyr2k", "b"));
     }
     assert_eq!(c, Array2::from_elem((3, 3), 9.0));
 }
@@ -246,70 +237,24 @@ fn past_one_binding() {
     // C of side² f32 just past one binding: its upper triangle in square blocks (issue 15). (A
     // depth past one binding is slow on lavapipe's tiles: tested at a lowered binding in
     // `scale::chunked_ssyrk_and_sgemmtr_triangle_blocks`.)
-    let side = side_past_one_binding();
-    let a = Array2::from_shape_fn((side, 1), |(i, _)| (i % 3) as f32);
-    let mut c = Array2::<f32>::from_elem((side, side), 5.0);
-    a.gpu_syrk_inplace(Uplo::Upper, 2.0, 1.0, &mut c).unwrap();
-    assert!(c.indexed_iter().all(|((i, j), &v)| if i <= j {
-        v == 2.0 * ((i % 3) * (j % 3)) as f32 + 5.0
-    } else {
-        v == 5.0
-    }));
+    let call = |p3: &Array2<f32>, _: &Array2<f32>, c: &mut Array2<f32>| {
+        p3.gpu_syrk_inplace(Upper, 2.0, 1.0, c)
+    };
+    check_past_one_binding(Upper, call, |i, j| (i % 3) * (j % 3));
 }
 
 #[test]
 fn edge_hand_values() {
     // A·Aᵀ = [[5, 11], [11, 25]], AᵀA = [[10, 14], [14, 20]].
+    check_tri_rules("ssyrk", &["values"]);
     let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-    for layout in [Layout::C, Layout::F] {
-        let mut c = Mat::new(&array![[1.0f32, f32::NAN], [1.0, 1.0]], layout);
-        blas::ssyrk(
-            ctx(),
-            Uplo::Lower,
-            Transpose::Yes,
-            2.0,
-            a.view(),
-            -1.0,
-            c.view_mut(),
-        )
-        .unwrap();
-        let c = c.to_owned();
-        assert_eq!((c[[0, 0]], c[[1, 0]], c[[1, 1]]), (19.0, 27.0, 39.0));
-        assert!(c[[0, 1]].is_nan());
-    }
-    assert_eq!(
-        a.gpu_syrk(Uplo::Upper).unwrap(),
-        array![[5.0, 11.0], [0.0, 25.0]]
-    );
-    assert_eq!(
-        a.t().gpu_syrk(Uplo::Lower).unwrap(),
-        array![[10.0, 0.0], [14.0, 20.0]]
-    );
+    let upper = a.gpu_syrk(Upper).unwrap();
+    assert_eq!(upper, array![[5.0, 11.0], [0.0, 25.0]]);
+    let lower = a.t().gpu_syrk(Lower).unwrap();
+    assert_eq!(lower, array![[10.0, 0.0], [14.0, 20.0]]);
 }
 
-#[test]
-fn edge_k_zero_gives_beta_c_on_the_triangle() {
-    let a = Array2::<f32>::zeros((2, 0));
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    a.gpu_syrk_inplace(Uplo::Lower, 1.0, 0.5, &mut c).unwrap();
-    assert_eq!(c, array![[0.5, 2.0], [1.5, 2.0]]);
-    let mut c = array![[f32::NAN, 7.0], [f32::NAN, f32::NAN]];
-    a.gpu_syrk_inplace(Uplo::Lower, 1.0, 0.0, &mut c).unwrap();
-    assert_eq!(c, array![[0.0, 7.0], [0.0, 0.0]]);
-}
-
-#[test]
-fn edge_beta_zero_never_reads_c_alpha_zero_never_reads_a() {
-    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    a.gpu_syrk_inplace(Uplo::Upper, 1.0, 0.0, &mut c).unwrap();
-    assert_eq!((c[[0, 0]], c[[0, 1]], c[[1, 1]]), (5.0, 11.0, 25.0));
-    assert!(c[[1, 0]].is_nan());
-    let nan = Array2::from_elem((2, 3), f32::NAN);
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
-    nan.gpu_syrk_inplace(Uplo::Upper, 0.0, 2.0, &mut c).unwrap();
-    assert_eq!(c, array![[2.0, 4.0], [3.0, 8.0]]);
-}
+crate::level3_common::tri_rule_tests!("ssyrk");
 
 #[test]
 fn resident_hand_values_mixed_operands_and_alpha_zero() {
@@ -320,36 +265,18 @@ fn resident_hand_values_mixed_operands_and_alpha_zero() {
         // Resident Aᵀ passed as `.t()` with trans = No: op(A) = A.
         let gat = upload(&a.t().to_owned(), col_major);
         let mut gc = upload(&c, !col_major);
-        blas::ssyrk(
-            ctx(),
-            Uplo::Upper,
-            Transpose::No,
-            1.0,
-            gat.t(),
-            1.0,
-            &mut gc,
-        )
-        .unwrap();
+        blas::ssyrk(ctx(), Upper, No, 1.0, gat.t(), 1.0, &mut gc).unwrap();
         let got = gc.to_array().unwrap();
         assert_eq!((got[[0, 0]], got[[0, 1]], got[[1, 1]]), (6.0, 18.0, 26.0));
         assert!(got[[1, 0]].is_nan(), "col-major={col_major}: {got}");
         // The same product from a host A into the resident C, through trans = Yes on Aᵀ.
-        blas::ssyrk(
-            ctx(),
-            Uplo::Upper,
-            Transpose::Yes,
-            1.0,
-            a.t(),
-            -1.0,
-            &mut gc,
-        )
-        .unwrap();
+        blas::ssyrk(ctx(), Upper, Yes, 1.0, a.t(), -1.0, &mut gc).unwrap();
         let got = gc.to_array().unwrap();
         assert_eq!((got[[0, 0]], got[[0, 1]], got[[1, 1]]), (-1.0, -7.0, -1.0));
         assert!(got[[1, 0]].is_nan());
         // alpha = 0 with a NaN resident A: C ← 0.5·C on the triangle, A never read.
         let nan = upload(&Array2::from_elem((2, 2), f32::NAN), col_major);
-        blas::ssyrk(ctx(), Uplo::Upper, Transpose::No, 0.0, &nan, 0.5, &mut gc).unwrap();
+        blas::ssyrk(ctx(), Upper, No, 0.0, &nan, 0.5, &mut gc).unwrap();
         let got = gc.to_array().unwrap();
         assert_eq!((got[[0, 0]], got[[0, 1]], got[[1, 1]]), (-0.5, -3.5, -0.5));
         assert!(got[[1, 0]].is_nan());

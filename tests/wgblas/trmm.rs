@@ -16,6 +16,12 @@ use crate::describe::level2::{
 use crate::describe::level3::*;
 use crate::describe::{self, forward, pick, scalar, Bad, Case, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::{tri_clean, upload};
+use wgblas::{
+    Diag::{NonUnit, Unit},
+    Side::{Left, Right},
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 /// The description of trmm: A triangular of order m (left) or n (right), NaN outside its
 /// triangle and on a unit diagonal (never read), diagonal magnitudes in [1e-3, 1 + 1e-3].
@@ -92,7 +98,7 @@ impl Routine for Trmm {
         for la in LAYOUTS {
             for lb in LAYOUTS {
                 for s in SIDES {
-                    let fl = (Uplo::Lower, Transpose::Yes, Diag::Unit);
+                    let fl = (Lower, Yes, Unit);
                     v.push(case(17, 17, 16, s, fl, 1.0, [la, lb]));
                 }
             }
@@ -108,19 +114,11 @@ impl Routine for Trmm {
         v
     }
 
-    fn space() -> BoxedStrategy<Case> {
-        space_with(dim())
-    }
-
-    fn resident_space() -> BoxedStrategy<Case> {
-        space_with(resident_dim())
-    }
+    crate::describe::level3::spaces_with!(space_with);
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 3, 2).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
-        let right = c
-            .side(Side::Right)
-            .flags(Uplo::Upper, Transpose::Yes, Diag::Unit);
+        let c = Case::new(0, 3, 2).flags(Lower, No, NonUnit);
+        let right = c.side(Right).flags(Upper, Yes, Unit);
         let bad = |case, a, error, arg| Bad::mats(case, a, (3, 2), (0, 0), error, arg);
         vec![
             bad(c, (3, 2), "NotSquare", "a"),
@@ -157,20 +155,11 @@ describe::check_on_fn! {
 fn validation_extension_forms() {
     let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
     let err = Array2::<f32>::ones((3, 2))
-        .gpu_trmm_inplace(
-            Side::Left,
-            Uplo::Lower,
-            Transpose::No,
-            Diag::NonUnit,
-            1.0,
-            &mut b,
-        )
+        .gpu_trmm_inplace(Left, Lower, No, NonUnit, 1.0, &mut b)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("NotSquare", "strmm", "a"));
+    describe::assert_named(&err, ("NotSquare", "strmm", "a"));
     let (a, bt) = (Array2::<f32>::ones((3, 3)), Array2::<f32>::ones((2, 3)));
-    assert!(a
-        .gpu_trmm(Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit, &bt)
-        .is_err());
+    assert!(a.gpu_trmm(Left, Lower, No, NonUnit, &bt).is_err());
     assert_eq!(b, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -182,15 +171,8 @@ fn past_one_binding() {
     let side = side_past_one_binding();
     let a = Array2::from_shape_fn((side, side), |(i, j)| if i < j { 1.0f32 } else { f32::NAN });
     let mut b = Array2::<f32>::ones((side, 1));
-    a.gpu_trmm_inplace(
-        Side::Left,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::Unit,
-        2.0,
-        &mut b,
-    )
-    .unwrap();
+    a.gpu_trmm_inplace(Left, Upper, No, Unit, 2.0, &mut b)
+        .unwrap();
     assert!(b
         .iter()
         .enumerate()
@@ -203,44 +185,24 @@ fn edge_hand_values() {
     // T·B = [[5, 8], [9, 12]], Tᵀ·B = [[2, 4], [10, 14]], B·T = [[2, 7], [6, 15]].
     let t = array![[2.0f32, 1.0], [f32::NAN, 3.0]];
     let b = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let (l, u, no, yes) = (Side::Left, Uplo::Upper, Transpose::No, Transpose::Yes);
+    let (l, u, no, yes) = (Left, Upper, No, Yes);
     for layout in [Layout::C, Layout::F] {
         let st = Mat::new(&t, layout);
         let mut sb = Mat::new(&b, layout);
-        blas::strmm(
-            ctx(),
-            l,
-            u,
-            no,
-            Diag::NonUnit,
-            1.0,
-            st.view(),
-            sb.view_mut(),
-        )
-        .unwrap();
+        blas::strmm(ctx(), l, u, no, NonUnit, 1.0, st.view(), sb.view_mut()).unwrap();
         assert_eq!(sb.to_owned(), array![[5.0, 8.0], [9.0, 12.0]]);
         let mut sb = Mat::new(&b, layout);
-        blas::strmm(
-            ctx(),
-            l,
-            u,
-            yes,
-            Diag::NonUnit,
-            1.0,
-            st.view(),
-            sb.view_mut(),
-        )
-        .unwrap();
+        blas::strmm(ctx(), l, u, yes, NonUnit, 1.0, st.view(), sb.view_mut()).unwrap();
         assert_eq!(sb.to_owned(), array![[2.0, 4.0], [10.0, 14.0]]);
     }
     assert_eq!(
-        t.gpu_trmm(Side::Right, u, no, Diag::NonUnit, &b).unwrap(),
+        t.gpu_trmm(Right, u, no, NonUnit, &b).unwrap(),
         array![[2.0, 7.0], [6.0, 15.0]]
     );
     // Unit diagonal: NaN there is never read. [[1, 1], [0, 1]]·B = [[4, 6], [3, 4]].
     let tu = array![[f32::NAN, 1.0], [f32::NAN, f32::NAN]];
     assert_eq!(
-        tu.gpu_trmm(l, u, no, Diag::Unit, &b).unwrap(),
+        tu.gpu_trmm(l, u, no, Unit, &b).unwrap(),
         array![[4.0, 6.0], [3.0, 4.0]]
     );
 }
@@ -249,15 +211,8 @@ fn edge_hand_values() {
 fn edge_alpha_zero_never_reads_a_or_b() {
     let nan = Array2::from_elem((2, 2), f32::NAN);
     let mut b = array![[f32::NAN, 1.0], [f32::INFINITY, 2.0]];
-    nan.gpu_trmm_inplace(
-        Side::Right,
-        Uplo::Lower,
-        Transpose::No,
-        Diag::NonUnit,
-        0.0,
-        &mut b,
-    )
-    .unwrap();
+    nan.gpu_trmm_inplace(Right, Lower, No, NonUnit, 0.0, &mut b)
+        .unwrap();
     assert_eq!(b, Array2::zeros((2, 2)));
 }
 
@@ -270,46 +225,16 @@ fn resident_hand_values_mixed_operands() {
         let ga = upload(&a, col_major);
         // Left, resident A and B: 2·A·B = [[2, 4], [12, 20]].
         let mut gb = upload(&b, !col_major);
-        blas::strmm(
-            ctx(),
-            Side::Left,
-            Uplo::Lower,
-            Transpose::No,
-            Diag::Unit,
-            2.0,
-            &ga,
-            &mut gb,
-        )
-        .unwrap();
+        blas::strmm(ctx(), Left, Lower, No, Unit, 2.0, &ga, &mut gb).unwrap();
         assert_eq!(gb.to_array().unwrap(), array![[2.0, 4.0], [12.0, 20.0]]);
         // Right, host A as `.t()` of the upper storage, resident B: B·A = [[7, 2], [15, 4]].
         let at = a.t().to_owned();
         let mut gb = upload(&b, col_major);
-        blas::strmm(
-            ctx(),
-            Side::Right,
-            Uplo::Upper,
-            Transpose::Yes,
-            Diag::Unit,
-            1.0,
-            &at,
-            &mut gb,
-        )
-        .unwrap();
+        blas::strmm(ctx(), Right, Upper, Yes, Unit, 1.0, &at, &mut gb).unwrap();
         assert_eq!(gb.to_array().unwrap(), array![[7.0, 2.0], [15.0, 4.0]]);
         // Resident A, host B.
         let mut hb = b.clone();
-        blas::strmm(
-            ctx(),
-            Side::Right,
-            Uplo::Lower,
-            Transpose::No,
-            Diag::Unit,
-            1.0,
-            &ga,
-            &mut hb,
-        )
-        .unwrap();
+        blas::strmm(ctx(), Right, Lower, No, Unit, 1.0, &ga, &mut hb).unwrap();
         assert_eq!(hb, array![[7.0, 2.0], [15.0, 4.0]]);
     }
 }
@@ -321,17 +246,7 @@ fn resident_alpha_zero_zeroes_b_on_the_device_and_checks_the_context() {
     for col_major in [false, true] {
         let ga = upload(&a, col_major);
         let mut gb = upload(&nan, col_major);
-        blas::strmm(
-            ctx(),
-            Side::Left,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            0.0,
-            &ga,
-            &mut gb,
-        )
-        .unwrap();
+        blas::strmm(ctx(), Left, Upper, No, NonUnit, 0.0, &ga, &mut gb).unwrap();
         assert_eq!(gb.to_array().unwrap(), Array2::<f32>::zeros((3, 2)));
     }
     // A resident B of another context is refused even where it would only be zeroed, and is
@@ -340,20 +255,16 @@ fn resident_alpha_zero_zeroes_b_on_the_device_and_checks_the_context() {
     let mut gb = own.upload_matrix(&array![[1.0f32, 2.0]]).unwrap();
     let err = blas::strmm(
         ctx(),
-        Side::Right,
-        Uplo::Upper,
-        Transpose::No,
-        Diag::NonUnit,
+        Right,
+        Upper,
+        No,
+        NonUnit,
         0.0,
         &array![[1.0f32, 2.0], [0.0, 1.0]],
         &mut gb,
     )
     .unwrap_err();
-    assert_eq!(
-        describe::named(&err),
-        ("InvalidArgument", "strmm", "b"),
-        "{err}"
-    );
+    describe::assert_named(&err, ("InvalidArgument", "strmm", "b"));
     assert_eq!(gb.to_array().unwrap(), array![[1.0, 2.0]]);
 }
 
@@ -376,18 +287,8 @@ fn resident_threads_reusing_pooled_buffers_keep_queue_order() {
                     });
                     let b = Array2::from_shape_fn((8, 6), |(i, j)| ((i * 7 + j) % 4) as f32 + s);
                     let mut gb = upload(&b, it % 2 == 0);
-                    blas::strmm(
-                        ctx(),
-                        Side::Left,
-                        Uplo::Upper,
-                        Transpose::No,
-                        Diag::NonUnit,
-                        1.0,
-                        &a,
-                        &mut gb,
-                    )
-                    .unwrap();
-                    let expected = tri_clean(&a, Uplo::Upper, Diag::NonUnit).dot(&b);
+                    blas::strmm(ctx(), Left, Upper, No, NonUnit, 1.0, &a, &mut gb).unwrap();
+                    let expected = tri_clean(&a, Upper, NonUnit).dot(&b);
                     assert_eq!(gb.to_array().unwrap(), expected, "thread {t} call {it}");
                 }
             })
@@ -417,17 +318,7 @@ fn edge_inf_in_b_does_not_meet_the_unreferenced_triangle() {
         });
         let mut b = Array2::<f32>::ones((n, n));
         b[[n - 1, 0]] = f32::INFINITY;
-        blas::strmm(
-            ctx(),
-            Side::Left,
-            Uplo::Lower,
-            Transpose::No,
-            Diag::NonUnit,
-            1.0,
-            a.view(),
-            b.view_mut(),
-        )
-        .unwrap();
+        blas::strmm(ctx(), Left, Lower, No, NonUnit, 1.0, a.view(), b.view_mut()).unwrap();
         for i in 0..n - 1 {
             assert_eq!(b[[i, 0]], 2.0 + i as f32, "n = {n}, row {i}");
         }

@@ -18,6 +18,12 @@ use crate::describe::elem::{cd, cs, ct, cu};
 use crate::describe::level2::{flags, random_mat};
 use crate::describe::{self, pick, scalar, Bad, Case, Elem, Id, Ops, Out, Routine, Slots};
 use crate::level3_common::*;
+use wgblas::{
+    Diag::{NonUnit, Unit},
+    Side::{Left, Right},
+    Transpose::{No, Yes},
+    Uplo::{Lower, Upper},
+};
 
 /// A triangular operand of order `n`. Well-conditioned: diagonal magnitude in [1, 2] and
 /// off-diagonal entries divided by `n` (κ∞ below ~10, unit diagonal included). Ill-conditioned:
@@ -29,7 +35,7 @@ fn operand(rng: &mut StdRng, n: usize, uplo: Uplo, diag: Diag, ill: bool) -> Arr
     if ill {
         let lo = if n <= 65 { 0.1 } else { 1.0 };
         let mut a = tri_storage(rng, n, uplo, diag, lo);
-        if diag == Diag::Unit && n <= 65 {
+        if diag == Unit && n <= 65 {
             // A unit diagonal with off-diagonals ≤ 1 is too tame below order 100.
             a.indexed_iter_mut()
                 .filter(|((i, j), _)| i != j)
@@ -88,8 +94,8 @@ fn cond_inf(a: &Array2<f32>, uplo: Uplo, diag: Diag) -> f64 {
     let n = t.nrows();
     // Lower: solve column by column from the top; upper from the bottom.
     let order: Vec<usize> = match uplo {
-        Uplo::Lower => (0..n).collect(),
-        Uplo::Upper => (0..n).rev().collect(),
+        Lower => (0..n).collect(),
+        Upper => (0..n).rev().collect(),
     };
     let mut inv = Array2::<f64>::zeros((n, n));
     for c in 0..n {
@@ -118,7 +124,7 @@ pub struct Trsm;
 
 /// The order of A.
 fn order(c: &Case) -> usize {
-    if c.side == Side::Left {
+    if c.side == Left {
         c.m
     } else {
         c.n
@@ -188,7 +194,7 @@ impl Routine for Trsm {
         let orders = [(31, 7), (33, 65), (65, 16), (129, 17)];
         for ((order, rhs), ill) in orders.iter().flat_map(|&o| [(o, false), (o, true)]) {
             for side in SIDES {
-                let mn = if side == Side::Left {
+                let mn = if side == Left {
                     (order, rhs)
                 } else {
                     (rhs, order)
@@ -206,7 +212,7 @@ impl Routine for Trsm {
             }
         }
         // Mixed and strided layouts.
-        let fl = (Uplo::Upper, Transpose::Yes, Diag::NonUnit);
+        let fl = (Upper, Yes, NonUnit);
         for la in LAYOUTS {
             for lb in LAYOUTS {
                 for side in SIDES {
@@ -217,21 +223,15 @@ impl Routine for Trsm {
         v
     }
 
-    fn space() -> BoxedStrategy<Case> {
-        space_with(dim().boxed())
-    }
-
-    fn resident_space() -> BoxedStrategy<Case> {
-        space_with(resident_dim().boxed())
-    }
+    crate::describe::level3::spaces_with!(space_with);
 
     fn bad() -> Vec<Bad> {
-        let c = Case::new(0, 3, 2).flags(Uplo::Lower, Transpose::No, Diag::NonUnit);
+        let c = Case::new(0, 3, 2).flags(Lower, No, NonUnit);
         let dm = "DimensionMismatch";
         vec![
             Bad::mats(c, (3, 2), (3, 2), (0, 0), "NotSquare", "a"),
             // Right: the order of A must be the 2 columns of B.
-            Bad::mats(c.side(Side::Right), (3, 3), (3, 2), (0, 0), dm, "b"),
+            Bad::mats(c.side(Right), (3, 3), (3, 2), (0, 0), dm, "b"),
         ]
     }
 }
@@ -272,14 +272,12 @@ fn space_with(dim: BoxedStrategy<usize>) -> BoxedStrategy<Case> {
 fn validation_extension_forms() {
     let a = Array2::<f32>::ones((3, 2));
     let mut b = Array2::<f32>::from_elem((3, 2), 9.0);
-    let (l, lo, no, nu) = (Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit);
+    let (l, lo, no, nu) = (Left, Lower, No, NonUnit);
     let err = a.gpu_trsm_inplace(l, lo, no, nu, 1.0, &mut b).unwrap_err();
-    assert_eq!(describe::named(&err), ("NotSquare", "strsm", "a"));
+    describe::assert_named(&err, ("NotSquare", "strsm", "a"));
     let bt = Array2::<f32>::ones((2, 3));
     let a = Array2::<f32>::ones((3, 3));
-    assert!(a
-        .gpu_trsm(l, Uplo::Upper, Transpose::Yes, Diag::Unit, &bt)
-        .is_err());
+    assert!(a.gpu_trsm(l, Upper, Yes, Unit, &bt).is_err());
     assert_eq!(b, Array2::from_elem((3, 2), 9.0));
 }
 
@@ -290,16 +288,9 @@ fn validation_too_large_for_one_binding() {
     let mut b = Array2::<f32>::zeros((limit / 4 + 1, 1));
     b[[0, 0]] = 3.0;
     let err = a
-        .gpu_trsm_inplace(
-            Side::Right,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            2.0,
-            &mut b,
-        )
+        .gpu_trsm_inplace(Right, Upper, No, NonUnit, 2.0, &mut b)
         .unwrap_err();
-    assert_eq!(describe::named(&err), ("TooLarge", "strsm", "b"));
+    describe::assert_named(&err, ("TooLarge", "strsm", "b"));
     assert_eq!(b[[0, 0]], 3.0);
 }
 
@@ -336,46 +327,26 @@ fn edge_hand_values() {
     // Tᵀ·X = B with B = [[4, 8], [8, 16]]: X = [[1, 2], [2, 4]].
     // X·T = B with B = [[4, 4], [8, 8]]: X = [[1.5, 1], [3, 2]].
     let t = array![[2.0f32, f32::NAN], [1.0, 4.0]];
-    let (l, lo, no) = (Side::Left, Uplo::Lower, Transpose::No);
+    let (l, lo, no) = (Left, Lower, No);
     for layout in [Layout::C, Layout::F] {
         let st = Mat::new(&t, layout);
         let mut sb = Mat::new(&array![[2.0f32, 4.0], [9.0, 18.0]], layout);
-        blas::strsm(
-            ctx(),
-            l,
-            lo,
-            no,
-            Diag::NonUnit,
-            1.0,
-            st.view(),
-            sb.view_mut(),
-        )
-        .unwrap();
+        blas::strsm(ctx(), l, lo, no, NonUnit, 1.0, st.view(), sb.view_mut()).unwrap();
         assert_eq!(sb.to_owned(), array![[1.0, 2.0], [2.0, 4.0]]);
         // alpha = 0.5 halves the right-hand side.
         let mut sb = Mat::new(&array![[8.0f32, 16.0], [16.0, 32.0]], layout);
-        blas::strsm(
-            ctx(),
-            l,
-            lo,
-            Transpose::Yes,
-            Diag::NonUnit,
-            0.5,
-            st.view(),
-            sb.view_mut(),
-        )
-        .unwrap();
+        blas::strsm(ctx(), l, lo, Yes, NonUnit, 0.5, st.view(), sb.view_mut()).unwrap();
         assert_eq!(sb.to_owned(), array![[1.0, 2.0], [2.0, 4.0]]);
     }
     let b = array![[4.0f32, 4.0], [8.0, 8.0]];
     assert_eq!(
-        t.gpu_trsm(Side::Right, lo, no, Diag::NonUnit, &b).unwrap(),
+        t.gpu_trsm(Right, lo, no, NonUnit, &b).unwrap(),
         array![[1.5, 1.0], [3.0, 2.0]]
     );
     // Unit diagonal, NaN there never read: [[1, 0], [3, 1]]·X = [[1], [5]] gives X = [[1], [2]].
     let tu = array![[f32::NAN, f32::NAN], [3.0f32, f32::NAN]];
     assert_eq!(
-        tu.gpu_trsm(l, lo, no, Diag::Unit, &array![[1.0f32], [5.0]])
+        tu.gpu_trsm(l, lo, no, Unit, &array![[1.0f32], [5.0]])
             .unwrap(),
         array![[1.0], [2.0]]
     );
@@ -385,15 +356,8 @@ fn edge_hand_values() {
 fn edge_alpha_zero_never_reads_a_or_b() {
     let nan = Array2::from_elem((2, 2), f32::NAN);
     let mut b = array![[f32::NAN, 1.0], [f32::INFINITY, 2.0]];
-    nan.gpu_trsm_inplace(
-        Side::Left,
-        Uplo::Upper,
-        Transpose::Yes,
-        Diag::Unit,
-        0.0,
-        &mut b,
-    )
-    .unwrap();
+    nan.gpu_trsm_inplace(Left, Upper, Yes, Unit, 0.0, &mut b)
+        .unwrap();
     assert_eq!(b, Array2::zeros((2, 2)));
 }
 
@@ -401,21 +365,11 @@ fn edge_alpha_zero_never_reads_a_or_b() {
 fn edge_gpu_matches_openblas_on_a_well_conditioned_system() {
     // Forward agreement where the condition allows it (κ∞ < 10): a few ulps of |X|.
     let mut r = rng(23);
-    let a = operand(&mut r, 70, Uplo::Upper, Diag::NonUnit, false);
+    let a = operand(&mut r, 70, Upper, NonUnit, false);
     let b = rand_mat(&mut r, 70, 40);
-    let x = a
-        .gpu_trsm(Side::Left, Uplo::Upper, Transpose::Yes, Diag::NonUnit, &b)
-        .unwrap();
-    let clean = tri_clean(&a, Uplo::Upper, Diag::NonUnit);
-    let xo = strsm_openblas(
-        Side::Left,
-        Uplo::Upper,
-        Transpose::Yes,
-        Diag::NonUnit,
-        1.0,
-        clean.view(),
-        b.view(),
-    );
+    let x = a.gpu_trsm(Left, Upper, Yes, NonUnit, &b).unwrap();
+    let clean = tri_clean(&a, Upper, NonUnit);
+    let xo = strsm_openblas(Left, Upper, Yes, NonUnit, 1.0, clean.view(), b.view());
     let scale = xo.iter().fold(0f32, |m, v| m.max(v.abs()));
     let diff = (&x - &xo).iter().fold(0f32, |m, v| m.max(v.abs()));
     assert!(
@@ -433,60 +387,20 @@ fn resident_hand_values_mixed_operands_and_alpha_zero() {
         let ga = upload(&a, col_major);
         // X·A = B: X = [[2, 1.5], [4, 3]] (resident A and B).
         let mut gb = upload(&b, !col_major);
-        blas::strsm(
-            ctx(),
-            Side::Right,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            1.0,
-            &ga,
-            &mut gb,
-        )
-        .unwrap();
+        blas::strsm(ctx(), Right, Upper, No, NonUnit, 1.0, &ga, &mut gb).unwrap();
         assert_eq!(gb.to_array().unwrap(), array![[2.0, 1.5], [4.0, 3.0]]);
         // A·X = 0.5·B with a host A: X = [[0.5, 1], [1, 2]] (resident B).
         let mut gb = upload(&b, col_major);
-        blas::strsm(
-            ctx(),
-            Side::Left,
-            Uplo::Upper,
-            Transpose::No,
-            Diag::NonUnit,
-            0.5,
-            &a,
-            &mut gb,
-        )
-        .unwrap();
+        blas::strsm(ctx(), Left, Upper, No, NonUnit, 0.5, &a, &mut gb).unwrap();
         assert_eq!(gb.to_array().unwrap(), array![[0.5, 1.0], [1.0, 2.0]]);
         // Resident A, host B: Aᵀ·X = B, Aᵀ = [[2, 0], [1, 4]]: X = [[2, 4], [1.5, 3]].
         let mut hb = b.clone();
-        blas::strsm(
-            ctx(),
-            Side::Left,
-            Uplo::Upper,
-            Transpose::Yes,
-            Diag::NonUnit,
-            1.0,
-            &ga,
-            &mut hb,
-        )
-        .unwrap();
+        blas::strsm(ctx(), Left, Upper, Yes, NonUnit, 1.0, &ga, &mut hb).unwrap();
         assert_eq!(hb, array![[2.0, 4.0], [1.5, 3.0]]);
         // alpha = 0: a NaN resident B becomes zero on the device, A not read.
         let mut gb = upload(&Array2::from_elem((2, 3), f32::NAN), col_major);
         let nan = upload(&Array2::from_elem((2, 2), f32::NAN), col_major);
-        blas::strsm(
-            ctx(),
-            Side::Left,
-            Uplo::Lower,
-            Transpose::No,
-            Diag::Unit,
-            0.0,
-            &nan,
-            &mut gb,
-        )
-        .unwrap();
+        blas::strsm(ctx(), Left, Lower, No, Unit, 0.0, &nan, &mut gb).unwrap();
         assert_eq!(gb.to_array().unwrap(), Array2::<f32>::zeros((2, 3)));
     }
 }
@@ -502,7 +416,7 @@ fn resident_trmm_then_trsm_chain_is_one_submission() {
     let mut gb = own.upload_matrix(&b.t().to_owned()).unwrap();
     // gb holds Bᵀ; work on its transpose through Side::Right: Bᵀ·Aᵀ = (A·B)ᵀ.
     let s0 = own.submissions();
-    let flags = (Side::Right, Uplo::Upper, Transpose::Yes, Diag::NonUnit);
+    let flags = (Right, Upper, Yes, NonUnit);
     blas::strmm(&own, flags.0, flags.1, flags.2, flags.3, 1.0, &ga, &mut gb).unwrap();
     blas::strsm(&own, flags.0, flags.1, flags.2, flags.3, 1.0, &ga, &mut gb).unwrap();
     assert_eq!(
@@ -527,7 +441,7 @@ fn edge_row_and_column_oriented_block_solves() {
         }));
         for (order, rhs) in [(100, 9), (129, 70)] {
             for side in SIDES {
-                let mn = if side == Side::Left {
+                let mn = if side == Left {
                     (order, rhs)
                 } else {
                     (rhs, order)

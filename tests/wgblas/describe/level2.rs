@@ -264,6 +264,78 @@ pub fn assert_rounded_once(routine: &str, worst: impl Fn(u64, f32) -> f64) {
     );
 }
 
+/// The random space of syr and syr2: the order from [`SIZES`], either triangle, a random
+/// alpha, any stored layout of A, any stride of x, and y's stride from `ly`.
+pub fn symmetric_rank_space(
+    ly: proptest::strategy::BoxedStrategy<VLayout>,
+) -> proptest::strategy::BoxedStrategy<Case> {
+    use super::{pick, scalar};
+    use crate::common::VLAYOUTS;
+    use proptest::prelude::*;
+    let dims = (any::<u64>(), pick(&SIZES), pick(&UPLOS));
+    let rest = (scalar(), pick(&LAYOUTS), pick(&VLAYOUTS), ly);
+    (dims, rest)
+        .prop_map(|((seed, n, u), (alpha, la, lx, ly))| {
+            Case::new(seed, n, n)
+                .flags(u, Transpose::No, Diag::NonUnit)
+                .scalars(alpha.into(), 0.0)
+                .layouts(la, lx, ly)
+        })
+        .boxed()
+}
+
+/// [`assert_rounded_once`] for `routine` (`sger` on a 129×65 A, `ssyr` and `ssyr2` on a 128×128
+/// A, each triangle): random A, x (and y), both stored orders, against the exact update.
+pub fn check_rounded_once(routine: &str) {
+    use crate::common::{ctx, rand_mat, rand_vec, rng, Mat};
+    use wgblas::{blas, metrics::bounds};
+    assert_rounded_once(routine, |seed, alpha| {
+        let (m, n) = if routine == "sger" {
+            (129, 65)
+        } else {
+            (128, 128)
+        };
+        let mut r = rng(seed);
+        let a = rand_mat(&mut r, m, n);
+        let x = rand_vec(&mut r, m);
+        let y = rand_vec(&mut r, if routine == "ssyr" { 0 } else { n });
+        let (al, xf, yf) = (f64::from(alpha), x.mapv(f64::from), y.mapv(f64::from));
+        let uplos = match routine {
+            "sger" => vec![None],
+            _ => UPLOS.map(Some).to_vec(),
+        };
+        let mut worst: f64 = 0.0;
+        for uplo in uplos {
+            let (xv, yv) = (x.view(), y.view());
+            let bound = match (routine, uplo) {
+                ("sger", _) => bounds::ger(alpha, xv, yv, a.view()),
+                ("ssyr", Some(u)) => bounds::syr(u, alpha, xv, a.view()),
+                (_, u) => bounds::syr2(u.unwrap(), alpha, xv, yv, a.view()),
+            };
+            for layout in [Layout::C, Layout::F] {
+                let mut sa = Mat::new(&a, layout);
+                let av = sa.view_mut();
+                match (routine, uplo) {
+                    ("sger", _) => blas::sger(ctx(), alpha, xv, yv, av),
+                    ("ssyr", Some(u)) => blas::ssyr(ctx(), u, alpha, xv, av),
+                    (_, u) => blas::ssyr2(ctx(), u.unwrap(), alpha, xv, yv, av),
+                }
+                .unwrap();
+                let exact = |i: usize, j: usize| {
+                    f64::from(a[[i, j]])
+                        + match routine {
+                            "sger" => al * xf[i] * yf[j],
+                            "ssyr" => al * xf[i] * xf[j],
+                            _ => al * xf[i] * yf[j] + al * yf[i] * xf[j],
+                        }
+                };
+                worst = worst.max(factor_against_exact(&sa.to_owned(), &bound, uplo, exact));
+            }
+        }
+        worst
+    });
+}
+
 /// The worst factor `|got − exact| / (eps·bound)` over the triangle `uplo` (all of `got` where
 /// None), the exact update of element (i, j) computed in f64 by `exact`.
 pub fn factor_against_exact(

@@ -90,3 +90,19 @@ pub fn order(side: Side, m: usize, n: usize) -> usize {
         n
     }
 }
+
+/// The `space` and `resident_space` of a Level 3 description from its random space with
+/// dimensions from a strategy (`$space_with`): [`dim`] for the fixtures, [`resident_dim`] for
+/// the resident fixtures.
+macro_rules! spaces_with {
+    ($space_with:path) => {
+        fn space() -> proptest::strategy::BoxedStrategy<crate::describe::Case> {
+            $space_with(crate::describe::level3::dim())
+        }
+
+        fn resident_space() -> proptest::strategy::BoxedStrategy<crate::describe::Case> {
+            $space_with(crate::describe::level3::resident_dim())
+        }
+    };
+}
+pub(crate) use spaces_with;

@@ -25,17 +25,17 @@ mod validation;
 
 use std::fmt::Debug;
 
-use ndarray::{Array1, Array2, ArrayD, ArrayViewD};
+use ndarray::{Array1, Array2, Array3, ArrayD, ArrayViewD};
 use proptest::strategy::{BoxedStrategy, Strategy};
 use proptest::test_runner::{Config, TestRunner};
 use rand::rngs::StdRng;
-use wgblas::layout::{MatMut, MatRef, VecMut, VecRef};
+use wgblas::layout::{BatchMut, BatchRef, MatMut, MatRef, VecMut, VecRef};
 use wgblas::metrics::{self, Metric};
-use wgblas::{Context, Diag, GpuMatrix, GpuVector, Side, Transpose, Uplo};
+use wgblas::{Context, Diag, GpuBatch, GpuMatrix, GpuVector, Side, Transpose, Uplo};
 
-use crate::common::{ctx, rng, Layout, Stored, StoredVec, VLayout};
+use crate::common::{ctx, rng, BLayout, Layout, Stored, StoredBatch, StoredVec, VLayout};
 pub use elem::Elem;
-pub use validation::{named, validation, Bad};
+pub use validation::{assert_named, named, validation, Bad};
 
 /// One point of a routine's argument space (the element type comes from the runner).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,6 +65,9 @@ pub struct Case {
     pub lc: Layout,
     /// rotm: `param = [flag, h11, h21, h12, h22]`.
     pub param: [f64; 5],
+    /// Batched routines: the number of products, and the layouts of the batches A, B and C.
+    pub batch: usize,
+    pub lbat: [BLayout; 3],
 }
 
 impl Case {
@@ -89,6 +92,17 @@ impl Case {
             lb: Layout::C,
             lc: Layout::C,
             param: [-2.0, 0.0, 0.0, 0.0, 0.0],
+            batch: 0,
+            lbat: [BLayout::C; 3],
+        }
+    }
+
+    /// `batch` products, the batches A, B and C stored in `lbat`.
+    pub fn batched(self, batch: usize, lbat: [BLayout; 3]) -> Self {
+        Case {
+            batch,
+            lbat,
+            ..self
         }
     }
 
@@ -135,7 +149,8 @@ impl Case {
     }
 }
 
-/// The operands of a case: three matrices and two vectors (empty where the routine has none).
+/// The operands of a case: three matrices, two vectors and three batches (empty where the
+/// routine has none).
 #[derive(Debug, Clone)]
 pub struct Ops<T> {
     pub a: Array2<T>,
@@ -143,6 +158,12 @@ pub struct Ops<T> {
     pub y: Array1<T>,
     pub b: Array2<T>,
     pub c: Array2<T>,
+    pub batches: [Array3<T>; 3],
+}
+
+/// No batches.
+fn no_batches<T>() -> [Array3<T>; 3] {
+    std::array::from_fn(|_| Array3::from_shape_vec((0, 0, 0), Vec::new()).unwrap())
 }
 
 impl<T: Elem> Ops<T> {
@@ -155,6 +176,7 @@ impl<T: Elem> Ops<T> {
             y,
             b: none(),
             c: none(),
+            batches: no_batches(),
         }
     }
 
@@ -172,7 +194,26 @@ impl<T: Elem> Ops<T> {
             y: none(),
             b,
             c,
+            batches: no_batches(),
         }
+    }
+
+    /// The operands of a batched routine: the batches A, B and C.
+    pub fn batched(batches: [Array3<T>; 3]) -> Self {
+        let none = || Array2::from_shape_vec((0, 0), Vec::new()).unwrap();
+        Ops {
+            batches,
+            ..Ops::mats(none(), none(), none())
+        }
+    }
+
+    /// Product `p` of a batched routine's operands: A, B and C as those of a Level 3 routine.
+    pub fn product(&self, p: usize) -> Ops<T> {
+        let [a, b, c] = self
+            .batches
+            .each_ref()
+            .map(|m| m.index_axis(ndarray::Axis(0), p).to_owned());
+        Ops::mats(a, b, c)
     }
 
     /// The same operands in f64 (exact from f32): what the bounds are computed on.
@@ -183,6 +224,7 @@ impl<T: Elem> Ops<T> {
             y: self.y.mapv(T::to_f64),
             b: self.b.mapv(T::to_f64),
             c: self.c.mapv(T::to_f64),
+            batches: self.batches.each_ref().map(|m| m.mapv(T::to_f64)),
         }
     }
 }
@@ -198,6 +240,7 @@ impl<T: Elem> Ops<T> {
             Out::Y => self.y.clone().into_dyn(),
             Out::XY => both(&self.x, &self.y),
             Out::R => Array1::<T>::from_vec(Vec::new()).into_dyn(),
+            Out::CB => self.batches[2].clone().into_dyn(),
         }
     }
 }
@@ -214,6 +257,8 @@ pub enum Out {
     XY,
     /// The routine's result (a reduction's value), in [`Slots::r`].
     R,
+    /// The batch C of a batched routine.
+    CB,
 }
 
 /// x then y, as one output.
@@ -264,6 +309,10 @@ slot!(
     /// A vector operand as the routine gets it.
     VecSlot(StoredVec, GpuVector) -> VecRef, VecMut, Array1
 );
+slot!(
+    /// A batch operand as the routine gets it: a stored host batch or a resident one.
+    BatchSlot(StoredBatch, GpuBatch) -> BatchRef, BatchMut, Array3
+);
 
 /// The operands of one call.
 pub struct Slots<T: Elem> {
@@ -272,6 +321,8 @@ pub struct Slots<T: Elem> {
     pub y: VecSlot<T>,
     pub b: MatSlot<T>,
     pub c: MatSlot<T>,
+    /// The batches A, B and C of a batched routine.
+    pub batches: [BatchSlot<T>; 3],
     /// The result of a reduction (empty until the call).
     pub r: Vec<T>,
 }
@@ -285,6 +336,9 @@ impl<T: Elem> Slots<T> {
             y: VecSlot::Host(StoredVec::new(&o.y, c.ly)),
             b: MatSlot::Host(Stored::new(&o.b, c.lb)),
             c: MatSlot::Host(Stored::new(&o.c, c.lc)),
+            batches: std::array::from_fn(|i| {
+                BatchSlot::Host(StoredBatch::new(&o.batches[i], c.lbat[i]))
+            }),
             r: Vec::new(),
         }
     }
@@ -300,12 +354,14 @@ impl<T: Elem> Slots<T> {
             MatSlot::Dev(ctx().upload_matrix(&m).unwrap())
         };
         let up = |v: &Array1<T>| VecSlot::Dev(ctx().upload_vector(v).unwrap());
+        let batch = |m: &Array3<T>| BatchSlot::Dev(ctx().upload_batch(m).unwrap());
         Slots {
             a: mat(&o.a, c.la),
             x: up(&o.x),
             y: up(&o.y),
             b: mat(&o.b, c.lb),
             c: mat(&o.c, c.lc),
+            batches: o.batches.each_ref().map(batch),
             r: Vec::new(),
         }
     }
@@ -320,6 +376,7 @@ impl<T: Elem> Slots<T> {
             Out::Y => self.y.logical().into_dyn(),
             Out::XY => both(&self.x.logical(), &self.y.logical()),
             Out::R => Array1::from_vec(self.r.clone()).into_dyn(),
+            Out::CB => self.batches[2].logical().into_dyn(),
         }
     }
 
@@ -339,11 +396,14 @@ impl<T: Elem> Slots<T> {
 
     /// The host storage outside the output matrix's view.
     fn pad(&self, out: Out) -> Vec<T> {
+        if let (Out::CB, BatchSlot::Host(c)) = (out, &self.batches[2]) {
+            return c.outside();
+        }
         let m = match out {
             Out::A => &self.a,
             Out::B => &self.b,
             Out::C => &self.c,
-            Out::X | Out::Y | Out::XY | Out::R => return Vec::new(),
+            Out::X | Out::Y | Out::XY | Out::R | Out::CB => return Vec::new(),
         };
         match m {
             MatSlot::Host(m) => m.outside(),
@@ -415,8 +475,12 @@ pub fn name<R: Routine, T: Elem>() -> String {
 /// table has one (`dasum`, `idamax`), else its s twin's (a factor in units of `T`'s eps, or a
 /// count of ULP for the bit-exact routines, or 0 for an exact index).
 pub fn threshold<R: Routine, T: Elem>() -> f64 {
-    let s = metrics::spec(&name::<R, T>())
-        .or_else(|| metrics::spec(&name::<R, f32>()))
+    // A batched routine's products are measured as its unbatched routine's (sgemm_batched as
+    // sgemm).
+    let (own, twin) = (name::<R, T>(), name::<R, f32>());
+    let s = metrics::spec(&own)
+        .or_else(|| metrics::spec(&twin))
+        .or_else(|| metrics::spec(twin.trim_end_matches("_batched")))
         .unwrap();
     assert!(
         matches!(
@@ -432,6 +496,14 @@ pub fn threshold<R: Routine, T: Elem>() -> f64 {
         R::ID.0
     );
     s.threshold
+}
+
+/// Fails unless `value` (a factor, ULP count or index distance) passes `routine`'s threshold in
+/// `metrics::spec` (DESIGN.md §2), `what` naming the case.
+#[track_caller]
+pub fn passes(routine: &str, value: f64, what: &str) {
+    let t = metrics::spec(routine).unwrap_or_else(|| panic!("{routine}: not in metrics::spec"));
+    assert!(t.passes(value), "{routine} {what}: {value} against {t:?}");
 }
 
 /// The forward factor of `got` against `want` with `bound`, in units of `T`'s eps.
@@ -563,46 +635,29 @@ pub fn pick<V: Clone + Debug + 'static>(items: &[V]) -> BoxedStrategy<V> {
 /// The tests of a description, for f32 and f64: validation, fixtures (`$cases` random cases),
 /// the edge grid, and the resident form (`$cases` random cases).
 macro_rules! described_tests {
+    // One test kind in f32 (`$name`) and f64 (`$name64`): the runner `$run` with its arguments.
+    (@both $r:ty, $name:ident, $name64:ident, $run:ident($($a:expr)?), ($($a64:expr)?)) => {
+        #[test]
+        fn $name() {
+            crate::describe::$run::<$r, f32>($($a)?);
+        }
+        #[test]
+        fn $name64() {
+            crate::describe::$run::<$r, f64>($($a64)?);
+        }
+    };
     ($r:ty, $cases:expr) => {
         crate::describe::described_tests!($r, $cases, $cases);
     };
     ($r:ty, $cases:expr, $cases64:expr) => {
-        #[test]
-        fn validation() {
-            crate::describe::validation::<$r, f32>();
-        }
-        #[test]
-        fn validation_f64() {
-            crate::describe::validation::<$r, f64>();
-        }
+        crate::describe::described_tests!(@both $r, validation, validation_f64, validation(), ());
         crate::describe::described_tests!($r, $cases, $cases64, no_validation);
     };
     // A routine with no known-bad input (no validation test that would assert nothing).
     ($r:ty, $cases:expr, $cases64:expr, no_validation) => {
-        #[test]
-        fn fixtures() {
-            crate::describe::fixtures::<$r, f32>($cases);
-        }
-        #[test]
-        fn fixtures_f64() {
-            crate::describe::fixtures::<$r, f64>($cases64);
-        }
-        #[test]
-        fn edges() {
-            crate::describe::edges::<$r, f32>();
-        }
-        #[test]
-        fn edges_f64() {
-            crate::describe::edges::<$r, f64>();
-        }
-        #[test]
-        fn resident() {
-            crate::describe::resident::<$r, f32>($cases);
-        }
-        #[test]
-        fn resident_f64() {
-            crate::describe::resident::<$r, f64>($cases64);
-        }
+        crate::describe::described_tests!(@both $r, fixtures, fixtures_f64, fixtures($cases), ($cases64));
+        crate::describe::described_tests!(@both $r, edges, edges_f64, edges(), ());
+        crate::describe::described_tests!(@both $r, resident, resident_f64, resident($cases), ($cases64));
     };
 }
 pub(crate) use described_tests;

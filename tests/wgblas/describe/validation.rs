@@ -2,7 +2,7 @@
 //! each gives the typed `wgblas::Error` naming routine and argument, in the host and the
 //! resident form, and leaves the output as it was.
 
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, Array3};
 use wgblas::Error;
 
 use super::{name, same_bits, Case, Elem, Ops, Routine, Slots};
@@ -20,6 +20,8 @@ pub struct Bad {
     /// Level 3: rows and columns of the stored B and C.
     pub b: (usize, usize),
     pub c: (usize, usize),
+    /// Batched routines: the shapes of the stored batches A, B and C.
+    pub batches: [(usize, usize, usize); 3],
     /// The `wgblas::Error` variant, by name.
     pub error: &'static str,
     pub arg: &'static str,
@@ -43,6 +45,7 @@ impl Bad {
             y,
             b: none,
             c: none,
+            batches: [(0, 0, 0); 3],
             error,
             arg,
         }
@@ -64,8 +67,22 @@ impl Bad {
             y: 0,
             b,
             c,
+            batches: [(0, 0, 0); 3],
             error,
             arg,
+        }
+    }
+
+    /// A batched input: the batches A, B and C of shapes `batches`.
+    pub fn batched(
+        case: Case,
+        batches: [(usize, usize, usize); 3],
+        error: &'static str,
+        arg: &'static str,
+    ) -> Bad {
+        Bad {
+            batches,
+            ..Bad::mats(case, (0, 0), (0, 0), (0, 0), error, arg)
         }
     }
 }
@@ -83,6 +100,13 @@ pub fn named(e: &Error) -> (&'static str, &'static str, &'static str) {
     }
 }
 
+/// Panic unless `e` is the variant naming the routine and the argument of `want`.
+#[track_caller]
+pub fn assert_named(e: &Error, want: (&str, &str, &str)) {
+    let (variant, routine, arg) = named(e);
+    assert_eq!((variant, routine, arg), want, "{e}");
+}
+
 /// Each known-bad input, in the host and the resident form: the typed error naming the
 /// routine and the argument, and the output left as it was.
 pub fn validation<R: Routine, T: Elem>() {
@@ -95,6 +119,7 @@ pub fn validation<R: Routine, T: Elem>() {
             y: Array1::from_elem(bad.y, fill),
             b: Array2::from_elem(bad.b, fill),
             c: Array2::from_elem(bad.c, fill),
+            batches: bad.batches.map(|d| Array3::from_elem(d, fill)),
         };
         for resident in [false, true] {
             let mut s = if resident {
