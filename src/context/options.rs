@@ -109,7 +109,7 @@ pub(super) struct EnvSettings {
     /// `WGBLAS_F64_FALLBACK`.
     pub f64_fallback: bool,
     /// `WGBLAS_STREAM_MIB` in bytes ([`Context::stream_block`](crate::Context::stream_block));
-    /// 8 MiB when unset.
+    /// 16 MiB when unset (H200 runs of 2026-12-01, `benches/results/2026-12-01-s5`: 8 MiB blocks streamed 2048² products slower than unstreamed).
     pub stream_block: u64,
 }
 
@@ -136,7 +136,7 @@ impl EnvSettings {
         }
         let stream_block = match var("WGBLAS_STREAM_MIB") {
             Some(v) => parse_count("WGBLAS_STREAM_MIB", &v, 0)?.saturating_mul(1 << 20),
-            None => 8 << 20,
+            None => 16 << 20,
         };
         Ok(EnvSettings {
             f64_fallback,

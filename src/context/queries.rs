@@ -82,7 +82,7 @@ impl Context {
     /// host) is streamed: C's rows are cut into blocks of about this many bytes, and each
     /// block's upload of A, product and read-back are submitted before any is waited for, so
     /// that the host's copies overlap the device's work. A product streams when C holds at least
-    /// two blocks. 0: never. Default: `WGBLAS_STREAM_MIB` (mebibytes), else 8 MiB.
+    /// two blocks. 0: never. Default: `WGBLAS_STREAM_MIB` (mebibytes), else 16 MiB.
     pub fn stream_block(&self) -> u64 {
         self.stream_block.load(Ordering::Relaxed)
     }

@@ -216,3 +216,35 @@ fn dgemm_streams_and_passes_its_metric() {
     let f = metrics::forward_factor_f64(&c, &want, &bound).unwrap();
     assert!(f <= describe::threshold::<Gemm, f64>(), "dgemm factor {f}");
 }
+
+/// Eight threads streaming products on one context at once, their blocks' submissions
+/// interleaved: each result passes its metric.
+#[test]
+fn eight_threads_stream_at_once() {
+    let ctx = streaming();
+    let nn = (Transpose::No, Transpose::No);
+    let threshold = describe::threshold::<Gemm, f32>();
+    std::thread::scope(|scope| {
+        for t in 0..8u64 {
+            let ctx = &ctx;
+            scope.spawn(move || {
+                let mut r = rng(80 + t);
+                let (m, n, k) = (260 + 7 * t as usize, 33, 19);
+                let (a, b) = (rand_mat(&mut r, m, k), rand_mat(&mut r, k, n));
+                let zero = Array2::<f32>::zeros((m, n));
+                let mut c = zero.clone();
+                for _ in 0..3 {
+                    sgemm(
+                        ctx,
+                        nn,
+                        (1.0.into(), 0.0.into()),
+                        (a.view(), b.view()),
+                        &mut c,
+                    );
+                    let f = factor(nn, 1.0, a.view(), b.view(), 0.0, zero.view(), &c);
+                    assert!(f <= threshold, "thread {t}: factor {f}");
+                }
+            });
+        }
+    });
+}
