@@ -3,8 +3,9 @@
 //! ([`finish_in`]: one submission, one read-back), and the device copies and clears of resident
 //! outputs.
 
-use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3, Axis, Dimension};
+use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3, Axis};
 
+use super::stream::dest_for;
 use super::typed::Precision;
 use super::{
     check_binding, check_ctx, check_fits, source, BatchMut, BatchOperand, BatchRef, Element,
@@ -195,18 +196,6 @@ pub(crate) fn write_triangle<T: Copy>(
             *v = data[(off + i as isize * rs + j as isize * cs) as usize];
         }
     }
-}
-
-/// The plan of an output view, if the device holds it in exactly that plan's order (it was
-/// uploaded from this view): then read-back scatters straight into the view.
-pub(super) fn dest_for<'a, T: Copy + Send + Sync, D: Dimension>(
-    view: &'a mut ndarray::ArrayViewMut<'_, T, D>,
-    offset: u32,
-    strides: &[isize],
-) -> Option<Dest<'a, T>> {
-    // SAFETY: pointer, shape and strides come from a live view borrowed mutably for `'a`.
-    let (plan, off, st) = unsafe { Dest::of_view(view.as_mut_ptr(), view.shape(), view.strides()) };
-    (off == offset as usize && st == strides).then_some(plan)
 }
 
 /// Where a routine's result goes: the output argument of element type `T` and the device

@@ -4,13 +4,25 @@
 //! works on this one, and copy this block out while the device computes the next (the
 //! row-block pipeline of a host-form `sgemm`, `blas/level3/gemm.rs`).
 
-use ndarray::ArrayViewMut2;
+use ndarray::{ArrayViewMut2, Dimension};
 
 use super::MatOperand;
 use crate::context::Context;
 use crate::error::Result;
 use crate::launch::{Dispatch, Read, SinkFn, Submitted, Wait};
 use crate::transfer::Dest;
+
+/// The plan of an output view, if the device holds it in exactly that plan's order (it was
+/// uploaded from this view): then read-back scatters straight into the view.
+pub(super) fn dest_for<'a, T: Copy + Send + Sync, D: Dimension>(
+    view: &'a mut ndarray::ArrayViewMut<'_, T, D>,
+    offset: u32,
+    strides: &[isize],
+) -> Option<Dest<'a, T>> {
+    // SAFETY: pointer, shape and strides come from a live view borrowed mutably for `'a`.
+    let (plan, off, st) = unsafe { Dest::of_view(view.as_mut_ptr(), view.shape(), view.strides()) };
+    (off == offset as usize && st == strides).then_some(plan)
+}
 
 /// The read-back plan of the host output `view` whose device operand is `op`, when the device
 /// holds exactly the view's elements in that plan's order (so read-back scatters straight into
@@ -19,8 +31,7 @@ pub(crate) fn direct<'a, T: Copy + Send + Sync>(
     view: &'a mut ArrayViewMut2<'_, T>,
     op: &MatOperand,
 ) -> Option<Dest<'a, T>> {
-    super::operands::dest_for(view, op.offset, &[op.rs as isize, op.cs as isize])
-        .filter(|p| p.len() == op.span)
+    dest_for(view, op.offset, &[op.rs as isize, op.cs as isize]).filter(|p| p.len() == op.span)
 }
 
 /// The sink that scatters read-back bytes (element-aligned pieces at byte offsets of the
