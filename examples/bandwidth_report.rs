@@ -16,7 +16,10 @@
 //!
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
-//! `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at the `--sq64` sizes).
+//! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
+//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` for
+//! sger, ssyr and ssyr2), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at the `--sq64`
+//! sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]`
@@ -369,26 +372,48 @@ fn variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     }
 }
 
-/// ssymv's kernels: [`variants`] and `Experimental` (`symv_strip`: strips of tiles per
-/// workgroup, against `symv_tiles`' one tile; its partial sums' scratch not cleared).
-fn symv_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
-    let mut v = variants(lab_on);
-    if lab_on {
-        v.push((Variant::Experimental, "strip"));
+/// Which kernel variants the Level 2 rows time: the default only, every lab variant (set
+/// `lab-l2`), or the default beside the lab's `Experimental` kernels only (set `x-l2`: the
+/// candidates of issue 12 round 2, one H200 command without the slow legacy kernels).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Lab2 {
+    Off,
+    Full,
+    Exp,
+}
+
+/// The variants of a Level 2 routine under `lab`: `full` (the lab's variants of the routine
+/// but `Experimental`, the default first) with `lab-l2`, and `Experimental` under `tag` with
+/// `lab-l2` or `x-l2` where the routine has a kernel of its own there (`tag` not empty).
+fn l2_variants(
+    lab: Lab2,
+    full: &[(Variant, &'static str)],
+    tag: &'static str,
+) -> Vec<(Variant, &'static str)> {
+    let mut v = match lab {
+        Lab2::Full => full.to_vec(),
+        _ => vec![(Variant::Auto, "auto")],
+    };
+    if lab != Lab2::Off && !tag.is_empty() {
+        v.push((Variant::Experimental, tag));
     }
     v
 }
 
-fn rank_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
-    if lab_on {
-        vec![
-            (Variant::Auto, "auto"),
-            (Variant::Scalar, "scalar"),
-            (Variant::Experimental, "lines"),
-        ]
-    } else {
-        vec![(Variant::Auto, "auto")]
-    }
+/// ssymv's kernels: [`variants`] and `Experimental` (`symv_lines`: 128×128 tiles held in
+/// registers, against `symv_tiles`' 64×64 tiles in workgroup memory).
+fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
+    l2_variants(lab, &variants(true), "lines128")
+}
+
+/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar) and `Experimental`
+/// (`main_lines`: 4 lines per invocation, their loads before any store).
+fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
+    l2_variants(
+        lab,
+        &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
+        "lines4",
+    )
 }
 
 fn set_all(v: Variant) {
@@ -544,7 +569,7 @@ fn gemv_set(
     host: &Array2<f32>,
     ga: &GpuMatrix<'_>,
     reps: usize,
-    lab_on: bool,
+    lab: Lab2,
     check: bool,
 ) {
     let (rows, cols) = host.dim();
@@ -572,7 +597,10 @@ fn gemv_set(
                 }
             };
             // The legacy gemv kernels take up to 1.4 s a call on these shapes (run 1): not here.
-            for (v, tag) in variants(lab_on).into_iter().take(2) {
+            // `Experimental` (`gemv_coldot4`) where op(A)'s columns are contiguous.
+            let coldot = f_order == (t == Transpose::No);
+            let full = [(Variant::Auto, "auto"), (Variant::Scalar, "scalar")];
+            for (v, tag) in l2_variants(lab, &full, if coldot { "coldot4" } else { "" }) {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || call(&mut gy));
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
@@ -599,19 +627,19 @@ fn gemv_set(
     }
 }
 
-fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
+fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
     let mut r = StdRng::seed_from_u64(2);
     for n in list(&arg("--gemv", "4096,8192,16384")) {
         let a = rand_mat(&mut r, n, n);
         let ga = ctx.upload_matrix(&a).unwrap();
-        gemv_set(ctx, copier, &a, &ga, reps, lab_on, n <= 4096);
+        gemv_set(ctx, copier, &a, &ga, reps, lab, n <= 4096);
     }
     for logk in list(&arg("--skinny", "23,")) {
         let k = 1usize << logk;
         for (m, n) in [(k, 4), (4, k)] {
             let a = rand_mat(&mut r, m, n);
             let ga = ctx.upload_matrix(&a).unwrap();
-            gemv_set(ctx, copier, &a, &ga, reps, lab_on, true);
+            gemv_set(ctx, copier, &a, &ga, reps, lab, true);
         }
     }
     for n in list(&arg("--sq", "16384,")) {
@@ -629,7 +657,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
         let tri = 4.0 * nf * (nf + 1.0) / 2.0;
         for uplo in [Uplo::Lower, Uplo::Upper] {
             let u = if uplo == Uplo::Lower { "L" } else { "U" };
-            for (v, tag) in symv_variants(lab_on) {
+            for (v, tag) in symv_variants(lab) {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || {
                     blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
@@ -646,9 +674,13 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                 );
             }
             lab::set(Driver::Matvec, Variant::Auto);
-            for (v, tag) in variants(lab_on) {
+            for (v, tag) in l2_variants(lab, &variants(true), "coldot4") {
                 lab::set(Driver::Matvec, v);
                 for t in [Transpose::No, Transpose::Yes] {
+                    // `gemv_coldot4` runs where op(A)'s columns are contiguous: Trans on C.
+                    if v == Variant::Experimental && t == Transpose::No {
+                        continue;
+                    }
                     let s = time_gpu(ctx, reps, || {
                         blas::strmv(ctx, uplo, t, Diag::NonUnit, &ga, &mut wx).unwrap()
                     });
@@ -666,7 +698,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                 }
             }
             lab::set(Driver::Matvec, Variant::Auto);
-            for (v, tag) in rank_variants(lab_on) {
+            for (v, tag) in rank_variants(lab) {
                 lab::set(Driver::RankUpdate, v);
                 let s = time_gpu(ctx, reps, || {
                     blas::ssyr(ctx, uplo, 1e-3, &gx, &mut ga).unwrap()
@@ -697,7 +729,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
             }
             lab::set(Driver::RankUpdate, Variant::Auto);
         }
-        for (v, tag) in rank_variants(lab_on) {
+        for (v, tag) in rank_variants(lab) {
             lab::set(Driver::RankUpdate, v);
             let s = time_gpu(ctx, reps, || {
                 blas::sger(ctx, 1e-3, &gx, &gyv, &mut ga).unwrap()
@@ -722,7 +754,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                 let layout = format!("{u}{}-C", trans_name(t));
                 // `Legacy` (lab-l2): two barriers per column of the diagonal block.
                 let mut vs = vec![(Variant::Auto, "auto")];
-                if lab_on {
+                if lab == Lab2::Full {
                     vs.push((Variant::Legacy, "twobarriers"));
                 }
                 for (v, tag) in vs {
@@ -894,8 +926,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             level1(ctx, &mut copier, logn, reps, lab_on);
         }
     }
+    let lab2 = if sets.contains("lab-l2") {
+        Lab2::Full
+    } else if sets.contains("x-l2") {
+        Lab2::Exp
+    } else {
+        Lab2::Off
+    };
     if sets.contains("l2") {
-        level2(ctx, &mut copier, reps, sets.contains("lab-l2"));
+        level2(ctx, &mut copier, reps, lab2);
     }
     if sets.contains("f64") {
         level2_f64(ctx, &mut copier, reps);

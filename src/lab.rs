@@ -21,11 +21,14 @@ pub enum Variant {
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// yet: ssymv's `symv_strip` (a workgroup runs down a strip of tiles, against `symv_tiles`'
-    /// one tile) and the rank updates' `main_lines` (4 lines per invocation, each factor of the
-    /// exact products formed once, against `main_vec4`), both measured slower on the H200
-    /// (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812 against
-    /// 2393). Elsewhere the same as `Auto`.
+    /// yet (issue 12, round 2 of kern12): ssymv's `symv_lines` (128×128 tiles held in
+    /// registers, against `symv_tiles`' 64×64 tiles in workgroup memory), sgemv's and strmv's
+    /// `gemv_coldot4` (4 columns' loads in flight per invocation, against `gemv_coldot`'s 1)
+    /// and the rank updates' `main_lines` (4 lines per invocation, each factor of the exact
+    /// products formed once, the 4 units loaded before any store, against `main_vec4`).
+    /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
+    /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
+    /// against 2393); `symv_strip` is gone. Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 

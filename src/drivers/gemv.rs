@@ -121,16 +121,20 @@ pub(crate) enum Kernel {
         cols_fast: bool,
         /// Whole off-diagonal tiles read as vec4 units.
         vec: bool,
-        /// Tiles per workgroup down a block column (`symv_strip`, [`SYM_STRIP`] tiles), or 0:
-        /// one tile per workgroup (`symv_tiles`).
-        strip: u64,
+        /// `symv_lines` (lab `Experimental`: 128×128 tiles held in registers, [`SYM_LINES`])
+        /// rather than `symv_tiles` (64×64 tiles in workgroup memory).
+        lines: bool,
     },
 }
 
-/// Tiles per workgroup of `symv_strip` (the lab's `Experimental` ssymv kernel: on the H200,
-/// 2026-12-01, `benches/results/2026-12-01-s4/p1`, n = 16384, 661 GB/s against 708 for
-/// `symv_tiles`, so not the default).
-pub(crate) const SYM_STRIP: u64 = 8;
+/// The tile side of `symv_lines` (the lab's `Experimental` ssymv kernel, issue 12 round 2:
+/// `symv_tiles` reads 0.175 of copy bandwidth on the H200 at n = 16384, 2026-12-01). Its
+/// predecessor there, `symv_strip` (strips of 8 tiles of 64 per workgroup, 661 GB/s against
+/// 708 for `symv_tiles`, `benches/results/2026-12-01-s4/p1`), is gone: both keep each tile in
+/// workgroup memory and spend about 5 workgroup-memory accesses per element of A (the tile
+/// store, then the row and the column product read it, with their x), which bounds them, not
+/// the loads; `symv_lines` keeps the tile in registers (about 0.25 accesses per element).
+pub(crate) const SYM_LINES: u64 = super::registry::GEMV_WIDE.constant("LB") as u64;
 
 fn scalar_variant(v: crate::lab::Variant) -> bool {
     v == crate::lab::Variant::Scalar
@@ -149,18 +153,16 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         } else {
             (a.cs, a.rs)
         };
+        let lines = variant == crate::lab::Variant::Experimental;
+        let side = if lines { SYM_LINES } else { 64 };
         return Kernel::SymTiles {
-            blocks: (a.rows as u64).div_ceil(64),
+            blocks: (a.rows as u64).div_ceil(side),
             cols_fast,
             vec: !scalar_variant(variant)
                 && unit == 1
                 && a.offset.is_multiple_of(4)
                 && other.rem_euclid(4) == 0,
-            strip: if variant == crate::lab::Variant::Experimental {
-                SYM_STRIP
-            } else {
-                0
-            },
+            lines,
         };
     }
     let (m, n) = (a.rows as u64, a.cols as u64);
@@ -284,9 +286,7 @@ fn gemv_host<'a>(
 ) -> Vec<Dispatch<'a>> {
     let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
         Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
-        Kernel::SymTiles {
-            blocks, vec, strip, ..
-        } => (false, 1, vec, strip, blocks, 64),
+        Kernel::SymTiles { blocks, vec, .. } => (false, 1, vec, 0, blocks, 64),
         Kernel::Wide {
             coldot,
             lanes,
@@ -324,7 +324,13 @@ fn gemv_host<'a>(
         ("VEC", f64::from(u32::from(vec))),
         ("XVEC", f64::from(u32::from(xvec))),
     ];
-    let entry = if coldot { "gemv_coldot" } else { "gemv_rowdot" };
+    // `gemv_coldot4` (lab `Experimental`): 4 columns' loads in flight per invocation.
+    let four = crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental;
+    let entry = match (coldot, four) {
+        (true, true) => "gemv_coldot4",
+        (true, false) => "gemv_coldot",
+        _ => "gemv_rowdot",
+    };
     let a_buf: &'a Buf = &a.buffer;
     let x_buf: &'a Buf = &x.buffer;
     let mut bindings = vec![
@@ -340,15 +346,12 @@ fn gemv_host<'a>(
     let mut d = if let Kernel::SymTiles {
         blocks,
         cols_fast,
-        strip,
+        lines,
         ..
     } = kernel
     {
-        let (entry, groups) = if strip == 0 {
-            ("symv_tiles", blocks * (blocks + 1) / 2)
-        } else {
-            ("symv_strip", blocks * blocks.div_ceil(strip))
-        };
+        let entry = if lines { "symv_lines" } else { "symv_tiles" };
+        let groups = blocks * (blocks + 1) / 2;
         vec![Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(groups))
             .bindings(&[(1, &a.buffer), (2, &x.buffer), (4, &a.buffer), (6, scratch)])
             .constants(&[

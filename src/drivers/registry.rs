@@ -113,9 +113,10 @@ pub const GEMV_WIDE: Kernel = Kernel {
     entries: &[
         "gemv_rowdot",
         "gemv_coldot",
+        "gemv_coldot4",
         "gemv_finish",
         "symv_tiles",
-        "symv_strip",
+        "symv_lines",
     ],
     overrides: &[
         ("MODE", &[0.0, 1.0, 2.0]),
