@@ -3,7 +3,8 @@
 //! general (`sgemv`), symmetric (`ssymv`) and triangular (`strmv`) operators are the shader's
 //! `MODE` override, with `LOWER` / `UNIT` for the triangle and the diagonal ([`Variant`]).
 
-use crate::context::Context;
+use super::elementwise;
+use crate::context::{Context, Elem};
 use crate::flags::{Diag, Uplo};
 use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Scalar, VecOperand};
@@ -267,8 +268,143 @@ pub(crate) fn gemv<'a>(
         y,
         kernel,
         scratch,
+        None,
     );
     scalars(kernel, d, &alpha, &beta)
+}
+
+/// The f64 scalars of a product on the wide kernels (`SCAL`): alpha and beta in a small f64
+/// buffer (binding 7), the copies of device values into it, and the markers that the params
+/// carry in their place (as `wgsl/level3/gemm.wgsl`'s: 0 for 0, 1 for beta = 1, 2 for a host
+/// value, 3 for a device value, whose zero and one tests the kernel makes on it).
+pub(crate) struct ScalarsF64 {
+    buf: Buf,
+    copies: elementwise::ScalarCopies,
+    alpha: f32,
+    beta: f32,
+}
+
+/// [`ScalarsF64`] of `alpha` and `beta`.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer cannot be created.
+fn scalars_f64(
+    ctx: &Context,
+    routine: &'static str,
+    alpha: Scalar<'_, f64>,
+    beta: Scalar<'_, f64>,
+) -> crate::error::Result<ScalarsF64> {
+    let (buf, copies) = elementwise::scalars_f64(ctx, routine, &[alpha, beta])?;
+    let mark = |s: &Scalar<'_, f64>, one: bool| match s.host() {
+        None => 3.0,
+        Some(0.0) => 0.0,
+        Some(v) if one && v == 1.0 => 1.0,
+        Some(_) => 2.0,
+    };
+    Ok(ScalarsF64 {
+        buf,
+        copies,
+        alpha: mark(&alpha, false),
+        beta: mark(&beta, true),
+    })
+}
+
+/// The kernel of an f64 product (lab `Experimental`: the wide kernels instantiated with
+/// `alias T = f64;`, in place of the tile engine): [`plan`]'s, with `symv_lines` for a
+/// symmetric operator (whose 17 KiB of workgroup memory in f64 fit where `symv_tiles`' 43 KiB
+/// may not).
+fn plan_f64(mode: Variant, a: &MatOperand) -> Kernel {
+    match plan(mode, a) {
+        Kernel::SymTiles { cols_fast, vec, .. } => Kernel::SymTiles {
+            blocks: (a.rows as u64).div_ceil(SYM_LINES),
+            cols_fast,
+            vec,
+            lines: true,
+        },
+        k => k,
+    }
+}
+
+/// Whether an f64 product on `a`, `x`, `y` can run on the wide kernels whole: every operand
+/// within one storage binding (past it the tile engine's blocks take it).
+fn fits_f64(ctx: &Context, a: &MatOperand, x: &VecOperand, y: &VecOperand) -> bool {
+    let limit = ctx.max_binding();
+    a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit
+}
+
+/// The scratch of an f64 [`Kernel`] ([`scratch`] with 8-byte words).
+fn scratch_f64(ctx: &Context, kernel: Kernel, a: &MatOperand) -> Buf {
+    let words = match kernel {
+        Kernel::Wide { chunks, .. } if chunks > 1 => chunks * a.rows as u64,
+        Kernel::SymTiles { blocks, .. } => blocks * a.rows as u64,
+        _ => 4,
+    };
+    ctx.scratch(words * 8)
+}
+
+/// An f64 product `y = alpha·A·x + beta·y` (`mode`, A in its op form) on the wide kernels
+/// where lab `Matvec` is `Experimental` and every operand fits one storage binding, its
+/// scratch and scalars kept in `scratch` and `scal`; `None` elsewhere (the caller's tile
+/// engine). On the H200 (2026-12-01, n = 8192) the engine's dgemv read 0.18 of copy bandwidth,
+/// dsymv 0.05, dtrmv 0.03: a product with one column of B wastes its tiles.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the scalar buffer cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn product_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    mode: Variant,
+    alpha: Scalar<'a, f64>,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+    beta: Scalar<'a, f64>,
+    y: &'a VecOperand,
+    scratch: &'a std::cell::OnceCell<Buf>,
+    scal: &'a std::cell::OnceCell<ScalarsF64>,
+) -> crate::error::Result<Option<Vec<Dispatch<'a>>>> {
+    if crate::lab::get(crate::lab::Driver::Matvec) != crate::lab::Variant::Experimental
+        || !fits_f64(ctx, a, x, y)
+    {
+        return Ok(None);
+    }
+    let kernel = plan_f64(mode, a);
+    let scratch = scratch.get_or_init(|| scratch_f64(ctx, kernel, a));
+    let sc = scalars_f64(ctx, routine, alpha, beta)?;
+    let sc = scal.get_or_init(|| sc);
+    Ok(Some(gemv_f64(ctx, mode, a, x, y, kernel, scratch, sc)))
+}
+
+/// The dispatches of `y = alpha·A·x + beta·y` in f64 (`kernel` from [`plan_f64`], its
+/// [`scratch_f64`], the scalars from [`scalars_f64`]): the copies of device scalars, then
+/// [`gemv`]'s dispatches with `alias T = f64;`, `SCAL` and the scalar buffer. The semantics
+/// are those of the f32 product (DESIGN.md §3), in f64.
+#[allow(clippy::too_many_arguments)]
+fn gemv_f64<'a>(
+    ctx: &Context,
+    mode: Variant,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    kernel: Kernel,
+    scratch: &'a Buf,
+    sc: &'a ScalarsF64,
+) -> Vec<Dispatch<'a>> {
+    debug_assert!(kernel != Kernel::Legacy, "the wide kernels only");
+    let mut out = sc.copies.dispatches();
+    out.extend(gemv_host(
+        ctx,
+        mode,
+        sc.alpha,
+        a,
+        x,
+        sc.beta,
+        y,
+        kernel,
+        scratch,
+        Some(&sc.buf),
+    ));
+    out
 }
 
 /// [`gemv`] with host values of alpha and beta (placeholders where they are on the device).
@@ -283,6 +419,7 @@ fn gemv_host<'a>(
     y: &'a VecOperand,
     kernel: Kernel,
     scratch: &'a Buf,
+    scal: Option<&'a Buf>,
 ) -> Vec<Dispatch<'a>> {
     let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
         Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
@@ -314,6 +451,12 @@ fn gemv_host<'a>(
         _pad: [0; 2],
     };
     let [mode_c, lower, unit] = mode.constants();
+    // Binding 7: the f64 scalars (`SCAL`), or A's buffer, never read then.
+    let seven: &'a Buf = scal.unwrap_or(&a.buffer);
+    let (scal_c, elem) = match scal {
+        Some(_) => (("SCAL", 1.0), Elem::F64),
+        None => (("SCAL", 0.0), Elem::F32),
+    };
     // x as vec4 units too (rowdot): unit stride, aligned offset, whole vec4s of x.
     let xvec = vec && !coldot && x.inc == 1 && x.offset.is_multiple_of(4) && x.len >= 4;
     let constants = [
@@ -323,6 +466,7 @@ fn gemv_host<'a>(
         ("LANES", f64::from(lanes)),
         ("VEC", f64::from(u32::from(vec))),
         ("XVEC", f64::from(u32::from(xvec))),
+        scal_c,
     ];
     // `gemv_coldot4` (lab `Experimental`): 4 columns' loads in flight per invocation.
     let four = crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental;
@@ -339,6 +483,7 @@ fn gemv_host<'a>(
         (3, &y.buffer),
         (4, a_buf),
         (6, scratch),
+        (7, seven),
     ];
     if !coldot {
         bindings.push((5, x_buf));
@@ -353,18 +498,27 @@ fn gemv_host<'a>(
         let entry = if lines { "symv_lines" } else { "symv_tiles" };
         let groups = blocks * (blocks + 1) / 2;
         vec![Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(groups))
-            .bindings(&[(1, &a.buffer), (2, &x.buffer), (4, &a.buffer), (6, scratch)])
+            .bindings(&[
+                (1, &a.buffer),
+                (2, &x.buffer),
+                (4, &a.buffer),
+                (6, scratch),
+                (7, seven),
+            ])
             .constants(&[
                 mode_c,
                 lower,
                 ("COLS_FAST", f64::from(u32::from(cols_fast))),
                 ("VEC", f64::from(u32::from(vec))),
-            ])]
+                scal_c,
+            ])
+            .elem(elem)]
     } else {
         vec![
             Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(row_blocks * chunks))
                 .bindings(&bindings)
-                .constants(&constants),
+                .constants(&constants)
+                .elem(elem),
         ]
     };
     if chunks > 1 || matches!(kernel, Kernel::SymTiles { .. }) {
@@ -377,8 +531,9 @@ fn gemv_host<'a>(
                 &[],
                 ctx.grid((a.rows as u64).div_ceil(256 / flanes)),
             )
-            .bindings(&[(3, &y.buffer), (6, scratch)])
-            .constants(&[("FLANES", flanes as f64)]),
+            .bindings(&[(3, &y.buffer), (6, scratch), (7, seven)])
+            .constants(&[("FLANES", flanes as f64), scal_c])
+            .elem(elem),
         );
     }
     d

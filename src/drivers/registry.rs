@@ -127,6 +127,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
         ("VEC", BOOL),
         ("XVEC", BOOL),
         ("COLS_FAST", BOOL),
+        ("SCAL", BOOL),
     ],
     params: &[("drivers/gemv.rs", "WideParams")],
     f64: true,

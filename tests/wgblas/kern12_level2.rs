@@ -12,7 +12,6 @@
 
 use ndarray::{Array1, Array2, ShapeBuilder};
 use wgblas::lab::{Driver, Variant};
-use wgblas::prelude::*;
 use wgblas::{blas, Diag, Transpose, Uplo};
 
 use crate::bandwidth::with_variant;
@@ -315,6 +314,157 @@ fn kern12_rank_updates_lines_against_openblas() {
                         la,
                         VLayout::Unit,
                         VLayout::Unit,
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// One f64 case of the description `R` on the shared context.
+fn check64<R: crate::describe::Routine>(case: crate::describe::Case) {
+    crate::describe::check_on::<R, f64>(ctx(), &case);
+}
+
+/// dgemv, dsymv and dtrmv on the wide kernels in f64 (lab `Experimental` on `Matvec`: the
+/// matrix-vector driver with `alias T = f64;` and the scalars from an f64 buffer, in place of
+/// the tile engine): every storage order, trans, uplo and diag, partial tiles and units, column
+/// chunks, vectors with steps; NaN in the other triangle (the descriptions' operands).
+#[test]
+fn kern12_f64_products_on_the_wide_kernels_against_openblas() {
+    use crate::describe::Case;
+    if !ctx().native_f64() {
+        panic!("the adapter has no SHADER_F64: the f64 kernels are not tested");
+    }
+    with_variant(Driver::Matvec, Variant::Experimental, || {
+        for (k, &(m, n)) in [(1usize, 1usize), (5, 3), (130, 67), (67, 130), (600, 2000)]
+            .iter()
+            .enumerate()
+        {
+            for t in [Transpose::No, Transpose::Yes] {
+                for la in LAYOUTS {
+                    for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {
+                        let case = Case::new(k as u64, m, n)
+                            .flags(Uplo::Upper, t, Diag::NonUnit)
+                            .scalars(alpha, beta)
+                            .layouts(la, VLayout::Unit, VLayout::Unit);
+                        check64::<crate::gemv::Gemv>(case);
+                    }
+                }
+                let case = Case::new(k as u64 + 7, m, n)
+                    .flags(Uplo::Upper, t, Diag::NonUnit)
+                    .scalars(-1.3, 0.5)
+                    .layouts(Layout::F, VLayout::Reversed, VLayout::Step2);
+                check64::<crate::gemv::Gemv>(case);
+            }
+        }
+        for (k, &n) in [1usize, 5, 127, 129, 300].iter().enumerate() {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                for la in LAYOUTS {
+                    for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9)] {
+                        let case = Case::new(k as u64, n, n)
+                            .flags(uplo, Transpose::No, Diag::NonUnit)
+                            .scalars(alpha, beta)
+                            .layouts(la, VLayout::Unit, VLayout::Unit);
+                        check64::<crate::symv::Symv>(case);
+                    }
+                    for t in [Transpose::No, Transpose::Yes] {
+                        for diag in [Diag::NonUnit, Diag::Unit] {
+                            let case = Case::new(k as u64 + 3, n, n).flags(uplo, t, diag).layouts(
+                                la,
+                                VLayout::Unit,
+                                VLayout::Unit,
+                            );
+                            check64::<crate::trmv::Trmv>(case);
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// dgemv and dsymv on the wide kernels with alpha and beta as host values and as device
+/// scalars (`GpuScalar<f64>` from `resident::ddot`): alpha = 0 reads neither A nor x (NaN
+/// there), beta = 0 never reads y (NaN), beta = 1 with alpha = 0 leaves y as it is, NaN alpha
+/// and beta are not 0, and a value past f32's range (1e300) is used in f64. 3×3 operands of
+/// small integers: every result exact.
+#[test]
+fn kern12_f64_products_host_and_device_scalars() {
+    use wgblas::layout::Scalar;
+    if !ctx().native_f64() {
+        panic!("the adapter has no SHADER_F64: the f64 kernels are not tested");
+    }
+    let dev =
+        |v: f64| wgblas::resident::ddot(ctx(), &ndarray::array![v], &ndarray::array![1.0]).unwrap();
+    with_variant(Driver::Matvec, Variant::Experimental, || {
+        let a = ndarray::array![[1.0f64, 2.0, 0.0], [2.0, -1.0, 3.0], [0.0, 3.0, 2.0]];
+        let x = ndarray::array![1.0f64, -2.0, 1.0];
+        let y0 = ndarray::array![1.0f64, 2.0, -1.0];
+        let ax = a.dot(&x);
+        let nan = f64::NAN;
+        let cases: Vec<(f64, f64, bool, bool)> = vec![
+            // (alpha, beta, A and x NaN, y NaN)
+            (2.0, 0.5, false, false),
+            (1e300, 0.0, false, true),
+            (0.0, 1.0, true, false),
+            (0.0, -3.0, true, false),
+            (0.0, 0.0, true, true),
+            (nan, 1.0, false, false),
+            (1.0, nan, false, false),
+        ];
+        for (alpha, beta, nan_ax, nan_y) in cases {
+            let (am, xm) = if nan_ax {
+                (a.mapv(|_| nan), x.mapv(|_| nan))
+            } else {
+                (a.clone(), x.clone())
+            };
+            let y_in = if nan_y { y0.mapv(|_| nan) } else { y0.clone() };
+            let want = ndarray::Array1::from_shape_fn(3, |i| {
+                if alpha == 0.0 && beta == 1.0 {
+                    return y_in[i];
+                }
+                let p = if alpha == 0.0 { 0.0 } else { alpha * ax[i] };
+                let q = if beta == 0.0 { 0.0 } else { beta * y_in[i] };
+                p + q
+            });
+            let kept = [dev(alpha), dev(beta)];
+            for form in ["host", "device"] {
+                let (sa, sb): (Scalar<'_, f64>, Scalar<'_, f64>) = if form == "host" {
+                    (Scalar::Host(alpha), Scalar::Host(beta))
+                } else {
+                    ((&kept[0]).into(), (&kept[1]).into())
+                };
+                let mut y = y_in.clone();
+                blas::dgemv(
+                    ctx(),
+                    Transpose::No,
+                    sa,
+                    am.view(),
+                    xm.view(),
+                    sb,
+                    y.view_mut(),
+                )
+                .unwrap();
+                let mut ys = y_in.clone();
+                blas::dsymv(
+                    ctx(),
+                    Uplo::Lower,
+                    sa,
+                    am.view(),
+                    xm.view(),
+                    sb,
+                    ys.view_mut(),
+                )
+                .unwrap();
+                for (name, got) in [("dgemv", &y), ("dsymv", &ys)] {
+                    let ok = got
+                        .iter()
+                        .zip(&want)
+                        .all(|(g, w)| g == w || g.is_nan() && w.is_nan());
+                    assert!(
+                        ok,
+                        "{name} alpha {alpha} beta {beta} ({form}): got {got:?}, want {want:?}"
                     );
                 }
             }

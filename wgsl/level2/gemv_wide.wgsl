@@ -65,6 +65,51 @@ struct Params {
 @group(0) @binding(5) var<storage, read> xv: array<vec4<T>>;
 @group(0) @binding(6) var<storage, read_write> partial: array<T>;
 
+// SCAL (f64, whose alpha and beta the f32 params cannot hold; lab `Experimental`): alpha and
+// beta as T from `sc`, the params' fields markers as in gemm.wgsl: 0 for 0 (so that the
+// zero tests on the bit pattern hold), 1 for beta = 1, 2 for "the value is in sc", 3 for "the
+// value is in sc, a device scalar copied there, whose zero and one tests are made on it".
+// Every entry binds it (any read-only buffer without SCAL, never read then).
+@group(0) @binding(7) var<storage, read> sc: array<T>;
+override SCAL: bool = false;
+
+fn alpha_t() -> T {
+    if (SCAL && P.alpha >= 2.0) {
+        return sc[0];
+    }
+    return T(P.alpha);
+}
+
+fn beta_t() -> T {
+    if (SCAL && P.beta >= 2.0) {
+        return sc[1];
+    }
+    return T(P.beta);
+}
+
+// Whether alpha is 0: on the params' bits, or for a device value (marker 3) on sc[0] (an
+// ordered comparison: a NaN is not 0).
+fn alpha_zero() -> bool {
+    if (SCAL && P.alpha == 3.0) {
+        return sc[0] == T(0);
+    }
+    return f32_is_zero(P.alpha);
+}
+
+fn beta_zero() -> bool {
+    if (SCAL && P.beta == 3.0) {
+        return sc[1] == T(0);
+    }
+    return f32_is_zero(P.beta);
+}
+
+fn beta_one() -> bool {
+    if (SCAL && P.beta == 3.0) {
+        return sc[1] == T(1);
+    }
+    return f32_is_one(P.beta);
+}
+
 var<workgroup> sh: array<T, WG>;
 var<workgroup> sh4: array<vec4<T>, WG>;
 
@@ -100,16 +145,16 @@ fn a4(e: i32) -> vec4<T> {
 fn finish(i: u32, sum: T) {
     // alpha = 0 with beta = 1 (a device scalar's value, tested on its bits): y stays as it is,
     // bit for bit, as the host-side quick return leaves it (reference BLAS).
-    if (f32_is_zero(P.alpha) && f32_is_one(P.beta)) {
+    if (alpha_zero() && beta_one()) {
         return;
     }
     let iy = vidx(P.offy, i, P.incy);
     var r = T(0);
-    if (!f32_is_zero(P.alpha)) {
-        r = T(P.alpha) * sum;
+    if (!alpha_zero()) {
+        r = alpha_t() * sum;
     }
-    if (!f32_is_zero(P.beta)) {
-        r = r + T(P.beta) * y[iy];
+    if (!beta_zero()) {
+        r = r + beta_t() * y[iy];
     }
     y[iy] = r;
 }
@@ -147,7 +192,7 @@ fn gemv_rowdot(@builtin(workgroup_id) wid: vec3<u32>,
     let i = (g / P.chunks) * rows_per_group + lid / LANES;
     let lane = lid % LANES;
     var sum = T(0);
-    if (i < P.m && !f32_is_zero(P.alpha)) {
+    if (i < P.m && !alpha_zero()) {
         let r = row_range(i, c);
         let row = i32(P.offa) + i32(i) * P.rsa;
         // Units of 4 columns, aligned to multiples of 4 from column 0.
@@ -205,7 +250,7 @@ fn gemv_coldot(@builtin(workgroup_id) wid: vec3<u32>,
     let col_lanes = WG / LANES;
     let i0 = 4u * unit;
     var sum = vec4<T>();
-    if (i0 < P.m && !f32_is_zero(P.alpha)) {
+    if (i0 < P.m && !alpha_zero()) {
         var lo = c * P.chunk;
         var hi = min(lo + P.chunk, P.n);
         if (MODE == 2u) {
@@ -311,7 +356,7 @@ fn gemv_coldot4(@builtin(workgroup_id) wid: vec3<u32>,
     let col_lanes = WG / LANES;
     let i0 = 4u * unit;
     var sum = vec4<T>();
-    if (i0 < P.m && !f32_is_zero(P.alpha)) {
+    if (i0 < P.m && !alpha_zero()) {
         var lo = c * P.chunk;
         var hi = min(lo + P.chunk, P.n);
         if (MODE == 2u) {
@@ -475,7 +520,7 @@ fn symv_tiles(@builtin(workgroup_id) wid: vec3<u32>,
     let i0 = bi * TB;
     let j0 = bj * TB;
     let n = P.n;
-    let live = !f32_is_zero(P.alpha);
+    let live = !alpha_zero();
     // Load the tile (stored elements only; others 0, never used) and the two x segments.
     // A whole off-diagonal tile is all stored: where VEC, four vec4 loads per invocation along
     // the unit stride, all issued before the stores to workgroup memory.
@@ -633,7 +678,7 @@ fn symv_lines(@builtin(workgroup_id) wid: vec3<u32>,
     let l0 = bl * LB;
     let f0 = bf * LB;
     let n = P.n;
-    let live = !f32_is_zero(P.alpha);
+    let live = !alpha_zero();
     let tf = lid % 16u;
     let tl = lid / 16u;
     let fa = f0 + 4u * tf;
