@@ -18,8 +18,9 @@
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
 //! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
 //! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` for
-//! sger, ssyr and ssyr2), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at the `--sq64`
-//! sizes).
+//! sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
+//! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
+//! the `--sq64` sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]`
@@ -789,7 +790,10 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
 /// C-order matrix, `--sq64` sizes: bytes counted as for their f32 twins, with 8-byte elements
 /// (dgemv: the matrix and its vectors; dsymv, dtrmv: a triangle; dger, dsyr, dsyr2: the
 /// elements of A read and written); dtrsv in ms.
-fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
+fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
+    // `Experimental` (`x-l2`, `lab-l2`): dgemv, dsymv and dtrmv on the matrix-vector driver's
+    // wide kernels in f64 instead of the tile engine.
+    let mv = l2_variants(lab, &[(Variant::Auto, "auto")], "wide64");
     if !ctx.native_f64() {
         println!("# f64: the adapter has no SHADER_F64");
         return;
@@ -810,51 +814,59 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
         let nf = n as f64;
         let tri = 8.0 * nf * (nf + 1.0) / 2.0;
         for t in [Transpose::No, Transpose::Yes] {
-            let s = time_gpu(ctx, reps, || {
-                blas::dgemv(ctx, t, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
-            });
-            let layout = format!("{}-C", trans_name(t));
-            row(
-                copier,
-                reps,
-                "auto",
-                "dgemv",
-                &shape,
-                &layout,
-                8.0 * nf * (nf + 2.0),
-                &s,
-            );
+            for &(v, tag) in &mv {
+                lab::set(Driver::Matvec, v);
+                let s = time_gpu(ctx, reps, || {
+                    blas::dgemv(ctx, t, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                let layout = format!("{}-C", trans_name(t));
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "dgemv",
+                    &shape,
+                    &layout,
+                    8.0 * nf * (nf + 2.0),
+                    &s,
+                );
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
         }
         for uplo in [Uplo::Lower, Uplo::Upper] {
             let u = if uplo == Uplo::Lower { "L" } else { "U" };
-            let s = time_gpu(ctx, reps, || {
-                blas::dsymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
-            });
-            let layout = format!("{u}-C");
-            row(
-                copier,
-                reps,
-                "auto",
-                "dsymv",
-                &shape,
-                &layout,
-                tri + 24.0 * nf,
-                &s,
-            );
-            let s = time_gpu(ctx, reps, || {
-                blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
-            });
-            let layout = format!("{u}N-C");
-            row(
-                copier,
-                reps,
-                "auto",
-                "dtrmv",
-                &shape,
-                &layout,
-                tri + 16.0 * nf,
-                &s,
-            );
+            for &(v, tag) in &mv {
+                lab::set(Driver::Matvec, v);
+                let s = time_gpu(ctx, reps, || {
+                    blas::dsymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                let layout = format!("{u}-C");
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "dsymv",
+                    &shape,
+                    &layout,
+                    tri + 24.0 * nf,
+                    &s,
+                );
+                let s = time_gpu(ctx, reps, || {
+                    blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
+                });
+                let layout = format!("{u}N-C");
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "dtrmv",
+                    &shape,
+                    &layout,
+                    tri + 16.0 * nf,
+                    &s,
+                );
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
             let s = time_gpu(ctx, reps, || {
                 blas::dsyr(ctx, uplo, 1e-9, &gx, &mut ga).unwrap()
             });
@@ -937,7 +949,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         level2(ctx, &mut copier, reps, lab2);
     }
     if sets.contains("f64") {
-        level2_f64(ctx, &mut copier, reps);
+        level2_f64(ctx, &mut copier, reps, lab2);
     }
     println!("# total {:.1} s", t0.elapsed().as_secs_f64());
     Ok(())
