@@ -17,8 +17,8 @@
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
 //! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
-//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` for
-//! sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
+//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
+//! `f64sum` for sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
 //! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
 //! the `--sq64` sizes).
 //!
@@ -407,14 +407,30 @@ fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(lab, &variants(true), "lines128")
 }
 
-/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar) and `Experimental`
-/// (`main_lines`: 4 lines per invocation, their loads before any store).
+/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar), `Experimental`
+/// (`main_lines`: 4 lines per invocation, their loads before any store) and `f64sum` (the
+/// exact sum in f64, `Experimental` on `RankUpdateF64Sum`; set by [`set_rank`]).
 fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
-    l2_variants(
+    let mut v = l2_variants(
         lab,
         &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
         "lines4",
-    )
+    );
+    if lab != Lab2::Off {
+        v.push((Variant::Auto, "f64sum"));
+    }
+    v
+}
+
+/// Set the rank updates' switches for a [`rank_variants`] item.
+fn set_rank(v: Variant, tag: &str) {
+    lab::set(Driver::RankUpdate, v);
+    let f64sum = if tag == "f64sum" {
+        Variant::Experimental
+    } else {
+        Variant::Auto
+    };
+    lab::set(Driver::RankUpdateF64Sum, f64sum);
 }
 
 fn set_all(v: Variant) {
@@ -700,7 +716,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
             }
             lab::set(Driver::Matvec, Variant::Auto);
             for (v, tag) in rank_variants(lab) {
-                lab::set(Driver::RankUpdate, v);
+                set_rank(v, tag);
                 let s = time_gpu(ctx, reps, || {
                     blas::ssyr(ctx, uplo, 1e-3, &gx, &mut ga).unwrap()
                 });
@@ -728,16 +744,16 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     &s,
                 );
             }
-            lab::set(Driver::RankUpdate, Variant::Auto);
+            set_rank(Variant::Auto, "auto");
         }
         for (v, tag) in rank_variants(lab) {
-            lab::set(Driver::RankUpdate, v);
+            set_rank(v, tag);
             let s = time_gpu(ctx, reps, || {
                 blas::sger(ctx, 1e-3, &gx, &gyv, &mut ga).unwrap()
             });
             row(copier, reps, tag, "sger", &shape, "C", 8.0 * nf * nf, &s);
         }
-        lab::set(Driver::RankUpdate, Variant::Auto);
+        set_rank(Variant::Auto, "auto");
     }
     for n in list(&arg("--trsv", "8192,")) {
         // A well-conditioned triangle: unit-ish diagonal, small off-diagonal entries.

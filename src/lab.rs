@@ -48,9 +48,15 @@ pub enum Driver {
     /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
     /// column, as first written; the others: one barrier per column, the default).
     Trsv = 4,
+    /// sger, ssyr and ssyr2 with the exact sum formed in f64 (`Experimental`, where the adapter
+    /// has `SHADER_F64` and the `vec4` kernel would run: `rank_update_f64sum.wgsl`, 4 lines per
+    /// invocation; it takes precedence over [`Driver::RankUpdate`]); the others: as
+    /// [`Driver::RankUpdate`] says.
+    RankUpdateF64Sum = 5,
 }
 
-static SWITCHES: [AtomicU8; 5] = [
+static SWITCHES: [AtomicU8; 6] = [
+    AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),

@@ -144,6 +144,18 @@ pub const RANK_UPDATE: Kernel = Kernel {
     f64: true,
 };
 
+/// Rank updates of f32 data with the exact sum formed in f64 (`drivers/rank_update.rs`, lab
+/// `Experimental` on `RankUpdateF64Sum`): run with `alias T = f64;` only (T is the
+/// accumulator).
+pub const RANK_UPDATE_F64SUM: Kernel = Kernel {
+    path: "level2/rank_update_f64sum.wgsl",
+    source: include_str!("../../wgsl/level2/rank_update_f64sum.wgsl"),
+    entries: &["main_lines"],
+    overrides: &[("UPLO", UPLO), ("TWO", BOOL)],
+    params: &[("drivers/rank_update.rs", "Params")],
+    f64: true,
+};
+
 /// Triangular solve of one right-hand side (`drivers/trsv.rs`): `NB` 64, or 32 where workgroup
 /// memory is short.
 pub const TRSV: Kernel = Kernel {
@@ -225,6 +237,7 @@ pub const ALL: &[&Kernel] = &[
     &GEMV,
     &GEMV_WIDE,
     &RANK_UPDATE,
+    &RANK_UPDATE_F64SUM,
     &TRSV,
     &GEMM,
     &TRSM,

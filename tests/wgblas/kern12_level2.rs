@@ -268,57 +268,7 @@ fn kern12_strmv_special_x_every_path() {
 
 #[test]
 fn kern12_rank_updates_lines_against_openblas() {
-    with_variant(Driver::RankUpdate, Variant::Experimental, || {
-        // Lines not a multiple of 4 (partial line blocks), one line, many.
-        let shapes = [
-            (4usize, 4usize),
-            (12, 7),
-            (7, 12),
-            (1, 8),
-            (8, 1),
-            (64, 129),
-            (129, 64),
-        ];
-        for (k, &(m, n)) in shapes.iter().enumerate() {
-            for la in LAYOUTS {
-                crate::ger::check_on(
-                    ctx(),
-                    k as u64,
-                    (m, n),
-                    0.7,
-                    la,
-                    VLayout::Unit,
-                    VLayout::Unit,
-                );
-            }
-            crate::ger::check_on(
-                ctx(),
-                k as u64 + 30,
-                (m, n),
-                -1.3,
-                Layout::C,
-                VLayout::Reversed,
-                VLayout::Step2,
-            );
-        }
-        for &n in &[4usize, 8, 12, 20, 68, 132] {
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                for la in [Layout::C, Layout::F, Layout::Strided] {
-                    crate::syr::check_on(ctx(), n as u64, n, uplo, 0.7, la, VLayout::Unit);
-                    crate::syr2::check_on(
-                        ctx(),
-                        n as u64,
-                        n,
-                        uplo,
-                        0.7,
-                        la,
-                        VLayout::Unit,
-                        VLayout::Unit,
-                    );
-                }
-            }
-        }
-    });
+    with_variant(Driver::RankUpdate, Variant::Experimental, rank_cases);
 }
 
 /// One f64 case of the description `R` on the shared context.
@@ -465,6 +415,188 @@ fn kern12_f64_products_host_and_device_scalars() {
                     assert!(
                         ok,
                         "{name} alpha {alpha} beta {beta} ({form}): got {got:?}, want {want:?}"
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// The rank-update cases of the lab tests: partial line blocks (lines not a multiple of 4),
+/// one line, many; units across the diagonal; C, F, strided and reversed storage.
+fn rank_cases() {
+    let shapes = [
+        (4usize, 4usize),
+        (12, 7),
+        (7, 12),
+        (1, 8),
+        (8, 1),
+        (64, 129),
+        (129, 64),
+    ];
+    for (k, &(m, n)) in shapes.iter().enumerate() {
+        for la in LAYOUTS {
+            crate::ger::check_on(
+                ctx(),
+                k as u64,
+                (m, n),
+                0.7,
+                la,
+                VLayout::Unit,
+                VLayout::Unit,
+            );
+        }
+        crate::ger::check_on(
+            ctx(),
+            k as u64 + 30,
+            (m, n),
+            -1.3,
+            Layout::C,
+            VLayout::Reversed,
+            VLayout::Step2,
+        );
+    }
+    for &n in &[4usize, 8, 12, 20, 68, 132] {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for la in [Layout::C, Layout::F, Layout::Strided] {
+                crate::syr::check_on(ctx(), n as u64, n, uplo, 0.7, la, VLayout::Unit);
+                crate::syr2::check_on(
+                    ctx(),
+                    n as u64,
+                    n,
+                    uplo,
+                    0.7,
+                    la,
+                    VLayout::Unit,
+                    VLayout::Unit,
+                );
+            }
+        }
+    }
+}
+
+/// sger, ssyr and ssyr2 with the exact sum in f64 (`rank_update_f64sum.wgsl`, lab
+/// `Experimental` on `RankUpdateF64Sum`), against OpenBLAS.
+#[test]
+fn kern12_rank_updates_f64sum_against_openblas() {
+    if !ctx().native_f64() {
+        panic!("the adapter has no SHADER_F64: the f64-sum kernel is not tested");
+    }
+    with_variant(Driver::RankUpdateF64Sum, Variant::Experimental, rank_cases);
+}
+
+/// The f64-sum kernel keeps the rule of the default kernel: the exact sum rounded once. With
+/// x_i = y_j = 1 + 2^-23, alpha = 1 and A_ij = -(1 + 2^-22) the exact result is 2^-46, where
+/// the plain formula in f32 gives 0 (x·y = 1 + 2^-22 + 2^-46 rounds to 1 + 2^-22 first); a
+/// tie (A = 1, x·alpha·y = 3·2^-24) rounds to even, 1 + 2^-22. Both kernels, bit for bit.
+/// Special values: NaN and Inf in x and y against zeros (no zero-skip), alpha NaN, Inf, 0,
+/// the other triangle NaN and kept; against the §3 formula on small integers.
+#[test]
+fn kern12_rank_updates_f64sum_exact_and_special() {
+    if !ctx().native_f64() {
+        panic!("the adapter has no SHADER_F64: the f64-sum kernel is not tested");
+    }
+    let (m, n) = (8usize, 12usize);
+    let u = 1.0 + 2f32.powi(-23);
+    let cases = [
+        (-(1.0 + 2f32.powi(-22)), u, 1.0f32, u, 2f32.powi(-46)),
+        (1.0, 3.0, 2f32.powi(-24), 1.0, 1.0 + 2f32.powi(-22)),
+    ];
+    for variant in [Variant::Auto, Variant::Experimental] {
+        with_variant(Driver::RankUpdateF64Sum, variant, || {
+            for (k, &(a, xv, alpha, yv, want)) in cases.iter().enumerate() {
+                let mut am = Array2::from_elem((m, n), a);
+                let (x, y) = (Array1::from_elem(m, xv), Array1::from_elem(n, yv));
+                blas::sger(ctx(), alpha, &x, &y, &mut am).unwrap();
+                assert!(
+                    am.iter().all(|v| v.to_bits() == want.to_bits()),
+                    "sger {variant:?} case {k}: {am:?}, want {want:e}"
+                );
+                let mut s = Array2::from_elem((m, m), a);
+                blas::ssyr2(ctx(), Uplo::Lower, alpha, &x, &x, &mut s).unwrap();
+                let two =
+                    (f64::from(a) + 2.0 * f64::from(xv) * f64::from(alpha) * f64::from(xv)) as f32;
+                for ((r, c), v) in s.indexed_iter() {
+                    let w = if r >= c { two } else { a };
+                    assert_eq!(
+                        v.to_bits(),
+                        w.to_bits(),
+                        "ssyr2 {variant:?} case {k} ({r}, {c})"
+                    );
+                }
+            }
+        });
+    }
+    with_variant(Driver::RankUpdateF64Sum, Variant::Experimental, || {
+        let special = |n: usize, seed: usize, nan: usize, inf: usize| {
+            let mut v = ints(n, seed);
+            v[nan] = NAN;
+            v[inf] = INF;
+            v
+        };
+        for alpha in [NAN, INF, 0.0, 1.0, -2.0] {
+            for (m, n) in [(6usize, 8usize), (8, 6)] {
+                let x = special(m, 1, 1, 4);
+                let y = special(n, 2, 5, 0);
+                let a0 = Array2::from_shape_fn((m, n), |(i, j)| ((i * 3 + j) % 5) as f32 - 2.0);
+                let want = Array2::from_shape_fn((m, n), |(i, j)| {
+                    if alpha == 0.0 {
+                        a0[[i, j]]
+                    } else {
+                        a0[[i, j]] + x[i] * (alpha * y[j])
+                    }
+                });
+                let mut fa = Array2::zeros((m, n).f());
+                fa.assign(&a0);
+                for mut a in [a0.clone(), fa] {
+                    blas::sger(ctx(), alpha, &x, &y, &mut a).unwrap();
+                    assert_same(&a, &want, &format!("sger f64sum {m}x{n} alpha {alpha}"));
+                }
+            }
+            let n = 12;
+            let x = special(n, 3, 2, 7);
+            let y = special(n, 4, 9, 2);
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                let keep = move |i: usize, j: usize| match uplo {
+                    Uplo::Lower => i >= j,
+                    Uplo::Upper => i <= j,
+                };
+                let a0 = Array2::from_shape_fn((n, n), |(i, j)| {
+                    if keep(i, j) {
+                        ((i + 2 * j) % 5) as f32 - 2.0
+                    } else {
+                        NAN
+                    }
+                });
+                let model = |two: bool| {
+                    Array2::from_shape_fn((n, n), |(i, j)| {
+                        if alpha == 0.0 || !keep(i, j) {
+                            return a0[[i, j]];
+                        }
+                        let (u, v) = if two { (&y, &x) } else { (&x, &x) };
+                        let mut r = a0[[i, j]] + x[i] * (alpha * if two { y[j] } else { x[j] });
+                        if two {
+                            r += u[i] * (alpha * v[j]);
+                        }
+                        r
+                    })
+                };
+                let mut fa = Array2::zeros((n, n).f());
+                fa.assign(&a0);
+                for a in [&a0, &fa] {
+                    let mut a1 = a.clone();
+                    blas::ssyr(ctx(), uplo, alpha, &x, &mut a1).unwrap();
+                    assert_same(
+                        &a1,
+                        &model(false),
+                        &format!("ssyr f64sum {uplo:?} alpha {alpha}"),
+                    );
+                    let mut a2 = a.clone();
+                    blas::ssyr2(ctx(), uplo, alpha, &x, &y, &mut a2).unwrap();
+                    assert_same(
+                        &a2,
+                        &model(true),
+                        &format!("ssyr2 f64sum {uplo:?} alpha {alpha}"),
                     );
                 }
             }
