@@ -488,7 +488,8 @@ fn kern12_rank_updates_f64sum_against_openblas() {
 /// The f64-sum kernel keeps the rule of the default kernel: the exact sum rounded once. With
 /// x_i = y_j = 1 + 2^-23, alpha = 1 and A_ij = -(1 + 2^-22) the exact result is 2^-46, where
 /// the plain formula in f32 gives 0 (x·y = 1 + 2^-22 + 2^-46 rounds to 1 + 2^-22 first); a
-/// tie (A = 1, x·alpha·y = 3·2^-24) rounds to even, 1 + 2^-22. Both kernels, bit for bit.
+/// tie (A = 1, x·alpha·y = 3·2^-24) rounds to even, 1 + 2^-22. The default, `main_lines` and
+/// the f64-sum kernel, bit for bit (checked to fail with the plain formula).
 /// Special values: NaN and Inf in x and y against zeros (no zero-skip), alpha NaN, Inf, 0,
 /// the other triangle NaN and kept; against the §3 formula on small integers.
 #[test]
@@ -502,15 +503,20 @@ fn kern12_rank_updates_f64sum_exact_and_special() {
         (-(1.0 + 2f32.powi(-22)), u, 1.0f32, u, 2f32.powi(-46)),
         (1.0, 3.0, 2f32.powi(-24), 1.0, 1.0 + 2f32.powi(-22)),
     ];
-    for variant in [Variant::Auto, Variant::Experimental] {
-        with_variant(Driver::RankUpdateF64Sum, variant, || {
+    let kernels = [
+        (Driver::RankUpdateF64Sum, Variant::Auto),
+        (Driver::RankUpdateF64Sum, Variant::Experimental),
+        (Driver::RankUpdate, Variant::Experimental),
+    ];
+    for (driver, variant) in kernels {
+        with_variant(driver, variant, || {
             for (k, &(a, xv, alpha, yv, want)) in cases.iter().enumerate() {
                 let mut am = Array2::from_elem((m, n), a);
                 let (x, y) = (Array1::from_elem(m, xv), Array1::from_elem(n, yv));
                 blas::sger(ctx(), alpha, &x, &y, &mut am).unwrap();
                 assert!(
                     am.iter().all(|v| v.to_bits() == want.to_bits()),
-                    "sger {variant:?} case {k}: {am:?}, want {want:e}"
+                    "sger {driver:?} {variant:?} case {k}: {am:?}, want {want:e}"
                 );
                 let mut s = Array2::from_elem((m, m), a);
                 blas::ssyr2(ctx(), Uplo::Lower, alpha, &x, &x, &mut s).unwrap();
@@ -521,7 +527,7 @@ fn kern12_rank_updates_f64sum_exact_and_special() {
                     assert_eq!(
                         v.to_bits(),
                         w.to_bits(),
-                        "ssyr2 {variant:?} case {k} ({r}, {c})"
+                        "ssyr2 {driver:?} {variant:?} case {k} ({r}, {c})"
                     );
                 }
             }
