@@ -131,10 +131,12 @@ pub(crate) enum Kernel {
 /// The tile side of `symv_lines` (the lab's `Experimental` ssymv kernel, issue 12 round 2:
 /// `symv_tiles` reads 0.175 of copy bandwidth on the H200 at n = 16384, 2026-12-01). Its
 /// predecessor there, `symv_strip` (strips of 8 tiles of 64 per workgroup, 661 GB/s against
-/// 708 for `symv_tiles`, `benches/results/2026-12-01-s4/p1`), is gone: both keep each tile in
-/// workgroup memory and spend about 5 workgroup-memory accesses per element of A (the tile
-/// store, then the row and the column product read it, with their x), which bounds them, not
-/// the loads; `symv_lines` keeps the tile in registers (about 0.25 accesses per element).
+/// 708 for `symv_tiles`, `benches/results/2026-12-01-s4/p1`), is gone. Both keep each tile in
+/// workgroup memory: per element of A about 5.5 workgroup-memory accesses (the tile store,
+/// then the row and the column product each read it and x, 2-way bank conflicts), against
+/// 16 bytes of global load per invocation before three barriers, which is the likely bound
+/// (unmeasured); `symv_lines` keeps its tile in registers, 64 elements (16 vec4 loads in
+/// flight) per invocation and about 0.5 workgroup-memory accesses per element.
 pub(crate) const SYM_LINES: u64 = super::registry::GEMV_WIDE.constant("LB") as u64;
 
 fn scalar_variant(v: crate::lab::Variant) -> bool {

@@ -607,12 +607,12 @@ fn symv_tiles(@builtin(workgroup_id) wid: vec3<u32>,
 // its 8 lines) over the 16 invocations of the positions likewise, both in a fixed order. Tiles
 // off the diagonal deliver both (line sums to the line block's rows, slot = the position
 // block; mirror sums to the position block's rows, slot = the line block); a diagonal tile
-// reads each element outside the stored triangle at its mirror place (so it holds the whole
-// symmetric block, every element of the triangle used twice, the diagonal once) and delivers
-// its line sums only. Positions and lines past n are 0 and meet only x's zeros there (x is
-// not read past n), so no stored element is multiplied by a padding zero's partner: NaN and
-// Inf propagate as the formula says (DESIGN.md §3). alpha = 0 reads neither A nor x. Loops:
-// fixed trip counts (at most 16).
+// reads only its stored half (0 elsewhere), forms each product of a stored element only (the
+// mirror product off the diagonal), and delivers the sum of its line and mirror sums (the
+// same rows). Positions and lines past n are 0 and meet only x's zeros there (x is not read
+// past n), and no element outside the triangle forms a product, so NaN and Inf propagate as
+// the formula says (DESIGN.md §3). alpha = 0 reads neither A nor x. Loops: fixed trip counts
+// (at most 16).
 
 const LB: u32 = 128u;
 const LPAD: u32 = 17u; // padded row of the line partials: 16 per line
@@ -634,22 +634,33 @@ fn lf_index(l: u32, f: u32) -> u32 {
     return midx(P.offa, l, f, P.rsa, P.csa);
 }
 
-// The 4 elements (l, f .. f + 3) one by one: 0 past n; outside the triangle their mirrors
-// (l, f) → (f, l), read only on a diagonal tile (`diag`).
+// The 4 elements (l, f .. f + 3) one by one: 0 past n and (on a diagonal tile, `diag`)
+// outside the stored triangle.
 fn lines_scalar4(l: u32, f: u32, diag: bool) -> vec4<T> {
     var v = vec4<T>();
     let n = P.n;
     for (var q = 0u; q < 4u; q = q + 1u) {
         let fq = f + q;
-        if (l < n && fq < n) {
-            if (!diag || stored_lf(l, fq)) {
-                v[q] = a[lf_index(l, fq)];
-            } else {
-                v[q] = a[lf_index(fq, l)];
-            }
+        if (l < n && fq < n && (!diag || stored_lf(l, fq))) {
+            v[q] = a[lf_index(l, fq)];
         }
     }
     return v;
+}
+
+// A diagonal tile's products of the unit v at (l, f .. f + 3): its line sum (into the return
+// value) and mirror sums (into m), stored elements only, the diagonal in the line sum only.
+fn diag_unit(l: u32, f: u32, v: vec4<T>, xf: vec4<T>, xl: T, m: ptr<function, vec4<T>>) -> T {
+    var d = T(0);
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        if (stored_lf(l, f + q)) {
+            d = d + v[q] * xf[q];
+            if (l != f + q) {
+                (*m)[q] = (*m)[q] + v[q] * xl;
+            }
+        }
+    }
+    return d;
 }
 
 @compute @workgroup_size(WG)
@@ -724,11 +735,17 @@ fn symv_lines(@builtin(workgroup_id) wid: vec3<u32>,
     for (var k = 0u; k < 8u; k = k + 1u) {
         let va = v[2u * k];
         let vb = v[2u * k + 1u];
-        let d = (va.x * xa.x + va.y * xa.y) + (va.z * xa.z + va.w * xa.w)
-            + ((vb.x * xb.x + vb.y * xb.y) + (vb.z * xb.z + vb.w * xb.w));
+        var d: T;
+        if (diag) {
+            let l = l0 + tl + 16u * k;
+            d = diag_unit(l, fa, va, xa, xl[k], &ma) + diag_unit(l, fb, vb, xb, xl[k], &mb);
+        } else {
+            d = (va.x * xa.x + va.y * xa.y) + (va.z * xa.z + va.w * xa.w)
+                + ((vb.x * xb.x + vb.y * xb.y) + (vb.z * xb.z + vb.w * xb.w));
+            ma = ma + va * xl[k];
+            mb = mb + vb * xl[k];
+        }
         lsum[(tl + 16u * k) * LPAD + tf] = d;
-        ma = ma + va * xl[k];
-        mb = mb + vb * xl[k];
     }
     workgroupBarrier();
     // Invocation r < LB adds line r's 16 partial sums.
@@ -745,13 +762,18 @@ fn symv_lines(@builtin(workgroup_id) wid: vec3<u32>,
     }
     workgroupBarrier();
     if (lid < LB) {
-        if (l0 + lid < n) {
-            partial[bf * n + l0 + lid] = line_sum;
+        var mirror = T(0);
+        for (var r = 0u; r < 16u; r = r + 1u) {
+            mirror = mirror + lsum[r * LB + lid];
         }
-        if (!diag) {
-            var mirror = T(0);
-            for (var r = 0u; r < 16u; r = r + 1u) {
-                mirror = mirror + lsum[r * LB + lid];
+        if (diag) {
+            // Lines and positions are the same rows here.
+            if (l0 + lid < n) {
+                partial[bl * n + l0 + lid] = line_sum + mirror;
+            }
+        } else {
+            if (l0 + lid < n) {
+                partial[bf * n + l0 + lid] = line_sum;
             }
             if (f0 + lid < n) {
                 partial[bl * n + f0 + lid] = mirror;
