@@ -935,6 +935,125 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
     }
 }
 
+/// The largest |got − want| over the largest |want| (0 for equal arrays; NaN where either has
+/// a NaN).
+fn rel_diff<'a, T: Into<f64> + Copy + 'a>(
+    got: impl IntoIterator<Item = &'a T>,
+    want: impl IntoIterator<Item = &'a T>,
+) -> f64 {
+    let (mut d, mut m) = (0.0f64, 0.0f64);
+    for (g, w) in got.into_iter().zip(want) {
+        let (g, w): (f64, f64) = ((*g).into(), (*w).into());
+        if g.is_nan() || w.is_nan() {
+            return f64::NAN;
+        }
+        d = d.max((g - w).abs());
+        m = m.max(w.abs());
+    }
+    d / m.max(f64::MIN_POSITIVE)
+}
+
+/// On this adapter, each `Experimental` kernel of `x-l2` against the default one, on host
+/// operands of n = 1031 (partial tiles and units): `CHECK,` lines with the largest difference
+/// over the largest value (a wrong index reads O(1); rounding reads about 1e-6 in f32, 1e-15
+/// in f64). The kernels are pinned against OpenBLAS on lavapipe (tests/wgblas/kern12_level2.rs);
+/// this catches what another compiler does differently.
+fn cross_check(ctx: &Context) {
+    let n = 1031;
+    let mut r = StdRng::seed_from_u64(11);
+    let a = rand_mat(&mut r, n, n);
+    let x = rand_vec(&mut r, n);
+    let yv = rand_vec(&mut r, n);
+    let both = |driver: Driver, f: &dyn Fn() -> Vec<f64>| {
+        let want = f();
+        lab::set(driver, Variant::Experimental);
+        let got = f();
+        lab::set(driver, Variant::Auto);
+        rel_diff(&got, &want)
+    };
+    let f32s = |v: Vec<f32>| v.into_iter().map(f64::from).collect::<Vec<f64>>();
+    for uplo in [Uplo::Lower, Uplo::Upper] {
+        let u = if uplo == Uplo::Lower { "L" } else { "U" };
+        let d = both(Driver::Matvec, &|| {
+            let mut y = yv.clone();
+            blas::ssymv(ctx, uplo, 0.7, &a, &x, 0.9, &mut y).unwrap();
+            f32s(y.to_vec())
+        });
+        println!("CHECK,ssymv,n={n},{u}-C,lines128-vs-auto,{d:.1e},<=1e-4");
+        let d = both(Driver::Matvec, &|| {
+            let mut z = x.clone();
+            blas::strmv(ctx, uplo, Transpose::Yes, Diag::NonUnit, &a, &mut z).unwrap();
+            f32s(z.to_vec())
+        });
+        println!("CHECK,strmv,n={n},{u}T-C,coldot4-vs-auto,{d:.1e},<=1e-4");
+        for (name, tag, driver) in [
+            ("ssyr", "lines4", Driver::RankUpdate),
+            ("ssyr2", "lines4", Driver::RankUpdate),
+            ("ssyr", "f64sum", Driver::RankUpdateF64Sum),
+            ("ssyr2", "f64sum", Driver::RankUpdateF64Sum),
+        ] {
+            let d = both(driver, &|| {
+                let mut m = a.clone();
+                if name == "ssyr" {
+                    blas::ssyr(ctx, uplo, 0.3, &x, &mut m).unwrap();
+                } else {
+                    blas::ssyr2(ctx, uplo, 0.3, &x, &yv, &mut m).unwrap();
+                }
+                f32s(m.iter().copied().collect())
+            });
+            println!("CHECK,{name},n={n},{u}-C,{tag}-vs-auto,{d:.1e},<=1e-6");
+        }
+        if ctx.native_f64() {
+            let a64 = a.mapv(f64::from);
+            let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
+            let d = both(Driver::Matvec, &|| {
+                let mut y = y64.clone();
+                blas::dsymv(ctx, uplo, 0.7, &a64, &x64, 0.9, &mut y).unwrap();
+                y.to_vec()
+            });
+            println!("CHECK,dsymv,n={n},{u}-C,wide64-vs-auto,{d:.1e},<=1e-12");
+            let d = both(Driver::Matvec, &|| {
+                let mut z = x64.clone();
+                blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &a64, &mut z).unwrap();
+                z.to_vec()
+            });
+            println!("CHECK,dtrmv,n={n},{u}N-C,wide64-vs-auto,{d:.1e},<=1e-12");
+        }
+    }
+    // op(A) with contiguous columns: Aᵀ of C-order A, and the F-order view Aᵀ with No-trans.
+    let a64 = a.mapv(f64::from);
+    for (t, f_order, layout) in [(Transpose::Yes, false, "T-C"), (Transpose::No, true, "N-F")] {
+        let d = both(Driver::Matvec, &|| {
+            let mut y = yv.clone();
+            let m = if f_order { a.t() } else { a.view() };
+            blas::sgemv(ctx, t, 0.7, m, &x, 0.9, &mut y).unwrap();
+            f32s(y.to_vec())
+        });
+        println!("CHECK,sgemv,n={n},{layout},coldot4-vs-auto,{d:.1e},<=1e-4");
+        if ctx.native_f64() {
+            let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
+            let d = both(Driver::Matvec, &|| {
+                let mut y = y64.clone();
+                let m = if f_order { a64.t() } else { a64.view() };
+                blas::dgemv(ctx, t, 0.7, m, &x64, 0.9, &mut y).unwrap();
+                y.to_vec()
+            });
+            println!("CHECK,dgemv,n={n},{layout},wide64-vs-auto,{d:.1e},<=1e-12");
+        }
+    }
+    for (tag, driver) in [
+        ("lines4", Driver::RankUpdate),
+        ("f64sum", Driver::RankUpdateF64Sum),
+    ] {
+        let d = both(driver, &|| {
+            let mut m = a.clone();
+            blas::sger(ctx, 0.3, &x, &yv, &mut m).unwrap();
+            f32s(m.iter().copied().collect())
+        });
+        println!("CHECK,sger,n={n},C,{tag}-vs-auto,{d:.1e},<=1e-6");
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let sets = arg("--sets", "l1,l2");
@@ -961,6 +1080,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         Lab2::Off
     };
+    if lab2 != Lab2::Off {
+        cross_check(ctx);
+    }
     if sets.contains("l2") {
         level2(ctx, &mut copier, reps, lab2);
     }
