@@ -39,7 +39,8 @@ pub enum Driver {
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,
-    /// sgemv, ssymv and strmv.
+    /// sgemv, ssymv and strmv (and `Experimental`: dgemv, dsymv and dtrmv on these kernels in
+    /// f64, in place of the tile engine, where their operands fit one storage binding).
     Matvec = 2,
     /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
     /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:
