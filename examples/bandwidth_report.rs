@@ -16,7 +16,11 @@
 //!
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
-//! `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at the `--sq64` sizes).
+//! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
+//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
+//! `f64sum` for sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
+//! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
+//! the `--sq64` sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]`
@@ -369,26 +373,64 @@ fn variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
     }
 }
 
-/// ssymv's kernels: [`variants`] and `Experimental` (`symv_strip`: strips of tiles per
-/// workgroup, against `symv_tiles`' one tile; its partial sums' scratch not cleared).
-fn symv_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
-    let mut v = variants(lab_on);
-    if lab_on {
-        v.push((Variant::Experimental, "strip"));
+/// Which kernel variants the Level 2 rows time: the default only, every lab variant (set
+/// `lab-l2`), or the default beside the lab's `Experimental` kernels only (set `x-l2`: the
+/// candidates of issue 12 round 2, one H200 command without the slow legacy kernels).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Lab2 {
+    Off,
+    Full,
+    Exp,
+}
+
+/// The variants of a Level 2 routine under `lab`: `full` (the lab's variants of the routine
+/// but `Experimental`, the default first) with `lab-l2`, and `Experimental` under `tag` with
+/// `lab-l2` or `x-l2` where the routine has a kernel of its own there (`tag` not empty).
+fn l2_variants(
+    lab: Lab2,
+    full: &[(Variant, &'static str)],
+    tag: &'static str,
+) -> Vec<(Variant, &'static str)> {
+    let mut v = match lab {
+        Lab2::Full => full.to_vec(),
+        _ => vec![(Variant::Auto, "auto")],
+    };
+    if lab != Lab2::Off && !tag.is_empty() {
+        v.push((Variant::Experimental, tag));
     }
     v
 }
 
-fn rank_variants(lab_on: bool) -> Vec<(Variant, &'static str)> {
-    if lab_on {
-        vec![
-            (Variant::Auto, "auto"),
-            (Variant::Scalar, "scalar"),
-            (Variant::Experimental, "lines"),
-        ]
-    } else {
-        vec![(Variant::Auto, "auto")]
+/// ssymv's kernels: [`variants`] and `Experimental` (`symv_lines`: 128×128 tiles held in
+/// registers, against `symv_tiles`' 64×64 tiles in workgroup memory).
+fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
+    l2_variants(lab, &variants(true), "lines128")
+}
+
+/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar), `Experimental`
+/// (`main_lines`: 4 lines per invocation, their loads before any store) and `f64sum` (the
+/// exact sum in f64, `Experimental` on `RankUpdateF64Sum`; set by [`set_rank`]).
+fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
+    let mut v = l2_variants(
+        lab,
+        &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
+        "lines4",
+    );
+    if lab != Lab2::Off {
+        v.push((Variant::Auto, "f64sum"));
     }
+    v
+}
+
+/// Set the rank updates' switches for a [`rank_variants`] item.
+fn set_rank(v: Variant, tag: &str) {
+    lab::set(Driver::RankUpdate, v);
+    let f64sum = if tag == "f64sum" {
+        Variant::Experimental
+    } else {
+        Variant::Auto
+    };
+    lab::set(Driver::RankUpdateF64Sum, f64sum);
 }
 
 fn set_all(v: Variant) {
@@ -544,7 +586,7 @@ fn gemv_set(
     host: &Array2<f32>,
     ga: &GpuMatrix<'_>,
     reps: usize,
-    lab_on: bool,
+    lab: Lab2,
     check: bool,
 ) {
     let (rows, cols) = host.dim();
@@ -572,7 +614,10 @@ fn gemv_set(
                 }
             };
             // The legacy gemv kernels take up to 1.4 s a call on these shapes (run 1): not here.
-            for (v, tag) in variants(lab_on).into_iter().take(2) {
+            // `Experimental` (`gemv_coldot4`) where op(A)'s columns are contiguous.
+            let coldot = f_order == (t == Transpose::No);
+            let full = [(Variant::Auto, "auto"), (Variant::Scalar, "scalar")];
+            for (v, tag) in l2_variants(lab, &full, if coldot { "coldot4" } else { "" }) {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || call(&mut gy));
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
@@ -599,19 +644,19 @@ fn gemv_set(
     }
 }
 
-fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
+fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
     let mut r = StdRng::seed_from_u64(2);
     for n in list(&arg("--gemv", "4096,8192,16384")) {
         let a = rand_mat(&mut r, n, n);
         let ga = ctx.upload_matrix(&a).unwrap();
-        gemv_set(ctx, copier, &a, &ga, reps, lab_on, n <= 4096);
+        gemv_set(ctx, copier, &a, &ga, reps, lab, n <= 4096);
     }
     for logk in list(&arg("--skinny", "23,")) {
         let k = 1usize << logk;
         for (m, n) in [(k, 4), (4, k)] {
             let a = rand_mat(&mut r, m, n);
             let ga = ctx.upload_matrix(&a).unwrap();
-            gemv_set(ctx, copier, &a, &ga, reps, lab_on, true);
+            gemv_set(ctx, copier, &a, &ga, reps, lab, true);
         }
     }
     for n in list(&arg("--sq", "16384,")) {
@@ -629,7 +674,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
         let tri = 4.0 * nf * (nf + 1.0) / 2.0;
         for uplo in [Uplo::Lower, Uplo::Upper] {
             let u = if uplo == Uplo::Lower { "L" } else { "U" };
-            for (v, tag) in symv_variants(lab_on) {
+            for (v, tag) in symv_variants(lab) {
                 lab::set(Driver::Matvec, v);
                 let s = time_gpu(ctx, reps, || {
                     blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
@@ -646,9 +691,13 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                 );
             }
             lab::set(Driver::Matvec, Variant::Auto);
-            for (v, tag) in variants(lab_on) {
+            for (v, tag) in l2_variants(lab, &variants(true), "coldot4") {
                 lab::set(Driver::Matvec, v);
                 for t in [Transpose::No, Transpose::Yes] {
+                    // `gemv_coldot4` runs where op(A)'s columns are contiguous: Trans on C.
+                    if v == Variant::Experimental && t == Transpose::No {
+                        continue;
+                    }
                     let s = time_gpu(ctx, reps, || {
                         blas::strmv(ctx, uplo, t, Diag::NonUnit, &ga, &mut wx).unwrap()
                     });
@@ -666,8 +715,8 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                 }
             }
             lab::set(Driver::Matvec, Variant::Auto);
-            for (v, tag) in rank_variants(lab_on) {
-                lab::set(Driver::RankUpdate, v);
+            for (v, tag) in rank_variants(lab) {
+                set_rank(v, tag);
                 let s = time_gpu(ctx, reps, || {
                     blas::ssyr(ctx, uplo, 1e-3, &gx, &mut ga).unwrap()
                 });
@@ -695,16 +744,16 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                     &s,
                 );
             }
-            lab::set(Driver::RankUpdate, Variant::Auto);
+            set_rank(Variant::Auto, "auto");
         }
-        for (v, tag) in rank_variants(lab_on) {
-            lab::set(Driver::RankUpdate, v);
+        for (v, tag) in rank_variants(lab) {
+            set_rank(v, tag);
             let s = time_gpu(ctx, reps, || {
                 blas::sger(ctx, 1e-3, &gx, &gyv, &mut ga).unwrap()
             });
             row(copier, reps, tag, "sger", &shape, "C", 8.0 * nf * nf, &s);
         }
-        lab::set(Driver::RankUpdate, Variant::Auto);
+        set_rank(Variant::Auto, "auto");
     }
     for n in list(&arg("--trsv", "8192,")) {
         // A well-conditioned triangle: unit-ish diagonal, small off-diagonal entries.
@@ -722,7 +771,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
                 let layout = format!("{u}{}-C", trans_name(t));
                 // `Legacy` (lab-l2): two barriers per column of the diagonal block.
                 let mut vs = vec![(Variant::Auto, "auto")];
-                if lab_on {
+                if lab == Lab2::Full {
                     vs.push((Variant::Legacy, "twobarriers"));
                 }
                 for (v, tag) in vs {
@@ -757,7 +806,10 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab_on: bool) {
 /// C-order matrix, `--sq64` sizes: bytes counted as for their f32 twins, with 8-byte elements
 /// (dgemv: the matrix and its vectors; dsymv, dtrmv: a triangle; dger, dsyr, dsyr2: the
 /// elements of A read and written); dtrsv in ms.
-fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
+fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
+    // `Experimental` (`x-l2`, `lab-l2`): dgemv, dsymv and dtrmv on the matrix-vector driver's
+    // wide kernels in f64 instead of the tile engine.
+    let mv = l2_variants(lab, &[(Variant::Auto, "auto")], "wide64");
     if !ctx.native_f64() {
         println!("# f64: the adapter has no SHADER_F64");
         return;
@@ -778,51 +830,59 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
         let nf = n as f64;
         let tri = 8.0 * nf * (nf + 1.0) / 2.0;
         for t in [Transpose::No, Transpose::Yes] {
-            let s = time_gpu(ctx, reps, || {
-                blas::dgemv(ctx, t, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
-            });
-            let layout = format!("{}-C", trans_name(t));
-            row(
-                copier,
-                reps,
-                "auto",
-                "dgemv",
-                &shape,
-                &layout,
-                8.0 * nf * (nf + 2.0),
-                &s,
-            );
+            for &(v, tag) in &mv {
+                lab::set(Driver::Matvec, v);
+                let s = time_gpu(ctx, reps, || {
+                    blas::dgemv(ctx, t, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                let layout = format!("{}-C", trans_name(t));
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "dgemv",
+                    &shape,
+                    &layout,
+                    8.0 * nf * (nf + 2.0),
+                    &s,
+                );
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
         }
         for uplo in [Uplo::Lower, Uplo::Upper] {
             let u = if uplo == Uplo::Lower { "L" } else { "U" };
-            let s = time_gpu(ctx, reps, || {
-                blas::dsymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
-            });
-            let layout = format!("{u}-C");
-            row(
-                copier,
-                reps,
-                "auto",
-                "dsymv",
-                &shape,
-                &layout,
-                tri + 24.0 * nf,
-                &s,
-            );
-            let s = time_gpu(ctx, reps, || {
-                blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
-            });
-            let layout = format!("{u}N-C");
-            row(
-                copier,
-                reps,
-                "auto",
-                "dtrmv",
-                &shape,
-                &layout,
-                tri + 16.0 * nf,
-                &s,
-            );
+            for &(v, tag) in &mv {
+                lab::set(Driver::Matvec, v);
+                let s = time_gpu(ctx, reps, || {
+                    blas::dsymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                let layout = format!("{u}-C");
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "dsymv",
+                    &shape,
+                    &layout,
+                    tri + 24.0 * nf,
+                    &s,
+                );
+                let s = time_gpu(ctx, reps, || {
+                    blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
+                });
+                let layout = format!("{u}N-C");
+                row(
+                    copier,
+                    reps,
+                    tag,
+                    "dtrmv",
+                    &shape,
+                    &layout,
+                    tri + 16.0 * nf,
+                    &s,
+                );
+            }
+            lab::set(Driver::Matvec, Variant::Auto);
             let s = time_gpu(ctx, reps, || {
                 blas::dsyr(ctx, uplo, 1e-9, &gx, &mut ga).unwrap()
             });
@@ -875,6 +935,125 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize) {
     }
 }
 
+/// The largest |got − want| over the largest |want| (0 for equal arrays; NaN where either has
+/// a NaN).
+fn rel_diff<'a, T: Into<f64> + Copy + 'a>(
+    got: impl IntoIterator<Item = &'a T>,
+    want: impl IntoIterator<Item = &'a T>,
+) -> f64 {
+    let (mut d, mut m) = (0.0f64, 0.0f64);
+    for (g, w) in got.into_iter().zip(want) {
+        let (g, w): (f64, f64) = ((*g).into(), (*w).into());
+        if g.is_nan() || w.is_nan() {
+            return f64::NAN;
+        }
+        d = d.max((g - w).abs());
+        m = m.max(w.abs());
+    }
+    d / m.max(f64::MIN_POSITIVE)
+}
+
+/// On this adapter, each `Experimental` kernel of `x-l2` against the default one, on host
+/// operands of n = 1031 (partial tiles and units): `CHECK,` lines with the largest difference
+/// over the largest value (a wrong index reads O(1); rounding reads about 1e-6 in f32, 1e-15
+/// in f64). The kernels are pinned against OpenBLAS on lavapipe (tests/wgblas/kern12_level2.rs);
+/// this catches what another compiler does differently.
+fn cross_check(ctx: &Context) {
+    let n = 1031;
+    let mut r = StdRng::seed_from_u64(11);
+    let a = rand_mat(&mut r, n, n);
+    let x = rand_vec(&mut r, n);
+    let yv = rand_vec(&mut r, n);
+    let both = |driver: Driver, f: &dyn Fn() -> Vec<f64>| {
+        let want = f();
+        lab::set(driver, Variant::Experimental);
+        let got = f();
+        lab::set(driver, Variant::Auto);
+        rel_diff(&got, &want)
+    };
+    let f32s = |v: Vec<f32>| v.into_iter().map(f64::from).collect::<Vec<f64>>();
+    for uplo in [Uplo::Lower, Uplo::Upper] {
+        let u = if uplo == Uplo::Lower { "L" } else { "U" };
+        let d = both(Driver::Matvec, &|| {
+            let mut y = yv.clone();
+            blas::ssymv(ctx, uplo, 0.7, &a, &x, 0.9, &mut y).unwrap();
+            f32s(y.to_vec())
+        });
+        println!("CHECK,ssymv,n={n},{u}-C,lines128-vs-auto,{d:.1e},<=1e-4");
+        let d = both(Driver::Matvec, &|| {
+            let mut z = x.clone();
+            blas::strmv(ctx, uplo, Transpose::Yes, Diag::NonUnit, &a, &mut z).unwrap();
+            f32s(z.to_vec())
+        });
+        println!("CHECK,strmv,n={n},{u}T-C,coldot4-vs-auto,{d:.1e},<=1e-4");
+        for (name, tag, driver) in [
+            ("ssyr", "lines4", Driver::RankUpdate),
+            ("ssyr2", "lines4", Driver::RankUpdate),
+            ("ssyr", "f64sum", Driver::RankUpdateF64Sum),
+            ("ssyr2", "f64sum", Driver::RankUpdateF64Sum),
+        ] {
+            let d = both(driver, &|| {
+                let mut m = a.clone();
+                if name == "ssyr" {
+                    blas::ssyr(ctx, uplo, 0.3, &x, &mut m).unwrap();
+                } else {
+                    blas::ssyr2(ctx, uplo, 0.3, &x, &yv, &mut m).unwrap();
+                }
+                f32s(m.iter().copied().collect())
+            });
+            println!("CHECK,{name},n={n},{u}-C,{tag}-vs-auto,{d:.1e},<=1e-6");
+        }
+        if ctx.native_f64() {
+            let a64 = a.mapv(f64::from);
+            let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
+            let d = both(Driver::Matvec, &|| {
+                let mut y = y64.clone();
+                blas::dsymv(ctx, uplo, 0.7, &a64, &x64, 0.9, &mut y).unwrap();
+                y.to_vec()
+            });
+            println!("CHECK,dsymv,n={n},{u}-C,wide64-vs-auto,{d:.1e},<=1e-12");
+            let d = both(Driver::Matvec, &|| {
+                let mut z = x64.clone();
+                blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &a64, &mut z).unwrap();
+                z.to_vec()
+            });
+            println!("CHECK,dtrmv,n={n},{u}N-C,wide64-vs-auto,{d:.1e},<=1e-12");
+        }
+    }
+    // op(A) with contiguous columns: Aᵀ of C-order A, and the F-order view Aᵀ with No-trans.
+    let a64 = a.mapv(f64::from);
+    for (t, f_order, layout) in [(Transpose::Yes, false, "T-C"), (Transpose::No, true, "N-F")] {
+        let d = both(Driver::Matvec, &|| {
+            let mut y = yv.clone();
+            let m = if f_order { a.t() } else { a.view() };
+            blas::sgemv(ctx, t, 0.7, m, &x, 0.9, &mut y).unwrap();
+            f32s(y.to_vec())
+        });
+        println!("CHECK,sgemv,n={n},{layout},coldot4-vs-auto,{d:.1e},<=1e-4");
+        if ctx.native_f64() {
+            let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
+            let d = both(Driver::Matvec, &|| {
+                let mut y = y64.clone();
+                let m = if f_order { a64.t() } else { a64.view() };
+                blas::dgemv(ctx, t, 0.7, m, &x64, 0.9, &mut y).unwrap();
+                y.to_vec()
+            });
+            println!("CHECK,dgemv,n={n},{layout},wide64-vs-auto,{d:.1e},<=1e-12");
+        }
+    }
+    for (tag, driver) in [
+        ("lines4", Driver::RankUpdate),
+        ("f64sum", Driver::RankUpdateF64Sum),
+    ] {
+        let d = both(driver, &|| {
+            let mut m = a.clone();
+            blas::sger(ctx, 0.3, &x, &yv, &mut m).unwrap();
+            f32s(m.iter().copied().collect())
+        });
+        println!("CHECK,sger,n={n},C,{tag}-vs-auto,{d:.1e},<=1e-6");
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let sets = arg("--sets", "l1,l2");
@@ -894,11 +1073,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             level1(ctx, &mut copier, logn, reps, lab_on);
         }
     }
+    let lab2 = if sets.contains("lab-l2") {
+        Lab2::Full
+    } else if sets.contains("x-l2") {
+        Lab2::Exp
+    } else {
+        Lab2::Off
+    };
+    if lab2 != Lab2::Off {
+        cross_check(ctx);
+    }
     if sets.contains("l2") {
-        level2(ctx, &mut copier, reps, sets.contains("lab-l2"));
+        level2(ctx, &mut copier, reps, lab2);
     }
     if sets.contains("f64") {
-        level2_f64(ctx, &mut copier, reps);
+        level2_f64(ctx, &mut copier, reps, lab2);
     }
     println!("# total {:.1} s", t0.elapsed().as_secs_f64());
     Ok(())

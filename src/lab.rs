@@ -21,11 +21,14 @@ pub enum Variant {
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// yet: ssymv's `symv_strip` (a workgroup runs down a strip of tiles, against `symv_tiles`'
-    /// one tile) and the rank updates' `main_lines` (4 lines per invocation, each factor of the
-    /// exact products formed once, against `main_vec4`), both measured slower on the H200
-    /// (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812 against
-    /// 2393). Elsewhere the same as `Auto`.
+    /// yet (issue 12, round 2 of kern12): ssymv's `symv_lines` (128×128 tiles held in
+    /// registers, against `symv_tiles`' 64×64 tiles in workgroup memory), sgemv's and strmv's
+    /// `gemv_coldot4` (4 columns' loads in flight per invocation, against `gemv_coldot`'s 1)
+    /// and the rank updates' `main_lines` (4 lines per invocation, each factor of the exact
+    /// products formed once, the 4 units loaded before any store, against `main_vec4`).
+    /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
+    /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
+    /// against 2393); `symv_strip` is gone. Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 
@@ -36,7 +39,8 @@ pub enum Driver {
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,
-    /// sgemv, ssymv and strmv.
+    /// sgemv, ssymv and strmv (and `Experimental`: dgemv, dsymv and dtrmv on these kernels in
+    /// f64, in place of the tile engine, where their operands fit one storage binding).
     Matvec = 2,
     /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
     /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:
@@ -45,9 +49,15 @@ pub enum Driver {
     /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
     /// column, as first written; the others: one barrier per column, the default).
     Trsv = 4,
+    /// sger, ssyr and ssyr2 with the exact sum formed in f64 (`Experimental`, where the adapter
+    /// has `SHADER_F64` and the `vec4` kernel would run: `rank_update_f64sum.wgsl`, 4 lines per
+    /// invocation; it takes precedence over [`Driver::RankUpdate`]); the others: as
+    /// [`Driver::RankUpdate`] says.
+    RankUpdateF64Sum = 5,
 }
 
-static SWITCHES: [AtomicU8; 5] = [
+static SWITCHES: [AtomicU8; 6] = [
+    AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),

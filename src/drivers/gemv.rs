@@ -3,11 +3,14 @@
 //! general (`sgemv`), symmetric (`ssymv`) and triangular (`strmv`) operators are the shader's
 //! `MODE` override, with `LOWER` / `UNIT` for the triangle and the diagonal ([`Variant`]).
 
-use crate::context::Context;
+use crate::context::{Context, Elem};
 use crate::flags::{Diag, Uplo};
 use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Scalar, VecOperand};
 use crate::pool::Buf;
+
+mod wide64;
+pub(crate) use wide64::{product_f64, ScalarsF64};
 
 super::shader!(SHADER, GEMV);
 
@@ -121,16 +124,22 @@ pub(crate) enum Kernel {
         cols_fast: bool,
         /// Whole off-diagonal tiles read as vec4 units.
         vec: bool,
-        /// Tiles per workgroup down a block column (`symv_strip`, [`SYM_STRIP`] tiles), or 0:
-        /// one tile per workgroup (`symv_tiles`).
-        strip: u64,
+        /// `symv_lines` (lab `Experimental`: 128×128 tiles held in registers, [`SYM_LINES`])
+        /// rather than `symv_tiles` (64×64 tiles in workgroup memory).
+        lines: bool,
     },
 }
 
-/// Tiles per workgroup of `symv_strip` (the lab's `Experimental` ssymv kernel: on the H200,
-/// 2026-12-01, `benches/results/2026-12-01-s4/p1`, n = 16384, 661 GB/s against 708 for
-/// `symv_tiles`, so not the default).
-pub(crate) const SYM_STRIP: u64 = 8;
+/// The tile side of `symv_lines` (the lab's `Experimental` ssymv kernel, issue 12 round 2:
+/// `symv_tiles` reads 0.175 of copy bandwidth on the H200 at n = 16384, 2026-12-01). Its
+/// predecessor there, `symv_strip` (strips of 8 tiles of 64 per workgroup, 661 GB/s against
+/// 708 for `symv_tiles`, `benches/results/2026-12-01-s4/p1`), is gone. Both keep each tile in
+/// workgroup memory: per element of A about 5.5 workgroup-memory accesses (the tile store,
+/// then the row and the column product each read it and x, 2-way bank conflicts), against
+/// 16 bytes of global load per invocation before three barriers, which is the likely bound
+/// (unmeasured); `symv_lines` keeps its tile in registers, 64 elements (16 vec4 loads in
+/// flight) per invocation and about 0.5 workgroup-memory accesses per element.
+pub(crate) const SYM_LINES: u64 = super::registry::GEMV_WIDE.constant("LB") as u64;
 
 fn scalar_variant(v: crate::lab::Variant) -> bool {
     v == crate::lab::Variant::Scalar
@@ -149,18 +158,16 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         } else {
             (a.cs, a.rs)
         };
+        let lines = variant == crate::lab::Variant::Experimental;
+        let side = if lines { SYM_LINES } else { 64 };
         return Kernel::SymTiles {
-            blocks: (a.rows as u64).div_ceil(64),
+            blocks: (a.rows as u64).div_ceil(side),
             cols_fast,
             vec: !scalar_variant(variant)
                 && unit == 1
                 && a.offset.is_multiple_of(4)
                 && other.rem_euclid(4) == 0,
-            strip: if variant == crate::lab::Variant::Experimental {
-                SYM_STRIP
-            } else {
-                0
-            },
+            lines,
         };
     }
     let (m, n) = (a.rows as u64, a.cols as u64);
@@ -265,6 +272,7 @@ pub(crate) fn gemv<'a>(
         y,
         kernel,
         scratch,
+        None,
     );
     scalars(kernel, d, &alpha, &beta)
 }
@@ -281,12 +289,11 @@ fn gemv_host<'a>(
     y: &'a VecOperand,
     kernel: Kernel,
     scratch: &'a Buf,
+    scal: Option<&'a Buf>,
 ) -> Vec<Dispatch<'a>> {
     let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
         Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
-        Kernel::SymTiles {
-            blocks, vec, strip, ..
-        } => (false, 1, vec, strip, blocks, 64),
+        Kernel::SymTiles { blocks, vec, .. } => (false, 1, vec, 0, blocks, 64),
         Kernel::Wide {
             coldot,
             lanes,
@@ -314,6 +321,12 @@ fn gemv_host<'a>(
         _pad: [0; 2],
     };
     let [mode_c, lower, unit] = mode.constants();
+    // Binding 7: the f64 scalars (`SCAL`), or A's buffer, never read then.
+    let seven: &'a Buf = scal.unwrap_or(&a.buffer);
+    let (scal_c, elem) = match scal {
+        Some(_) => (("SCAL", 1.0), Elem::F64),
+        None => (("SCAL", 0.0), Elem::F32),
+    };
     // x as vec4 units too (rowdot): unit stride, aligned offset, whole vec4s of x.
     let xvec = vec && !coldot && x.inc == 1 && x.offset.is_multiple_of(4) && x.len >= 4;
     let constants = [
@@ -323,8 +336,15 @@ fn gemv_host<'a>(
         ("LANES", f64::from(lanes)),
         ("VEC", f64::from(u32::from(vec))),
         ("XVEC", f64::from(u32::from(xvec))),
+        scal_c,
     ];
-    let entry = if coldot { "gemv_coldot" } else { "gemv_rowdot" };
+    // `gemv_coldot4` (lab `Experimental`): 4 columns' loads in flight per invocation.
+    let four = crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental;
+    let entry = match (coldot, four) {
+        (true, true) => "gemv_coldot4",
+        (true, false) => "gemv_coldot",
+        _ => "gemv_rowdot",
+    };
     let a_buf: &'a Buf = &a.buffer;
     let x_buf: &'a Buf = &x.buffer;
     let mut bindings = vec![
@@ -333,6 +353,7 @@ fn gemv_host<'a>(
         (3, &y.buffer),
         (4, a_buf),
         (6, scratch),
+        (7, seven),
     ];
     if !coldot {
         bindings.push((5, x_buf));
@@ -340,28 +361,34 @@ fn gemv_host<'a>(
     let mut d = if let Kernel::SymTiles {
         blocks,
         cols_fast,
-        strip,
+        lines,
         ..
     } = kernel
     {
-        let (entry, groups) = if strip == 0 {
-            ("symv_tiles", blocks * (blocks + 1) / 2)
-        } else {
-            ("symv_strip", blocks * blocks.div_ceil(strip))
-        };
+        let entry = if lines { "symv_lines" } else { "symv_tiles" };
+        let groups = blocks * (blocks + 1) / 2;
         vec![Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(groups))
-            .bindings(&[(1, &a.buffer), (2, &x.buffer), (4, &a.buffer), (6, scratch)])
+            .bindings(&[
+                (1, &a.buffer),
+                (2, &x.buffer),
+                (4, &a.buffer),
+                (6, scratch),
+                (7, seven),
+            ])
             .constants(&[
                 mode_c,
                 lower,
                 ("COLS_FAST", f64::from(u32::from(cols_fast))),
                 ("VEC", f64::from(u32::from(vec))),
-            ])]
+                scal_c,
+            ])
+            .elem(elem)]
     } else {
         vec![
             Dispatch::new(&WIDE, entry, &params, &[], ctx.grid(row_blocks * chunks))
                 .bindings(&bindings)
-                .constants(&constants),
+                .constants(&constants)
+                .elem(elem),
         ]
     };
     if chunks > 1 || matches!(kernel, Kernel::SymTiles { .. }) {
@@ -374,8 +401,9 @@ fn gemv_host<'a>(
                 &[],
                 ctx.grid((a.rows as u64).div_ceil(256 / flanes)),
             )
-            .bindings(&[(3, &y.buffer), (6, scratch)])
-            .constants(&[("FLANES", flanes as f64)]),
+            .bindings(&[(3, &y.buffer), (6, scratch), (7, seven)])
+            .constants(&[("FLANES", flanes as f64), scal_c])
+            .elem(elem),
         );
     }
     d

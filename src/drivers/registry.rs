@@ -113,9 +113,10 @@ pub const GEMV_WIDE: Kernel = Kernel {
     entries: &[
         "gemv_rowdot",
         "gemv_coldot",
+        "gemv_coldot4",
         "gemv_finish",
         "symv_tiles",
-        "symv_strip",
+        "symv_lines",
     ],
     overrides: &[
         ("MODE", &[0.0, 1.0, 2.0]),
@@ -126,6 +127,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
         ("VEC", BOOL),
         ("XVEC", BOOL),
         ("COLS_FAST", BOOL),
+        ("SCAL", BOOL),
     ],
     params: &[("drivers/gemv.rs", "WideParams")],
     f64: true,
@@ -137,6 +139,18 @@ pub const RANK_UPDATE: Kernel = Kernel {
     path: "level2/rank_update.wgsl",
     source: include_str!("../../wgsl/level2/rank_update.wgsl"),
     entries: &["main", "main_vec4", "main_lines"],
+    overrides: &[("UPLO", UPLO), ("TWO", BOOL)],
+    params: &[("drivers/rank_update.rs", "Params")],
+    f64: true,
+};
+
+/// Rank updates of f32 data with the exact sum formed in f64 (`drivers/rank_update.rs`, lab
+/// `Experimental` on `RankUpdateF64Sum`): run with `alias T = f64;` only (T is the
+/// accumulator).
+pub const RANK_UPDATE_F64SUM: Kernel = Kernel {
+    path: "level2/rank_update_f64sum.wgsl",
+    source: include_str!("../../wgsl/level2/rank_update_f64sum.wgsl"),
+    entries: &["main_lines"],
     overrides: &[("UPLO", UPLO), ("TWO", BOOL)],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,
@@ -223,6 +237,7 @@ pub const ALL: &[&Kernel] = &[
     &GEMV,
     &GEMV_WIDE,
     &RANK_UPDATE,
+    &RANK_UPDATE_F64SUM,
     &TRSV,
     &GEMM,
     &TRSM,

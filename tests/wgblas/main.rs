@@ -27,6 +27,7 @@ pub mod ger;
 mod host;
 mod host_segments;
 mod host_stream;
+mod kern12_level2;
 mod kern_special;
 mod oracle_l2;
 mod perf_chain;

@@ -18,7 +18,8 @@
 // Semantics (DESIGN.md §3): alpha = 0 reads neither A nor x, beta = 0 never reads y; both are
 // tested on bit patterns (a NaN alpha is not 0). Every product of the formula is formed (no zero
 // skip). MODE = 2 (strmv) runs each row only over its triangle: the other triangle is never used
-// (elements of a vec4 unit outside it are replaced by 0 before any product), UNIT takes the
+// (a row of a vec4 unit outside it forms no product there, so an Inf or NaN x_j reaches only
+// the rows whose triangle holds column j), UNIT takes the
 // diagonal as 1 without using it. Loops: a lane runs chunk / (4·LANES) + 1 iterations, and the
 // host keeps chunk ≤ 4·LANES·16384 so that no loop passes 65,535 iterations.
 
@@ -64,6 +65,51 @@ struct Params {
 @group(0) @binding(5) var<storage, read> xv: array<vec4<T>>;
 @group(0) @binding(6) var<storage, read_write> partial: array<T>;
 
+// SCAL (f64, whose alpha and beta the f32 params cannot hold; lab `Experimental`): alpha and
+// beta as T from `sc`, the params' fields markers as in gemm.wgsl: 0 for 0 (so that the
+// zero tests on the bit pattern hold), 1 for beta = 1, 2 for "the value is in sc", 3 for "the
+// value is in sc, a device scalar copied there, whose zero and one tests are made on it".
+// Every entry binds it (any read-only buffer without SCAL, never read then).
+@group(0) @binding(7) var<storage, read> sc: array<T>;
+override SCAL: bool = false;
+
+fn alpha_t() -> T {
+    if (SCAL && P.alpha >= 2.0) {
+        return sc[0];
+    }
+    return T(P.alpha);
+}
+
+fn beta_t() -> T {
+    if (SCAL && P.beta >= 2.0) {
+        return sc[1];
+    }
+    return T(P.beta);
+}
+
+// Whether alpha is 0: on the params' bits, or for a device value (marker 3) on sc[0] (an
+// ordered comparison: a NaN is not 0).
+fn alpha_zero() -> bool {
+    if (SCAL && P.alpha == 3.0) {
+        return sc[0] == T(0);
+    }
+    return f32_is_zero(P.alpha);
+}
+
+fn beta_zero() -> bool {
+    if (SCAL && P.beta == 3.0) {
+        return sc[1] == T(0);
+    }
+    return f32_is_zero(P.beta);
+}
+
+fn beta_one() -> bool {
+    if (SCAL && P.beta == 3.0) {
+        return sc[1] == T(1);
+    }
+    return f32_is_one(P.beta);
+}
+
 var<workgroup> sh: array<T, WG>;
 var<workgroup> sh4: array<vec4<T>, WG>;
 
@@ -99,16 +145,16 @@ fn a4(e: i32) -> vec4<T> {
 fn finish(i: u32, sum: T) {
     // alpha = 0 with beta = 1 (a device scalar's value, tested on its bits): y stays as it is,
     // bit for bit, as the host-side quick return leaves it (reference BLAS).
-    if (f32_is_zero(P.alpha) && f32_is_one(P.beta)) {
+    if (alpha_zero() && beta_one()) {
         return;
     }
     let iy = vidx(P.offy, i, P.incy);
     var r = T(0);
-    if (!f32_is_zero(P.alpha)) {
-        r = T(P.alpha) * sum;
+    if (!alpha_zero()) {
+        r = alpha_t() * sum;
     }
-    if (!f32_is_zero(P.beta)) {
-        r = r + T(P.beta) * y[iy];
+    if (!beta_zero()) {
+        r = r + beta_t() * y[iy];
     }
     y[iy] = r;
 }
@@ -146,7 +192,7 @@ fn gemv_rowdot(@builtin(workgroup_id) wid: vec3<u32>,
     let i = (g / P.chunks) * rows_per_group + lid / LANES;
     let lane = lid % LANES;
     var sum = T(0);
-    if (i < P.m && !f32_is_zero(P.alpha)) {
+    if (i < P.m && !alpha_zero()) {
         let r = row_range(i, c);
         let row = i32(P.offa) + i32(i) * P.rsa;
         // Units of 4 columns, aligned to multiples of 4 from column 0.
@@ -204,7 +250,7 @@ fn gemv_coldot(@builtin(workgroup_id) wid: vec3<u32>,
     let col_lanes = WG / LANES;
     let i0 = 4u * unit;
     var sum = vec4<T>();
-    if (i0 < P.m && !f32_is_zero(P.alpha)) {
+    if (i0 < P.m && !alpha_zero()) {
         var lo = c * P.chunk;
         var hi = min(lo + P.chunk, P.n);
         if (MODE == 2u) {
@@ -230,14 +276,124 @@ fn gemv_coldot(@builtin(workgroup_id) wid: vec3<u32>,
             if (whole) {
                 sum = sum + a4(i32(P.offa) + i32(i0) + i32(j) * P.csa) * xj;
             } else {
-                var v = vec4<T>();
+                // Only the rows whose operator holds (i, j): a row outside it never meets
+                // x_j (no 0·x_j, which is NaN for an Inf or NaN x_j; DESIGN.md §3).
                 for (var k = 0u; k < 4u; k = k + 1u) {
                     let i = i0 + k;
                     if (i < P.m && inside(i, j)) {
-                        v[k] = elem(i, j);
+                        sum[k] = sum[k] + elem(i, j) * xj;
                     }
                 }
-                sum = sum + v * xj;
+            }
+        }
+    }
+    if (col_lanes > 1u) {
+        sh4[lid] = sum;
+        workgroupBarrier();
+        for (var s = col_lanes / 2u; s > 0u; s = s / 2u) {
+            if (lane < s) {
+                sh4[lid] = sh4[lid] + sh4[lid + s * LANES];
+            }
+            workgroupBarrier();
+        }
+        sum = sh4[lid];
+    }
+    if (lane == 0u) {
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            if (i0 + k < P.m) {
+                deliver(i0 + k, c, sum[k]);
+            }
+        }
+    }
+}
+
+// Whether column j of the row unit i0 .. i0 + 3 of `gemv_coldot4` is one whole vec4 of A:
+// VEC, every row of the unit in the matrix and in the operator, the diagonal not in it for UNIT.
+fn coldot_whole(i0: u32, j: u32, whole_rows: bool) -> bool {
+    var whole = VEC && whole_rows;
+    if (MODE == 2u) {
+        if (LOWER) {
+            whole = whole && (j < i0 || (!UNIT && j == i0));
+        } else {
+            whole = whole && (j > i0 + 3u || (!UNIT && j == i0 + 3u));
+        }
+    }
+    return whole;
+}
+
+// Column j of the row unit i0 .. i0 + 3: the vec4 of A there where `whole`, else its elements
+// inside the matrix and the operator (the diagonal 1 where UNIT), 0 elsewhere (never used:
+// the product skips them).
+fn coldot_unit(i0: u32, j: u32, whole: bool) -> vec4<T> {
+    if (whole) {
+        return a4(i32(P.offa) + i32(i0) + i32(j) * P.csa);
+    }
+    var v = vec4<T>();
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let i = i0 + k;
+        if (i < P.m && inside(i, j)) {
+            v[k] = elem(i, j);
+        }
+    }
+    return v;
+}
+
+// `gemv_coldot4` (lab `Experimental`): `gemv_coldot` with 4 columns per loop iteration, their
+// 4 loads of A and of x issued before the 4 products, which are added in the same order as
+// `gemv_coldot` adds them (column by column): the same sums, with 4 loads in flight per
+// invocation instead of 1. (In `gemv_coldot` an invocation's next load waits for its loop
+// back edge; at 16 bytes a load and 2048 invocations per compute unit that is ~32 KiB in
+// flight per unit, short of what the H200 needs to reach its bandwidth.) Loops: chunk /
+// (4·col_lanes) + 1 iterations.
+@compute @workgroup_size(WG)
+fn gemv_coldot4(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    let c = g % P.chunks;
+    let unit = (g / P.chunks) * LANES + lid % LANES;
+    let lane = lid / LANES;
+    let col_lanes = WG / LANES;
+    let i0 = 4u * unit;
+    var sum = vec4<T>();
+    if (i0 < P.m && !alpha_zero()) {
+        var lo = c * P.chunk;
+        var hi = min(lo + P.chunk, P.n);
+        if (MODE == 2u) {
+            if (LOWER) {
+                hi = min(hi, i0 + 4u);
+            } else {
+                lo = max(lo, i0);
+            }
+        }
+        let whole_rows = i0 + 4u <= P.m;
+        for (var j = lo + lane; j < hi; j = j + 4u * col_lanes) {
+            var v: array<vec4<T>, 4>;
+            var xj: array<T, 4>;
+            var whole: array<bool, 4>;
+            for (var u = 0u; u < 4u; u = u + 1u) {
+                let ju = j + u * col_lanes;
+                if (ju < hi) {
+                    whole[u] = coldot_whole(i0, ju, whole_rows);
+                    v[u] = coldot_unit(i0, ju, whole[u]);
+                    xj[u] = xat(ju);
+                }
+            }
+            for (var u = 0u; u < 4u; u = u + 1u) {
+                let ju = j + u * col_lanes;
+                if (ju < hi) {
+                    if (whole[u]) {
+                        sum = sum + v[u] * xj[u];
+                    } else {
+                        // Only the elements inside: no product with a padding 0 (an Inf or
+                        // NaN x_j outside a row's triangle must not reach it).
+                        for (var k = 0u; k < 4u; k = k + 1u) {
+                            if (i0 + k < P.m && inside(i0 + k, ju)) {
+                                sum[k] = sum[k] + v[u][k] * xj[u];
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -364,7 +520,7 @@ fn symv_tiles(@builtin(workgroup_id) wid: vec3<u32>,
     let i0 = bi * TB;
     let j0 = bj * TB;
     let n = P.n;
-    let live = !f32_is_zero(P.alpha);
+    let live = !alpha_zero();
     // Load the tile (stored elements only; others 0, never used) and the two x segments.
     // A whole off-diagonal tile is all stored: where VEC, four vec4 loads per invocation along
     // the unit stride, all issued before the stores to workgroup memory.
@@ -438,187 +594,190 @@ fn symv_tiles(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// `symv_strip`: the same product and the same partial sums as `symv_tiles`, with a workgroup
-// running down a strip of up to S = P.row_blocks tiles instead of one tile. Write the tile
-// blocks as (p, q) with p ≥ q: tile (bi, bj) = (p, q) for LOWER, (q, p) for upper. Workgroup
-// t = q·C + c (C = ⌈nb/S⌉, nb = P.chunks = ⌈n/TB⌉) takes tiles p = q + c·S .. of block column
-// q (none where q + c·S ≥ nb: it returns at once). The half of each tile's products that goes
-// to the rows of block p (slot q, as in `symv_tiles`) is written per tile; the half that goes
-// to the rows of block q is summed in a register over the strip and written once, to slot
-// q + c·S (the diagonal tile, first of strip c = 0, adds its whole mirrored row sums there),
-// and the strip's other slots q + c·S + 1 .. for the rows of block q are written 0, so that
-// every (slot, row) pair of `partial` is still written by exactly one workgroup and
-// `gemv_finish` adds them in the same way. The next tile's loads are issued before the current
-// tile's products (a register prefetch), so that each workgroup keeps a load in flight. Sums:
-// invocation r < TB sums row r of the tile, invocation TB + c column c (64 products each, a
-// fixed order). Loops: at most S ≤ 64 tiles of TB·TB / WG loads and TB products.
+// `symv_lines` (lab `Experimental`): the same product and the same partial sums as
+// `symv_tiles` (slot·n + row, every (slot, row) pair written by one workgroup, `gemv_finish`
+// unchanged) on LB×LB = 128×128 tiles, with no tile in workgroup memory: each invocation keeps
+// its 64 elements of the tile in registers (16 vec4 loads issued before any product) and forms
+// both products of each element from there. Write the matrix as lines (rows, or columns where
+// COLS_FAST) along its unit stride: element (l, f) of line l at position f. Invocation
+// (tf, tl) = (lid mod 16, lid / 16) holds positions f = 4·tf .. + 3 and 64 + 4·tf .. + 3 of
+// the lines tl + 16·k (k < 8): a line's 128 positions are read by 16 neighbouring invocations
+// (two runs of 256 bytes). Its line sums (Σ_f A(l, f)·x_f over its 8 positions) are added over
+// the 16 invocations of the line through workgroup memory; its mirror sums (Σ_l A(l, f)·x_l over
+// its 8 lines) over the 16 invocations of the positions likewise, both in a fixed order. Tiles
+// off the diagonal deliver both (line sums to the line block's rows, slot = the position
+// block; mirror sums to the position block's rows, slot = the line block); a diagonal tile
+// reads only its stored half (0 elsewhere), forms each product of a stored element only (the
+// mirror product off the diagonal), and delivers the sum of its line and mirror sums (the
+// same rows). Positions and lines past n are 0 and meet only x's zeros there (x is not read
+// past n), and no element outside the triangle forms a product, so NaN and Inf propagate as
+// the formula says (DESIGN.md §3). alpha = 0 reads neither A nor x. Loops: fixed trip counts
+// (at most 16).
 
-// The tile (bi, bj)'s elements held by invocation `lid` (16: 4 units of 4 along the unit
-// stride), 0 outside the matrix, outside the stored triangle, or where alpha = 0.
-fn strip_load(bi: u32, bj: u32, lid: u32, live: bool) -> array<vec4<T>, 4> {
-    var v: array<vec4<T>, 4>;
-    let i0 = bi * TB;
-    let j0 = bj * TB;
-    let n = P.n;
-    if (VEC && live && bi != bj && i0 + TB <= n && j0 + TB <= n) {
-        for (var k = 0u; k < 4u; k = k + 1u) {
-            v[k] = tile_vec4(i0, j0, lid, k);
-        }
-        return v;
+const LB: u32 = 128u;
+const LPAD: u32 = 17u; // padded row of the line partials: 16 per line
+var<workgroup> lsum: array<T, 2176>; // LB × LPAD; then the mirror partials, 16 × LB
+
+// Whether element (l, f) (line, position) is in the stored triangle.
+fn stored_lf(l: u32, f: u32) -> bool {
+    if (COLS_FAST) {
+        return stored(f, l);
     }
-    for (var k = 0u; k < 4u; k = k + 1u) {
-        let line = k * 16u + lid / 16u;
-        let e = 4u * (lid % 16u);
-        for (var q = 0u; q < 4u; q = q + 1u) {
-            var i = i0 + line;
-            var j = j0 + e + q;
-            if (COLS_FAST) {
-                i = i0 + e + q;
-                j = j0 + line;
-            }
-            var w = T(0);
-            if (live && i < n && j < n && stored(i, j)) {
-                w = a[midx(P.offa, i, j, P.rsa, P.csa)];
-            }
-            v[k][q] = w;
+    return stored(l, f);
+}
+
+// Index of element (l, f) in `a`.
+fn lf_index(l: u32, f: u32) -> u32 {
+    if (COLS_FAST) {
+        return midx(P.offa, f, l, P.rsa, P.csa);
+    }
+    return midx(P.offa, l, f, P.rsa, P.csa);
+}
+
+// The 4 elements (l, f .. f + 3) one by one: 0 past n and (on a diagonal tile, `diag`)
+// outside the stored triangle.
+fn lines_scalar4(l: u32, f: u32, diag: bool) -> vec4<T> {
+    var v = vec4<T>();
+    let n = P.n;
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        let fq = f + q;
+        if (l < n && fq < n && (!diag || stored_lf(l, fq))) {
+            v[q] = a[lf_index(l, fq)];
         }
     }
     return v;
 }
 
+// A diagonal tile's products of the unit v at (l, f .. f + 3): its line sum (into the return
+// value) and mirror sums (into m), stored elements only, the diagonal in the line sum only.
+fn diag_unit(l: u32, f: u32, v: vec4<T>, xf: vec4<T>, xl: T, m: ptr<function, vec4<T>>) -> T {
+    var d = T(0);
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        if (stored_lf(l, f + q)) {
+            d = d + v[q] * xf[q];
+            if (l != f + q) {
+                (*m)[q] = (*m)[q] + v[q] * xl;
+            }
+        }
+    }
+    return d;
+}
+
 @compute @workgroup_size(WG)
-fn symv_strip(@builtin(workgroup_id) wid: vec3<u32>,
+fn symv_lines(@builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
     let t = linear_group(wid, nwg);
-    let nb = P.chunks;
-    let s = P.row_blocks;
-    let per = (nb + s - 1u) / s;
-    let q = t / per;
-    let p_first = q + (t % per) * s;
-    if (q >= nb || p_first >= nb) {
-        return;
+    // t → (p, q), p ≥ q: t = p(p+1)/2 + q (as `symv_tiles`).
+    var p = u32((sqrt(8.0 * f32(t) + 1.0) - 1.0) * 0.5);
+    if ((p + 1u) * (p + 2u) / 2u <= t) {
+        p = p + 1u;
     }
-    let p_end = min(p_first + s, nb);
+    if (p * (p + 1u) / 2u > t) {
+        p = p - 1u;
+    }
+    let q = t - p * (p + 1u) / 2u;
+    // The stored tiles (line block bl, position block bf): bf ≤ bl where the stored triangle
+    // holds f ≤ l (LOWER by rows, upper by columns), else bf ≥ bl.
+    var bl = p;
+    var bf = q;
+    if (LOWER == COLS_FAST) {
+        bl = q;
+        bf = p;
+    }
+    let diag = p == q;
+    let l0 = bl * LB;
+    let f0 = bf * LB;
     let n = P.n;
-    let live = !f32_is_zero(P.alpha);
-    // x of block q, for the whole strip: xs_j (LOWER: bj = q) or xs_i (upper: bi = q).
-    if (lid < TB) {
-        var w = T(0);
-        if (live && q * TB + lid < n) {
-            w = xat(q * TB + lid);
-        }
-        if (LOWER) {
-            xs_j[lid] = w;
+    let live = !alpha_zero();
+    let tf = lid % 16u;
+    let tl = lid / 16u;
+    let fa = f0 + 4u * tf;
+    let fb = fa + 64u;
+    var v: array<vec4<T>, 16>;
+    var xl: array<T, 8>;
+    var xa = vec4<T>();
+    var xb = vec4<T>();
+    if (live) {
+        if (VEC && !diag && l0 + LB <= n && f0 + LB <= n) {
+            for (var k = 0u; k < 8u; k = k + 1u) {
+                let l = l0 + tl + 16u * k;
+                v[2u * k] = av[lf_index(l, fa) / 4u];
+                v[2u * k + 1u] = av[lf_index(l, fb) / 4u];
+            }
         } else {
-            xs_i[lid] = w;
-        }
-    }
-    var acc = T(0);
-    var bi = p_first;
-    var bj = q;
-    if (!LOWER) {
-        bi = q;
-        bj = p_first;
-    }
-    var v = strip_load(bi, bj, lid, live);
-    // x of block p (the other side), prefetched by invocations TB .. 2·TB.
-    var xp = T(0);
-    if (lid >= TB && lid < 2u * TB && live && p_first * TB + lid - TB < n) {
-        xp = xat(p_first * TB + lid - TB);
-    }
-    for (var p = p_first; p < p_end; p = p + 1u) {
-        workgroupBarrier();
-        tile_store(v, lid);
-        if (lid >= TB && lid < 2u * TB) {
-            if (LOWER) {
-                xs_i[lid - TB] = xp;
-            } else {
-                xs_j[lid - TB] = xp;
+            for (var k = 0u; k < 8u; k = k + 1u) {
+                let l = l0 + tl + 16u * k;
+                v[2u * k] = lines_scalar4(l, fa, diag);
+                v[2u * k + 1u] = lines_scalar4(l, fb, diag);
             }
         }
-        workgroupBarrier();
-        // Prefetch the next tile of the strip and its x.
-        if (p + 1u < p_end) {
-            var nbi = p + 1u;
-            var nbj = q;
-            if (!LOWER) {
-                nbi = q;
-                nbj = p + 1u;
+        for (var k = 0u; k < 8u; k = k + 1u) {
+            let l = l0 + tl + 16u * k;
+            var w = T(0);
+            if (l < n) {
+                w = xat(l);
             }
-            v = strip_load(nbi, nbj, lid, live);
-            if (lid >= TB && lid < 2u * TB) {
-                xp = T(0);
-                if (live && (p + 1u) * TB + lid - TB < n) {
-                    xp = xat((p + 1u) * TB + lid - TB);
-                }
-            }
+            xl[k] = w;
         }
-        if (p == q) {
-            // The diagonal tile: whole (mirrored) row sums, rows of block q.
-            if (lid < TB) {
-                for (var c = 0u; c < TB; c = c + 1u) {
-                    var w = tile[lid * TBP + c];
-                    if (!stored(lid, c)) {
-                        w = tile[c * TBP + lid];
-                    }
-                    acc = acc + w * xs_j[c];
-                }
+        for (var e = 0u; e < 4u; e = e + 1u) {
+            if (fa + e < n) {
+                xa[e] = xat(fa + e);
             }
-        } else if (lid < TB) {
-            // Row sums of the tile: rows of block bi.
-            var rs = T(0);
-            for (var c = 0u; c < TB; c = c + 1u) {
-                rs = rs + tile[lid * TBP + c] * xs_j[c];
-            }
-            if (LOWER) {
-                if (p * TB + lid < n) {
-                    partial[q * n + p * TB + lid] = rs;
-                }
-            } else {
-                acc = acc + rs;
-            }
-        } else if (lid < 2u * TB) {
-            // Column sums of the tile: rows of block bj.
-            let c = lid - TB;
-            var cs = T(0);
-            for (var r = 0u; r < TB; r = r + 1u) {
-                cs = cs + tile[r * TBP + c] * xs_i[r];
-            }
-            if (LOWER) {
-                acc = acc + cs;
-            } else {
-                if (p * TB + c < n) {
-                    partial[q * n + p * TB + c] = cs;
-                }
+            if (fb + e < n) {
+                xb[e] = xat(fb + e);
             }
         }
     }
-    // The strip's sums for the rows of block q: slot p_first; its other slots 0. LOWER keeps
-    // them in the column-sum invocations (TB + c), upper in the row-sum ones (r).
-    var row = lid;
-    var mine = lid < TB;
-    if (LOWER) {
-        row = lid - TB;
-        mine = lid >= TB && lid < 2u * TB;
+    // Line sums of the 8 lines, to workgroup memory; mirror sums of the 8 positions.
+    var ma = vec4<T>();
+    var mb = vec4<T>();
+    for (var k = 0u; k < 8u; k = k + 1u) {
+        let va = v[2u * k];
+        let vb = v[2u * k + 1u];
+        var d: T;
+        if (diag) {
+            let l = l0 + tl + 16u * k;
+            d = diag_unit(l, fa, va, xa, xl[k], &ma) + diag_unit(l, fb, vb, xb, xl[k], &mb);
+        } else {
+            d = (va.x * xa.x + va.y * xa.y) + (va.z * xa.z + va.w * xa.w)
+                + ((vb.x * xb.x + vb.y * xb.y) + (vb.z * xb.z + vb.w * xb.w));
+            ma = ma + va * xl[k];
+            mb = mb + vb * xl[k];
+        }
+        lsum[(tl + 16u * k) * LPAD + tf] = d;
     }
-    if (p_first == q) {
-        // The diagonal tile's sums are in the row-sum invocations.
-        if (LOWER) {
-            workgroupBarrier();
-            if (lid < TB) {
-                sh[lid] = acc;
-            }
-            workgroupBarrier();
-            if (mine) {
-                acc = acc + sh[row];
-            }
+    workgroupBarrier();
+    // Invocation r < LB adds line r's 16 partial sums.
+    var line_sum = T(0);
+    if (lid < LB) {
+        for (var c = 0u; c < 16u; c = c + 1u) {
+            line_sum = line_sum + lsum[lid * LPAD + c];
         }
     }
-    if (mine && q * TB + row < n) {
-        partial[p_first * n + q * TB + row] = acc;
-        for (var z = p_first + 1u; z < p_end; z = z + 1u) {
-            partial[z * n + q * TB + row] = T(0);
+    workgroupBarrier();
+    for (var e = 0u; e < 4u; e = e + 1u) {
+        lsum[tl * LB + 4u * tf + e] = ma[e];
+        lsum[tl * LB + 64u + 4u * tf + e] = mb[e];
+    }
+    workgroupBarrier();
+    if (lid < LB) {
+        var mirror = T(0);
+        for (var r = 0u; r < 16u; r = r + 1u) {
+            mirror = mirror + lsum[r * LB + lid];
+        }
+        if (diag) {
+            // Lines and positions are the same rows here.
+            if (l0 + lid < n) {
+                partial[bl * n + l0 + lid] = line_sum + mirror;
+            }
+        } else {
+            if (l0 + lid < n) {
+                partial[bf * n + l0 + lid] = line_sum;
+            }
+            if (f0 + lid < n) {
+                partial[bl * n + f0 + lid] = mirror;
+            }
         }
     }
 }

@@ -39,8 +39,10 @@ pub(super) struct Keep<'k> {
     updates: OnceCell<Vec<(VecOperand, VecOperand, MatOperand)>>,
     /// f32 matrix-vector blocks past one binding.
     blocks: OnceCell<Vec<mv::Block>>,
-    /// The scratch of one whole f32 matrix-vector product.
+    /// The scratch of one whole f32 matrix-vector product (or f64, lab `Experimental`).
     scratch: OnceCell<Buf>,
+    /// f64 on the matrix-vector driver (lab `Experimental`): alpha and beta.
+    scal64: OnceCell<mv::ScalarsF64>,
     /// f64: the parts of x and y on the block grid.
     parts: OnceCell<(Vec<VecOperand>, Vec<VecOperand>)>,
     /// f64: the blocks of A, each with its block row and column.
@@ -273,6 +275,9 @@ impl Level2 for f64 {
     const TRIANGLE: bool = true;
 
     fn dispatches<'k>(ctx: &Context, kind: Kind, c: Call<'k, f64>) -> Plans<'k> {
+        if let Some(d) = matvec_f64(ctx, kind, &c)? {
+            return Ok(d);
+        }
         match kind {
             Kind::Gemv => {
                 // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
@@ -308,6 +313,25 @@ fn matvec<'k>(ctx: &Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatc
     let kernel = mv::plan(mode, a);
     let scratch = keep.scratch.get_or_init(|| mv::scratch(ctx, kernel, a));
     mv::gemv(ctx, mode, c.alpha, a, x, c.beta, y, kernel, scratch)
+}
+
+/// dgemv, dsymv and dtrmv on the matrix-vector driver's wide kernels in f64 where the lab
+/// says so ([`mv::product_f64`]); `None`: the tile engine's.
+fn matvec_f64<'k>(
+    ctx: &Context,
+    kind: Kind,
+    c: &Call<'k, f64>,
+) -> Result<Option<Vec<Dispatch<'k>>>> {
+    let mode = match kind {
+        Kind::Gemv => mv::Variant::General,
+        Kind::Symv(u) => mv::Variant::Symmetric(u),
+        Kind::Trmv(u, d) => mv::Variant::Triangular(u, d),
+        _ => return Ok(None),
+    };
+    let (k, r) = (c.keep, c.routine);
+    mv::product_f64(
+        ctx, r, mode, c.alpha, c.a, c.x, c.beta, c.y, &k.scratch, &k.scal64,
+    )
 }
 
 /// An f32 symmetric rank update (`update` is `Symmetric` or `Symmetric2`) on the rank-update

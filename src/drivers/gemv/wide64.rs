@@ -1,0 +1,145 @@
+//! f64 products on the wide kernels of the matrix-vector driver (lab `Experimental` on
+//! `Matvec`): `wgsl/level2/gemv_wide.wgsl` with `alias T = f64;` and `SCAL`, alpha and beta
+//! read from a small f64 buffer, in place of the tile engine that the f64 Level 2 routines use
+//! by default.
+
+use super::{gemv_host, plan, Kernel, Variant, SYM_LINES};
+use crate::context::Context;
+use crate::drivers::elementwise;
+use crate::launch::Dispatch;
+use crate::layout::{MatOperand, Scalar, VecOperand};
+use crate::pool::Buf;
+
+/// The f64 scalars of a product on the wide kernels (`SCAL`): alpha and beta in a small f64
+/// buffer (binding 7), the copies of device values into it, and the markers that the params
+/// carry in their place (as `wgsl/level3/gemm.wgsl`'s: 0 for 0, 1 for beta = 1, 2 for a host
+/// value, 3 for a device value, whose zero and one tests the kernel makes on it).
+pub(crate) struct ScalarsF64 {
+    buf: Buf,
+    copies: elementwise::ScalarCopies,
+    alpha: f32,
+    beta: f32,
+}
+
+/// [`ScalarsF64`] of `alpha` and `beta`.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer cannot be created.
+fn scalars_f64(
+    ctx: &Context,
+    routine: &'static str,
+    alpha: Scalar<'_, f64>,
+    beta: Scalar<'_, f64>,
+) -> crate::error::Result<ScalarsF64> {
+    let (buf, copies) = elementwise::scalars_f64(ctx, routine, &[alpha, beta])?;
+    let mark = |s: &Scalar<'_, f64>, one: bool| match s.host() {
+        None => 3.0,
+        Some(0.0) => 0.0,
+        Some(v) if one && v == 1.0 => 1.0,
+        Some(_) => 2.0,
+    };
+    Ok(ScalarsF64 {
+        buf,
+        copies,
+        alpha: mark(&alpha, false),
+        beta: mark(&beta, true),
+    })
+}
+
+/// The kernel of an f64 product (lab `Experimental`: the wide kernels instantiated with
+/// `alias T = f64;`, in place of the tile engine): [`plan`]'s, with `symv_lines` for a
+/// symmetric operator (whose 17 KiB of workgroup memory in f64 fit where `symv_tiles`' 43 KiB
+/// may not).
+fn plan_f64(mode: Variant, a: &MatOperand) -> Kernel {
+    match plan(mode, a) {
+        Kernel::SymTiles { cols_fast, vec, .. } => Kernel::SymTiles {
+            blocks: (a.rows as u64).div_ceil(SYM_LINES),
+            cols_fast,
+            vec,
+            lines: true,
+        },
+        k => k,
+    }
+}
+
+/// Whether an f64 product on `a`, `x`, `y` can run on the wide kernels whole: every operand
+/// within one storage binding (past it the tile engine's blocks take it).
+fn fits_f64(ctx: &Context, a: &MatOperand, x: &VecOperand, y: &VecOperand) -> bool {
+    let limit = ctx.max_binding();
+    a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit
+}
+
+/// The scratch of an f64 [`Kernel`] ([`scratch`] with 8-byte words).
+fn scratch_f64(ctx: &Context, kernel: Kernel, a: &MatOperand) -> Buf {
+    let words = match kernel {
+        Kernel::Wide { chunks, .. } if chunks > 1 => chunks * a.rows as u64,
+        Kernel::SymTiles { blocks, .. } => blocks * a.rows as u64,
+        _ => 4,
+    };
+    ctx.scratch(words * 8)
+}
+
+/// An f64 product `y = alpha·A·x + beta·y` (`mode`, A in its op form) on the wide kernels
+/// where lab `Matvec` is `Experimental` and every operand fits one storage binding, its
+/// scratch and scalars kept in `scratch` and `scal`; `None` elsewhere (the caller's tile
+/// engine). On the H200 (2026-12-01, n = 8192) the engine's dgemv read 0.18 of copy bandwidth,
+/// dsymv 0.05, dtrmv 0.03: a product with one column of B wastes its tiles.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the scalar buffer cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn product_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    mode: Variant,
+    alpha: Scalar<'a, f64>,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+    beta: Scalar<'a, f64>,
+    y: &'a VecOperand,
+    scratch: &'a std::cell::OnceCell<Buf>,
+    scal: &'a std::cell::OnceCell<ScalarsF64>,
+) -> crate::error::Result<Option<Vec<Dispatch<'a>>>> {
+    if crate::lab::get(crate::lab::Driver::Matvec) != crate::lab::Variant::Experimental
+        || !fits_f64(ctx, a, x, y)
+    {
+        return Ok(None);
+    }
+    let kernel = plan_f64(mode, a);
+    let scratch = scratch.get_or_init(|| scratch_f64(ctx, kernel, a));
+    let sc = scalars_f64(ctx, routine, alpha, beta)?;
+    let sc = scal.get_or_init(|| sc);
+    Ok(Some(gemv_f64(ctx, mode, a, x, y, kernel, scratch, sc)))
+}
+
+/// The dispatches of `y = alpha·A·x + beta·y` in f64 (`kernel` from [`plan_f64`], its
+/// [`scratch_f64`], the scalars from [`scalars_f64`]): the copies of device scalars, then
+/// [`gemv`]'s dispatches with `alias T = f64;`, `SCAL` and the scalar buffer. The semantics
+/// are those of the f32 product (DESIGN.md §3), in f64.
+#[allow(clippy::too_many_arguments)]
+fn gemv_f64<'a>(
+    ctx: &Context,
+    mode: Variant,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    kernel: Kernel,
+    scratch: &'a Buf,
+    sc: &'a ScalarsF64,
+) -> Vec<Dispatch<'a>> {
+    debug_assert!(kernel != Kernel::Legacy, "the wide kernels only");
+    let mut out = sc.copies.dispatches();
+    out.extend(gemv_host(
+        ctx,
+        mode,
+        sc.alpha,
+        a,
+        x,
+        sc.beta,
+        y,
+        kernel,
+        scratch,
+        Some(&sc.buf),
+    ));
+    out
+}
