@@ -336,6 +336,18 @@ impl ScalarCopies {
     }
 }
 
+/// The marker of an f64 alpha or beta that the kernels read with its buffer
+/// ([`scalars_f64`]): 3 for a device value (tested on the device), 0 for 0, 1 for 1 where `one`
+/// (beta: C kept as it is), 2 for any other host value.
+pub(crate) fn scalar_mark(s: &Scalar<'_, f64>, one: bool) -> f32 {
+    match s.host() {
+        None => 3.0,
+        Some(0.0) => 0.0,
+        Some(v) if one && v == 1.0 => 1.0,
+        Some(_) => 2.0,
+    }
+}
+
 /// The scalar buffer of an f64 routine holding `scalars` in order: host values uploaded with
 /// it (0 in the place of a device one), device values ([`GpuScalar<f64>`](crate::GpuScalar))
 /// copied into their places on the device by the returned copies, which must run first.

@@ -98,12 +98,7 @@ pub(crate) fn engine_f64<'a>(
 ) -> crate::error::Result<Plan<'a>> {
     let (alpha, beta) = (alpha.into(), beta.into());
     let (buf, copies) = elementwise::scalars_f64(ctx, routine, &[alpha, beta])?;
-    let mark = |s: &Scalar<'_, f64>, one: bool| match s.host() {
-        None => 3.0,
-        Some(0.0) => 0.0,
-        Some(v) if one && v == 1.0 => 1.0,
-        Some(_) => 2.0,
-    };
+    let mark = elementwise::scalar_mark;
     let (alpha_mark, beta_mark) = (mark(&alpha, false), mark(&beta, true));
     let mut plan = engine_in(
         ctx,

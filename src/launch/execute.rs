@@ -43,11 +43,11 @@ pub(crate) struct Submitted {
     /// Read-back staging, chunk by chunk: (read index, byte offset, bytes, buffer).
     chunks: Vec<(usize, u64, u64, wgpu::Buffer)>,
     mapped: Vec<MapFlag>,
-    /// The submissions of the chunks after the first, when pipelined.
+    /// The submissions of the chunks after the first: not empty when the read-back is
+    /// pipelined.
     later: Vec<wgpu::SubmissionIndex>,
-    pipelined: bool,
-    timer: Option<(wgpu::QuerySet, wgpu::Buffer, wgpu::Buffer)>,
-    timer_flag: Option<MapFlag>,
+    /// The GPU timer (query set, resolve buffer, read-back buffer) and its map flag.
+    timer: Option<((wgpu::QuerySet, wgpu::Buffer, wgpu::Buffer), MapFlag)>,
 }
 
 impl Context {
@@ -434,14 +434,14 @@ impl Context {
             });
             flag
         });
+        // Pipelined means at least two chunks, the later ones in submissions of their own.
+        debug_assert_eq!(pipelined, !later.is_empty());
         Ok(Some(Submitted {
             index,
             chunks,
             mapped,
             later,
-            pipelined,
-            timer,
-            timer_flag,
+            timer: timer.zip(timer_flag),
         }))
     }
 
@@ -460,10 +460,10 @@ impl Context {
             chunks,
             mapped,
             later,
-            pipelined,
             timer,
-            timer_flag,
         } = submitted;
+        let pipelined = !later.is_empty();
+        let (timer, timer_flag) = timer.unzip();
         // The phases from here on: a caller may have done other work since the submission.
         let mut clock = std::time::Instant::now();
         match wait {

@@ -379,58 +379,47 @@ fn reductions_zero_vectors_and_mixed_ranges() {
 /// crossing the diagonal, NaN in the other triangle.
 #[test]
 fn rank_updates_vec4_and_scalar_against_openblas() {
+    let shapes = [(4, 4), (8, 12), (64, 36), (128, 5), (5, 128), (1, 8)];
+    let extra = (0.7, Layout::F, VLayout::Step2, VLayout::Reversed);
     for v in [Variant::Auto, Variant::Scalar, Variant::Experimental] {
         with_variant(Driver::RankUpdate, v, || {
-            for (k, &(m, n)) in [
-                (4usize, 4usize),
-                (8, 12),
-                (64, 36),
-                (128, 5),
-                (5, 128),
-                (1, 8),
-            ]
-            .iter()
-            .enumerate()
-            {
-                for la in LAYOUTS {
-                    crate::ger::check_on(
-                        ctx(),
-                        k as u64,
-                        (m, n),
-                        0.7,
-                        la,
-                        VLayout::Unit,
-                        VLayout::Unit,
-                    );
-                }
-                crate::ger::check_on(
-                    ctx(),
-                    k as u64,
-                    (m, n),
-                    0.7,
-                    Layout::F,
-                    VLayout::Step2,
-                    VLayout::Reversed,
-                );
-            }
-            for &n in &[4usize, 8, 12, 64, 68] {
-                for uplo in [Uplo::Lower, Uplo::Upper] {
-                    for la in [Layout::C, Layout::F] {
-                        crate::syr::check_on(ctx(), n as u64, n, uplo, 0.7, la, VLayout::Unit);
-                        crate::syr2::check_on(
-                            ctx(),
-                            n as u64,
-                            n,
-                            uplo,
-                            0.7,
-                            la,
-                            VLayout::Unit,
-                            VLayout::Unit,
-                        );
-                    }
-                }
-            }
+            rank_cases(&shapes, extra, &[4, 8, 12, 64, 68], &[Layout::C, Layout::F])
         });
+    }
+}
+
+/// sger at each of `shapes` in every layout (unit vectors), then once more with `extra`'s
+/// (alpha, A's layout, x's and y's layouts); ssyr and ssyr2 at each of `sizes`, both triangles,
+/// A in each of `layouts`: all against OpenBLAS, on the kernel now in force.
+pub(crate) fn rank_cases(
+    shapes: &[(usize, usize)],
+    extra: (f32, Layout, VLayout, VLayout),
+    sizes: &[usize],
+    layouts: &[Layout],
+) {
+    for (k, &(m, n)) in shapes.iter().enumerate() {
+        for la in LAYOUTS {
+            crate::ger::check_on(
+                ctx(),
+                k as u64,
+                (m, n),
+                0.7,
+                la,
+                VLayout::Unit,
+                VLayout::Unit,
+            );
+        }
+        let (alpha, la, lx, ly) = extra;
+        crate::ger::check_on(ctx(), k as u64 + 30, (m, n), alpha, la, lx, ly);
+    }
+    for &n in sizes {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for &la in layouts {
+                crate::syr::check_on(ctx(), n as u64, n, uplo, 0.7, la, VLayout::Unit);
+                let (u, v) = (VLayout::Unit, VLayout::Unit);
+                crate::syr2::check_on(ctx(), n as u64, n, uplo, 0.7, la, u, v);
+            }
+        }
     }
 }
 

@@ -67,55 +67,15 @@ fn kern12_ssymv_lines_against_openblas() {
 /// not read), NaN alpha and beta; the other triangle NaN; against the §3 formula in f32.
 #[test]
 fn kern12_ssymv_lines_special_values() {
+    let n = 300;
+    let mut xs = vec![ints(n, 2), ints(n, 3), ints(n, 4)];
+    xs[1][5] = NAN; // first tile
+    xs[2][200] = INF; // second tile row
+    xs[2][299] = -INF; // last, partial tile
+    let mut y0 = ints(n, 5);
+    y0[130] = NAN;
     with_variant(Driver::Matvec, Variant::Experimental, || {
-        let n = 300;
-        let sym = Array2::from_shape_fn((n, n), |(i, j)| ((i + j) % 5) as f32 - 2.0);
-        let mut xs = vec![ints(n, 2)];
-        let mut x = ints(n, 3);
-        x[5] = NAN; // first tile
-        xs.push(x);
-        let mut x = ints(n, 4);
-        x[200] = INF; // second tile row
-        x[299] = -INF; // last, partial tile
-        xs.push(x);
-        let mut y0 = ints(n, 5);
-        y0[130] = NAN;
-        for (k, x) in xs.iter().enumerate() {
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                let stored = Array2::from_shape_fn((n, n), |(i, j)| {
-                    let keep = match uplo {
-                        Uplo::Lower => i >= j,
-                        Uplo::Upper => i <= j,
-                    };
-                    if keep {
-                        sym[[i, j]]
-                    } else {
-                        NAN
-                    }
-                });
-                let mut fstored = Array2::zeros((n, n).f());
-                fstored.assign(&stored);
-                for (alpha, beta) in [
-                    (1.0, 0.0),
-                    (-2.0, 1.0),
-                    (0.0, 1.0),
-                    (0.0, -2.0),
-                    (NAN, 0.0),
-                    (1.0, NAN),
-                ] {
-                    let want = crate::special_values::mv(alpha, &sym, x, beta, &y0);
-                    for a in [&stored, &fstored] {
-                        let mut y = y0.clone();
-                        blas::ssymv(ctx(), uplo, alpha, a, x, beta, &mut y).unwrap();
-                        let what = format!(
-                            "ssymv lines x{k} {uplo:?} alpha {alpha} beta {beta} F {}",
-                            a.t().is_standard_layout()
-                        );
-                        assert_same(&y, &want, &what);
-                    }
-                }
-            }
-        }
+        crate::kern_special::ssymv_special(&xs, &y0, "lines")
     });
 }
 
@@ -426,7 +386,7 @@ fn kern12_f64_products_host_and_device_scalars() {
 /// one line, many; units across the diagonal; C, F, strided and reversed storage.
 fn rank_cases() {
     let shapes = [
-        (4usize, 4usize),
+        (4, 4),
         (12, 7),
         (7, 12),
         (1, 8),
@@ -434,45 +394,9 @@ fn rank_cases() {
         (64, 129),
         (129, 64),
     ];
-    for (k, &(m, n)) in shapes.iter().enumerate() {
-        for la in LAYOUTS {
-            crate::ger::check_on(
-                ctx(),
-                k as u64,
-                (m, n),
-                0.7,
-                la,
-                VLayout::Unit,
-                VLayout::Unit,
-            );
-        }
-        crate::ger::check_on(
-            ctx(),
-            k as u64 + 30,
-            (m, n),
-            -1.3,
-            Layout::C,
-            VLayout::Reversed,
-            VLayout::Step2,
-        );
-    }
-    for &n in &[4usize, 8, 12, 20, 68, 132] {
-        for uplo in [Uplo::Lower, Uplo::Upper] {
-            for la in [Layout::C, Layout::F, Layout::Strided] {
-                crate::syr::check_on(ctx(), n as u64, n, uplo, 0.7, la, VLayout::Unit);
-                crate::syr2::check_on(
-                    ctx(),
-                    n as u64,
-                    n,
-                    uplo,
-                    0.7,
-                    la,
-                    VLayout::Unit,
-                    VLayout::Unit,
-                );
-            }
-        }
-    }
+    let extra = (-1.3, Layout::C, VLayout::Reversed, VLayout::Step2);
+    let layouts = [Layout::C, Layout::F, Layout::Strided];
+    crate::bandwidth::rank_cases(&shapes, extra, &[4, 8, 12, 20, 68, 132], &layouts);
 }
 
 /// sger, ssyr and ssyr2 with the exact sum in f64 (`rank_update_f64sum.wgsl`, lab
@@ -534,78 +458,6 @@ fn kern12_rank_updates_f64sum_exact_and_special() {
         });
     }
     with_variant(Driver::RankUpdateF64Sum, Variant::Experimental, || {
-        let special = |n: usize, seed: usize, nan: usize, inf: usize| {
-            let mut v = ints(n, seed);
-            v[nan] = NAN;
-            v[inf] = INF;
-            v
-        };
-        for alpha in [NAN, INF, 0.0, 1.0, -2.0] {
-            for (m, n) in [(6usize, 8usize), (8, 6)] {
-                let x = special(m, 1, 1, 4);
-                let y = special(n, 2, 5, 0);
-                let a0 = Array2::from_shape_fn((m, n), |(i, j)| ((i * 3 + j) % 5) as f32 - 2.0);
-                let want = Array2::from_shape_fn((m, n), |(i, j)| {
-                    if alpha == 0.0 {
-                        a0[[i, j]]
-                    } else {
-                        a0[[i, j]] + x[i] * (alpha * y[j])
-                    }
-                });
-                let mut fa = Array2::zeros((m, n).f());
-                fa.assign(&a0);
-                for mut a in [a0.clone(), fa] {
-                    blas::sger(ctx(), alpha, &x, &y, &mut a).unwrap();
-                    assert_same(&a, &want, &format!("sger f64sum {m}x{n} alpha {alpha}"));
-                }
-            }
-            let n = 12;
-            let x = special(n, 3, 2, 7);
-            let y = special(n, 4, 9, 2);
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                let keep = move |i: usize, j: usize| match uplo {
-                    Uplo::Lower => i >= j,
-                    Uplo::Upper => i <= j,
-                };
-                let a0 = Array2::from_shape_fn((n, n), |(i, j)| {
-                    if keep(i, j) {
-                        ((i + 2 * j) % 5) as f32 - 2.0
-                    } else {
-                        NAN
-                    }
-                });
-                let model = |two: bool| {
-                    Array2::from_shape_fn((n, n), |(i, j)| {
-                        if alpha == 0.0 || !keep(i, j) {
-                            return a0[[i, j]];
-                        }
-                        let (u, v) = if two { (&y, &x) } else { (&x, &x) };
-                        let mut r = a0[[i, j]] + x[i] * (alpha * if two { y[j] } else { x[j] });
-                        if two {
-                            r += u[i] * (alpha * v[j]);
-                        }
-                        r
-                    })
-                };
-                let mut fa = Array2::zeros((n, n).f());
-                fa.assign(&a0);
-                for a in [&a0, &fa] {
-                    let mut a1 = a.clone();
-                    blas::ssyr(ctx(), uplo, alpha, &x, &mut a1).unwrap();
-                    assert_same(
-                        &a1,
-                        &model(false),
-                        &format!("ssyr f64sum {uplo:?} alpha {alpha}"),
-                    );
-                    let mut a2 = a.clone();
-                    blas::ssyr2(ctx(), uplo, alpha, &x, &y, &mut a2).unwrap();
-                    assert_same(
-                        &a2,
-                        &model(true),
-                        &format!("ssyr2 f64sum {uplo:?} alpha {alpha}"),
-                    );
-                }
-            }
-        }
+        crate::kern_special::rank_update_specials("f64sum")
     });
 }

@@ -49,56 +49,60 @@ fn sscal_x_alone_every_alpha() {
 
 #[test]
 fn ssymv_strips_every_alpha_and_beta() {
+    // n = 600: 10 block columns of 64, the first strips in two parts, a partial last tile.
+    let n = 600;
+    let mut xs = vec![ints(n, 2), ints(n, 3), ints(n, 4)];
+    xs[1][70] = NAN;
+    xs[2][599] = INF;
+    let mut y0 = ints(n, 5);
+    y0[3] = NAN;
     with_variant(Driver::Matvec, Variant::Experimental, || {
-        // n = 600: 10 block columns of 64, the first strips in two parts, a partial last tile.
-        let n = 600;
-        let sym = Array2::from_shape_fn((n, n), |(i, j)| ((i + j) % 5) as f32 - 2.0);
-        let mut xs = vec![ints(n, 2)];
-        let mut x = ints(n, 3);
-        x[70] = NAN;
-        xs.push(x);
-        let mut x = ints(n, 4);
-        x[599] = INF;
-        xs.push(x);
-        let mut y0 = ints(n, 5);
-        y0[3] = NAN;
-        for (k, x) in xs.iter().enumerate() {
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                let stored = Array2::from_shape_fn((n, n), |(i, j)| {
-                    let keep = match uplo {
-                        Uplo::Lower => i >= j,
-                        Uplo::Upper => i <= j,
-                    };
-                    if keep {
-                        sym[[i, j]]
-                    } else {
-                        NAN
-                    }
-                });
-                let mut fstored = Array2::zeros((n, n).f());
-                fstored.assign(&stored);
-                for (alpha, beta) in [
-                    (1.0, 0.0),
-                    (-2.0, 1.0),
-                    (0.0, 1.0),
-                    (0.0, -2.0),
-                    (NAN, 0.0),
-                    (1.0, NAN),
-                ] {
-                    let want = crate::special_values::mv(alpha, &sym, x, beta, &y0);
-                    for a in [&stored, &fstored] {
-                        let mut y = y0.clone();
-                        blas::ssymv(ctx(), uplo, alpha, a, x, beta, &mut y).unwrap();
-                        let what = format!(
-                            "ssymv x{k} {uplo:?} alpha {alpha} beta {beta} F {}",
-                            a.t().is_standard_layout()
-                        );
-                        assert_same(&y, &want, &what);
-                    }
+        ssymv_special(&xs, &y0, "strips")
+    });
+}
+
+/// ssymv with each `x` of `xs` and `y0` (length n), both triangles (the other one NaN), C and
+/// F order, every alpha and beta of the §3 rules (0, 1, -2, NaN), against the §3 formula in
+/// f32 (`special_values::mv`) on A = ((i + j) mod 5) - 2.
+pub(crate) fn ssymv_special(xs: &[Array1<f32>], y0: &Array1<f32>, tag: &str) {
+    let n = y0.len();
+    let sym = Array2::from_shape_fn((n, n), |(i, j)| ((i + j) % 5) as f32 - 2.0);
+    for (k, x) in xs.iter().enumerate() {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            let stored = Array2::from_shape_fn((n, n), |(i, j)| {
+                let keep = match uplo {
+                    Uplo::Lower => i >= j,
+                    Uplo::Upper => i <= j,
+                };
+                if keep {
+                    sym[[i, j]]
+                } else {
+                    NAN
+                }
+            });
+            let mut fstored = Array2::zeros((n, n).f());
+            fstored.assign(&stored);
+            for (alpha, beta) in [
+                (1.0, 0.0),
+                (-2.0, 1.0),
+                (0.0, 1.0),
+                (0.0, -2.0),
+                (NAN, 0.0),
+                (1.0, NAN),
+            ] {
+                let want = crate::special_values::mv(alpha, &sym, x, beta, y0);
+                for a in [&stored, &fstored] {
+                    let mut y = y0.clone();
+                    blas::ssymv(ctx(), uplo, alpha, a, x, beta, &mut y).unwrap();
+                    let what = format!(
+                        "ssymv {tag} x{k} {uplo:?} alpha {alpha} beta {beta} F {}",
+                        a.t().is_standard_layout()
+                    );
+                    assert_same(&y, &want, &what);
                 }
             }
         }
-    });
+    }
 }
 
 /// `A + x_i·(alpha·y_j)` (+ `y_i·(alpha·x_j)` where `two`) on the elements `keep(i, j)`, the
@@ -126,56 +130,63 @@ fn update_model(
 #[test]
 fn rank_updates_on_lines_every_alpha_no_zero_skip() {
     with_variant(Driver::RankUpdate, Variant::Experimental, || {
-        // NaN in x against a zero in y, Inf in y against a zero in x.
-        let special = |n: usize, seed: usize, nan: usize, inf: usize| {
-            let mut v = ints(n, seed);
-            v[nan] = NAN;
-            v[inf] = INF;
-            v
-        };
-        for alpha in SCALARS {
-            // sger, 6×8 and 8×6 (C: 6 lines of 8, a partial block of lines; F: 6 columns of 8).
-            for (m, n) in [(6usize, 8usize), (8, 6)] {
-                let x = special(m, 1, 1, 4);
-                let y = special(n, 2, 5, 0);
-                let a0 = Array2::from_shape_fn((m, n), |(i, j)| ((i * 3 + j) % 5) as f32 - 2.0);
-                let want = update_model(alpha, &a0, &x, &y, false, |_, _| true);
-                let mut fa = Array2::zeros((m, n).f());
-                fa.assign(&a0);
-                for mut a in [a0.clone(), fa] {
-                    blas::sger(ctx(), alpha, &x, &y, &mut a).unwrap();
-                    assert_same(&a, &want, &format!("sger {m}x{n} alpha {alpha}"));
-                }
-            }
-            // ssyr and ssyr2, n = 12 (3 line blocks), the other triangle NaN.
-            let n = 12;
-            let x = special(n, 3, 2, 7);
-            let y = special(n, 4, 9, 2);
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                let keep = move |i: usize, j: usize| match uplo {
-                    Uplo::Lower => i >= j,
-                    Uplo::Upper => i <= j,
-                };
-                let a0 = Array2::from_shape_fn((n, n), |(i, j)| {
-                    if keep(i, j) {
-                        ((i + 2 * j) % 5) as f32 - 2.0
-                    } else {
-                        NAN
-                    }
-                });
-                let mut fa = Array2::zeros((n, n).f());
-                fa.assign(&a0);
-                let want1 = update_model(alpha, &a0, &x, &x, false, keep);
-                let want2 = update_model(alpha, &a0, &x, &y, true, keep);
-                for a in [&a0, &fa] {
-                    let mut a1 = a.clone();
-                    blas::ssyr(ctx(), uplo, alpha, &x, &mut a1).unwrap();
-                    assert_same(&a1, &want1, &format!("ssyr {uplo:?} alpha {alpha}"));
-                    let mut a2 = a.clone();
-                    blas::ssyr2(ctx(), uplo, alpha, &x, &y, &mut a2).unwrap();
-                    assert_same(&a2, &want2, &format!("ssyr2 {uplo:?} alpha {alpha}"));
-                }
+        rank_update_specials("lines")
+    });
+}
+
+/// sger (6×8 and 8×6), ssyr and ssyr2 (n = 12, both triangles, the other one NaN) in C and F
+/// order with NaN and Inf in x and y against zeros in the other vector, every alpha of
+/// `SCALARS`, against the §3 formula in f32 (`update_model`), on the kernel now in force.
+pub(crate) fn rank_update_specials(tag: &str) {
+    // NaN in x against a zero in y, Inf in y against a zero in x.
+    let special = |n: usize, seed: usize, nan: usize, inf: usize| {
+        let mut v = ints(n, seed);
+        v[nan] = NAN;
+        v[inf] = INF;
+        v
+    };
+    for alpha in SCALARS {
+        // sger, 6×8 and 8×6 (C: 6 lines of 8, a partial block of lines; F: 6 columns of 8).
+        for (m, n) in [(6usize, 8usize), (8, 6)] {
+            let x = special(m, 1, 1, 4);
+            let y = special(n, 2, 5, 0);
+            let a0 = Array2::from_shape_fn((m, n), |(i, j)| ((i * 3 + j) % 5) as f32 - 2.0);
+            let want = update_model(alpha, &a0, &x, &y, false, |_, _| true);
+            let mut fa = Array2::zeros((m, n).f());
+            fa.assign(&a0);
+            for mut a in [a0.clone(), fa] {
+                blas::sger(ctx(), alpha, &x, &y, &mut a).unwrap();
+                assert_same(&a, &want, &format!("sger {tag} {m}x{n} alpha {alpha}"));
             }
         }
-    });
+        // ssyr and ssyr2, n = 12 (3 line blocks), the other triangle NaN.
+        let n = 12;
+        let x = special(n, 3, 2, 7);
+        let y = special(n, 4, 9, 2);
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            let keep = move |i: usize, j: usize| match uplo {
+                Uplo::Lower => i >= j,
+                Uplo::Upper => i <= j,
+            };
+            let a0 = Array2::from_shape_fn((n, n), |(i, j)| {
+                if keep(i, j) {
+                    ((i + 2 * j) % 5) as f32 - 2.0
+                } else {
+                    NAN
+                }
+            });
+            let mut fa = Array2::zeros((n, n).f());
+            fa.assign(&a0);
+            let want1 = update_model(alpha, &a0, &x, &x, false, keep);
+            let want2 = update_model(alpha, &a0, &x, &y, true, keep);
+            for a in [&a0, &fa] {
+                let mut a1 = a.clone();
+                blas::ssyr(ctx(), uplo, alpha, &x, &mut a1).unwrap();
+                assert_same(&a1, &want1, &format!("ssyr {tag} {uplo:?} alpha {alpha}"));
+                let mut a2 = a.clone();
+                blas::ssyr2(ctx(), uplo, alpha, &x, &y, &mut a2).unwrap();
+                assert_same(&a2, &want2, &format!("ssyr2 {tag} {uplo:?} alpha {alpha}"));
+            }
+        }
+    }
 }

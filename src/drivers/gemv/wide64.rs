@@ -32,12 +32,7 @@ fn scalars_f64(
     beta: Scalar<'_, f64>,
 ) -> crate::error::Result<ScalarsF64> {
     let (buf, copies) = elementwise::scalars_f64(ctx, routine, &[alpha, beta])?;
-    let mark = |s: &Scalar<'_, f64>, one: bool| match s.host() {
-        None => 3.0,
-        Some(0.0) => 0.0,
-        Some(v) if one && v == 1.0 => 1.0,
-        Some(_) => 2.0,
-    };
+    let mark = elementwise::scalar_mark;
     Ok(ScalarsF64 {
         buf,
         copies,
