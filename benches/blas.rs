@@ -19,11 +19,18 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ndarray::{Array1, Array2};
-use wgblas::{blas, resident, Context, GpuMatrix, MatrixLayout, Transpose};
+use ndarray::Array1;
+use wgblas::{resident, Context};
 
-#[path = "../examples/support/openblas.rs"]
-mod openblas;
+#[path = "support/described.rs"]
+mod described;
+use described::*;
+
+use describe::level3::oracle_c;
+use describe::timing::Timed;
+use describe::{Case, Elem};
+use dot::Dot;
+use gemm::Gemm;
 
 /// Wall-clock measurement (as criterion's `WallTime`) whose throughput reads `Elements` as flops
 /// (GFLOP/s) and `BytesDecimal` as GB/s, the units of the results file.
@@ -159,41 +166,29 @@ fn has_timestamps(ctx: &Context) -> bool {
         .contains(wgblas::wgpu::Features::TIMESTAMP_QUERY)
 }
 
+/// The case of an n×n×n sgemm (`describe::Case`: no transposes, alpha = 1, beta = 0, C order),
+/// seeded by n.
+fn gemm_case(n: usize) -> Case {
+    Case::mnk(n as u64, n, n, n)
+}
+
+/// The case of an sdot of length n (unit strides), seeded by n.
+fn dot_case(n: usize) -> Case {
+    Case::new(n as u64, n, n)
+}
+
 fn sgemm(c: &mut Criterion<Seconds>) {
     let ctx = context();
     let gemm_sizes = sizes("WGBLAS_BENCH_GEMM", &[128, 256]);
-    let operands = |n: usize| {
-        let a = Array2::<f32>::from_shape_fn((n, n), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
-        let b = a.t().to_owned();
-        (a, b)
-    };
 
     let mut group = c.benchmark_group("sgemm/resident (GPU time)");
     group.sample_size(10);
     if has_timestamps(ctx) {
         for &n in &gemm_sizes {
-            let (a, b) = operands(n);
-            let ga = ctx.upload_matrix(&a).unwrap();
-            let gb = ctx.upload_matrix(&b).unwrap();
-            let mut gc = GpuMatrix::<f32>::zeros(ctx, (n, n), MatrixLayout::RowMajor).unwrap();
+            let mut t = Timed::<Gemm, f32>::new(ctx, gemm_case(n), true);
             group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
             group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-                bench.iter_custom(|iters| {
-                    gpu_time(ctx, iters, || {
-                        blas::sgemm(
-                            ctx,
-                            Transpose::No,
-                            Transpose::No,
-                            1.0,
-                            &ga,
-                            &gb,
-                            0.0,
-                            &mut gc,
-                        )
-                        .unwrap()
-                    })
-                    .expect("timestamps")
-                })
+                bench.iter_custom(|iters| gpu_time(ctx, iters, || t.call(ctx)).expect("timestamps"))
             });
         }
     } else {
@@ -204,26 +199,16 @@ fn sgemm(c: &mut Criterion<Seconds>) {
     let mut group = c.benchmark_group("sgemm/host (wall)");
     group.sample_size(10);
     for &n in &gemm_sizes {
-        let (a, b) = operands(n);
-        let mut out = Array2::<f32>::zeros((n, n));
+        let mut t = Timed::<Gemm, f32>::new(ctx, gemm_case(n), false);
+        let (o, case) = (t.ops.clone(), t.case);
+        let mut out = oracle_c(None, case.beta, &o.c);
+        let (alpha, beta) = (case.alpha as f32, case.beta as f32);
         group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
         group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-            bench.iter(|| {
-                blas::sgemm(
-                    ctx,
-                    Transpose::No,
-                    Transpose::No,
-                    1.0,
-                    a.view(),
-                    b.view(),
-                    0.0,
-                    out.view_mut(),
-                )
-                .unwrap()
-            })
+            bench.iter(|| t.call(ctx))
         });
         group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| openblas::sgemm_into(a.view(), b.view(), out.view_mut()))
+            bench.iter(|| f32::o_gemm(case.trans, case.transb, alpha, &o.a, &o.b, beta, &mut out))
         });
     }
     group.finish();
@@ -232,24 +217,20 @@ fn sgemm(c: &mut Criterion<Seconds>) {
 fn sdot(c: &mut Criterion<Seconds>) {
     let ctx = context();
     let dot_sizes = sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]);
-    let operands = |n: usize| {
-        let x = Array1::<f32>::from_shape_fn(n, |i| (i % 13) as f32 - 6.0);
-        let y = Array1::<f32>::from_shape_fn(n, |i| (i % 5) as f32 - 2.0);
-        (x, y)
-    };
 
     let mut group = c.benchmark_group("sdot/resident (GPU time)");
     group.sample_size(10);
     if has_timestamps(ctx) {
         for &n in &dot_sizes {
-            let (x, y) = operands(n);
-            let gx = ctx.upload_vector(&x).unwrap();
-            let gy = ctx.upload_vector(&y).unwrap();
+            // The description checks the resident form (`resident::sdot`, the result kept on
+            // the device) bit for bit against the host form; the bench times that form alone.
+            let t = Timed::<Dot, f32>::new(ctx, dot_case(n), true);
+            let s = &t.slots;
             group.throughput(Throughput::BytesDecimal(8 * n as u64));
             group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
                 bench.iter_custom(|iters| {
                     gpu_time(ctx, iters, || {
-                        resident::sdot(ctx, &gx, &gy).unwrap();
+                        resident::sdot(ctx, s.x.r(), s.y.r()).unwrap();
                     })
                     .expect("timestamps")
                 })
@@ -263,13 +244,14 @@ fn sdot(c: &mut Criterion<Seconds>) {
     let mut group = c.benchmark_group("sdot/host (wall)");
     group.sample_size(10);
     for &n in &dot_sizes {
-        let (x, y) = operands(n);
+        let mut t = Timed::<Dot, f32>::new(ctx, dot_case(n), false);
+        let o = t.ops.clone();
         group.throughput(Throughput::BytesDecimal(8 * n as u64));
         group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-            bench.iter(|| blas::sdot(ctx, x.view(), y.view()).unwrap())
+            bench.iter(|| t.call(ctx))
         });
         group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| openblas::sdot(x.view(), y.view()))
+            bench.iter(|| f32::o_dot(&o.x, &o.y))
         });
     }
     group.finish();
