@@ -26,7 +26,6 @@ use wgblas::{resident, Context};
 mod described;
 use described::*;
 
-use describe::level3::oracle_c;
 use describe::timing::Timed;
 use describe::{Case, Elem};
 use dot::Dot;
@@ -200,15 +199,14 @@ fn sgemm(c: &mut Criterion<Seconds>) {
     group.sample_size(10);
     for &n in &gemm_sizes {
         let mut t = Timed::<Gemm, f32>::new(ctx, gemm_case(n), false);
-        let (o, case) = (t.ops.clone(), t.case);
-        let mut out = oracle_c(None, case.beta, &o.c);
+        let (mut o, case) = (t.oracle_ops(), t.case);
         let (alpha, beta) = (case.alpha as f32, case.beta as f32);
         group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
         group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
             bench.iter(|| t.call(ctx))
         });
         group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| f32::o_gemm(case.trans, case.transb, alpha, &o.a, &o.b, beta, &mut out))
+            bench.iter(|| f32::o_gemm(case.trans, case.transb, alpha, &o.a, &o.b, beta, &mut o.c))
         });
     }
     group.finish();
@@ -245,7 +243,7 @@ fn sdot(c: &mut Criterion<Seconds>) {
     group.sample_size(10);
     for &n in &dot_sizes {
         let mut t = Timed::<Dot, f32>::new(ctx, dot_case(n), false);
-        let o = t.ops.clone();
+        let o = t.oracle_ops();
         group.throughput(Throughput::BytesDecimal(8 * n as u64));
         group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
             bench.iter(|| t.call(ctx))

@@ -4,12 +4,26 @@
 //! outside the views, quick returns); then the description's call, or its OpenBLAS oracle,
 //! timed on the same operands.
 
+use std::cell::Cell;
 use std::marker::PhantomData;
 
 use wgblas::Context;
 
 use super::{name, run_on, Case, Elem, Ops, Routine, Slots};
 use crate::common::rng;
+
+thread_local! {
+    /// Whether this thread is in a timed call ([`Timed::call`]).
+    static TIMING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether this thread is in a timed call: the descriptions then skip the second paths that
+/// their `call` also checks (the forced fallback of the f64 reductions,
+/// [`super::level1::on_fallback`]), so that a bench times the routine's call alone. The checked
+/// call of [`Timed::new`] runs them.
+pub fn timing() -> bool {
+    TIMING.with(Cell::get)
+}
 
 /// A case of description `R` in element type `T`, checked once, ready to be timed.
 pub struct Timed<R: Routine, T: Elem> {
@@ -37,10 +51,26 @@ impl<R: Routine, T: Elem> Timed<R, T> {
         }
     }
 
-    /// The description's BLAS-layer call on the operands (what a bench times).
+    /// The description's BLAS-layer call on the operands (what a bench times), without its
+    /// second paths (see [`timing`]).
     pub fn call(&mut self, ctx: &Context) {
-        R::call(ctx, &self.case, &mut self.slots)
-            .unwrap_or_else(|e| panic!("{} {:?}: {e}", name::<R, T>(), self.case));
+        TIMING.with(|t| t.set(true));
+        let done = R::call(ctx, &self.case, &mut self.slots);
+        TIMING.with(|t| t.set(false));
+        done.unwrap_or_else(|e| panic!("{} {:?}: {e}", name::<R, T>(), self.case));
+    }
+
+    /// The operands for the OpenBLAS side of a bench: a copy of [`Timed::ops`] with 0 where
+    /// the description put NaN (storage the routine must not read: C or y under beta = 0, the
+    /// other triangle), as its oracle gets them.
+    pub fn oracle_ops(&self) -> Ops<T> {
+        let mut o = self.ops.clone();
+        [&mut o.a, &mut o.b, &mut o.c]
+            .into_iter()
+            .for_each(nan_to_zero);
+        [&mut o.x, &mut o.y].into_iter().for_each(nan_to_zero);
+        o.batches.iter_mut().for_each(nan_to_zero);
+        o
     }
 
     /// The routine's BLAS name (`sgemm`).
@@ -49,9 +79,15 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     }
 }
 
+/// 0 in place of each NaN of `a`.
+fn nan_to_zero<T: Elem, D: ndarray::Dimension>(a: &mut ndarray::Array<T, D>) {
+    a.mapv_inplace(|v| if v.is_nan() { T::from_f64(0.0) } else { v });
+}
+
 #[cfg(test)]
 mod tests {
     use super::Timed;
+    use crate::asum::Asum;
     use crate::common::ctx;
     use crate::describe::{Case, Ops};
     use crate::dot::Dot;
@@ -66,8 +102,18 @@ mod tests {
             let mut d = Timed::<Dot, f64>::new(ctx(), Case::new(4, 33, 33), resident);
             d.call(ctx());
             assert_eq!((t.name(), d.name()), ("sgemm".into(), "ddot".into()));
-            let o: &Ops<f64> = &d.ops;
-            assert_eq!(o.x.len(), 33);
+            // beta = 0: the description's C is NaN (never read), OpenBLAS's side gets zeros.
+            let (o, oracle): (&Ops<f32>, _) = (&t.ops, t.oracle_ops());
+            assert!(o.c.iter().all(|v| v.is_nan()) && oracle.c.iter().all(|&v| v == 0.0));
+            assert_eq!((oracle.a, oracle.b), (o.a.clone(), o.b.clone()));
+            assert_eq!(d.oracle_ops().x, d.ops.x);
         }
+        // dasum's checked call also runs the forced fallback (two results); its timed call
+        // the routine alone.
+        let mut a = Timed::<Asum, f64>::new(ctx(), Case::new(5, 40, 40), false);
+        assert_eq!(a.slots.r.len(), 2);
+        a.call(ctx());
+        assert_eq!(a.slots.r.len(), 1);
+        assert!(!super::timing());
     }
 }
