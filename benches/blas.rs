@@ -6,6 +6,12 @@
 //! - `<routine>/host (wall)`: ndarray in, ndarray out, time = wall time of the whole call
 //!   (upload, kernels, read-back), beside OpenBLAS's wall time on the same arrays.
 //!
+//! sgemm and sdot run on the operands of their test descriptions (`tests/wgblas/describe`,
+//! through `support/described.rs`; one contiguous case per size), each checked once against
+//! OpenBLAS with the description's metric and threshold (`metrics::spec`; a failure panics)
+//! before it is timed; the OpenBLAS side is the description's oracle (`Elem::o_*`) on a copy of
+//! the same operands.
+//!
 //! Throughput is in GFLOP/s for sgemm (2n³ flops) and in GB/s for sdot (8n bytes) and the
 //! host↔device transfers (`transfer`: upload and read-back, wall time). HTML reports
 //! with plots: `target/criterion/report/index.html`.
@@ -27,7 +33,7 @@ mod described;
 use described::*;
 
 use describe::timing::Timed;
-use describe::{Case, Elem};
+use describe::{Case, Elem, Ops, Routine};
 use dot::Dot;
 use gemm::Gemm;
 
@@ -165,94 +171,97 @@ fn has_timestamps(ctx: &Context) -> bool {
         .contains(wgblas::wgpu::Features::TIMESTAMP_QUERY)
 }
 
-/// The case of an n×n×n sgemm (`describe::Case`: no transposes, alpha = 1, beta = 0, C order),
-/// seeded by n.
-fn gemm_case(n: usize) -> Case {
-    Case::mnk(n as u64, n, n, n)
+/// The sizes of a bench, the description's case of each size and its throughput.
+#[derive(Clone, Copy)]
+struct Space<'a> {
+    sizes: &'a [usize],
+    case: fn(usize) -> Case,
+    throughput: fn(usize) -> Throughput,
 }
 
-/// The case of an sdot of length n (unit strides), seeded by n.
-fn dot_case(n: usize) -> Case {
-    Case::new(n as u64, n, n)
-}
-
-fn sgemm(c: &mut Criterion<Seconds>) {
+/// The group `<routine>/resident (GPU time)`: for each size n, `call` on the resident operands
+/// of description `R`'s `case(n)` (checked once against OpenBLAS), GPU time.
+fn resident_group<R: Routine>(
+    c: &mut Criterion<Seconds>,
+    routine: &str,
+    space: Space<'_>,
+    mut call: impl FnMut(&Context, &mut Timed<R, f32>),
+) {
     let ctx = context();
-    let gemm_sizes = sizes("WGBLAS_BENCH_GEMM", &[128, 256]);
-
-    let mut group = c.benchmark_group("sgemm/resident (GPU time)");
+    let mut group = c.benchmark_group(format!("{routine}/resident (GPU time)"));
     group.sample_size(10);
     if has_timestamps(ctx) {
-        for &n in &gemm_sizes {
-            let mut t = Timed::<Gemm, f32>::new(ctx, gemm_case(n), true);
-            group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
-            group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-                bench.iter_custom(|iters| gpu_time(ctx, iters, || t.call(ctx)).expect("timestamps"))
-            });
-        }
-    } else {
-        eprintln!("sgemm/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("sgemm/host (wall)");
-    group.sample_size(10);
-    for &n in &gemm_sizes {
-        let mut t = Timed::<Gemm, f32>::new(ctx, gemm_case(n), false);
-        let (mut o, case) = (t.oracle_ops(), t.case);
-        let (alpha, beta) = (case.alpha as f32, case.beta as f32);
-        group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
-        group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-            bench.iter(|| t.call(ctx))
-        });
-        group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| f32::o_gemm(case.trans, case.transb, alpha, &o.a, &o.b, beta, &mut o.c))
-        });
-    }
-    group.finish();
-}
-
-fn sdot(c: &mut Criterion<Seconds>) {
-    let ctx = context();
-    let dot_sizes = sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]);
-
-    let mut group = c.benchmark_group("sdot/resident (GPU time)");
-    group.sample_size(10);
-    if has_timestamps(ctx) {
-        for &n in &dot_sizes {
-            // The description checks the resident form (`resident::sdot`, the result kept on
-            // the device) bit for bit against the host form; the bench times that form alone.
-            let t = Timed::<Dot, f32>::new(ctx, dot_case(n), true);
-            let s = &t.slots;
-            group.throughput(Throughput::BytesDecimal(8 * n as u64));
+        for &n in space.sizes {
+            let mut t = Timed::<R, f32>::new(ctx, (space.case)(n), true);
+            group.throughput((space.throughput)(n));
             group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
                 bench.iter_custom(|iters| {
-                    gpu_time(ctx, iters, || {
-                        resident::sdot(ctx, s.x.r(), s.y.r()).unwrap();
-                    })
-                    .expect("timestamps")
+                    gpu_time(ctx, iters, || call(ctx, &mut t)).expect("timestamps")
                 })
             });
         }
     } else {
-        eprintln!("sdot/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
+        eprintln!("{routine}/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
     }
     group.finish();
+}
 
-    let mut group = c.benchmark_group("sdot/host (wall)");
+/// The group `<routine>/host (wall)`: for each size n, the call of description `R` on the host
+/// operands of its `case(n)` (checked once against OpenBLAS), beside `cpu`, its OpenBLAS
+/// oracle, on a copy of them; wall time.
+fn host_group<R: Routine, V>(
+    c: &mut Criterion<Seconds>,
+    routine: &str,
+    space: Space<'_>,
+    mut cpu: impl FnMut(&Case, &mut Ops<f32>) -> V,
+) {
+    let ctx = context();
+    let mut group = c.benchmark_group(format!("{routine}/host (wall)"));
     group.sample_size(10);
-    for &n in &dot_sizes {
-        let mut t = Timed::<Dot, f32>::new(ctx, dot_case(n), false);
-        let o = t.oracle_ops();
-        group.throughput(Throughput::BytesDecimal(8 * n as u64));
+    for &n in space.sizes {
+        let mut t = Timed::<R, f32>::new(ctx, (space.case)(n), false);
+        let (mut o, case) = (t.oracle_ops(), t.case);
+        group.throughput((space.throughput)(n));
         group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
             bench.iter(|| t.call(ctx))
         });
         group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| f32::o_dot(&o.x, &o.y))
+            bench.iter(|| cpu(&case, &mut o))
         });
     }
     group.finish();
+}
+
+/// sgemm of n×n matrices: no transposes, alpha = 1, beta = 0, C order (`describe::Case`),
+/// seeded by n; 2n³ flops.
+fn sgemm(c: &mut Criterion<Seconds>) {
+    let sizes = sizes("WGBLAS_BENCH_GEMM", &[128, 256]);
+    let space = Space {
+        sizes: &sizes,
+        case: |n| Case::mnk(n as u64, n, n, n),
+        throughput: |n| Throughput::Elements(2 * (n as u64).pow(3)),
+    };
+    resident_group::<Gemm>(c, "sgemm", space, |ctx, t| t.call(ctx));
+    host_group::<Gemm, _>(c, "sgemm", space, |c, o| {
+        let (alpha, beta) = (c.alpha as f32, c.beta as f32);
+        f32::o_gemm(c.trans, c.transb, alpha, &o.a, &o.b, beta, &mut o.c)
+    });
+}
+
+/// sdot of length n, unit strides, seeded by n; 8n bytes.
+fn sdot(c: &mut Criterion<Seconds>) {
+    let sizes = sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]);
+    let space = Space {
+        sizes: &sizes,
+        case: |n| Case::new(n as u64, n, n),
+        throughput: |n| Throughput::BytesDecimal(8 * n as u64),
+    };
+    // The description checks the resident form (`resident::sdot`, the result kept on the
+    // device) bit for bit against the host form; the bench times that form alone.
+    resident_group::<Dot>(c, "sdot", space, |ctx, t| {
+        resident::sdot(ctx, t.slots.x.r(), t.slots.y.r()).unwrap();
+    });
+    host_group::<Dot, _>(c, "sdot", space, |_, o| f32::o_dot(&o.x, &o.y));
 }
 
 /// Host↔device transfers (issue 10): `upload_vector` (until the device holds the data) and
