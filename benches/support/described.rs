@@ -1,9 +1,11 @@
-//! The test descriptions (`tests/wgblas/describe`), shared with the benches: a bench declares
-//! `#[path = "support/described.rs"] mod described;` and imports its modules at the crate root
-//! (`use described::*;`), where the descriptions (and their tests: `cargo check --all-targets`
-//! compiles benches as tests) look for them. The routine files bring their descriptions (`Dot`, `Gemm`, ...); their tests are
-//! compiled only in the test binary.
-#![allow(dead_code, unused_imports, unused_macros)] // each bench uses a subset, and the tests' imports stay
+//! The test descriptions (`tests/wgblas/describe`), shared with the benches and
+//! `examples/host_report.rs`: a bench declares `#[path = "support/described.rs"] mod
+//! described;` and imports its modules at the crate root (`use described::*;`), where the
+//! descriptions look for them. The routine files bring their descriptions (`Dot`, `Gemm`, ...)
+//! and their tests, which `cargo check --all-targets` compiles here too (it builds benches as
+//! tests) and nothing runs.
+// Each bench uses a subset, and the imports of the tests stay.
+#![allow(dead_code, unused_imports, unused_macros)]
 
 #[path = "../../tests/wgblas/common.rs"]
 pub mod common;

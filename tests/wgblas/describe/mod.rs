@@ -558,10 +558,17 @@ fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: b
         assert!(same_bits(&got, &before), "{what}: output changed");
         return s;
     }
-    let f = R::measure(case, o, got.view());
+    within::<R, T>(case, o, got.view(), &what);
+    s
+}
+
+/// The measure of `got`, case `case`'s result on operands `o`, against the oracle; fails unless
+/// it is within the description's threshold, `what` naming the case.
+fn within<R: Routine, T: Elem>(case: &Case, o: &Ops<T>, got: ArrayViewD<T>, what: &str) -> f64 {
+    let f = R::measure(case, o, got);
     let t = threshold::<R, T>();
     assert!(f <= t, "{what}: factor {f} > {t}");
-    s
+    f
 }
 
 /// One case through the BLAS layer on host views stored in the case's layouts.

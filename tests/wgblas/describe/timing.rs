@@ -7,9 +7,10 @@
 use std::cell::Cell;
 use std::marker::PhantomData;
 
+use ndarray::ArrayViewD;
 use wgblas::Context;
 
-use super::{name, run_on, Case, Elem, Ops, Routine, Slots};
+use super::{name, run_on, within, Case, Elem, Ops, Routine, Slots};
 use crate::common::rng;
 
 thread_local! {
@@ -41,7 +42,7 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     /// `resident`, uploaded as `GpuMatrix`/`GpuVector`), called once on `ctx` and checked
     /// against OpenBLAS: panics unless the result passes the description's threshold.
     pub fn new(ctx: &Context, case: Case, resident: bool) -> Self {
-        let ops: Ops<T> = R::inputs(&mut rng(case.seed), &case);
+        let ops = inputs::<R, T>(&case);
         let slots = run_on::<R, T>(ctx, &case, &ops, resident);
         Timed {
             case,
@@ -79,6 +80,19 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     }
 }
 
+/// The operands of `case` as description `R` draws them (seeded by the case).
+pub fn inputs<R: Routine, T: Elem>(case: &Case) -> Ops<T> {
+    R::inputs(&mut rng(case.seed), case)
+}
+
+/// Checks `got`, the result of `case` on operands `ops` computed otherwise than by the
+/// description's call (a report's `gpu_gemm`), as the description checks its own: its measure
+/// against OpenBLAS within the threshold of `metrics::spec`; panics otherwise. The measure.
+pub fn check<R: Routine, T: Elem>(case: &Case, ops: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+    let what = format!("{} {case:?}", name::<R, T>());
+    within::<R, T>(case, ops, got, &what)
+}
+
 /// 0 in place of each NaN of `a`.
 fn nan_to_zero<T: Elem, D: ndarray::Dimension>(a: &mut ndarray::Array<T, D>) {
     a.mapv_inplace(|v| if v.is_nan() { T::from_f64(0.0) } else { v });
@@ -89,7 +103,7 @@ mod tests {
     use super::Timed;
     use crate::asum::Asum;
     use crate::common::ctx;
-    use crate::describe::{Case, Ops};
+    use crate::describe::{Case, Elem, Ops};
     use crate::dot::Dot;
     use crate::gemm::Gemm;
 
@@ -115,5 +129,14 @@ mod tests {
         a.call(ctx());
         assert_eq!(a.slots.r.len(), 1);
         assert!(!super::timing());
+        // A result computed otherwise, checked by the description: passes, and a wrong one
+        // fails.
+        let c = Case::new(6, 50, 50);
+        let o = super::inputs::<Dot, f32>(&c);
+        let d = ndarray::arr1(&[f32::o_dot(&o.x, &o.y)]).into_dyn();
+        assert_eq!(super::check::<Dot, f32>(&c, &o, d.view()), 0.0);
+        let wrong = d.mapv(|v| v + 1.0);
+        let failed = std::panic::catch_unwind(|| super::check::<Dot, f32>(&c, &o, wrong.view()));
+        assert!(failed.is_err(), "a wrong sdot passed");
     }
 }
