@@ -6,6 +6,12 @@
 //! - `<routine>/host (wall)`: ndarray in, ndarray out, time = wall time of the whole call
 //!   (upload, kernels, read-back), beside OpenBLAS's wall time on the same arrays.
 //!
+//! sgemm and sdot run on the operands of their test descriptions (`tests/wgblas/describe`,
+//! through `support/described.rs`; one contiguous case per size), each checked once against
+//! OpenBLAS with the description's metric and threshold (`metrics::spec`; a failure panics)
+//! before it is timed; the OpenBLAS side is the description's oracle (`Elem::o_*`) on a copy of
+//! the same operands.
+//!
 //! Throughput is in GFLOP/s for sgemm (2n³ flops) and in GB/s for sdot (8n bytes) and the
 //! host↔device transfers (`transfer`: upload and read-back, wall time). HTML reports
 //! with plots: `target/criterion/report/index.html`.
@@ -19,11 +25,17 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ndarray::{Array1, Array2};
-use wgblas::{blas, resident, Context, GpuMatrix, MatrixLayout, Transpose};
+use ndarray::Array1;
+use wgblas::{resident, Context};
 
-#[path = "../examples/support/openblas.rs"]
-mod openblas;
+#[path = "support/described.rs"]
+mod described;
+use described::*;
+
+use describe::timing::Timed;
+use describe::{Case, Elem, Ops, Routine};
+use dot::Dot;
+use gemm::Gemm;
 
 /// Wall-clock measurement (as criterion's `WallTime`) whose throughput reads `Elements` as flops
 /// (GFLOP/s) and `BytesDecimal` as GB/s, the units of the results file.
@@ -159,120 +171,97 @@ fn has_timestamps(ctx: &Context) -> bool {
         .contains(wgblas::wgpu::Features::TIMESTAMP_QUERY)
 }
 
-fn sgemm(c: &mut Criterion<Seconds>) {
-    let ctx = context();
-    let gemm_sizes = sizes("WGBLAS_BENCH_GEMM", &[128, 256]);
-    let operands = |n: usize| {
-        let a = Array2::<f32>::from_shape_fn((n, n), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
-        let b = a.t().to_owned();
-        (a, b)
-    };
+/// The sizes of a bench, the description's case of each size and its throughput.
+#[derive(Clone, Copy)]
+struct Space<'a> {
+    sizes: &'a [usize],
+    case: fn(usize) -> Case,
+    throughput: fn(usize) -> Throughput,
+}
 
-    let mut group = c.benchmark_group("sgemm/resident (GPU time)");
+/// The group `<routine>/resident (GPU time)`: for each size n, `call` on the resident operands
+/// of description `R`'s `case(n)` (checked once against OpenBLAS), GPU time.
+fn resident_group<R: Routine>(
+    c: &mut Criterion<Seconds>,
+    routine: &str,
+    space: Space<'_>,
+    mut call: impl FnMut(&Context, &mut Timed<R, f32>),
+) {
+    let ctx = context();
+    let mut group = c.benchmark_group(format!("{routine}/resident (GPU time)"));
     group.sample_size(10);
     if has_timestamps(ctx) {
-        for &n in &gemm_sizes {
-            let (a, b) = operands(n);
-            let ga = ctx.upload_matrix(&a).unwrap();
-            let gb = ctx.upload_matrix(&b).unwrap();
-            let mut gc = GpuMatrix::<f32>::zeros(ctx, (n, n), MatrixLayout::RowMajor).unwrap();
-            group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
+        for &n in space.sizes {
+            let mut t = Timed::<R, f32>::new(ctx, (space.case)(n), true);
+            group.throughput((space.throughput)(n));
             group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
                 bench.iter_custom(|iters| {
-                    gpu_time(ctx, iters, || {
-                        blas::sgemm(
-                            ctx,
-                            Transpose::No,
-                            Transpose::No,
-                            1.0,
-                            &ga,
-                            &gb,
-                            0.0,
-                            &mut gc,
-                        )
-                        .unwrap()
-                    })
-                    .expect("timestamps")
+                    gpu_time(ctx, iters, || call(ctx, &mut t)).expect("timestamps")
                 })
             });
         }
     } else {
-        eprintln!("sgemm/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
+        eprintln!("{routine}/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
     }
     group.finish();
+}
 
-    let mut group = c.benchmark_group("sgemm/host (wall)");
+/// The group `<routine>/host (wall)`: for each size n, the call of description `R` on the host
+/// operands of its `case(n)` (checked once against OpenBLAS), beside `cpu`, its OpenBLAS
+/// oracle, on a copy of them; wall time.
+fn host_group<R: Routine, V>(
+    c: &mut Criterion<Seconds>,
+    routine: &str,
+    space: Space<'_>,
+    mut cpu: impl FnMut(&Case, &mut Ops<f32>) -> V,
+) {
+    let ctx = context();
+    let mut group = c.benchmark_group(format!("{routine}/host (wall)"));
     group.sample_size(10);
-    for &n in &gemm_sizes {
-        let (a, b) = operands(n);
-        let mut out = Array2::<f32>::zeros((n, n));
-        group.throughput(Throughput::Elements(2 * (n as u64).pow(3)));
+    for &n in space.sizes {
+        let mut t = Timed::<R, f32>::new(ctx, (space.case)(n), false);
+        let (mut o, case) = (t.oracle_ops(), t.case);
+        group.throughput((space.throughput)(n));
         group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-            bench.iter(|| {
-                blas::sgemm(
-                    ctx,
-                    Transpose::No,
-                    Transpose::No,
-                    1.0,
-                    a.view(),
-                    b.view(),
-                    0.0,
-                    out.view_mut(),
-                )
-                .unwrap()
-            })
+            bench.iter(|| t.call(ctx))
         });
         group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| openblas::sgemm_into(a.view(), b.view(), out.view_mut()))
+            bench.iter(|| cpu(&case, &mut o))
         });
     }
     group.finish();
 }
 
-fn sdot(c: &mut Criterion<Seconds>) {
-    let ctx = context();
-    let dot_sizes = sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]);
-    let operands = |n: usize| {
-        let x = Array1::<f32>::from_shape_fn(n, |i| (i % 13) as f32 - 6.0);
-        let y = Array1::<f32>::from_shape_fn(n, |i| (i % 5) as f32 - 2.0);
-        (x, y)
+/// sgemm of n×n matrices: no transposes, alpha = 1, beta = 0, C order (`describe::Case`),
+/// seeded by n; 2n³ flops.
+fn sgemm(c: &mut Criterion<Seconds>) {
+    let sizes = sizes("WGBLAS_BENCH_GEMM", &[128, 256]);
+    let space = Space {
+        sizes: &sizes,
+        case: |n| Case::mnk(n as u64, n, n, n),
+        throughput: |n| Throughput::Elements(2 * (n as u64).pow(3)),
     };
+    resident_group::<Gemm>(c, "sgemm", space, |ctx, t| t.call(ctx));
+    host_group::<Gemm, _>(c, "sgemm", space, |c, o| {
+        let (alpha, beta) = (c.alpha as f32, c.beta as f32);
+        f32::o_gemm(c.trans, c.transb, alpha, &o.a, &o.b, beta, &mut o.c)
+    });
+}
 
-    let mut group = c.benchmark_group("sdot/resident (GPU time)");
-    group.sample_size(10);
-    if has_timestamps(ctx) {
-        for &n in &dot_sizes {
-            let (x, y) = operands(n);
-            let gx = ctx.upload_vector(&x).unwrap();
-            let gy = ctx.upload_vector(&y).unwrap();
-            group.throughput(Throughput::BytesDecimal(8 * n as u64));
-            group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-                bench.iter_custom(|iters| {
-                    gpu_time(ctx, iters, || {
-                        resident::sdot(ctx, &gx, &gy).unwrap();
-                    })
-                    .expect("timestamps")
-                })
-            });
-        }
-    } else {
-        eprintln!("sdot/resident: the adapter has no TIMESTAMP_QUERY; no GPU-time bench");
-    }
-    group.finish();
-
-    let mut group = c.benchmark_group("sdot/host (wall)");
-    group.sample_size(10);
-    for &n in &dot_sizes {
-        let (x, y) = operands(n);
-        group.throughput(Throughput::BytesDecimal(8 * n as u64));
-        group.bench_function(BenchmarkId::new("wgblas", n), |bench| {
-            bench.iter(|| blas::sdot(ctx, x.view(), y.view()).unwrap())
-        });
-        group.bench_function(BenchmarkId::new("openblas", n), |bench| {
-            bench.iter(|| openblas::sdot(x.view(), y.view()))
-        });
-    }
-    group.finish();
+/// sdot of length n, unit strides, seeded by n; 8n bytes.
+fn sdot(c: &mut Criterion<Seconds>) {
+    let sizes = sizes("WGBLAS_BENCH_DOT", &[1 << 16, 1 << 20]);
+    let space = Space {
+        sizes: &sizes,
+        case: |n| Case::new(n as u64, n, n),
+        throughput: |n| Throughput::BytesDecimal(8 * n as u64),
+    };
+    // The description checks the resident form (`resident::sdot`, the result kept on the
+    // device) bit for bit against the host form; the bench times that form alone.
+    resident_group::<Dot>(c, "sdot", space, |ctx, t| {
+        resident::sdot(ctx, t.slots.x.r(), t.slots.y.r()).unwrap();
+    });
+    host_group::<Dot, _>(c, "sdot", space, |_, o| f32::o_dot(&o.x, &o.y));
 }
 
 /// Host↔device transfers (issue 10): `upload_vector` (until the device holds the data) and

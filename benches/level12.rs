@@ -2,15 +2,30 @@
 //! run. wgblas times are wall times of the host-form call (upload, kernels, read-back);
 //! `examples/bandwidth_report.rs` gives the GPU-resident bandwidth figures.
 //!
+//! Each routine runs on the operands of its test description (`tests/wgblas/describe`, through
+//! `support/described.rs`) for one case (contiguous operands), is checked once against
+//! OpenBLAS with the description's metric and threshold (`metrics::spec`; a failure panics),
+//! then its description's call is timed, beside the description's OpenBLAS oracle on a copy of
+//! the same operands.
+//!
 //! `cargo bench --bench level12` (sizes small enough for lavapipe by default). On a real GPU set
 //! `WGBLAS_BENCH_L1=1048576,67108864` and `WGBLAS_BENCH_L2=4096,16384`.
 
 extern crate blas_src;
 
-use cblas_sys::*;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ndarray::{Array1, Array2};
-use wgblas::{blas, Context, Diag, Transpose, Uplo};
+use criterion::measurement::WallTime;
+use criterion::Throughput;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use wgblas::{Context, Diag, Transpose, Uplo};
+
+#[path = "support/described.rs"]
+mod described;
+use described::*;
+
+use common::VLayout::Unit;
+use describe::level1::vcase;
+use describe::timing::Timed;
+use describe::{Case, Elem, Ops, Routine};
 
 fn sizes(var: &str, default: &[usize]) -> Vec<usize> {
     std::env::var(var)
@@ -23,264 +38,102 @@ fn ctx() -> &'static Context {
     Context::shared().expect("a GPU adapter (lavapipe on CPU-only machines)")
 }
 
-fn vec_of(n: usize, k: usize) -> Array1<f32> {
-    Array1::from_shape_fn(n, |i| ((i * k) % 13) as f32 / 13.0 - 0.5)
+/// One benchmark pair on the operands of description `R`'s `case`, checked once: the
+/// description's call (wgblas) and `cpu`, its OpenBLAS oracle, on a copy of the operands.
+fn pair<R: Routine, T: Elem, V>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    case: Case,
+    mut cpu: impl FnMut(&Case, &mut Ops<T>) -> V,
+) {
+    let (ctx, n) = (ctx(), case.n);
+    let mut t = Timed::<R, T>::new(ctx, case, false);
+    let mut o = t.oracle_ops();
+    g.bench_with_input(BenchmarkId::new(format!("{name}/wgblas"), n), &n, |b, _| {
+        b.iter(|| t.call(ctx))
+    });
+    g.bench_with_input(
+        BenchmarkId::new(format!("{name}/openblas"), n),
+        &n,
+        |b, _| b.iter(|| cpu(&case, &mut o)),
+    );
 }
 
-/// One benchmark pair: `$gpu` (wgblas) and `$cpu` (OpenBLAS) on the same inputs.
-macro_rules! pair {
-    ($group:expr, $name:expr, $n:expr, $gpu:expr, $cpu:expr) => {
-        $group.bench_with_input(
-            BenchmarkId::new(format!("{}/wgblas", $name), $n),
-            &$n,
-            |b, _| b.iter(|| $gpu),
-        );
-        $group.bench_with_input(
-            BenchmarkId::new(format!("{}/openblas", $name), $n),
-            &$n,
-            |b, _| b.iter(|| unsafe { $cpu }),
-        );
-    };
+/// A vector case of length n (unit strides), seeded by n, with alpha (and beta).
+fn v(n: usize, alpha: f64, beta: f64) -> Case {
+    vcase(n as u64, n, alpha, Unit, Unit).scalars(alpha, beta)
 }
 
 fn level1(c: &mut Criterion) {
-    let ctx = ctx();
     for n in sizes("WGBLAS_BENCH_L1", &[1 << 16, 1 << 20]) {
-        let x = vec_of(n, 7);
-        let y = vec_of(n, 5);
-        let x64 = x.mapv(f64::from);
-        let (mut wx, mut wy) = (x.clone(), y.clone());
-        let ni = n as i32;
         let mut g = c.benchmark_group("level1");
         g.sample_size(10);
         g.throughput(Throughput::Bytes(4 * n as u64));
-        pair!(
-            g,
-            "sdot",
-            n,
-            blas::sdot(ctx, x.view(), y.view()).unwrap(),
-            cblas_sdot(ni, x.as_ptr(), 1, y.as_ptr(), 1)
-        );
-        pair!(
-            g,
-            "sasum",
-            n,
-            blas::sasum(ctx, x.view()).unwrap(),
-            cblas_sasum(ni, x.as_ptr(), 1)
-        );
-        pair!(
-            g,
-            "snrm2",
-            n,
-            blas::snrm2(ctx, x.view()).unwrap(),
-            cblas_snrm2(ni, x.as_ptr(), 1)
-        );
-        pair!(
-            g,
-            "isamax",
-            n,
-            blas::isamax(ctx, x.view()).unwrap(),
-            cblas_isamax(ni, x.as_ptr(), 1)
-        );
-        pair!(
-            g,
-            "idamax",
-            n,
-            blas::idamax(ctx, x64.view()).unwrap(),
-            cblas_idamax(ni, x64.as_ptr(), 1)
-        );
-        pair!(
-            g,
-            "dasum",
-            n,
-            blas::dasum(ctx, x64.view()).unwrap(),
-            cblas_dasum(ni, x64.as_ptr(), 1)
-        );
-        pair!(
-            g,
-            "saxpy",
-            n,
-            blas::saxpy(ctx, 1e-3, x.view(), wy.view_mut()).unwrap(),
-            cblas_saxpy(ni, 1e-3, x.as_ptr(), 1, wy.as_mut_ptr(), 1)
-        );
-        pair!(
-            g,
-            "scopy",
-            n,
-            blas::scopy(ctx, x.view(), wy.view_mut()).unwrap(),
-            cblas_scopy(ni, x.as_ptr(), 1, wy.as_mut_ptr(), 1)
-        );
-        pair!(
-            g,
-            "sswap",
-            n,
-            blas::sswap(ctx, wx.view_mut(), wy.view_mut()).unwrap(),
-            cblas_sswap(ni, wx.as_mut_ptr(), 1, wy.as_mut_ptr(), 1)
-        );
-        pair!(
-            g,
-            "sscal",
-            n,
-            blas::sscal(ctx, 0.999, wx.view_mut()).unwrap(),
-            cblas_sscal(ni, 0.999, wx.as_mut_ptr(), 1)
-        );
-        pair!(
-            g,
-            "srot",
-            n,
-            blas::srot(ctx, wx.view_mut(), wy.view_mut(), 0.6, 0.8).unwrap(),
-            cblas_srot(ni, wx.as_mut_ptr(), 1, wy.as_mut_ptr(), 1, 0.6, 0.8)
-        );
-        let p = [-1.0f32, 0.6, -0.8, 0.8, 0.6];
-        pair!(
-            g,
-            "srotm",
-            n,
-            blas::srotm(ctx, wx.view_mut(), wy.view_mut(), p).unwrap(),
-            cblas_srotm(ni, wx.as_mut_ptr(), 1, wy.as_mut_ptr(), 1, p.as_ptr())
-        );
+        // alpha = 0 for the reductions: ordinary values (asum, iamax: not the wide f64 ones;
+        // nrm2: scale 1).
+        let plain = v(n, 0.0, 0.0);
+        pair::<dot::Dot, f32, _>(&mut g, "sdot", plain, |_, o| f32::o_dot(&o.x, &o.y));
+        pair::<asum::Asum, f32, _>(&mut g, "sasum", plain, |_, o| f32::o_asum(&o.x));
+        pair::<nrm2::Nrm2, f32, _>(&mut g, "snrm2", plain, |_, o| f32::o_nrm2(&o.x));
+        pair::<iamax::Iamax, f32, _>(&mut g, "isamax", plain, |_, o| f32::o_iamax(&o.x));
+        pair::<iamax::Iamax, f64, _>(&mut g, "idamax", plain, |_, o| f64::o_iamax(&o.x));
+        pair::<asum::Asum, f64, _>(&mut g, "dasum", plain, |_, o| f64::o_asum(&o.x));
+        pair::<axpy::Axpy, f32, _>(&mut g, "saxpy", v(n, 1e-3, 0.0), |c, o| {
+            f32::o_axpy(c.alpha as f32, &o.x, &mut o.y)
+        });
+        pair::<copy::VecCopy, f32, _>(&mut g, "scopy", plain, |_, o| f32::o_copy(&o.x, &mut o.y));
+        pair::<swap::Swap, f32, _>(&mut g, "sswap", plain, |_, o| {
+            f32::o_swap(&mut o.x, &mut o.y)
+        });
+        pair::<scal::Scal, f32, _>(&mut g, "sscal", v(n, 0.999, 0.0), |c, o| {
+            f32::o_scal(c.alpha as f32, &mut o.x)
+        });
+        pair::<rot::Rot, f32, _>(&mut g, "srot", v(n, 0.6, 0.8), |c, o| {
+            f32::o_rot(&mut o.x, &mut o.y, c.alpha as f32, c.beta as f32)
+        });
+        let param = [-1.0, 0.6, -0.8, 0.8, 0.6];
+        pair::<rotm::Rotm, f32, _>(&mut g, "srotm", Case { param, ..plain }, |c, o| {
+            f32::o_rotm(&mut o.x, &mut o.y, c.param.map(|p| p as f32))
+        });
         g.finish();
     }
 }
 
 fn level2(c: &mut Criterion) {
-    use CBLAS_LAYOUT::CblasRowMajor as RM;
-    let ctx = ctx();
     for n in sizes("WGBLAS_BENCH_L2", &[256, 1024]) {
-        let a = Array2::from_shape_fn((n, n), |(i, j)| {
-            if i == j {
-                2.0
-            } else {
-                ((i * 7 + j * 3) % 11) as f32 / (11.0 * n as f32)
-            }
-        });
-        let x = vec_of(n, 7);
-        let mut y = vec_of(n, 5);
-        let mut w = a.clone();
-        let ni = n as i32;
         let mut g = c.benchmark_group("level2");
         g.sample_size(10);
         g.throughput(Throughput::Bytes(4 * (n * n) as u64));
-        for (t, ct, name) in [
-            (Transpose::No, CBLAS_TRANSPOSE::CblasNoTrans, "sgemv_n"),
-            (Transpose::Yes, CBLAS_TRANSPOSE::CblasTrans, "sgemv_t"),
-        ] {
-            pair!(
-                g,
-                name,
-                n,
-                blas::sgemv(ctx, t, 1.0, a.view(), x.view(), 0.0, y.view_mut()).unwrap(),
-                cblas_sgemv(
-                    RM,
-                    ct,
-                    ni,
-                    ni,
-                    1.0,
-                    a.as_ptr(),
-                    ni,
-                    x.as_ptr(),
-                    1,
-                    0.0,
-                    y.as_mut_ptr(),
-                    1
-                )
-            );
+        // An n×n case: the triangle `uplo`, op(A) = A or Aᵀ, a non-unit diagonal, alpha, beta.
+        let mat = |uplo, t, alpha| {
+            Case::new(n as u64, n, n)
+                .flags(uplo, t, Diag::NonUnit)
+                .scalars(alpha, 0.0)
+        };
+        for (t, name) in [(Transpose::No, "sgemv_n"), (Transpose::Yes, "sgemv_t")] {
+            pair::<gemv::Gemv, f32, _>(&mut g, name, mat(Uplo::Upper, t, 1.0), |c, o| {
+                f32::o_gemv(c.trans, 1.0, &o.a, &o.x, 0.0, &mut o.y)
+            });
         }
-        let lo = CBLAS_UPLO::CblasLower;
-        pair!(
-            g,
-            "ssymv",
-            n,
-            blas::ssymv(ctx, Uplo::Lower, 1.0, a.view(), x.view(), 0.0, y.view_mut()).unwrap(),
-            cblas_ssymv(
-                RM,
-                lo,
-                ni,
-                1.0,
-                a.as_ptr(),
-                ni,
-                x.as_ptr(),
-                1,
-                0.0,
-                y.as_mut_ptr(),
-                1
-            )
-        );
-        let nt = CBLAS_TRANSPOSE::CblasNoTrans;
-        let nu = CBLAS_DIAG::CblasNonUnit;
-        pair!(
-            g,
-            "strmv",
-            n,
-            blas::strmv(
-                ctx,
-                Uplo::Lower,
-                Transpose::No,
-                Diag::NonUnit,
-                a.view(),
-                y.view_mut()
-            )
-            .unwrap(),
-            cblas_strmv(RM, lo, nt, nu, ni, a.as_ptr(), ni, y.as_mut_ptr(), 1)
-        );
-        pair!(
-            g,
-            "strsv",
-            n,
-            blas::strsv(
-                ctx,
-                Uplo::Lower,
-                Transpose::No,
-                Diag::NonUnit,
-                a.view(),
-                y.view_mut()
-            )
-            .unwrap(),
-            cblas_strsv(RM, lo, nt, nu, ni, a.as_ptr(), ni, y.as_mut_ptr(), 1)
-        );
-        pair!(
-            g,
-            "sger",
-            n,
-            blas::sger(ctx, 1e-6, x.view(), y.view(), w.view_mut()).unwrap(),
-            cblas_sger(
-                RM,
-                ni,
-                ni,
-                1e-6,
-                x.as_ptr(),
-                1,
-                y.as_ptr(),
-                1,
-                w.as_mut_ptr(),
-                ni
-            )
-        );
-        pair!(
-            g,
-            "ssyr",
-            n,
-            blas::ssyr(ctx, Uplo::Lower, 1e-6, x.view(), w.view_mut()).unwrap(),
-            cblas_ssyr(RM, lo, ni, 1e-6, x.as_ptr(), 1, w.as_mut_ptr(), ni)
-        );
-        pair!(
-            g,
-            "ssyr2",
-            n,
-            blas::ssyr2(ctx, Uplo::Lower, 1e-6, x.view(), y.view(), w.view_mut()).unwrap(),
-            cblas_ssyr2(
-                RM,
-                lo,
-                ni,
-                1e-6,
-                x.as_ptr(),
-                1,
-                y.as_ptr(),
-                1,
-                w.as_mut_ptr(),
-                ni
-            )
-        );
+        let lower = |alpha| mat(Uplo::Lower, Transpose::No, alpha);
+        pair::<symv::Symv, f32, _>(&mut g, "ssymv", lower(1.0), |c, o| {
+            f32::o_symv(c.uplo, 1.0, &o.a, &o.x, 0.0, &mut o.y)
+        });
+        pair::<trmv::Trmv, f32, _>(&mut g, "strmv", lower(1.0), |c, o| {
+            f32::o_trmv(c.uplo, c.trans, c.diag, &o.a, &mut o.x)
+        });
+        pair::<trsv::Trsv, f32, _>(&mut g, "strsv", lower(1.0), |c, o| {
+            f32::o_trsv(c.uplo, c.trans, c.diag, &o.a, &mut o.x)
+        });
+        pair::<ger::Ger, f32, _>(&mut g, "sger", lower(1e-6), |c, o| {
+            f32::o_ger(c.alpha as f32, &o.x, &o.y, &mut o.a)
+        });
+        pair::<syr::Syr, f32, _>(&mut g, "ssyr", lower(1e-6), |c, o| {
+            f32::o_syr(c.uplo, c.alpha as f32, &o.x, &mut o.a)
+        });
+        pair::<syr2::Syr2, f32, _>(&mut g, "ssyr2", lower(1e-6), |c, o| {
+            f32::o_syr2(c.uplo, c.alpha as f32, &o.x, &o.y, &mut o.a)
+        });
         g.finish();
     }
 }

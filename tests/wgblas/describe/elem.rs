@@ -17,6 +17,9 @@ type R<T> = *const T;
 type W<T> = *mut T;
 type Lay = CBLAS_LAYOUT;
 type Tr = CBLAS_TRANSPOSE;
+/// `cblas_?trmv` and `cblas_?trsv`.
+type TriangularFn<T> =
+    unsafe extern "C" fn(Lay, CBLAS_UPLO, Tr, CBLAS_DIAG, i32, R<T>, i32, W<T>, i32);
 
 /// The OpenBLAS (CBLAS) routines of one precision (`cblas_s*` or `cblas_d*`), so that each
 /// oracle call of [`Elem`] is written once, generic over the element type.
@@ -28,7 +31,8 @@ pub struct Cblas<T> {
     pub scal: unsafe extern "C" fn(i32, T, W<T>, i32),
     pub gemv: unsafe extern "C" fn(Lay, Tr, i32, i32, T, R<T>, i32, R<T>, i32, T, W<T>, i32),
     pub symv: unsafe extern "C" fn(Lay, CBLAS_UPLO, i32, T, R<T>, i32, R<T>, i32, T, W<T>, i32),
-    pub trmv: unsafe extern "C" fn(Lay, CBLAS_UPLO, Tr, CBLAS_DIAG, i32, R<T>, i32, W<T>, i32),
+    pub trmv: TriangularFn<T>,
+    pub trsv: TriangularFn<T>,
     pub ger: unsafe extern "C" fn(Lay, i32, i32, T, R<T>, i32, R<T>, i32, W<T>, i32),
     pub syr: unsafe extern "C" fn(Lay, CBLAS_UPLO, i32, T, R<T>, i32, W<T>, i32),
     pub syr2: unsafe extern "C" fn(Lay, CBLAS_UPLO, i32, T, R<T>, i32, R<T>, i32, W<T>, i32),
@@ -183,10 +187,25 @@ pub trait Elem:
         unsafe { (Self::CBLAS.symv)(RM, cu(u), n, alpha, ap, n.max(1), xp, 1, beta, yp, 1) };
     }
     fn o_trmv(u: Uplo, t: Transpose, d: Diag, a: &Array2<Self>, x: &mut Array1<Self>) {
+        Self::o_triangular(Self::CBLAS.trmv, u, t, d, a, x)
+    }
+    /// The solve (the benches' baseline; the tests measure trsv by its backward residual).
+    fn o_trsv(u: Uplo, t: Transpose, d: Diag, a: &Array2<Self>, x: &mut Array1<Self>) {
+        Self::o_triangular(Self::CBLAS.trsv, u, t, d, a, x)
+    }
+    /// trmv or trsv (`f`): x ← op(A)·x or op(A)⁻¹·x.
+    fn o_triangular(
+        f: TriangularFn<Self>,
+        u: Uplo,
+        t: Transpose,
+        d: Diag,
+        a: &Array2<Self>,
+        x: &mut Array1<Self>,
+    ) {
         let a = a.as_standard_layout();
         let n = x.len() as i32;
         let (ap, xp) = (a.as_ptr(), x.as_mut_ptr());
-        unsafe { (Self::CBLAS.trmv)(RM, cu(u), ct(t), cd(d), n, ap, n.max(1), xp, 1) };
+        unsafe { f(RM, cu(u), ct(t), cd(d), n, ap, n.max(1), xp, 1) };
     }
     fn o_ger(alpha: Self, x: &Array1<Self>, y: &Array1<Self>, a: &mut Array2<Self>) {
         let (m, n, l) = (x.len() as i32, y.len() as i32, ld(a));

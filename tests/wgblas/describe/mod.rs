@@ -21,6 +21,7 @@ pub mod elem;
 pub mod level1;
 pub mod level2;
 pub mod level3;
+pub mod timing;
 mod validation;
 
 use std::fmt::Debug;
@@ -518,11 +519,11 @@ pub fn forward<T: Elem>(got: ArrayViewD<T>, want: ArrayD<T>, bound: ArrayD<f64>)
 /// it was, the other triangle untouched, and the measure within the threshold.
 fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
     let o: Ops<T> = R::inputs(&mut rng(case.seed), case);
-    run_on::<R, T>(c, case, &o, resident)
+    run_on::<R, T>(c, case, &o, resident);
 }
 
-/// [`run`] on the given operands.
-fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: bool) {
+/// [`run`] on the given operands; the operands after the call.
+fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: bool) -> Slots<T> {
     let mut s = if resident {
         Slots::resident(case, o)
     } else {
@@ -555,11 +556,19 @@ fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: b
     }
     if R::quick(case) {
         assert!(same_bits(&got, &before), "{what}: output changed");
-        return;
+        return s;
     }
-    let f = R::measure(case, o, got.view());
+    within::<R, T>(case, o, got.view(), &what);
+    s
+}
+
+/// The measure of `got`, case `case`'s result on operands `o`, against the oracle; fails unless
+/// it is within the description's threshold, `what` naming the case.
+fn within<R: Routine, T: Elem>(case: &Case, o: &Ops<T>, got: ArrayViewD<T>, what: &str) -> f64 {
+    let f = R::measure(case, o, got);
     let t = threshold::<R, T>();
     assert!(f <= t, "{what}: factor {f} > {t}");
+    f
 }
 
 /// One case through the BLAS layer on host views stored in the case's layouts.
@@ -575,7 +584,7 @@ pub fn check_on<R: Routine, T: Elem>(c: &Context, case: &Case) {
 /// One case on given operands (real data) instead of the description's random ones, on
 /// host views stored in the case's layouts.
 pub fn check_ops<R: Routine, T: Elem>(case: &Case, o: &Ops<T>) {
-    run_on::<R, T>(ctx(), case, o, false)
+    run_on::<R, T>(ctx(), case, o, false);
 }
 
 /// One case through resident operands.

@@ -23,7 +23,7 @@ macro_rules! elem {
     ($t:ty, $p:literal, $fwd:path, $bwd:path,
      [$caxpy:ident, $scal:path, $cscal:ident, $ulp:path, $ccopy:ident,
       $rdot:path, $cdot:ident, $rnrm2:path, $cnrm2:ident, $ulpd:path],
-     [$cgemv:ident, $csymv:ident, $ctrmv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
+     [$cgemv:ident, $csymv:ident, $ctrmv:ident, $ctrsv:ident, $cger:ident, $csyr:ident, $csyr2:ident],
      [$cgemm:ident, $csyrk:ident, $csyr2k:ident, $csymm:ident, $ctrmm:ident],
      [$rasum:expr, $casum:ident, $riamax:expr, $ciamax:ident,
       $cswap:ident, $crot:ident, $rotb:path, $crotm:ident, $rotmb:path]) => {
@@ -38,6 +38,7 @@ macro_rules! elem {
                 gemv: $cgemv,
                 symv: $csymv,
                 trmv: $ctrmv,
+                trsv: $ctrsv,
                 ger: $cger,
                 syr: $csyr,
                 syr2: $csyr2,
@@ -161,6 +162,7 @@ elem!(
         cblas_sgemv,
         cblas_ssymv,
         cblas_strmv,
+        cblas_strsv,
         cblas_sger,
         cblas_ssyr,
         cblas_ssyr2
@@ -205,6 +207,7 @@ elem!(
         cblas_dgemv,
         cblas_dsymv,
         cblas_dtrmv,
+        cblas_dtrsv,
         cblas_dger,
         cblas_dsyr,
         cblas_dsyr2
