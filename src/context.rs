@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 mod options;
 mod queries;
 use options::open_disk_cache;
+pub(crate) use options::parse_flag;
 pub use options::ContextOptions;
 
 /// Counters of device traffic, for checking that chains of calls do not round-trip.

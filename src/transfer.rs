@@ -75,23 +75,21 @@ pub(crate) fn par_range(n: usize, min_part: usize, f: impl Fn(usize, usize) + Sy
 /// Bytes from which a fresh output is marked for huge pages ([`advise_huge_pages`]).
 const LARGE_OUTPUT: usize = 4 << 20;
 
-/// Mark the `bytes` bytes at `ptr` (a fresh allocation of the caller's) for transparent huge
-/// pages where the kernel allows it (Linux `madvise(MADV_HUGEPAGE)`, a hint), when they are at
-/// least [`LARGE_OUTPUT`]; from the first page boundary inside the allocation on.
-/// Whether fresh outputs are marked for huge pages: `WGBLAS_HUGE_PAGES` (a yes/no flag, checked
-/// when a context is created), yes when unset.
+/// Whether fresh outputs are marked for huge pages: `WGBLAS_HUGE_PAGES`, a yes/no value as
+/// `crate::context::parse_flag` reads it (checked when a context is created, so a value that
+/// does not parse has already failed there), yes when unset.
 fn huge_pages() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| {
         std::env::var("WGBLAS_HUGE_PAGES").map_or(true, |v| {
-            !matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "0" | "false" | "no" | "off" | ""
-            )
+            crate::context::parse_flag("WGBLAS_HUGE_PAGES", &v).unwrap_or(true)
         })
     })
 }
 
+/// Mark the `bytes` bytes at `ptr` (a fresh allocation of the caller's) for transparent huge
+/// pages where the kernel allows it (Linux `madvise(MADV_HUGEPAGE)`, a hint), when they are at
+/// least [`LARGE_OUTPUT`]; from the first page boundary inside the allocation on.
 fn advise_huge_pages(ptr: *const u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     if bytes >= LARGE_OUTPUT && huge_pages() {

@@ -147,7 +147,7 @@ impl EnvSettings {
 
 /// A yes/no variable: `1`, `true`, `yes`, `on` (any case) are yes; `0`, `false`, `no`, `off` and
 /// the empty string are no.
-fn parse_flag(var: &'static str, v: &str) -> Result<bool> {
+pub(crate) fn parse_flag(var: &'static str, v: &str) -> Result<bool> {
     match v.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" | "" => Ok(false),

@@ -415,7 +415,7 @@ impl Context {
         self.counters.lap(Phase::Submit, &mut clock);
         submitted?;
         self.keep_groups(fresh);
-        let mapped: Vec<Arc<std::sync::Mutex<Option<bool>>>> = chunks
+        let mapped: Vec<MapFlag> = chunks
             .iter()
             .map(|(_, _, len, s)| {
                 let flag = Arc::new(std::sync::Mutex::new(None));
@@ -470,7 +470,7 @@ impl Context {
             Wait::Block => {
                 // A short call is done within microseconds: poll for it first (a blocking wait's
                 // wake-up costs tens of microseconds on a GPU driver), then block.
-                let done = |f: &Arc<std::sync::Mutex<Option<bool>>>| lock(f).is_some();
+                let done = |f: &MapFlag| lock(f).is_some();
                 // Pipelined, the later chunks are waited for one by one as they are copied out.
                 let mapped = &mapped[..if pipelined { 1 } else { mapped.len() }];
                 let spin = self.spin_wait();
@@ -517,7 +517,7 @@ impl Context {
             }
         }
         self.counters.lap(Phase::Map, &mut clock);
-        let ok = |f: &Arc<std::sync::Mutex<Option<bool>>>| *lock(f) == Some(true);
+        let ok = |f: &MapFlag| *lock(f) == Some(true);
 
         let waited = if pipelined { 1 } else { mapped.len() };
         if !mapped[..waited].iter().all(ok) || !timer_flag.as_ref().is_none_or(ok) {
@@ -583,7 +583,7 @@ impl Context {
         &self,
         routine: &'static str,
         chunks: Vec<(usize, u64, u64, wgpu::Buffer)>,
-        mapped: &[Arc<std::sync::Mutex<Option<bool>>>],
+        mapped: &[MapFlag],
         later: &[wgpu::SubmissionIndex],
         reads: &mut [Read<'_>],
         mut clock: std::time::Instant,

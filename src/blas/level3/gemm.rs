@@ -226,7 +226,7 @@ async fn streamed<T: Level3>(
     }
     let mut dests = Vec::with_capacity(views.len());
     for (v, cd) in views.iter_mut().zip(&cds) {
-        dests.push(stream::direct(v, cd).ok_or(crate::Error::Gpu {
+        dests.push(stream::direct(v, cd).ok_or_else(|| crate::Error::Gpu {
             routine: r,
             detail: "a streamed block of C has no direct read-back plan".into(),
         })?);
