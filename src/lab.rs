@@ -16,16 +16,21 @@ pub enum Variant {
     Auto = 0,
     /// The first kernels of the crate: two-pass reductions, one element per invocation,
     /// one-row-per-invocation or one-row-per-workgroup gemv; sscal with a dummy y, a cleared
-    /// gemv scratch, strsv's substitution at two barriers per column.
+    /// gemv scratch, strsv's substitution at two barriers per column; dgemv, dsymv and dtrmv
+    /// on the Level 3 tile engine.
     Legacy = 1,
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// yet (issue 12, round 2 of kern12): ssymv's `symv_lines` (128×128 tiles held in
-    /// registers, against `symv_tiles`' 64×64 tiles in workgroup memory), sgemv's and strmv's
-    /// `gemv_coldot4` (4 columns' loads in flight per invocation, against `gemv_coldot`'s 1)
-    /// and the rank updates' `main_lines` (4 lines per invocation, each factor of the exact
-    /// products formed once, the 4 units loaded before any store, against `main_vec4`).
+    /// (issue 12, round 2 of kern12): sgemv's and strmv's `gemv_coldot4` (4 columns' loads in
+    /// flight per invocation, against `gemv_coldot`'s 1) and the rank updates' `main_lines` (4
+    /// lines per invocation, each factor of the exact products formed once, the 4 units loaded
+    /// before any store, against `main_vec4`). On the H200 (2026-12-01,
+    /// `benches/results/2026-12-01-s6/q1`, n = 16384) both lost: `gemv_coldot4` 1570–2391
+    /// against 2389–4157 GB/s, `main_lines` 892–1280 against 2044–2408, and the f64-sum rank
+    /// updates ([`Driver::RankUpdateF64Sum`]) 728–1093. Round 2's other kernels won and are
+    /// the default now: ssymv's `symv_lines` (923–925 against 290–718 GB/s) and dgemv, dsymv,
+    /// dtrmv on the wide kernels in f64.
     /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
     /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
     /// against 2393); `symv_strip` is gone. Elsewhere the same as `Auto`.
@@ -39,8 +44,8 @@ pub enum Driver {
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,
-    /// sgemv, ssymv and strmv (and `Experimental`: dgemv, dsymv and dtrmv on these kernels in
-    /// f64, in place of the tile engine, where their operands fit one storage binding).
+    /// sgemv, ssymv and strmv, and (where their operands fit one storage binding) dgemv, dsymv
+    /// and dtrmv on the same kernels in f64 (`Legacy`: those three on the tile engine).
     Matvec = 2,
     /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
     /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:

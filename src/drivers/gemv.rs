@@ -124,13 +124,14 @@ pub(crate) enum Kernel {
         cols_fast: bool,
         /// Whole off-diagonal tiles read as vec4 units.
         vec: bool,
-        /// `symv_lines` (lab `Experimental`: 128×128 tiles held in registers, [`SYM_LINES`])
-        /// rather than `symv_tiles` (64×64 tiles in workgroup memory).
+        /// `symv_lines` (the default: 128×128 tiles held in registers, [`SYM_LINES`]) rather
+        /// than `symv_tiles` (64×64 tiles in workgroup memory; lab `Scalar`).
         lines: bool,
     },
 }
 
-/// The tile side of `symv_lines` (the lab's `Experimental` ssymv kernel, issue 12 round 2:
+/// The tile side of `symv_lines` (ssymv's kernel, issue 12 round 2; promoted from the lab's
+/// `Experimental` after the H200 run `benches/results/2026-12-01-s6/q1`:
 /// `symv_tiles` reads 0.175 of copy bandwidth on the H200 at n = 16384, 2026-12-01). Its
 /// predecessor there, `symv_strip` (strips of 8 tiles of 64 per workgroup, 661 GB/s against
 /// 708 for `symv_tiles`, `benches/results/2026-12-01-s4/p1`), is gone. Both keep each tile in
@@ -158,7 +159,10 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         } else {
             (a.cs, a.rs)
         };
-        let lines = variant == crate::lab::Variant::Experimental;
+        // `symv_lines` by default (H200, 2026-12-01, n = 16384: 923–925 GB/s against
+        // `symv_tiles`' 290 (L) and 718 (U), `benches/results/2026-12-01-s6/q1`); lab `Scalar`
+        // keeps `symv_tiles` with scalar loads as the reference path.
+        let lines = !scalar_variant(variant);
         let side = if lines { SYM_LINES } else { 64 };
         return Kernel::SymTiles {
             blocks: (a.rows as u64).div_ceil(side),

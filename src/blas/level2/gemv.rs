@@ -60,11 +60,12 @@ routine! {
     /// and semantics (m = 0 or n = 0 a quick return with `y` unchanged; `alpha = 0` reads neither
     /// `A` nor `x`; `beta = 0` never reads `y`; NaN or Inf alpha or beta is not 0; no zero-skip),
     /// in f64, `alpha` and `beta` host `f64`s or device scalars (`&GpuScalar<f64>`, tested on the
-    /// device as in [`dgemm`](crate::blas::dgemm)). It runs on the Level 3 tile engine
-    /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of `op(A)` and the one-column
-    /// matrix `x` into the one-column `y`, with its sums of n products split over slices where
-    /// the rows are few: correct, but not a bandwidth-tuned matrix-vector kernel (sgemv's kernels
-    /// hold f32 scalars; an f64 matrix-vector kernel is future work). Forward bound: that of
+    /// device as in [`dgemm`](crate::blas::dgemm)). Within one storage binding it runs on sgemv's
+    /// wide kernels in f64 (`wgsl/level2/gemv_wide.wgsl` with `alias T = f64;`), except where
+    /// op(A)'s columns are contiguous (`Aᵀ` of a C-order `A`, `A` of an F-order one); there, and
+    /// past one binding, on the Level 3 tile engine (`wgsl/level3/gemm.wgsl` with `alias T =
+    /// f64;`) as the product of `op(A)` and the one-column matrix `x` into the one-column `y`,
+    /// with its sums of n products split over slices where the rows are few. Forward bound: that of
     /// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv), `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| +
     /// |beta|·|y_i|`, with eps = 2^-52.
     ///

@@ -39,9 +39,9 @@ pub(super) struct Keep<'k> {
     updates: OnceCell<Vec<(VecOperand, VecOperand, MatOperand)>>,
     /// f32 matrix-vector blocks past one binding.
     blocks: OnceCell<Vec<mv::Block>>,
-    /// The scratch of one whole f32 matrix-vector product (or f64, lab `Experimental`).
+    /// The scratch of one whole matrix-vector product (f32, or f64 on the wide kernels).
     scratch: OnceCell<Buf>,
-    /// f64 on the matrix-vector driver (lab `Experimental`): alpha and beta.
+    /// f64 on the matrix-vector driver's wide kernels: alpha and beta.
     scal64: OnceCell<mv::ScalarsF64>,
     /// f64: the parts of x and y on the block grid.
     parts: OnceCell<(Vec<VecOperand>, Vec<VecOperand>)>,
@@ -315,8 +315,8 @@ fn matvec<'k>(ctx: &Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatc
     mv::gemv(ctx, mode, c.alpha, a, x, c.beta, y, kernel, scratch)
 }
 
-/// dgemv, dsymv and dtrmv on the matrix-vector driver's wide kernels in f64 where the lab
-/// says so ([`mv::product_f64`]); `None`: the tile engine's.
+/// dgemv, dsymv and dtrmv on the matrix-vector driver's wide kernels in f64 where
+/// [`mv::product_f64`] takes them; `None`: the tile engine's.
 fn matvec_f64<'k>(
     ctx: &Context,
     kind: Kind,

@@ -58,11 +58,12 @@ routine! {
     /// beta is not 0; no zero-skip), in f64. `alpha` and `beta` are `f64`s or device scalars
     /// (`&GpuScalar<f64>`, e.g. from [`resident::ddot`](crate::resident::ddot)), copied into the
     /// kernel's scalar buffer on the device and tested there, so that the rules above hold for
-    /// them too. It runs on the Level 3
-    /// tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`): the stored triangle is
-    /// expanded into a dense symmetric copy on the device (the engine's symmetric packing, as
-    /// `dsymm` does), then multiplied by the one-column `x` into the one-column `y`. Correct, but
-    /// not the bandwidth-tuned blocked kernel of `ssymv` (whose kernels hold f32 scalars). Forward
+    /// them too. Within one storage binding it runs on ssymv's kernel in f64
+    /// (`symv_lines` of `wgsl/level2/gemv_wide.wgsl` with `alias T = f64;`: each stored tile read
+    /// once for both of its products); past it on the Level 3 tile engine (`wgsl/level3/gemm.wgsl`
+    /// with `alias T = f64;`): the stored triangle expanded into a dense symmetric copy on the
+    /// device (the engine's symmetric packing, as `dsymm` does), then multiplied by the
+    /// one-column `x` into the one-column `y`. Forward
     /// bound: that of [`metrics::bounds::symv`](crate::metrics::bounds::symv) with eps = 2^-52.
     ///
     /// # Errors

@@ -49,10 +49,11 @@ routine! {
     ///
     /// BLAS: `dtrmv`. As [`strmv`] in shapes, layouts and semantics (only the triangle `uplo` of
     /// `A` read, its diagonal not at all for `Diag::Unit`; n = 0 returns at once; NaN and Inf
-    /// propagate through every product, no zero-skip), in f64. It runs on the Level 3 tile engine
+    /// propagate through every product, no zero-skip), in f64. Within one storage binding it runs
+    /// on strmv's kernels in f64 (`wgsl/level2/gemv_wide.wgsl` with `alias T = f64;`), into a
+    /// separate buffer that is then written back into `x`; past it on the Level 3 tile engine
     /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as `dtrmm` does: the triangle packed
-    /// densely, zero slabs skipped, times the one-column `x`, into a separate buffer that is then
-    /// written back into `x`. Forward bound: that of
+    /// densely, zero slabs skipped, times the one-column `x`. Forward bound: that of
     /// [`metrics::bounds::trmv`](crate::metrics::bounds::trmv) with eps = 2^-52.
     ///
     /// # Errors

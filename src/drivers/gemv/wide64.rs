@@ -1,7 +1,7 @@
-//! f64 products on the wide kernels of the matrix-vector driver (lab `Experimental` on
-//! `Matvec`): `wgsl/level2/gemv_wide.wgsl` with `alias T = f64;` and `SCAL`, alpha and beta
-//! read from a small f64 buffer, in place of the tile engine that the f64 Level 2 routines use
-//! by default.
+//! f64 products on the wide kernels of the matrix-vector driver (the default for dgemv,
+//! dsymv and dtrmv within one storage binding; lab `Legacy` on `Matvec` keeps the tile engine):
+//! `wgsl/level2/gemv_wide.wgsl` with `alias T = f64;` and `SCAL`, alpha and beta read from a
+//! small f64 buffer, in place of the tile engine that the other f64 Level 2 routines use.
 
 use super::{gemv_host, plan, Kernel, Variant, SYM_LINES};
 use crate::context::Context;
@@ -41,7 +41,7 @@ fn scalars_f64(
     })
 }
 
-/// The kernel of an f64 product (lab `Experimental`: the wide kernels instantiated with
+/// The kernel of an f64 product (the wide kernels instantiated with
 /// `alias T = f64;`, in place of the tile engine): [`plan`]'s, with `symv_lines` for a
 /// symmetric operator (whose 17 KiB of workgroup memory in f64 fit where `symv_tiles`' 43 KiB
 /// may not).
@@ -75,10 +75,13 @@ fn scratch_f64(ctx: &Context, kernel: Kernel, a: &MatOperand) -> Buf {
 }
 
 /// An f64 product `y = alpha·A·x + beta·y` (`mode`, A in its op form) on the wide kernels
-/// where lab `Matvec` is `Experimental` and every operand fits one storage binding, its
-/// scratch and scalars kept in `scratch` and `scal`; `None` elsewhere (the caller's tile
-/// engine). On the H200 (2026-12-01, n = 8192) the engine's dgemv read 0.18 of copy bandwidth,
-/// dsymv 0.05, dtrmv 0.03: a product with one column of B wastes its tiles.
+/// where every operand fits one storage binding (and lab `Matvec` is not `Legacy`), except a
+/// general product on `gemv_coldot`, its scratch and scalars kept in `scratch` and `scal`;
+/// `None` elsewhere (the caller's tile engine). On the H200 (2026-12-01, n = 8192) the
+/// engine's dgemv read 0.18 of copy bandwidth, dsymv 0.05, dtrmv 0.03 (a product with one
+/// column of B wastes its tiles); the wide kernels read dgemv (No-trans, C order) at 3977
+/// GB/s against 746, dsymv at 709–728 against 200, dtrmv at 3085–3185 against 128
+/// (`benches/results/2026-12-01-s6/q1`).
 ///
 /// # Errors
 /// [`crate::Error::Gpu`] when the scalar buffer cannot be created.
@@ -95,12 +98,18 @@ pub(crate) fn product_f64<'a>(
     scratch: &'a std::cell::OnceCell<Buf>,
     scal: &'a std::cell::OnceCell<ScalarsF64>,
 ) -> crate::error::Result<Option<Vec<Dispatch<'a>>>> {
-    if crate::lab::get(crate::lab::Driver::Matvec) != crate::lab::Variant::Experimental
+    if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Legacy
         || !fits_f64(ctx, a, x, y)
     {
         return Ok(None);
     }
     let kernel = plan_f64(mode, a);
+    // A general product whose op(A) has contiguous columns (`gemv_coldot`) stays on the tile
+    // engine, which read it a little faster there (H200, n = 8192, T on C order: 793 against
+    // 730 GB/s, `benches/results/2026-12-01-s6/q1`).
+    if mode == Variant::General && matches!(kernel, Kernel::Wide { coldot: true, .. }) {
+        return Ok(None);
+    }
     let scratch = scratch.get_or_init(|| scratch_f64(ctx, kernel, a));
     let sc = scalars_f64(ctx, routine, alpha, beta)?;
     let sc = scal.get_or_init(|| sc);
