@@ -16,7 +16,7 @@
 //!
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
-//! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
+//! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `twopass`
 //! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
 //! `f64sum` for sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
 //! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
@@ -401,10 +401,11 @@ fn l2_variants(
     v
 }
 
-/// ssymv's kernels: [`variants`] and `Experimental` (`symv_lines`: 128×128 tiles held in
-/// registers, against `symv_tiles`' 64×64 tiles in workgroup memory).
+/// ssymv's kernels: [`variants`] (`Auto`: `symv_lines`, 128×128 tiles held in registers;
+/// `Scalar`: `symv_tiles`, 64×64 tiles in workgroup memory) and `Experimental` (two passes of
+/// the wide kernels: the stored triangle, then the transposed strict triangle).
 fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
-    l2_variants(lab, &variants(true), "lines128")
+    l2_variants(lab, &variants(true), "twopass")
 }
 
 /// The rank updates' kernels: `main_vec4` (auto), `main` (scalar), `Experimental`
@@ -979,7 +980,7 @@ fn cross_check(ctx: &Context) {
             blas::ssymv(ctx, uplo, 0.7, &a, &x, 0.9, &mut y).unwrap();
             f32s(y.to_vec())
         });
-        println!("CHECK,ssymv,n={n},{u}-C,lines128-vs-auto,{d:.1e},<=1e-4");
+        println!("CHECK,ssymv,n={n},{u}-C,twopass-vs-auto,{d:.1e},<=1e-4");
         let d = both(Driver::Matvec, &|| {
             let mut z = x.clone();
             blas::strmv(ctx, uplo, Transpose::Yes, Diag::NonUnit, &a, &mut z).unwrap();

@@ -35,7 +35,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // chain_saxpy: y += 1e-3 * x, 1000 times, one read-back.
     let mut per_call = Vec::new();
+    let (mut before, mut t_all) = (ctx.phase_times(), Instant::now());
     for rep in 0..reps + 2 {
+        if rep == 2 {
+            // The phases of the timed repetitions only (the first two compile pipelines).
+            (before, t_all) = (ctx.phase_times(), Instant::now());
+        }
         let t = Instant::now();
         for _ in 0..calls {
             blas::saxpy(ctx, 1e-3f32, &x, &mut y)?;
@@ -47,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             per_call.push(us);
         }
     }
+    phases(ctx, &before, t_all.elapsed(), reps * calls, "chain_saxpy");
     let (med, min) = median(per_call);
     println!("# chain_saxpy n={n}: {med:.2} us/call median, {min:.2} min, {calls} calls a chain");
     println!("ROW,chain_saxpy,n={n},-,resident,us/call,{med:.2}");
@@ -56,7 +62,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut v = ctx.upload_vector(&Array1::from_elem(n, 1.0f32))?;
     let rounds = 300;
     let mut per_call = Vec::new();
+    let (mut before, mut t_all) = (ctx.phase_times(), Instant::now());
     for rep in 0..reps + 2 {
+        if rep == 2 {
+            // The phases of the timed repetitions only (the first two compile pipelines).
+            (before, t_all) = (ctx.phase_times(), Instant::now());
+        }
         let t = Instant::now();
         for _ in 0..rounds {
             let s = resident::sdot(ctx, &v, &v)?;
@@ -70,8 +81,78 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             per_call.push(us);
         }
     }
+    phases(
+        ctx,
+        &before,
+        t_all.elapsed(),
+        reps * rounds * 3,
+        "chain_dot_scal",
+    );
     let (med, min) = median(per_call);
     println!("# chain_dot_scal n={n}: {med:.2} us per routine call median, {min:.2} min (sdot, recip, sscal)");
     println!("ROW,chain_dot_scal,n={n},-,resident,us/call,{med:.2}");
+
+    // Its parts, each chained alone (diagnostics, `#` lines only): sdot into a new device
+    // scalar, recip of a device scalar, sscal by a device alpha (patched into its params on
+    // the device), sscal by a host alpha.
+    let s = resident::sdot(ctx, &v, &v)?;
+    let one = s.div(&s)?;
+    let parts: [(&str, &dyn Fn() -> wgblas::Result<()>); 4] = [
+        ("sdot", &|| resident::sdot(ctx, &v, &v).map(drop)),
+        ("recip", &|| s.recip().map(drop)),
+        ("sscal_device_alpha", &|| {
+            let mut w = ctx.upload_vector(&Array1::from_elem(1, 1.0f32))?;
+            blas::sscal(ctx, &one, &mut w)
+        }),
+        ("sscal_host_alpha", &|| {
+            let mut w = ctx.upload_vector(&Array1::from_elem(1, 1.0f32))?;
+            blas::sscal(ctx, 1.0f32, &mut w)
+        }),
+    ];
+    for (name, f) in parts {
+        let mut per_call = Vec::new();
+        for rep in 0..reps + 2 {
+            let t = Instant::now();
+            for _ in 0..rounds {
+                f()?;
+            }
+            ctx.flush();
+            let _ = one.get()?;
+            if rep >= 2 {
+                per_call.push(t.elapsed().as_secs_f64() * 1e6 / rounds as f64);
+            }
+        }
+        let (med, min) = median(per_call);
+        println!("# chain part {name}: {med:.2} us a call median, {min:.2} min");
+    }
     Ok(())
+}
+
+/// Print the mean wall time per routine call of each host-side phase (`Context::phase_times`)
+/// since `before`, over `calls` calls that took `total`, and the rest.
+fn phases(
+    ctx: &Context,
+    before: &[(wgblas::Phase, std::time::Duration)],
+    total: std::time::Duration,
+    calls: usize,
+    what: &str,
+) {
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1e6 / calls as f64;
+    let mut line = format!(
+        "# counts of {what} so far: {} submissions, {} read-backs, {} dispatches, {} bind groups, {} buffers created",
+        ctx.submissions(),
+        ctx.readbacks(),
+        ctx.dispatches(),
+        ctx.bind_groups_created(),
+        ctx.buffers_created()
+    );
+    line += &format!("\n# phases of {what}, us per routine call:");
+    let mut sum = 0.0;
+    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(before) {
+        let us = per(*t - *t0);
+        sum += us;
+        line += &format!(" {p:?} {us:.2},");
+    }
+    line += &format!(" other {:.2}, wall {:.2}", per(total) - sum, per(total));
+    println!("{line}");
 }

@@ -22,7 +22,9 @@ pub enum Variant {
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// (issue 12, round 2 of kern12): sgemv's and strmv's `gemv_coldot4` (4 columns' loads in
+    /// (yet): ssymv in two passes of the wide kernels (the stored triangle, then the
+    /// transposed strict triangle, one `gemv_finish`; round 3), and from round 2 of kern12
+    /// (issue 12) sgemv's and strmv's `gemv_coldot4` (4 columns' loads in
     /// flight per invocation, against `gemv_coldot`'s 1) and the rank updates' `main_lines` (4
     /// lines per invocation, each factor of the exact products formed once, the 4 units loaded
     /// before any store, against `main_vec4`). On the H200 (2026-12-01,

@@ -44,6 +44,9 @@ pub(crate) enum Variant {
     /// The triangle `uplo` of `A` (diagonal 1 and never read for `Diag::Unit`); the other triangle
     /// is never read (`strmv`). The output `y` must be a buffer other than `x`'s, with `beta = 0`.
     Triangular(Uplo, Diag),
+    /// The triangle `uplo` of `A` without its diagonal (the wide kernels' `STRICT`; the second
+    /// pass of [`symv_two_pass`]).
+    Strict(Uplo),
 }
 
 impl Variant {
@@ -52,6 +55,7 @@ impl Variant {
             Variant::General => (0, Uplo::Lower, false),
             Variant::Symmetric(uplo) => (1, uplo, false),
             Variant::Triangular(uplo, diag) => (2, uplo, diag == Diag::Unit),
+            Variant::Strict(uplo) => (2, uplo, false),
         };
         [
             ("MODE", mode as f64),
@@ -89,7 +93,19 @@ struct WideParams {
     chunks: u32,
     chunk: u32,
     row_blocks: u32,
-    _pad: [u32; 2],
+    /// The first partial-sum slot of this dispatch's chunks (`partial[(cbase + c)·m + i]`).
+    cbase: u32,
+    /// 1: deliver partial sums even with one chunk (a pass of [`symv_two_pass`]).
+    spill: u32,
+}
+
+/// Where a wide product delivers its sums when it is one pass of several ([`symv_two_pass`]):
+/// into the partial-sum slots from `base` on, and, for the last pass, `gemv_finish` over
+/// `total` slots.
+#[derive(Debug, Clone, Copy)]
+struct Spill {
+    base: u64,
+    total: Option<u64>,
 }
 
 /// Workgroups the wide kernels aim for before splitting the columns into chunks (a few per
@@ -277,8 +293,68 @@ pub(crate) fn gemv<'a>(
         kernel,
         scratch,
         None,
+        None,
     );
     scalars(kernel, d, &alpha, &beta)
+}
+
+/// The partial-sum slots per row of a wide [`Kernel`] that delivers into them.
+fn slots(kernel: Kernel) -> u64 {
+    match kernel {
+        Kernel::Wide { chunks, .. } => chunks,
+        Kernel::SymTiles { blocks, .. } => blocks,
+        Kernel::Legacy => 0,
+    }
+}
+
+/// `y = alpha·A·x + beta·y` for symmetric `A` of which the triangle `uplo` is stored, in two
+/// passes of the wide matrix-vector kernels (lab `Experimental`, issue 12): the stored triangle
+/// with its diagonal (as strmv runs it), then the transpose `at` of the strictly triangular
+/// part (the other triangle of `Aᵀ`, diagonal left out), each delivering its row sums into
+/// partial-sum slots of its own, then `gemv_finish` adds the slots and applies alpha and beta
+/// once (so alpha multiplies the whole sum, as the formula says; alpha = 0 reads neither A nor
+/// x, beta = 0 never reads y). Each stored element is read twice, once along each of its lines,
+/// by kernels that read a dense matrix at copy bandwidth, against `symv_lines`' once through
+/// workgroup-memory reductions. `scratch` holds both passes' slots.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn symv_two_pass<'a>(
+    ctx: &Context,
+    uplo: Uplo,
+    alpha: Scalar<'a>,
+    a: &'a MatOperand,
+    at: &'a MatOperand,
+    x: &'a VecOperand,
+    beta: Scalar<'a>,
+    y: &'a VecOperand,
+    scratch: &'a std::cell::OnceCell<Buf>,
+) -> Vec<Dispatch<'a>> {
+    let (first, second) = (
+        Variant::Triangular(uplo, Diag::NonUnit),
+        Variant::Strict(uplo.flip()),
+    );
+    let (k1, k2) = (plan(first, a), plan(second, at));
+    let (c1, c2) = (slots(k1), slots(k2));
+    let scratch = scratch.get_or_init(|| ctx.scratch((c1 + c2) * a.rows as u64 * 4));
+    let (av, bv) = (alpha.value(), beta.value());
+    let spill = |base, total| Some(Spill { base, total });
+    let mut d = gemv_host(
+        ctx,
+        first,
+        av,
+        a,
+        x,
+        bv,
+        y,
+        k1,
+        scratch,
+        None,
+        spill(0, None),
+    );
+    let last = spill(c1, Some(c1 + c2));
+    d.extend(gemv_host(
+        ctx, second, av, at, x, bv, y, k2, scratch, None, last,
+    ));
+    scalars(k1, d, &alpha, &beta)
 }
 
 /// [`gemv`] with host values of alpha and beta (placeholders where they are on the device).
@@ -294,6 +370,7 @@ fn gemv_host<'a>(
     kernel: Kernel,
     scratch: &'a Buf,
     scal: Option<&'a Buf>,
+    spill: Option<Spill>,
 ) -> Vec<Dispatch<'a>> {
     let (coldot, lanes, vec, row_blocks, chunks, chunk) = match kernel {
         Kernel::Legacy => return legacy(ctx, mode, alpha, a, x, beta, y),
@@ -322,9 +399,14 @@ fn gemv_host<'a>(
         chunks: chunks as u32,
         chunk: chunk as u32,
         row_blocks: row_blocks as u32,
-        _pad: [0; 2],
+        cbase: spill.map_or(0, |s| s.base as u32),
+        spill: u32::from(spill.is_some()),
     };
     let [mode_c, lower, unit] = mode.constants();
+    let strict = (
+        "STRICT",
+        f64::from(u32::from(matches!(mode, Variant::Strict(_)))),
+    );
     // Binding 7: the f64 scalars (`SCAL`), or A's buffer, never read then.
     let seven: &'a Buf = scal.unwrap_or(&a.buffer);
     let (scal_c, elem) = match scal {
@@ -337,6 +419,7 @@ fn gemv_host<'a>(
         mode_c,
         lower,
         unit,
+        strict,
         ("LANES", f64::from(lanes)),
         ("VEC", f64::from(u32::from(vec))),
         ("XVEC", f64::from(u32::from(xvec))),
@@ -395,8 +478,16 @@ fn gemv_host<'a>(
                 .elem(elem),
         ]
     };
-    if chunks > 1 || matches!(kernel, Kernel::SymTiles { .. }) {
-        let flanes = chunks.div_ceil(4).next_power_of_two().clamp(1, 256);
+    let finish = match spill {
+        None => (chunks > 1 || matches!(kernel, Kernel::SymTiles { .. })).then_some(chunks),
+        Some(s) => s.total,
+    };
+    if let Some(total) = finish {
+        let flanes = total.div_ceil(4).next_power_of_two().clamp(1, 256);
+        let params = WideParams {
+            chunks: total as u32,
+            ..params
+        };
         d.push(
             Dispatch::new(
                 &WIDE,
@@ -579,7 +670,7 @@ pub(crate) fn structured_blocks(
     let (uplo, symmetric) = match mode {
         Variant::Symmetric(u) => (u, true),
         Variant::Triangular(u, _) => (u, false),
-        Variant::General => unreachable!("structured modes only"),
+        Variant::General | Variant::Strict(_) => unreachable!("structured modes only"),
     };
     let ranges = layout::square_ranges(ctx, a, 4, &[x.inc, y.inc]);
     let block = |ab: MatOperand, mode: Variant, x: VecOperand, y: VecOperand, first: bool| {

@@ -122,6 +122,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
         ("MODE", &[0.0, 1.0, 2.0]),
         ("UPLO", TRIANGLE),
         ("UNIT", BOOL),
+        ("STRICT", BOOL),
         ("LANES", POW2_256),
         ("FLANES", POW2_256),
         ("VEC", BOOL),

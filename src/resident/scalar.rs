@@ -97,7 +97,9 @@ struct ScalarParams {
 impl<'c> GpuScalar<'c, f32> {
     fn op(&self, other: &GpuScalar<'c, f32>, op: u32) -> Result<GpuScalar<'c, f32>> {
         crate::layout::check_ctx(self.ctx, other.ctx.id, "GpuScalar", "other")?;
-        let out = self.ctx.zeroed(16);
+        // The kernel writes word 0, the only one read: no clear (a clear command between two
+        // dispatches of a chain costs as much as a dispatch).
+        let out = self.ctx.scratch(16);
         let params = ScalarParams {
             a_word: self.word as u32,
             b_word: other.word as u32,

@@ -178,6 +178,8 @@ fn extension_traits_on_f64_arrays() {
 /// another context is an error naming the argument.
 #[test]
 fn dsymv_device_scalars() {
+    // Both forms on the same kernel: no lab switch set by another test meanwhile.
+    let _lab = crate::bandwidth::lab_defaults();
     let c = ctx();
     // A device scalar holding v: ddot([v], [1]) on the device.
     let kept = |v: f64| f64::device(c, v).unwrap();
@@ -282,6 +284,8 @@ fn dsymv_device_scalars() {
 /// the rules say are not read does not leak).
 #[test]
 fn dgemv_dgemm_device_scalars() {
+    // Both forms on the same kernel: no lab switch set by another test meanwhile.
+    let _lab = crate::bandwidth::lab_defaults();
     let c = ctx();
     // A device scalar holding v: ddot([v], [1]) on the device.
     let kept = |v: f64| f64::device(c, v).unwrap();

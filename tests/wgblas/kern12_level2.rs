@@ -1,9 +1,12 @@
 //! The lab's `Experimental` Level 2 kernels of issue 12, round 2 (branch kern12), pinned
 //! against OpenBLAS with the DESIGN.md §2 metric (`metrics::spec` through the descriptions'
 //! `check_on`) and against hand-computed special values (DESIGN.md §3):
-//! - ssymv on `symv_lines` (128×128 tiles in registers): one tile, partial tiles, several
-//!   tiles with diagonal and off-diagonal ones, each triangle, C, F, strided and reversed
-//!   storage (vec4 and element paths), vectors with steps; NaN in the other triangle.
+//! - ssymv on `symv_lines` (128×128 tiles in registers; the default since the H200 run
+//!   `benches/results/2026-12-01-s6/q1`) and in two passes of the wide kernels (lab
+//!   `Experimental`: the stored triangle, then the transposed strict triangle, one
+//!   `gemv_finish`): one tile, partial tiles, several tiles with diagonal and off-diagonal
+//!   ones, each triangle, C, F, strided and reversed storage (vec4 and element paths), vectors
+//!   with steps; NaN in the other triangle.
 //! - sgemv and strmv on `gemv_coldot4` (4 columns in flight per invocation): op(A) with
 //!   contiguous columns (No-trans F, Trans C), column chunks, tall-skinny, every uplo, trans
 //!   and diag; Inf and NaN in x outside a row's triangle must not reach that row.
@@ -25,41 +28,49 @@ fn ints(n: usize, seed: usize) -> Array1<f32> {
     Array1::from_shape_fn(n, |i| ((i * 7 + seed * 3) % 5) as f32 - 2.0)
 }
 
+/// The ssymv kernels of round 2: `symv_lines` (`Auto`) and the two passes (`Experimental`).
+const SYMV_ROUND2: [(Variant, &str); 2] = [
+    (Variant::Auto, "lines"),
+    (Variant::Experimental, "two passes"),
+];
+
 #[test]
 fn kern12_ssymv_lines_against_openblas() {
-    with_variant(Driver::Matvec, Variant::Experimental, || {
-        // 128-tiles: one partial, one whole, whole + 1, several with a partial last.
-        for (k, &n) in [1usize, 5, 127, 128, 129, 300, 520].iter().enumerate() {
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                for la in LAYOUTS {
-                    for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (-1.3, 1.0)] {
-                        crate::symv::check_on(
-                            ctx(),
-                            k as u64,
-                            n,
-                            uplo,
-                            alpha,
-                            beta,
-                            la,
-                            VLayout::Unit,
-                            VLayout::Unit,
-                        );
+    for (v, _) in SYMV_ROUND2 {
+        with_variant(Driver::Matvec, v, || {
+            // 128-tiles: one partial, one whole, whole + 1, several with a partial last.
+            for (k, &n) in [1usize, 5, 127, 128, 129, 300, 520].iter().enumerate() {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for la in LAYOUTS {
+                        for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (-1.3, 1.0)] {
+                            crate::symv::check_on(
+                                ctx(),
+                                k as u64,
+                                n,
+                                uplo,
+                                alpha,
+                                beta,
+                                la,
+                                VLayout::Unit,
+                                VLayout::Unit,
+                            );
+                        }
                     }
+                    crate::symv::check_on(
+                        ctx(),
+                        9,
+                        n,
+                        uplo,
+                        0.7,
+                        0.9,
+                        Layout::F,
+                        VLayout::Step2,
+                        VLayout::Reversed,
+                    );
                 }
-                crate::symv::check_on(
-                    ctx(),
-                    9,
-                    n,
-                    uplo,
-                    0.7,
-                    0.9,
-                    Layout::F,
-                    VLayout::Step2,
-                    VLayout::Reversed,
-                );
             }
-        }
-    });
+        });
+    }
 }
 
 /// ssymv on `symv_lines` at n = 300 (3 tile rows, the last partial): NaN and Inf in x in a
@@ -74,9 +85,11 @@ fn kern12_ssymv_lines_special_values() {
     xs[2][299] = -INF; // last, partial tile
     let mut y0 = ints(n, 5);
     y0[130] = NAN;
-    with_variant(Driver::Matvec, Variant::Experimental, || {
-        crate::kern_special::ssymv_special(&xs, &y0, "lines")
-    });
+    for (v, tag) in SYMV_ROUND2 {
+        with_variant(Driver::Matvec, v, || {
+            crate::kern_special::ssymv_special(&xs, &y0, tag)
+        });
+    }
 }
 
 #[test]

@@ -20,7 +20,8 @@
 // skip). MODE = 2 (strmv) runs each row only over its triangle: the other triangle is never used
 // (a row of a vec4 unit outside it forms no product there, so an Inf or NaN x_j reaches only
 // the rows whose triangle holds column j), UNIT takes the
-// diagonal as 1 without using it. Loops: a lane runs chunk / (4·LANES) + 1 iterations, and the
+// diagonal as 1 without using it, STRICT leaves the diagonal out (no product there: the strictly
+// triangular part, the second pass of lab `Experimental` ssymv). Loops: a lane runs chunk / (4·LANES) + 1 iterations, and the
 // host keeps chunk ≤ 4·LANES·16384 so that no loop passes 65,535 iterations.
 
 const WG: u32 = 256u;
@@ -29,6 +30,7 @@ override MODE: u32 = 0u;
 override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
 override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
+override STRICT: bool = false;
 // Invocations per row (`gemv_rowdot`) or row units per workgroup (`gemv_coldot`); a power of 2.
 override LANES: u32 = 64u;
 // Invocations per row in `gemv_finish`; a power of 2.
@@ -53,8 +55,8 @@ struct Params {
     chunks: u32,
     chunk: u32,
     row_blocks: u32,
-    _pad0: u32,
-    _pad1: u32,
+    cbase: u32,  // the first partial-sum slot of this dispatch's chunks
+    spill: u32,  // 1: partial sums even with one chunk (one pass of several; gemv_finish adds them)
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -113,15 +115,16 @@ fn beta_one() -> bool {
 var<workgroup> sh: array<T, WG>;
 var<workgroup> sh4: array<vec4<T>, WG>;
 
-// Whether (i, j) is inside the operator: everywhere for MODE 0, the stored triangle for MODE 2.
+// Whether (i, j) is inside the operator: everywhere for MODE 0, the stored triangle for MODE 2
+// (without its diagonal for STRICT).
 fn inside(i: u32, j: u32) -> bool {
     if (MODE != 2u) {
         return true;
     }
     if (LOWER) {
-        return j <= i;
+        return j < i || (j == i && !STRICT);
     }
-    return j >= i;
+    return j > i || (j == i && !STRICT);
 }
 
 // Element (i, j) of the operator, for (i, j) inside it.
@@ -161,10 +164,10 @@ fn finish(i: u32, sum: T) {
 
 // Row i's sum over the chunk c (or the whole row), delivered.
 fn deliver(i: u32, c: u32, sum: T) {
-    if (P.chunks == 1u) {
+    if (P.chunks == 1u && P.spill == 0u) {
         finish(i, sum);
     } else {
-        partial[c * P.m + i] = sum;
+        partial[(P.cbase + c) * P.m + i] = sum;
     }
 }
 
@@ -174,9 +177,9 @@ fn row_range(i: u32, c: u32) -> vec2<u32> {
     var hi = min(lo + P.chunk, P.n);
     if (MODE == 2u) {
         if (LOWER) {
-            hi = min(hi, i + 1u);
+            hi = min(hi, select(i + 1u, i, STRICT));
         } else {
-            lo = max(lo, i);
+            lo = max(lo, select(i, i + 1u, STRICT));
         }
     }
     return vec2<u32>(lo, max(lo, hi));
@@ -268,9 +271,9 @@ fn gemv_coldot(@builtin(workgroup_id) wid: vec3<u32>,
             if (MODE == 2u) {
                 // Every row of the unit inside, and the diagonal not in it for UNIT.
                 if (LOWER) {
-                    whole = whole && (j < i0 || (!UNIT && j == i0));
+                    whole = whole && (j < i0 || (!UNIT && !STRICT && j == i0));
                 } else {
-                    whole = whole && (j > i0 + 3u || (!UNIT && j == i0 + 3u));
+                    whole = whole && (j > i0 + 3u || (!UNIT && !STRICT && j == i0 + 3u));
                 }
             }
             if (whole) {
@@ -313,9 +316,9 @@ fn coldot_whole(i0: u32, j: u32, whole_rows: bool) -> bool {
     var whole = VEC && whole_rows;
     if (MODE == 2u) {
         if (LOWER) {
-            whole = whole && (j < i0 || (!UNIT && j == i0));
+            whole = whole && (j < i0 || (!UNIT && !STRICT && j == i0));
         } else {
-            whole = whole && (j > i0 + 3u || (!UNIT && j == i0 + 3u));
+            whole = whole && (j > i0 + 3u || (!UNIT && !STRICT && j == i0 + 3u));
         }
     }
     return whole;

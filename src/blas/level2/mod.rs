@@ -43,6 +43,8 @@ pub(super) struct Keep<'k> {
     scratch: OnceCell<Buf>,
     /// f64 on the matrix-vector driver's wide kernels: alpha and beta.
     scal64: OnceCell<mv::ScalarsF64>,
+    /// ssymv in two passes (lab `Experimental`): the transpose of `A`.
+    transposed: OnceCell<MatOperand>,
     /// f64: the parts of x and y on the block grid.
     parts: OnceCell<(Vec<VecOperand>, Vec<VecOperand>)>,
     /// f64: the blocks of A, each with its block row and column.
@@ -309,6 +311,12 @@ fn matvec<'k>(ctx: &Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatc
     });
     if !blocks.is_empty() {
         return mv::general_block_dispatches(ctx, c.alpha, c.beta, blocks);
+    }
+    if let mv::Variant::Symmetric(uplo) = mode {
+        if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental {
+            let at = keep.transposed.get_or_init(|| a.t());
+            return mv::symv_two_pass(ctx, uplo, c.alpha, a, at, x, c.beta, y, &keep.scratch);
+        }
     }
     let kernel = mv::plan(mode, a);
     let scratch = keep.scratch.get_or_init(|| mv::scratch(ctx, kernel, a));

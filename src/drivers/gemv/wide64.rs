@@ -144,6 +144,7 @@ fn gemv_f64<'a>(
         kernel,
         scratch,
         Some(&sc.buf),
+        None,
     ));
     out
 }
