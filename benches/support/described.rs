@@ -27,6 +27,10 @@ pub mod copy;
 pub mod dot;
 #[path = "../../tests/wgblas/gemm.rs"]
 pub mod gemm;
+#[path = "../../tests/wgblas/gemm_batched.rs"]
+pub mod gemm_batched;
+#[path = "../../tests/wgblas/gemmtr.rs"]
+pub mod gemmtr;
 #[path = "../../tests/wgblas/gemv.rs"]
 pub mod gemv;
 #[path = "../../tests/wgblas/ger.rs"]
@@ -43,13 +47,26 @@ pub mod rotm;
 pub mod scal;
 #[path = "../../tests/wgblas/swap.rs"]
 pub mod swap;
+#[path = "../../tests/wgblas/symm.rs"]
+pub mod symm;
 #[path = "../../tests/wgblas/symv.rs"]
 pub mod symv;
 #[path = "../../tests/wgblas/syr.rs"]
 pub mod syr;
 #[path = "../../tests/wgblas/syr2.rs"]
 pub mod syr2;
+#[path = "../../tests/wgblas/syr2k.rs"]
+pub mod syr2k;
+#[path = "../../tests/wgblas/syrk.rs"]
+pub mod syrk;
+#[path = "../../tests/wgblas/trmm.rs"]
+pub mod trmm;
 #[path = "../../tests/wgblas/trmv.rs"]
 pub mod trmv;
+#[path = "../../tests/wgblas/trsm.rs"]
+pub mod trsm;
 #[path = "../../tests/wgblas/trsv.rs"]
 pub mod trsv;
+// What the Level 3 descriptions share.
+#[path = "../../tests/wgblas/level3_common.rs"]
+pub mod level3_common;

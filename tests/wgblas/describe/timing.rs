@@ -10,7 +10,9 @@ use std::marker::PhantomData;
 use ndarray::ArrayViewD;
 use wgblas::Context;
 
-use super::{name, run_on, within, Case, Elem, Ops, Routine, Slots};
+use wgblas::metrics::Metric;
+
+use super::{name, run_on, spec, within, Case, Elem, Ops, Routine, Slots};
 use crate::common::rng;
 
 thread_local! {
@@ -34,6 +36,9 @@ pub struct Timed<R: Routine, T: Elem> {
     /// The operands as the routine gets them, after the checked call (the timed calls go on
     /// from there; the in-place routines overwrite their output each time, as in any bench).
     pub slots: Slots<T>,
+    /// The measure of the checked call against OpenBLAS ([`Routine::measure`]); None for a
+    /// quick return (checked bit for bit) and for a case made [`Timed::unchecked`].
+    pub measure: Option<f64>,
     routine: PhantomData<R>,
 }
 
@@ -43,13 +48,35 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     /// against OpenBLAS: panics unless the result passes the description's threshold.
     pub fn new(ctx: &Context, case: Case, resident: bool) -> Self {
         let ops = inputs::<R, T>(&case);
-        let slots = run_on::<R, T>(ctx, &case, &ops, resident);
+        let (slots, measure) = run_on::<R, T>(ctx, &case, &ops, resident);
         Timed {
             case,
             ops,
             slots,
+            measure,
             routine: PhantomData,
         }
+    }
+
+    /// The description's operands of `case` as [`Timed::new`] gives them to the routine, not
+    /// called and not checked: for the sizes a report times past its checks (where OpenBLAS
+    /// would take too long).
+    pub fn unchecked(case: Case, resident: bool) -> Self {
+        let ops = inputs::<R, T>(&case);
+        let slots = Slots::new(&case, &ops, resident);
+        Timed {
+            case,
+            ops,
+            slots,
+            measure: None,
+            routine: PhantomData,
+        }
+    }
+
+    /// The checked call's measure beside the description's threshold, for a report's line:
+    /// `forward factor 0.012 (≤ 1, sgemm)`.
+    pub fn verdict(&self) -> String {
+        verdict::<R, T>(self.measure)
     }
 
     /// The description's BLAS-layer call on the operands (what a bench times), without its
@@ -91,6 +118,32 @@ pub fn inputs<R: Routine, T: Elem>(case: &Case) -> Ops<T> {
 pub fn check<R: Routine, T: Elem>(case: &Case, ops: &Ops<T>, got: ArrayViewD<T>) -> f64 {
     let what = format!("{} {case:?}", name::<R, T>());
     within::<R, T>(case, ops, got, &what)
+}
+
+/// A measure of description `R` beside its threshold (`metrics::spec`), named by its metric:
+/// `forward factor 0.012 (≤ 1, sgemm)`; a quick return (None) is checked bit for bit.
+pub fn verdict<R: Routine, T: Elem>(measure: Option<f64>) -> String {
+    let s = spec::<R, T>();
+    let metric = match s.metric {
+        Metric::Forward => "forward factor",
+        Metric::BackwardResidual => "backward residual factor",
+        Metric::MaxUlp => "max ULP",
+        Metric::Ulp | Metric::Ulp64 => "ULP",
+        Metric::ExactIndex => "index differs",
+    };
+    let unit = if T::P == 'd' && matches!(s.metric, Metric::Forward | Metric::BackwardResidual) {
+        ", eps 2^-52"
+    } else {
+        ""
+    };
+    match measure {
+        Some(m) => format!(
+            "{metric} {m:.3} (≤ {}{unit}, {})",
+            s.threshold,
+            name::<R, T>()
+        ),
+        None => format!("{metric}: quick return, unchanged bit for bit"),
+    }
 }
 
 /// 0 in place of each NaN of `a`.
