@@ -123,14 +123,7 @@ pub fn check<R: Routine, T: Elem>(case: &Case, ops: &Ops<T>, got: ArrayViewD<T>)
 /// A measure of description `R` beside its threshold (`metrics::spec`), named by its metric:
 /// `forward factor 0.012 (≤ 1, sgemm)`; a quick return (None) is checked bit for bit.
 pub fn verdict<R: Routine, T: Elem>(measure: Option<f64>) -> String {
-    let s = spec::<R, T>();
-    let metric = match s.metric {
-        Metric::Forward => "forward factor",
-        Metric::BackwardResidual => "backward residual factor",
-        Metric::MaxUlp => "max ULP",
-        Metric::Ulp | Metric::Ulp64 => "ULP",
-        Metric::ExactIndex => "index differs",
-    };
+    let (s, metric) = (spec::<R, T>(), metric_name::<R, T>());
     let unit = if T::P == 'd' && matches!(s.metric, Metric::Forward | Metric::BackwardResidual) {
         ", eps 2^-52"
     } else {
@@ -143,6 +136,18 @@ pub fn verdict<R: Routine, T: Elem>(measure: Option<f64>) -> String {
             name::<R, T>()
         ),
         None => format!("{metric}: quick return, unchanged bit for bit"),
+    }
+}
+
+/// The name of description `R`'s metric (`metrics::spec`): `forward factor`, `ULP`, ...
+pub fn metric_name<R: Routine, T: Elem>() -> &'static str {
+    match spec::<R, T>().metric {
+        Metric::Forward => "forward factor",
+        Metric::BackwardResidual => "backward residual factor",
+        Metric::MaxUlp => "max ULP",
+        Metric::Ulp => "ULP",
+        Metric::Ulp64 => "f64 ULP",
+        Metric::ExactIndex => "index differs",
     }
 }
 
