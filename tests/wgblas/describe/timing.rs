@@ -151,6 +151,13 @@ pub fn metric_name<R: Routine, T: Elem>() -> &'static str {
     }
 }
 
+/// The measure of `got`, the result of `case` on operands `ops` computed otherwise than by the
+/// description's call, against OpenBLAS with the description's metric ([`Routine::measure`]),
+/// not judged: for a report's `CHECK,` line beside [`super::threshold`]. [`check`] judges it.
+pub fn measure<R: Routine, T: Elem>(case: &Case, ops: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+    R::measure(case, ops, got)
+}
+
 /// 0 in place of each NaN of `a`.
 fn nan_to_zero<T: Elem, D: ndarray::Dimension>(a: &mut ndarray::Array<T, D>) {
     a.mapv_inplace(|v| if v.is_nan() { T::from_f64(0.0) } else { v });
