@@ -1,5 +1,6 @@
-//! The test descriptions (`tests/wgblas/describe`), shared with the benches and
-//! `examples/host_report.rs`: a bench declares `#[path = "support/described.rs"] mod
+//! The test descriptions (`tests/wgblas/describe`), shared with the benches and the report
+//! binaries (`examples/host_report.rs`, `level1_report.rs`, `level3_report.rs`,
+//! `bandwidth_report.rs`): a bench declares `#[path = "support/described.rs"] mod
 //! described;` and imports its modules at the crate root (`use described::*;`), where the
 //! descriptions look for them. The routine files bring their descriptions (`Dot`, `Gemm`, ...)
 //! and their tests, which `cargo check --all-targets` compiles here too (it builds benches as

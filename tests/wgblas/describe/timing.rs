@@ -22,7 +22,8 @@ thread_local! {
 
 /// Whether this thread is in a timed call: the descriptions then skip the second paths that
 /// their `call` also checks (the forced fallback of the f64 reductions,
-/// [`super::level1::on_fallback`]), so that a bench times the routine's call alone. The checked
+/// [`super::level1::on_fallback`]; dot on resident operands runs its resident form alone, the
+/// result kept on the device), so that a bench times the routine's call alone. The checked
 /// call of [`Timed::new`] runs them.
 pub fn timing() -> bool {
     TIMING.with(Cell::get)
@@ -203,5 +204,20 @@ mod tests {
         let wrong = d.mapv(|v| v + 1.0);
         let failed = std::panic::catch_unwind(|| super::check::<Dot, f32>(&c, &o, wrong.view()));
         assert!(failed.is_err(), "a wrong sdot passed");
+        assert!(super::measure::<Dot, f32>(&c, &o, wrong.view()) > 1.0);
+        // The reports' forms: the verdict of a checked call; operands not called nor checked.
+        let t = Timed::<Gemm, f32>::new(ctx(), Case::mnk(3, 17, 9, 5), true);
+        let f = t.measure.unwrap();
+        assert!(f <= 1.0 && t.verdict() == format!("forward factor {f:.3} (≤ 1, sgemm)"));
+        let mut u = Timed::<Gemm, f32>::unchecked(Case::mnk(3, 17, 9, 5), true);
+        assert_eq!(u.measure, None);
+        u.call(ctx());
+        let got = u.slots.output(crate::describe::Out::C);
+        assert!(super::check::<Gemm, f32>(&u.case, &u.ops, got.view()) <= 1.0);
+        assert_eq!(super::metric_name::<Dot, f64>(), "forward factor");
+        assert_eq!(
+            super::verdict::<Dot, f64>(Some(0.5)),
+            "forward factor 0.500 (≤ 1, eps 2^-52, ddot)"
+        );
     }
 }
