@@ -29,17 +29,25 @@ extern crate blas_src;
 
 use std::time::Instant;
 
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, ArrayViewD};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wgblas::lab::{self, Driver, Variant};
-use wgblas::metrics::{self, bounds};
+use wgblas::metrics::{self, Metric};
 use wgblas::{blas, Context, Diag, GpuMatrix, GpuVector, Transpose, Uplo};
 
 #[path = "support/args.rs"]
 mod args;
 #[path = "support/timing.rs"]
 mod timing;
+
+#[path = "../benches/support/described.rs"]
+mod described;
+use described::*;
+
+use common::VLayout::Unit;
+use describe::level1::vcase;
+use describe::{Case, Elem, Ops, Routine};
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -102,6 +110,34 @@ fn time_gpu_reading(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
             })
             .collect(),
     )
+}
+
+/// `CHECK,{fields},{metric},{value},<={threshold}`: description `R`'s measure of `got` (the
+/// result of `case` on operands `ops`) against OpenBLAS, beside its threshold of
+/// `metrics::spec` (factors to 3 decimals, ULP counts whole), ` FAIL` appended past it. A kernel
+/// variant's check names it in the metric field (`tag`): `ssymv,n=1031,L-C` with `twopass` prints
+/// `CHECK,ssymv,n=1031,L-C,twopass-forward,...`.
+fn check<R: Routine, T: Elem>(
+    fields: &str,
+    tag: &str,
+    case: &Case,
+    ops: &Ops<T>,
+    got: ArrayViewD<T>,
+) {
+    let value = describe::timing::measure::<R, T>(case, ops, got);
+    let spec = describe::spec::<R, T>();
+    let (metric, shown) = match spec.metric {
+        Metric::Forward => ("forward", format!("{value:.3}")),
+        Metric::BackwardResidual => ("backward", format!("{value:.3}")),
+        _ => ("ulp", format!("{value}")),
+    };
+    let fail = if spec.passes(value) { "" } else { " FAIL" };
+    let metric = if tag.is_empty() {
+        metric.to_string()
+    } else {
+        format!("{tag}-{metric}")
+    };
+    println!("CHECK,{fields},{metric},{shown},<={}{fail}", spec.threshold);
 }
 
 fn rand_vec(r: &mut StdRng, n: usize) -> Array1<f32> {
@@ -443,10 +479,13 @@ fn set_all(v: Variant) {
 fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: bool) {
     let n = 1usize << logn;
     let shape = format!("n={n}");
-    let mut r = StdRng::seed_from_u64(logn as u64);
-    let x = rand_vec(&mut r, n);
-    let y = rand_vec(&mut r, n);
-    let x64 = x.mapv(f64::from);
+    // The operands of the Level 1 descriptions for a contiguous case of length n: x and y as
+    // sdot's description draws them (every Level 1 description draws x first, the same way),
+    // and ddot's in f64.
+    let case = vcase(logn as u64, n, 0.0, Unit, Unit);
+    let ops = describe::timing::inputs::<dot::Dot, f32>(&case);
+    let ops64 = describe::timing::inputs::<dot::Dot, f64>(&case);
+    let (x, y, x64) = (ops.x.clone(), ops.y.clone(), ops64.x.clone());
     let gx = ctx.upload_vector(&x).unwrap();
     let gy = ctx.upload_vector(&y).unwrap();
     let gx64 = ctx.upload_vector(&x64).unwrap();
@@ -454,37 +493,37 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
     let mut wy = ctx.upload_vector(&y).unwrap();
     let f = n as f64 * 4.0;
 
-    // Checks of the default kernels against the host (the §2 metrics), once per size.
+    // Checks of the default kernels, once per size: sdot and isamax by their descriptions'
+    // measures against OpenBLAS; sasum and snrm2 by their ULP metric against the correctly
+    // rounded value (DESIGN.md §2: OpenBLAS drifts past the threshold at these lengths), each
+    // beside its threshold of metrics::spec.
     set_all(Variant::Auto);
     {
+        let r = |v: f32| ndarray::arr1(&[v]).into_dyn();
         let d = blas::sdot(ctx, &gx, &gy).unwrap();
-        let want: f64 = x
-            .iter()
-            .zip(&y)
-            .map(|(a, b)| f64::from(*a) * f64::from(*b))
-            .sum();
-        let fac = metrics::forward_factor_scalar(d, want as f32, bounds::dot(x.view(), y.view()));
-        println!("CHECK,sdot,{shape},forward,{fac:.3},<=1");
+        check::<dot::Dot, f32>(&format!("sdot,{shape}"), "", &case, &ops, r(d).view());
+        debug_assert_eq!(describe::timing::inputs::<asum::Asum, f32>(&case).x, x);
+        let ulp = |name: &str, got: f32, exact: f64, th: f64| {
+            let u = metrics::ulp_distance_f32(got, exact as f32);
+            let fail = if u as f64 <= th { "" } else { " FAIL" };
+            println!("CHECK,{name},{shape},ulp,{u},<={th}{fail}");
+        };
         let s = blas::sasum(ctx, &gx).unwrap();
-        let want = x.iter().map(|v| f64::from(v.abs())).sum::<f64>() as f32;
-        println!(
-            "CHECK,sasum,{shape},ulp,{},<=50",
-            metrics::ulp_distance_f32(s, want)
-        );
+        let exact = x.iter().map(|v| f64::from(v.abs())).sum::<f64>();
+        ulp("sasum", s, exact, describe::threshold::<asum::Asum, f32>());
         let s = blas::snrm2(ctx, &gx).unwrap();
-        let want = x.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>().sqrt() as f32;
-        println!(
-            "CHECK,snrm2,{shape},ulp,{},<=50",
-            metrics::ulp_distance_f32(s, want)
-        );
+        let exact = x.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>().sqrt();
+        ulp("snrm2", s, exact, describe::threshold::<nrm2::Nrm2, f32>());
+        // isamax's metric (exact index) against its description's oracle, compared as
+        // integers: the description carries an index as an f32, exact only below 2^24.
         let i = blas::isamax(ctx, &gx).unwrap();
-        let mut best = 0;
-        for (k, v) in x.iter().enumerate() {
-            if v.abs() > x[best].abs() {
-                best = k;
-            }
-        }
-        println!("CHECK,isamax,{shape},index,{},{best}", i);
+        let best = f32::o_iamax(&x);
+        debug_assert_eq!(
+            describe::spec::<iamax::Iamax, f32>().metric,
+            Metric::ExactIndex
+        );
+        let fail = if i == best { "" } else { " FAIL" };
+        println!("CHECK,isamax,{shape},index,{i},{best}{fail}");
     }
 
     for (v, tag) in variants(lab_on) {
@@ -539,19 +578,12 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
             row(copier, reps, tag, "dasum", &shape, "-", 2.0 * f, &s);
             if ctx.native_f64() {
                 // ddot (16n bytes) and daxpy (24n bytes) on f64 data.
-                let y64 = y.mapv(f64::from);
+                let y64 = ops64.y.clone();
                 let gy64 = ctx.upload_vector(&y64).unwrap();
                 let mut wy64 = ctx.upload_vector(&y64).unwrap();
                 let d = blas::ddot(ctx, &gx64, &gy64).unwrap();
-                let exact: f64 = x64.iter().zip(&y64).map(|(a, b)| a * b).sum();
-                let bound = n as f64
-                    * x64
-                        .iter()
-                        .zip(&y64)
-                        .map(|(a, b)| (a * b).abs())
-                        .sum::<f64>();
-                let fac = (d - exact).abs() / (metrics::EPS64 * bound);
-                println!("CHECK,ddot,{shape},forward,{fac:.3},<=1 (against a host sum in f64)");
+                let got = ndarray::arr1(&[d]).into_dyn();
+                check::<dot::Dot, f64>(&format!("ddot,{shape}"), "", &case, &ops64, got.view());
                 let s = time_gpu(ctx, reps, || {
                     std::hint::black_box(wgblas::resident::ddot(ctx, &gx64, &gy64).unwrap());
                 });
@@ -588,7 +620,7 @@ fn gemv_set(
     ga: &GpuMatrix<'_>,
     reps: usize,
     lab: Lab2,
-    check: bool,
+    checked: bool,
 ) {
     let (rows, cols) = host.dim();
     let mut r = StdRng::seed_from_u64(7);
@@ -624,22 +656,22 @@ fn gemv_set(
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
             }
             lab::set(Driver::Matvec, Variant::Auto);
-            if check {
+            if checked {
+                // sgemv's description's measure on these operands (the matrix as passed, x,
+                // y unread under beta = 0), against OpenBLAS.
                 call(&mut gy);
-                let got = gy.to_array().unwrap();
+                let got = gy.to_array().unwrap().into_dyn();
                 let stored = if f_order { host.t() } else { host.view() };
-                let zero = Array1::<f32>::zeros(m);
-                let op = match t {
-                    Transpose::No => stored.to_owned(),
-                    Transpose::Yes => stored.t().to_owned(),
-                };
-                let want = op
-                    .mapv(f64::from)
-                    .dot(&x.mapv(f64::from))
-                    .mapv(|v| v as f32);
-                let b = bounds::gemv(t, 1.0, stored, x.view(), 0.0, zero.view());
-                let fac = metrics::forward_factor(&got, &want, &b).unwrap();
-                println!("CHECK,sgemv,{shape},{layout},forward,{fac:.3},<=4");
+                let a = stored.as_standard_layout().into_owned();
+                let ops = Ops::vecs(a, x.clone(), Array1::from_elem(m, f32::NAN));
+                let case = Case::new(7, m, n).flags(Uplo::Upper, t, Diag::NonUnit);
+                check::<gemv::Gemv, f32>(
+                    &format!("sgemv,{shape},{layout}"),
+                    "",
+                    &case,
+                    &ops,
+                    got.view(),
+                );
             }
         }
     }
@@ -936,28 +968,10 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
     }
 }
 
-/// The largest |got − want| over the largest |want| (0 for equal arrays; NaN where either has
-/// a NaN).
-fn rel_diff<'a, T: Into<f64> + Copy + 'a>(
-    got: impl IntoIterator<Item = &'a T>,
-    want: impl IntoIterator<Item = &'a T>,
-) -> f64 {
-    let (mut d, mut m) = (0.0f64, 0.0f64);
-    for (g, w) in got.into_iter().zip(want) {
-        let (g, w): (f64, f64) = ((*g).into(), (*w).into());
-        if g.is_nan() || w.is_nan() {
-            return f64::NAN;
-        }
-        d = d.max((g - w).abs());
-        m = m.max(w.abs());
-    }
-    d / m.max(f64::MIN_POSITIVE)
-}
-
-/// On this adapter, each `Experimental` kernel of `x-l2` against the default one, on host
-/// operands of n = 1031 (partial tiles and units): `CHECK,` lines with the largest difference
-/// over the largest value (a wrong index reads O(1); rounding reads about 1e-6 in f32, 1e-15
-/// in f64). The kernels are pinned against OpenBLAS on lavapipe (tests/wgblas/kern12_level2.rs);
+/// On this adapter, each `Experimental` kernel of `x-l2` on host operands of n = 1031 (partial
+/// tiles and units), measured by its routine's description against OpenBLAS beside the
+/// threshold of `metrics::spec`: `CHECK,` lines tagged with the kernel (`twopass-forward`,
+/// ...). The kernels are pinned against OpenBLAS on lavapipe (tests/wgblas/kern12_level2.rs);
 /// this catches what another compiler does differently.
 fn cross_check(ctx: &Context) {
     let n = 1031;
@@ -965,93 +979,157 @@ fn cross_check(ctx: &Context) {
     let a = rand_mat(&mut r, n, n);
     let x = rand_vec(&mut r, n);
     let yv = rand_vec(&mut r, n);
-    let both = |driver: Driver, f: &dyn Fn() -> Vec<f64>| {
-        let want = f();
+    let none = || Array1::<f32>::from_vec(Vec::new());
+    /// `f` with `driver` on its `Experimental` kernel, back on `Auto` after.
+    fn on_exp<V>(driver: Driver, f: impl FnOnce() -> V) -> V {
         lab::set(driver, Variant::Experimental);
-        let got = f();
+        let v = f();
         lab::set(driver, Variant::Auto);
-        rel_diff(&got, &want)
+        v
+    }
+    let (no, yes, nonunit) = (Transpose::No, Transpose::Yes, Diag::NonUnit);
+    let sq = |uplo, t, alpha, beta| {
+        Case::new(11, n, n)
+            .flags(uplo, t, nonunit)
+            .scalars(alpha, beta)
     };
-    let f32s = |v: Vec<f32>| v.into_iter().map(f64::from).collect::<Vec<f64>>();
     for uplo in [Uplo::Lower, Uplo::Upper] {
         let u = if uplo == Uplo::Lower { "L" } else { "U" };
-        let d = both(Driver::Matvec, &|| {
+        let got = on_exp(Driver::Matvec, || {
             let mut y = yv.clone();
             blas::ssymv(ctx, uplo, 0.7, &a, &x, 0.9, &mut y).unwrap();
-            f32s(y.to_vec())
+            y.into_dyn()
         });
-        println!("CHECK,ssymv,n={n},{u}-C,twopass-vs-auto,{d:.1e},<=1e-4");
-        let d = both(Driver::Matvec, &|| {
+        let ops = Ops::vecs(a.clone(), x.clone(), yv.clone());
+        let case = sq(uplo, no, 0.7, 0.9);
+        check::<symv::Symv, f32>(
+            &format!("ssymv,n={n},{u}-C"),
+            "twopass",
+            &case,
+            &ops,
+            got.view(),
+        );
+        let got = on_exp(Driver::Matvec, || {
             let mut z = x.clone();
-            blas::strmv(ctx, uplo, Transpose::Yes, Diag::NonUnit, &a, &mut z).unwrap();
-            f32s(z.to_vec())
+            blas::strmv(ctx, uplo, yes, nonunit, &a, &mut z).unwrap();
+            z.into_dyn()
         });
-        println!("CHECK,strmv,n={n},{u}T-C,coldot4-vs-auto,{d:.1e},<=1e-4");
+        let ops = Ops::vecs(a.clone(), x.clone(), none());
+        let case = sq(uplo, yes, 1.0, 0.0);
+        check::<trmv::Trmv, f32>(
+            &format!("strmv,n={n},{u}T-C"),
+            "coldot4",
+            &case,
+            &ops,
+            got.view(),
+        );
         for (name, tag, driver) in [
             ("ssyr", "lines4", Driver::RankUpdate),
             ("ssyr2", "lines4", Driver::RankUpdate),
             ("ssyr", "f64sum", Driver::RankUpdateF64Sum),
             ("ssyr2", "f64sum", Driver::RankUpdateF64Sum),
         ] {
-            let d = both(driver, &|| {
+            let got = on_exp(driver, || {
                 let mut m = a.clone();
                 if name == "ssyr" {
                     blas::ssyr(ctx, uplo, 0.3, &x, &mut m).unwrap();
                 } else {
                     blas::ssyr2(ctx, uplo, 0.3, &x, &yv, &mut m).unwrap();
                 }
-                f32s(m.iter().copied().collect())
+                m.into_dyn()
             });
-            println!("CHECK,{name},n={n},{u}-C,{tag}-vs-auto,{d:.1e},<=1e-6");
+            let fields = format!("{name},n={n},{u}-C");
+            let case = sq(uplo, no, 0.3, 0.0);
+            if name == "ssyr" {
+                let ops = Ops::vecs(a.clone(), x.clone(), none());
+                check::<syr::Syr, f32>(&fields, tag, &case, &ops, got.view());
+            } else {
+                let ops = Ops::vecs(a.clone(), x.clone(), yv.clone());
+                check::<syr2::Syr2, f32>(&fields, tag, &case, &ops, got.view());
+            }
         }
         if ctx.native_f64() {
             let a64 = a.mapv(f64::from);
             let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
-            let d = both(Driver::Matvec, &|| {
+            let got = on_exp(Driver::Matvec, || {
                 let mut y = y64.clone();
                 blas::dsymv(ctx, uplo, 0.7, &a64, &x64, 0.9, &mut y).unwrap();
-                y.to_vec()
+                y.into_dyn()
             });
-            println!("CHECK,dsymv,n={n},{u}-C,wide64-vs-auto,{d:.1e},<=1e-12");
-            let d = both(Driver::Matvec, &|| {
+            let ops = Ops::vecs(a64.clone(), x64.clone(), y64.clone());
+            let case = sq(uplo, no, 0.7, 0.9);
+            check::<symv::Symv, f64>(
+                &format!("dsymv,n={n},{u}-C"),
+                "wide64",
+                &case,
+                &ops,
+                got.view(),
+            );
+            let got = on_exp(Driver::Matvec, || {
                 let mut z = x64.clone();
-                blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &a64, &mut z).unwrap();
-                z.to_vec()
+                blas::dtrmv(ctx, uplo, no, nonunit, &a64, &mut z).unwrap();
+                z.into_dyn()
             });
-            println!("CHECK,dtrmv,n={n},{u}N-C,wide64-vs-auto,{d:.1e},<=1e-12");
+            let ops = Ops::vecs(a64.clone(), x64.clone(), Array1::from_vec(Vec::new()));
+            let case = sq(uplo, no, 1.0, 0.0);
+            check::<trmv::Trmv, f64>(
+                &format!("dtrmv,n={n},{u}N-C"),
+                "wide64",
+                &case,
+                &ops,
+                got.view(),
+            );
         }
     }
     // op(A) with contiguous columns: Aᵀ of C-order A, and the F-order view Aᵀ with No-trans.
     let a64 = a.mapv(f64::from);
-    for (t, f_order, layout) in [(Transpose::Yes, false, "T-C"), (Transpose::No, true, "N-F")] {
-        let d = both(Driver::Matvec, &|| {
+    for (t, f_order, layout) in [(yes, false, "T-C"), (no, true, "N-F")] {
+        let got = on_exp(Driver::Matvec, || {
             let mut y = yv.clone();
             let m = if f_order { a.t() } else { a.view() };
             blas::sgemv(ctx, t, 0.7, m, &x, 0.9, &mut y).unwrap();
-            f32s(y.to_vec())
+            y.into_dyn()
         });
-        println!("CHECK,sgemv,n={n},{layout},coldot4-vs-auto,{d:.1e},<=1e-4");
+        let passed = if f_order { a.t() } else { a.view() };
+        let ops = Ops::vecs(
+            passed.as_standard_layout().into_owned(),
+            x.clone(),
+            yv.clone(),
+        );
+        let case = sq(Uplo::Upper, t, 0.7, 0.9);
+        check::<gemv::Gemv, f32>(
+            &format!("sgemv,n={n},{layout}"),
+            "coldot4",
+            &case,
+            &ops,
+            got.view(),
+        );
         if ctx.native_f64() {
             let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
-            let d = both(Driver::Matvec, &|| {
+            let got = on_exp(Driver::Matvec, || {
                 let mut y = y64.clone();
                 let m = if f_order { a64.t() } else { a64.view() };
                 blas::dgemv(ctx, t, 0.7, m, &x64, 0.9, &mut y).unwrap();
-                y.to_vec()
+                y.into_dyn()
             });
-            println!("CHECK,dgemv,n={n},{layout},wide64-vs-auto,{d:.1e},<=1e-12");
+            let passed = if f_order { a64.t() } else { a64.view() };
+            let ops = Ops::vecs(passed.as_standard_layout().into_owned(), x64, y64);
+            let fields = format!("dgemv,n={n},{layout}");
+            check::<gemv::Gemv, f64>(&fields, "wide64", &case, &ops, got.view());
         }
     }
     for (tag, driver) in [
         ("lines4", Driver::RankUpdate),
         ("f64sum", Driver::RankUpdateF64Sum),
     ] {
-        let d = both(driver, &|| {
+        let got = on_exp(driver, || {
             let mut m = a.clone();
             blas::sger(ctx, 0.3, &x, &yv, &mut m).unwrap();
-            f32s(m.iter().copied().collect())
+            m.into_dyn()
         });
-        println!("CHECK,sger,n={n},C,{tag}-vs-auto,{d:.1e},<=1e-6");
+        let ops = Ops::vecs(a.clone(), x.clone(), yv.clone());
+        let case = sq(Uplo::Upper, no, 0.3, 0.0);
+        check::<ger::Ger, f32>(&format!("sger,n={n},C"), tag, &case, &ops, got.view());
     }
 }
 

@@ -1,8 +1,11 @@
 //! Level 3 speed report on GPU-resident operands: GPU time (timestamp queries, kernels only) of
 //! sgemm in every transpose and storage order, of sgemm on the rectangular shape set, of the
-//! other Level 3 routines and of sgemm_batched (shape `BxMxNxK`, C order, per product checked), each result checked with its DESIGN.md §2 metric at sizes up to
-//! `--check` (against OpenBLAS for the forward factors, by the backward residual for strsm), so
-//! every figure is a strict-FP32 result that passes.
+//! other Level 3 routines and of sgemm_batched (shape `BxMxNxK`, C order, per product checked),
+//! on the operands of their test descriptions (`tests/wgblas/describe`, through
+//! `benches/support/described.rs`), each result checked at sizes up to `--check` as the tests
+//! check it: the description's measure against OpenBLAS (forward factors; the backward residual
+//! for strsm) within its threshold of `metrics::spec` (a failure panics), so every figure is a
+//! strict-FP32 result that passes.
 //!
 //! Every measurement prints one `ROW,<routine>,<shape>,<layout>,resident,TFLOP/s,<value>` line
 //! (`../shared/BENCH.md`; flops counted per routine: 2mnk for gemm, n³ for syrk, gemmtr, trmm
@@ -10,8 +13,8 @@
 //! run and the factor on a `#` line beside it.
 //!
 //! f64 (where the adapter has `SHADER_F64`): dgemm NN-C at `--dgemm-n` (section `dgemm`) and
-//! dgemm_batched on the `--batched` shapes (section `dbatched`), checked against OpenBLAS
-//! dgemm with eps = 2^-52.
+//! dgemm_batched on the `--batched` shapes (section `dbatched`), on the f64 forms of the same
+//! descriptions, checked against OpenBLAS dgemm with eps = 2^-52.
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
 //! [--dgemm-n 4096,8192]
@@ -25,11 +28,7 @@ extern "C" {
     fn openblas_set_num_threads(n: std::os::raw::c_int);
 }
 
-use ndarray::{Array2, ShapeBuilder};
-use ndarray_rand::rand_distr::Uniform;
-use ndarray_rand::RandomExt;
-use wgblas::metrics::{self, bounds};
-use wgblas::{blas, Context, Diag, GpuMatrix, MatrixLayout, Side, Transpose, Uplo};
+use wgblas::{Context, Diag, Side, Transpose, Uplo};
 
 const RECT: &str =
     "4096x4096x128,4096x4096x1024,128x4096x4096,8192x64x8192,64x8192x8192,4097x4097x4097,1000x1000x1000,3000x5000x700";
@@ -38,10 +37,16 @@ const LAYOUTS: &str = "NN-C,NT-C,TN-C,TT-C,NN-F,NT-F,TN-F,TT-F";
 
 #[path = "support/args.rs"]
 mod args;
-#[path = "support/openblas.rs"]
-mod openblas;
 #[path = "support/timing.rs"]
 mod timing;
+
+#[path = "../benches/support/described.rs"]
+mod described;
+use described::*;
+
+use common::{BLayout, Layout};
+use describe::timing::Timed;
+use describe::{Case, Elem, Routine};
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
@@ -86,25 +91,6 @@ fn row(routine: &str, shape: &str, layout: &str, flops: f64, t: &[f64], check: &
     );
 }
 
-fn order(f_order: bool) -> MatrixLayout {
-    if f_order {
-        MatrixLayout::ColMajor
-    } else {
-        MatrixLayout::RowMajor
-    }
-}
-
-/// `v` as an array in F (column-major) or C order.
-fn in_order(v: &Array2<f32>, f_order: bool) -> Array2<f32> {
-    if f_order {
-        let mut out = Array2::zeros(v.dim().f());
-        out.assign(v);
-        out
-    } else {
-        v.to_owned()
-    }
-}
-
 fn tr(c: u8) -> Transpose {
     if c == b'T' {
         Transpose::Yes
@@ -113,201 +99,105 @@ fn tr(c: u8) -> Transpose {
     }
 }
 
-/// The stored shape of an operand whose op form is rows×cols.
-fn stored(t: Transpose, rows: usize, cols: usize) -> (usize, usize) {
-    match t {
-        Transpose::No => (rows, cols),
-        Transpose::Yes => (cols, rows),
-    }
+/// The GPU times of description `R`'s call on `case` (resident operands: row-major, or
+/// column-major where the case is in F order), and, when `checked`, the verdict of a fresh
+/// checked call (the description's measure against OpenBLAS within its threshold; a failure
+/// panics).
+fn timed<R: Routine, T: Elem>(
+    ctx: &Context,
+    case: Case,
+    reps: usize,
+    checked: bool,
+) -> (Vec<f64>, String) {
+    let mut t = Timed::<R, T>::unchecked(case, true);
+    let times = time(ctx, reps, || t.call(ctx));
+    drop(t);
+    let verdict = if checked {
+        Timed::<R, T>::new(ctx, case, true).verdict()
+    } else {
+        String::from("not checked at this size")
+    };
+    (times, verdict)
 }
 
 /// sgemm m×n×k in `layout` (e.g. `TN-F`), timed, checked at sizes ≤ `check`.
-fn sgemm(
-    ctx: &Context,
-    (m, n, k): (usize, usize, usize),
-    layout: &str,
-    reps: usize,
-    check: usize,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let dist = Uniform::new(-1.0f32, 1.0)?;
+fn sgemm(ctx: &Context, (m, n, k): (usize, usize, usize), layout: &str, reps: usize, check: usize) {
     let lb = layout.as_bytes();
-    let (ta, tb, f) = (tr(lb[0]), tr(lb[1]), lb[3] == b'F');
-    let a = in_order(&Array2::random(stored(ta, m, k), dist), f);
-    let b = in_order(&Array2::random(stored(tb, k, n), dist), f);
-    let (ga, gb) = (ctx.upload_matrix(&a)?, ctx.upload_matrix(&b)?);
-    let mut gc = GpuMatrix::<f32>::zeros(ctx, (m, n), order(f))?;
-    let t = time(ctx, reps, || {
-        blas::sgemm(ctx, ta, tb, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
-    });
-    let mut metric = String::from("factor not checked at this size");
-    if m.max(n).max(k) <= check {
-        let got = gc.to_array()?;
-        let zero = Array2::<f32>::zeros((m, n));
-        let mut reference = zero.clone();
-        wgblas_oracle_sgemm(ta, tb, &a, &b, &mut reference);
-        let bound = bounds::gemm(ta, tb, 1.0, a.view(), b.view(), 0.0, zero.view());
-        let fct = metrics::forward_factor(&got, &reference, &bound)?;
-        metric = format!("forward factor {fct:.3} (≤ 1)");
-    }
+    let (ta, tb) = (tr(lb[0]), tr(lb[1]));
+    let l = if lb[3] == b'F' { Layout::F } else { Layout::C };
+    let case = Case::mnk((m * n + k) as u64, m, n, k)
+        .flags(Uplo::Upper, ta, Diag::NonUnit)
+        .transb(tb)
+        .mats([l; 3]);
+    let checked = m.max(n).max(k) <= check;
+    let (t, metric) = timed::<gemm::Gemm, f32>(ctx, case, reps, checked);
     let flops = 2.0 * m as f64 * n as f64 * k as f64;
     row("sgemm", &format!("{m}x{n}x{k}"), layout, flops, &t, &metric);
-    Ok(())
 }
 
-/// OpenBLAS sgemm, row-major, `c = op(a)·op(b)`.
-fn wgblas_oracle_sgemm(
-    ta: Transpose,
-    tb: Transpose,
-    a: &Array2<f32>,
-    b: &Array2<f32>,
-    c: &mut Array2<f32>,
-) {
-    use cblas_sys::*;
-    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
-    let (m, n) = c.dim();
-    let k = if ta == Transpose::No {
-        a.ncols()
-    } else {
-        a.nrows()
-    };
-    let t = |t| {
-        if t == Transpose::No {
-            CBLAS_TRANSPOSE::CblasNoTrans
-        } else {
-            CBLAS_TRANSPOSE::CblasTrans
-        }
-    };
-    unsafe {
-        cblas_sgemm(
-            CBLAS_LAYOUT::CblasRowMajor,
-            t(ta),
-            t(tb),
-            m as i32,
-            n as i32,
-            k as i32,
-            1.0,
-            a.as_ptr(),
-            a.ncols().max(1) as i32,
-            b.as_ptr(),
-            b.ncols().max(1) as i32,
-            0.0,
-            c.as_mut_ptr(),
-            n.max(1) as i32,
-        )
-    }
-}
-
-/// The other Level 3 routines at n×n×n, C order, resident.
-fn level3(
-    ctx: &Context,
-    n: usize,
-    reps: usize,
-    check: usize,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let dist = Uniform::new(-1.0f32, 1.0)?;
+/// The other Level 3 routines at n×n×n, C order, resident: alpha = 1, beta = 0.5, the lower
+/// triangle (the upper for ssyrk), a non-unit diagonal; `flops` per call: n³ for syrk, gemmtr,
+/// trmm and trsm, 2n³ for syr2k and symm.
+fn level3(ctx: &Context, n: usize, reps: usize, check: usize) {
     let (no, yes, lo, up) = (Transpose::No, Transpose::Yes, Uplo::Lower, Uplo::Upper);
-    let (left, right, nonunit) = (Side::Left, Side::Right, Diag::NonUnit);
-    let a = Array2::random((n, n), dist);
-    let b = Array2::random((n, n), dist);
-    let c0 = Array2::random((n, n), dist);
-    // A lower triangle with a dominant diagonal (NaN above: never read), for trmm and trsm.
-    let t = Array2::from_shape_fn((n, n), |(i, j)| {
-        if i == j {
-            2.0 + a[[i, j]].abs()
-        } else if i > j {
-            a[[i, j]] / n as f32
-        } else {
-            f32::NAN
-        }
-    });
-    let (ga, gb, gt) = (
-        ctx.upload_matrix(&a)?,
-        ctx.upload_matrix(&b)?,
-        ctx.upload_matrix(&t)?,
+    let (left, right) = (Side::Left, Side::Right);
+    let case = |uplo, trans, side| {
+        Case::mnk(n as u64, n, n, n)
+            .flags(uplo, trans, Diag::NonUnit)
+            .side(side)
+            .scalars(1.0, 0.5)
+    };
+    let n3 = (n as f64).powi(3);
+    let shape = format!("{n}x{n}x{n}");
+    // One routine: timed (and checked), its ROW printed.
+    let one = |name: &str, layout: &str, flops: f64, (times, metric): (Vec<f64>, String)| {
+        row(name, &shape, layout, flops, &times, &metric)
+    };
+    let c = n <= check;
+    one(
+        "sgemmtr",
+        "-",
+        n3,
+        timed::<gemmtr::Gemmtr, f32>(ctx, case(lo, no, left), reps, c),
     );
-    let nf = n as f64;
-    let cases: [(&str, &str, f64); 8] = [
-        ("sgemmtr", "-", nf.powi(3)),
-        ("ssyrk", "-", nf.powi(3)),
-        ("ssyr2k", "-", 2.0 * nf.powi(3)),
-        ("ssymm", "L", 2.0 * nf.powi(3)),
-        ("strmm", "L", nf.powi(3)),
-        ("strmm", "R", nf.powi(3)),
-        ("strsm", "L", nf.powi(3)),
-        ("strsm", "R", nf.powi(3)),
-    ];
-    for (name, side, flops) in cases {
-        let mut gc =
-            ctx.upload_matrix(if name.starts_with("strmm") || name.starts_with("strsm") {
-                &b
-            } else {
-                &c0
-            })?;
-        let run = |gc: &mut GpuMatrix<f32>| {
-            match (name, side) {
-                ("sgemmtr", _) => blas::sgemmtr(ctx, lo, no, no, 1.0, &ga, &gb, 0.5, gc),
-                ("ssyrk", _) => blas::ssyrk(ctx, up, no, 1.0, &ga, 0.5, gc),
-                ("ssyr2k", _) => blas::ssyr2k(ctx, lo, yes, 1.0, &ga, &gb, 0.5, gc),
-                ("ssymm", _) => blas::ssymm(ctx, left, lo, 1.0, &gt, &gb, 0.5, gc),
-                ("strmm", "L") => blas::strmm(ctx, left, lo, no, nonunit, 1.0, &gt, gc),
-                ("strmm", _) => blas::strmm(ctx, right, lo, yes, nonunit, 1.0, &gt, gc),
-                ("strsm", "L") => blas::strsm(ctx, left, lo, no, nonunit, 1.0, &gt, gc),
-                _ => blas::strsm(ctx, right, lo, yes, nonunit, 1.0, &gt, gc),
-            }
-            .unwrap()
-        };
-        let times = time(ctx, reps, || run(&mut gc));
-        let mut metric = String::from("not checked at this size");
-        if n <= check {
-            let start = if name.starts_with("strmm") || name.starts_with("strsm") {
-                &b
-            } else {
-                &c0
-            };
-            let mut g = ctx.upload_matrix(start)?;
-            run(&mut g);
-            let got = g.to_array()?;
-            let sd = if side == "R" { right } else { left };
-            let trn = if side == "R" { yes } else { no };
-            metric = if name == "strsm" {
-                let res = metrics::trsm_residual(
-                    sd,
-                    lo,
-                    trn,
-                    nonunit,
-                    1.0,
-                    t.view(),
-                    got.view(),
-                    b.view(),
-                )?;
-                let bound = bounds::trsm(sd, lo, trn, nonunit, t.view(), got.view());
-                format!(
-                    "backward residual factor {:.3} (≤ 5)",
-                    metrics::backward_residual_factor(&res, &bound)?
-                )
-            } else {
-                let (reference, bound) = reference(name, sd, &a, &b, &c0, &t);
-                format!(
-                    "forward factor {:.3} (≤ 1)",
-                    metrics::forward_factor(&got, &reference, &bound)?
-                )
-            };
-        }
-        let layout = if side == "-" {
-            "-".to_string()
-        } else {
-            format!("{side}-C")
-        };
-        row(
-            name,
-            &format!("{n}x{n}x{n}"),
-            &layout,
-            flops,
-            &times,
-            &metric,
-        );
-    }
-    Ok(())
+    one(
+        "ssyrk",
+        "-",
+        n3,
+        timed::<syrk::Syrk, f32>(ctx, case(up, no, left), reps, c),
+    );
+    let syr2k = timed::<syr2k::Syr2k, f32>(ctx, case(lo, yes, left), reps, c);
+    one("ssyr2k", "-", 2.0 * n3, syr2k);
+    one(
+        "ssymm",
+        "L-C",
+        2.0 * n3,
+        timed::<symm::Symm, f32>(ctx, case(lo, no, left), reps, c),
+    );
+    one(
+        "strmm",
+        "L-C",
+        n3,
+        timed::<trmm::Trmm, f32>(ctx, case(lo, no, left), reps, c),
+    );
+    one(
+        "strmm",
+        "R-C",
+        n3,
+        timed::<trmm::Trmm, f32>(ctx, case(lo, yes, right), reps, c),
+    );
+    one(
+        "strsm",
+        "L-C",
+        n3,
+        timed::<trsm::Trsm, f32>(ctx, case(lo, no, left), reps, c),
+    );
+    one(
+        "strsm",
+        "R-C",
+        n3,
+        timed::<trsm::Trsm, f32>(ctx, case(lo, yes, right), reps, c),
+    );
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -332,7 +222,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let layouts = arg("--layouts", LAYOUTS);
         for n in list(&arg("--n", "1024,2048,4096,8192")) {
             for layout in layouts.split(',') {
-                sgemm(ctx, (n, n, n), layout, reps, check)?;
+                sgemm(ctx, (n, n, n), layout, reps, check);
             }
         }
     }
@@ -345,12 +235,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         for shape in rect.split(',') {
             let d = list(&shape.replace('x', ","));
-            sgemm(ctx, (d[0], d[1], d[2]), "NN-C", reps, check)?;
+            sgemm(ctx, (d[0], d[1], d[2]), "NN-C", reps, check);
         }
     }
     if sections.contains("level3") {
         for n in list(&arg("--level3-n", "4096,")) {
-            level3(ctx, n, reps, check)?;
+            level3(ctx, n, reps, check);
         }
     }
     let batched = || -> Result<Vec<Vec<usize>>, Box<dyn std::error::Error>> {
@@ -369,7 +259,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let has = |name: &str| sections.split(',').any(|s| s == name);
     if has("batched") {
         for d in batched()? {
-            sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check)?;
+            sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check);
         }
     }
     let f64_wanted = has("dgemm") || has("dbatched");
@@ -378,12 +268,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         if has("dgemm") {
             for n in list(&arg("--dgemm-n", "4096,8192")) {
-                dgemm(ctx, 1, (n, n, n), reps, check)?;
+                dgemm(ctx, 1, (n, n, n), reps, check);
             }
         }
         if has("dbatched") {
             for d in batched()? {
-                dgemm(ctx, d[0], (d[1], d[2], d[3]), reps, check)?;
+                dgemm(ctx, d[0], (d[1], d[2], d[3]), reps, check);
             }
         }
     }
@@ -391,58 +281,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// dgemm (`batch` = 1, shape `MxNxK`) or dgemm_batched (`BxMxNxK`) on resident C-order f64
-/// operands, NN-C, timed, each product checked against OpenBLAS dgemm (eps = 2^-52) at sizes
-/// ≤ `check`.
-fn dgemm(
-    ctx: &Context,
-    batch: usize,
-    (m, n, k): (usize, usize, usize),
-    reps: usize,
-    check: usize,
-) -> Result<(), Box<dyn std::error::Error>> {
-    use ndarray::{Array3, Axis};
-    let dist = Uniform::new(-1.0f64, 1.0)?;
-    let no = Transpose::No;
+/// operands, NN-C, timed, checked at sizes ≤ `check` (each product against OpenBLAS dgemm,
+/// eps = 2^-52).
+fn dgemm(ctx: &Context, batch: usize, (m, n, k): (usize, usize, usize), reps: usize, check: usize) {
     let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
-    let a = Array3::random((batch, m, k), dist);
-    let b = Array3::random((batch, k, n), dist);
-    let (got, t, routine, shape) = if batch == 1 {
-        let (a2, b2) = (a.index_axis(Axis(0), 0), b.index_axis(Axis(0), 0));
-        let (ga, gb) = (ctx.upload_matrix(&a2)?, ctx.upload_matrix(&b2)?);
-        let mut gc = GpuMatrix::<f64>::zeros(ctx, (m, n), MatrixLayout::RowMajor)?;
-        let t = time(ctx, reps, || {
-            blas::dgemm(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
-        });
-        let got = gc.to_array()?.insert_axis(Axis(0));
-        (got, t, "dgemm", format!("{m}x{n}x{k}"))
+    let case = Case::mnk((m * n + k) as u64, m, n, k);
+    let checked = m.max(n).max(k) <= check;
+    let (t, metric) = if batch == 1 {
+        timed::<gemm::Gemm, f64>(ctx, case, reps, checked)
     } else {
-        let (ga, gb) = (ctx.upload_batch(&a)?, ctx.upload_batch(&b)?);
-        let mut gc = wgblas::GpuBatch::<f64>::zeros(ctx, (batch, m, n))?;
-        let t = time(ctx, reps, || {
-            blas::dgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
-        });
-        (
-            gc.to_array()?,
-            t,
-            "dgemm_batched",
-            format!("{batch}x{m}x{n}x{k}"),
-        )
+        let case = case.batched(batch, [BLayout::C; 3]);
+        timed::<gemm_batched::GemmBatched, f64>(ctx, case, reps, checked)
     };
-    let mut metric = String::from("factor not checked at this size");
-    if m.max(n).max(k) <= check {
-        let zero = Array2::<f64>::zeros((m, n));
-        let mut worst = 0.0f64;
-        for p in 0..batch {
-            let (ap, bp) = (a.index_axis(Axis(0), p), b.index_axis(Axis(0), p));
-            let reference = openblas::dgemm(ap.view(), bp.view());
-            let bound = bounds::dgemm(no, no, 1.0, ap, bp, 0.0, zero.view());
-            let g = got.index_axis(Axis(0), p);
-            worst = worst.max(metrics::forward_factor_f64(&g, &reference, &bound)?);
-        }
-        metric = format!("largest forward factor (eps 2^-52) {worst:.3} (≤ 1)");
-    }
+    let (routine, shape) = if batch == 1 {
+        ("dgemm", format!("{m}x{n}x{k}"))
+    } else {
+        ("dgemm_batched", format!("{batch}x{m}x{n}x{k}"))
+    };
     row(routine, &shape, "NN-C", flops, &t, &metric);
-    Ok(())
 }
 
 /// sgemm_batched of `batch` products m×n×k on resident C-order batches (NN-C), timed, each
@@ -453,35 +309,10 @@ fn sgemm_batched(
     (m, n, k): (usize, usize, usize),
     reps: usize,
     check: usize,
-) -> Result<(), Box<dyn std::error::Error>> {
-    use ndarray::{Array3, Axis};
-    let dist = Uniform::new(-1.0f32, 1.0)?;
-    let a = Array3::random((batch, m, k), dist);
-    let b = Array3::random((batch, k, n), dist);
-    let (ga, gb) = (ctx.upload_batch(&a)?, ctx.upload_batch(&b)?);
-    let mut gc = wgblas::GpuBatch::<f32>::zeros(ctx, (batch, m, n))?;
-    let no = Transpose::No;
-    let t = time(ctx, reps, || {
-        blas::sgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
-    });
-    let mut metric = String::from("factor not checked at this size");
-    if m.max(n).max(k) <= check {
-        let got = gc.to_array()?;
-        let zero = Array2::<f32>::zeros((m, n));
-        let mut worst = 0.0f64;
-        for p in 0..batch {
-            let (ap, bp) = (
-                a.index_axis(Axis(0), p).to_owned(),
-                b.index_axis(Axis(0), p).to_owned(),
-            );
-            let mut reference = zero.clone();
-            wgblas_oracle_sgemm(no, no, &ap, &bp, &mut reference);
-            let bound = bounds::gemm(no, no, 1.0, ap.view(), bp.view(), 0.0, zero.view());
-            let g = got.index_axis(Axis(0), p).to_owned();
-            worst = worst.max(metrics::forward_factor(&g, &reference, &bound)?);
-        }
-        metric = format!("largest forward factor over the batch {worst:.3} (≤ 1)");
-    }
+) {
+    let case = Case::mnk((m * n + k) as u64, m, n, k).batched(batch, [BLayout::C; 3]);
+    let checked = m.max(n).max(k) <= check;
+    let (t, metric) = timed::<gemm_batched::GemmBatched, f32>(ctx, case, reps, checked);
     let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
     let shape = format!("{batch}x{m}x{n}x{k}");
     row("sgemm_batched", &shape, "NN-C", flops, &t, &metric);
@@ -489,13 +320,12 @@ fn sgemm_batched(
         // The same batch on the tile kernel (one 64×64 tile per product), for comparison with
         // the small-product kernel that the row above measures.
         use wgblas::tuning::{set_tuning, Tuning};
+        let mut tile = Timed::<gemm_batched::GemmBatched, f32>::unchecked(case, true);
         set_tuning(Some(Tuning {
             batch_small: Some(false),
             ..Tuning::default()
         }));
-        let t2 = time(ctx, reps, || {
-            blas::sgemm_batched(ctx, no, no, 1.0, &ga, &gb, 0.0, &mut gc).unwrap()
-        });
+        let t2 = time(ctx, reps, || tile.call(ctx));
         set_tuning(None);
         let med = flops / t2[t2.len() / 2] / 1e12;
         println!(
@@ -503,153 +333,4 @@ fn sgemm_batched(
             t2[t2.len() / 2] * 1e3
         );
     }
-    Ok(())
-}
-
-/// OpenBLAS's result and the §2 bound for the forward-factor routines of the report.
-fn reference(
-    name: &str,
-    side: Side,
-    a: &Array2<f32>,
-    b: &Array2<f32>,
-    c0: &Array2<f32>,
-    t: &Array2<f32>,
-) -> (Array2<f32>, Array2<f64>) {
-    use cblas_sys::*;
-    let n = a.nrows() as i32;
-    let (row, ntr, tr) = (
-        CBLAS_LAYOUT::CblasRowMajor,
-        CBLAS_TRANSPOSE::CblasNoTrans,
-        CBLAS_TRANSPOSE::CblasTrans,
-    );
-    let (clo, cup) = (CBLAS_UPLO::CblasLower, CBLAS_UPLO::CblasUpper);
-    let (no, yes) = (Transpose::No, Transpose::Yes);
-    let mut r = c0.clone();
-    // The lower triangle of t with zeros above, for OpenBLAS (which gets no NaN).
-    let tl = t.mapv(|v| if v.is_nan() { 0.0 } else { v });
-    let right = side == Side::Right;
-    unsafe {
-        match name {
-            "sgemmtr" => cblas_sgemm(
-                row,
-                ntr,
-                ntr,
-                n,
-                n,
-                n,
-                1.0,
-                a.as_ptr(),
-                n,
-                b.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
-            ),
-            "ssyrk" => cblas_ssyrk(
-                row,
-                cup,
-                ntr,
-                n,
-                n,
-                1.0,
-                a.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
-            ),
-            "ssyr2k" => cblas_ssyr2k(
-                row,
-                clo,
-                tr,
-                n,
-                n,
-                1.0,
-                a.as_ptr(),
-                n,
-                b.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
-            ),
-            "ssymm" => cblas_ssymm(
-                row,
-                CBLAS_SIDE::CblasLeft,
-                clo,
-                n,
-                n,
-                1.0,
-                tl.as_ptr(),
-                n,
-                b.as_ptr(),
-                n,
-                0.5,
-                r.as_mut_ptr(),
-                n,
-            ),
-            _ => {
-                r.assign(b);
-                cblas_strmm(
-                    row,
-                    if right {
-                        CBLAS_SIDE::CblasRight
-                    } else {
-                        CBLAS_SIDE::CblasLeft
-                    },
-                    clo,
-                    if right { tr } else { ntr },
-                    CBLAS_DIAG::CblasNonUnit,
-                    n,
-                    n,
-                    1.0,
-                    tl.as_ptr(),
-                    n,
-                    r.as_mut_ptr(),
-                    n,
-                )
-            }
-        }
-    }
-    let keep = |u: Uplo, r: &mut Array2<f32>| {
-        for ((i, j), v) in r.indexed_iter_mut() {
-            if (u == Uplo::Lower && i < j) || (u == Uplo::Upper && i > j) {
-                *v = c0[[i, j]];
-            }
-        }
-    };
-    let bound = match name {
-        "sgemmtr" => {
-            keep(Uplo::Lower, &mut r);
-            bounds::gemmtr(Uplo::Lower, no, no, 1.0, a.view(), b.view(), 0.5, c0.view())
-        }
-        "ssyrk" => {
-            keep(Uplo::Upper, &mut r);
-            bounds::syrk(Uplo::Upper, no, 1.0, a.view(), 0.5, c0.view())
-        }
-        "ssyr2k" => {
-            keep(Uplo::Lower, &mut r);
-            bounds::syr2k(Uplo::Lower, yes, 1.0, a.view(), b.view(), 0.5, c0.view())
-        }
-        "ssymm" => bounds::symm(
-            Side::Left,
-            Uplo::Lower,
-            1.0,
-            t.view(),
-            b.view(),
-            0.5,
-            c0.view(),
-        ),
-        _ => bounds::trmm(
-            side,
-            Uplo::Lower,
-            if right { yes } else { no },
-            Diag::NonUnit,
-            1.0,
-            t.view(),
-            b.view(),
-        ),
-    };
-    (r, bound)
 }

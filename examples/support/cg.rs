@@ -34,6 +34,21 @@ pub fn host_form<E>(
     dot: impl Fn(&Array1<f32>, &Array1<f32>) -> Result<f32, E>,
     axpy: impl Fn(f32, &Array1<f32>, &Array1<f32>) -> Result<Array1<f32>, E>,
 ) -> Result<Outcome, E> {
+    host_form_div(a, b, tol, max_iter, gemv, dot, axpy, |p, q| Ok(p / q))
+}
+
+/// [`host_form`] with the divisions (alpha and beta) pluggable too: `div(p, q) = p / q`.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+pub fn host_form_div<E>(
+    a: &Array2<f32>,
+    b: &Array1<f32>,
+    tol: f64,
+    max_iter: usize,
+    gemv: impl Fn(&Array2<f32>, &Array1<f32>) -> Result<Array1<f32>, E>,
+    dot: impl Fn(&Array1<f32>, &Array1<f32>) -> Result<f32, E>,
+    axpy: impl Fn(f32, &Array1<f32>, &Array1<f32>) -> Result<Array1<f32>, E>,
+    div: impl Fn(f32, f32) -> Result<f32, E>,
+) -> Result<Outcome, E> {
     let start = Instant::now();
     let mut x = Array1::<f32>::zeros(b.len());
     let mut r = b.clone();
@@ -43,11 +58,11 @@ pub fn host_form<E>(
     let mut iterations = 0;
     while iterations < max_iter && (rr as f64).sqrt() > tol * bnorm {
         let q = gemv(a, &p)?;
-        let alpha = rr / dot(&p, &q)?;
+        let alpha = div(rr, dot(&p, &q)?)?;
         x = axpy(alpha, &p, &x)?;
         r = axpy(-alpha, &q, &r)?;
         let rr_new = dot(&r, &r)?;
-        p = axpy(rr_new / rr, &p, &r)?;
+        p = axpy(div(rr_new, rr)?, &p, &r)?;
         rr = rr_new;
         iterations += 1;
     }

@@ -2,7 +2,7 @@
 //! value) and still be right.
 //!
 //! These are the metrics of DESIGN.md §2, public so that users can check their own results the
-//! way the crate's tests do. Four families:
+//! way the crate's tests do. Four families, and the device's own division:
 //!
 //! - **exact index** (`isamax`, `idamax`): the indices must be equal.
 //! - **ULP distance** ([`ulp_distance_f32`], [`ulp_distance_f64`], [`max_ulp_f32`],
@@ -17,6 +17,10 @@
 //! - **backward residual factor** ([`backward_residual_factor`], with [`trsv_residual`] /
 //!   [`trsm_residual`]): for triangular solves, the computed solution is put back into the
 //!   equation: `max_i |(op(T)·x_gpu)_i − b_i| / (EPS · bound_i)`.
+//!
+//! - **device division** ([`ulp_error_f32`] against [`WGSL_DIV_ULP`]): `GpuScalar::div` and
+//!   `GpuScalar::recip`, which no routine of the table covers, within the 2.5 ULP that WGSL
+//!   grants an f32 division.
 //!
 //! [`spec`] gives the metric and threshold of each of the 26 routines; a result passes when its
 //! metric is `≤ threshold` ([`Spec::passes`]).
@@ -58,12 +62,14 @@
 //! ```
 
 pub mod bounds;
+mod division;
 mod factor;
 mod residual;
 mod shared;
 mod spec;
 mod ulp;
 
+pub use division::{ulp_error_f32, WGSL_DIV_ULP};
 pub use factor::{
     backward_residual_factor, backward_residual_factor_f64, forward_factor, forward_factor_f64,
     forward_factor_scalar,

@@ -1,6 +1,7 @@
 //! The context: adapter choice, errors, sharing across threads.
 
 use ndarray::{Array1, Array2};
+use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
 use wgblas::{blas, wgpu, Context, ContextOptions, Error, GpuVector, Transpose};
 
@@ -113,9 +114,12 @@ fn shared_context_serves_many_threads() {
                     let a = rand_mat(&mut r, 33, 17);
                     let b = rand_mat(&mut r, 17, 9);
                     let c = a.gpu_gemm(&b).unwrap();
-                    let reference = a.dot(&b);
-                    let err = (&c - &reference).iter().fold(0f32, |m, v| m.max(v.abs()));
-                    assert!(err < 1e-5, "thread {t}: error {err}");
+                    let (no, zero) = (Transpose::No, Array2::<f32>::zeros((33, 9)));
+                    let reference =
+                        oracle::sgemm(no, no, 1.0, a.view(), b.view(), 0.0, zero.view());
+                    let bound = bounds::gemm(no, no, 1.0, a.view(), b.view(), 0.0, zero.view());
+                    let f = metrics::forward_factor(&c, &reference, &bound).unwrap();
+                    crate::describe::passes("sgemm", f, &format!("thread {t}"));
                 }
             })
         })

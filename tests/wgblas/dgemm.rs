@@ -106,17 +106,25 @@ fn edge_hand_values_and_exact_scalars() {
     let b = array![[5.0f64, 6.0], [7.0, 8.0]];
     assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
     // alpha and beta reach the kernel as f64 (0.1 is not an f32): C = 0.1·AB + 0.3·C, with
-    // every sum exact, rounds exactly as on the host.
-    let mut c = Array2::<f64>::ones((2, 2));
+    // every sum exact, within dgemm's forward factor (metrics::spec, units of 2^-52) of the
+    // host's value, which an f32 alpha or beta would miss by ~2^-24 relative.
+    let c0 = Array2::<f64>::ones((2, 2));
+    let mut c = c0.clone();
     a.gpu_gemm_inplace(0.1, &b, 0.3, &mut c).unwrap();
     let want = array![[19.0, 22.0], [43.0, 50.0]].mapv(|v: f64| 0.1 * v + 0.3);
-    let f = metrics::forward_factor_f64(&c, &want, &Array2::from_elem((2, 2), 1.0)).unwrap();
-    assert!(f <= threshold(), "{c:?} vs {want:?}");
-    // A value that f32 cannot hold at all survives: 1e300·(AB)·1e-300-ish.
+    let no = Transpose::No;
+    let bound = bounds::dgemm(no, no, 0.1, a.view(), b.view(), 0.3, c0.view());
+    let f = metrics::forward_factor_f64(&c, &want, &bound).unwrap();
+    assert!(f <= threshold(), "{c:?} vs {want:?}: factor {f}");
+    // A value that f32 cannot hold at all survives: 1e-300·1e300, against the host's product
+    // within the forward factor.
     let tiny = array![[1e-300f64]];
     let huge = array![[1e300f64]];
     let p = tiny.gpu_gemm(&huge).unwrap();
-    assert!((p[[0, 0]] - 1.0).abs() <= 4.0 * f64::EPSILON, "{p:?}");
+    let zero = Array2::<f64>::zeros((1, 1));
+    let bound = bounds::dgemm(no, no, 1.0, tiny.view(), huge.view(), 0.0, zero.view());
+    let f = metrics::forward_factor_f64(&p, &array![[1e-300 * 1e300]], &bound).unwrap();
+    assert!(f <= threshold(), "{p:?}: factor {f}");
 }
 
 /// DESIGN.md §3 in f64: beta = 0 never reads C, alpha = 0 reads neither A nor B, k = 0 gives

@@ -18,8 +18,14 @@ impl Routine for Dot {
     const ID: Id = Id("dot", Out::R);
 
     /// The BLAS-layer call; on resident operands also `resident::sdot`/`ddot` (the result kept
-    /// on the device as a `GpuScalar`), which must give the same bits.
+    /// on the device as a `GpuScalar`), which must give the same bits. A timed call
+    /// (`describe::timing`) on resident operands runs that resident form alone, its result
+    /// kept on the device and not read back: what a resident bench times.
     fn call<T: Elem>(ctx: &Context, _: &Case, s: &mut Slots<T>) -> wgblas::Result<()> {
+        if matches!(s.x, VecSlot::Dev(_)) && describe::timing::timing() {
+            T::dot_kept(ctx, s.x.r(), s.y.r())?;
+            return Ok(());
+        }
         let d = T::dot(ctx, s.x.r(), s.y.r())?;
         if matches!(s.x, VecSlot::Dev(_)) {
             let g = T::dot_resident(ctx, s.x.r(), s.y.r())?;

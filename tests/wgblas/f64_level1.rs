@@ -5,7 +5,7 @@
 
 use ndarray::{array, s, Array1, ArrayView1};
 use rand::Rng;
-use wgblas::metrics::{self, EPS64};
+use wgblas::metrics;
 use wgblas::prelude::*;
 use wgblas::{blas, Error};
 
@@ -207,17 +207,18 @@ fn drot_drotm_edges() {
     assert!(x[0].is_nan() && y[0].is_nan());
     assert_eq!((x[1], y[1]), (5.0, 1.0));
     // flag −1 with f64 entries (not f32-representable): x ← 0.1·x + 0.2·y, y ← 0.3·x + 0.7·y
-    // at x = y = 1, exact sums of the f64 entries, so within eps·(|h11| + |h12|) of the host sum.
-    let (mut x, mut y) = (array![1.0f64], array![1.0f64]);
-    blas::drotm(
-        ctx(),
-        x.view_mut(),
-        y.view_mut(),
-        [-1.0, 0.1, 0.3, 0.2, 0.7],
-    )
-    .unwrap();
-    assert!((x[0] - (0.1 + 0.2)).abs() <= EPS64 * 0.3, "{}", x[0]);
-    assert!((y[0] - (0.3 + 0.7)).abs() <= EPS64, "{}", y[0]);
+    // at x = y = 1, exact products of the f64 entries, so within rotm's forward factor
+    // (metrics::spec, units of 2^-52, bounds |h11 x| + |h12 y| and |h21 x| + |h22 y|) of the
+    // host sums.
+    let param = [-1.0, 0.1, 0.3, 0.2, 0.7];
+    let (x0, y0) = (array![1.0f64], array![1.0f64]);
+    let (mut x, mut y) = (x0.clone(), y0.clone());
+    blas::drotm(ctx(), x.view_mut(), y.view_mut(), param).unwrap();
+    let (bx, by) = <f64 as describe::Elem>::rotm_bound(param, &x0, &y0);
+    for (got, want, bound) in [(&x, 0.1 + 0.2, bx), (&y, 0.3 + 0.7, by)] {
+        let f = metrics::forward_factor_f64(got, &array![want], &bound).unwrap();
+        describe::passes("srotm", f, &format!("drotm flag −1: {got} vs {want}"));
+    }
     let nan = f64::from_bits(0x7ff8_0000_dead_beef);
     let (mut x, mut y) = (array![nan, 1.0], array![2.0f64, nan]);
     blas::drotm(

@@ -2,6 +2,7 @@
 //! submission, the bounded buffer pool, and errors of resident operands.
 
 use ndarray::{array, Array1, Array2};
+use wgblas::metrics;
 use wgblas::{blas, resident, Context, Error, GpuMatrix, GpuVector, MatrixLayout, Transpose};
 
 use crate::common::*;
@@ -16,15 +17,17 @@ fn chain_is_one_submission_and_one_readback() {
     let gx = ctx.upload_vector(&x).unwrap();
     let mut gy = GpuVector::<f32>::zeros(&ctx, 40).unwrap();
     let mut gz = GpuVector::<f32>::zeros(&ctx, 40).unwrap();
+    let mut gw = GpuVector::<f32>::zeros(&ctx, 40).unwrap();
     let (s0, r0) = (ctx.submissions(), ctx.readbacks());
-    // y = A·x; z = A·y; alpha = (x·z)/(y·y); z ← alpha·x + z; n = ‖z‖: eight calls.
+    // y = A·x; z = A·y; alpha = (x·z)/(y·y); w = z; w ← alpha·x + w; n = ‖w‖: nine calls.
     blas::sgemv(&ctx, Transpose::No, 1.0, &ga, &gx, 0.0, &mut gy).unwrap();
     blas::sgemv(&ctx, Transpose::No, 1.0, &ga, &gy, 0.0, &mut gz).unwrap();
     let xz = resident::sdot(&ctx, &gx, &gz).unwrap();
     let yy = resident::sdot(&ctx, &gy, &gy).unwrap();
     let alpha = xz.div(&yy).unwrap();
-    blas::saxpy(&ctx, &alpha, &gx, &mut gz).unwrap();
-    let norm = resident::snrm2(&ctx, &gz).unwrap();
+    blas::scopy(&ctx, &gz, &mut gw).unwrap();
+    blas::saxpy(&ctx, &alpha, &gx, &mut gw).unwrap();
+    let norm = resident::snrm2(&ctx, &gw).unwrap();
     assert_eq!(
         (ctx.submissions(), ctx.readbacks()),
         (s0, r0),
@@ -36,17 +39,39 @@ fn chain_is_one_submission_and_one_readback() {
         (s0 + 1, r0 + 1),
         "read-back: one submission, one map"
     );
-    // The same chain on the host in f64.
-    let a64 = a.mapv(f64::from);
-    let x64 = x.mapv(f64::from);
-    let y64 = a64.dot(&x64);
-    let z64 = a64.dot(&y64);
-    let alpha64 = x64.dot(&z64) / y64.dot(&y64);
-    let expect = (&x64 * alpha64 + &z64).dot(&(&x64 * alpha64 + &z64)).sqrt();
+    // Each step against OpenBLAS on the inputs it had (the previous steps' results, read
+    // back), with its routine's metric and threshold (metrics::spec), the division with
+    // WGSL's (metrics::WGSL_DIV_ULP).
+    let y = gy.to_array().unwrap();
+    let z = gz.to_array().unwrap();
+    let zero = Array1::<f32>::zeros(40);
+    let no = Transpose::No;
+    for (input, out, what) in [(&x, &y, "y = A·x"), (&y, &z, "z = A·y")] {
+        let want = oracle::sgemv(no, 1.0, a.view(), input.view(), 0.0, zero.view());
+        let bound = metrics::bounds::gemv(no, 1.0, a.view(), input.view(), 0.0, zero.view());
+        let f = metrics::forward_factor(out, &want, &bound).unwrap();
+        crate::describe::passes("sgemv", f, what);
+    }
+    let (xz, yy, alpha) = (xz.get().unwrap(), yy.get().unwrap(), alpha.get().unwrap());
+    for (d, (u, v), what) in [(xz, (&x, &z), "x·z"), (yy, (&y, &y), "y·y")] {
+        let want = oracle::sdot(u.view(), v.view());
+        let bound = metrics::bounds::dot(u.view(), v.view());
+        let f = metrics::forward_factor_scalar(d, want, bound);
+        crate::describe::passes("sdot", f, what);
+    }
+    let e = metrics::ulp_error_f32(alpha, f64::from(xz) / f64::from(yy));
     assert!(
-        (f64::from(got) - expect).abs() <= 1e-4 * expect,
-        "{got} vs {expect}"
+        e <= metrics::WGSL_DIV_ULP,
+        "alpha = {xz}/{yy} = {alpha}: {e} ULP"
     );
+    let w = gw.to_array().unwrap();
+    let want = oracle::saxpy(alpha, x.view(), z.view());
+    let bound = metrics::bounds::axpy(alpha, x.view(), z.view());
+    let f = metrics::forward_factor(&w, &want, &bound).unwrap();
+    crate::describe::passes("saxpy", f, "w = alpha·x + z");
+    let exact = w.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>().sqrt() as f32;
+    let u = metrics::ulp_distance_f32(got, exact) as f64;
+    crate::describe::passes("snrm2", u, &format!("‖w‖ = {got} vs {exact}"));
 }
 
 #[test]
@@ -178,13 +203,14 @@ fn upload_and_read_back_keep_values_and_layout() {
 mod cg;
 
 /// The resident CG of `examples/cg.rs` against its host form on 1138_bus (diagonally scaled,
-/// b = Â·ones), 30 iterations each. Both run the same kernels on the same data; they differ
-/// only where the resident form divides on the device (WGSL allows 2.5 ULP for f32 division,
-/// the host divides correctly rounded) and in where alpha's sign is applied, so their iterates
-/// agree to a few eps per iteration, amplified by CG's sensitivity: checked here as ≤ 1e-4
-/// relative, against iterates that change by O(1) per iteration, and the same residual norm.
+/// b = Â·ones), 30 iterations each. Both run the same kernels on the same data; with the host
+/// form's two divisions done on the device too (`GpuScalar::div` on the host values, as the
+/// resident form divides its kept scalars), every step computes the same bits, so the iterates
+/// must be equal: exact equality, each step's own accuracy being checked by its routine's tests
+/// (and the division by `device_scalars_hand_values`).
 #[test]
 fn resident_cg_follows_the_host_form_on_1138_bus() {
+    use crate::describe::Elem;
     use wgblas::prelude::*;
     let a = crate::oracle_l2::bus_1138();
     let n = a.nrows();
@@ -192,7 +218,7 @@ fn resident_cg_follows_the_host_form_on_1138_bus() {
     let a = Array2::from_shape_fn((n, n), |(i, j)| a[[i, j]] * d[i] * d[j]);
     let b = a.dot(&Array1::<f32>::ones(n));
     let iterations = 30;
-    let host = cg::host_form(
+    let host = cg::host_form_div(
         &a,
         &b,
         0.0,
@@ -200,23 +226,18 @@ fn resident_cg_follows_the_host_form_on_1138_bus() {
         |a, p| a.gpu_gemv(p),
         |x, y| x.gpu_dot(y),
         |s, x, y| x.gpu_axpy(s, y),
+        |p, q| f32::device(ctx(), p)?.div(&f32::device(ctx(), q)?)?.get(),
     )
     .unwrap();
     let dev = cg::resident_form(ctx(), &a, &b, 0.0, iterations, iterations).unwrap();
     assert_eq!((host.iterations, dev.iterations), (iterations, iterations));
-    let norm = |v: &Array1<f32>| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
-    let diff = norm(&(&host.x - &dev.x)) / norm(&host.x);
-    assert!(
-        diff <= 1e-4,
-        "resident iterate differs from the host form's by {diff:e} (relative)"
-    );
-    let residual = |x: &Array1<f32>| norm(&(&b - &a.dot(x))) / norm(&b);
-    let (rh, rd) = (residual(&host.x), residual(&dev.x));
-    assert!(
-        (rh - rd).abs() <= 1e-3 * rh,
-        "residuals {rh:e} (host) and {rd:e} (resident)"
+    assert_eq!(
+        host.x, dev.x,
+        "the resident iterate differs from the host form's"
     );
     // And CG really progressed: 30 iterations cut the residual well below its start.
+    let norm = |v: &Array1<f32>| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    let rh = norm(&(&b - &a.dot(&host.x))) / norm(&b);
     assert!(rh < 0.5, "host residual {rh}");
 }
 
@@ -230,9 +251,10 @@ fn device_scalars_hand_values() {
     assert_eq!(resident::isamax(ctx(), &g).unwrap().get().unwrap(), 1);
     assert_eq!(dot.div(&norm).unwrap().get().unwrap(), 5.0); // 25 / 5, exact
     assert_eq!(norm.neg().unwrap().get().unwrap(), -5.0);
-    // 1/5 is not representable; WGSL allows 2.5 ULP for f32 division.
+    // 1/5 is not representable; WGSL allows 2.5 ULP for f32 division (metrics::WGSL_DIV_ULP).
     let r = norm.recip().unwrap().get().unwrap();
-    assert!(wgblas::metrics::ulp_distance_f32(r, 0.2) <= 2, "1/5 = {r}");
+    let e = metrics::ulp_error_f32(r, 1.0 / 5.0);
+    assert!(e <= metrics::WGSL_DIV_ULP, "1/5 = {r}: {e} ULP");
     // An empty vector: sdot and sasum are 0, isamax is an error.
     let e = GpuVector::<f32>::zeros(ctx(), 0).unwrap();
     assert_eq!(resident::sdot(ctx(), &e, &e).unwrap().get().unwrap(), 0.0);

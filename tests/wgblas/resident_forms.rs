@@ -3,6 +3,7 @@
 //! from `resident`).
 
 use ndarray::{array, Array1, Array2};
+use wgblas::metrics::{self, bounds};
 use wgblas::{blas, resident, Context, GpuMatrix, GpuVector, MatrixLayout};
 
 use crate::common::*;
@@ -83,20 +84,30 @@ fn short_resident_methods_match_the_host_and_stay_resident() {
         "short forms waited"
     );
     assert_eq!(gc.dim(), (23, 9));
-    let close = |got: f32, want: f32| (got - want).abs() <= 1e-4 * (1.0 + want.abs());
-    let c = gc.to_array().unwrap();
-    for (g, w) in c.iter().zip(a.dot(&b).iter()) {
-        assert!(close(*g, *w), "gemm {g} vs {w}");
-    }
-    for (g, w) in gv.to_array().unwrap().iter().zip(a.dot(&x).iter()) {
-        assert!(close(*g, *w), "gemv {g} vs {w}");
-    }
-    assert!(close(gd.get().unwrap(), x.dot(&y)));
-    let z = &x * -1.5 + &y;
-    for (g, w) in gz.to_array().unwrap().iter().zip(z.iter()) {
-        assert!(close(*g, *w), "axpy {g} vs {w}");
-    }
-    assert!(close(gn.get().unwrap(), z.dot(&z).sqrt()));
+    // Each against OpenBLAS with its routine's metric and threshold (metrics::spec); the norm
+    // against the correctly rounded norm of the z computed.
+    let no = No;
+    let zc = Array2::<f32>::zeros((23, 9));
+    let want = oracle::sgemm(no, no, 1.0, a.view(), b.view(), 0.0, zc.view());
+    let bound = bounds::gemm(no, no, 1.0, a.view(), b.view(), 0.0, zc.view());
+    let f = metrics::forward_factor(&gc.to_array().unwrap(), &want, &bound).unwrap();
+    describe::passes("sgemm", f, "gpu_gemm");
+    let zv = Array1::<f32>::zeros(23);
+    let want = oracle::sgemv(no, 1.0, a.view(), x.view(), 0.0, zv.view());
+    let bound = bounds::gemv(no, 1.0, a.view(), x.view(), 0.0, zv.view());
+    let f = metrics::forward_factor(&gv.to_array().unwrap(), &want, &bound).unwrap();
+    describe::passes("sgemv", f, "gpu_gemv");
+    let (d, want) = (gd.get().unwrap(), oracle::sdot(x.view(), y.view()));
+    let f = metrics::forward_factor_scalar(d, want, bounds::dot(x.view(), y.view()));
+    describe::passes("sdot", f, "gpu_dot");
+    let z = gz.to_array().unwrap();
+    let want = oracle::saxpy(-1.5, x.view(), y.view());
+    let bound = bounds::axpy(-1.5, x.view(), y.view());
+    let f = metrics::forward_factor(&z, &want, &bound).unwrap();
+    describe::passes("saxpy", f, "gpu_axpy");
+    let norm = z.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>().sqrt() as f32;
+    let u = metrics::ulp_distance_f32(gn.get().unwrap(), norm) as f64;
+    describe::passes("snrm2", u, "gpu_nrm2");
     // y itself is unchanged by gpu_axpy.
     assert_eq!(gy.to_array().unwrap(), y);
 }

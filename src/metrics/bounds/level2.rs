@@ -114,6 +114,17 @@ pub fn trsv<E: Real>(
     triangular_vector("bounds::trsv", uplo, trans, diag, a, x)
 }
 
+/// The factor against the exact update, with the bound of [`ger`], [`syr`] or [`syr2`], within
+/// which a rank update whose elements are documented as rounded once (`blas::sger`, `ssyr`,
+/// `ssyr2`: the exact `A_ij + alpha·x_i·y_j` evaluated in double-f32 and rounded once) must lie:
+/// one rounding to nearest is within half an ULP, `|fl(v) − v| ≤ ½·ulp(v) ≤ ½·EPS·|v|`, and
+/// `|v| ≤ bound_ij`, so the factor is at most ½; the 0.001 above ½ covers the exact update's
+/// own evaluation in `f64` (two roundings, `≤ 2^-52·bound_ij`, 2^-29 in these units) and the
+/// double-f32 evaluation's error before the last rounding (a double-f32 value carries about
+/// 48 bits: near 2^-44·bound_ij, 2^-21 in these units). Stricter than
+/// `metrics::spec`'s 2 for these routines, which allows any summation order.
+pub const ROUNDED_ONCE: f64 = 0.501;
+
 /// `sger` (`A ← alpha·x·yᵀ + A`): `bound_ij = |alpha·x_i·y_j| + |A_ij|`.
 ///
 /// # Panics

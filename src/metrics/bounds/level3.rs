@@ -269,6 +269,68 @@ pub fn trsm<E: Real>(
     triangular_matrix(side, uplo, transa, diag, 1.0, a, x)
 }
 
+/// `strsm`'s forward bound: the image of its backward residual bound ([`trsm`]) through
+/// `op(T)⁻¹`, for [`forward_factor`] of a computed solution against the exact one:
+/// Left `bound_ij = (r+1)·(|op(T)⁻¹|·|op(T)|·|X|)_ij`,
+/// Right `bound_ij = (r+1)·(|X|·|op(T)|·|op(T)⁻¹|)_ij`, with X the computed solution (m×n) and
+/// `op(T)⁻¹` computed in `f64`.
+///
+/// Derivation (Higham, 2nd ed., §7.2 and Theorem 8.5): the residual
+/// `R = op(T)·X̂ − alpha·B` (Left) gives `X̂ − X = op(T)⁻¹·R`, so `|X̂ − X| ≤ |op(T)⁻¹|·|R|`. A
+/// backward residual factor `f` ([`backward_residual_factor`] with [`trsm`]) means
+/// `|R| ≤ f·EPS·(r+1)·|op(T)|·|X̂|`, hence `|X̂ − X| ≤ f·EPS·bound`: the forward factor
+/// against this bound is at most the backward residual factor, and `strsm`'s threshold of
+/// `metrics::spec` holds for it too (Right: `X̂ − X = R·op(T)⁻¹`, the same with the products
+/// reversed).
+///
+/// # Panics
+/// When `a` is not r×r.
+///
+/// [`forward_factor`]: crate::metrics::forward_factor
+/// [`backward_residual_factor`]: crate::metrics::backward_residual_factor
+pub fn trsm_forward<E: Real>(
+    side: Side,
+    uplo: Uplo,
+    transa: Transpose,
+    diag: Diag,
+    a: ArrayView2<'_, E>,
+    x: ArrayView2<'_, E>,
+) -> Array2<f64> {
+    let residual_bound = triangular_matrix(side, uplo, transa, diag, 1.0, a, x);
+    let t = tri_op(uplo, transa, diag, a);
+    // op(T) is lower triangular when exactly one of (uplo = Lower, op = transpose) holds.
+    let lower = (uplo == Uplo::Lower) != (transa == Transpose::Yes);
+    let inverse = triangular_inverse(&t, lower).mapv(f64::abs);
+    match side {
+        Side::Left => inverse.dot(&residual_bound),
+        Side::Right => residual_bound.dot(&inverse),
+    }
+}
+
+/// The inverse of the triangular `t` (lower or upper), column by column by substitution, in
+/// `f64`.
+fn triangular_inverse(t: &Array2<f64>, lower: bool) -> Array2<f64> {
+    let n = t.nrows();
+    let mut inv = Array2::<f64>::zeros((n, n));
+    for j in 0..n {
+        let rows: Vec<usize> = if lower {
+            (0..n).collect()
+        } else {
+            (0..n).rev().collect()
+        };
+        for &i in &rows {
+            let known = |k: usize| if lower { k < i } else { k > i };
+            let s: f64 = (0..n)
+                .filter(|&k| known(k))
+                .map(|k| t[[i, k]] * inv[[k, j]])
+                .sum();
+            let e = if i == j { 1.0 } else { 0.0 };
+            inv[[i, j]] = (e - s) / t[[i, i]];
+        }
+    }
+    inv
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +341,54 @@ mod tests {
     use crate::metrics::bounds;
     use crate::metrics::NAN;
     use ndarray::array;
+
+    #[test]
+    fn bounds_trsm_forward() {
+        // Upper T = [[2, 1], [., 4]], T⁻¹ = [[1/2, −1/8], [0, 1/4]], X = [[1, −2], [2, 0]], r = 2:
+        // |T||X| = [[4, 4], [8, 0]], times 3 = [[12, 12], [24, 0]];
+        // |T⁻¹|·that = [[6 + 3, 6 + 0], [6, 0]].
+        let t = array![[2.0_f32, 1.0], [NAN, 4.0]];
+        let x = array![[1.0_f32, -2.0], [2.0, 0.0]];
+        let b = bounds::trsm_forward(Left, Upper, No, NonUnit, t.view(), x.view());
+        assert_eq!(b, array![[9.0, 6.0], [6.0, 0.0]]);
+        // op(T) = Tᵀ = [[2, 0], [1, 4]] (lower), Right: (|X||Tᵀ|)·|T⁻ᵀ|·3, |X||Tᵀ| =
+        // [[2 + 2, 8], [4, 0]], T⁻ᵀ = [[1/2, 0], [−1/8, 1/4]]: 3·[[2 + 1, 2], [2, 0]].
+        let b = bounds::trsm_forward(Right, Upper, Yes, NonUnit, t.view(), x.view());
+        assert_eq!(b, array![[9.0, 6.0], [6.0, 0.0]]);
+        // Unit diagonal: T = [[1, 1], [., 1]], T⁻¹ = [[1, −1], [0, 1]]; the diagonal is not read.
+        let b = bounds::trsm_forward(Left, Upper, No, Unit, t.view(), x.view());
+        // |T||X| = [[3, 2], [2, 0]] · 3 = [[9, 6], [6, 0]]; |T⁻¹|·that = [[15, 6], [6, 0]].
+        assert_eq!(b, array![[15.0, 6.0], [6.0, 0.0]]);
+        // The forward factor of X̂ against the bound is at most its backward residual factor:
+        // X̂ = X + δ solves T·X̂ = B + T·δ.
+        let lower = array![[3.0_f32, NAN], [-1.0, 0.5]];
+        let xh = array![[1.0_f32 + 2f32.powi(-20)], [0.25]];
+        let exact = array![[1.0_f32], [0.25]];
+        let rhs = array![[3.0_f32], [-1.0 + 0.125]];
+        let res = crate::metrics::trsm_residual(
+            Left,
+            Lower,
+            No,
+            NonUnit,
+            1.0,
+            lower.view(),
+            xh.view(),
+            rhs.view(),
+        )
+        .unwrap();
+        let back = crate::metrics::backward_residual_factor(
+            &res,
+            &bounds::trsm(Left, Lower, No, NonUnit, lower.view(), xh.view()),
+        )
+        .unwrap();
+        let fwd = crate::metrics::forward_factor(
+            &xh,
+            &exact,
+            &bounds::trsm_forward(Left, Lower, No, NonUnit, lower.view(), xh.view()),
+        )
+        .unwrap();
+        assert!(fwd > 0.0 && fwd <= back, "{fwd} vs {back}");
+    }
 
     #[test]
     fn bounds_gemm_and_gemmtr() {

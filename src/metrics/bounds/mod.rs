@@ -33,5 +33,5 @@ mod level2;
 mod level3;
 
 pub use level1::{axpy, dot, rot, rotm, rotm_matrix};
-pub use level2::{gemv, ger, symv, syr, syr2, trmv, trsv};
-pub use level3::{dgemm, gemm, gemmtr, symm, syr2k, syrk, trmm, trsm};
+pub use level2::{gemv, ger, symv, syr, syr2, trmv, trsv, ROUNDED_ONCE};
+pub use level3::{dgemm, gemm, gemmtr, symm, syr2k, syrk, trmm, trsm, trsm_forward};

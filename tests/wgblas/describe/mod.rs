@@ -329,6 +329,15 @@ pub struct Slots<T: Elem> {
 }
 
 impl<T: Elem> Slots<T> {
+    /// The operands of `o`, resident or on the host ([`Slots::resident`], [`Slots::host`]).
+    fn new(c: &Case, o: &Ops<T>, resident: bool) -> Self {
+        if resident {
+            Slots::resident(c, o)
+        } else {
+            Slots::host(c, o)
+        }
+    }
+
     /// Host operands in the case's stored layouts (NaN outside the views).
     fn host(c: &Case, o: &Ops<T>) -> Self {
         Slots {
@@ -476,6 +485,11 @@ pub fn name<R: Routine, T: Elem>() -> String {
 /// table has one (`dasum`, `idamax`), else its s twin's (a factor in units of `T`'s eps, or a
 /// count of ULP for the bit-exact routines, or 0 for an exact index).
 pub fn threshold<R: Routine, T: Elem>() -> f64 {
+    spec::<R, T>().threshold
+}
+
+/// The routine's entry in `metrics::spec` for element type `T`, as [`threshold`] finds it.
+pub fn spec<R: Routine, T: Elem>() -> metrics::Spec {
     // A batched routine's products are measured as its unbatched routine's (sgemm_batched as
     // sgemm).
     let (own, twin) = (name::<R, T>(), name::<R, f32>());
@@ -496,7 +510,7 @@ pub fn threshold<R: Routine, T: Elem>() -> f64 {
         "{}: not a factor, ULP or index metric",
         R::ID.0
     );
-    s.threshold
+    s
 }
 
 /// Fails unless `value` (a factor, ULP count or index distance) passes `routine`'s threshold in
@@ -522,13 +536,15 @@ fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
     run_on::<R, T>(c, case, &o, resident);
 }
 
-/// [`run`] on the given operands; the operands after the call.
-fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: bool) -> Slots<T> {
-    let mut s = if resident {
-        Slots::resident(case, o)
-    } else {
-        Slots::host(case, o)
-    };
+/// [`run`] on the given operands; the operands after the call, and the measure (None for a
+/// quick return, checked bit for bit instead).
+fn run_on<R: Routine, T: Elem>(
+    c: &Context,
+    case: &Case,
+    o: &Ops<T>,
+    resident: bool,
+) -> (Slots<T>, Option<f64>) {
+    let mut s = Slots::new(case, o, resident);
     let pad = s.pad(R::ID.1);
     let what = format!(
         "{}{} {case:?}",
@@ -556,10 +572,10 @@ fn run_on<R: Routine, T: Elem>(c: &Context, case: &Case, o: &Ops<T>, resident: b
     }
     if R::quick(case) {
         assert!(same_bits(&got, &before), "{what}: output changed");
-        return s;
+        return (s, None);
     }
-    within::<R, T>(case, o, got.view(), &what);
-    s
+    let f = within::<R, T>(case, o, got.view(), &what);
+    (s, Some(f))
 }
 
 /// The measure of `got`, case `case`'s result on operands `o`, against the oracle; fails unless

@@ -10,7 +10,9 @@ use std::marker::PhantomData;
 use ndarray::ArrayViewD;
 use wgblas::Context;
 
-use super::{name, run_on, within, Case, Elem, Ops, Routine, Slots};
+use wgblas::metrics::Metric;
+
+use super::{name, run_on, spec, within, Case, Elem, Ops, Routine, Slots};
 use crate::common::rng;
 
 thread_local! {
@@ -20,7 +22,8 @@ thread_local! {
 
 /// Whether this thread is in a timed call: the descriptions then skip the second paths that
 /// their `call` also checks (the forced fallback of the f64 reductions,
-/// [`super::level1::on_fallback`]), so that a bench times the routine's call alone. The checked
+/// [`super::level1::on_fallback`]; dot on resident operands runs its resident form alone, the
+/// result kept on the device), so that a bench times the routine's call alone. The checked
 /// call of [`Timed::new`] runs them.
 pub fn timing() -> bool {
     TIMING.with(Cell::get)
@@ -34,6 +37,9 @@ pub struct Timed<R: Routine, T: Elem> {
     /// The operands as the routine gets them, after the checked call (the timed calls go on
     /// from there; the in-place routines overwrite their output each time, as in any bench).
     pub slots: Slots<T>,
+    /// The measure of the checked call against OpenBLAS ([`Routine::measure`]); None for a
+    /// quick return (checked bit for bit) and for a case made [`Timed::unchecked`].
+    pub measure: Option<f64>,
     routine: PhantomData<R>,
 }
 
@@ -43,13 +49,35 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     /// against OpenBLAS: panics unless the result passes the description's threshold.
     pub fn new(ctx: &Context, case: Case, resident: bool) -> Self {
         let ops = inputs::<R, T>(&case);
-        let slots = run_on::<R, T>(ctx, &case, &ops, resident);
+        let (slots, measure) = run_on::<R, T>(ctx, &case, &ops, resident);
         Timed {
             case,
             ops,
             slots,
+            measure,
             routine: PhantomData,
         }
+    }
+
+    /// The description's operands of `case` as [`Timed::new`] gives them to the routine, not
+    /// called and not checked: for the sizes a report times past its checks (where OpenBLAS
+    /// would take too long).
+    pub fn unchecked(case: Case, resident: bool) -> Self {
+        let ops = inputs::<R, T>(&case);
+        let slots = Slots::new(&case, &ops, resident);
+        Timed {
+            case,
+            ops,
+            slots,
+            measure: None,
+            routine: PhantomData,
+        }
+    }
+
+    /// The checked call's measure beside the description's threshold, for a report's line:
+    /// `forward factor 0.012 (≤ 1, sgemm)`.
+    pub fn verdict(&self) -> String {
+        verdict::<R, T>(self.measure)
     }
 
     /// The description's BLAS-layer call on the operands (what a bench times), without its
@@ -91,6 +119,44 @@ pub fn inputs<R: Routine, T: Elem>(case: &Case) -> Ops<T> {
 pub fn check<R: Routine, T: Elem>(case: &Case, ops: &Ops<T>, got: ArrayViewD<T>) -> f64 {
     let what = format!("{} {case:?}", name::<R, T>());
     within::<R, T>(case, ops, got, &what)
+}
+
+/// A measure of description `R` beside its threshold (`metrics::spec`), named by its metric:
+/// `forward factor 0.012 (≤ 1, sgemm)`; a quick return (None) is checked bit for bit.
+pub fn verdict<R: Routine, T: Elem>(measure: Option<f64>) -> String {
+    let (s, metric) = (spec::<R, T>(), metric_name::<R, T>());
+    let unit = if T::P == 'd' && matches!(s.metric, Metric::Forward | Metric::BackwardResidual) {
+        ", eps 2^-52"
+    } else {
+        ""
+    };
+    match measure {
+        Some(m) => format!(
+            "{metric} {m:.3} (≤ {}{unit}, {})",
+            s.threshold,
+            name::<R, T>()
+        ),
+        None => format!("{metric}: quick return, unchanged bit for bit"),
+    }
+}
+
+/// The name of description `R`'s metric (`metrics::spec`): `forward factor`, `ULP`, ...
+pub fn metric_name<R: Routine, T: Elem>() -> &'static str {
+    match spec::<R, T>().metric {
+        Metric::Forward => "forward factor",
+        Metric::BackwardResidual => "backward residual factor",
+        Metric::MaxUlp => "max ULP",
+        Metric::Ulp => "ULP",
+        Metric::Ulp64 => "f64 ULP",
+        Metric::ExactIndex => "index differs",
+    }
+}
+
+/// The measure of `got`, the result of `case` on operands `ops` computed otherwise than by the
+/// description's call, against OpenBLAS with the description's metric ([`Routine::measure`]),
+/// not judged: for a report's `CHECK,` line beside [`super::threshold`]. [`check`] judges it.
+pub fn measure<R: Routine, T: Elem>(case: &Case, ops: &Ops<T>, got: ArrayViewD<T>) -> f64 {
+    R::measure(case, ops, got)
 }
 
 /// 0 in place of each NaN of `a`.
@@ -138,5 +204,20 @@ mod tests {
         let wrong = d.mapv(|v| v + 1.0);
         let failed = std::panic::catch_unwind(|| super::check::<Dot, f32>(&c, &o, wrong.view()));
         assert!(failed.is_err(), "a wrong sdot passed");
+        assert!(super::measure::<Dot, f32>(&c, &o, wrong.view()) > 1.0);
+        // The reports' forms: the verdict of a checked call; operands not called nor checked.
+        let t = Timed::<Gemm, f32>::new(ctx(), Case::mnk(3, 17, 9, 5), true);
+        let f = t.measure.unwrap();
+        assert!(f <= 1.0 && t.verdict() == format!("forward factor {f:.3} (≤ 1, sgemm)"));
+        let mut u = Timed::<Gemm, f32>::unchecked(Case::mnk(3, 17, 9, 5), true);
+        assert_eq!(u.measure, None);
+        u.call(ctx());
+        let got = u.slots.output(crate::describe::Out::C);
+        assert!(super::check::<Gemm, f32>(&u.case, &u.ops, got.view()) <= 1.0);
+        assert_eq!(super::metric_name::<Dot, f64>(), "forward factor");
+        assert_eq!(
+            super::verdict::<Dot, f64>(Some(0.5)),
+            "forward factor 0.500 (≤ 1, eps 2^-52, ddot)"
+        );
     }
 }
