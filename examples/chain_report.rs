@@ -111,7 +111,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     for (name, f) in parts {
         let mut per_call = Vec::new();
+        let (mut before, mut t_all) = (ctx.phase_times(), Instant::now());
         for rep in 0..reps + 2 {
+            if rep == 2 {
+                (before, t_all) = (ctx.phase_times(), Instant::now());
+            }
             let t = Instant::now();
             for _ in 0..rounds {
                 f()?;
@@ -122,6 +126,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 per_call.push(t.elapsed().as_secs_f64() * 1e6 / rounds as f64);
             }
         }
+        phases(ctx, &before, t_all.elapsed(), reps * rounds, name);
         let (med, min) = median(per_call);
         println!("# chain part {name}: {med:.2} us a call median, {min:.2} min");
     }
