@@ -97,7 +97,7 @@ pub use args::{Accepts, DeviceMat, DeviceVec, Element, MatMut, MatRef, Scalar, V
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
 pub(crate) use operands::{
     batch, batch_output, fill_zero, finish_in, matrix, matrix_any, matrix_of, matrix_output,
-    matrix_output_any, vector_any, vector_of, Out, OutAs,
+    matrix_output_any, vector_any, Out, OutAs,
 };
 pub(crate) use typed::Precision;
 
@@ -162,9 +162,29 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("srot", "y"),
     ("srotm", "x"),
     ("srotm", "y"),
+    // f64 Level 1 and dgemv on the same parts and blocks, with 8-byte elements.
+    ("daxpy", "x"),
+    ("daxpy", "y"),
+    ("ddot", "x"),
+    ("ddot", "y"),
+    ("dscal", "x"),
+    ("dcopy", "x"),
+    ("dcopy", "y"),
+    ("dswap", "x"),
+    ("dswap", "y"),
+    ("dasum", "x"),
+    ("dnrm2", "x"),
+    ("idamax", "x"),
+    ("drot", "x"),
+    ("drot", "y"),
+    ("drotm", "x"),
+    ("drotm", "y"),
     ("sgemv", "a"),
     ("sgemv", "x"),
     ("sgemv", "y"),
+    ("dgemv", "a"),
+    ("dgemv", "x"),
+    ("dgemv", "y"),
     ("sgemm", "a"),
     ("sgemm", "b"),
     ("sgemm", "c"),

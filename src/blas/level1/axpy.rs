@@ -63,8 +63,8 @@ routine! {
         if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? || alpha.is(T::ZERO) {
             return Ok(());
         }
-        let xd = layout::vector_of(ctx, routine, "x", &x)?;
-        let yd = layout::vector_of(ctx, routine, "y", y.view())?;
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
+        let yd = layout::vector_any(ctx, routine, "y", y.view())?;
         let outs = &mut [Out::Vec(&mut y, &yd)];
         elementwise_in(
             ctx,

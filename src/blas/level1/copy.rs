@@ -59,7 +59,7 @@ routine! {
         if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
             return Ok(());
         }
-        let xd = layout::vector_of(ctx, routine, "x", &x)?;
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
         // y is never read: a host y gets a fresh contiguous buffer (read back and written element
         // by element), a resident y (contiguous already) is written in place.
         let yd = match &y {
@@ -67,7 +67,7 @@ routine! {
                 layout::check_fits::<T>(ctx, routine, "y", v.len())?;
                 elementwise::contiguous_as(ctx, v.len(), std::mem::size_of::<T>() as u64)
             }
-            VecMut::Device(_) => layout::vector_of(ctx, routine, "y", y.view())?,
+            VecMut::Device(_) => layout::vector_any(ctx, routine, "y", y.view())?,
         };
         let outs = &mut [Out::Vec(&mut y, &yd)];
         elementwise_in(ctx, routine, Variant::Copy, &[], &xd, Some(&yd), outs, wait).await

@@ -107,7 +107,7 @@ fn operands<T: Precision>(
         return Ok(None);
     }
     Ok(Some((
-        layout::vector_of(ctx, routine, "x", &x)?,
-        layout::vector_of(ctx, routine, "y", &y)?,
+        layout::vector_any(ctx, routine, "x", &x)?,
+        layout::vector_any(ctx, routine, "y", &y)?,
     )))
 }

@@ -81,8 +81,8 @@ pub(crate) async fn pair_in<'a, T: Typed, const H: usize>(
     if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
         return Ok(());
     }
-    let xd = layout::vector_of(ctx, routine, "x", x.view())?;
-    let yd = layout::vector_of(ctx, routine, "y", y.view())?;
+    let xd = layout::vector_any(ctx, routine, "x", x.view())?;
+    let yd = layout::vector_any(ctx, routine, "y", y.view())?;
     let outs = &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)];
     elementwise_in(ctx, routine, op, &h, &xd, Some(&yd), outs, wait).await
 }

@@ -71,7 +71,7 @@ routine! {
             }
             return Ok(());
         }
-        let xd = layout::vector_of(ctx, routine, "x", x.view())?;
+        let xd = layout::vector_any(ctx, routine, "x", x.view())?;
         let outs = &mut [Out::Vec(&mut x, &xd)];
         elementwise_in(ctx, routine, Variant::Scal, &[alpha], &xd, None, outs, wait).await
     }
