@@ -262,7 +262,14 @@ impl Typed for f64 {
         let parts = c.staged.parts.get_or_init(|| split(ctx, op, x, c.y, 8));
         let y = c.y.unwrap_or(x);
         if c.h.is_empty() {
-            return Ok(dispatches_split(ctx, op, [0.0; 4], (x, y), parts, Elem::F64));
+            return Ok(dispatches_split(
+                ctx,
+                op,
+                [0.0; 4],
+                (x, y),
+                parts,
+                Elem::F64,
+            ));
         }
         let made = scalars_f64(ctx, c.routine, c.h)?;
         let (sc, copies) = c.staged.sc.get_or_init(|| made);

@@ -42,8 +42,12 @@ routine! {
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-    /// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `y`
-    /// is unchanged.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when a dimension is past 2^31 − 1, an operand
+    /// spans more than 2^32 elements or passes the device's memory, or one line of `A` (a row in
+    /// C order, a column in F order) alone passes one buffer of the device (`A` past one storage
+    /// binding is processed in row panels, and column panels where one row does not fit one
+    /// binding; past one buffer held in segments of whole lines, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
     ///
     /// # Example
     /// ```
@@ -66,8 +70,10 @@ routine! {
     /// device as in [`dgemm`](crate::blas::dgemm)). It runs on the Level 3 tile engine
     /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of `op(A)` and the one-column
     /// matrix `x` into the one-column `y`, with its sums of n products split over slices where
-    /// the rows are few: correct, but not a bandwidth-tuned matrix-vector kernel (sgemv's kernels
-    /// hold f32 scalars; an f64 matrix-vector kernel is future work). Forward bound: that of
+    /// the rows are few (past one storage binding, one product per panel of [`sgemv`]'s, the
+    /// later column panels of a row panel adding to the first's): correct, but not a
+    /// bandwidth-tuned matrix-vector kernel (sgemv's kernels hold f32 scalars; an f64
+    /// matrix-vector kernel is future work). Forward bound: that of
     /// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv), `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| +
     /// |beta|·|y_i|`, with eps = 2^-52.
     ///
@@ -126,7 +132,9 @@ pub(super) fn dgemv_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
     let tiles = keep.tiles.get_or_init(|| {
         let at = |k: usize| (k / cols.len(), k % cols.len());
         let block = |(i, j): (usize, usize)| a.block(ctx, 8, rows[i], cols[j]);
-        (0..blocks.len()).map(|k| (at(k).0, at(k).1, block(at(k)))).collect()
+        (0..blocks.len())
+            .map(|k| (at(k).0, at(k).1, block(at(k))))
+            .collect()
     });
     let plans = tiles
         .iter()
