@@ -341,18 +341,22 @@ fn f64_level1_and_dgemv_across_segments() {
     level1_cases(c, 5500, N, &[F64_PAIRS[0], F64_PAIRS[3]]);
     let mut x = Array1::from_shape_fn(N, |i| (i % 3) as f64);
     assert_eq!(blas::dasum(c, x.view()).unwrap(), 50_002.0);
-    x[SEG + 5] = -1e300;
-    x[4 * SEG + 1] = 1e300;
-    assert_eq!(blas::idamax(c, x.view()).unwrap(), SEG + 5);
+    // The largest |x| at two places segments apart, then NaN at two: the lower index wins,
+    // and the first NaN in logical order, after each change; a reversed view and a resident x.
+    let nan = f64::NAN;
+    for (i, v, first) in [
+        (SEG + 5, -1e300, SEG + 5),
+        (4 * SEG + 1, 1e300, SEG + 5),
+        (5 * SEG, nan, 5 * SEG),
+        (3 * SEG + 2, nan, 3 * SEG + 2),
+    ] {
+        x[i] = v;
+        assert_eq!(blas::idamax(c, x.view()).unwrap(), first, "x[{i}] = {v}");
+    }
+    let reversed = blas::idamax(c, x.slice(s![..;-1])).unwrap();
+    assert_eq!(reversed, N - 1 - 5 * SEG);
     let gx = c.upload_vector(&x).unwrap();
-    assert_eq!(blas::idamax(c, &gx).unwrap(), SEG + 5);
-    x[3 * SEG + 2] = f64::NAN;
-    x[5 * SEG] = f64::NAN;
-    assert_eq!(blas::idamax(c, x.view()).unwrap(), 3 * SEG + 2);
-    assert_eq!(
-        blas::idamax(c, x.slice(s![..;-1])).unwrap(),
-        N - 1 - 5 * SEG
-    );
+    assert_eq!(blas::idamax(c, &gx).unwrap(), 3 * SEG + 2);
     // ‖(3·2^600, 0, …, 4·2^600)‖ = 5·2^600, the two entries segments apart.
     let mut z = Array1::<f64>::zeros(N);
     let p = 2f64.powi(600);
