@@ -381,8 +381,8 @@ fn f64_level1_and_dgemv_across_segments() {
 
 #[test]
 fn past_lavapipe_binding_ddot() {
-    // 2^24 + 1 f64 (128 MiB + 8 bytes: past lavapipe's binding): x = 1, y_i = 1 for
-    // i ≡ 0 (mod 4), so Σ x_i·y_i = ⌈n/4⌉, every partial sum an exact integer.
+    // One binding of f64 and one more (on lavapipe 2^24 + 1, 128 MiB + 8 bytes): x = 1,
+    // y_i = 1 for i ≡ 0 (mod 4), so Σ x_i·y_i = ⌈n/4⌉, every partial sum an exact integer.
     let c = f64_on(ctx());
     let n = c.limits().max_storage_buffer_binding_size as usize / 8 + 1;
     let x = Array1::<f64>::ones(n);
