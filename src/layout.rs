@@ -97,7 +97,7 @@ pub use args::{Accepts, DeviceMat, DeviceVec, Element, MatMut, MatRef, Scalar, V
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
 pub(crate) use operands::{
     batch, batch_output, fill_zero, finish_in, matrix, matrix_any, matrix_of, matrix_output,
-    matrix_output_any, vector_any, vector_of, Out, OutAs,
+    matrix_output_any, vector_any, Out, OutAs,
 };
 pub(crate) use typed::Precision;
 
@@ -162,9 +162,29 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("srot", "y"),
     ("srotm", "x"),
     ("srotm", "y"),
+    // f64 Level 1 and dgemv on the same parts and blocks, with 8-byte elements.
+    ("daxpy", "x"),
+    ("daxpy", "y"),
+    ("ddot", "x"),
+    ("ddot", "y"),
+    ("dscal", "x"),
+    ("dcopy", "x"),
+    ("dcopy", "y"),
+    ("dswap", "x"),
+    ("dswap", "y"),
+    ("dasum", "x"),
+    ("dnrm2", "x"),
+    ("idamax", "x"),
+    ("drot", "x"),
+    ("drot", "y"),
+    ("drotm", "x"),
+    ("drotm", "y"),
     ("sgemv", "a"),
     ("sgemv", "x"),
     ("sgemv", "y"),
+    ("dgemv", "a"),
+    ("dgemv", "x"),
+    ("dgemv", "y"),
     ("sgemm", "a"),
     ("sgemm", "b"),
     ("sgemm", "c"),
@@ -322,7 +342,7 @@ fn window_align(ctx: &Context) -> u64 {
 
 /// The window of `buffer` (a whole operand's buffer) that holds its elements `low..=high`
 /// (of `elem` bytes each): the window, starting at an aligned byte offset and ending at the
-/// next multiple of 16 bytes (or the buffer's end), at least 16 bytes long, and the index of
+/// next multiple of 16 bytes (or the buffer's end), at least one `vec4` long, and the index of
 /// its first element. In a segmented buffer the elements lie in one segment (the chunkers'
 /// contract), and so does the window.
 fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Buf, u64) {
@@ -333,9 +353,12 @@ fn window_of(ctx: &Context, buffer: &Buf, elem: u64, low: u64, high: u64) -> (Bu
         "a part across two segments"
     );
     let end = (((high + 1) * elem - seg).div_ceil(16) * 16).min(seg_len);
-    // At least 16 bytes (the smallest binding of a `vec4` array): a window that ends at the
-    // buffer's end starts earlier where it must.
-    let start = (low * elem - seg).min(end.saturating_sub(16)) / align * align;
+    // At least one `vec4` of the element type (the smallest binding of a `vec4` array: 16
+    // bytes of f32, 32 of f64): a window that ends at the buffer's end starts earlier, one at
+    // its start ends later, where it must.
+    let least = 4 * elem;
+    let start = (low * elem - seg).min(end.saturating_sub(least)) / align * align;
+    let end = end.max(start + least).min(seg_len);
     (
         buffer.window(seg + start, end - start),
         (seg + start) / elem,

@@ -132,59 +132,72 @@ fn scal_x() -> bool {
     crate::lab::get(crate::lab::Driver::Elementwise) != crate::lab::Variant::Legacy
 }
 
-/// The parts of `x` and `y` for [`dispatches_split`]: none when both fit one storage binding,
-/// else runs of elements (the same for both) whose windows each fit one binding
-/// ([`layout::vec_chunks`]). `scal`'s dummy `y` is bound whole in every part.
+/// The parts of `x` and `y` (elements of `esize` bytes) for [`dispatches_split`]: none when
+/// both fit one storage binding, else runs of elements (the same for both) whose windows each
+/// fit one binding and lie in one segment ([`layout::vec_chunks`]). A `y` of `None` is `x`
+/// itself, not bound (scal's `scal_one`, `scal_vec4`, `scal_sc`): each part's `y` is then its
+/// part of `x`; scal's dummy `y` (f32 under lab `Legacy`) is bound whole in every part.
 pub(crate) fn split(
     ctx: &Context,
     op: Variant,
     x: &VecOperand,
-    y: &VecOperand,
+    y: Option<&VecOperand>,
+    esize: u64,
 ) -> Vec<(VecOperand, VecOperand)> {
     let scal = matches!(op, Variant::Scal);
-    let ops: Vec<&VecOperand> = if scal { vec![x] } else { vec![x, y] };
-    let chunks = layout::vec_chunks(ctx, x.len, 4, &ops);
+    let ops: Vec<&VecOperand> = match y {
+        Some(y) if !scal => vec![x, y],
+        _ => vec![x],
+    };
+    let chunks = layout::vec_chunks(ctx, x.len, esize, &ops);
     if chunks.len() == 1 {
         return Vec::new();
     }
     chunks
         .into_iter()
         .map(|(lo, hi)| {
-            let yp = if scal && scal_x() {
-                // y is x, not bound.
-                x.part(ctx, 4, lo, hi)
-            } else if scal {
-                y.part(ctx, 4, 0, y.len.max(1))
-            } else {
-                y.part(ctx, 4, lo, hi)
+            let xp = x.part(ctx, esize, lo, hi);
+            let yp = match y {
+                None => x.part(ctx, esize, lo, hi),
+                Some(y) if scal => y.part(ctx, esize, 0, y.len.max(1)),
+                Some(y) => y.part(ctx, esize, lo, hi),
             };
-            (x.part(ctx, 4, lo, hi), yp)
+            (xp, yp)
         })
         .collect()
 }
 
-/// The dispatches of `op` over `x` and `y` of any size: [`dispatches`] of the whole operands,
-/// or of each of `parts` (from [`split`]) in order.
+/// `(x, y)` itself where `parts` (from [`split`]) is empty, else each part in order.
+fn pieces<'a>(
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    parts: &'a [(VecOperand, VecOperand)],
+) -> Vec<(&'a VecOperand, &'a VecOperand)> {
+    if parts.is_empty() {
+        return vec![(x, y)];
+    }
+    parts.iter().map(|(xp, yp)| (xp, yp)).collect()
+}
+
+/// The dispatches of `op` over `x` and `y` of any size, the shader instantiated for `elem`:
+/// [`dispatches_as`] of the whole operands, or of each of `parts` (from [`split`]) in order.
 pub(crate) fn dispatches_split<'a>(
     ctx: &Context,
     op: Variant,
     h: [f32; 4],
-    x: &'a VecOperand,
-    y: &'a VecOperand,
+    (x, y): (&'a VecOperand, &'a VecOperand),
     parts: &'a [(VecOperand, VecOperand)],
+    elem: Elem,
 ) -> Vec<Dispatch<'a>> {
-    if parts.is_empty() {
-        return dispatches(ctx, op, h, x, y);
-    }
-    parts
-        .iter()
-        .flat_map(|(xp, yp)| dispatches(ctx, op, h, xp, yp))
+    pieces(x, y, parts)
+        .into_iter()
+        .flat_map(|(xp, yp)| dispatches_as(ctx, op, h, xp, yp, elem))
         .collect()
 }
 
 /// What the dispatches of one element-wise call borrow while they run, held by the caller
-/// until the write-back: the parts of its operands and the dummy `y` of scal (f32), or the
-/// scalar buffer and the copies of device scalars into it (f64).
+/// until the write-back: the parts of its operands past one storage binding, the dummy `y` of
+/// scal (f32, lab `Legacy`), the scalar buffer and the copies of device scalars into it (f64).
 #[derive(Default)]
 pub(crate) struct Staged {
     dummy: OnceCell<VecOperand>,
@@ -204,11 +217,12 @@ pub(crate) struct Call<'a, T> {
     pub staged: &'a Staged,
 }
 
-/// The element types of the element-wise routines, each with its kernels: in f32 the `OP`
-/// entries `main`/`main_vec4` with the coefficients in the params (a device alpha patched in),
-/// over operands of any size in parts ([`split`]); in f64 copy and swap through the same
-/// entries, and axpy, scal and rot through `axpy_sc`, `scal_sc` and `rot_sc`, which read their
-/// coefficients as f64 from a small buffer ([`scalars_f64`]), over operands bound whole.
+/// The element types of the element-wise routines, each with its kernels, over operands of
+/// any size in parts ([`split`], the same for both types): in f32 the `OP` entries
+/// `main`/`main_vec4` with the coefficients in the params (a device alpha patched in); in f64
+/// copy and swap through the same entries, and axpy, scal and rot through `axpy_sc`,
+/// `scal_sc` and `rot_sc`, which read their coefficients as f64 from a small buffer
+/// ([`scalars_f64`], one for all the parts).
 pub(crate) trait Typed: Precision {
     /// The dispatches of `c`, in order.
     ///
@@ -223,16 +237,16 @@ impl Typed for f32 {
         // scal's y is a dummy binding (WebGPU forbids binding x twice as read_write), or x
         // itself where `scal_one` and `scal_vec4` run (they bind x alone).
         let y = match c.y {
-            Some(y) => y,
-            None if scal_x() => x,
-            None => staged.dummy.get_or_init(|| contiguous(ctx, 0)),
+            Some(y) => Some(y),
+            None if scal_x() => None,
+            None => Some(staged.dummy.get_or_init(|| contiguous(ctx, 0))),
         };
-        let parts = staged.parts.get_or_init(|| split(ctx, op, x, y));
+        let parts = staged.parts.get_or_init(|| split(ctx, op, x, y, 4));
         let mut coef = [0.0; 4];
         for (v, s) in coef.iter_mut().zip(c.h) {
             *v = s.value();
         }
-        let d = dispatches_split(ctx, op, coef, x, y, parts);
+        let d = dispatches_split(ctx, op, coef, (x, y.unwrap_or(x)), parts, Elem::F32);
         Ok(match c.h {
             // alpha on the device is read into each dispatch's params; the shader tests it
             // there (DESIGN.md §3).
@@ -244,19 +258,32 @@ impl Typed for f32 {
 
 impl Typed for f64 {
     fn dispatches<'a>(ctx: &Context, c: Call<'a, f64>) -> crate::error::Result<Vec<Dispatch<'a>>> {
-        if let (true, Some(y)) = (c.h.is_empty(), c.y) {
-            return Ok(dispatches_as(ctx, c.op, [0.0; 4], c.x, y, Elem::F64));
+        let (op, x) = (c.op, c.x);
+        let parts = c.staged.parts.get_or_init(|| split(ctx, op, x, c.y, 8));
+        let y = c.y.unwrap_or(x);
+        if c.h.is_empty() {
+            return Ok(dispatches_split(
+                ctx,
+                op,
+                [0.0; 4],
+                (x, y),
+                parts,
+                Elem::F64,
+            ));
         }
         let made = scalars_f64(ctx, c.routine, c.h)?;
         let (sc, copies) = c.staged.sc.get_or_init(|| made);
-        // A device scalar is copied into `sc` first; `axpy_sc` leaves y as it is for alpha = 0.
-        let entry = match c.op {
+        // A device scalar is copied into `sc` first, once for every part; `axpy_sc` leaves y
+        // as it is for alpha = 0.
+        let entry = match op {
             Variant::Axpy => "axpy_sc",
             Variant::Scal => "scal_sc",
             _ => "rot_sc",
         };
         let mut d = copies.dispatches();
-        d.push(with_scalars(ctx, entry, sc, c.x, c.y));
+        for (xp, yp) in pieces(x, y, parts) {
+            d.push(with_scalars(ctx, entry, sc, xp, c.y.map(|_| yp)));
+        }
         Ok(d)
     }
 }

@@ -43,11 +43,7 @@ operand_forms! {
         /// Upload a vector view (any stride, including negative and zero), or take a resident one as
         /// it is, for routines that process operands in parts ([`vec_chunks`]): the operand may be as
         /// large as one buffer of the device.
-        vector_any<Element>(false);
-        /// The device operand of a vector for a routine whose f32 kernels take operands in parts
-        /// ([`vector_any`]) and whose f64 kernels bind them whole: in f64 the operand must fit one
-        /// storage binding ([`check_binding`]).
-        vector_of<Precision>(T::ELEM == Elem::F64);
+        vector_any<Element>();
     }
 }
 
@@ -56,7 +52,6 @@ fn vector_for<'v, T: Element + 'v>(
     routine: &'static str,
     arg: &'static str,
     x: VecRef<'v, T>,
-    whole: bool,
 ) -> Result<VecOperand> {
     let size = std::mem::size_of::<T>() as u64;
     let x = match x {
@@ -66,9 +61,6 @@ fn vector_for<'v, T: Element + 'v>(
             let high = (d.offset + d.len).max(d.offset + 1) - 1;
             let (buffer, shift) =
                 super::resident_buffer(ctx, routine, arg, d.buffer, size, (d.offset, high))?;
-            if whole {
-                check_binding(ctx, routine, arg, (d.offset - shift + d.len) as u64 * size)?;
-            }
             return Ok(VecOperand {
                 buffer,
                 offset: (d.offset - shift) as u32,
@@ -80,9 +72,6 @@ fn vector_for<'v, T: Element + 'v>(
     };
     let (src, offset, strides) = source(&x);
     check_fits::<T>(ctx, routine, arg, src.len())?;
-    if whole {
-        check_binding(ctx, routine, arg, src.len() as u64 * size)?;
-    }
     Ok(VecOperand {
         buffer: ctx.upload_source(routine, &src)?,
         offset: offset as u32,
@@ -106,7 +95,8 @@ operand_forms! {
         /// The device operand of an output matrix that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
         matrix_output_any<Element>(false, false);
-        /// [`vector_of`] for a matrix: [`matrix_any`] in f32, [`matrix`] in f64.
+        /// The device operand of a matrix for a routine whose f32 kernels take operands in blocks
+        /// ([`matrix_any`]) and whose f64 kernels bind them whole ([`matrix`]).
         matrix_of<Precision>(true, T::ELEM == Elem::F64);
     }
 }

@@ -1,6 +1,5 @@
 //! The element type of a routine's core: [`Precision`] (f32 or f64, the `s` and `d` routines).
-//! The uploads whose form depends on it are [`vector_of`](super::vector_of) and
-//! [`matrix_of`](super::matrix_of); results of every element type are delivered by the one
+//! The upload whose form depends on it is [`matrix_of`](super::matrix_of); results of every element type are delivered by the one
 //! [`finish_in`](super::finish_in).
 
 use super::Element;

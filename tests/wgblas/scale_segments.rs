@@ -519,14 +519,15 @@ fn other_routines_refuse_segmented_operands_before_any_work() {
     blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), rows).unwrap();
     want.slice_mut(s![..40, ..]).mapv_inplace(|v| 2.0 * v);
     assert_eq!(gb.to_array().unwrap(), want);
-    // A host operand past one buffer: dgemv's A (f64 binds it whole), y unchanged.
-    let big = Array2::<f64>::ones((200, 100));
-    let mut yd = Array1::<f64>::from_elem(200, 3.0);
+    // A host operand past one buffer: dgemm_batched's A (each batch operand is bound whole),
+    // C unchanged.
+    let big = ndarray::Array3::<f64>::ones((2, 100, 100));
+    let bd = ndarray::Array3::<f64>::ones((2, 100, 1));
+    let mut cd = ndarray::Array3::<f64>::from_elem((2, 100, 1), 3.0);
     if ctx.native_f64() {
-        let x = Array1::<f64>::ones(100);
-        let err = blas::dgemv(ctx, no, 1.0, &big, &x, 1.0, &mut yd).unwrap_err();
-        too_large(err, "dgemv", "a");
-        assert!(yd.iter().all(|&v| v == 3.0));
+        let err = blas::dgemm_batched(ctx, no, no, 1.0, &big, &bd, 1.0, &mut cd).unwrap_err();
+        too_large(err, "dgemm_batched", "a");
+        assert!(cd.iter().all(|&v| v == 3.0));
     }
 }
 

@@ -19,9 +19,10 @@ routine! {
     /// the sum on the device too, see [`resident::sasum`](crate::resident::sasum).
     ///
     /// # Errors
-    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
-    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-    /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` is longer than 2^31 − 1 elements, spans
+    /// more than 2^32 or passes the device's memory (past one storage binding it is processed in
+    /// parts, past one buffer held in segments, issue 15); [`Error::Gpu`](crate::Error::Gpu) on a
+    /// device failure.
     ///
     /// # Example
     /// ```

@@ -14,8 +14,9 @@ routine! {
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
-    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
-    /// device (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand is longer than 2^31 − 1
+    /// elements, spans more than 2^32 or passes the device's memory (an operand past one storage
+    /// binding is processed in parts, one past one buffer held in segments, issue 15);
     /// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `y` is unchanged.
     ///
     /// # Example
@@ -63,8 +64,8 @@ routine! {
         if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? || alpha.is(T::ZERO) {
             return Ok(());
         }
-        let xd = layout::vector_of(ctx, routine, "x", &x)?;
-        let yd = layout::vector_of(ctx, routine, "y", y.view())?;
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
+        let yd = layout::vector_any(ctx, routine, "y", y.view())?;
         let outs = &mut [Out::Vec(&mut y, &yd)];
         elementwise_in(
             ctx,

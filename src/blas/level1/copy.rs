@@ -15,8 +15,9 @@ routine! {
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
-    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one buffer of the
-    /// device (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand is longer than 2^31 − 1
+    /// elements, spans more than 2^32 or passes the device's memory (an operand past one storage
+    /// binding is processed in parts, one past one buffer held in segments, issue 15);
     /// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `y` is unchanged.
     ///
     /// # Example
@@ -59,7 +60,7 @@ routine! {
         if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
             return Ok(());
         }
-        let xd = layout::vector_of(ctx, routine, "x", &x)?;
+        let xd = layout::vector_any(ctx, routine, "x", &x)?;
         // y is never read: a host y gets a fresh contiguous buffer (read back and written element
         // by element), a resident y (contiguous already) is written in place.
         let yd = match &y {
@@ -67,7 +68,7 @@ routine! {
                 layout::check_fits::<T>(ctx, routine, "y", v.len())?;
                 elementwise::contiguous_as(ctx, v.len(), std::mem::size_of::<T>() as u64)
             }
-            VecMut::Device(_) => layout::vector_of(ctx, routine, "y", y.view())?,
+            VecMut::Device(_) => layout::vector_any(ctx, routine, "y", y.view())?,
         };
         let outs = &mut [Out::Vec(&mut y, &yd)];
         elementwise_in(ctx, routine, Variant::Copy, &[], &xd, Some(&yd), outs, wait).await

@@ -18,7 +18,10 @@ routine! {
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
-    /// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu).
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand is longer than 2^31 − 1
+    /// elements, spans more than 2^32 or passes the device's memory (an operand past one storage
+    /// binding is processed in parts, one past one buffer held in segments, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu).
     ///
     /// # Example
     /// ```
@@ -107,7 +110,7 @@ fn operands<T: Precision>(
         return Ok(None);
     }
     Ok(Some((
-        layout::vector_of(ctx, routine, "x", &x)?,
-        layout::vector_of(ctx, routine, "y", &y)?,
+        layout::vector_any(ctx, routine, "x", &x)?,
+        layout::vector_any(ctx, routine, "y", &y)?,
     )))
 }

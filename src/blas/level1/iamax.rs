@@ -32,9 +32,9 @@ routine! {
     /// # Errors
     /// [`Error::InvalidArgument`] (`x`) when `x` is empty: there is no index to return (reference
     /// BLAS returns the out-of-range index 0 there, which is a valid index in 0-based terms, so
-    /// wgblas reports it instead); [`Error::TooLarge`] when `x` does not fit one buffer of the device
-    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-    /// [`Error::Gpu`] on a device failure.
+    /// wgblas reports it instead); [`Error::TooLarge`] when `x` is longer than 2^31 − 1 elements,
+    /// spans more than 2^32 or passes the device's memory (past one storage binding it is processed
+    /// in parts, past one buffer held in segments, issue 15); [`Error::Gpu`] on a device failure.
     ///
     /// # Example
     /// ```

@@ -28,9 +28,10 @@ routine! {
     /// the norm on the device too, see [`resident::snrm2`](crate::resident::snrm2).
     ///
     /// # Errors
-    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
-    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-    /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` is longer than 2^31 − 1 elements, spans
+    /// more than 2^32 or passes the device's memory (past one storage binding it is processed in
+    /// parts, past one buffer held in segments, issue 15); [`Error::Gpu`](crate::Error::Gpu) on a
+    /// device failure.
     ///
     /// # Example
     /// ```
@@ -63,8 +64,9 @@ routine! {
     ///
     /// # Errors
     /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-    /// f64 shaders; [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer
-    /// of the device (past one storage binding it is processed in parts, issue 15);
+    /// f64 shaders; otherwise as [`snrm2`]: [`Error::TooLarge`](crate::Error::TooLarge) when `x` is
+    /// longer than 2^31 − 1 elements, spans more than 2^32 or passes the device's memory (past one
+    /// storage binding it is processed in parts, past one buffer held in segments, issue 15);
     /// [`Error::Gpu`](crate::Error::Gpu) on a device failure.
     ///
     /// # Example

@@ -20,8 +20,10 @@ routine! {
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`y`) when the lengths differ;
-    /// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `x`
-    /// and `y` are unchanged.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when an operand is longer than 2^31 − 1
+    /// elements, spans more than 2^32 or passes the device's memory (an operand past one storage
+    /// binding is processed in parts, one past one buffer held in segments, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `x` and `y` are unchanged.
     ///
     /// # Example
     /// ```
@@ -81,8 +83,8 @@ pub(crate) async fn pair_in<'a, T: Typed, const H: usize>(
     if !check_two::<T>(ctx, routine, &owners, x.len(), y.len())? {
         return Ok(());
     }
-    let xd = layout::vector_of(ctx, routine, "x", x.view())?;
-    let yd = layout::vector_of(ctx, routine, "y", y.view())?;
+    let xd = layout::vector_any(ctx, routine, "x", x.view())?;
+    let yd = layout::vector_any(ctx, routine, "y", y.view())?;
     let outs = &mut [Out::Vec(&mut x, &xd), Out::Vec(&mut y, &yd)];
     elementwise_in(ctx, routine, op, &h, &xd, Some(&yd), outs, wait).await
 }

@@ -30,7 +30,10 @@ routine! {
     /// [`Error::InvalidArgument`] (`param`) when the flag is not −2, −1, 0 or 1 (reference BLAS
     /// treats any other negative flag as −1 and any other positive one as 1; wgblas reports it,
     /// whatever n is); [`Error::DimensionMismatch`] (`y`) when the lengths differ;
-    /// [`Error::TooLarge`]; [`Error::Gpu`]. On error `x` and `y` are unchanged.
+    /// [`Error::TooLarge`] when an operand is longer than 2^31 − 1 elements, spans more than 2^32
+    /// or passes the device's memory (an operand past one storage binding is processed in parts,
+    /// one past one buffer held in segments, issue 15); [`Error::Gpu`]. On error `x` and `y` are
+    /// unchanged.
     ///
     /// # Example
     /// ```
@@ -56,8 +59,8 @@ routine! {
     /// # Errors
     /// [`Error::InvalidArgument`] (`param`) when the flag is not −2, −1, 0 or 1;
     /// [`Error::DimensionMismatch`] (`y`) when the lengths differ; [`Error::Unsupported`]
-    /// (`SHADER_F64`) where the adapter has no f64 shaders; [`Error::TooLarge`]; [`Error::Gpu`].
-    /// On error `x` and `y` are unchanged.
+    /// (`SHADER_F64`) where the adapter has no f64 shaders; [`Error::TooLarge`] as for [`srotm`];
+    /// [`Error::Gpu`]. On error `x` and `y` are unchanged.
     ///
     /// # Example
     /// ```

@@ -17,9 +17,10 @@ routine! {
     /// mix with host operands.
     ///
     /// # Errors
-    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` does not fit one buffer of the device
-    /// (`max_buffer_size`; past one storage binding it is processed in parts, issue 15);
-    /// [`Error::Gpu`](crate::Error::Gpu) on a device failure. On error `x` is unchanged.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when `x` is longer than 2^31 − 1 elements, spans
+    /// more than 2^32 or passes the device's memory (past one storage binding it is processed in
+    /// parts, past one buffer held in segments, issue 15); [`Error::Gpu`](crate::Error::Gpu) on a
+    /// device failure. On error `x` is unchanged.
     ///
     /// # Example
     /// ```
@@ -71,7 +72,7 @@ routine! {
             }
             return Ok(());
         }
-        let xd = layout::vector_of(ctx, routine, "x", x.view())?;
+        let xd = layout::vector_any(ctx, routine, "x", x.view())?;
         let outs = &mut [Out::Vec(&mut x, &xd)];
         elementwise_in(ctx, routine, Variant::Scal, &[alpha], &xd, None, outs, wait).await
     }

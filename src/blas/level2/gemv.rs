@@ -1,6 +1,9 @@
-use super::{product_in, Kind};
+use super::{product_in, Call, Kind, Plans};
 use crate::blas::forms::routine;
+use crate::drivers::gemm::{self, Operand};
 use crate::flags::Transpose;
+use crate::layout::{self, Scalar};
+use crate::Context;
 
 routine! {
     /// `y ← alpha·op(A)·x + beta·y`, `op(A) = A` or `Aᵀ`.
@@ -39,8 +42,12 @@ routine! {
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `x` or `y`;
-    /// [`Error::TooLarge`](crate::Error::TooLarge); [`Error::Gpu`](crate::Error::Gpu). On error `y`
-    /// is unchanged.
+    /// [`Error::TooLarge`](crate::Error::TooLarge) when a dimension is past 2^31 − 1, an operand
+    /// spans more than 2^32 elements or passes the device's memory, or one line of `A` (a row in
+    /// C order, a column in F order) alone passes one buffer of the device (`A` past one storage
+    /// binding is processed in row panels, and column panels where one row does not fit one
+    /// binding; past one buffer held in segments of whole lines, issue 15);
+    /// [`Error::Gpu`](crate::Error::Gpu). On error `y` is unchanged.
     ///
     /// # Example
     /// ```
@@ -65,7 +72,9 @@ routine! {
     /// op(A)'s columns are contiguous (`Aᵀ` of a C-order `A`, `A` of an F-order one); there, and
     /// past one binding, on the Level 3 tile engine (`wgsl/level3/gemm.wgsl` with `alias T =
     /// f64;`) as the product of `op(A)` and the one-column matrix `x` into the one-column `y`,
-    /// with its sums of n products split over slices where the rows are few. Forward bound: that of
+    /// with its sums of n products split over slices where the rows are few (past one storage
+    /// binding, one product per panel of [`sgemv`]'s, the later column panels of a row panel
+    /// adding to the first's). Forward bound: that of
     /// [`metrics::bounds::gemv`](crate::metrics::bounds::gemv), `(n+1)·|alpha|·Σ_j |A_ij|·|x_j| +
     /// |beta|·|y_i|`, with eps = 2^-52.
     ///
@@ -88,4 +97,53 @@ routine! {
     pub fn dgemv / dgemv_in: f64;
     (trans: Transpose, alpha: Scalar, a: MatRef, x: VecRef, beta: Scalar, y: VecMut) -> Result<()>
     = product_in(Kind::Gemv, trans, alpha.into(), a.into(), x.into(), beta.into(), y.into());
+}
+
+/// dgemv on the f64 tile engine: `y ← alpha·A·x + beta·y` as the product of `A` (m×n, in its
+/// op form) and the one-column `x` into the one-column `y`. Past one storage binding (issue
+/// 15) in the blocks of sgemv ([`layout::mat_blocks`] with 8-byte elements, cut at the
+/// segment boundaries of each operand): row panels as tall as one binding allows with every
+/// column, column panels only where one row does not fit; the first column panel of each row
+/// panel applies beta, the later ones add with beta = 1.
+pub(super) fn dgemv_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
+    let (a, x, y, keep) = (c.a, c.x, c.y, c.keep);
+    let engine = |ao: Operand<'k>, xo: Operand<'k>, yo, dims, beta: Scalar<'k, f64>| {
+        let v = gemm::Variant::default();
+        gemm::engine_f64(ctx, c.routine, dims, c.alpha, ao, xo, beta, yo, v)
+    };
+    if super::blocks64::whole(ctx, a, &[x, y]) {
+        let (xo, yo) = (Operand::column(x), Operand::column(y));
+        let plan = engine(Operand::of(a), xo, yo, (a.rows, 1, a.cols), c.beta)?;
+        return Ok(keep.plans(vec![plan]));
+    }
+    // The blocks form one grid: the same column panels in every row panel.
+    let blocks = layout::mat_blocks(ctx, a, 8, y, x);
+    let cols: Vec<_> = blocks
+        .iter()
+        .take_while(|b| b.0 == blocks[0].0)
+        .map(|b| b.1)
+        .collect();
+    let rows: Vec<_> = blocks.iter().step_by(cols.len()).map(|b| b.0).collect();
+    let (xs, ys) = keep.parts.get_or_init(|| {
+        let part = |v: &layout::VecOperand, r: &[(usize, usize)]| -> Vec<_> {
+            r.iter().map(|&(lo, hi)| v.part(ctx, 8, lo, hi)).collect()
+        };
+        (part(x, &cols), part(y, &rows))
+    });
+    let tiles = keep.tiles.get_or_init(|| {
+        let at = |k: usize| (k / cols.len(), k % cols.len());
+        let block = |(i, j): (usize, usize)| a.block(ctx, 8, rows[i], cols[j]);
+        (0..blocks.len())
+            .map(|k| (at(k).0, at(k).1, block(at(k))))
+            .collect()
+    });
+    let plans = tiles
+        .iter()
+        .map(|(i, j, ab)| {
+            let beta = crate::drivers::first_or_one(*j == 0, c.beta);
+            let (xo, yo) = (Operand::column(&xs[*j]), Operand::column(&ys[*i]));
+            engine(Operand::of(ab), xo, yo, (ab.rows, 1, ab.cols), beta)
+        })
+        .collect::<crate::error::Result<Vec<_>>>()?;
+    Ok(keep.plans(plans))
 }

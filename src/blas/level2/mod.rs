@@ -130,9 +130,9 @@ impl<'k, T> Call<'k, T> {
 /// The one core of `sgemv`, `dgemv` (`kind` = [`Kind::Gemv`], `A` read as `op(A)` as `trans`
 /// says) and `ssymv`, `dsymv` (`kind` = [`Kind::Symv`], `trans` = `No`), generic over the
 /// element type (`routine` names the one called): the checks, the quick return (an empty `A`,
-/// or `alpha = 0` with `beta = 1`), the uploads (dgemv binds its operands whole, dsymv takes
-/// them in blocks past one binding), the kernels of the type ([`Level2`]) and the write-back
-/// of `y`.
+/// or `alpha = 0` with `beta = 1`), the uploads (of any size: past one storage binding the
+/// kernels take the operands in blocks), the kernels of the type ([`Level2`]) and the
+/// write-back of `y`.
 ///
 /// # Errors
 /// As the routines.
@@ -177,17 +177,9 @@ pub(super) async fn product_in<'a, T: Level2>(
     if m == 0 || n == 0 || alpha.is(T::ZERO) && beta.is(T::ONE) {
         return Ok(());
     }
-    let whole = matches!(kind, Kind::Gemv);
-    let ad = match whole {
-        true => layout::matrix_of(ctx, routine, "a", &op_a)?,
-        false => layout::matrix_any(ctx, routine, "a", &op_a)?,
-    };
-    let vector = |arg: &'static str, v: VecRef<'_, T>| match whole {
-        true => layout::vector_of(ctx, routine, arg, v),
-        false => layout::vector_any(ctx, routine, arg, v),
-    };
-    let xd = vector("x", x.view())?;
-    let yd = vector("y", y.view())?;
+    let ad = layout::matrix_any(ctx, routine, "a", &op_a)?;
+    let xd = layout::vector_any(ctx, routine, "x", x.view())?;
+    let yd = layout::vector_any(ctx, routine, "y", y.view())?;
     let keep = Keep::default();
     let call = Call::new(routine, alpha, beta, &ad, &xd, &yd, &keep);
     let d = T::dispatches(ctx, kind, call)?;
@@ -281,15 +273,7 @@ impl Level2 for f64 {
             return Ok(d);
         }
         match kind {
-            Kind::Gemv => {
-                // x (n×1) and y (m×1) as one-column matrices: element (i, 0) at offset + i·inc.
-                let (xo, yo) = (gemm::Operand::column(c.x), gemm::Operand::column(c.y));
-                let (ao, dims) = (gemm::Operand::of(c.a), (c.a.rows, 1, c.a.cols));
-                let variant = gemm::Variant::default();
-                let plan =
-                    gemm::engine_f64(ctx, c.routine, dims, c.alpha, ao, xo, c.beta, yo, variant)?;
-                Ok(c.keep.plans(vec![plan]))
-            }
+            Kind::Gemv => gemv::dgemv_plans(ctx, c),
             Kind::Symv(uplo) => symv::dsymv_plans(ctx, uplo, c),
             Kind::Trmv(uplo, diag) => trmv::dtrmv_plans(ctx, uplo, diag, c),
             Kind::Trsv(uplo, diag) => trsv::dtrsv_dispatches(ctx, uplo, diag, c),
