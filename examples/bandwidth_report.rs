@@ -16,14 +16,16 @@
 //!
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
-//! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `twopass`
+//! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
 //! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
 //! `f64sum` for sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
 //! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
 //! the `--sq64` sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
-//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]`
+//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]
+//! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
+//! `lab::set_reduction_groups`; 0: the driver's own)
 
 extern crate blas_src;
 
@@ -59,6 +61,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
     ("--sets", "l1,l2"),
     ("--l1", "20,26"),
+    ("--reduction-groups", "0"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -115,8 +118,8 @@ fn time_gpu_reading(ctx: &Context, reps: usize, mut f: impl FnMut()) -> Stats {
 /// `CHECK,{fields},{metric},{value},<={threshold}`: description `R`'s measure of `got` (the
 /// result of `case` on operands `ops`) against OpenBLAS, beside its threshold of
 /// `metrics::spec` (factors to 3 decimals, ULP counts whole), ` FAIL` appended past it. A kernel
-/// variant's check names it in the metric field (`tag`): `ssymv,n=1031,L-C` with `twopass` prints
-/// `CHECK,ssymv,n=1031,L-C,twopass-forward,...`.
+/// variant's check names it in the metric field (`tag`): `ssymv,n=1031,L-C` with `lines128` prints
+/// `CHECK,ssymv,n=1031,L-C,lines128-forward,...`.
 fn check<R: Routine, T: Elem>(
     fields: &str,
     tag: &str,
@@ -437,11 +440,11 @@ fn l2_variants(
     v
 }
 
-/// ssymv's kernels: [`variants`] (`Auto`: `symv_lines`, 128×128 tiles held in registers;
-/// `Scalar`: `symv_tiles`, 64×64 tiles in workgroup memory) and `Experimental` (two passes of
-/// the wide kernels: the stored triangle, then the transposed strict triangle).
+/// ssymv's kernels: [`variants`] (`Auto`: two passes of the wide kernels, the stored triangle
+/// then the transposed strict triangle; `Scalar`: `symv_tiles`, 64×64 tiles in workgroup
+/// memory) and `Experimental` (`symv_lines`, 128×128 tiles held in registers).
 fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
-    l2_variants(lab, &variants(true), "twopass")
+    l2_variants(lab, &variants(true), "lines128")
 }
 
 /// The rank updates' kernels: `main_vec4` (auto), `main` (scalar), `Experimental`
@@ -970,7 +973,7 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
 
 /// On this adapter, each `Experimental` kernel of `x-l2` on host operands of n = 1031 (partial
 /// tiles and units), measured by its routine's description against OpenBLAS beside the
-/// threshold of `metrics::spec`: `CHECK,` lines tagged with the kernel (`twopass-forward`,
+/// threshold of `metrics::spec`: `CHECK,` lines tagged with the kernel (`lines128-forward`,
 /// ...). The kernels are pinned against OpenBLAS on lavapipe (tests/wgblas/kern12_level2.rs);
 /// this catches what another compiler does differently.
 fn cross_check(ctx: &Context) {
@@ -1004,7 +1007,7 @@ fn cross_check(ctx: &Context) {
         let case = sq(uplo, no, 0.7, 0.9);
         check::<symv::Symv, f32>(
             &format!("ssymv,n={n},{u}-C"),
-            "twopass",
+            "lines128",
             &case,
             &ops,
             got.view(),
@@ -1139,6 +1142,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let lab_on = sets.contains("lab");
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
+    // The lab's cap on the single-pass reductions' workgroups (0: the driver's 1024).
+    let groups: u32 = arg("--reduction-groups", "0").parse()?;
+    if groups > 0 {
+        lab::set_reduction_groups(groups);
+        println!("# single-pass reductions capped at {groups} workgroups (lab)");
+    }
     let info = ctx.adapter_info();
     println!(
         "# adapter: {} ({:?}, {:?}), driver {} {}; GB/s = bytes read + written once / GPU time per call (timestamps around batches of back-to-back calls of about 1 ms), median of {reps} after 3 warm-ups",

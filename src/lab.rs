@@ -22,17 +22,17 @@ pub enum Variant {
     /// The new kernels, without `vec4` loads (scalar, strided addressing).
     Scalar = 2,
     /// Kernels written but not chosen by default, because no measurement shows them faster
-    /// (yet): ssymv in two passes of the wide kernels (the stored triangle, then the
-    /// transposed strict triangle, one `gemv_finish`; round 3), and from round 2 of kern12
-    /// (issue 12) sgemv's and strmv's `gemv_coldot4` (4 columns' loads in
+    /// (yet): ssymv's `symv_lines` (f32; the default ssymv runs two passes of the wide kernels
+    /// since `benches/results/2026-12-01-s6/q2`, 1245–1299 GB/s against 365–923), and from
+    /// round 2 of kern12 (issue 12) sgemv's and strmv's `gemv_coldot4` (4 columns' loads in
     /// flight per invocation, against `gemv_coldot`'s 1) and the rank updates' `main_lines` (4
     /// lines per invocation, each factor of the exact products formed once, the 4 units loaded
     /// before any store, against `main_vec4`). On the H200 (2026-12-01,
     /// `benches/results/2026-12-01-s6/q1`, n = 16384) both lost: `gemv_coldot4` 1570–2391
     /// against 2389–4157 GB/s, `main_lines` 892–1280 against 2044–2408, and the f64-sum rank
-    /// updates ([`Driver::RankUpdateF64Sum`]) 728–1093. Round 2's other kernels won and are
-    /// the default now: ssymv's `symv_lines` (923–925 against 290–718 GB/s) and dgemv, dsymv,
-    /// dtrmv on the wide kernels in f64.
+    /// updates ([`Driver::RankUpdateF64Sum`]) 728–1093. Round 2's other kernels won: ssymv's
+    /// `symv_lines` (923–925 against 290–718 GB/s; dsymv's default, and f32's until the two
+    /// passes beat it) and dgemv, dsymv, dtrmv on the wide kernels in f64 (the default).
     /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
     /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
     /// against 2393); `symv_strip` is gone. Elsewhere the same as `Auto`.
@@ -85,4 +85,21 @@ pub fn get(driver: Driver) -> Variant {
         3 => Variant::Experimental,
         _ => Variant::Auto,
     }
+}
+
+/// Cap on the workgroups of a single-pass f32 reduction (sdot, sasum, snrm2, isamax); 0: the
+/// driver's own (1024).
+static REDUCTION_GROUPS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Cap the workgroups of the single-pass f32 reductions at `groups` (process-wide; 0 or more
+/// than 1024: the default, 1024), for measuring the finish's share: the last workgroup combines
+/// one partial accumulator per workgroup. Results stay within the routines' metrics (the
+/// grid-stride loop takes the rest).
+pub fn set_reduction_groups(groups: u32) {
+    REDUCTION_GROUPS.store(groups, Ordering::Relaxed);
+}
+
+/// The cap set by [`set_reduction_groups`] (0: none).
+pub fn reduction_groups() -> u32 {
+    REDUCTION_GROUPS.load(Ordering::Relaxed)
 }

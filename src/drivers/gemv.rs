@@ -175,9 +175,10 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         } else {
             (a.cs, a.rs)
         };
-        // `symv_lines` by default (H200, 2026-12-01, n = 16384: 923–925 GB/s against
-        // `symv_tiles`' 290 (L) and 718 (U), `benches/results/2026-12-01-s6/q1`); lab `Scalar`
-        // keeps `symv_tiles` with scalar loads as the reference path.
+        // `symv_lines` (H200, 2026-12-01, n = 16384: 923–925 GB/s against `symv_tiles`' 290
+        // (L) and 718 (U), `benches/results/2026-12-01-s6/q1`): f64's kernel, f32's with lab
+        // `Experimental` (f32's default is [`symv_two_pass`]); lab `Scalar` keeps
+        // `symv_tiles` with scalar loads as the reference path.
         let lines = !scalar_variant(variant);
         let side = if lines { SYM_LINES } else { 64 };
         return Kernel::SymTiles {
@@ -308,7 +309,9 @@ fn slots(kernel: Kernel) -> u64 {
 }
 
 /// `y = alpha·A·x + beta·y` for symmetric `A` of which the triangle `uplo` is stored, in two
-/// passes of the wide matrix-vector kernels (lab `Experimental`, issue 12): the stored triangle
+/// passes of the wide matrix-vector kernels (ssymv's default within one storage binding,
+/// issue 12; H200, n = 16384: 1245–1299 GB/s against `symv_lines`' 365–923,
+/// `benches/results/2026-12-01-s6/q2`): the stored triangle
 /// with its diagonal (as strmv runs it), then the transpose `at` of the strictly triangular
 /// part (the other triangle of `Aᵀ`, diagonal left out), each delivering its row sums into
 /// partial-sum slots of its own, then `gemv_finish` adds the slots and applies alpha and beta

@@ -109,7 +109,15 @@ impl Path {
             Path::Single => n.div_ceil(WG * 4),
             Path::SingleVec4 => (n / 4).div_ceil(WG * 4),
         }
-        .clamp(1, MAX_GROUPS) as u32
+        .clamp(1, lab_cap(self)) as u32
+    }
+}
+
+/// [`MAX_GROUPS`], or for a single pass the lab's lower cap ([`crate::lab::set_reduction_groups`]).
+fn lab_cap(path: Path) -> u64 {
+    match (path, u64::from(crate::lab::reduction_groups())) {
+        (Path::TwoPass, _) | (_, 0) => MAX_GROUPS,
+        (_, g) => g.min(MAX_GROUPS),
     }
 }
 

@@ -106,6 +106,28 @@ fn reductions_every_path_against_openblas() {
     }
 }
 
+/// The single pass with its workgroups capped by the lab (`set_reduction_groups`: 1, 3 and
+/// 5; the H200 probe of the finish's share): each invocation's grid-stride loop then takes more
+/// of x, and the metric holds on both layouts and paths.
+#[test]
+fn reductions_with_capped_workgroups() {
+    let _guard = lab_defaults();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        for cap in [1u32, 3, 5] {
+            lab::set_reduction_groups(cap);
+            for (k, &n) in [5usize, 1025, 100_003].iter().enumerate() {
+                for l in [VLayout::Unit, VLayout::Reversed] {
+                    check_reductions(k as u64 + 40, n, l, &format!("cap {cap}"));
+                }
+            }
+        }
+    }));
+    lab::set_reduction_groups(0);
+    if let Err(e) = r {
+        resume_unwind(e);
+    }
+}
+
 /// First NaN, ties and Inf on every reduction path, at positions in the vec4 body, in the tail
 /// and in late workgroups; values hand-computed.
 #[test]

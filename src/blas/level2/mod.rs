@@ -43,7 +43,7 @@ pub(super) struct Keep<'k> {
     scratch: OnceCell<Buf>,
     /// f64 on the matrix-vector driver's wide kernels: alpha and beta.
     scal64: OnceCell<mv::ScalarsF64>,
-    /// ssymv in two passes (lab `Experimental`): the transpose of `A`.
+    /// ssymv in two passes (the default): the transpose of `A`.
     transposed: OnceCell<MatOperand>,
     /// f64: the parts of x and y on the block grid.
     parts: OnceCell<(Vec<VecOperand>, Vec<VecOperand>)>,
@@ -296,8 +296,11 @@ fn matvec<'k>(ctx: &Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatc
     if !blocks.is_empty() {
         return mv::general_block_dispatches(ctx, c.alpha, c.beta, blocks);
     }
+    // ssymv in two passes by default (H200, 2026-12-01, n = 16384: 1245–1299 GB/s against
+    // `symv_lines`' 365–923, `benches/results/2026-12-01-s6/q2`); lab `Experimental` runs
+    // `symv_lines`, `Scalar` `symv_tiles`, `Legacy` the first kernel.
     if let mv::Variant::Symmetric(uplo) = mode {
-        if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental {
+        if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Auto {
             let at = keep.transposed.get_or_init(|| a.t());
             return mv::symv_two_pass(ctx, uplo, c.alpha, a, at, x, c.beta, y, &keep.scratch);
         }

@@ -22,11 +22,16 @@ routine! {
     /// `alpha = 0` reads neither `A` nor `x` (`y ← beta·y`); `beta = 0` never reads `y` (the
     /// kernel tests both values itself, so the rules hold for device scalars too).
     ///
-    /// The stored triangle is cut into 64×64 tiles, each read once into workgroup memory and used
-    /// twice: for its rows' products with `x` and, off the diagonal, for the mirrored tile's (the
-    /// blocked symmetric product of MAGMA and cuBLAS); a second dispatch adds the ⌈n/64⌉ partial
-    /// sums of each row and applies alpha and beta. Each `y_i` is an `f32` sum of partial dot
-    /// products. Forward error bound
+    /// Within one storage binding the product runs in two passes of sgemv's kernels over the
+    /// stored triangle, each reading a dense layout at the device's bandwidth: the triangle with
+    /// its diagonal along its rows (`Σ_{j in row} A_ij·x_j`), then the strict triangle along
+    /// its columns (the mirrored products `A_ji·x_j`, diagonal left out), each pass into
+    /// partial sums of its own; a third dispatch adds each row's partial sums and applies alpha
+    /// and beta once. So every stored element is read twice, which on the H200 beats reading it
+    /// once through workgroup memory (the blocked symmetric product of MAGMA and cuBLAS, kept
+    /// as the lab's `symv_lines` and `symv_tiles`): 1245–1299 against 365–923 GB/s at n =
+    /// 16384. Past one binding, the triangle runs in square blocks (README, "Sizes"). Each
+    /// `y_i` is an `f32` sum of partial dot products. Forward error bound
     /// [`metrics::bounds::symv`](crate::metrics::bounds::symv) (factor ≤ 2, DESIGN.md §2).
     ///
     /// # Errors
