@@ -103,3 +103,20 @@ pub fn set_reduction_groups(groups: u32) {
 pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
 }
+
+/// Whether the single-pass f32 reductions run 8 units per loop iteration (see
+/// [`set_reduction_unroll8`]).
+static REDUCTION_UNROLL8: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Run the single-pass reductions' vec4 loop 8 units per iteration (`UNROLL8` in
+/// `wgsl/level1/reduction.wgsl`: 8 loads of x in flight per invocation, as sdot has with its
+/// two vectors) instead of 4 (process-wide). Each invocation combines its units in the same
+/// order either way, so results are the same bits.
+pub fn set_reduction_unroll8(on: bool) {
+    REDUCTION_UNROLL8.store(on, Ordering::Relaxed);
+}
+
+/// The switch of [`set_reduction_unroll8`].
+pub fn reduction_unroll8() -> bool {
+    REDUCTION_UNROLL8.load(Ordering::Relaxed)
+}

@@ -323,6 +323,10 @@ pub(crate) fn dispatches<'a>(
     let c = [
         ("OP", kind.variant as u32 as f64),
         ("WORDS", f64::from(kind.words)),
+        (
+            "UNROLL8",
+            f64::from(u32::from(crate::lab::reduction_unroll8())),
+        ),
     ];
     let groups = [scratch.groups, 1, 1];
     match scratch.path {
@@ -507,6 +511,10 @@ impl Plan {
         let c = [
             ("OP", kind.variant as u32 as f64),
             ("WORDS", f64::from(kind.words)),
+            (
+                "UNROLL8",
+                f64::from(u32::from(crate::lab::reduction_unroll8())),
+            ),
         ];
         let mut out: Vec<Dispatch<'a>> = self
             .parts
