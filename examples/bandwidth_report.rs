@@ -24,9 +24,8 @@
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]
-//! [--reduction-groups 0] [--reduction-unroll8 0]` (a cap on the single-pass reductions'
-//! workgroups, `lab::set_reduction_groups`, 0: the driver's own; 1: their vec4 loop 8 units an
-//! iteration, `lab::set_reduction_unroll8`)
+//! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
+//! `lab::set_reduction_groups`; 0: the driver's own, 528)
 
 extern crate blas_src;
 
@@ -63,7 +62,6 @@ const FLAGS: &[(&str, &str)] = &[
     ("--sets", "l1,l2"),
     ("--l1", "20,26"),
     ("--reduction-groups", "0"),
-    ("--reduction-unroll8", "0"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -1149,10 +1147,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if groups > 0 {
         lab::set_reduction_groups(groups);
         println!("# single-pass reductions capped at {groups} workgroups (lab)");
-    }
-    if arg("--reduction-unroll8", "0") == "1" {
-        lab::set_reduction_unroll8(true);
-        println!("# single-pass reductions: 8 units per loop iteration (lab)");
     }
     let info = ctx.adapter_info();
     println!(

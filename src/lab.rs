@@ -88,11 +88,11 @@ pub fn get(driver: Driver) -> Variant {
 }
 
 /// Cap on the workgroups of a single-pass f32 reduction (sdot, sasum, snrm2, isamax); 0: the
-/// driver's own (1024).
+/// driver's own (528).
 static REDUCTION_GROUPS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-/// Cap the workgroups of the single-pass f32 reductions at `groups` (process-wide; 0 or more
-/// than 1024: the default, 1024), for measuring the finish's share: the last workgroup combines
+/// Cap the workgroups of the single-pass f32 reductions at `groups` (process-wide; 0: the
+/// default, 528; at most 1024), for measuring the finish's share: the last workgroup combines
 /// one partial accumulator per workgroup. Results stay within the routines' metrics (the
 /// grid-stride loop takes the rest).
 pub fn set_reduction_groups(groups: u32) {
@@ -102,21 +102,4 @@ pub fn set_reduction_groups(groups: u32) {
 /// The cap set by [`set_reduction_groups`] (0: none).
 pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
-}
-
-/// Whether the single-pass f32 reductions run 8 units per loop iteration (see
-/// [`set_reduction_unroll8`]).
-static REDUCTION_UNROLL8: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Run the single-pass reductions' vec4 loop 8 units per iteration (`UNROLL8` in
-/// `wgsl/level1/reduction.wgsl`: 8 loads of x in flight per invocation, as sdot has with its
-/// two vectors) instead of 4 (process-wide). Each invocation combines its units in the same
-/// order either way, so results are the same bits.
-pub fn set_reduction_unroll8(on: bool) {
-    REDUCTION_UNROLL8.store(on, Ordering::Relaxed);
-}
-
-/// The switch of [`set_reduction_unroll8`].
-pub fn reduction_unroll8() -> bool {
-    REDUCTION_UNROLL8.load(Ordering::Relaxed)
 }

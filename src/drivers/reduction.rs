@@ -18,6 +18,12 @@ super::shader!(SHADER, REDUCTION);
 const WG: u64 = super::registry::REDUCTION.constant("WG") as u64;
 /// At most this many workgroups in the partial pass: beyond it each invocation loops.
 const MAX_GROUPS: u64 = 1024;
+/// At most this many workgroups in a single pass (4 per compute unit of the H200's 132): its
+/// last workgroup combines one partial accumulator per workgroup, so fewer shorten that
+/// finish. On the H200 at n = 2^26 (2026-12-01, `benches/results/2026-12-01-s6/q2b`, `q2c`)
+/// 528 read sdot, sasum, snrm2 and isamax 3–5% faster than 1024 (sasum 3477–3521 against
+/// 3362–3384 GB/s) and 264 or 132 slower; an 8-unit loop (arrays of loads) read at half speed.
+const MAX_SINGLE_GROUPS: u64 = 528;
 /// Size of one accumulator in `u32` words (48 bytes).
 const ACC_WORDS: usize = super::registry::REDUCTION.constant("ACC_WORDS") as usize;
 
@@ -113,10 +119,12 @@ impl Path {
     }
 }
 
-/// [`MAX_GROUPS`], or for a single pass the lab's lower cap ([`crate::lab::set_reduction_groups`]).
+/// [`MAX_GROUPS`], or for a single pass [`MAX_SINGLE_GROUPS`] or the lab's cap
+/// ([`crate::lab::set_reduction_groups`], at most [`MAX_GROUPS`]).
 fn lab_cap(path: Path) -> u64 {
     match (path, u64::from(crate::lab::reduction_groups())) {
-        (Path::TwoPass, _) | (_, 0) => MAX_GROUPS,
+        (Path::TwoPass, _) => MAX_GROUPS,
+        (_, 0) => MAX_SINGLE_GROUPS,
         (_, g) => g.min(MAX_GROUPS),
     }
 }
@@ -323,10 +331,6 @@ pub(crate) fn dispatches<'a>(
     let c = [
         ("OP", kind.variant as u32 as f64),
         ("WORDS", f64::from(kind.words)),
-        (
-            "UNROLL8",
-            f64::from(u32::from(crate::lab::reduction_unroll8())),
-        ),
     ];
     let groups = [scratch.groups, 1, 1];
     match scratch.path {
@@ -511,10 +515,6 @@ impl Plan {
         let c = [
             ("OP", kind.variant as u32 as f64),
             ("WORDS", f64::from(kind.words)),
-            (
-                "UNROLL8",
-                f64::from(u32::from(crate::lab::reduction_unroll8())),
-            ),
         ];
         let mut out: Vec<Dispatch<'a>> = self
             .parts

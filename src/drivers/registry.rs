@@ -85,7 +85,6 @@ pub const REDUCTION: Kernel = Kernel {
     overrides: &[
         ("OP", &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]),
         ("WORDS", &[1.0, 2.0]),
-        ("UNROLL8", BOOL),
     ],
     params: &[("drivers/reduction.rs", "Params")],
     f64: true,

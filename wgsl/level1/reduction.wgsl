@@ -505,9 +505,6 @@ fn final_sum(@builtin(local_invocation_index) lid: u32) {
 
 // Unrolled loads in flight per thread and loop iteration.
 const UNROLL: u32 = 4u;
-// `single_pass_vec4` with 8 units per loop iteration before the 4-unit loop (lab: twice the
-// loads in flight of a one-vector reduction, the same as sdot's two vectors).
-override UNROLL8: bool = false;
 const ACC_WORDS: u32 = 12u;
 
 @group(0) @binding(5) var<storage, read_write> words: array<atomic<u32>>;
@@ -723,22 +720,6 @@ fn single_pass_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     let n4 = P.n / 4u;
     var acc = zero();
     var q = g * WG + lid;
-    if (UNROLL8) {
-        // The 8 units' loads first, then their terms in index order (as the 4-unit loop).
-        for (; q + 7u * stride < n4; q = q + 8u * stride) {
-            var v: array<vec4<T>, 8>;
-            var b: array<vec4<u32>, 8>;
-            var w: array<vec4<T>, 8>;
-            for (var k = 0u; k < 8u; k = k + 1u) {
-                v[k] = load_x4(q + k * stride);
-                b[k] = load_b4(q + k * stride);
-                w[k] = load_y4(q + k * stride);
-            }
-            for (var k = 0u; k < 8u; k = k + 1u) {
-                acc = combine4(acc, q + k * stride, v[k], b[k], w[k]);
-            }
-        }
-    }
     for (; q + (UNROLL - 1u) * stride < n4; q = q + UNROLL * stride) {
         let v0 = load_x4(q);
         let v1 = load_x4(q + stride);
