@@ -96,8 +96,8 @@ pub(crate) use args::{check_ctx, Owner};
 pub use args::{Accepts, DeviceMat, DeviceVec, Element, MatMut, MatRef, Scalar, VecMut, VecRef};
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
 pub(crate) use operands::{
-    batch, batch_output, fill_zero, finish_in, matrix, matrix_any, matrix_of, matrix_output,
-    matrix_output_any, vector_any, vector_of, Out, OutAs,
+    batch, batch_output, fill_zero, finish_in, matrix_any, matrix_of, matrix_output_any,
+    vector_any, vector_of, Out, OutAs,
 };
 pub(crate) use typed::Precision;
 

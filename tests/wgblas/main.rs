@@ -62,6 +62,7 @@ mod rot;
 mod rotm;
 pub mod scal;
 mod scale;
+mod scale_level3;
 mod scale_segments;
 mod subviews;
 mod swap;

@@ -83,8 +83,8 @@ level3! {
         let Some((_, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
             return Ok(());
         };
-        let ld = layout::matrix_of(ctx, r, "a", &l)?;
-        let bd = layout::matrix_of(ctx, r, "b", b.view())?;
+        let ld = layout::matrix_any(ctx, r, "a", &l)?;
+        let bd = layout::matrix_any(ctx, r, "b", b.view())?;
         // The product, laid out like B.
         let out = MatOperand {
             buffer: ctx.zeroed(bd.span as u64 * std::mem::size_of::<T>() as u64),

@@ -43,7 +43,7 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     /// against OpenBLAS: panics unless the result passes the description's threshold.
     pub fn new(ctx: &Context, case: Case, resident: bool) -> Self {
         let ops = inputs::<R, T>(&case);
-        let slots = run_on::<R, T>(ctx, &case, &ops, resident);
+        let slots = run_on::<R, T>(ctx, &case, &ops, resident.then(crate::common::ctx));
         Timed {
             case,
             ops,
