@@ -203,9 +203,14 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("strmm", "b"),
 ];
 
-/// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`]).
+/// The routines every matrix of which may be held in several buffers: the f64 Level 3
+/// products, on the blocks of their f32 twins (`drivers/gemm/blocks.rs`, 8-byte elements).
+const SEGMENTED_F64: &[&str] = &["dgemm", "dsyrk", "dgemmtr", "dsyr2k", "dsymm", "dtrmm"];
+
+/// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`],
+/// [`SEGMENTED_F64`]).
 fn segments_allowed(routine: &str, arg: &str) -> bool {
-    SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
+    SEGMENTED_F64.contains(&routine) || SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
 }
 
 /// Check that `elems` elements of `T` fit one buffer of this device ([`Context::max_buffer`])

@@ -22,17 +22,16 @@ use crate::syr2k::Syr2k;
 use crate::syrk::Syrk;
 use crate::trmm::Trmm;
 use crate::trsm::Trsm;
-use wgblas::{
-    Diag::{NonUnit, Unit},
-    Side::{Left, Right},
-    Transpose::{No, Yes},
-    Uplo::{Lower, Upper},
-};
+use wgblas::Diag::{NonUnit, Unit};
+use wgblas::Side::{Left, Right};
+use wgblas::Transpose::{No, Yes};
+use wgblas::Uplo::{Lower, Upper};
 
-/// A context whose dispatches bind at most 64 KiB of a buffer.
+/// The lowered context of this file: dispatches bind at most 64 KiB of a buffer.
 fn small() -> &'static Context {
-    static CTX: OnceLock<Context> = OnceLock::new();
-    lowered(&CTX, |c| assert_eq!(c.set_max_binding(64 << 10), 64 << 10))
+    static LOWERED: OnceLock<Context> = OnceLock::new();
+    let limit = 64 << 10;
+    lowered(&LOWERED, |c| assert_eq!(c.set_max_binding(limit), limit))
 }
 
 /// Whether `ctx` runs f64 shaders; where it does not, the f64 routines must say so
@@ -261,28 +260,25 @@ fn chunked_dgemm_blocks_panels_and_special_values() {
 #[test]
 fn chunked_f64_triangle_and_structured_blocks() {
     // dsyrk, dgemmtr, dsyr2k (C 150×150 in square blocks, depth 200 in panels) and dsymm,
-    // dtrmm (A 150×150 in square blocks), both triangles, transposes and sides, against
-    // OpenBLAS with each routine's metric; resident cases of each.
+    // dtrmm (A 150×150 in square blocks), both triangles, transposes, sides and diagonals,
+    // beta = 0 (C NaN, never read) and not, against OpenBLAS with each routine's metric;
+    // resident cases of each.
     if !f64_runs(small()) {
         return;
     }
     let mut seed = 5400;
-    for uplo in [Lower, Upper] {
-        for t in [No, Yes] {
-            seed += 1;
-            let (l, beta) = (LAYOUTS[seed as usize % 4], [0.0, 0.9][seed as usize % 2]);
-            let tri = |c: Case| c.flags(uplo, t, NonUnit).scalars(0.7, beta);
-            let on = || tri(Case::mnk(seed, 150, 150, 200));
-            let resident = seed % 2 == 0;
-            f64_case::<Syrk>(&on().mats([l, Layout::C, Layout::F]), resident);
-            f64_case::<Gemmtr>(&on().transb(t).mats([l, Layout::F, Layout::C]), !resident);
-            f64_case::<Syr2k>(&on().mats([l, Layout::C, Layout::F]), resident);
-            let side = [Left, Right][seed as usize % 2];
-            let (m, n) = if side == Left { (150, 120) } else { (120, 150) };
-            let st = || tri(Case::new(seed, m, n).side(side)).mats([l, Layout::F, Layout::C]);
-            f64_case::<Symm>(&st(), !resident);
-            let diag = [NonUnit, Unit][seed as usize / 2 % 2];
-            f64_case::<Trmm>(&st().flags(uplo, t, diag).scalars(-0.7, 0.0), resident);
-        }
+    for (uplo, t, side, diag) in [(Lower, No, Left, NonUnit), (Upper, Yes, Right, Unit)] {
+        seed += 1;
+        let (l, beta) = (LAYOUTS[seed as usize % 4], [0.0, 0.9][seed as usize % 2]);
+        let tri = |c: Case| c.flags(uplo, t, NonUnit).scalars(0.7, beta);
+        let on = || tri(Case::mnk(seed, 150, 150, 200));
+        let resident = seed % 2 == 0;
+        f64_case::<Syrk>(&on().mats([l, Layout::C, Layout::F]), resident);
+        f64_case::<Gemmtr>(&on().transb(t).mats([l, Layout::F, Layout::C]), !resident);
+        f64_case::<Syr2k>(&on().mats([l, Layout::C, Layout::F]), resident);
+        let (m, n) = if side == Left { (150, 120) } else { (120, 150) };
+        let st = || tri(Case::new(seed, m, n).side(side)).mats([l, Layout::F, Layout::C]);
+        f64_case::<Symm>(&st(), !resident);
+        f64_case::<Trmm>(&st().flags(uplo, t, diag).scalars(-0.7, 0.0), resident);
     }
 }

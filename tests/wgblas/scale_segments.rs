@@ -16,6 +16,7 @@ use wgblas::{blas, Context, Error, GpuMatrix, GpuVector, MatrixLayout};
 
 use crate::common::*;
 use crate::describe::{self, Case};
+use crate::gemm::Gemm;
 use crate::gemmtr::Gemmtr;
 use crate::gemv::Gemv;
 use crate::ger::Ger;
@@ -436,9 +437,10 @@ fn level2_with_a_past_one_buffer() {
 
 #[test]
 fn level3_with_operands_past_one_buffer() {
-    // f32 (f64 binds its Level 3 operands whole): C of 260×260 and A, B of 260×70 (or 70×260),
-    // each past one buffer (segments of 48 lines of 260, or 224 of 70), in C and F order, both
-    // triangles, against OpenBLAS with each routine's metric.
+    // C of 260×260 and A, B of 260×70 (or 70×260), each past one buffer (segments of 48 lines
+    // of 260 f32 or 24 f64, or 224 of 70 f32 or 112 f64), in C and F order, both triangles,
+    // against OpenBLAS with each routine's metric, f32 and f64 (and dgemm, whose f32 twin is
+    // `sgemm_with_each_operand_past_one_buffer`'s).
     let mut seed = 3900;
     for (la, lc) in [(Layout::C, Layout::F), (Layout::F, Layout::C)] {
         for (uplo, trans) in [(Lower, No), (Upper, Yes)] {
@@ -449,14 +451,17 @@ fn level3_with_operands_past_one_buffer() {
                     .mats([la, lc, lc])
             };
             let on = |k| flags(Case::mnk(seed, 260, 260, k));
-            describe::check_on::<Syrk, f32>(seg(), &on(70));
-            describe::check_on::<Syr2k, f32>(seg(), &on(70));
-            describe::check_on::<Gemmtr, f32>(seg(), &on(70).transb(trans));
+            both::<Syrk>(&on(70));
+            both::<Syr2k>(&on(70));
+            both::<Gemmtr>(&on(70).transb(trans));
+            if seg().native_f64() {
+                describe::check_on::<Gemm, f64>(seg(), &on(70).transb(trans));
+            }
             for side in [Left, Right] {
                 let (m, n) = if side == Left { (260, 70) } else { (70, 260) };
                 let case = flags(Case::new(seed, m, n).side(side));
-                describe::check_on::<Symm, f32>(seg(), &case);
-                describe::check_on::<Trmm, f32>(seg(), &case.scalars(-0.7, 0.0));
+                both::<Symm>(&case);
+                both::<Trmm>(&case.scalars(-0.7, 0.0));
             }
         }
     }

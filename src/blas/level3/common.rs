@@ -286,17 +286,17 @@ pub(crate) fn structured<'a, T: Level3>(
 
 /// The start that `strmm`, `strsm` and their f64 twins share, after the owner checks: the
 /// shapes (`super::check_side`), the element type, and the quick returns: an empty `B` is
-/// left alone, `alpha = 0` sets it to zero (reading neither A nor B). Otherwise: the order r of
-/// A, and the left triangular operand of the canonical left-side problem and its triangle
-/// (`super::left_triangle`).
-pub(crate) fn triangular<'x, T: Level3>(
+/// left alone, `alpha = 0` sets it to zero (reading neither A nor B). Otherwise: the device
+/// operands (`layout::matrix_any`) of the left triangular operand L of the canonical left-side
+/// problem (`super::left_triangle`) and of B, and L's triangle.
+pub(crate) fn triangular<T: Level3>(
     ctx: &Context,
     routine: &'static str,
     (side, uplo, transa): (Side, Uplo, Transpose),
     alpha: &Scalar<'_, T>,
-    a: &'x MatRef<'_, T>,
+    a: &MatRef<'_, T>,
     b: &mut MatMut<'_, T>,
-) -> Result<Option<(usize, MatRef<'x, T>, Uplo)>> {
+) -> Result<Option<(MatOperand, MatOperand, Uplo)>> {
     let (m, n) = b.dim();
     let r = super::check_side(routine, side, a.dim(), (m, n))?;
     T::check_type(ctx, routine)?;
@@ -308,7 +308,10 @@ pub(crate) fn triangular<'x, T: Level3>(
         return Ok(None);
     }
     let (l, l_uplo) = super::left_triangle(side, uplo, transa, a);
-    Ok(Some((r, l, l_uplo)))
+    debug_assert_eq!(l.nrows(), r);
+    let ld = layout::matrix_any(ctx, routine, "a", &l)?;
+    let bd = layout::matrix_any(ctx, routine, "b", b.view())?;
+    Ok(Some((ld, bd, l_uplo)))
 }
 
 /// Whether a call is complete before any upload, checked after its shapes: the element type

@@ -3,7 +3,7 @@ use crate::drivers::gemm::{self, Operand, Variant};
 use crate::drivers::trsm::{self, Step};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{self, MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
 use crate::pool::Buf;
 use crate::Context;
 
@@ -91,13 +91,11 @@ level3! {
     /// The core of [`strsm`], [`dtrsm`] and their `_async` twins, waiting for the read-back as
     /// `wait` says.
     async fn trsm_in(ctx, r, wait; side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut) {
-        // The triangle L of the canonical solve L·X = alpha·B.
-        let flags = (side, uplo, transa);
-        let Some((order, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
+        // L of the canonical solve L·X = alpha·B, and B, on the device.
+        let Some((ld, bd, l_uplo)) = triangular(ctx, r, (side, uplo, transa), &alpha, &a, &mut b)?
+        else {
             return Ok(());
         };
-        let ld = layout::matrix_any(ctx, r, "a", &l)?;
-        let bd = layout::matrix_any(ctx, r, "b", b.view())?;
         // The right-hand sides X of the canonical solve, solved in place: B, or Bᵀ (Right).
         let xd = match side {
             Side::Left => bd.t().t(),
@@ -105,12 +103,13 @@ level3! {
         };
         let sc = T::trsm_alpha(ctx, r, &alpha)?;
         let (tri, e) = ((l_uplo, diag == Diag::Unit), esize::<T>());
-        let scratch = trsm::scratch_len(order, xd.cols) as u64 * e;
+        let (order, nrhs) = (xd.rows, xd.cols);
+        let scratch = trsm::scratch_len(order, nrhs) as u64 * e;
         let (w, parts);
         let steps = if ld.fits(ctx) && xd.fits(ctx) && scratch <= ctx.max_binding() {
             w = ctx.scratch(scratch);
             let (lo, x) = (Operand::of(&ld), Operand::of(&xd));
-            T::trsm(ctx, r, (order, xd.cols), tri.0, tri.1, alpha, sc.as_ref(), lo, x, &w)?
+            T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, alpha, sc.as_ref(), lo, x, &w)?
         } else {
             // Past one storage binding: blocked substitution on square diagonal blocks.
             parts = Parts::new(ctx, e, &ld, &xd, l_uplo);
