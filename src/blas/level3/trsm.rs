@@ -139,7 +139,7 @@ struct Parts {
 
 impl Parts {
     fn new(ctx: &Context, e: u64, ld: &MatOperand, xd: &MatOperand, uplo: Uplo) -> Parts {
-        let (ranges, cols) = gemm::solve_blocks(ctx, e, ld, xd, uplo);
+        let [ranges, cols] = gemm::solve_blocks(ctx, e, ld, xd, uplo);
         let mut l = Vec::new();
         for (i, &ri) in ranges.iter().enumerate() {
             l.extend(ranges[..=i].iter().map(|&rj| ld.block(ctx, e, ri, rj)));

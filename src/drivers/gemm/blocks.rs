@@ -42,8 +42,9 @@ fn side_and_width(mut s: usize, q: usize, fits: impl Fn(usize, usize) -> bool) -
     }
 }
 
-/// Halve `(rows, cols)` of a block of `o` (of `e`-byte elements) until its window fits one binding, halving the side
-/// whose stride contributes more to the span, to multiples of 64 while they are larger.
+/// Halve `(rows, cols)` of a block of `o` (of `e`-byte elements) until its window fits one
+/// binding, halving the side whose stride contributes more to the span, to multiples of 64
+/// while they are larger.
 fn shrink(ctx: &Context, e: u64, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> bool {
     if o.block_fits(ctx, e, *rows, *cols) {
         return false;
@@ -242,16 +243,17 @@ pub(crate) fn structured_blocks(
 /// left-side form: `l` r×r triangular in `uplo`, `x` r×q, elements of `e` bytes) past one
 /// storage binding: the row ranges of L's square diagonal blocks (one grid for L's rows and
 /// columns and X's rows) in solve order (top down for `Lower`, bottom up for `Upper`), and the
-/// column panels of X. Each block of L and of X fits one binding, and so do the r rows of one
-/// panel (the scratch that holds a panel's solved blocks, dense) where a single column of X
-/// does; the grid is also cut where L or X passes from one segment of its buffer to the next.
+/// column panels of X, in that order. Each block of L and of X fits one binding, and so do
+/// the r rows of one panel (the scratch that holds a panel's solved blocks, dense) where a
+/// single column of X does; the grid is also cut where L or X passes from one segment of its
+/// buffer to the next.
 pub(crate) fn solve_blocks(
     ctx: &Context,
     e: u64,
     l: &MatOperand,
     x: &MatOperand,
     uplo: Uplo,
-) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+) -> [Vec<(usize, usize)>; 2] {
     let (r, q) = (x.rows, x.cols);
     let room = ((ctx.max_binding() / e) as usize / r.max(1)).max(1);
     let side = crate::layout::square_side(ctx, l, e, &[]);
@@ -261,5 +263,5 @@ pub(crate) fn solve_blocks(
     if uplo == Uplo::Upper {
         ranges.reverse();
     }
-    (ranges, runs_with_cuts(q, w, &x.cuts(e, 1)))
+    [ranges, runs_with_cuts(q, w, &x.cuts(e, 1))]
 }
