@@ -222,7 +222,7 @@ pub(crate) fn tri_plans<'a, T: Level3>(
 pub(crate) type Structured<'o> = (&'o MatOperand, &'o MatOperand, &'o MatOperand);
 
 /// The blocks of the structured product `C = alpha·S·B + beta·C` (`side` Left) or
-/// `C = alpha·B·S + beta·C` (Right), `S` read in `mode`, past one storage binding (f32): A in
+/// `C = alpha·B·S + beta·C` (Right), `S` read in `mode`, past one storage binding: A in
 /// square blocks, C in blocks (`gemm::structured_blocks`), on the left-side form (a right-side
 /// product is its transpose). None where the operands fit one binding.
 pub(crate) fn structured_blocks<T: Level3>(
