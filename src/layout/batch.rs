@@ -16,6 +16,8 @@
 
 use ndarray::{ArrayView3, ArrayViewMut3, Ix3};
 
+use super::BatchOperand;
+use crate::context::Context;
 use crate::flags::Transpose;
 
 /// A resident batch as an operand: element `(b, i, j)` at `b·bs + i·rs + j·cs` of `buffer`.
@@ -108,3 +110,59 @@ impl<T> BatchMut<'_, T> {
 
 use super::Owner;
 owner_of_device!(BatchRef, BatchMut);
+
+impl BatchOperand {
+    /// The lowest and the highest element index of entries `b0..b1` (not empty) of this batch
+    /// of `rows`×`cols` matrices.
+    fn extent(&self, (b0, b1): (usize, usize), (rows, cols): (usize, usize)) -> (u64, u64) {
+        let at = |b: usize, i: usize, j: usize| {
+            let (bs, rs, cs) = (i64::from(self.bs), i64::from(self.rs), i64::from(self.cs));
+            i64::from(self.offset) + b as i64 * bs + i as i64 * rs + j as i64 * cs
+        };
+        let (mut low, mut high) = (i64::MAX, i64::MIN);
+        for b in [b0, b1 - 1] {
+            for i in [0, rows.max(1) - 1] {
+                for j in [0, cols.max(1) - 1] {
+                    (low, high) = (low.min(at(b, i, j)), high.max(at(b, i, j)));
+                }
+            }
+        }
+        (low as u64, high as u64)
+    }
+
+    /// Whether a window of `len` entries of this batch of `dims` matrices (`elem`-byte
+    /// elements) fits one binding of `ctx` (span plus alignment slack, as
+    /// [`super::MatOperand::block_fits`]); the same for every run of `len` entries.
+    pub(crate) fn part_fits(
+        &self,
+        ctx: &Context,
+        elem: u64,
+        len: usize,
+        dims: (usize, usize),
+    ) -> bool {
+        let (low, high) = self.extent((0, len), dims);
+        (high - low + 1) * elem + super::window_align(ctx) + 16 <= ctx.max_binding()
+    }
+
+    /// Entries `b0..b1` of this batch of `dims` matrices as a batch of their own, bound through
+    /// a window of the same buffer (as [`super::MatOperand::block`]).
+    pub(crate) fn part(
+        &self,
+        ctx: &Context,
+        elem: u64,
+        (b0, b1): (usize, usize),
+        dims: (usize, usize),
+    ) -> BatchOperand {
+        let (low, high) = self.extent((b0, b1), dims);
+        let (buffer, first) = super::window_of(ctx, &self.buffer, elem, low, high);
+        let start = i64::from(self.offset) + b0 as i64 * i64::from(self.bs);
+        BatchOperand {
+            buffer,
+            offset: (start as u64 - first) as u32,
+            bs: self.bs,
+            rs: self.rs,
+            cs: self.cs,
+            span: (high - first + 1) as usize,
+        }
+    }
+}

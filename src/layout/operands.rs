@@ -407,7 +407,9 @@ pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T
 
 operand_forms! {
     batch_for(a: BatchRef<'v, T>) -> BatchOperand {
-        /// Upload an input batch (see the rules of `layout/batch.rs`).
+        /// Upload an input batch (see the rules of `layout/batch.rs`), as large as one buffer
+        /// (past one storage binding the routine binds windows of entries,
+        /// [`BatchOperand::part`]); a single shared matrix within one storage binding.
         batch<Element>(true);
         /// The device operand of an output batch that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`batch`] would, nothing uploaded.
@@ -427,8 +429,6 @@ fn batch_for<'v, T: Element + 'v>(
         BatchRef::Host(a) => a,
         BatchRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
-            // Batches are bound whole: within one storage binding.
-            check_binding(ctx, routine, arg, d.span as u64 * size)?;
             return Ok(BatchOperand {
                 buffer: Buf::shared(d.buffer),
                 offset: 0,
@@ -459,11 +459,10 @@ fn batch_for<'v, T: Element + 'v>(
     if crate::transfer::is_dense(a.shape(), a.strides()) {
         let (src, offset, strides) = source(&a);
         check_fits::<T>(ctx, routine, arg, src.len())?;
-        check_binding(ctx, routine, arg, src.len() as u64 * size)?;
         let buffer = if upload {
             ctx.upload_source(routine, &src)?
         } else {
-            ctx.alloc(routine, (src.len() * std::mem::size_of::<T>()) as u64)?
+            ctx.alloc(routine, src.len() as u64 * size)?
         };
         return Ok(BatchOperand {
             buffer,
@@ -476,7 +475,6 @@ fn batch_for<'v, T: Element + 'v>(
     }
     // Gaps: one gathering copy in logical C order.
     check_fits::<T>(ctx, routine, arg, a.len())?;
-    check_binding(ctx, routine, arg, a.len() as u64 * size)?;
     let (_, m, n) = a.dim();
     let buffer = if upload {
         let packed = a.as_standard_layout();

@@ -1,7 +1,8 @@
 //! Level 3 past one storage binding (issue 15) beyond the f32 products of `scale.rs`: `strsm`
 //! and `dtrsm` by blocked substitution, and the f64 products (`dgemm`, `dsyrk`, `dgemmtr`,
-//! `dsyr2k`, `dsymm`, `dtrmm`) on the blocks of their f32 twins, against OpenBLAS with each
-//! routine's metric (`metrics::spec`), and against hand-computed values.
+//! `dsyr2k`, `dsymm`, `dtrmm`) on the blocks of their f32 twins, and the batched products in
+//! parts of the batch, against OpenBLAS with each routine's metric (`metrics::spec`), and
+//! against hand-computed values.
 //!
 //! Cheap sizes on a context whose binding limit is lowered to 64 KiB
 //! ([`Context::set_max_binding`]): A of 150×150 is three diagonal blocks of 64, 64 and 22 rows,
@@ -281,4 +282,52 @@ fn chunked_f64_triangle_and_structured_blocks() {
         f64_case::<Symm>(&st(), !resident);
         f64_case::<Trmm>(&st().flags(uplo, t, diag).scalars(-0.7, 0.0), resident);
     }
+}
+
+#[test]
+fn chunked_gemm_batched_in_parts() {
+    // 40 products of 30×20, depth 25: each batch past the lowered binding (C: 24,000 f32),
+    // run in parts of consecutive products; C-order batches, batches of F-order matrices,
+    // reversed and gathered ones, beta = 0 (C NaN, never read) and not, f32, f64 and resident,
+    // against OpenBLAS per product (`gemm_batched::GemmBatched`).
+    use crate::common::BLayout::{FMat, Reversed, Strided, C};
+    use crate::gemm_batched::{bcase, GemmBatched};
+    use ndarray::ShapeBuilder;
+    let cases = [
+        ((No, No), [C, FMat, Reversed], (0.7, 0.9)),
+        ((Yes, Yes), [Strided, C, FMat], (-1.0, 0.0)),
+    ];
+    for (seed, (t, layouts, ab)) in (5500..).zip(cases) {
+        let case = bcase(seed, 40, (30, 20, 25), t, ab, layouts);
+        describe::check_on::<GemmBatched, f32>(small(), &case);
+        if f64_runs(small()) {
+            describe::check_on::<GemmBatched, f64>(small(), &case);
+        }
+        describe::check_resident_on::<GemmBatched, f32>(small(), &case);
+    }
+    // One A shared by the batch (batch stride 0), against OpenBLAS per product.
+    let mut r = rng(5510);
+    let a = rand_mat(&mut r, 30, 25);
+    let b = ndarray::Array3::from_shape_fn((40, 25, 20), |_| value(&mut r));
+    let c = ndarray::Array3::from_shape_fn((40, 30, 20), |_| value(&mut r));
+    let mut got = c.clone();
+    let shared = a.broadcast((40, 30, 25)).unwrap();
+    blas::sgemm_batched(small(), No, No, 0.7, shared, &b, 0.9, &mut got).unwrap();
+    for p in 0..40 {
+        let (bp, cp) = (
+            b.index_axis(ndarray::Axis(0), p),
+            c.index_axis(ndarray::Axis(0), p),
+        );
+        let want = oracle::sgemm(No, No, 0.7, a.view(), bp, 0.9, cp);
+        let bound = metrics::bounds::gemm(No, No, 0.7, a.view(), bp, 0.9, cp);
+        let got = got.index_axis(ndarray::Axis(0), p).to_owned();
+        let f = metrics::forward_factor(&got, &want, &bound).unwrap();
+        describe::passes("sgemm", f, "sgemm_batched, shared A, in parts");
+    }
+    // C interleaved (the whole 3-D array in F order, batch stride 1): one product's span is
+    // the whole batch, past the binding: TooLarge naming c, C unchanged.
+    let mut cf = ndarray::Array3::<f32>::from_elem((40, 30, 20).f(), 3.0);
+    let err = blas::sgemm_batched(small(), No, No, 1.0, shared, &b, 1.0, &mut cf).unwrap_err();
+    describe::assert_named(&err, ("TooLarge", "sgemm_batched", "c"));
+    assert!(cf.iter().all(|&v| v == 3.0));
 }

@@ -1,9 +1,10 @@
-use super::common::{level3, quick_return};
+use super::common::{dispatches, esize, level3, quick_return, Level3};
 use crate::blas::{check_dim, check_len};
-use crate::drivers::gemm::{Operand, Variant};
-use crate::error::Result;
+use crate::drivers::gemm::{Operand, Plan, Variant};
+use crate::error::{Error, Result};
 use crate::flags::Transpose;
-use crate::layout::{self, BatchMut, BatchRef, OutAs, Scalar};
+use crate::layout::{self, BatchMut, BatchOperand, BatchRef, OutAs, Scalar};
+use crate::Context;
 
 level3! {
     /// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` for every `b < batch`, `op(X) = X` or `Xᵀ`.
@@ -28,12 +29,16 @@ level3! {
     /// one dispatch covers the whole batch (workgroup `b·tiles + t` computes tile `t` of product
     /// `b`; the linear workgroup index runs over x and y of the grid, so a batch past 65,535 needs
     /// no split). Products with a side of at most 64 use 64-wide tiles. A k past 16,384 runs in
-    /// k chunks of one dispatch each (lavapipe's loop limit), as for `sgemm`.
+    /// k chunks of one dispatch each (lavapipe's loop limit), as for `sgemm`. Past one storage
+    /// binding (issue 15), the batch runs in parts of consecutive products whose windows of A,
+    /// B and C each fit one binding, one such dispatch per part.
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` or `b` (batch
     /// length other than C's), `b` (inner dimensions) or `c` (rows, columns);
-    /// [`Error::TooLarge`](crate::Error::TooLarge) past one storage binding;
+    /// [`Error::TooLarge`](crate::Error::TooLarge) for an operand past one buffer of the device,
+    /// or one whose single product is past one storage binding (a shared matrix, a product's
+    /// matrix, or the span of one product of a batch interleaved in memory);
     /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a resident operand or device
     /// scalar of another context; [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
     ///
@@ -100,18 +105,79 @@ level3! {
         } else {
             layout::batch(ctx, r, "c", c_in)?
         };
-        let variant = Variant {
-            batch,
-            ..Variant::default()
+        let ops = [(&ad, "a", (m, k)), (&bd, "b", (k, n)), (&cd, "c", (m, n))];
+        let parts = parts::<T>(ctx, r, batch, ops)?;
+        let (dims, s) = ((m, n, k), (alpha, beta));
+        let plans = if parts.is_empty() {
+            vec![product(ctx, r, dims, s, batch, [&ad, &bd, &cd])?]
+        } else {
+            let mut plans = Vec::with_capacity(parts.len());
+            for (len, [a, b, c]) in &parts {
+                plans.push(product(ctx, r, dims, s, *len, [a, b, c])?);
+            }
+            plans
         };
-        let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
-        let plan = T::engine(ctx, r, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-        let d = plan.dispatches();
+        let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Batch(&mut c, &cd)], wait).await
     }
 }
 
-fn operand(o: &layout::BatchOperand) -> Operand<'_> {
+/// One engine call over `len` products of the batches `a`, `b`, `c` (whole, or parts).
+fn product<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    dims: (usize, usize, usize),
+    (alpha, beta): (Scalar<'a, T>, Scalar<'a, T>),
+    len: usize,
+    [a, b, c]: [&'a BatchOperand; 3],
+) -> Result<Plan<'a>> {
+    let variant = Variant {
+        batch: len,
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (operand(a), operand(b), operand(c));
+    T::engine(ctx, routine, dims, alpha, ao, bo, beta, co, variant)
+}
+
+/// The parts of a batched product past one storage binding: runs of consecutive products,
+/// as long as the windows of every operand (`(batch, argument, shape of one matrix)`) fit one
+/// binding, each with its length and its windows of A, B and C; none where every operand fits
+/// one binding whole. `Err(TooLarge)` naming the operand whose single product does not fit.
+fn parts<T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    batch: usize,
+    ops: [(&BatchOperand, &'static str, (usize, usize)); 3],
+) -> Result<Vec<(usize, [BatchOperand; 3])>> {
+    if ops
+        .iter()
+        .all(|(o, _, _)| o.buffer.size() <= ctx.max_binding())
+    {
+        return Ok(Vec::new());
+    }
+    let e = esize::<T>();
+    if let Some(&(o, arg, (rows, cols))) = ops.iter().find(|(o, _, d)| !o.part_fits(ctx, e, 1, *d))
+    {
+        let stride = |n: usize, s: i32| (n.max(1) - 1) as u64 * u64::from(s.unsigned_abs());
+        return Err(Error::TooLarge {
+            routine,
+            arg,
+            bytes: (stride(rows, o.rs) + stride(cols, o.cs) + 1) * e,
+            limit: ctx.max_binding(),
+        });
+    }
+    let mut len = batch;
+    while len > 1 && !ops.iter().all(|(o, _, d)| o.part_fits(ctx, e, len, *d)) {
+        len = len.div_ceil(2);
+    }
+    let part = |b0: usize| {
+        let b = (b0, (b0 + len).min(batch));
+        (b.1 - b0, ops.map(|(o, _, d)| o.part(ctx, e, b, d)))
+    };
+    Ok((0..batch).step_by(len).map(part).collect())
+}
+
+fn operand(o: &BatchOperand) -> Operand<'_> {
     Operand {
         buffer: &o.buffer,
         offset: o.offset,
