@@ -4,9 +4,9 @@
 //! Element `(b, i, j)` of a batch is `buf[offset + b·bs + i·rs + j·cs]` on the device. How a
 //! host view gets there:
 //! - a view whose batch stride is 0 (`a.broadcast((batch, m, k))` of one matrix) or whose
-//!   batch has one matrix: only that matrix is uploaded, as any 2-D view is ([`super::matrix`]:
-//!   dense spans as they are, gapped views gathered), and the kernel reads it for every product
-//!   with batch stride 0 — no copy per product;
+//!   batch has one matrix: only that matrix is uploaded, as any 2-D view is
+//!   ([`super::matrix_any`]: dense spans as they are, gapped views gathered), and the kernel
+//!   reads it for every product with batch stride 0 — no copy per product;
 //! - a dense view (its elements fill one memory span, in any axis order: C order, F order, a
 //!   batch of F-order matrices, negative strides): its span as it is, with its own strides;
 //! - any other view (gaps between the matrices, steps of 2, a broadcast inside a matrix): one
@@ -16,7 +16,7 @@
 
 use ndarray::{ArrayView3, ArrayViewMut3, Ix3};
 
-use super::BatchOperand;
+use super::{BatchOperand, MatOperand};
 use crate::context::Context;
 use crate::flags::Transpose;
 
@@ -142,6 +142,21 @@ impl BatchOperand {
     ) -> bool {
         let (low, high) = self.extent((0, len), dims);
         (high - low + 1) * elem + super::window_align(ctx) + 16 <= ctx.max_binding()
+    }
+
+    /// Product `p` of this batch of `rows`×`cols` matrices as a matrix operand (a handle on the
+    /// same buffer, processed in blocks as any matrix past one binding).
+    pub(crate) fn entry(&self, p: usize, (rows, cols): (usize, usize)) -> MatOperand {
+        let offset = i64::from(self.offset) + p as i64 * i64::from(self.bs);
+        MatOperand {
+            buffer: crate::pool::Buf::shared(&self.buffer),
+            offset: offset as u32,
+            rs: self.rs,
+            cs: self.cs,
+            rows,
+            cols,
+            span: self.span,
+        }
     }
 
     /// Entries `b0..b1` of this batch of `dims` matrices as a batch of their own, bound through

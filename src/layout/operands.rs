@@ -1,7 +1,7 @@
 //! Operand movement: the upload (or gather) of a view's span into a device buffer
-//! ([`vector_any`], [`matrix`] and their forms), the write-back of results into the caller's views
-//! ([`finish_in`]: one submission, one read-back), and the device copies and clears of resident
-//! outputs.
+//! ([`vector_any`], [`matrix_any`] and their forms), the write-back of results into the
+//! caller's views ([`finish_in`]: one submission, one read-back), and the device copies and
+//! clears of resident outputs.
 
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3, Axis};
 
@@ -94,19 +94,14 @@ fn vector_for<'v, T: Element + 'v>(
 
 operand_forms! {
     matrix_for(a: impl Into<MatRef<'v, T>>) -> MatOperand {
-        /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-        matrix<Element>(true, true);
-        /// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
-        /// operand may be as large as one buffer of the device.
+        /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides)
+        /// for routines that process operands in blocks ([`MatOperand::block`]): the operand may
+        /// be as large as one buffer of the device.
         matrix_any<Element>(true, false);
-        /// The device operand of an output matrix that the kernel writes in full without reading it
-        /// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
-        /// uploaded.
-        matrix_output<Element>(false, true);
         /// The device operand of an output matrix that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
         matrix_output_any<Element>(false, false);
-        /// [`vector_of`] for a matrix: [`matrix_any`] in f32, [`matrix`] in f64.
+        /// [`vector_of`] for a matrix: [`matrix_any`] in f32; in f64 within one storage binding.
         matrix_of<Precision>(true, T::ELEM == Elem::F64);
     }
 }
@@ -408,8 +403,8 @@ pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T
 operand_forms! {
     batch_for(a: BatchRef<'v, T>) -> BatchOperand {
         /// Upload an input batch (see the rules of `layout/batch.rs`), as large as one buffer
-        /// (past one storage binding the routine binds windows of entries,
-        /// [`BatchOperand::part`]); a single shared matrix within one storage binding.
+        /// (past one storage binding the routine binds windows of its products,
+        /// [`BatchOperand::part`], or blocks of each, [`BatchOperand::entry`]).
         batch<Element>(true);
         /// The device operand of an output batch that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`batch`] would, nothing uploaded.
@@ -443,9 +438,9 @@ fn batch_for<'v, T: Element + 'v>(
         // One matrix for the whole batch: uploaded once, read with batch stride 0.
         let one: ArrayView2<'v, T> = a.index_axis_move(Axis(0), 0);
         let m = if upload {
-            matrix(ctx, routine, arg, MatRef::Host(one))?
+            matrix_any(ctx, routine, arg, MatRef::Host(one))?
         } else {
-            matrix_output(ctx, routine, arg, MatRef::Host(one))?
+            matrix_output_any(ctx, routine, arg, MatRef::Host(one))?
         };
         return Ok(BatchOperand {
             buffer: m.buffer,

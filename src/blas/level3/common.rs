@@ -189,6 +189,21 @@ pub(crate) fn block_plan<'a, T: Level3>(
     T::engine(ctx, routine, dims, alpha, a, b, beta, c, variant)
 }
 
+/// The plans of a general product over `blocks` from `gemm::gemm_blocks`: one engine call
+/// each ([`block_plan`]).
+pub(crate) fn block_plans<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    scalars: (Scalar<'a, T>, Scalar<'a, T>),
+    blocks: &'a [Block],
+) -> Result<Vec<Plan<'a>>> {
+    let plain = Variant::default();
+    let each = blocks
+        .iter()
+        .map(|b| block_plan(ctx, routine, scalars, b, plain));
+    each.collect()
+}
+
 /// The plans of `C = alpha·A·B + beta·C` on the triangle of C that `variant.tri_c` names, whole
 /// (one engine call) or over `blocks` from `gemm::tri_blocks`: diagonal blocks in `variant`,
 /// the others plain, beta applied by each block's first depth panel.

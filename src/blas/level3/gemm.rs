@@ -1,5 +1,5 @@
 use super::check_shape;
-use super::common::{block_plan, dispatches, esize, level3, quick_return, Level3};
+use super::common::{block_plans, dispatches, esize, level3, quick_return, Level3};
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
@@ -120,9 +120,7 @@ level3! {
         let plans = if blocks.is_empty() {
             vec![product(ctx, r, alpha, (&ad, &bd, &cd), beta)?]
         } else {
-            let plain = Variant::default();
-            let each = blocks.iter().map(|b| block_plan(ctx, r, (alpha, beta), b, plain));
-            each.collect::<Result<Vec<_>>>()?
+            block_plans(ctx, r, (alpha, beta), &blocks)?
         };
         let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
