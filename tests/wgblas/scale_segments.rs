@@ -403,14 +403,8 @@ fn sgemm_resident_segmented_operands_and_views() {
 
 /// One case on the segmented context in f32 and, where the adapter has f64 shaders, in f64.
 fn both<R: describe::Routine>(case: &Case) {
-    f32_and::<R>(case, true);
-}
-
-/// One case on the segmented context in f32 and, where `f64` and the adapter has f64
-/// shaders, in f64.
-fn f32_and<R: describe::Routine>(case: &Case, f64: bool) {
     describe::check_on::<R, f32>(seg(), case);
-    if f64 && seg().native_f64() {
+    if seg().native_f64() {
         describe::check_on::<R, f64>(seg(), case);
     }
 }
@@ -443,11 +437,9 @@ fn level2_with_a_past_one_buffer() {
 
 #[test]
 fn level3_with_operands_past_one_buffer() {
-    // C of 260×260 and A, B of 260×70 (or 70×260), each past one buffer (segments of 48 lines
-    // of 260 f32 or 24 f64, or 224 of 70 f32 or 112 f64), in C and F order, both triangles,
-    // against OpenBLAS with each routine's metric, f32 and (for C in F order with the lower
-    // triangle) f64; dgemm in f64 for C in C order (its f32 twin is
-    // `sgemm_with_each_operand_past_one_buffer`'s).
+    // f32: C of 260×260 and A, B of 260×70 (or 70×260), each past one buffer (segments of 48
+    // lines of 260, or 224 of 70), in C and F order, both triangles, against OpenBLAS with
+    // each routine's metric.
     let mut seed = 3900;
     for (la, lc) in [(Layout::C, Layout::F), (Layout::F, Layout::C)] {
         for (uplo, trans) in [(Lower, No), (Upper, Yes)] {
@@ -458,19 +450,36 @@ fn level3_with_operands_past_one_buffer() {
                     .mats([la, lc, lc])
             };
             let on = |k| flags(Case::mnk(seed, 260, 260, k));
-            let f64 = seed == 3901;
-            f32_and::<Syrk>(&on(70), f64);
-            f32_and::<Syr2k>(&on(70), f64);
-            f32_and::<Gemmtr>(&on(70).transb(trans), f64);
-            if lc == Layout::C && seg().native_f64() {
-                describe::check_on::<Gemm, f64>(seg(), &on(70).transb(trans));
-            }
+            describe::check_on::<Syrk, f32>(seg(), &on(70));
+            describe::check_on::<Syr2k, f32>(seg(), &on(70));
+            describe::check_on::<Gemmtr, f32>(seg(), &on(70).transb(trans));
             for side in [Left, Right] {
                 let (m, n) = if side == Left { (260, 70) } else { (70, 260) };
                 let case = flags(Case::new(seed, m, n).side(side));
-                f32_and::<Symm>(&case, f64);
-                f32_and::<Trmm>(&case.scalars(-0.7, 0.0), f64);
+                describe::check_on::<Symm, f32>(seg(), &case);
+                describe::check_on::<Trmm, f32>(seg(), &case.scalars(-0.7, 0.0));
             }
+        }
+    }
+    // f64 (at most 8,192 a segment): C of 150×150 and A, B of 150×60 (or 60×150), each past one
+    // buffer, one set of layouts and flags; dgemm's f32 twin is
+    // `sgemm_with_each_operand_past_one_buffer`'s.
+    if seg().native_f64() {
+        let flags = |c: Case| {
+            c.flags(Lower, No, NonUnit)
+                .scalars(-0.7, 0.9)
+                .mats([Layout::C, Layout::F, Layout::F])
+        };
+        let on = flags(Case::mnk(3905, 150, 150, 60));
+        describe::check_on::<Syrk, f64>(seg(), &on);
+        describe::check_on::<Syr2k, f64>(seg(), &on);
+        describe::check_on::<Gemmtr, f64>(seg(), &on);
+        describe::check_on::<Gemm, f64>(seg(), &on);
+        for side in [Left, Right] {
+            let (m, n) = if side == Left { (150, 60) } else { (60, 150) };
+            let case = flags(Case::new(3905, m, n).side(side));
+            describe::check_on::<Symm, f64>(seg(), &case);
+            describe::check_on::<Trmm, f64>(seg(), &case.scalars(-0.7, 0.0));
         }
     }
 }
