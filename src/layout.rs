@@ -96,8 +96,8 @@ pub(crate) use args::{check_ctx, Owner};
 pub use args::{Accepts, DeviceMat, DeviceVec, Element, MatMut, MatRef, Scalar, VecMut, VecRef};
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
 pub(crate) use operands::{
-    batch, batch_output, fill_zero, finish_in, matrix, matrix_any, matrix_of, matrix_output,
-    matrix_output_any, vector_any, Out, OutAs,
+    batch, batch_output, fill_zero, finish_in, matrix_any, matrix_output_any, vector_any, Out,
+    OutAs,
 };
 pub(crate) use typed::Precision;
 
@@ -162,29 +162,9 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("srot", "y"),
     ("srotm", "x"),
     ("srotm", "y"),
-    // f64 Level 1 and dgemv on the same parts and blocks, with 8-byte elements.
-    ("daxpy", "x"),
-    ("daxpy", "y"),
-    ("ddot", "x"),
-    ("ddot", "y"),
-    ("dscal", "x"),
-    ("dcopy", "x"),
-    ("dcopy", "y"),
-    ("dswap", "x"),
-    ("dswap", "y"),
-    ("dasum", "x"),
-    ("dnrm2", "x"),
-    ("idamax", "x"),
-    ("drot", "x"),
-    ("drot", "y"),
-    ("drotm", "x"),
-    ("drotm", "y"),
     ("sgemv", "a"),
     ("sgemv", "x"),
     ("sgemv", "y"),
-    ("dgemv", "a"),
-    ("dgemv", "x"),
-    ("dgemv", "y"),
     ("sgemm", "a"),
     ("sgemm", "b"),
     ("sgemm", "c"),
@@ -223,9 +203,18 @@ const SEGMENTED: &[(&str, &str)] = &[
     ("strmm", "b"),
 ];
 
-/// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`]).
+/// The routines every operand of which may be held in several buffers: the f64 Level 1
+/// routines and dgemv on the parts and blocks of their f32 twins, and the f64 Level 3 products
+/// on the blocks of theirs (`drivers/gemm/blocks.rs`), with 8-byte elements.
+const SEGMENTED_F64: &[&str] = &[
+    "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dnrm2", "idamax", "drot", "drotm",
+    "dgemv", "dgemm", "dsyrk", "dgemmtr", "dsyr2k", "dsymm", "dtrmm",
+];
+
+/// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`],
+/// [`SEGMENTED_F64`]).
 fn segments_allowed(routine: &str, arg: &str) -> bool {
-    SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
+    SEGMENTED_F64.contains(&routine) || SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
 }
 
 /// Check that `elems` elements of `T` fit one buffer of this device ([`Context::max_buffer`])

@@ -19,9 +19,7 @@ mod operand;
 mod small;
 mod tile;
 
-pub(crate) use blocks::{
-    gemm_blocks, structured_blocks, structured_plans, tri_blocks, tri_plans, Block,
-};
+pub(crate) use blocks::{gemm_blocks, solve_blocks, structured_blocks, tri_blocks, Block};
 pub(crate) use operand::Operand;
 use operand::{pack, pack_into, vec_mode, BufRef, Op};
 use small::{dispatch_small, small_kernel, K_SPLIT_SMALL};

@@ -4,9 +4,9 @@
 //! Element `(b, i, j)` of a batch is `buf[offset + b·bs + i·rs + j·cs]` on the device. How a
 //! host view gets there:
 //! - a view whose batch stride is 0 (`a.broadcast((batch, m, k))` of one matrix) or whose
-//!   batch has one matrix: only that matrix is uploaded, as any 2-D view is ([`super::matrix`]:
-//!   dense spans as they are, gapped views gathered), and the kernel reads it for every product
-//!   with batch stride 0 — no copy per product;
+//!   batch has one matrix: only that matrix is uploaded, as any 2-D view is
+//!   ([`super::matrix_any`]: dense spans as they are, gapped views gathered), and the kernel
+//!   reads it for every product with batch stride 0 — no copy per product;
 //! - a dense view (its elements fill one memory span, in any axis order: C order, F order, a
 //!   batch of F-order matrices, negative strides): its span as it is, with its own strides;
 //! - any other view (gaps between the matrices, steps of 2, a broadcast inside a matrix): one
@@ -16,6 +16,8 @@
 
 use ndarray::{ArrayView3, ArrayViewMut3, Ix3};
 
+use super::{BatchOperand, MatOperand};
+use crate::context::Context;
 use crate::flags::Transpose;
 
 /// A resident batch as an operand: element `(b, i, j)` at `b·bs + i·rs + j·cs` of `buffer`.
@@ -108,3 +110,74 @@ impl<T> BatchMut<'_, T> {
 
 use super::Owner;
 owner_of_device!(BatchRef, BatchMut);
+
+impl BatchOperand {
+    /// The lowest and the highest element index of entries `b0..b1` (not empty) of this batch
+    /// of `rows`×`cols` matrices.
+    fn extent(&self, (b0, b1): (usize, usize), (rows, cols): (usize, usize)) -> (u64, u64) {
+        let at = |b: usize, i: usize, j: usize| {
+            let (bs, rs, cs) = (i64::from(self.bs), i64::from(self.rs), i64::from(self.cs));
+            i64::from(self.offset) + b as i64 * bs + i as i64 * rs + j as i64 * cs
+        };
+        let (mut low, mut high) = (i64::MAX, i64::MIN);
+        for b in [b0, b1 - 1] {
+            for i in [0, rows.max(1) - 1] {
+                for j in [0, cols.max(1) - 1] {
+                    (low, high) = (low.min(at(b, i, j)), high.max(at(b, i, j)));
+                }
+            }
+        }
+        (low as u64, high as u64)
+    }
+
+    /// Whether a window of `len` entries of this batch of `dims` matrices (`elem`-byte
+    /// elements) fits one binding of `ctx` (span plus alignment slack, as
+    /// [`super::MatOperand::block_fits`]); the same for every run of `len` entries.
+    pub(crate) fn part_fits(
+        &self,
+        ctx: &Context,
+        elem: u64,
+        len: usize,
+        dims: (usize, usize),
+    ) -> bool {
+        let (low, high) = self.extent((0, len), dims);
+        (high - low + 1) * elem + super::window_align(ctx) + 16 <= ctx.max_binding()
+    }
+
+    /// Product `p` of this batch of `rows`×`cols` matrices as a matrix operand (a handle on the
+    /// same buffer, processed in blocks as any matrix past one binding).
+    pub(crate) fn entry(&self, p: usize, (rows, cols): (usize, usize)) -> MatOperand {
+        let offset = i64::from(self.offset) + p as i64 * i64::from(self.bs);
+        MatOperand {
+            buffer: crate::pool::Buf::shared(&self.buffer),
+            offset: offset as u32,
+            rs: self.rs,
+            cs: self.cs,
+            rows,
+            cols,
+            span: self.span,
+        }
+    }
+
+    /// Entries `b0..b1` of this batch of `dims` matrices as a batch of their own, bound through
+    /// a window of the same buffer (as [`super::MatOperand::block`]).
+    pub(crate) fn part(
+        &self,
+        ctx: &Context,
+        elem: u64,
+        (b0, b1): (usize, usize),
+        dims: (usize, usize),
+    ) -> BatchOperand {
+        let (low, high) = self.extent((b0, b1), dims);
+        let (buffer, first) = super::window_of(ctx, &self.buffer, elem, low, high);
+        let start = i64::from(self.offset) + b0 as i64 * i64::from(self.bs);
+        BatchOperand {
+            buffer,
+            offset: (start as u64 - first) as u32,
+            bs: self.bs,
+            rs: self.rs,
+            cs: self.cs,
+            span: (high - first + 1) as usize,
+        }
+    }
+}

@@ -1,17 +1,16 @@
 //! Operand movement: the upload (or gather) of a view's span into a device buffer
-//! ([`vector_any`], [`matrix`] and their forms), the write-back of results into the caller's views
-//! ([`finish_in`]: one submission, one read-back), and the device copies and clears of resident
-//! outputs.
+//! ([`vector_any`], [`matrix_any`] and their forms), the write-back of results into the
+//! caller's views ([`finish_in`]: one submission, one read-back), and the device copies and
+//! clears of resident outputs.
 
 use ndarray::{ArrayView2, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3, Axis};
 
 use super::stream::dest_for;
-use super::typed::Precision;
 use super::{
     check_binding, check_ctx, check_fits, source, BatchMut, BatchOperand, BatchRef, Element,
     MatMut, MatOperand, MatRef, VecMut, VecOperand, VecRef,
 };
-use crate::context::{Context, Elem};
+use crate::context::Context;
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::{Command, Dispatch, Read, SinkFn, Wait};
@@ -83,21 +82,13 @@ fn vector_for<'v, T: Element + 'v>(
 
 operand_forms! {
     matrix_for(a: impl Into<MatRef<'v, T>>) -> MatOperand {
-        /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides).
-        matrix<Element>(true, true);
-        /// [`matrix`] for routines that process operands in blocks ([`MatOperand::block`]): the
-        /// operand may be as large as one buffer of the device.
+        /// Upload a matrix view (C order, F order, transposed, sliced, stepped, negative strides)
+        /// for routines that process operands in blocks ([`MatOperand::block`]): the operand may
+        /// be as large as one buffer of the device.
         matrix_any<Element>(true, false);
-        /// The device operand of an output matrix that the kernel writes in full without reading it
-        /// (`beta = 0`): laid out as [`matrix`] would (within one storage binding), but nothing is
-        /// uploaded.
-        matrix_output<Element>(false, true);
         /// The device operand of an output matrix that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`matrix_any`] would, but nothing is uploaded.
         matrix_output_any<Element>(false, false);
-        /// The device operand of a matrix for a routine whose f32 kernels take operands in blocks
-        /// ([`matrix_any`]) and whose f64 kernels bind them whole ([`matrix`]).
-        matrix_of<Precision>(true, T::ELEM == Elem::F64);
     }
 }
 
@@ -397,7 +388,9 @@ pub(crate) fn fill_zero<T: Copy + Default>(ctx: &Context, out: &mut MatMut<'_, T
 
 operand_forms! {
     batch_for(a: BatchRef<'v, T>) -> BatchOperand {
-        /// Upload an input batch (see the rules of `layout/batch.rs`).
+        /// Upload an input batch (see the rules of `layout/batch.rs`), as large as one buffer
+        /// (past one storage binding the routine binds windows of its products,
+        /// [`BatchOperand::part`], or blocks of each, [`BatchOperand::entry`]).
         batch<Element>(true);
         /// The device operand of an output batch that the kernel writes in full without reading it
         /// (`beta = 0`): laid out as [`batch`] would, nothing uploaded.
@@ -417,8 +410,6 @@ fn batch_for<'v, T: Element + 'v>(
         BatchRef::Host(a) => a,
         BatchRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
-            // Batches are bound whole: within one storage binding.
-            check_binding(ctx, routine, arg, d.span as u64 * size)?;
             return Ok(BatchOperand {
                 buffer: Buf::shared(d.buffer),
                 offset: 0,
@@ -433,9 +424,9 @@ fn batch_for<'v, T: Element + 'v>(
         // One matrix for the whole batch: uploaded once, read with batch stride 0.
         let one: ArrayView2<'v, T> = a.index_axis_move(Axis(0), 0);
         let m = if upload {
-            matrix(ctx, routine, arg, MatRef::Host(one))?
+            matrix_any(ctx, routine, arg, MatRef::Host(one))?
         } else {
-            matrix_output(ctx, routine, arg, MatRef::Host(one))?
+            matrix_output_any(ctx, routine, arg, MatRef::Host(one))?
         };
         return Ok(BatchOperand {
             buffer: m.buffer,
@@ -449,11 +440,10 @@ fn batch_for<'v, T: Element + 'v>(
     if crate::transfer::is_dense(a.shape(), a.strides()) {
         let (src, offset, strides) = source(&a);
         check_fits::<T>(ctx, routine, arg, src.len())?;
-        check_binding(ctx, routine, arg, src.len() as u64 * size)?;
         let buffer = if upload {
             ctx.upload_source(routine, &src)?
         } else {
-            ctx.alloc(routine, (src.len() * std::mem::size_of::<T>()) as u64)?
+            ctx.alloc(routine, src.len() as u64 * size)?
         };
         return Ok(BatchOperand {
             buffer,
@@ -466,7 +456,6 @@ fn batch_for<'v, T: Element + 'v>(
     }
     // Gaps: one gathering copy in logical C order.
     check_fits::<T>(ctx, routine, arg, a.len())?;
-    check_binding(ctx, routine, arg, a.len() as u64 * size)?;
     let (_, m, n) = a.dim();
     let buffer = if upload {
         let packed = a.as_standard_layout();

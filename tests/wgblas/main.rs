@@ -63,6 +63,7 @@ mod rotm;
 pub mod scal;
 mod scale;
 mod scale_f64;
+mod scale_level3;
 mod scale_segments;
 mod subviews;
 mod swap;

@@ -16,6 +16,7 @@ use wgblas::{blas, Context, Error, GpuMatrix, GpuVector, MatrixLayout};
 
 use crate::common::*;
 use crate::describe::{self, Case};
+use crate::gemm::Gemm;
 use crate::gemmtr::Gemmtr;
 use crate::gemv::Gemv;
 use crate::ger::Ger;
@@ -436,9 +437,9 @@ fn level2_with_a_past_one_buffer() {
 
 #[test]
 fn level3_with_operands_past_one_buffer() {
-    // f32 (f64 binds its Level 3 operands whole): C of 260×260 and A, B of 260×70 (or 70×260),
-    // each past one buffer (segments of 48 lines of 260, or 224 of 70), in C and F order, both
-    // triangles, against OpenBLAS with each routine's metric.
+    // f32: C of 260×260 and A, B of 260×70 (or 70×260), each past one buffer (segments of 48
+    // lines of 260, or 224 of 70), in C and F order, both triangles, against OpenBLAS with
+    // each routine's metric.
     let mut seed = 3900;
     for (la, lc) in [(Layout::C, Layout::F), (Layout::F, Layout::C)] {
         for (uplo, trans) in [(Lower, No), (Upper, Yes)] {
@@ -458,6 +459,27 @@ fn level3_with_operands_past_one_buffer() {
                 describe::check_on::<Symm, f32>(seg(), &case);
                 describe::check_on::<Trmm, f32>(seg(), &case.scalars(-0.7, 0.0));
             }
+        }
+    }
+    // f64 (at most 8,192 a segment): C of 150×150 and A, B of 150×60 (or 60×150), each past one
+    // buffer, one set of layouts and flags; dgemm's f32 twin is
+    // `sgemm_with_each_operand_past_one_buffer`'s.
+    if seg().native_f64() {
+        let flags = |c: Case| {
+            c.flags(Lower, No, NonUnit)
+                .scalars(-0.7, 0.9)
+                .mats([Layout::C, Layout::F, Layout::F])
+        };
+        let on = flags(Case::mnk(3905, 150, 150, 60));
+        describe::check_on::<Syrk, f64>(seg(), &on);
+        describe::check_on::<Syr2k, f64>(seg(), &on);
+        describe::check_on::<Gemmtr, f64>(seg(), &on);
+        describe::check_on::<Gemm, f64>(seg(), &on);
+        for side in [Left, Right] {
+            let (m, n) = if side == Left { (150, 60) } else { (60, 150) };
+            let case = flags(Case::new(3905, m, n).side(side));
+            describe::check_on::<Symm, f64>(seg(), &case);
+            describe::check_on::<Trmm, f64>(seg(), &case.scalars(-0.7, 0.0));
         }
     }
 }

@@ -16,17 +16,12 @@ use crate::Context;
 
 /// The element types of the Level 3 routines, and what differs between them.
 ///
-/// Both upload their operands by `layout::matrix_of` (and [`matrix_output`]). f32 operands may
-/// exceed one storage binding: they are uploaded as `matrix_any` and processed in blocks
-/// (`gemm::{gemm_blocks, tri_blocks, structured_blocks}`), and the engine reads alpha and beta
-/// from its params. f64 operands are bound whole (`matrix`, so those block lists are empty: the
-/// defaults here), the engine reads alpha and beta from a small f64 buffer
-/// ([`gemm::engine_f64`]), and the adapter needs `SHADER_F64`.
+/// Both upload their operands by `layout::matrix_any` (and `matrix_output_any`): operands past
+/// one storage binding are processed in blocks (`gemm::{gemm_blocks, tri_blocks,
+/// structured_blocks, solve_blocks}`, on elements of [`esize`] bytes), each block one engine
+/// call through [`Level3::engine`]. The f32 engine reads alpha and beta from its params; the
+/// f64 one from a small f64 buffer ([`gemm::engine_f64`]), and the adapter needs `SHADER_F64`.
 pub(crate) trait Level3: Precision + From<f32> {
-    /// Whether operands past one storage binding are processed in blocks (f32); f64 ones are
-    /// bound whole, so a product on them is one engine call.
-    const BLOCKS: bool;
-
     /// The BLAS name of a routine in this type: `s` in f32, `d` in f64.
     fn routine(s: &'static str, d: &'static str) -> &'static str;
 
@@ -46,39 +41,6 @@ pub(crate) trait Level3: Precision + From<f32> {
         c: Operand<'a>,
         variant: Variant,
     ) -> Result<Plan<'a>>;
-
-    /// The plans of a product on a triangle of C, whole or over `blocks` (`gemm::tri_plans`);
-    /// by default (operands bound whole, no blocks) one engine call.
-    #[allow(clippy::too_many_arguments)]
-    fn tri_plans<'a>(
-        ctx: &Context,
-        routine: &'static str,
-        dims: (usize, usize, usize),
-        alpha: Scalar<'a, Self>,
-        (a, b): (Operand<'a>, Operand<'a>),
-        beta: Scalar<'a, Self>,
-        c: &'a MatOperand,
-        variant: Variant,
-        blocks: &'a [(Block, bool)],
-    ) -> Result<Vec<Plan<'a>>> {
-        debug_assert!(blocks.is_empty(), "operands bound whole have no blocks");
-        let c = Operand::of(c);
-        let plan = Self::engine(ctx, routine, dims, alpha, a, b, beta, c, variant)?;
-        Ok(vec![plan])
-    }
-
-    /// The plans of a structured product over `blocks` (`gemm::structured_plans`); by default
-    /// (operands bound whole) none.
-    fn structured_plans<'a>(
-        _: &Context,
-        _: &'static str,
-        _: Scalar<'a, Self>,
-        _: Scalar<'a, Self>,
-        blocks: &'a [(Block, AMode)],
-    ) -> Result<Vec<Plan<'a>>> {
-        debug_assert!(blocks.is_empty(), "operands bound whole have no blocks");
-        Ok(Vec::new())
-    }
 
     /// The buffer the blocked solve reads alpha from: by default none (alpha in the params).
     fn trsm_alpha(_: &Context, _: &'static str, _: &Scalar<'_, Self>) -> Result<Option<Buf>> {
@@ -113,8 +75,6 @@ pub(crate) trait Level3: Precision + From<f32> {
 }
 
 impl Level3 for f32 {
-    const BLOCKS: bool = true;
-
     fn routine(s: &'static str, _: &'static str) -> &'static str {
         s
     }
@@ -137,31 +97,6 @@ impl Level3 for f32 {
         Ok(gemm::engine(ctx, dims, alpha, a, b, beta, c, variant))
     }
 
-    fn tri_plans<'a>(
-        ctx: &Context,
-        _: &'static str,
-        dims: (usize, usize, usize),
-        alpha: Scalar<'a>,
-        ab: (Operand<'a>, Operand<'a>),
-        beta: Scalar<'a>,
-        c: &'a MatOperand,
-        variant: Variant,
-        blocks: &'a [(Block, bool)],
-    ) -> Result<Vec<Plan<'a>>> {
-        let plans = gemm::tri_plans(ctx, dims, alpha, ab, beta, c, variant, blocks);
-        Ok(plans)
-    }
-
-    fn structured_plans<'a>(
-        ctx: &Context,
-        _: &'static str,
-        alpha: Scalar<'a>,
-        beta: Scalar<'a>,
-        blocks: &'a [(Block, AMode)],
-    ) -> Result<Vec<Plan<'a>>> {
-        Ok(gemm::structured_plans(ctx, alpha, beta, blocks))
-    }
-
     fn trsm<'a>(
         ctx: &Context,
         _: &'static str,
@@ -178,11 +113,9 @@ impl Level3 for f32 {
     }
 }
 
-/// f64 operands are bound whole ([`Level3::BLOCKS`] is false): one engine call, no blocks (the
-/// defaults of [`Level3::tri_plans`] and [`Level3::structured_plans`]).
+/// f64: the engine and the solve instantiated with `alias T = f64;`, alpha and beta in f64
+/// buffers.
 impl Level3 for f64 {
-    const BLOCKS: bool = false;
-
     fn routine(_: &'static str, d: &'static str) -> &'static str {
         d
     }
@@ -232,21 +165,79 @@ impl Level3 for f64 {
     }
 }
 
-/// The blocks of a product past one storage binding, from `blocks` where the type is
-/// processed in blocks ([`Level3::BLOCKS`]); none otherwise (one engine call).
-pub(crate) fn blocks<T: Level3, B>(blocks: impl FnOnce() -> Vec<B>) -> Vec<B> {
-    if T::BLOCKS {
-        blocks()
-    } else {
-        Vec::new()
+/// Bytes per element of `T` (the `e` of the block lists).
+pub(crate) fn esize<T>() -> u64 {
+    std::mem::size_of::<T>() as u64
+}
+
+/// One engine call of a product past one storage binding: block `blk` in `variant`, beta in
+/// the first depth panel of its C block (the later ones add with beta = 1).
+pub(crate) fn block_plan<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    (alpha, beta): (Scalar<'a, T>, Scalar<'a, T>),
+    blk: &'a Block,
+    variant: Variant,
+) -> Result<Plan<'a>> {
+    let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
+    let beta = crate::drivers::first_or_one(blk.first, beta);
+    let (a, b, c) = (
+        Operand::of(&blk.a),
+        Operand::of(&blk.b),
+        Operand::of(&blk.c),
+    );
+    T::engine(ctx, routine, dims, alpha, a, b, beta, c, variant)
+}
+
+/// The plans of a general product over `blocks` from `gemm::gemm_blocks`: one engine call
+/// each ([`block_plan`]).
+pub(crate) fn block_plans<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    scalars: (Scalar<'a, T>, Scalar<'a, T>),
+    blocks: &'a [Block],
+) -> Result<Vec<Plan<'a>>> {
+    let plain = Variant::default();
+    let each = blocks
+        .iter()
+        .map(|b| block_plan(ctx, routine, scalars, b, plain));
+    each.collect()
+}
+
+/// The plans of `C = alpha·A·B + beta·C` on the triangle of C that `variant.tri_c` names, whole
+/// (one engine call) or over `blocks` from `gemm::tri_blocks`: diagonal blocks in `variant`,
+/// the others plain, beta applied by each block's first depth panel.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tri_plans<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    dims: (usize, usize, usize),
+    alpha: Scalar<'a, T>,
+    (a, b): (Operand<'a>, Operand<'a>),
+    beta: Scalar<'a, T>,
+    c: &'a MatOperand,
+    variant: Variant,
+    blocks: &'a [(Block, bool)],
+) -> Result<Vec<Plan<'a>>> {
+    if blocks.is_empty() {
+        let c = Operand::of(c);
+        return Ok(vec![T::engine(
+            ctx, routine, dims, alpha, a, b, beta, c, variant,
+        )?]);
     }
+    let plain = Variant::default();
+    let each = |(blk, diag): &'a (Block, bool)| {
+        let v = if *diag { variant } else { plain };
+        block_plan(ctx, routine, (alpha, beta), blk, v)
+    };
+    blocks.iter().map(each).collect()
 }
 
 /// The operands `(A, B, C)` of a structured product (`ssymm`, `strmm`): A r×r, B and C m×n.
 pub(crate) type Structured<'o> = (&'o MatOperand, &'o MatOperand, &'o MatOperand);
 
 /// The blocks of the structured product `C = alpha·S·B + beta·C` (`side` Left) or
-/// `C = alpha·B·S + beta·C` (Right), `S` read in `mode`, past one storage binding (f32): A in
+/// `C = alpha·B·S + beta·C` (Right), `S` read in `mode`, past one storage binding: A in
 /// square blocks, C in blocks (`gemm::structured_blocks`), on the left-side form (a right-side
 /// product is its transpose). None where the operands fit one binding.
 pub(crate) fn structured_blocks<T: Level3>(
@@ -255,13 +246,11 @@ pub(crate) fn structured_blocks<T: Level3>(
     (a, b, c): Structured<'_>,
     mode: AMode,
 ) -> Vec<(Block, AMode)> {
-    blocks::<T, _>(|| {
-        let (bl, cl) = match side {
-            Side::Left => (b.t().t(), c.t().t()),
-            Side::Right => (b.t(), c.t()),
-        };
-        gemm::structured_blocks(ctx, a, &bl, &cl, mode)
-    })
+    let (bl, cl) = match side {
+        Side::Left => (b.t().t(), c.t().t()),
+        Side::Right => (b.t(), c.t()),
+    };
+    gemm::structured_blocks(ctx, esize::<T>(), a, &bl, &cl, mode)
 }
 
 /// The plans of a structured product (see [`structured_blocks`]; `(m, n)` the shape of B and
@@ -279,7 +268,14 @@ pub(crate) fn structured<'a, T: Level3>(
     blocks: &'a [(Block, AMode)],
 ) -> Result<Vec<Plan<'a>>> {
     if !blocks.is_empty() {
-        return T::structured_plans(ctx, routine, alpha, beta, blocks);
+        let each = |(blk, mode): &'a (Block, AMode)| {
+            let v = Variant {
+                a_mode: *mode,
+                ..Variant::default()
+            };
+            block_plan(ctx, routine, (alpha, beta), blk, v)
+        };
+        return blocks.iter().map(each).collect();
     }
     let variant = Variant {
         a_mode: mode,
@@ -305,17 +301,17 @@ pub(crate) fn structured<'a, T: Level3>(
 
 /// The start that `strmm`, `strsm` and their f64 twins share, after the owner checks: the
 /// shapes (`super::check_side`), the element type, and the quick returns: an empty `B` is
-/// left alone, `alpha = 0` sets it to zero (reading neither A nor B). Otherwise: the order r of
-/// A, and the left triangular operand of the canonical left-side problem and its triangle
-/// (`super::left_triangle`).
-pub(crate) fn triangular<'x, T: Level3>(
+/// left alone, `alpha = 0` sets it to zero (reading neither A nor B). Otherwise: the device
+/// operands (`layout::matrix_any`) of the left triangular operand L of the canonical left-side
+/// problem (`super::left_triangle`) and of B, and L's triangle.
+pub(crate) fn triangular<T: Level3>(
     ctx: &Context,
     routine: &'static str,
     (side, uplo, transa): (Side, Uplo, Transpose),
     alpha: &Scalar<'_, T>,
-    a: &'x MatRef<'_, T>,
+    a: &MatRef<'_, T>,
     b: &mut MatMut<'_, T>,
-) -> Result<Option<(usize, MatRef<'x, T>, Uplo)>> {
+) -> Result<Option<(MatOperand, MatOperand, Uplo)>> {
     let (m, n) = b.dim();
     let r = super::check_side(routine, side, a.dim(), (m, n))?;
     T::check_type(ctx, routine)?;
@@ -327,7 +323,10 @@ pub(crate) fn triangular<'x, T: Level3>(
         return Ok(None);
     }
     let (l, l_uplo) = super::left_triangle(side, uplo, transa, a);
-    Ok(Some((r, l, l_uplo)))
+    debug_assert_eq!(l.nrows(), r);
+    let ld = layout::matrix_any(ctx, routine, "a", &l)?;
+    let bd = layout::matrix_any(ctx, routine, "b", b.view())?;
+    Ok(Some((ld, bd, l_uplo)))
 }
 
 /// Whether a call is complete before any upload, checked after its shapes: the element type
@@ -344,32 +343,16 @@ pub(crate) fn quick_return<T: Level3>(
     Ok(empty || (k == 0 || alpha.is(T::from(0.0))) && beta.is(T::from(1.0)))
 }
 
-/// The device operands of A, B and C, each uploaded by `layout::matrix_of` (in f32 processed in
-/// blocks past one storage binding, in f64 bound whole).
+/// The device operands of A, B and C, each uploaded by `layout::matrix_any` (processed in
+/// blocks past one storage binding).
 pub(crate) fn operands<T: Level3>(
     ctx: &Context,
     routine: &'static str,
     (a, b, c): (&MatRef<'_, T>, &MatRef<'_, T>, MatRef<'_, T>),
 ) -> Result<[MatOperand; 3]> {
-    let ad = layout::matrix_of(ctx, routine, "a", a)?;
-    let bd = layout::matrix_of(ctx, routine, "b", b)?;
-    Ok([ad, bd, layout::matrix_of(ctx, routine, "c", c)?])
-}
-
-/// The device operand of an output matrix written in full without being read (`beta = 0`),
-/// laid out as `layout::matrix_of` lays out an input: `matrix_output_any` in f32 (processed in
-/// blocks past one storage binding), `matrix_output` in f64 (bound whole).
-pub(crate) fn matrix_output<'v, T: Level3>(
-    ctx: &Context,
-    routine: &'static str,
-    arg: &'static str,
-    c: impl Into<MatRef<'v, T>>,
-) -> Result<MatOperand> {
-    if T::BLOCKS {
-        layout::matrix_output_any(ctx, routine, arg, c)
-    } else {
-        layout::matrix_output(ctx, routine, arg, c)
-    }
+    let ad = layout::matrix_any(ctx, routine, "a", a)?;
+    let bd = layout::matrix_any(ctx, routine, "b", b)?;
+    Ok([ad, bd, layout::matrix_any(ctx, routine, "c", c)?])
 }
 
 /// The dispatches of `plans`, in order.

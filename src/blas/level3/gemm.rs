@@ -1,5 +1,5 @@
 use super::check_shape;
-use super::common::{blocks, dispatches, level3, quick_return, Level3};
+use super::common::{block_plans, dispatches, esize, level3, quick_return, Level3};
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
@@ -105,27 +105,22 @@ level3! {
         if let Some(rows) = stream_rows(ctx, &op_a, &op_b, &c) {
             return streamed(ctx, r, alpha, (op_a, op_b), beta, &mut c, rows, wait).await;
         }
-        let ad = layout::matrix_of(ctx, r, "a", &op_a)?;
-        let bd = layout::matrix_of(ctx, r, "b", &op_b)?;
+        let ad = layout::matrix_any(ctx, r, "a", &op_a)?;
+        let bd = layout::matrix_any(ctx, r, "b", &op_b)?;
         // beta = 0: the dispatches write every element of C without reading it (later k chunks
         // add to what the first wrote), so C is not uploaded.
         let cd = if beta.is(T::from(0.0)) {
-            super::common::matrix_output(ctx, r, "c", c.view())?
+            layout::matrix_output_any(ctx, r, "c", c.view())?
         } else {
-            layout::matrix_of(ctx, r, "c", c.view())?
+            layout::matrix_any(ctx, r, "c", c.view())?
         };
-        // Past one storage binding (f32): C in blocks, the depth in panels (beta applied by the
+        // Past one storage binding: C in blocks, the depth in panels (beta applied by the
         // first).
-        let blocks = blocks::<T, _>(|| gemm::gemm_blocks(ctx, &ad, &bd, &cd));
+        let blocks = gemm::gemm_blocks(ctx, esize::<T>(), &ad, &bd, &cd);
         let plans = if blocks.is_empty() {
             vec![product(ctx, r, alpha, (&ad, &bd, &cd), beta)?]
         } else {
-            let mut plans = Vec::with_capacity(blocks.len());
-            for b in &blocks {
-                let beta = crate::drivers::first_or_one(b.first, beta);
-                plans.push(product(ctx, r, alpha, (&b.a, &b.b, &b.c), beta)?);
-            }
-            plans
+            block_plans(ctx, r, (alpha, beta), &blocks)?
         };
         let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut c, &cd)], wait).await
@@ -219,9 +214,9 @@ async fn streamed<T: Level3>(
     let mut cds = Vec::with_capacity(views.len());
     for v in &views {
         cds.push(if zero {
-            super::common::matrix_output(ctx, r, "c", v.view())?
+            layout::matrix_output_any(ctx, r, "c", v.view())?
         } else {
-            layout::matrix_of(ctx, r, "c", v.view())?
+            layout::matrix_any(ctx, r, "c", v.view())?
         });
     }
     let mut dests = Vec::with_capacity(views.len());
@@ -232,12 +227,12 @@ async fn streamed<T: Level3>(
         })?);
     }
     let sinks: Vec<_> = dests.iter().map(stream::sink).collect();
-    let bd = layout::matrix_of(ctx, r, "b", &op_b)?;
+    let bd = layout::matrix_any(ctx, r, "b", &op_b)?;
     let mut submitted = Vec::with_capacity(cds.len());
     for (p, (cd, sink)) in cds.iter().zip(&sinks).enumerate() {
         let lo = p * rows;
         let ab = a.slice(ndarray::s![lo..lo + cd.rows, ..]);
-        let ad = layout::matrix_of(ctx, r, "a", ab)?;
+        let ad = layout::matrix_any(ctx, r, "a", ab)?;
         let plan = product(ctx, r, alpha, (&ad, &bd, cd), beta)?;
         submitted.push(stream::submit_block::<T>(
             ctx,

@@ -1,9 +1,10 @@
-use super::common::{level3, quick_return};
+use super::common::{block_plans, dispatches, esize, level3, quick_return, Level3};
 use crate::blas::{check_dim, check_len};
-use crate::drivers::gemm::{Operand, Variant};
+use crate::drivers::gemm::{self, Block, Operand, Plan, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
-use crate::layout::{self, BatchMut, BatchRef, OutAs, Scalar};
+use crate::layout::{self, BatchMut, BatchOperand, BatchRef, OutAs, Scalar};
+use crate::Context;
 
 level3! {
     /// `C_b ← alpha·op(A_b)·op(B_b) + beta·C_b` for every `b < batch`, `op(X) = X` or `Xᵀ`.
@@ -28,12 +29,16 @@ level3! {
     /// one dispatch covers the whole batch (workgroup `b·tiles + t` computes tile `t` of product
     /// `b`; the linear workgroup index runs over x and y of the grid, so a batch past 65,535 needs
     /// no split). Products with a side of at most 64 use 64-wide tiles. A k past 16,384 runs in
-    /// k chunks of one dispatch each (lavapipe's loop limit), as for `sgemm`.
+    /// k chunks of one dispatch each (lavapipe's loop limit), as for `sgemm`. Past one storage
+    /// binding (issue 15), the batch runs in parts of consecutive products whose windows of A,
+    /// B and C each fit one binding, one such dispatch per part; where a single product does
+    /// not fit (a large shared matrix, large products, a batch interleaved in memory), each
+    /// product runs as [`sgemm`](crate::blas::sgemm) does past one binding, in blocks.
     ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` or `b` (batch
     /// length other than C's), `b` (inner dimensions) or `c` (rows, columns);
-    /// [`Error::TooLarge`](crate::Error::TooLarge) past one storage binding;
+    /// [`Error::TooLarge`](crate::Error::TooLarge) for an operand past one buffer of the device;
     /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a resident operand or device
     /// scalar of another context; [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
     ///
@@ -100,18 +105,91 @@ level3! {
         } else {
             layout::batch(ctx, r, "c", c_in)?
         };
-        let variant = Variant {
-            batch,
-            ..Variant::default()
+        // Past one storage binding: runs of products whose windows fit one binding, or, where a
+        // single product does not, each product in blocks as sgemm's.
+        let (ops, e) = ([(&ad, (m, k)), (&bd, (k, n)), (&cd, (m, n))], esize::<T>());
+        let (dims, s) = ((m, n, k), (alpha, beta));
+        let whole = ops.iter().all(|(o, _)| o.buffer.size() <= ctx.max_binding());
+        let parts = if whole { Vec::new() } else { runs(ctx, e, batch, ops) };
+        let blocks = match whole || !parts.is_empty() {
+            true => Vec::new(),
+            false => entry_blocks(ctx, e, batch, ops),
         };
-        let (ao, bo, co) = (operand(&ad), operand(&bd), operand(&cd));
-        let plan = T::engine(ctx, r, (m, n, k), alpha, ao, bo, beta, co, variant)?;
-        let d = plan.dispatches();
+        let plans = if whole {
+            vec![product(ctx, r, dims, s, batch, [&ad, &bd, &cd])?]
+        } else if blocks.is_empty() {
+            let mut plans = Vec::with_capacity(parts.len());
+            for (len, [a, b, c]) in &parts {
+                plans.push(product(ctx, r, dims, s, *len, [a, b, c])?);
+            }
+            plans
+        } else {
+            block_plans(ctx, r, s, &blocks)?
+        };
+        let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Batch(&mut c, &cd)], wait).await
     }
 }
 
-fn operand(o: &layout::BatchOperand) -> Operand<'_> {
+/// One engine call over `len` products of the batches `a`, `b`, `c` (whole, or parts).
+fn product<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    dims: (usize, usize, usize),
+    (alpha, beta): (Scalar<'a, T>, Scalar<'a, T>),
+    len: usize,
+    [a, b, c]: [&'a BatchOperand; 3],
+) -> Result<Plan<'a>> {
+    let variant = Variant {
+        batch: len,
+        ..Variant::default()
+    };
+    let (ao, bo, co) = (operand(a), operand(b), operand(c));
+    T::engine(ctx, routine, dims, alpha, ao, bo, beta, co, variant)
+}
+
+/// The runs of a batched product past one storage binding: consecutive products, as many as
+/// the windows of every operand (`(batch, shape of one matrix)`, elements of `e` bytes) fit
+/// one binding for, each with its length and its windows of A, B and C; none where a single
+/// product does not fit (then [`entry_blocks`]).
+fn runs(
+    ctx: &Context,
+    e: u64,
+    batch: usize,
+    ops: [(&BatchOperand, (usize, usize)); 3],
+) -> Vec<(usize, [BatchOperand; 3])> {
+    let fits = |len: usize| ops.iter().all(|(o, d)| o.part_fits(ctx, e, len, *d));
+    if !fits(1) {
+        return Vec::new();
+    }
+    let mut len = batch;
+    while len > 1 && !fits(len) {
+        len = len.div_ceil(2);
+    }
+    let part = |b0: usize| {
+        let b = (b0, (b0 + len).min(batch));
+        (b.1 - b0, ops.map(|(o, d)| o.part(ctx, e, b, d)))
+    };
+    (0..batch).step_by(len).map(part).collect()
+}
+
+/// The blocks of every product of a batch (`ops` as in [`runs`]) whose single product is past
+/// one storage binding: each product as a `sgemm` past one binding (`gemm::gemm_blocks`).
+fn entry_blocks(
+    ctx: &Context,
+    e: u64,
+    batch: usize,
+    ops: [(&BatchOperand, (usize, usize)); 3],
+) -> Vec<Block> {
+    let mut out = Vec::new();
+    for p in 0..batch {
+        let [a, b, c] = ops.map(|(o, d)| o.entry(p, d));
+        out.extend(gemm::gemm_blocks(ctx, e, &a, &b, &c));
+    }
+    out
+}
+
+fn operand(o: &BatchOperand) -> Operand<'_> {
     Operand {
         buffer: &o.buffer,
         offset: o.offset,

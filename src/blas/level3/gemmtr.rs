@@ -1,4 +1,4 @@
-use super::common::{blocks, dispatches, level3, operands, quick_return};
+use super::common::{dispatches, esize, level3, operands, quick_return, tri_plans};
 use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::flags::{Transpose, Uplo};
@@ -85,10 +85,10 @@ level3! {
             tri_c: Some(uplo),
             ..Variant::default()
         };
-        // Past one storage binding (f32): the triangle of C in square blocks, the depth in panels.
-        let blocks = blocks::<T, _>(|| gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo));
+        // Past one storage binding: the triangle of C in square blocks, the depth in panels.
+        let blocks = gemm::tri_blocks(ctx, esize::<T>(), &ad, &bd, &cd, uplo);
         let ab = (Operand::of(&ad), Operand::of(&bd));
-        let plans = T::tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
+        let plans = tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
         let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
     }

@@ -1,4 +1,4 @@
-use super::common::{dispatches, host, level3, operands, quick_return};
+use super::common::{dispatches, esize, host, level3, operands, quick_return, tri_plans};
 use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::flags::{Transpose, Uplo};
@@ -55,7 +55,8 @@ level3! {
     /// `alpha = 0` reads neither A nor B; `beta = 0` never reads C; no zero-skip), in f64 with host
     /// `alpha` and `beta`, on the same tile engine (`alias T = f64;`): one product of depth 2k
     /// over the packed `[op(A) | op(B)]` and `[op(B) | op(A)]`, or two passes where the packed
-    /// operands would pass one storage binding. Forward bound: that of
+    /// operands would pass one storage binding, in blocks where an operand does (as in
+    /// [`ssyr2k`], issue 15). Forward bound: that of
     /// [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) with eps = 2^-52.
     ///
     /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
@@ -63,9 +64,7 @@ level3! {
     ///
     /// # Errors
     /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
-    /// f64 shaders; [`Error::TooLarge`](crate::Error::TooLarge) when an operand does not fit one
-    /// storage binding (the f64 routines do not split operands past one binding yet); otherwise as
-    /// [`ssyr2k`]. On error `C` is unchanged.
+    /// f64 shaders; otherwise as [`ssyr2k`]. On error `C` is unchanged.
     ///
     /// # Example
     /// ```
@@ -93,15 +92,16 @@ level3! {
         let [ad, bd, cd] = operands(ctx, r, (&op_a, &op_b, c.view()))?;
         let (ao, bo) = (Operand::of(&ad), Operand::of(&bd));
         let (at, bt) = (ad.t(), bd.t());
-        let one_pass = !T::BLOCKS || ad.fits(ctx) && bd.fits(ctx) && cd.fits(ctx);
-        // Past one storage binding (f32): the two passes, each on the triangle of C in square
+        let one_pass = ad.fits(ctx) && bd.fits(ctx) && cd.fits(ctx);
+        // Past one storage binding: the two passes, each on the triangle of C in square
         // blocks and the depth in panels (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
         // `+ alpha·op(B)·op(A)ᵀ`).
         let (first, second) = if one_pass {
             (Vec::new(), Vec::new())
         } else {
-            let first = gemm::tri_blocks(ctx, &ad, &bt, &cd, uplo);
-            (first, gemm::tri_blocks(ctx, &bd, &at, &cd, uplo))
+            let e = esize::<T>();
+            let first = gemm::tri_blocks(ctx, e, &ad, &bt, &cd, uplo);
+            (first, gemm::tri_blocks(ctx, e, &bd, &at, &cd, uplo))
         };
         let plans = if one_pass {
             let variant = Variant {
@@ -119,9 +119,9 @@ level3! {
                 ..Variant::default()
             };
             let dims = (n, n, k);
-            let mut plans = T::tri_plans(ctx, r, dims, alpha, (ao, bo.t()), beta, &cd, tri, &first)?;
+            let mut plans = tri_plans(ctx, r, dims, alpha, (ao, bo.t()), beta, &cd, tri, &first)?;
             let one = host(1.0);
-            plans.extend(T::tri_plans(ctx, r, dims, alpha, (bo, ao.t()), one, &cd, tri, &second)?);
+            plans.extend(tri_plans(ctx, r, dims, alpha, (bo, ao.t()), one, &cd, tri, &second)?);
             plans
         };
         let d = dispatches(&plans);

@@ -1,4 +1,4 @@
-use super::common::{blocks, dispatches, level3, quick_return};
+use super::common::{dispatches, esize, level3, quick_return, tri_plans};
 use super::{check_tri_c, OpB};
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::flags::{Transpose, Uplo};
@@ -78,18 +78,18 @@ level3! {
         if quick_return(ctx, r, n == 0, k, (&alpha, &beta))? {
             return Ok(());
         }
-        let ad = layout::matrix_of(ctx, r, "a", &op_a)?;
-        let cd = layout::matrix_of(ctx, r, "c", c.view())?;
+        let ad = layout::matrix_any(ctx, r, "a", &op_a)?;
+        let cd = layout::matrix_any(ctx, r, "c", c.view())?;
         let variant = Variant {
             tri_c: Some(uplo),
             ..Variant::default()
         };
-        // Past one storage binding (f32): the triangle of C in square blocks, the depth in panels.
+        // Past one storage binding: the triangle of C in square blocks, the depth in panels.
         let bd = ad.t();
-        let blocks = blocks::<T, _>(|| gemm::tri_blocks(ctx, &ad, &bd, &cd, uplo));
+        let blocks = gemm::tri_blocks(ctx, esize::<T>(), &ad, &bd, &cd, uplo);
         let ao = Operand::of(&ad);
         let ab = (ao, ao.t());
-        let plans = T::tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
+        let plans = tri_plans(ctx, r, (n, n, k), alpha, ab, beta, &cd, variant, &blocks)?;
         let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Tri(&mut c, &cd, uplo)], wait).await
     }

@@ -1,7 +1,7 @@
 use super::common::{dispatches, host, level3, structured, structured_blocks, triangular};
 use crate::drivers::gemm::AMode;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{self, MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
 
 level3! {
     /// `B ← alpha·op(A)·B` (`Side::Left`) or `B ← alpha·B·op(A)` (`Side::Right`), `A` triangular,
@@ -80,11 +80,9 @@ level3! {
     /// `wait` says.
     async fn trmm_in(ctx, r, wait; side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut) {
         let flags = (side, uplo, transa);
-        let Some((_, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
+        let Some((ld, bd, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
             return Ok(());
         };
-        let ld = layout::matrix_of(ctx, r, "a", &l)?;
-        let bd = layout::matrix_of(ctx, r, "b", b.view())?;
         // The product, laid out like B.
         let out = MatOperand {
             buffer: ctx.zeroed(bd.span as u64 * std::mem::size_of::<T>() as u64),

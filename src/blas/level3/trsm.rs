@@ -1,8 +1,11 @@
-use super::common::{level3, triangular};
-use crate::drivers::gemm::Operand;
-use crate::drivers::trsm;
+use super::common::{esize, level3, triangular, Level3};
+use crate::drivers::gemm::{self, Operand, Variant};
+use crate::drivers::trsm::{self, Step};
+use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
-use crate::layout::{self, MatMut, MatRef, OutAs, Scalar};
+use crate::layout::{MatMut, MatOperand, MatRef, OutAs, Scalar};
+use crate::pool::Buf;
+use crate::Context;
 
 level3! {
     /// Solve `op(A)·X = alpha·B` (`Side::Left`) or `X·op(A) = alpha·B` (`Side::Right`) in place:
@@ -20,7 +23,10 @@ level3! {
     /// Jonsson and Kågström, SIAM Review 46(1), 2004): the rows split in halves, the first half
     /// solved, the second updated by one tile-engine product (`wgsl/level3/gemm.wgsl`) of depth
     /// r/2, r/4, ..., then solved; 32-row diagonal blocks solved directly for all right-hand sides
-    /// at once; all in one submission. `Side::Right`
+    /// at once; all in one submission. Past one storage binding (issue 15), blocked substitution
+    /// on a grid of square diagonal blocks of A, each solved so for a panel of B's columns, after
+    /// the updates `B_i ← B_i − A_ij·X_j` by the blocks solved before it on the tile engine,
+    /// every block of A and B within one binding. `Side::Right`
     /// runs as `op(A)ᵀ·Xᵀ = alpha·Bᵀ`, the transposes being stride swaps. Blocked substitution
     /// with conventional products is backward stable (Higham, *Accuracy and Stability of
     /// Numerical Algorithms*, 2nd ed., Thm. 8.5 and §13.1): the backward-residual factor of
@@ -34,8 +40,9 @@ level3! {
     /// # Errors
     /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`b`: rows (Left) or columns
-    /// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge);
-    /// [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
+    /// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge) for an
+    /// operand past one buffer of the device or its memory (past one storage binding it is
+    /// solved in blocks); [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
     ///
     /// # Example
     /// ```
@@ -84,29 +91,119 @@ level3! {
     /// The core of [`strsm`], [`dtrsm`] and their `_async` twins, waiting for the read-back as
     /// `wait` says.
     async fn trsm_in(ctx, r, wait; side: Side, uplo: Uplo, transa: Transpose, diag: Diag; alpha: Scalar, a: MatRef, b: MatMut) {
-        let nrhs = match (side, b.dim()) {
-            (Side::Left, (_, n)) => n,
-            (Side::Right, (m, _)) => m,
-        };
-        // The triangle L of the canonical solve L·X = alpha·B.
-        let flags = (side, uplo, transa);
-        let Some((order, l, l_uplo)) = triangular(ctx, r, flags, &alpha, &a, &mut b)? else {
+        // L of the canonical solve L·X = alpha·B, and B, on the device.
+        let Some((ld, bd, l_uplo)) = triangular(ctx, r, (side, uplo, transa), &alpha, &a, &mut b)?
+        else {
             return Ok(());
         };
-        // Bound whole in both types: the solve reads and writes B in place.
-        let ld = layout::matrix(ctx, r, "a", &l)?;
-        let bd = layout::matrix(ctx, r, "b", b.view())?;
-        let scratch = trsm::scratch_len(order, nrhs) as u64 * std::mem::size_of::<T>() as u64;
-        layout::check_binding(ctx, r, "b", scratch)?;
-        let w = ctx.scratch(scratch);
-        let sc = T::trsm_alpha(ctx, r, &alpha)?;
-        let x = match side {
-            Side::Left => Operand::of(&bd),
-            Side::Right => Operand::of(&bd).t(),
+        // The right-hand sides X of the canonical solve, solved in place: B, or Bᵀ (Right).
+        let xd = match side {
+            Side::Left => bd.t().t(),
+            Side::Right => bd.t(),
         };
-        let (dims, unit, lo) = ((order, nrhs), diag == Diag::Unit, Operand::of(&ld));
-        let steps = T::trsm(ctx, r, dims, l_uplo, unit, alpha, sc.as_ref(), lo, x, &w)?;
+        let sc = T::trsm_alpha(ctx, r, &alpha)?;
+        let (tri, e) = ((l_uplo, diag == Diag::Unit), esize::<T>());
+        let (order, nrhs) = (xd.rows, xd.cols);
+        let scratch = trsm::scratch_len(order, nrhs) as u64 * e;
+        let (w, parts);
+        let steps = if ld.fits(ctx) && xd.fits(ctx) && scratch <= ctx.max_binding() {
+            w = ctx.scratch(scratch);
+            let (lo, x) = (Operand::of(&ld), Operand::of(&xd));
+            T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, alpha, sc.as_ref(), lo, x, &w)?
+        } else {
+            // Past one storage binding: blocked substitution on square diagonal blocks.
+            parts = Parts::new(ctx, e, &ld, &xd, l_uplo);
+            parts.steps(ctx, r, tri, alpha, sc.as_ref())?
+        };
         let d = trsm::dispatches(&steps);
         T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &bd)], wait).await
+    }
+}
+
+/// The windows of a blocked solve `L·X = alpha·X` past one storage binding, on the grid of
+/// `gemm::solve_blocks`: each within one binding.
+struct Parts {
+    /// The diagonal blocks' row ranges, in solve order.
+    ranges: Vec<(usize, usize)>,
+    /// X's column panels.
+    cols: Vec<(usize, usize)>,
+    /// The blocks `L[ranges[i], ranges[j]]`, `j ≤ i` (in solve order, so inside the triangle),
+    /// at index `i·(i + 1)/2 + j`.
+    l: Vec<MatOperand>,
+    /// The blocks `X[ranges[i], cols[c]]` at index `c·p + i` (`p` diagonal blocks).
+    x: Vec<MatOperand>,
+    /// For each diagonal block, its solved rows of the panel at hand (C order, the width of the
+    /// widest panel): the right operand of the updates, since X itself is their output.
+    w: Vec<Buf>,
+}
+
+impl Parts {
+    fn new(ctx: &Context, e: u64, ld: &MatOperand, xd: &MatOperand, uplo: Uplo) -> Parts {
+        let [ranges, cols] = gemm::solve_blocks(ctx, e, ld, xd, uplo);
+        let mut l = Vec::new();
+        for (i, &ri) in ranges.iter().enumerate() {
+            l.extend(ranges[..=i].iter().map(|&rj| ld.block(ctx, e, ri, rj)));
+        }
+        let x = cols
+            .iter()
+            .flat_map(|&c| ranges.iter().map(move |&ri| xd.block(ctx, e, ri, c)))
+            .collect();
+        let width = cols.iter().map(|c| c.1 - c.0).max().unwrap_or(1);
+        let rows = |ri: &(usize, usize)| ((ri.1 - ri.0) * width).max(4) as u64 * e;
+        let w = ranges.iter().map(|ri| ctx.scratch(rows(ri))).collect();
+        Parts {
+            ranges,
+            cols,
+            l,
+            x,
+            w,
+        }
+    }
+
+    /// The steps, panel by panel of X, each diagonal block in solve order: first its updates
+    /// `X_i ← beta·X_i − L_ij·X_j` by the blocks `j` solved before it (tile-engine products),
+    /// then its solve by the blocked kernel (`trsm::trsm`). A host alpha is applied once per
+    /// row block: by the first update (`beta = alpha`, later ones 1), or by the solve of the
+    /// first block, which has none. A device alpha is applied by every block's solve after it
+    /// (`X_i ← alpha·X_i`, the scratch keeping the unscaled rows that later updates read), so
+    /// that alpha = 0 gives `B = 0` whatever A holds, as in the whole solve.
+    fn steps<'a, T: Level3>(
+        &'a self,
+        ctx: &Context,
+        routine: &'static str,
+        (uplo, unit): (Uplo, bool),
+        alpha: Scalar<'a, T>,
+        sc: Option<&'a Buf>,
+    ) -> Result<Vec<Step<'a>>> {
+        let (host, one) = (alpha.host().is_some(), Scalar::Host(T::from(1.0)));
+        let p = self.ranges.len();
+        let mut out = Vec::new();
+        for (c, &(c0, c1)) in self.cols.iter().enumerate() {
+            let q = c1 - c0;
+            for i in 0..p {
+                let x = &self.x[c * p + i];
+                let l = &self.l[i * (i + 1) / 2..=i * (i + 1) / 2 + i];
+                for (j, lij) in l[..i].iter().enumerate() {
+                    let beta = if host && j == 0 { alpha } else { one };
+                    let w = Operand {
+                        buffer: &self.w[j],
+                        offset: 0,
+                        rs: q as i32,
+                        cs: 1,
+                        bs: 0,
+                    };
+                    let (dims, minus) = ((x.rows, q, lij.cols), Scalar::Host(T::from(-1.0)));
+                    let (lo, xo, v) = (Operand::of(lij), Operand::of(x), Variant::default());
+                    let plan = T::engine(ctx, routine, dims, minus, lo, w, beta, xo, v)?;
+                    out.push(Step::Update(plan));
+                }
+                let a = if host && i > 0 { one } else { alpha };
+                let (lo, xo) = (Operand::of(&l[i]), Operand::of(x));
+                let dims = (x.rows, q);
+                let w = &self.w[i];
+                out.extend(T::trsm(ctx, routine, dims, uplo, unit, a, sc, lo, xo, w)?);
+            }
+        }
+        Ok(out)
     }
 }

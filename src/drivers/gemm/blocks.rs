@@ -1,10 +1,10 @@
 //! Products past one storage binding: the engine calls over windows of the operands (C in
 //! blocks, the depth in panels), for general, triangular-C and structured-A products.
 
-use super::{engine, AMode, Operand, Plan, Variant};
+use super::AMode;
 use crate::context::Context;
 use crate::flags::Uplo;
-use crate::layout::{runs_with_cuts, MatOperand, Scalar};
+use crate::layout::{runs_with_cuts, MatOperand};
 
 /// A block side halved: to a multiple of 64 while larger than 128 (as `layout::square_side`).
 fn halve(v: usize) -> usize {
@@ -26,10 +26,27 @@ pub(crate) struct Block {
     pub first: bool,
 }
 
-/// Halve `(rows, cols)` of a block of `o` until its window fits one binding, halving the side
-/// whose stride contributes more to the span, to multiples of 64 while they are larger.
-fn shrink(ctx: &Context, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> bool {
-    if o.block_fits(ctx, 4, *rows, *cols) {
+/// The side `s` of square blocks and the width `w` of column panels for which `fits(s, w)`:
+/// the widest `w` (halved from `q`) for the side `s`, the side halved from `s` only while no
+/// width fits (both down to 1).
+fn side_and_width(mut s: usize, q: usize, fits: impl Fn(usize, usize) -> bool) -> (usize, usize) {
+    loop {
+        let mut w = q.max(1);
+        while w > 1 && !fits(s, w) {
+            w = halve(w);
+        }
+        if fits(s, w) || s == 1 {
+            return (s, w);
+        }
+        s = halve(s);
+    }
+}
+
+/// Halve `(rows, cols)` of a block of `o` (of `e`-byte elements) until its window fits one
+/// binding, halving the side whose stride contributes more to the span, to multiples of 64
+/// while they are larger.
+fn shrink(ctx: &Context, e: u64, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> bool {
+    if o.block_fits(ctx, e, *rows, *cols) {
         return false;
     }
     let along_rows = (*rows as u64 - 1) * u64::from(o.rs.unsigned_abs());
@@ -46,9 +63,11 @@ fn shrink(ctx: &Context, o: &MatOperand, rows: &mut usize, cols: &mut usize) -> 
 /// windows each fit one storage binding: none when every operand fits one binding whole.
 /// C is tiled into blocks and the depth into panels, all as large as the binding allows
 /// (sides halved from the whole problem until each of A's, B's and C's blocks fits), in
-/// order: for each C block its depth panels one after the other.
+/// order: for each C block its depth panels one after the other. Elements of `e` bytes (f32 or
+/// f64).
 pub(crate) fn gemm_blocks(
     ctx: &Context,
+    e: u64,
     a: &MatOperand,
     b: &MatOperand,
     c: &MatOperand,
@@ -58,28 +77,28 @@ pub(crate) fn gemm_blocks(
     }
     let (m, n, k) = (c.rows, c.cols, a.cols);
     let (mut bm, mut bn, mut bk) = (m.max(1), n.max(1), k.max(1));
-    while shrink(ctx, a, &mut bm, &mut bk)
-        || shrink(ctx, b, &mut bk, &mut bn)
-        || shrink(ctx, c, &mut bm, &mut bn)
+    while shrink(ctx, e, a, &mut bm, &mut bk)
+        || shrink(ctx, e, b, &mut bk, &mut bn)
+        || shrink(ctx, e, c, &mut bm, &mut bn)
     {}
     // Operands past one buffer (segments): every block also within one segment of each.
     let cut =
         |n: usize, step: usize, cuts: [Vec<usize>; 2]| runs_with_cuts(n, step, &cuts.concat());
-    let rows = cut(m, bm, [a.cuts(4, 0), c.cuts(4, 0)]);
-    let cols = cut(n, bn, [b.cuts(4, 1), c.cuts(4, 1)]);
+    let rows = cut(m, bm, [a.cuts(e, 0), c.cuts(e, 0)]);
+    let cols = cut(n, bn, [b.cuts(e, 1), c.cuts(e, 1)]);
     // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
     let depth = match k {
         0 => vec![(0, 0)],
-        _ => cut(k, bk, [a.cuts(4, 1), b.cuts(4, 0)]),
+        _ => cut(k, bk, [a.cuts(e, 1), b.cuts(e, 0)]),
     };
     let mut out = Vec::new();
     for &(i0, i1) in &rows {
         for &(j0, j1) in &cols {
             for &(p0, p1) in &depth {
                 out.push(Block {
-                    a: a.block(ctx, 4, (i0, i1), (p0, p1)),
-                    b: b.block(ctx, 4, (p0, p1), (j0, j1)),
-                    c: c.block(ctx, 4, (i0, i1), (j0, j1)),
+                    a: a.block(ctx, e, (i0, i1), (p0, p1)),
+                    b: b.block(ctx, e, (p0, p1), (j0, j1)),
+                    c: c.block(ctx, e, (i0, i1), (j0, j1)),
                     first: p0 == 0,
                 });
             }
@@ -92,9 +111,10 @@ pub(crate) fn gemm_blocks(
 /// `sgemmtr`): square blocks on one grid of rows and columns, so that each block lies on the
 /// diagonal (the engine's triangle variant, on the block's own diagonal), strictly inside the
 /// triangle (a plain product) or strictly outside (skipped). With each: whether it is on the
-/// diagonal.
+/// diagonal. Elements of `e` bytes.
 pub(crate) fn tri_blocks(
     ctx: &Context,
+    e: u64,
     a: &MatOperand,
     b: &MatOperand,
     c: &MatOperand,
@@ -106,9 +126,9 @@ pub(crate) fn tri_blocks(
     let (n, k) = (c.rows, a.cols);
     let (mut bm, mut bn, mut bk) = (n.max(1), n.max(1), k.max(1));
     loop {
-        let shrunk = shrink(ctx, a, &mut bm, &mut bk)
-            || shrink(ctx, b, &mut bk, &mut bn)
-            || shrink(ctx, c, &mut bm, &mut bn);
+        let shrunk = shrink(ctx, e, a, &mut bm, &mut bk)
+            || shrink(ctx, e, b, &mut bk, &mut bn)
+            || shrink(ctx, e, c, &mut bm, &mut bn);
         let side = bm.min(bn);
         (bm, bn) = (side, side);
         if !shrunk {
@@ -118,12 +138,12 @@ pub(crate) fn tri_blocks(
     // Operands past one buffer (segments): one grid for C's rows and columns, cut where A
     // (rows), B (columns) or C (either axis) passes from one segment to the next; the depth
     // where A (columns) or B (rows) does.
-    let grid = [a.cuts(4, 0), b.cuts(4, 1), c.cuts(4, 0), c.cuts(4, 1)].concat();
+    let grid = [a.cuts(e, 0), b.cuts(e, 1), c.cuts(e, 0), c.cuts(e, 1)].concat();
     let ranges = runs_with_cuts(n, bm, &grid);
     // k = 0: one call per C block (C = beta·C), with empty A and B blocks.
     let depth = match k {
         0 => vec![(0, 0)],
-        _ => runs_with_cuts(k, bk, &[a.cuts(4, 1), b.cuts(4, 0)].concat()),
+        _ => runs_with_cuts(k, bk, &[a.cuts(e, 1), b.cuts(e, 0)].concat()),
     };
     let mut out = Vec::new();
     for &(i0, i1) in &ranges {
@@ -138,9 +158,9 @@ pub(crate) fn tri_blocks(
             for &(p0, p1) in &depth {
                 out.push((
                     Block {
-                        a: a.block(ctx, 4, (i0, i1), (p0, p1)),
-                        b: b.block(ctx, 4, (p0, p1), (j0, j1)),
-                        c: c.block(ctx, 4, (i0, i1), (j0, j1)),
+                        a: a.block(ctx, e, (i0, i1), (p0, p1)),
+                        b: b.block(ctx, e, (p0, p1), (j0, j1)),
+                        c: c.block(ctx, e, (i0, i1), (j0, j1)),
                         first: p0 == 0,
                     },
                     i0 == j0,
@@ -151,53 +171,6 @@ pub(crate) fn tri_blocks(
     out
 }
 
-/// The dispatches of `C = alpha·A·B + beta·C` on the triangle `uplo` of C (`variant` has
-/// `tri_c`), whole or over `blocks` from [`tri_blocks`]: diagonal blocks in `variant`, the
-/// others plain, beta applied by each block's first depth panel.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn tri_plans<'a>(
-    ctx: &Context,
-    dims: (usize, usize, usize),
-    alpha: impl Into<Scalar<'a>>,
-    (a, b): (Operand<'a>, Operand<'a>),
-    beta: impl Into<Scalar<'a>>,
-    c: &'a MatOperand,
-    variant: Variant,
-    blocks: &'a [(Block, bool)],
-) -> Vec<Plan<'a>> {
-    let (alpha, beta) = (alpha.into(), beta.into());
-    if blocks.is_empty() {
-        return vec![engine(
-            ctx,
-            dims,
-            alpha,
-            a,
-            b,
-            beta,
-            Operand::of(c),
-            variant,
-        )];
-    }
-    blocks
-        .iter()
-        .map(|(blk, diag)| {
-            let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
-            let beta = crate::drivers::first_or_one(blk.first, beta);
-            let v = if *diag { variant } else { Variant::default() };
-            engine(
-                ctx,
-                dims,
-                alpha,
-                Operand::of(&blk.a),
-                Operand::of(&blk.b),
-                beta,
-                Operand::of(&blk.c),
-                v,
-            )
-        })
-        .collect()
-}
-
 /// The engine calls of `C = alpha·S·B + beta·C` for a structured r×r `S` (`a_mode` symmetric,
 /// `ssymm`, or triangular, `strmm`; only its triangle read) past one storage binding, `B` and
 /// `C` r×q (operands in the left-side form): none when every operand fits one binding whole.
@@ -206,9 +179,10 @@ pub(crate) fn tri_plans<'a>(
 /// the diagonal block `S_II` in `a_mode` (on its own triangle), a block inside the stored
 /// triangle as a plain product, a block outside it as the transpose of its stored mirror
 /// (symmetric) or not at all (triangular: zero); the first call of each C block applies beta,
-/// the later ones add. With each call: its `AMode`.
+/// the later ones add. With each call: its `AMode`. Elements of `e` bytes.
 pub(crate) fn structured_blocks(
     ctx: &Context,
+    e: u64,
     a: &MatOperand,
     b: &MatOperand,
     c: &MatOperand,
@@ -218,19 +192,9 @@ pub(crate) fn structured_blocks(
         return Vec::new();
     }
     let (r, q) = (c.rows, c.cols);
-    let mut s = crate::layout::square_side(ctx, a, 4, &[]);
-    let mut w;
-    loop {
-        let fits = |w: usize| b.block_fits(ctx, 4, s, w) && c.block_fits(ctx, 4, s, w);
-        w = q.max(1);
-        while w > 1 && !fits(w) {
-            w = halve(w);
-        }
-        if fits(w) || s == 1 {
-            break;
-        }
-        s = halve(s);
-    }
+    let (s, w) = side_and_width(crate::layout::square_side(ctx, a, e, &[]), q, |s, w| {
+        b.block_fits(ctx, e, s, w) && c.block_fits(ctx, e, s, w)
+    });
     let uplo = match a_mode {
         AMode::Symmetric(u) | AMode::Triangular(u, _) => u,
         AMode::General => unreachable!("structured modes only"),
@@ -238,9 +202,9 @@ pub(crate) fn structured_blocks(
     // Operands past one buffer (segments): S's grid is cut where S passes from one segment to
     // the next along either axis (one grid for its rows and columns), or B or C along their
     // rows; C's columns where B or C does.
-    let rows = [a.cuts(4, 0), a.cuts(4, 1), b.cuts(4, 0), c.cuts(4, 0)].concat();
+    let rows = [a.cuts(e, 0), a.cuts(e, 1), b.cuts(e, 0), c.cuts(e, 0)].concat();
     let ranges = runs_with_cuts(r, s, &rows);
-    let cols = runs_with_cuts(q, w, &[b.cuts(4, 1), c.cuts(4, 1)].concat());
+    let cols = runs_with_cuts(q, w, &[b.cuts(e, 1), c.cuts(e, 1)].concat());
     let mut out = Vec::new();
     for &ri in &ranges {
         for &rj in &cols {
@@ -251,19 +215,19 @@ pub(crate) fn structured_blocks(
                     Uplo::Upper => ri.0 <= rp.0,
                 };
                 let (blk, mode) = if ri == rp {
-                    (a.block(ctx, 4, ri, rp), a_mode)
+                    (a.block(ctx, e, ri, rp), a_mode)
                 } else if stored {
-                    (a.block(ctx, 4, ri, rp), AMode::General)
+                    (a.block(ctx, e, ri, rp), AMode::General)
                 } else if matches!(a_mode, AMode::Symmetric(_)) {
-                    (a.block(ctx, 4, rp, ri).t(), AMode::General)
+                    (a.block(ctx, e, rp, ri).t(), AMode::General)
                 } else {
                     continue;
                 };
                 out.push((
                     Block {
                         a: blk,
-                        b: b.block(ctx, 4, rp, rj),
-                        c: c.block(ctx, 4, ri, rj),
+                        b: b.block(ctx, e, rp, rj),
+                        c: c.block(ctx, e, ri, rj),
                         first,
                     },
                     mode,
@@ -275,34 +239,29 @@ pub(crate) fn structured_blocks(
     out
 }
 
-/// The engine plans of `blocks` from [`structured_blocks`]: alpha in every call, beta in the
-/// first call of each C block (the others add with beta = 1).
-pub(crate) fn structured_plans<'a>(
+/// The grid of a blocked triangular solve `L·X = alpha·B` (`strsm`, `dtrsm`, in the canonical
+/// left-side form: `l` r×r triangular in `uplo`, `x` r×q, elements of `e` bytes) past one
+/// storage binding: the row ranges of L's square diagonal blocks (one grid for L's rows and
+/// columns and X's rows) in solve order (top down for `Lower`, bottom up for `Upper`), and the
+/// column panels of X, in that order. Each block of L and of X fits one binding, and so do
+/// the r rows of one panel (the scratch that holds a panel's solved blocks, dense) where a
+/// single column of X does; the grid is also cut where L or X passes from one segment of its
+/// buffer to the next.
+pub(crate) fn solve_blocks(
     ctx: &Context,
-    alpha: impl Into<Scalar<'a>>,
-    beta: impl Into<Scalar<'a>>,
-    blocks: &'a [(Block, AMode)],
-) -> Vec<Plan<'a>> {
-    let (alpha, beta) = (alpha.into(), beta.into());
-    blocks
-        .iter()
-        .map(|(blk, mode)| {
-            let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
-            let variant = Variant {
-                a_mode: *mode,
-                ..Variant::default()
-            };
-            let beta = crate::drivers::first_or_one(blk.first, beta);
-            engine(
-                ctx,
-                dims,
-                alpha,
-                Operand::of(&blk.a),
-                Operand::of(&blk.b),
-                beta,
-                Operand::of(&blk.c),
-                variant,
-            )
-        })
-        .collect()
+    e: u64,
+    l: &MatOperand,
+    x: &MatOperand,
+    uplo: Uplo,
+) -> [Vec<(usize, usize)>; 2] {
+    let (r, q) = (x.rows, x.cols);
+    let room = ((ctx.max_binding() / e) as usize / r.max(1)).max(1);
+    let side = crate::layout::square_side(ctx, l, e, &[]);
+    let (s, w) = side_and_width(side, q.min(room), |s, w| x.block_fits(ctx, e, s, w));
+    let rows = [l.cuts(e, 0), l.cuts(e, 1), x.cuts(e, 0)].concat();
+    let mut ranges = runs_with_cuts(r, s, &rows);
+    if uplo == Uplo::Upper {
+        ranges.reverse();
+    }
+    [ranges, runs_with_cuts(q, w, &x.cuts(e, 1))]
 }

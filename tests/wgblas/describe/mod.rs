@@ -329,15 +329,6 @@ pub struct Slots<T: Elem> {
 }
 
 impl<T: Elem> Slots<T> {
-    /// The operands of `o`, resident or on the host ([`Slots::resident`], [`Slots::host`]).
-    fn new(c: &Case, o: &Ops<T>, resident: bool) -> Self {
-        if resident {
-            Slots::resident(c, o)
-        } else {
-            Slots::host(c, o)
-        }
-    }
-
     /// Host operands in the case's stored layouts (NaN outside the views).
     fn host(c: &Case, o: &Ops<T>) -> Self {
         Slots {
@@ -354,17 +345,17 @@ impl<T: Elem> Slots<T> {
     }
 
     /// Resident operands: each matrix row-major, or column-major for a case in F order.
-    fn resident(c: &Case, o: &Ops<T>) -> Self {
+    fn resident(cx: &'static Context, c: &Case, o: &Ops<T>) -> Self {
         let mat = |m: &Array2<T>, l: Layout| {
             let m = if l == Layout::F {
                 m.t().as_standard_layout().into_owned().reversed_axes()
             } else {
                 m.as_standard_layout().into_owned()
             };
-            MatSlot::Dev(ctx().upload_matrix(&m).unwrap())
+            MatSlot::Dev(cx.upload_matrix(&m).unwrap())
         };
-        let up = |v: &Array1<T>| VecSlot::Dev(ctx().upload_vector(v).unwrap());
-        let batch = |m: &Array3<T>| BatchSlot::Dev(ctx().upload_batch(m).unwrap());
+        let up = |v: &Array1<T>| VecSlot::Dev(cx.upload_vector(v).unwrap());
+        let batch = |m: &Array3<T>| BatchSlot::Dev(cx.upload_batch(m).unwrap());
         Slots {
             a: mat(&o.a, c.la),
             x: up(&o.x),
@@ -528,10 +519,11 @@ pub fn forward<T: Elem>(got: ArrayViewD<T>, want: ArrayD<T>, bound: ArrayD<f64>)
     T::forward(flat(got).view(), flat(want.view()).view(), bound.view())
 }
 
-/// One case in a form (host storage on context `c`, or resident), checked against its
-/// description: the storage outside the views untouched, quick returns leaving the output as
-/// it was, the other triangle untouched, and the measure within the threshold.
-fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: bool) {
+/// One case in a form (host storage on context `c`, or resident, uploaded to `resident`, which
+/// is `c`), checked against its description: the storage outside the views untouched, quick
+/// returns leaving the output as it was, the other triangle untouched, and the measure within
+/// the threshold.
+fn run<R: Routine, T: Elem>(c: &Context, case: &Case, resident: Option<&'static Context>) {
     let o: Ops<T> = R::inputs(&mut rng(case.seed), case);
     run_on::<R, T>(c, case, &o, resident);
 }
@@ -542,13 +534,16 @@ fn run_on<R: Routine, T: Elem>(
     c: &Context,
     case: &Case,
     o: &Ops<T>,
-    resident: bool,
+    resident: Option<&'static Context>,
 ) -> (Slots<T>, Option<f64>) {
-    let mut s = Slots::new(case, o, resident);
+    let mut s = match resident {
+        Some(cx) => Slots::resident(cx, case, o),
+        None => Slots::host(case, o),
+    };
     let pad = s.pad(R::ID.1);
     let what = format!(
         "{}{} {case:?}",
-        if resident { "resident " } else { "" },
+        if resident.is_some() { "resident " } else { "" },
         name::<R, T>()
     );
     R::call(c, case, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -589,23 +584,28 @@ fn within<R: Routine, T: Elem>(case: &Case, o: &Ops<T>, got: ArrayViewD<T>, what
 
 /// One case through the BLAS layer on host views stored in the case's layouts.
 pub fn check<R: Routine, T: Elem>(case: &Case) {
-    run::<R, T>(ctx(), case, false)
+    run::<R, T>(ctx(), case, None)
 }
 
 /// [`check`] on the context `c`.
 pub fn check_on<R: Routine, T: Elem>(c: &Context, case: &Case) {
-    run::<R, T>(c, case, false)
+    run::<R, T>(c, case, None)
 }
 
 /// One case on given operands (real data) instead of the description's random ones, on
 /// host views stored in the case's layouts.
 pub fn check_ops<R: Routine, T: Elem>(case: &Case, o: &Ops<T>) {
-    run_on::<R, T>(ctx(), case, o, false);
+    run_on::<R, T>(ctx(), case, o, None);
 }
 
 /// One case through resident operands.
 pub fn check_resident<R: Routine, T: Elem>(case: &Case) {
-    run::<R, T>(ctx(), case, true)
+    run::<R, T>(ctx(), case, Some(ctx()))
+}
+
+/// [`check_resident`] on the context `c` (the operands uploaded there).
+pub fn check_resident_on<R: Routine, T: Elem>(c: &'static Context, case: &Case) {
+    run::<R, T>(c, case, Some(c))
 }
 
 /// `cases` random cases of the description's space (seeded by proptest), then its regressions.

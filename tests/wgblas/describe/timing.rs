@@ -49,7 +49,7 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     /// against OpenBLAS: panics unless the result passes the description's threshold.
     pub fn new(ctx: &Context, case: Case, resident: bool) -> Self {
         let ops = inputs::<R, T>(&case);
-        let (slots, measure) = run_on::<R, T>(ctx, &case, &ops, resident);
+        let (slots, measure) = run_on::<R, T>(ctx, &case, &ops, resident.then(crate::common::ctx));
         Timed {
             case,
             ops,
@@ -64,7 +64,10 @@ impl<R: Routine, T: Elem> Timed<R, T> {
     /// would take too long).
     pub fn unchecked(case: Case, resident: bool) -> Self {
         let ops = inputs::<R, T>(&case);
-        let slots = Slots::new(&case, &ops, resident);
+        let slots = match resident {
+            true => Slots::resident(crate::common::ctx(), &case, &ops),
+            false => Slots::host(&case, &ops),
+        };
         Timed {
             case,
             ops,

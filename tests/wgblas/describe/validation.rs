@@ -123,7 +123,7 @@ pub fn validation<R: Routine, T: Elem>() {
         };
         for resident in [false, true] {
             let mut s = if resident {
-                Slots::resident(&bad.case, &o)
+                Slots::resident(ctx(), &bad.case, &o)
             } else {
                 Slots::host(&bad.case, &o)
             };
