@@ -93,20 +93,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("ROW,chain_dot_scal,n={n},-,resident,us/call,{med:.2}");
 
     // Its parts, each chained alone (diagnostics, `#` lines only): sdot into a new device
-    // scalar, recip of a device scalar, sscal by a device alpha (patched into its params on
-    // the device), sscal by a host alpha.
+    // scalar, recip of a device scalar, and sscal of a resident n-vector by alpha = −1 from
+    // the device (patched into its params on the device) and from the host (−1, not 1: alpha
+    // = 1 is a quick return, no dispatch).
     let s = resident::sdot(ctx, &v, &v)?;
-    let one = s.div(&s)?;
+    let minus_one = s.div(&s)?.neg()?;
+    let w = std::cell::RefCell::new(ctx.upload_vector(&Array1::from_elem(n, 1.0f32))?);
     let parts: [(&str, &dyn Fn() -> wgblas::Result<()>); 4] = [
         ("sdot", &|| resident::sdot(ctx, &v, &v).map(drop)),
         ("recip", &|| s.recip().map(drop)),
         ("sscal_device_alpha", &|| {
-            let mut w = ctx.upload_vector(&Array1::from_elem(1, 1.0f32))?;
-            blas::sscal(ctx, &one, &mut w)
+            blas::sscal(ctx, &minus_one, &mut *w.borrow_mut())
         }),
         ("sscal_host_alpha", &|| {
-            let mut w = ctx.upload_vector(&Array1::from_elem(1, 1.0f32))?;
-            blas::sscal(ctx, 1.0f32, &mut w)
+            blas::sscal(ctx, -1.0f32, &mut *w.borrow_mut())
         }),
     ];
     for (name, f) in parts {
@@ -121,7 +121,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 f()?;
             }
             ctx.flush();
-            let _ = one.get()?;
+            let _ = minus_one.get()?;
             if rep >= 2 {
                 per_call.push(t.elapsed().as_secs_f64() * 1e6 / rounds as f64);
             }
