@@ -16,6 +16,8 @@ use wgblas::{blas, resident, Context};
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/phases.rs"]
+mod phases;
 
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[("--reps", "11")];
@@ -133,8 +135,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Print the mean wall time per routine call of each host-side phase (`Context::phase_times`)
-/// since `before`, over `calls` calls that took `total`, and the rest.
+/// Print the counts of `ctx` so far and the mean wall time per routine call of each host-side
+/// phase since `before`, over `calls` calls that took `total`, and the rest.
 fn phases(
     ctx: &Context,
     before: &[(wgblas::Phase, std::time::Duration)],
@@ -142,8 +144,7 @@ fn phases(
     calls: usize,
     what: &str,
 ) {
-    let per = |d: std::time::Duration| d.as_secs_f64() * 1e6 / calls as f64;
-    let mut line = format!(
+    println!(
         "# counts of {what} so far: {} submissions, {} read-backs, {} dispatches, {} bind groups, {} buffers created",
         ctx.submissions(),
         ctx.readbacks(),
@@ -151,13 +152,6 @@ fn phases(
         ctx.bind_groups_created(),
         ctx.buffers_created()
     );
-    line += &format!("\n# phases of {what}, us per routine call:");
-    let mut sum = 0.0;
-    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(before) {
-        let us = per(*t - *t0);
-        sum += us;
-        line += &format!(" {p:?} {us:.2},");
-    }
-    line += &format!(" other {:.2}, wall {:.2}", per(total) - sum, per(total));
-    println!("{line}");
+    let line = phases::line(ctx, before, total, calls, 2);
+    println!("# phases of {what}, us per routine call:{line}");
 }

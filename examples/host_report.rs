@@ -34,6 +34,8 @@ extern "C" {
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/phases.rs"]
+mod phases;
 
 #[path = "../benches/support/described.rs"]
 mod described;
@@ -385,16 +387,8 @@ fn phases(
     calls: usize,
     what: &str,
 ) {
-    let per = |d: std::time::Duration| d.as_secs_f64() * 1e6 / calls as f64;
-    let mut line = format!("# phases of {what}, us per call:");
-    let mut sum = 0.0;
-    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(before) {
-        let us = per(*t - *t0);
-        sum += us;
-        line += &format!(" {p:?} {us:.1},");
-    }
-    line += &format!(" other {:.1}, wall {:.1}", per(total) - sum, per(total));
-    println!("{line}");
+    let line = phases::line(ctx, before, total, calls, 1);
+    println!("# phases of {what}, us per call:{line}");
 }
 
 /// Raw copy speeds into and out of mapped staging memory on a separate wgpu device: what the

@@ -66,12 +66,7 @@ fn fits_f64(ctx: &Context, a: &MatOperand, x: &VecOperand, y: &VecOperand) -> bo
 
 /// The scratch of an f64 [`Kernel`] ([`scratch`] with 8-byte words).
 fn scratch_f64(ctx: &Context, kernel: Kernel, a: &MatOperand) -> Buf {
-    let words = match kernel {
-        Kernel::Wide { chunks, .. } if chunks > 1 => chunks * a.rows as u64,
-        Kernel::SymTiles { blocks, .. } => blocks * a.rows as u64,
-        _ => 4,
-    };
-    ctx.scratch(words * 8)
+    ctx.scratch(super::scratch_words(kernel, a) * 8)
 }
 
 /// An f64 product `y = alpha·A·x + beta·y` (`mode`, A in its op form) on the wide kernels
