@@ -11,7 +11,15 @@
 //! on a device of its own, to tell what limits the transfers.
 //!
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
-//! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]`
+//! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]
+//! [--copy-threads N] [--prefault] [--spin-us N] [--trace]`
+//!
+//! Lab switches (`wgblas::lab`, process-wide, for comparing variants in separate runs):
+//! `--copy-threads N` caps the threads of the large host copies (`lab::set_copy_threads`; 0:
+//! the pool's, the default); `--prefault` faults in fresh read-back outputs while the device
+//! copies (`lab::set_prefault_outputs`); `--spin-us N` polls N µs before blocking in each
+//! read-back's wait (`lab::set_spin_us`). `--trace` prints, after each phase line, the steps
+//! inside Submit and Wait (`Context::step_times`, µs per call).
 //!
 //! `--lone N` times a resident N³ sgemm alone (each call its own submission, waited for),
 //! with its GPU time (timestamps), back to back and after the GPU has idled, and the GPU time
@@ -55,6 +63,10 @@ const FLAGS: &[(&str, &str)] = &[
     ("--dot", "1024,16777216"),
     ("--split", "2048,4096"),
     ("--lone", ""),
+    ("--copy-threads", "0"),
+    ("--prefault", args::SWITCH),
+    ("--spin-us", ""),
+    ("--trace", args::SWITCH),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -132,10 +144,12 @@ fn transfers(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::er
     let v = ctx.upload_vector(&x)?;
     let back = v.to_array()?;
     assert_eq!(back, x, "read-back differs from the upload");
+    let steps0 = ctx.step_times();
     let (down, down_min) = time(reps, 2, || {
         let y = v.to_array().expect("read-back");
         std::hint::black_box(&y);
     });
+    steps(ctx, &steps0, reps + 2, &format!("readback {n}"));
     println!("ROW,readback,n={n},-,host,GB/s,{:.2}", gb / down);
     println!(
         "# readback n={n}: median {:.2} ms, best {:.2} GB/s",
@@ -184,6 +198,7 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
     openblas_idle();
     let reps = if n >= 2048 { reps } else { reps.max(101) };
     let before = ctx.phase_times();
+    let steps0 = ctx.step_times();
     let created = (ctx.buffers_created(), ctx.staging_buffers_created());
     let t = Instant::now();
     let (w, w_min) = time(reps, 3, || {
@@ -191,6 +206,7 @@ fn gemm(ctx: &Context, n: usize, reps: usize) -> Result<(), Box<dyn std::error::
         std::hint::black_box(&c);
     });
     phases(ctx, &before, t.elapsed(), reps + 3, &format!("sgemm {n}"));
+    steps(ctx, &steps0, reps + 3, &format!("sgemm {n}"));
     println!(
         "# sgemm {n}: {} storage and {} staging buffers created in {} calls",
         ctx.buffers_created() - created.0,
@@ -234,11 +250,13 @@ fn dot(n: usize, reps: usize) -> Result<(), Box<dyn std::error::Error>> {
     let reps = if n >= 1 << 20 { reps } else { reps.max(1001) };
     let ctx = Context::shared()?;
     let before = ctx.phase_times();
+    let steps0 = ctx.step_times();
     let t = Instant::now();
     let (w, w_min) = time(reps, 5, || {
         std::hint::black_box(x.gpu_dot(y).expect("gpu_dot"));
     });
     phases(ctx, &before, t.elapsed(), reps + 5, &format!("sdot {n}"));
+    steps(ctx, &steps0, reps + 5, &format!("sdot {n}"));
     let (o, o_min) = time(reps, 5, || {
         // SAFETY: contiguous vectors of length n.
         std::hint::black_box(unsafe {
@@ -391,6 +409,20 @@ fn phases(
     println!("# phases of {what}, us per call:{line}");
 }
 
+/// With `--trace`: the mean wall time per call of each step inside Submit and Wait
+/// (`Context::step_times`) over `calls` calls since `before`.
+fn steps(ctx: &Context, before: &[(&'static str, std::time::Duration)], calls: usize, what: &str) {
+    if !flag("--trace") {
+        return;
+    }
+    let mut line = String::new();
+    for ((name, t), (_, t0)) in ctx.step_times().iter().zip(before) {
+        let us = (*t - *t0).as_secs_f64() * 1e6 / calls as f64;
+        line += &format!(" {name} {us:.2},");
+    }
+    println!("# steps of {what}, us per call:{}", line.trim_end_matches(','));
+}
+
 /// Raw copy speeds into and out of mapped staging memory on a separate wgpu device: what the
 /// memory types wgpu picks for `MAP_WRITE` and `MAP_READ` buffers allow, without wgblas.
 fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
@@ -479,6 +511,20 @@ fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
+    wgblas::lab::set_copy_threads(arg("--copy-threads", "0").parse()?);
+    wgblas::lab::set_prefault_outputs(flag("--prefault"));
+    let spin = arg("--spin-us", "");
+    wgblas::lab::set_spin_us(if spin.is_empty() {
+        None
+    } else {
+        Some(spin.parse()?)
+    });
+    println!(
+        "# lab: copy threads {} (0: the pool's), prefault outputs {}, spin {}",
+        wgblas::lab::copy_threads(),
+        wgblas::lab::prefault_outputs(),
+        wgblas::lab::spin_us().map_or("default".to_string(), |us| format!("{us} us"))
+    );
     let t = Instant::now();
     let ctx = Context::shared()?;
     println!(

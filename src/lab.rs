@@ -103,3 +103,57 @@ pub fn set_reduction_groups(groups: u32) {
 pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
 }
+
+/// Threads of the large host copies (0: all of the copy pool's, the default).
+static COPY_THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Split the large host copies (upload fills, read-back copy-outs, page faults of fresh
+/// outputs) over at most `threads` threads (process-wide; 0: the default, every thread of the
+/// copy pool, which has `WGBLAS_COPY_THREADS` threads or one per core, at most 16; a larger
+/// value is capped at the pool's size), so that one report binary can compare thread counts.
+/// Results do not change.
+pub fn set_copy_threads(threads: u32) {
+    COPY_THREADS.store(threads, Ordering::Relaxed);
+}
+
+/// The cap set by [`set_copy_threads`] (0: none).
+pub fn copy_threads() -> u32 {
+    COPY_THREADS.load(Ordering::Relaxed)
+}
+
+/// Whether fresh read-back outputs are faulted in while the device copies (0: no, the default).
+static PREFAULT: AtomicU8 = AtomicU8::new(0);
+
+/// Fault in the pages of a fresh read-back output (`GpuVector::to_array`, `Context::read_back`
+/// and the other reads into a new array) on the copy threads while the device copies the
+/// results into staging memory, instead of in the copy out of staging memory that follows
+/// (process-wide; off by default until measured on a GPU). A fresh array's pages cost a page
+/// fault each on first write, which on the H200 host halved the read-back's speed
+/// (`benches/results/2026-12-01-s6/final/l12.log`: 12.8 GB/s into a new array, 26.6 into an
+/// existing one). Results do not change.
+pub fn set_prefault_outputs(on: bool) {
+    PREFAULT.store(on as u8, Ordering::Relaxed);
+}
+
+/// Whether [`set_prefault_outputs`] is on.
+pub fn prefault_outputs() -> bool {
+    PREFAULT.load(Ordering::Relaxed) != 0
+}
+
+/// Microseconds a read-back polls before it blocks, set at run time (`u32::MAX`: not set).
+static SPIN_US: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// Poll for `us` microseconds before blocking in each read-back's wait (process-wide; `None`:
+/// the default, `WGBLAS_SPIN_US` or 1000 µs on a GPU, 0 on a CPU adapter), so that one report
+/// binary can compare waits. Results do not change.
+pub fn set_spin_us(us: Option<u32>) {
+    SPIN_US.store(us.map_or(u32::MAX, |u| u.min(u32::MAX - 1)), Ordering::Relaxed);
+}
+
+/// The spin set by [`set_spin_us`] (`None`: not set).
+pub fn spin_us() -> Option<u32> {
+    match SPIN_US.load(Ordering::Relaxed) {
+        u32::MAX => None,
+        us => Some(us),
+    }
+}

@@ -39,6 +39,15 @@ pub(crate) fn threads() -> usize {
     })
 }
 
+/// Threads a large copy is split over now: [`threads`], capped by
+/// [`crate::lab::set_copy_threads`].
+fn active_threads() -> usize {
+    match crate::lab::copy_threads() {
+        0 => threads(),
+        n => threads().min(n as usize),
+    }
+}
+
 /// The threads of the large host copies: a `rayon` pool of [`threads`] threads, made once per
 /// process (spawning threads for each copy cost tens of microseconds a thread, per chunk).
 fn pool() -> &'static rayon::ThreadPool {
@@ -55,7 +64,7 @@ fn pool() -> &'static rayon::ThreadPool {
 /// Run `f(lo, hi)` over `0..n` split into contiguous parts, on several threads (the copy pool;
 /// the caller's thread takes the first part) when the parts are at least `min_part` long.
 pub(crate) fn par_range(n: usize, min_part: usize, f: impl Fn(usize, usize) + Sync) {
-    let parts = threads().min(n / min_part.max(1)).max(1);
+    let parts = active_threads().min(n / min_part.max(1)).max(1);
     if parts == 1 {
         f(0, n);
         return;
@@ -213,6 +222,30 @@ impl<'a> SharedBytes<'a> {
             len: bytes.len(),
             _b: PhantomData,
         }
+    }
+
+    /// Fault in the buffer's pages ahead of the writes that fill it, on the copy threads, when
+    /// it is at least [`LARGE_OUTPUT`] bytes: the first byte of each page is written (a zero,
+    /// volatile, so the write is not elided; the buffer is about to be written in full), which
+    /// maps a page that was reserved but never touched (a fresh allocation) and costs little on
+    /// one already mapped.
+    ///
+    /// # Safety
+    /// No other thread reads or writes the buffer meanwhile.
+    pub unsafe fn fault_in(&self) {
+        const PAGE: usize = 4096;
+        if self.len < LARGE_OUTPUT {
+            return;
+        }
+        let at = self.ptr;
+        par_range(self.len.div_ceil(PAGE), (PAR_MIN_BYTES / PAGE).max(1), |lo, hi| {
+            for p in lo..hi {
+                // SAFETY: `p * PAGE < len`: inside the buffer, which is written in full
+                // afterwards (the type's contract) and accessed by nothing else meanwhile
+                // (the function's).
+                unsafe { at.get().add(p * PAGE).write_volatile(0) };
+            }
+        });
     }
 
     /// Copy `src` to byte `off` (clipped to the buffer).

@@ -154,8 +154,22 @@ impl Context {
             .collect()
     }
 
+    /// Wall time spent so far in each step inside the Submit and Wait phases of calls that read
+    /// back (encode, `finish`, `Queue::submit`, error scopes, `map_async` of the staging
+    /// buffers, spin, blocking wait, fault-in of fresh outputs), summed over every thread: for
+    /// the host-path report; the names and steps may change.
+    #[doc(hidden)]
+    pub fn step_times(&self) -> Vec<(&'static str, std::time::Duration)> {
+        super::STEPS
+            .iter()
+            .zip(&self.counters.step_ns)
+            .map(|(&n, ns)| (n, std::time::Duration::from_nanos(ns.load(Ordering::Relaxed))))
+            .collect()
+    }
+
     /// How long a call that reads results back polls for its submission before it blocks:
-    /// `WGBLAS_SPIN_US` microseconds (default 1000 on a GPU, 0 on a CPU adapter such as
+    /// [`crate::lab::set_spin_us`], else `WGBLAS_SPIN_US` microseconds (default 1000 on a GPU,
+    /// 0 on a CPU adapter such as
     /// lavapipe, whose threads need the cores). On the H200 a 1024-element host `sdot` took
     /// 160 µs blocking at once, 116 µs with 200 µs of polling and 107 µs with 1000.
     pub(crate) fn spin_wait(&self) -> std::time::Duration {
@@ -165,7 +179,8 @@ impl Context {
                 .ok()
                 .and_then(|v| v.parse().ok())
         });
-        let us = env.unwrap_or(if self.info.device_type == wgpu::DeviceType::Cpu {
+        let set = crate::lab::spin_us().map(u64::from);
+        let us = set.or(env).unwrap_or(if self.info.device_type == wgpu::DeviceType::Cpu {
             0
         } else {
             1000

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::mapwait::MapWait;
 use super::{Command, Dispatch, Held, Read, SinkFn, Wait, MAX_PENDING};
-use crate::context::{Context, Phase};
+use crate::context::{Context, Phase, Step};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Segmented};
 use crate::transfer::SharedBytes;
@@ -169,8 +169,20 @@ impl Context {
                 .zip(&lens)
                 .flat_map(|(((pieces, _), sink), &(_, bytes))| Read::of(pieces, bytes, &**sink))
                 .collect();
-            self.execute_reads_in(routine, dispatches, after, &mut rs, wait)
-                .await?;
+            if let Some(s) = self.submit_reads(routine, dispatches, after, &rs, wait)? {
+                if crate::lab::prefault_outputs() {
+                    // While the device copies: the outputs' pages, faulted in on the copy
+                    // threads (a fresh allocation is reserved, not mapped).
+                    let mut step = std::time::Instant::now();
+                    for d in &dsts {
+                        // SAFETY: nothing reads or writes the outputs until the read-back
+                        // below, whose sinks write them in full.
+                        unsafe { d.fault_in() };
+                    }
+                    self.counters.step(Step::Prefault, &mut step);
+                }
+                self.complete_reads(routine, s, &mut rs, wait).await?;
+            }
         }
         for (v, &(len, bytes)) in out.iter_mut().zip(&lens) {
             if bytes < (len * size) as u64 {
@@ -351,6 +363,7 @@ impl Context {
             let had_earlier = !pending.commands.is_empty();
             let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
             self.counters.lap(Phase::Record, &mut clock);
+            let mut step = clock;
             let mut all = pending.take();
             // Commands of earlier calls (with the params page, which holds their slots), kept to
             // be submitted again on their own if this call's submission fails (wgpu rejects a
@@ -374,11 +387,16 @@ impl Context {
                 encoder.resolve_query_set(set, 0..2, resolve, 0);
                 encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
             }
-            let index = self.queue.submit(Some(encoder.finish()));
+            self.counters.step(Step::Encode, &mut step);
+            let commands = encoder.finish();
+            self.counters.step(Step::Finish, &mut step);
+            let index = self.queue.submit(Some(commands));
             self.counters.submissions.fetch_add(1, Ordering::Relaxed);
+            self.counters.step(Step::QueueSubmit, &mut step);
             let submitted = self
                 .pop_scopes(routine, scope, oom)
                 .and_then(|()| self.take_device_error(routine));
+            self.counters.step(Step::Scopes, &mut step);
             if let (Err(_), Some(earlier)) = (&submitted, earlier) {
                 // Still under the pending lock, so nothing submitted later overtakes them. Their
                 // staging buffers return to the pool through this submission; the failed one's
@@ -407,14 +425,18 @@ impl Context {
                     self.counters.submissions.fetch_add(1, Ordering::Relaxed);
                 }
             }
+            self.counters.step(Step::Later, &mut step);
             (staged, index, submitted, later)
         };
+        let mut step = std::time::Instant::now();
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
         }
+        self.counters.step(Step::Recycle, &mut step);
         self.counters.lap(Phase::Submit, &mut clock);
         submitted?;
         self.keep_groups(fresh);
+        let mut step = std::time::Instant::now();
         let mapped: Vec<MapFlag> = chunks
             .iter()
             .map(|(_, _, len, s)| {
@@ -434,6 +456,7 @@ impl Context {
             });
             flag
         });
+        self.counters.step(Step::MapAsync, &mut step);
         // Pipelined means at least two chunks, the later ones in submissions of their own.
         debug_assert_eq!(pipelined, !later.is_empty());
         Ok(Some(Submitted {
@@ -487,6 +510,11 @@ impl Context {
                     }
                     std::hint::spin_loop();
                 }
+                let mut step = std::time::Instant::now();
+                self.counters.step_ns[Step::Spin as usize].fetch_add(
+                    step.duration_since(spun).as_nanos() as u64,
+                    Ordering::Relaxed,
+                );
                 if !finished {
                     self.device
                         .poll(wgpu::PollType::Wait {
@@ -498,6 +526,7 @@ impl Context {
                             detail: e.to_string(),
                         })?;
                 }
+                self.counters.step(Step::Block, &mut step);
                 self.counters.lap(Phase::Wait, &mut clock);
                 // Another thread's poll may have collected our map callbacks and not run them yet:
                 // wait until every one has run (it happens without any further device work).
