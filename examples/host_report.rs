@@ -420,7 +420,10 @@ fn steps(ctx: &Context, before: &[(&'static str, std::time::Duration)], calls: u
         let us = (*t - *t0).as_secs_f64() * 1e6 / calls as f64;
         line += &format!(" {name} {us:.2},");
     }
-    println!("# steps of {what}, us per call:{}", line.trim_end_matches(','));
+    println!(
+        "# steps of {what}, us per call:{}",
+        line.trim_end_matches(',')
+    );
 }
 
 /// Raw copy speeds into and out of mapped staging memory on a separate wgpu device: what the

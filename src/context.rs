@@ -28,37 +28,18 @@ pub(crate) struct Counters {
     pub bind_groups: AtomicU64,
     /// Wall time spent in each [`Phase`] so far, in nanoseconds.
     pub phase_ns: [AtomicU64; Phase::ALL.len()],
-    /// Wall time spent in each [`Step`] so far, in nanoseconds.
+    /// Wall time spent in each step of [`STEPS`] so far, in nanoseconds.
     pub step_ns: [AtomicU64; STEPS.len()],
 }
 
-/// A step inside the phases of a call that reads back, timed for the host-path report
-/// ([`Context::step_times`]): where a small host call's Submit and Wait go.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Step {
-    /// Commands encoded into the command encoder (params pages staged, passes recorded).
-    Encode = 0,
-    /// `CommandEncoder::finish`.
-    Finish = 1,
-    /// `Queue::submit`.
-    QueueSubmit = 2,
-    /// The submission's error scopes popped and the device error checked.
-    Scopes = 3,
-    /// The later chunks of a pipelined read-back submitted.
-    Later = 4,
-    /// The upload staging buffers mapped again for the pool (`map_async`).
-    Recycle = 5,
-    /// The read-back staging buffers' `map_async`.
-    MapAsync = 6,
-    /// Polling for the submission before blocking.
-    Spin = 7,
-    /// Blocking in `Device::poll` after the spin.
-    Block = 8,
-    /// A fresh output's pages faulted in while the device copies ([`crate::lab::set_prefault_outputs`]).
-    Prefault = 9,
-}
-
-/// The names of the [`Step`]s, in order.
+/// The steps inside the phases of a call that reads back, timed for the host-path report
+/// ([`Context::step_times`]): where a small host call's Submit and Wait go. In order: commands
+/// encoded (params pages staged, passes recorded), `CommandEncoder::finish`, `Queue::submit`,
+/// the submission's error scopes popped and the device error checked, the later chunks of a
+/// pipelined read-back submitted, the upload staging buffers mapped again for the pool, the
+/// read-back staging buffers' `map_async`, polling before blocking, blocking in
+/// `Device::poll`, a fresh output's pages faulted in while the device copies
+/// (`lab::set_prefault_outputs`).
 pub(crate) const STEPS: [&str; 10] = [
     "encode",
     "finish",
@@ -110,12 +91,20 @@ impl Counters {
         *since = now;
     }
 
-    /// Add the time since `*since` to `step`, and restart `since`.
-    pub(crate) fn step(&self, step: Step, since: &mut std::time::Instant) {
+    /// Add the time since `*since` to the step named `name` (one of [`STEPS`]), and restart
+    /// `since`.
+    pub(crate) fn step(&self, name: &str, since: &mut std::time::Instant) {
         let now = std::time::Instant::now();
-        let ns = now.duration_since(*since).as_nanos() as u64;
-        self.step_ns[step as usize].fetch_add(ns, Ordering::Relaxed);
+        self.add_step(name, now.duration_since(*since));
         *since = now;
+    }
+
+    /// Add `time` to the step named `name` (one of [`STEPS`]).
+    pub(crate) fn add_step(&self, name: &str, time: std::time::Duration) {
+        debug_assert!(STEPS.contains(&name), "{name} is not a step");
+        if let Some(i) = STEPS.iter().position(|&n| n == name) {
+            self.step_ns[i].fetch_add(time.as_nanos() as u64, Ordering::Relaxed);
+        }
     }
 }
 

@@ -147,7 +147,10 @@ static SPIN_US: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new
 /// the default, `WGBLAS_SPIN_US` or 1000 µs on a GPU, 0 on a CPU adapter), so that one report
 /// binary can compare waits. Results do not change.
 pub fn set_spin_us(us: Option<u32>) {
-    SPIN_US.store(us.map_or(u32::MAX, |u| u.min(u32::MAX - 1)), Ordering::Relaxed);
+    SPIN_US.store(
+        us.map_or(u32::MAX, |u| u.min(u32::MAX - 1)),
+        Ordering::Relaxed,
+    );
 }
 
 /// The spin set by [`set_spin_us`] (`None`: not set).

@@ -238,14 +238,18 @@ impl<'a> SharedBytes<'a> {
             return;
         }
         let at = self.ptr;
-        par_range(self.len.div_ceil(PAGE), (PAR_MIN_BYTES / PAGE).max(1), |lo, hi| {
-            for p in lo..hi {
-                // SAFETY: `p * PAGE < len`: inside the buffer, which is written in full
-                // afterwards (the type's contract) and accessed by nothing else meanwhile
-                // (the function's).
-                unsafe { at.get().add(p * PAGE).write_volatile(0) };
-            }
-        });
+        par_range(
+            self.len.div_ceil(PAGE),
+            (PAR_MIN_BYTES / PAGE).max(1),
+            |lo, hi| {
+                for p in lo..hi {
+                    // SAFETY: `p * PAGE < len`: inside the buffer, which is written in full
+                    // afterwards (the type's contract) and accessed by nothing else meanwhile
+                    // (the function's).
+                    unsafe { at.get().add(p * PAGE).write_volatile(0) };
+                }
+            },
+        );
     }
 
     /// Copy `src` to byte `off` (clipped to the buffer).

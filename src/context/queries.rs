@@ -163,7 +163,12 @@ impl Context {
         super::STEPS
             .iter()
             .zip(&self.counters.step_ns)
-            .map(|(&n, ns)| (n, std::time::Duration::from_nanos(ns.load(Ordering::Relaxed))))
+            .map(|(&n, ns)| {
+                (
+                    n,
+                    std::time::Duration::from_nanos(ns.load(Ordering::Relaxed)),
+                )
+            })
             .collect()
     }
 
@@ -180,11 +185,13 @@ impl Context {
                 .and_then(|v| v.parse().ok())
         });
         let set = crate::lab::spin_us().map(u64::from);
-        let us = set.or(env).unwrap_or(if self.info.device_type == wgpu::DeviceType::Cpu {
-            0
-        } else {
-            1000
-        });
+        let us = set
+            .or(env)
+            .unwrap_or(if self.info.device_type == wgpu::DeviceType::Cpu {
+                0
+            } else {
+                1000
+            });
         std::time::Duration::from_micros(us)
     }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::mapwait::MapWait;
 use super::{Command, Dispatch, Held, Read, SinkFn, Wait, MAX_PENDING};
-use crate::context::{Context, Phase, Step};
+use crate::context::{Context, Phase};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Segmented};
 use crate::transfer::SharedBytes;
@@ -179,7 +179,7 @@ impl Context {
                         // below, whose sinks write them in full.
                         unsafe { d.fault_in() };
                     }
-                    self.counters.step(Step::Prefault, &mut step);
+                    self.counters.step("prefault", &mut step);
                 }
                 self.complete_reads(routine, s, &mut rs, wait).await?;
             }
@@ -387,16 +387,16 @@ impl Context {
                 encoder.resolve_query_set(set, 0..2, resolve, 0);
                 encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, 16);
             }
-            self.counters.step(Step::Encode, &mut step);
+            self.counters.step("encode", &mut step);
             let commands = encoder.finish();
-            self.counters.step(Step::Finish, &mut step);
+            self.counters.step("finish", &mut step);
             let index = self.queue.submit(Some(commands));
             self.counters.submissions.fetch_add(1, Ordering::Relaxed);
-            self.counters.step(Step::QueueSubmit, &mut step);
+            self.counters.step("queue.submit", &mut step);
             let submitted = self
                 .pop_scopes(routine, scope, oom)
                 .and_then(|()| self.take_device_error(routine));
-            self.counters.step(Step::Scopes, &mut step);
+            self.counters.step("error scopes", &mut step);
             if let (Err(_), Some(earlier)) = (&submitted, earlier) {
                 // Still under the pending lock, so nothing submitted later overtakes them. Their
                 // staging buffers return to the pool through this submission; the failed one's
@@ -425,14 +425,14 @@ impl Context {
                     self.counters.submissions.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            self.counters.step(Step::Later, &mut step);
+            self.counters.step("later chunks", &mut step);
             (staged, index, submitted, later)
         };
         let mut step = std::time::Instant::now();
         for (b, u) in staged {
             self.staging.recycle_write(b, u);
         }
-        self.counters.step(Step::Recycle, &mut step);
+        self.counters.step("staging map_async", &mut step);
         self.counters.lap(Phase::Submit, &mut clock);
         submitted?;
         self.keep_groups(fresh);
@@ -456,7 +456,7 @@ impl Context {
             });
             flag
         });
-        self.counters.step(Step::MapAsync, &mut step);
+        self.counters.step("read-back map_async", &mut step);
         // Pipelined means at least two chunks, the later ones in submissions of their own.
         debug_assert_eq!(pipelined, !later.is_empty());
         Ok(Some(Submitted {
@@ -511,10 +511,7 @@ impl Context {
                     std::hint::spin_loop();
                 }
                 let mut step = std::time::Instant::now();
-                self.counters.step_ns[Step::Spin as usize].fetch_add(
-                    step.duration_since(spun).as_nanos() as u64,
-                    Ordering::Relaxed,
-                );
+                self.counters.add_step("spin", step.duration_since(spun));
                 if !finished {
                     self.device
                         .poll(wgpu::PollType::Wait {
@@ -526,7 +523,7 @@ impl Context {
                             detail: e.to_string(),
                         })?;
                 }
-                self.counters.step(Step::Block, &mut step);
+                self.counters.step("block", &mut step);
                 self.counters.lap(Phase::Wait, &mut clock);
                 // Another thread's poll may have collected our map callbacks and not run them yet:
                 // wait until every one has run (it happens without any further device work).

@@ -25,6 +25,7 @@ mod gemm_small;
 pub mod gemv;
 pub mod ger;
 mod host;
+mod host_lab;
 mod host_segments;
 mod host_stream;
 mod kern12_level2;
