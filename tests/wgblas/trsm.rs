@@ -453,3 +453,73 @@ fn edge_row_and_column_oriented_block_solves() {
     }
     set_tuning(None);
 }
+
+/// The solve on inverted diagonal blocks (`Tuning::trsm_inverse`: 64-row blocks inverted by one
+/// dispatch, each leaf a tile-engine product with its inverse), pinned by the tuning override
+/// (thread-local): every edge of the description in f32, and orders across the 64-row blocks
+/// (64, 100, 129, 200; 3 to 5 leaves with engine updates), well and ill conditioned, every
+/// flag, in f32 and f64, within strsm's backward-residual threshold (`metrics::spec`).
+#[test]
+fn edge_inverted_diagonal_blocks() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    set_tuning(Some(Tuning {
+        trsm_inverse: Some(true),
+        ..Tuning::default()
+    }));
+    for c in &Trsm::edges() {
+        describe::check::<Trsm, f32>(c);
+    }
+    for (order, rhs) in [(64, 5), (100, 9), (129, 70), (200, 33)] {
+        for side in SIDES {
+            let mn = if side == Left {
+                (order, rhs)
+            } else {
+                (rhs, order)
+            };
+            for fl in flags(true, true, true) {
+                for ill in [false, true] {
+                    let c = case(7, mn, side, fl, 0.9, ill, [Layout::F, Layout::C]);
+                    describe::check::<Trsm, f32>(&c);
+                    describe::check::<Trsm, f64>(&c);
+                }
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// A NaN in B reaches exactly the rows of X that the substitution reaches (those solved after
+/// its row, in its column), and a NaN alpha every element, on the 32-row block solves and on
+/// the inverted diagonal blocks alike (whose products leave out the zero triangle of each
+/// inverse), across several blocks and leaves (order 150).
+#[test]
+fn edge_nan_in_b_or_alpha_reaches_the_rows_the_substitution_reaches() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let order = 150;
+    for inverse in [false, true] {
+        set_tuning(Some(Tuning {
+            trsm_inverse: Some(inverse),
+            ..Tuning::default()
+        }));
+        for uplo in UPLOS {
+            let mut r = rng(11);
+            let a = operand(&mut r, order, uplo, NonUnit, false);
+            let b0 = rand_mat(&mut r, order, 3);
+            let mut b = b0.clone();
+            b[[70, 1]] = f32::NAN;
+            blas::strsm(ctx(), Left, uplo, No, NonUnit, 1.0, &a, &mut b).unwrap();
+            for ((i, j), v) in b.indexed_iter() {
+                let reached = j == 1 && if uplo == Lower { i >= 70 } else { i <= 70 };
+                assert_eq!(
+                    v.is_nan(),
+                    reached,
+                    "inverse {inverse} {uplo:?}: X[{i}, {j}] = {v}"
+                );
+            }
+            let mut b = b0.clone();
+            blas::strsm(ctx(), Left, uplo, No, NonUnit, f32::NAN, &a, &mut b).unwrap();
+            assert!(b.iter().all(|v| v.is_nan()), "inverse {inverse}: NaN alpha");
+        }
+    }
+    set_tuning(None);
+}
