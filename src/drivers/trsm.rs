@@ -293,20 +293,7 @@ impl<'a> Solve<'_, 'a> {
     ) -> Dispatch<'a> {
         let ni = self.inv.map_or(NB, |(_, ni)| ni);
         let lower = if self.lower { Uplo::Lower } else { Uplo::Upper };
-        let params = Params {
-            n: self.n as u32,
-            k0: 0,
-            nb: r as u32,
-            offa: self.l.offset,
-            rsa: self.l.rs,
-            csa: self.l.cs,
-            offx: self.x.offset,
-            rsx: self.x.rs,
-            csx: self.x.cs,
-            scale: 1.0,
-            _pad0: 0,
-            _pad1: 0,
-        };
+        let params = self.params(0, r, 1.0);
         let (constants, bindings) = if entry == "block_invert" {
             let c = vec![
                 ("UPLO", super::uplo(Some(lower))),
@@ -418,17 +405,9 @@ impl<'a> Solve<'_, 'a> {
         self.solve(s0, s1, true, out)
     }
 
-    fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
-        let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
-        let constants = [
-            (
-                "UPLO",
-                super::uplo(Some(if self.lower { Uplo::Lower } else { Uplo::Upper })),
-            ),
-            ("UNIT", self.unit as u32 as f64),
-            ("COLUMNS", columns as u32 as f64),
-        ];
-        let params = Params {
+    /// The params of a dispatch on rows `k0..k0 + nb` (`block_invert`, `copy_back`: `nb` = r).
+    fn params(&self, k0: usize, nb: usize, scale: f32) -> Params {
+        Params {
             n: self.n as u32,
             k0: k0 as u32,
             nb: nb as u32,
@@ -441,7 +420,20 @@ impl<'a> Solve<'_, 'a> {
             scale,
             _pad0: 0,
             _pad1: 0,
-        };
+        }
+    }
+
+    fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
+        let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
+        let constants = [
+            (
+                "UPLO",
+                super::uplo(Some(if self.lower { Uplo::Lower } else { Uplo::Upper })),
+            ),
+            ("UNIT", self.unit as u32 as f64),
+            ("COLUMNS", columns as u32 as f64),
+        ];
+        let params = self.params(k0, nb, scale);
         // Binding 4: alpha in f64 (SCAL), or `a` again (never read).
         let (sc, elem, scal) = match self.f64 {
             Some((_, _, sc)) => (sc, Elem::F64, 1.0),

@@ -435,20 +435,8 @@ fn edge_row_and_column_oriented_block_solves() {
             trsm_columns: Some(columns),
             ..Tuning::default()
         }));
-        for (order, rhs) in [(100, 9), (129, 70)] {
-            for side in SIDES {
-                let mn = if side == Left {
-                    (order, rhs)
-                } else {
-                    (rhs, order)
-                };
-                for fl in flags(true, true, true) {
-                    for ill in [false, true] {
-                        let c = case(5, mn, side, fl, 0.9, ill, [Layout::C, Layout::F]);
-                        describe::check::<Trsm, f32>(&c);
-                    }
-                }
-            }
+        for c in block_cases(5, &[(100, 9), (129, 70)], [Layout::C, Layout::F]) {
+            describe::check::<Trsm, f32>(&c);
         }
     }
     set_tuning(None);
@@ -461,15 +449,23 @@ fn edge_row_and_column_oriented_block_solves() {
 /// flag, in f32 and f64, within strsm's backward-residual threshold (`metrics::spec`).
 #[test]
 fn edge_inverted_diagonal_blocks() {
-    use wgblas::tuning::{set_tuning, Tuning};
-    set_tuning(Some(Tuning {
-        trsm_inverse: Some(true),
-        ..Tuning::default()
-    }));
+    inverse(true);
     for c in &Trsm::edges() {
         describe::check::<Trsm, f32>(c);
     }
-    for (order, rhs) in [(64, 5), (100, 9), (129, 70), (200, 33)] {
+    let orders = [(64, 5), (100, 9), (129, 70), (200, 33)];
+    for c in block_cases(7, &orders, [Layout::F, Layout::C]) {
+        describe::check::<Trsm, f32>(&c);
+        describe::check::<Trsm, f64>(&c);
+    }
+    wgblas::tuning::set_tuning(None);
+}
+
+/// Cases of `(order, right-hand sides)`, both sides, every flag, well and ill conditioned,
+/// alpha 0.9, A and B stored as `layouts`.
+fn block_cases(seed: u64, orders: &[(usize, usize)], layouts: [Layout; 2]) -> Vec<Case> {
+    let mut v = Vec::new();
+    for &(order, rhs) in orders {
         for side in SIDES {
             let mn = if side == Left {
                 (order, rhs)
@@ -478,14 +474,20 @@ fn edge_inverted_diagonal_blocks() {
             };
             for fl in flags(true, true, true) {
                 for ill in [false, true] {
-                    let c = case(7, mn, side, fl, 0.9, ill, [Layout::F, Layout::C]);
-                    describe::check::<Trsm, f32>(&c);
-                    describe::check::<Trsm, f64>(&c);
+                    v.push(case(seed, mn, side, fl, 0.9, ill, layouts));
                 }
             }
         }
     }
-    set_tuning(None);
+    v
+}
+
+/// Pin `Tuning::trsm_inverse` on this thread (the override is thread-local).
+fn inverse(on: bool) {
+    wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
+        trsm_inverse: Some(on),
+        ..wgblas::tuning::Tuning::default()
+    }));
 }
 
 /// A NaN in B reaches exactly the rows of X that the substitution reaches (those solved after
@@ -494,13 +496,9 @@ fn edge_inverted_diagonal_blocks() {
 /// inverse), across several blocks and leaves (order 150).
 #[test]
 fn edge_nan_in_b_or_alpha_reaches_the_rows_the_substitution_reaches() {
-    use wgblas::tuning::{set_tuning, Tuning};
     let order = 150;
-    for inverse in [false, true] {
-        set_tuning(Some(Tuning {
-            trsm_inverse: Some(inverse),
-            ..Tuning::default()
-        }));
+    for on in [false, true] {
+        inverse(on);
         for uplo in UPLOS {
             let mut r = rng(11);
             let a = operand(&mut r, order, uplo, NonUnit, false);
@@ -513,13 +511,13 @@ fn edge_nan_in_b_or_alpha_reaches_the_rows_the_substitution_reaches() {
                 assert_eq!(
                     v.is_nan(),
                     reached,
-                    "inverse {inverse} {uplo:?}: X[{i}, {j}] = {v}"
+                    "inverse {on} {uplo:?}: X[{i}, {j}] = {v}"
                 );
             }
             let mut b = b0.clone();
             blas::strsm(ctx(), Left, uplo, No, NonUnit, f32::NAN, &a, &mut b).unwrap();
-            assert!(b.iter().all(|v| v.is_nan()), "inverse {inverse}: NaN alpha");
+            assert!(b.iter().all(|v| v.is_nan()), "inverse {on}: NaN alpha");
         }
     }
-    set_tuning(None);
+    wgblas::tuning::set_tuning(None);
 }
