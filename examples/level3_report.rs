@@ -16,7 +16,13 @@
 //! dgemm_batched on the `--batched` shapes (section `dbatched`), on the f64 forms of the same
 //! descriptions, checked against OpenBLAS dgemm with eps = 2^-52.
 //!
+//! Section `trsm` (not in the default list): strsm (left and right) and, with `SHADER_F64`,
+//! dtrsm (left) at `--level3-n`, once per `--trsm-inverse` setting (`off`: the 32-row block
+//! solves, layout `L-C`; `on`: the inverted diagonal blocks of `Tuning::trsm_inverse`, layout
+//! `L-C-inv`).
+//!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
+//! [--trsm-inverse off,on]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
@@ -59,6 +65,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--n", "1024,2048,4096,8192"),
     ("--rect", "all"),
     ("--level3-n", "4096,"),
+    ("--trsm-inverse", "off,on"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -257,6 +264,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect()
     };
     let has = |name: &str| sections.split(',').any(|s| s == name);
+    if has("trsm") {
+        for setting in arg("--trsm-inverse", "off,on").split(',') {
+            let on = match setting {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("--trsm-inverse: {setting} is not on or off").into()),
+            };
+            wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
+                trsm_inverse: Some(on),
+                ..Default::default()
+            }));
+            for n in list(&arg("--level3-n", "4096,")) {
+                trsm_rows(ctx, n, on, reps, check);
+            }
+            wgblas::tuning::set_tuning(None);
+        }
+    }
     if has("batched") {
         for d in batched()? {
             sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check);
@@ -278,6 +302,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+/// strsm (left and right) and, with `SHADER_F64`, dtrsm (left) at n×n with n right-hand
+/// sides, as in [`level3`], the layout suffixed `-inv` where `inverse` (the tuning the caller
+/// set).
+fn trsm_rows(ctx: &Context, n: usize, inverse: bool, reps: usize, check: usize) {
+    let (no, yes, lo) = (Transpose::No, Transpose::Yes, Uplo::Lower);
+    let case = |trans, side| {
+        Case::mnk(n as u64, n, n, n)
+            .flags(lo, trans, Diag::NonUnit)
+            .side(side)
+            .scalars(1.0, 0.5)
+    };
+    let (n3, shape, c) = ((n as f64).powi(3), format!("{n}x{n}x{n}"), n <= check);
+    let suffix = if inverse { "-inv" } else { "" };
+    let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(no, Side::Left), reps, c);
+    row("strsm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
+    let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(yes, Side::Right), reps, c);
+    row("strsm", &shape, &format!("R-C{suffix}"), n3, &t, &m);
+    if ctx.native_f64() {
+        let (t, m) = timed::<trsm::Trsm, f64>(ctx, case(no, Side::Left), reps, c);
+        row("dtrsm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
+    }
 }
 
 /// dgemm (`batch` = 1, shape `MxNxK`) or dgemm_batched (`BxMxNxK`) on resident C-order f64

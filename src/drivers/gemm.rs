@@ -124,6 +124,10 @@ pub(crate) enum AMode {
     /// Triangular in `uplo`: zero outside, never read there; `unit` for a unit diagonal that is
     /// never read (`strmm`).
     Triangular(Uplo, bool),
+    /// Triangular in `uplo`, stored densely with zeros outside the triangle (never packed:
+    /// the products with the zero triangle are left out as for [`AMode::Triangular`]); the
+    /// inverted diagonal blocks of `strsm` (`drivers/trsm.rs`).
+    TriangularDense(Uplo),
 }
 
 /// The engine's variant.
@@ -327,6 +331,7 @@ fn engine_in<'a>(
             a = pack(ctx, &mut plan, a, (m, k), &consts);
             k_tri = uplo_code(u);
         }
+        AMode::TriangularDense(u) => k_tri = uplo_code(u),
     }
     let (_, n, _) = dims;
     let pitch = (2 * k).div_ceil(4) * 4;

@@ -207,12 +207,13 @@ pub const GEMM: Kernel = Kernel {
 pub const TRSM: Kernel = Kernel {
     path: "level3/trsm.wgsl",
     source: include_str!("../../wgsl/level3/trsm.wgsl"),
-    entries: &["block_solve"],
+    entries: &["block_solve", "block_invert", "copy_back"],
     overrides: &[
         ("UPLO", TRIANGLE),
         ("UNIT", BOOL),
         ("COLUMNS", BOOL),
         ("SCAL", BOOL),
+        ("NI", &[32.0, 64.0]),
     ],
     params: &[("drivers/trsm.rs", "Params")],
     f64: true,

@@ -12,6 +12,24 @@
 //! `alpha` is applied once: the first block solved scales its rows, the first update of a row
 //! range scales it (`beta = alpha`), every later step uses 1.
 //!
+//! With [`Tuning::trsm_inverse`](super::gemm::Tuning::trsm_inverse) on (off by default), the
+//! leaves are products instead of solves, as in MAGMA's GPU trsm (`magmablas_strsm`, its
+//! diagonal blocks inverted by `strtri_diag`; Ries, De Marco, Zivieri and Guerrieri,
+//! "Triangular matrix inversion on graphics processing unit", SC'09): first one
+//! dispatch (entry `block_invert`) inverts every diagonal block of NI = 64 rows (32 where the
+//! adapter's workgroup memory is short) at once, each column of an inverse by substitution on a
+//! unit vector (Higham, §14.2.1, Method 1); then each leaf of NI rows is one tile-engine
+//! product `w_i ← scale·T_ii⁻¹·X_i`, its inverse read as triangular (the zero triangle left out
+//! of the sums, `AMode::TriangularDense`, so that a NaN or Inf of B reaches only the rows the
+//! substitution reaches); the updates are unchanged, and a last dispatch (entry `copy_back`)
+//! copies the solution from `w` into X. The residual of a leaf is then bounded by
+//! `c·u·|T_ii|·|T_ii⁻¹|·|B_i|` instead of `c·u·|T_ii|·|X_i|` (Higham, §14.3 and Thm. 8.5): not
+//! backward stable componentwise for an ill-conditioned diagonal block, which the tests' ill
+//! conditioned triangles check against strsm's threshold. An Inf in the triangle of A may give
+//! NaN where the substitution gives ±Inf (the inverse combines it with zeros and other
+//! infinities in another order); NaN in A or B, alpha = 0, a NaN alpha and the unit diagonal
+//! keep the substitution's rules.
+//!
 //! Block size `NB = 32`: the block solve is the serial part (one invocation per right-hand
 //! side walks the block's rows), and a 32×32 triangle plus a 32×64 block of X fit 12 KiB of
 //! workgroup memory, inside WebGPU's 16 KiB default.
@@ -52,6 +70,43 @@ pub(crate) fn scratch_len(r: usize, n: usize) -> usize {
     r * n
 }
 
+/// The scratch of one blocked solve: `w`, the solved rows (C order, the updates' right
+/// operand), and with [`Tuning::trsm_inverse`](super::gemm::Tuning::trsm_inverse) the inverted
+/// diagonal blocks and their order.
+pub(crate) struct Scratch {
+    pub w: Buf,
+    inv: Option<(Buf, usize)>,
+}
+
+/// The [`Scratch`] of a solve of order `r`: `w` of `bytes`, and the inverted diagonal blocks
+/// (⌈r/NI⌉ blocks of NI×NI elements of `e` bytes) where [`Tuning::trsm_inverse`] is on.
+///
+/// [`Tuning::trsm_inverse`]: super::gemm::Tuning::trsm_inverse
+pub(crate) fn scratch(ctx: &Context, bytes: u64, r: usize, e: u64) -> Scratch {
+    let on = gemm::tuning().and_then(|t| t.trsm_inverse).unwrap_or(false);
+    let inv = on.then(|| {
+        let ni = inverse_order(ctx, e);
+        let len = (r.div_ceil(ni) * ni * ni) as u64 * e;
+        (ctx.scratch(len), ni)
+    });
+    Scratch {
+        w: ctx.scratch(bytes),
+        inv,
+    }
+}
+
+/// The order NI of the inverted diagonal blocks: 64 where the adapter's workgroup memory holds
+/// a 64×64 block of `e`-byte elements and a workgroup of 64 invocations, else 32.
+fn inverse_order(ctx: &Context, e: u64) -> usize {
+    let l = ctx.limits();
+    let fits = 64 * 64 * e <= u64::from(l.max_compute_workgroup_storage_size);
+    if fits && l.max_compute_invocations_per_workgroup >= 64 {
+        64
+    } else {
+        32
+    }
+}
+
 /// The dispatches solving `L·X = alpha·X` in place in `x` (r×n; `dims = (r, n)`), `L` (r×r)
 /// triangular in `uplo` (of that form), `unit` for an implicit unit diagonal. `w` is a scratch
 /// buffer of [`scratch_len`] elements, which receives each solved block in C order (the
@@ -70,7 +125,7 @@ pub(crate) fn trsm<'a>(
     alpha: Scalar<'a>,
     l: Operand<'a>,
     x: Operand<'a>,
-    w: &'a Buf,
+    w: &'a Scratch,
 ) -> crate::error::Result<Vec<Step<'a>>> {
     let mut out = Vec::new();
     let s = Solve {
@@ -82,16 +137,17 @@ pub(crate) fn trsm<'a>(
         f64: None,
         l,
         x,
-        w,
+        w: &w.w,
+        inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
     };
-    s.solve(0, r, false, &mut out)?;
+    s.run(r, &mut out)?;
     if alpha.host().is_none() {
         let scale = gemm::engine(
             ctx,
             (r, n, 0),
             0.0,
             l,
-            rows_of(w, n, 0),
+            rows_of(&w.w, n, 0),
             alpha,
             x,
             Variant::default(),
@@ -118,7 +174,7 @@ pub(crate) fn trsm_f64<'a>(
     sc: &'a Buf,
     l: Operand<'a>,
     x: Operand<'a>,
-    w: &'a Buf,
+    w: &'a Scratch,
 ) -> crate::error::Result<Vec<Step<'a>>> {
     let mut out = Vec::new();
     let host = alpha.host().unwrap_or(1.0);
@@ -131,9 +187,10 @@ pub(crate) fn trsm_f64<'a>(
         f64: Some((routine, host, sc)),
         l,
         x,
-        w,
+        w: &w.w,
+        inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
     };
-    s.solve(0, r, false, &mut out)?;
+    s.run(r, &mut out)?;
     if alpha.host().is_none() {
         let v = Variant::default();
         let scale = gemm::engine_f64(
@@ -142,7 +199,7 @@ pub(crate) fn trsm_f64<'a>(
             (r, n, 0),
             0.0,
             l,
-            rows_of(w, n, 0),
+            rows_of(&w.w, n, 0),
             alpha,
             x,
             v,
@@ -195,9 +252,110 @@ struct Solve<'c, 'a> {
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Buf,
+    /// The inverted diagonal blocks and their order NI ([`Tuning::trsm_inverse`]), if on.
+    ///
+    /// [`Tuning::trsm_inverse`]: super::gemm::Tuning::trsm_inverse
+    inv: Option<(&'a Buf, usize)>,
 }
 
 impl<'a> Solve<'_, 'a> {
+    /// All the steps of the solve of `r` rows: with inverted diagonal blocks, their inversion
+    /// first and the copy of the solution from `w` into X last.
+    fn run(&self, r: usize, out: &mut Vec<Step<'a>>) -> crate::error::Result<()> {
+        let Some((inv, ni)) = self.inv else {
+            return self.solve(0, r, false, out);
+        };
+        out.push(Step::Block(self.inverse_dispatch(
+            "block_invert",
+            r,
+            inv,
+            r.div_ceil(ni) as u64,
+        )));
+        self.solve(0, r, false, out)?;
+        let groups = ((r * self.n) as u64).div_ceil(256);
+        out.push(Step::Block(self.inverse_dispatch(
+            "copy_back",
+            r,
+            inv,
+            groups,
+        )));
+        Ok(())
+    }
+
+    /// Entry `block_invert` (the inverses of the diagonal blocks of L, of order NI, into
+    /// `inv`) or `copy_back` (X ← w) of `wgsl/level3/trsm.wgsl`, for `r` rows.
+    fn inverse_dispatch(
+        &self,
+        entry: &'static str,
+        r: usize,
+        inv: &'a Buf,
+        groups: u64,
+    ) -> Dispatch<'a> {
+        let ni = self.inv.map_or(NB, |(_, ni)| ni);
+        let lower = if self.lower { Uplo::Lower } else { Uplo::Upper };
+        let params = self.params(0, r, 1.0);
+        let (constants, bindings) = if entry == "block_invert" {
+            let c = vec![
+                ("UPLO", super::uplo(Some(lower))),
+                ("UNIT", self.unit as u32 as f64),
+                ("NI", ni as f64),
+            ];
+            (c, vec![(1, self.l.buffer), (3, inv)])
+        } else {
+            (Vec::new(), vec![(2, self.x.buffer), (3, self.w)])
+        };
+        let elem = if self.f64.is_some() {
+            Elem::F64
+        } else {
+            Elem::F32
+        };
+        Dispatch::new(&SHADER, entry, &params, &[], self.ctx.grid(groups))
+            .bindings(&bindings)
+            .constants(&constants)
+            .elem(elem)
+    }
+
+    /// The leaf of rows `r0..r0 + len` on inverted diagonal blocks: `w_rows ← scale·inv·X_rows`,
+    /// one tile-engine product with the block's inverse (read as triangular, its zero triangle
+    /// left out of the sums, so that a NaN or Inf of B reaches only the rows that the
+    /// substitution would reach).
+    fn inverse_leaf(
+        &self,
+        (r0, len): (usize, usize),
+        scaled: bool,
+        (inv, ni): (&'a Buf, usize),
+        out: &mut Vec<Step<'a>>,
+    ) -> crate::error::Result<()> {
+        let a = Operand {
+            buffer: inv,
+            offset: ((r0 / ni) * ni * ni) as u32,
+            rs: ni as i32,
+            cs: 1,
+            bs: 0,
+        };
+        let lower = if self.lower { Uplo::Lower } else { Uplo::Upper };
+        let v = Variant {
+            a_mode: gemm::AMode::TriangularDense(lower),
+            ..Variant::default()
+        };
+        let (dims, b, c) = (
+            (len, self.n, len),
+            self.x.at(r0, 0),
+            rows_of(self.w, self.n, r0),
+        );
+        out.push(Step::Update(match self.f64 {
+            None => {
+                let scale = if scaled { 1.0 } else { self.alpha };
+                gemm::engine(self.ctx, dims, scale, a, b, 0.0, c, v)
+            }
+            Some((routine, alpha, _)) => {
+                let scale = if scaled { 1.0 } else { alpha };
+                gemm::engine_f64(self.ctx, routine, dims, scale, a, b, 0.0, c, v)?
+            }
+        }));
+        Ok(())
+    }
+
     /// Solve rows `r0..r1` (their earlier rows' contributions already subtracted), recursively:
     /// the first half in solve order, one tile-engine update of the second half by it, then
     /// the second half. `scaled`: the rows already hold alpha·B.
@@ -210,12 +368,17 @@ impl<'a> Solve<'_, 'a> {
     ) -> crate::error::Result<()> {
         let len = r1 - r0;
         let scale = if scaled { 1.0 } else { self.alpha };
-        if len <= NB {
-            out.push(Step::Block(self.block(r0, len, scale)));
+        let leaf = self.inv.map_or(NB, |(_, ni)| ni);
+        if len <= leaf {
+            match self.inv {
+                None => out.push(Step::Block(self.block(r0, len, scale))),
+                Some(inv) => self.inverse_leaf((r0, len), scaled, inv, out)?,
+            }
             return Ok(());
         }
-        // Split at a multiple of NB, so that the leaves are whole blocks where possible.
-        let mid = r0 + (len / 2).div_ceil(NB) * NB;
+        // Split at a multiple of the leaf, so that the leaves are whole blocks where possible
+        // (and, inverted, start where the diagonal blocks do).
+        let mid = r0 + (len / 2).div_ceil(leaf) * leaf;
         // Solve order: top half first for lower, bottom half first for upper.
         let ((f0, f1), (s0, s1)) = if self.lower {
             ((r0, mid), (mid, r1))
@@ -242,17 +405,9 @@ impl<'a> Solve<'_, 'a> {
         self.solve(s0, s1, true, out)
     }
 
-    fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
-        let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
-        let constants = [
-            (
-                "UPLO",
-                super::uplo(Some(if self.lower { Uplo::Lower } else { Uplo::Upper })),
-            ),
-            ("UNIT", self.unit as u32 as f64),
-            ("COLUMNS", columns as u32 as f64),
-        ];
-        let params = Params {
+    /// The params of a dispatch on rows `k0..k0 + nb` (`block_invert`, `copy_back`: `nb` = r).
+    fn params(&self, k0: usize, nb: usize, scale: f32) -> Params {
+        Params {
             n: self.n as u32,
             k0: k0 as u32,
             nb: nb as u32,
@@ -265,7 +420,20 @@ impl<'a> Solve<'_, 'a> {
             scale,
             _pad0: 0,
             _pad1: 0,
-        };
+        }
+    }
+
+    fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
+        let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
+        let constants = [
+            (
+                "UPLO",
+                super::uplo(Some(if self.lower { Uplo::Lower } else { Uplo::Upper })),
+            ),
+            ("UNIT", self.unit as u32 as f64),
+            ("COLUMNS", columns as u32 as f64),
+        ];
+        let params = self.params(k0, nb, scale);
         // Binding 4: alpha in f64 (SCAL), or `a` again (never read).
         let (sc, elem, scal) = match self.f64 {
             Some((_, _, sc)) => (sc, Elem::F64, 1.0),

@@ -160,3 +160,82 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// ---- Inverted diagonal blocks (Tuning::trsm_inverse, drivers/trsm.rs) -------------------------
+//
+// Entry `block_invert`: workgroup g inverts the diagonal block of L of NI rows from row g·NI
+// (the last one may be shorter: P.nb is the order of L) and writes it, NI×NI in C order, at
+// g·NI·NI of `w`, zero outside its triangle, the rows and columns past the block's order holding
+// the identity. Invocation j forms column j of the inverse by column-oriented substitution on
+// the unit vector e_j (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
+// §14.2.1, "Method 1": each column backward stable, |T·X̂ − I| ≤ γ_n·|T|·|X̂|), from row j on
+// (the rows before j are zero), in its own column of workgroup memory (no barrier: no
+// invocation reads another's column). Only the triangle of L is read, its diagonal not at all
+// for UNIT (then the inverse's diagonal is 1). At most NI ≤ 64 iterations per loop.
+//
+// Entry `copy_back`: X ← W, one invocation per element of the r×n solution (r = P.nb), W in
+// C order (the leaves' products write W, since the following updates read the solved rows
+// from it while they write X).
+override NI: u32 = 64u;
+var<workgroup> Vs: array<T, NI * NI>;  // Vs[i·NI + j]: column j is invocation j's
+
+@compute @workgroup_size(NI)
+fn block_invert(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) t: u32) {
+    let g = linear_group(wid, nwg);
+    let k0 = g * NI;
+    if (k0 >= P.nb) {
+        return;
+    }
+    let nb = min(NI, P.nb - k0);
+    let j = t;
+    for (var i = 0u; i < NI; i = i + 1u) {
+        Vs[i * NI + j] = select(T(0), T(1), i == j);
+    }
+    if (j < nb) {
+        if (LOWER) {
+            for (var i = j; i < nb; i = i + 1u) {
+                var xi = Vs[i * NI + j];
+                if (!UNIT) {
+                    xi = xi / a[midx(P.offa, k0 + i, k0 + i, P.rsa, P.csa)];
+                }
+                Vs[i * NI + j] = xi;
+                for (var r = i + 1u; r < nb; r = r + 1u) {
+                    let l = a[midx(P.offa, k0 + r, k0 + i, P.rsa, P.csa)];
+                    Vs[r * NI + j] = Vs[r * NI + j] - l * xi;
+                }
+            }
+        } else {
+            for (var s = 0u; s <= j; s = s + 1u) {
+                let i = j - s;
+                var xi = Vs[i * NI + j];
+                if (!UNIT) {
+                    xi = xi / a[midx(P.offa, k0 + i, k0 + i, P.rsa, P.csa)];
+                }
+                Vs[i * NI + j] = xi;
+                for (var r = 0u; r < i; r = r + 1u) {
+                    let l = a[midx(P.offa, k0 + r, k0 + i, P.rsa, P.csa)];
+                    Vs[r * NI + j] = Vs[r * NI + j] - l * xi;
+                }
+            }
+        }
+    }
+    let base = g * NI * NI;
+    for (var i = 0u; i < NI; i = i + 1u) {
+        w[base + i * NI + j] = Vs[i * NI + j];
+    }
+}
+
+@compute @workgroup_size(256)
+fn copy_back(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) t: u32) {
+    let e = linear_group(wid, nwg) * 256u + t;
+    if (e >= P.nb * P.n) {
+        return;
+    }
+    let i = e / P.n;
+    let j = e % P.n;
+    x[midx(P.offx, i, j, P.rsx, P.csx)] = w[e];
+}

@@ -6,7 +6,7 @@
 use std::future::Future;
 
 use crate::drivers::gemm::{self, AMode, Block, Operand, Plan, Variant};
-use crate::drivers::trsm::{self, Step};
+use crate::drivers::trsm::{self, Scratch, Step};
 use crate::error::Result;
 use crate::flags::{Side, Transpose, Uplo};
 use crate::launch::{Dispatch, Wait};
@@ -59,7 +59,7 @@ pub(crate) trait Level3: Precision + From<f32> {
         sc: Option<&'a Buf>,
         l: Operand<'a>,
         x: Operand<'a>,
-        w: &'a Buf,
+        w: &'a Scratch,
     ) -> Result<Vec<Step<'a>>>;
 
     /// Run `d` and deliver `outs` (`layout::finish_in`, one form for both types).
@@ -107,7 +107,7 @@ impl Level3 for f32 {
         _: Option<&'a Buf>,
         l: Operand<'a>,
         x: Operand<'a>,
-        w: &'a Buf,
+        w: &'a Scratch,
     ) -> Result<Vec<Step<'a>>> {
         trsm::trsm(ctx, dims, uplo, unit, alpha, l, x, w)
     }
@@ -158,7 +158,7 @@ impl Level3 for f64 {
         sc: Option<&'a Buf>,
         l: Operand<'a>,
         x: Operand<'a>,
-        w: &'a Buf,
+        w: &'a Scratch,
     ) -> Result<Vec<Step<'a>>> {
         let sc = sc.expect("trsm_alpha gives f64 its buffer");
         trsm::trsm_f64(ctx, routine, dims, uplo, unit, alpha, sc, l, x, w)

@@ -23,7 +23,9 @@ level3! {
     /// Jonsson and Kågström, SIAM Review 46(1), 2004): the rows split in halves, the first half
     /// solved, the second updated by one tile-engine product (`wgsl/level3/gemm.wgsl`) of depth
     /// r/2, r/4, ..., then solved; 32-row diagonal blocks solved directly for all right-hand sides
-    /// at once; all in one submission. Past one storage binding (issue 15), blocked substitution
+    /// at once; all in one submission (with `wgblas::tuning::Tuning::trsm_inverse`, off by
+    /// default: 64-row diagonal blocks inverted at once and each leaf a tile-engine product
+    /// with its inverse, `drivers/trsm.rs`). Past one storage binding (issue 15), blocked substitution
     /// on a grid of square diagonal blocks of A, each solved so for a panel of B's columns, after
     /// the updates `B_i ← B_i − A_ij·X_j` by the blocks solved before it on the tile engine,
     /// every block of A and B within one binding. `Side::Right`
@@ -107,7 +109,7 @@ level3! {
         let scratch = trsm::scratch_len(order, nrhs) as u64 * e;
         let (w, parts);
         let steps = if ld.fits(ctx) && xd.fits(ctx) && scratch <= ctx.max_binding() {
-            w = ctx.scratch(scratch);
+            w = trsm::scratch(ctx, scratch, order, e);
             let (lo, x) = (Operand::of(&ld), Operand::of(&xd));
             T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, alpha, sc.as_ref(), lo, x, &w)?
         } else {
@@ -134,7 +136,7 @@ struct Parts {
     x: Vec<MatOperand>,
     /// For each diagonal block, its solved rows of the panel at hand (C order, the width of the
     /// widest panel): the right operand of the updates, since X itself is their output.
-    w: Vec<Buf>,
+    w: Vec<trsm::Scratch>,
 }
 
 impl Parts {
@@ -150,7 +152,10 @@ impl Parts {
             .collect();
         let width = cols.iter().map(|c| c.1 - c.0).max().unwrap_or(1);
         let rows = |ri: &(usize, usize)| ((ri.1 - ri.0) * width).max(4) as u64 * e;
-        let w = ranges.iter().map(|ri| ctx.scratch(rows(ri))).collect();
+        let w = ranges
+            .iter()
+            .map(|ri| trsm::scratch(ctx, rows(ri), ri.1 - ri.0, e))
+            .collect();
         Parts {
             ranges,
             cols,
@@ -186,7 +191,7 @@ impl Parts {
                 for (j, lij) in l[..i].iter().enumerate() {
                     let beta = if host && j == 0 { alpha } else { one };
                     let w = Operand {
-                        buffer: &self.w[j],
+                        buffer: &self.w[j].w,
                         offset: 0,
                         rs: q as i32,
                         cs: 1,

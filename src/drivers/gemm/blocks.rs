@@ -196,7 +196,7 @@ pub(crate) fn structured_blocks(
         b.block_fits(ctx, e, s, w) && c.block_fits(ctx, e, s, w)
     });
     let uplo = match a_mode {
-        AMode::Symmetric(u) | AMode::Triangular(u, _) => u,
+        AMode::Symmetric(u) | AMode::Triangular(u, _) | AMode::TriangularDense(u) => u,
         AMode::General => unreachable!("structured modes only"),
     };
     // Operands past one buffer (segments): S's grid is cut where S passes from one segment to

@@ -79,6 +79,11 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
+    /// `strsm`'s leaves on inverted diagonal blocks (`true`: all diagonal blocks of 64 rows,
+    /// 32 where the adapter's workgroup memory is short, inverted by one dispatch, then each
+    /// leaf a tile-engine product with its inverse), or the 32-row block solves (`false` or
+    /// unset, the default).
+    pub trsm_inverse: Option<bool>,
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
