@@ -14,7 +14,8 @@
 //! the encoder where the adapter has `TIMESTAMP_QUERY_INSIDE_ENCODERS`, else by wall time over 50
 //! copies in one submission.
 //!
-//! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
+//! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1, and
+//! `counter`: the reductions' counter zeroed by a dispatch, lab `Experimental`), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
 //! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
 //! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
@@ -529,7 +530,10 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         println!("CHECK,isamax,{shape},index,{i},{best}{fail}");
     }
 
-    for (v, tag) in variants(lab_on) {
+    // With `lab`, also `counter`: `Experimental`, the reductions' single pass with its counter
+    // zeroed by a dispatch instead of a clear command (the element-wise rows as `auto`).
+    let counter = lab_on.then_some((Variant::Experimental, "counter"));
+    for (v, tag) in variants(lab_on).into_iter().chain(counter) {
         set_all(v);
         let l1: [(&str, f64); 4] = [
             ("sdot", 2.0),

@@ -16,7 +16,11 @@
 //! Each solver's line is printed as it finishes; a progress bar (on a terminal) counts the
 //! iterations of a running solve.
 //!
-//! Run: `cargo run --release --example cg -- [path/to/matrix.mtx] [--tol 1e-5] [--max-iter 5000]`
+//! Run: `cargo run --release --example cg -- [path/to/matrix.mtx] [--tol 1e-5] [--max-iter 5000]
+//! [--storage-alpha]` (`--storage-alpha`: saxpy reads a device alpha from its own buffer, lab
+//! `Driver::DeviceScalar` `Experimental`, instead of a copy into its params) [--counter-dispatch]
+//! (sdot zeroes its counter by a dispatch instead of a clear command, lab `Driver::Reduction`
+//! `Experimental`)
 
 extern crate blas_src;
 
@@ -59,8 +63,21 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         match arg {
             Long("tol") => args.tol = parser.value()?.parse()?,
             Long("max-iter") => args.max_iter = parser.value()?.parse()?,
+            // f32 saxpy reads a device alpha from its own buffer (lab `DeviceScalar`).
+            Long("storage-alpha") => wgblas::lab::set(
+                wgblas::lab::Driver::DeviceScalar,
+                wgblas::lab::Variant::Experimental,
+            ),
+            // sdot zeroes its single pass's counter by a dispatch (lab `Reduction`).
+            Long("counter-dispatch") => wgblas::lab::set(
+                wgblas::lab::Driver::Reduction,
+                wgblas::lab::Variant::Experimental,
+            ),
             Long("help") | Short('h') => {
-                println!("usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000]");
+                println!(
+                    "usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000] [--storage-alpha] \
+                     [--counter-dispatch]"
+                );
                 std::process::exit(0);
             }
             Value(v) if !path_given => {

@@ -35,14 +35,18 @@ pub enum Variant {
     /// passes beat it) and dgemv, dsymv, dtrmv on the wide kernels in f64 (the default).
     /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
     /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
-    /// against 2393); `symv_strip` is gone. Elsewhere the same as `Auto`.
+    /// against 2393); `symv_strip` is gone. On [`Driver::Reduction`]: the single pass zeroes
+    /// its counter with a dispatch instead of a clear command (issue 12's resident chains, not
+    /// measured yet); on [`Driver::DeviceScalar`]: see there. Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 
 /// Which driver a switch applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Driver {
-    /// sdot, sasum, snrm2, isamax (f32 reductions).
+    /// sdot, sasum, snrm2, isamax (f32 reductions; `Experimental`: the single pass's counter
+    /// of finished workgroups zeroed by a one-invocation dispatch before it, in the same
+    /// compute pass, instead of a clear command on its scratch buffer).
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,
@@ -61,9 +65,16 @@ pub enum Driver {
     /// invocation; it takes precedence over [`Driver::RankUpdate`]); the others: as
     /// [`Driver::RankUpdate`] says.
     RankUpdateF64Sum = 5,
+    /// How f32 saxpy and sscal take a device alpha (a [`GpuScalar`](crate::GpuScalar)):
+    /// `Experimental`, read by the kernel from the scalar's own buffer, a storage binding, so
+    /// that a chain of such calls records in one compute pass with no copy; the others (the
+    /// default), copied into the dispatch's params slot just before it runs (a copy command,
+    /// which ends the compute pass).
+    DeviceScalar = 6,
 }
 
-static SWITCHES: [AtomicU8; 6] = [
+static SWITCHES: [AtomicU8; 7] = [
+    AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),

@@ -39,7 +39,9 @@ struct Params {
     offy: u32,
     incy: i32,
     h: [f32; 4],
-    _pad: [u32; 3],
+    /// Word of binding 5 (`sc`) holding a device alpha, for the `_dev` entries.
+    sw: u32,
+    _pad: [u32; 2],
 }
 
 /// Byte offset of `h[0]` (alpha) in the params, for a device scalar.
@@ -57,11 +59,30 @@ pub(crate) fn dispatches<'a>(
     x: &'a VecOperand,
     y: &'a VecOperand,
 ) -> Vec<Dispatch<'a>> {
-    dispatches_as(ctx, op, h, x, y, Elem::F32)
+    dispatches_as(ctx, op, h, x, y, Elem::F32, None)
+}
+
+/// A device alpha read by the `_dev` entries from a storage binding: the buffer (bound whole
+/// at binding 5) and the word of the value in it.
+pub(crate) type DevAlpha<'a> = Option<(&'a Buf, u32)>;
+
+/// The entry of `entry` that reads alpha from binding 5 (`dev`) instead of the params.
+fn dev_entry(entry: &'static str, dev: DevAlpha<'_>) -> &'static str {
+    match (dev, entry) {
+        (None, e) => e,
+        (Some(_), "main") => "main_dev",
+        (Some(_), "main_vec4") => "main_vec4_dev",
+        (Some(_), "scal_one") => "scal_one_dev",
+        (Some(_), e) => {
+            debug_assert_eq!(e, "scal_vec4");
+            "scal_vec4_dev"
+        }
+    }
 }
 
 /// [`dispatches`] with the shader instantiated for `elem` (`dcopy`, `dswap` in f64: the
-/// operations without coefficients).
+/// operations without coefficients); with `dev` (f32 axpy and scal), alpha (`h[0]`) is read on
+/// the device from that buffer's word by the `_dev` entries instead of the params.
 pub(crate) fn dispatches_as<'a>(
     ctx: &Context,
     op: Variant,
@@ -69,6 +90,7 @@ pub(crate) fn dispatches_as<'a>(
     x: &'a VecOperand,
     y: &'a VecOperand,
     elem: Elem,
+    dev: DevAlpha<'a>,
 ) -> Vec<Dispatch<'a>> {
     let params = |n: usize, skip: u32| Params {
         n: n as u32,
@@ -77,9 +99,21 @@ pub(crate) fn dispatches_as<'a>(
         offy: (y.offset as i64 + i64::from(skip) * i64::from(y.inc)) as u32,
         incy: y.inc,
         h,
-        _pad: [0; 3],
+        sw: dev.map_or(0, |(_, w)| w),
+        _pad: [0; 2],
     };
     let c = [("OP", op as u32 as f64)];
+    // The binding of a device alpha (the `_dev` entries' binding 5), added to each dispatch.
+    let with_dev = |d: Dispatch<'a>| -> Dispatch<'a> {
+        let Some((sc, _)) = dev else { return d };
+        let mut b = d.buffers.clone();
+        b.push((5, sc));
+        Dispatch {
+            entry: dev_entry(d.entry, dev),
+            ..d
+        }
+        .bindings(&b)
+    };
     // scal's y is x itself, unbound (or, under lab `Legacy`, a 16-byte dummy): only x decides.
     let aligned =
         |v: &VecOperand| v.inc == 1 && v.offset.is_multiple_of(4) && v.buffer.size() >= 16;
@@ -103,7 +137,7 @@ pub(crate) fn dispatches_as<'a>(
                 groups,
             )
         };
-        d.constants(&c).elem(elem)
+        with_dev(d.constants(&c).elem(elem))
     };
     if !vec4 {
         return vec![scalar(x.len, 0)];
@@ -117,7 +151,7 @@ pub(crate) fn dispatches_as<'a>(
         Dispatch::new(&SHADER, "main_vec4", &params(whole, 0), &[], groups)
             .bindings(&[(3, &x.buffer), (4, &y.buffer)])
     };
-    let mut d = vec![d.constants(&c).elem(elem)];
+    let mut d = vec![with_dev(d.constants(&c).elem(elem))];
     if whole < x.len {
         d.push(scalar(x.len - whole, whole as u32));
     }
@@ -130,6 +164,14 @@ pub(crate) fn dispatches_as<'a>(
 /// sscal took 4.10 µs with x alone against 13.06 µs with the dummy (cuBLAS: 7.3 µs).
 fn scal_x() -> bool {
     crate::lab::get(crate::lab::Driver::Elementwise) != crate::lab::Variant::Legacy
+}
+
+/// Whether f32 axpy and scal read a device alpha from a storage binding (the `_dev` entries;
+/// lab [`Driver::DeviceScalar`](crate::lab::Driver::DeviceScalar) `Experimental`) instead of
+/// a copy of it into their params (the default: `Dispatch::patch`, a copy command before each
+/// dispatch, which ends the compute pass).
+fn device_alpha() -> bool {
+    crate::lab::get(crate::lab::Driver::DeviceScalar) == crate::lab::Variant::Experimental
 }
 
 /// The parts of `x` and `y` (elements of `esize` bytes) for [`dispatches_split`]: none when
@@ -188,10 +230,11 @@ pub(crate) fn dispatches_split<'a>(
     (x, y): (&'a VecOperand, &'a VecOperand),
     parts: &'a [(VecOperand, VecOperand)],
     elem: Elem,
+    dev: DevAlpha<'a>,
 ) -> Vec<Dispatch<'a>> {
     pieces(x, y, parts)
         .into_iter()
-        .flat_map(|(xp, yp)| dispatches_as(ctx, op, h, xp, yp, elem))
+        .flat_map(|(xp, yp)| dispatches_as(ctx, op, h, xp, yp, elem, dev))
         .collect()
 }
 
@@ -203,6 +246,8 @@ pub(crate) struct Staged {
     dummy: OnceCell<VecOperand>,
     parts: OnceCell<Vec<(VecOperand, VecOperand)>>,
     sc: OnceCell<(Buf, ScalarCopies)>,
+    /// The buffer of a device alpha bound by the `_dev` entries (f32, [`device_alpha`]).
+    alpha: OnceCell<Buf>,
 }
 
 /// One element-wise call: `op` over `x` and `y` (`None` for scal) with the coefficients `h`
@@ -246,7 +291,17 @@ impl Typed for f32 {
         for (v, s) in coef.iter_mut().zip(c.h) {
             *v = s.value();
         }
-        let d = dispatches_split(ctx, op, coef, (x, y.unwrap_or(x)), parts, Elem::F32);
+        let xy = (x, y.unwrap_or(x));
+        if let [Scalar::Device(src, offset, _)] = c.h {
+            if device_alpha() {
+                // alpha on the device is read by the `_dev` entries from its own buffer, bound
+                // whole: no copy, so a chain of calls stays in one compute pass.
+                let sc: &'a Buf = staged.alpha.get_or_init(|| Buf::shared(*src));
+                let dev = Some((sc, (*offset / 4) as u32));
+                return Ok(dispatches_split(ctx, op, coef, xy, parts, Elem::F32, dev));
+            }
+        }
+        let d = dispatches_split(ctx, op, coef, xy, parts, Elem::F32, None);
         Ok(match c.h {
             // alpha on the device is read into each dispatch's params; the shader tests it
             // there (DESIGN.md §3).
@@ -269,6 +324,7 @@ impl Typed for f64 {
                 (x, y),
                 parts,
                 Elem::F64,
+                None,
             ));
         }
         let made = scalars_f64(ctx, c.routine, c.h)?;
@@ -306,7 +362,8 @@ fn with_scalars<'a>(
         offy: y.map_or(0, |y| y.offset),
         incy: y.map_or(1, |y| y.inc),
         h: [0.0; 4],
-        _pad: [0; 3],
+        sw: 0,
+        _pad: [0; 2],
     };
     let groups = ctx.grid((x.len as u64).div_ceil(WG * UNROLL));
     let mut bindings = vec![(1, &x.buffer), (5, sc)];
@@ -353,7 +410,8 @@ impl ScalarCopies {
                     offy: y.offset,
                     incy: 1,
                     h: [0.0; 4],
-                    _pad: [0; 3],
+                    sw: 0,
+                    _pad: [0; 2],
                 };
                 Dispatch::new(&SHADER, "main", &params, &[&x.buffer, &y.buffer], [1, 1, 1])
                     .constants(&[("OP", Variant::Copy as u32 as f64)])

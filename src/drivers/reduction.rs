@@ -13,6 +13,9 @@ use crate::error::Result;
 use crate::launch::Dispatch;
 use crate::layout::{Precision, VecOperand};
 
+mod ext;
+use ext::ext_to_f64;
+
 super::shader!(SHADER, REDUCTION);
 
 const WG: u64 = super::registry::REDUCTION.constant("WG") as u64;
@@ -135,16 +138,37 @@ pub(crate) struct Scratch {
     pub buffer: crate::pool::Buf,
     pub groups: u32,
     pub path: Path,
+    /// Whether the single pass's counter is zeroed by a dispatch (`clear_counter`) before it,
+    /// the buffer left uncleared ([`counter_by_dispatch`]).
+    counter: bool,
+}
+
+/// Whether a single-pass reduction over operands in one binding zeroes its counter with a
+/// one-invocation dispatch (`clear_counter`) in the compute pass instead of a clear command on
+/// its scratch buffer, which ends the pass (lab `Experimental` on
+/// [`Driver::Reduction`](crate::lab::Driver::Reduction); issue 12's resident chains: a
+/// `resident::sdot` between two dispatches then keeps them in one pass). Every word the total
+/// is decoded from is written by the pass: each workgroup stores its accumulator's words of
+/// `OP`, the last one the total's.
+fn counter_by_dispatch() -> bool {
+    crate::lab::get(crate::lab::Driver::Reduction) == crate::lab::Variant::Experimental
 }
 
 impl Scratch {
     pub fn new(ctx: &Context, kind: Instance, x: Option<(&VecOperand, &VecOperand)>) -> Self {
         let path = Path::of(kind, x);
         let groups = path.groups(x.map_or(0, |(x, _)| x.len));
+        let bytes = (groups as u64 + 2) * ACC_WORDS as u64 * 4;
+        let counter = x.is_some() && path != Path::TwoPass && counter_by_dispatch();
         Scratch {
-            buffer: ctx.zeroed((groups as u64 + 2) * ACC_WORDS as u64 * 4),
+            buffer: if counter {
+                ctx.scratch(bytes)
+            } else {
+                ctx.zeroed(bytes)
+            },
             groups,
             path,
+            counter,
         }
     }
 
@@ -267,50 +291,6 @@ pub(crate) const NRM2_NAN: u32 = 2;
 pub(crate) const NRM2_BIG: u32 = 4;
 pub(crate) const NRM2_SMALL: u32 = 8;
 
-/// `m·2^e` rounded to the nearest f64 (ties to even), overflowing to +∞ and rounding into the
-/// subnormal range correctly.
-fn ext_to_f64(m: u64, e: i32) -> f64 {
-    if m == 0 {
-        return 0.0;
-    }
-    // Normalise: top bit at 63, the value is m·2^e with 2^(e+63) ≤ value < 2^(e+64).
-    let lz = m.leading_zeros();
-    let m = m << lz;
-    let e = e - lz as i32;
-    let p = e + 63; // unbiased exponent of the leading bit
-                    // Bits of m to drop: 11 for a normal result, more below 2^-1022.
-    let drop = if p >= -1022 {
-        11
-    } else {
-        11 + (-1022 - p) as u32
-    };
-    if drop > 64 {
-        return 0.0; // below half the smallest subnormal
-    }
-    let (kept, rest, half) = if drop == 64 {
-        (0u64, m, 1u64 << 63)
-    } else {
-        (m >> drop, m & ((1u64 << drop) - 1), 1u64 << (drop - 1))
-    };
-    let round_up = rest > half || (rest == half && kept & 1 == 1);
-    let kept = kept + u64::from(round_up);
-    if p >= -1022 {
-        // kept in [2^52, 2^53]; 2^53 carries into the exponent.
-        let (kept, p) = if kept == 1u64 << 53 {
-            (kept >> 1, p + 1)
-        } else {
-            (kept, p)
-        };
-        if p > 1023 {
-            return f64::INFINITY;
-        }
-        f64::from_bits((((p + 1023) as u64) << 52) | (kept & ((1u64 << 52) - 1)))
-    } else {
-        // Subnormal (or rounded up to the smallest normal, whose bits are 1 << 52).
-        f64::from_bits(kept)
-    }
-}
-
 /// The two dispatches reducing `kind` over `x` (and `y`) into `scratch`.
 pub(crate) fn dispatches<'a>(
     kind: Instance,
@@ -333,7 +313,16 @@ pub(crate) fn dispatches<'a>(
         ("WORDS", f64::from(kind.words)),
     ];
     let groups = [scratch.groups, 1, 1];
-    match scratch.path {
+    let mut d = Vec::new();
+    if scratch.counter {
+        d.push(
+            Dispatch::new(&SHADER, "clear_counter", &params, &[], [1, 1, 1])
+                .bindings(&[(5, &scratch.buffer)])
+                .constants(&c)
+                .elem(kind.elem),
+        );
+    }
+    d.extend(match scratch.path {
         Path::Single => vec![Dispatch::new(&SHADER, "single_pass", &params, &[], groups)
             .bindings(&[
                 (1, &x.buffer),
@@ -378,7 +367,8 @@ pub(crate) fn dispatches<'a>(
             .constants(&c)
             .elem(kind.elem),
         ],
-    }
+    });
+    d
 }
 
 /// One part of a reduction over operands past one storage binding: windows of `x` and `y`
@@ -456,6 +446,7 @@ impl Plan {
                     buffer: ctx.zeroed((u64::from(slot) + 2) * ACC_WORDS as u64 * 4),
                     groups: slot,
                     path: Path::TwoPass,
+                    counter: false,
                 },
                 parts,
                 region: None,
@@ -496,6 +487,7 @@ impl Plan {
                 buffer,
                 groups: (count * per) as u32,
                 path: Path::TwoPass,
+                counter: false,
             },
             parts,
             region: Some((per as u32, groups)),
@@ -655,7 +647,7 @@ pub(crate) async fn run_in(
 
 #[cfg(test)]
 mod tests {
-    use super::{ext_to_f64, MAX_GROUPS, WG};
+    use super::{MAX_GROUPS, WG};
 
     /// Mesa's llvmpipe stops an invocation's loops after 65,535 iterations in all (DESIGN.md §3):
     /// the grid-stride loop of `partial_sums` runs ⌈n / (MAX_GROUPS·WG)⌉ times, and n < 2^31
@@ -665,35 +657,5 @@ mod tests {
     fn per_invocation_loops_stay_below_mesa_limit() {
         let n_max = i32::MAX as u64 + 1;
         assert!(n_max.div_ceil(MAX_GROUPS * WG) + 8 + MAX_GROUPS / WG + 8 < 16_384);
-    }
-
-    #[test]
-    fn ext_to_f64_rounds_once() {
-        assert_eq!(ext_to_f64(0, 5), 0.0);
-        assert_eq!(ext_to_f64(3, -1), 1.5);
-        assert_eq!(ext_to_f64(1, 1023), 2f64.powi(1023));
-        assert_eq!(ext_to_f64(2, 1023), f64::INFINITY);
-        // 2^53 + 1 → ties to even (2^53); 2^53 + 3 → 2^53 + 4.
-        assert_eq!(ext_to_f64((1 << 53) + 1, 0), 2f64.powi(53));
-        assert_eq!(ext_to_f64((1 << 53) + 3, 0), 2f64.powi(53) + 4.0);
-        // Just above the tie rounds up.
-        assert_eq!(
-            ext_to_f64((1 << 63) + (1 << 10) + 1, -63),
-            1.0 + f64::EPSILON
-        );
-        // f64::MAX and the first value that rounds to +inf.
-        let max_m = (1u64 << 53) - 1;
-        assert_eq!(ext_to_f64(max_m, 971), f64::MAX);
-        assert_eq!(ext_to_f64((max_m << 1) + 1, 970), f64::INFINITY);
-        // Subnormals: exact, and rounded (ties to even) below the smallest.
-        let tiny = f64::from_bits(1);
-        assert_eq!(ext_to_f64(1, -1074), tiny);
-        assert_eq!(ext_to_f64(3, -1074), 3.0 * tiny);
-        assert_eq!(ext_to_f64(1, -1075), 0.0); // half of the smallest: tie to even 0
-        assert_eq!(ext_to_f64(3, -1075), 2.0 * tiny); // 1.5 → 2
-        assert_eq!(ext_to_f64(1, -1200), 0.0);
-        // The largest subnormal plus a bit rounds to the smallest normal.
-        assert_eq!(ext_to_f64((1 << 53) - 1, -1075), f64::MIN_POSITIVE);
-        assert_eq!(ext_to_f64(1, -1022), f64::MIN_POSITIVE);
     }
 }

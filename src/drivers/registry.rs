@@ -65,6 +65,10 @@ pub const ELEMENTWISE: Kernel = Kernel {
         "rot_sc",
         "scal_one",
         "scal_vec4",
+        "main_dev",
+        "main_vec4_dev",
+        "scal_one_dev",
+        "scal_vec4_dev",
     ],
     overrides: &[("OP", &[0.0, 1.0, 2.0, 3.0, 4.0])],
     params: &[("drivers/elementwise.rs", "Params")],
@@ -81,6 +85,7 @@ pub const REDUCTION: Kernel = Kernel {
         "final_sum",
         "single_pass",
         "single_pass_vec4",
+        "clear_counter",
     ],
     overrides: &[
         ("OP", &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]),

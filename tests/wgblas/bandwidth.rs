@@ -128,6 +128,25 @@ fn reductions_with_capped_workgroups() {
     }
 }
 
+/// The single pass with its counter zeroed by a one-invocation dispatch (`clear_counter`, lab
+/// `Experimental`) and its scratch buffer not cleared: pooled scratch buffers that earlier
+/// reductions left with counts and partial sums in them must not change a result.
+#[test]
+fn reductions_with_the_counter_zeroed_by_a_dispatch() {
+    with_variant(Driver::Reduction, Variant::Experimental, || {
+        for _round in 0..2 {
+            for (k, &n) in L1_SIZES.iter().enumerate() {
+                for l in [VLayout::Unit, VLayout::Reversed] {
+                    if n > 200_000 && l != VLayout::Unit {
+                        continue;
+                    }
+                    check_reductions(k as u64 + 60, n, l, "counter by dispatch");
+                }
+            }
+        }
+    });
+}
+
 /// First NaN, ties and Inf on every reduction path, at positions in the vec4 body, in the tail
 /// and in late workgroups; values hand-computed.
 #[test]

@@ -11,6 +11,7 @@ mod asynch;
 pub mod axpy;
 mod bandwidth;
 mod context;
+mod device_alpha;
 mod device_scalars;
 pub mod dgemm;
 pub mod dot;

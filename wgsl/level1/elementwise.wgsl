@@ -9,6 +9,10 @@
 // Vectors are addressed with an offset and a signed stride (layout.rs). Every OP uses both x
 // and y, so the auto layout of `main` always has bindings 1 and 2 (scal binds a dummy y: WebGPU
 // forbids binding one buffer twice as read_write in a dispatch).
+// Each entry of axpy and scal has a `_dev` twin that reads h11 (alpha) from the storage
+// binding `sc` at word `P.sw` (a device scalar, `GpuScalar`) instead of the params, so that a
+// chain of calls with device alphas needs no copy into the params (DESIGN.md §3 holds the same:
+// the value is tested on its bits in both forms).
 
 override OP: u32 = 0u;
 const WG: u32 = 256u;
@@ -23,7 +27,7 @@ struct Params {
     h12: f32,
     h21: f32,
     h22: f32,
-    _pad0: u32,
+    sw: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -32,16 +36,33 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> x: array<T>;
 @group(0) @binding(2) var<storage, read_write> y: array<T>;
 
+// h11 (alpha) of the `_dev` entries: the device scalar's word of `sc` (f32 for the f32 kernels;
+// the conversion only lets the f64 instantiation of the module compile, which never runs them).
+fn dev_alpha() -> f32 {
+    return f32(sc[P.sw]);
+}
+
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-    let i = linear_group(wid, nwg) * WG + lid;
+    elem_op(linear_group(wid, nwg) * WG + lid, P.h11);
+}
+
+@compute @workgroup_size(WG)
+fn main_dev(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    elem_op(linear_group(wid, nwg) * WG + lid, dev_alpha());
+}
+
+// Element i of `main` with the coefficient h11 (the others from the params).
+fn elem_op(i: u32, h11: f32) {
     if (i >= P.n) {
         return;
     }
     // scal with alpha = 1 (host or device scalar) leaves x as it is, bit for bit.
-    if (OP == 3u && f32_is_one(P.h11)) {
+    if (OP == 3u && f32_is_one(h11)) {
         return;
     }
     let ix = vidx(P.offx, i, P.incx);
@@ -56,18 +77,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
             y[iy] = t;
         }
         case 3u: {
-            x[ix] = T(P.h11) * x[ix];
+            x[ix] = T(h11) * x[ix];
         }
         case 4u: {
             let xi = x[ix];
             let yi = y[iy];
-            x[ix] = T(P.h11) * xi + T(P.h12) * yi;
+            x[ix] = T(h11) * xi + T(P.h12) * yi;
             y[iy] = T(P.h21) * xi + T(P.h22) * yi;
         }
         default: {
             // alpha = 0 (host or device scalar, tested on its bits) reads neither x nor y.
-            if (!f32_is_zero(P.h11)) {
-                y[iy] = T(P.h11) * x[ix] + y[iy];
+            if (!f32_is_zero(h11)) {
+                y[iy] = T(h11) * x[ix] + y[iy];
             }
         }
     }
@@ -82,7 +103,7 @@ const UNROLL: u32 = 4u;
 @group(0) @binding(3) var<storage, read_write> xv: array<vec4<T>>;
 @group(0) @binding(4) var<storage, read_write> yv: array<vec4<T>>;
 
-fn unit_op(ix: u32, iy: u32) {
+fn unit_op(ix: u32, iy: u32, h11: f32) {
     switch OP {
         case 1u: {
             yv[iy] = xv[ix];
@@ -93,16 +114,16 @@ fn unit_op(ix: u32, iy: u32) {
             yv[iy] = t;
         }
         case 3u: {
-            xv[ix] = T(P.h11) * xv[ix];
+            xv[ix] = T(h11) * xv[ix];
         }
         case 4u: {
             let xi = xv[ix];
             let yi = yv[iy];
-            xv[ix] = T(P.h11) * xi + T(P.h12) * yi;
+            xv[ix] = T(h11) * xi + T(P.h12) * yi;
             yv[iy] = T(P.h21) * xi + T(P.h22) * yi;
         }
         default: {
-            yv[iy] = T(P.h11) * xv[ix] + yv[iy];
+            yv[iy] = T(h11) * xv[ix] + yv[iy];
         }
     }
 }
@@ -111,13 +132,25 @@ fn unit_op(ix: u32, iy: u32) {
 fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
              @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
+    vec4_op(linear_group(wid, nwg), lid, P.h11);
+}
+
+@compute @workgroup_size(WG)
+fn main_vec4_dev(@builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) lid: u32) {
+    vec4_op(linear_group(wid, nwg), lid, dev_alpha());
+}
+
+// Workgroup `g`, invocation `lid` of `main_vec4` with the coefficient h11.
+fn vec4_op(g: u32, lid: u32, h11: f32) {
     // axpy with alpha = 0 (host or device scalar, tested on its bits) reads neither x nor y;
     // scal with alpha = 1 leaves x as it is, bit for bit (the host quick return's twin).
-    if ((OP == 0u && f32_is_zero(P.h11)) || (OP == 3u && f32_is_one(P.h11))) {
+    if ((OP == 0u && f32_is_zero(h11)) || (OP == 3u && f32_is_one(h11))) {
         return;
     }
     let n4 = P.n / 4u;
-    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    let base = g * WG * UNROLL + lid;
     let ox = P.offx / 4u;
     let oy = P.offy / 4u;
     if (base + (UNROLL - 1u) * WG < n4) {
@@ -145,14 +178,14 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
                     yv[oy + u] = xi;
                 }
                 case 3u: {
-                    xv[ox + u] = T(P.h11) * xi;
+                    xv[ox + u] = T(h11) * xi;
                 }
                 case 4u: {
-                    xv[ox + u] = T(P.h11) * xi + T(P.h12) * yi;
+                    xv[ox + u] = T(h11) * xi + T(P.h12) * yi;
                     yv[oy + u] = T(P.h21) * xi + T(P.h22) * yi;
                 }
                 default: {
-                    yv[oy + u] = T(P.h11) * xi + yi;
+                    yv[oy + u] = T(h11) * xi + yi;
                 }
             }
         }
@@ -161,7 +194,7 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     for (var k = 0u; k < UNROLL; k = k + 1u) {
         let u = base + k * WG;
         if (u < n4) {
-            unit_op(ox + u, oy + u);
+            unit_op(ox + u, oy + u, h11);
         }
     }
 }
@@ -175,23 +208,44 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
 fn scal_one(@builtin(workgroup_id) wid: vec3<u32>,
             @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-    let i = linear_group(wid, nwg) * WG + lid;
-    if (i >= P.n || f32_is_one(P.h11)) {
+    scal_elem(linear_group(wid, nwg) * WG + lid, P.h11);
+}
+
+@compute @workgroup_size(WG)
+fn scal_one_dev(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    scal_elem(linear_group(wid, nwg) * WG + lid, dev_alpha());
+}
+
+fn scal_elem(i: u32, h11: f32) {
+    if (i >= P.n || f32_is_one(h11)) {
         return;
     }
     let ix = vidx(P.offx, i, P.incx);
-    x[ix] = T(P.h11) * x[ix];
+    x[ix] = T(h11) * x[ix];
 }
 
 @compute @workgroup_size(WG)
 fn scal_vec4(@builtin(workgroup_id) wid: vec3<u32>,
              @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-    if (f32_is_one(P.h11)) {
+    scal_units(linear_group(wid, nwg), lid, P.h11);
+}
+
+@compute @workgroup_size(WG)
+fn scal_vec4_dev(@builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) lid: u32) {
+    scal_units(linear_group(wid, nwg), lid, dev_alpha());
+}
+
+fn scal_units(g: u32, lid: u32, h11: f32) {
+    if (f32_is_one(h11)) {
         return;
     }
     let n4 = P.n / 4u;
-    let base = linear_group(wid, nwg) * WG * UNROLL + lid;
+    let base = g * WG * UNROLL + lid;
     let ox = P.offx / 4u;
     var a: array<vec4<T>, UNROLL>;
     for (var k = 0u; k < UNROLL; k = k + 1u) {
@@ -203,7 +257,7 @@ fn scal_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     for (var k = 0u; k < UNROLL; k = k + 1u) {
         let u = base + k * WG;
         if (u < n4) {
-            xv[ox + u] = T(P.h11) * a[k];
+            xv[ox + u] = T(h11) * a[k];
         }
     }
 }
@@ -233,7 +287,8 @@ fn axpy_sc(@builtin(workgroup_id) wid: vec3<u32>,
 }
 
 // `scal_sc`: x_i = alpha·x_i with alpha read as T from `sc[0]` (f64 dscal), UNROLL elements
-// per invocation, WG apart, any stride. Only this entry, `axpy_sc` and `rot_sc` use binding 5.
+// per invocation, WG apart, any stride. Only this entry, `axpy_sc`, `rot_sc` and the `_dev`
+// entries use binding 5.
 @compute @workgroup_size(WG)
 fn scal_sc(@builtin(workgroup_id) wid: vec3<u32>,
            @builtin(num_workgroups) nwg: vec3<u32>,

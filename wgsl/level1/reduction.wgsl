@@ -689,6 +689,13 @@ fn finish_single(g: u32, lid: u32, mine: Acc) {
     }
 }
 
+// `clear_counter`: zero the single pass's counter, one dispatch before it in the same compute
+// pass (lab `Experimental` on the reduction driver), so that its scratch needs no clear command.
+@compute @workgroup_size(1)
+fn clear_counter() {
+    atomicStore(&words[(P.groups + 1u) * ACC_WORDS], 0u);
+}
+
 @compute @workgroup_size(WG)
 fn single_pass(@builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>,

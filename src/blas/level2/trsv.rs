@@ -312,6 +312,7 @@ fn dtrsv_blocks<'k>(
             &xs[k],
             &ss[k],
             Elem::F64,
+            None,
         ));
     }
     Ok(d)
