@@ -516,3 +516,79 @@ fn engine_k_past_lavapipes_loop_limit() {
         Array2::from_elem((2, 2), k as f32 / 4096.0)
     );
 }
+
+/// The proposed chooser (`Tuning::chooser_v2`, `tuning::choose_v2`) on shapes where its choice
+/// differs from `choose` on this adapter (asserted, so that the test runs the new choices):
+/// both sides of C past 512 with few tiles (a rectangular tile), skinny C along m and along n
+/// (more k slices); every transpose, C and F order, edges everywhere.
+#[test]
+fn engine_chooser_v2() {
+    use wgblas::tuning::{choose, choose_v2, set_tuning, Tuning};
+    let shapes = [(520, 516, 300), (700, 20, 1024), (20, 300, 600)];
+    for dims in shapes {
+        let (old, new) = (
+            choose(ctx().limits(), dims, true),
+            choose_v2(ctx().limits(), dims, true),
+        );
+        assert_ne!(old, new, "{dims:?}: choose_v2 chose as choose does");
+    }
+    set_tuning(Some(Tuning {
+        chooser_v2: Some(true),
+        ..Tuning::default()
+    }));
+    for (s, dims) in shapes.into_iter().enumerate() {
+        for layouts in [[Layout::C; 3], [Layout::F; 3]] {
+            for (ta, tb) in trans_pairs() {
+                check(50 + s as u64, dims, ta, tb, 0.7, 0.9, layouts);
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// The tile engine built without naga's index clamps and loop bounding
+/// (`lab::set_shader_checks`): the default tile on whole tiles (the kernel without edge code)
+/// and with edges, the double-buffered and rectangular tiles, split-k and packed operands,
+/// against OpenBLAS with sgemm's metric.
+#[test]
+fn engine_without_shader_checks() {
+    use wgblas::tuning::{set_tuning, Tile, Tuning};
+    for checks in crate::bandwidth::UNCHECKED_MODES {
+        crate::bandwidth::with_checks(checks, || {
+            let tiles = [
+                (128, 128, 16, 1),
+                (128, 128, 16, 2),
+                (128, 64, 16, 1),
+                (64, 64, 8, 2),
+            ];
+            for (bm, bn, bk, nbuf) in tiles {
+                set_tuning(Some(Tuning {
+                    tile: Some(Tile { bm, bn, bk, nbuf }),
+                    split: Some(1),
+                    ..Tuning::default()
+                }));
+                let (lc, lf) = (Layout::C, Layout::F);
+                for (ta, tb) in trans_pairs() {
+                    check(61, (128, 128, 64), ta, tb, 1.0, 0.5, [lc, lc, lc]);
+                    check(62, (131, 67, 37), ta, tb, 0.7, 0.0, [lf, lf, lf]);
+                }
+            }
+            set_tuning(Some(Tuning {
+                split: Some(3),
+                pack: Some(true),
+                ..Tuning::default()
+            }));
+            let (ls, lr) = (Layout::Strided, Layout::Reversed);
+            check(
+                63,
+                (65, 9, 517),
+                Transpose::Yes,
+                Transpose::No,
+                0.7,
+                0.9,
+                [ls, lr, Layout::F],
+            );
+            set_tuning(None);
+        });
+    }
+}

@@ -82,6 +82,10 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
+    /// The proposed chooser for shapes with few tiles ([`choose_v2`], `true`) instead of
+    /// [`choose`] (`false` or unset, the default), for products outside a batch; the other
+    /// fields still override its choice.
+    pub chooser_v2: Option<bool>,
 }
 
 thread_local! {
@@ -158,6 +162,44 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
     }
 }
 
+/// A proposed alternative to [`choose`] for shapes with too few tiles to fill the device
+/// (issue 11's rectangles, to be measured against it; selected by [`Tuning::chooser_v2`]).
+/// Large shapes get the same 128×128 tile; the differences:
+/// - a C with both sides at least 512 but too few 128×128 tiles (1000³: 64 tiles for the
+///   H200's 132 SMs) takes the 128×64 (64×128) tile too, its long side along the longer side
+///   of C, which doubles the workgroups before any split-k;
+/// - split-k aims at twice the invocation target (several workgroups per SM to hide the
+///   latency of short slices) with slices of at least 128 of k (not 256), for k ≥ 256.
+pub fn choose_v2(
+    limits: &wgpu::Limits,
+    (m, n, k): (usize, usize, usize),
+    splittable: bool,
+) -> Config {
+    let base = choose(limits, (m, n, k), splittable);
+    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
+    let mut t = base.tile;
+    if !enough(&t) && t.bm == t.bn {
+        let (bm, bn) = if m >= n { (128, 64) } else { (64, 128) };
+        let rect = Tile { bm, bn, ..t };
+        if rect.fits(limits) {
+            t = rect;
+        }
+    }
+    let mut split = 1;
+    if splittable && !enough(&t) && k >= 256 {
+        let groups = tiles(m, n, &t) * t.invocations() as usize;
+        split = (2 * TARGET_INVOCATIONS)
+            .div_ceil(groups)
+            .min(k / 128)
+            .clamp(1, 32);
+    }
+    Config {
+        tile: t,
+        split,
+        ..base
+    }
+}
+
 /// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
 /// device) and no packing (a pack would copy every product); the smallest tile side (64) along
 /// a side of C of at most 64, so that a batch of small products wastes less of each tile.
@@ -201,12 +243,15 @@ pub(super) fn config(
     let mut scaled = ctx.limits().clone();
     scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
     let limits = &scaled;
+    let tuning = TUNING.with(Cell::get);
+    let v2 = tuning.and_then(|t| t.chooser_v2) == Some(true);
     let mut c = if batch > 1 {
         choose_batched(limits, dims)
+    } else if v2 {
+        choose_v2(limits, dims, splittable)
     } else {
         choose(limits, dims, splittable)
     };
-    let tuning = TUNING.with(Cell::get);
     if let Some(t) = tuning {
         if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
             c.tile = tile;
