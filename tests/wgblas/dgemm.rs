@@ -501,7 +501,11 @@ fn dgemv_against_openblas() {
 #[test]
 fn dgemm_register_tiles() {
     use wgblas::tuning::{set_tuning, Tile, Tuning};
-    let tiles = [(64, 128, 16, 2, 4, 8), (128, 64, 8, 1, 4, 8), (128, 128, 8, 1, 8, 16)];
+    let tiles = [
+        (64, 128, 16, 2, 4, 8),
+        (128, 64, 8, 1, 4, 8),
+        (128, 128, 8, 1, 8, 16),
+    ];
     let limit = u64::from(ctx().limits().max_compute_workgroup_storage_size);
     for (bm, bn, bk, nbuf, tm, tn) in tiles {
         let tile = Tile {
@@ -529,12 +533,11 @@ fn dgemm_register_tiles() {
                 let (ma, mb) = (Mat64::new(&a, la), Mat64::new(&b, la));
                 let mut mc = Mat64::new(&c, la);
                 let no = Transpose::No;
-                blas::dgemm(ctx(), no, no, 0.7, ma.view(), mb.view(), 0.9, mc.view_mut())
-                    .unwrap();
+                blas::dgemm(ctx(), no, no, 0.7, ma.view(), mb.view(), 0.9, mc.view_mut()).unwrap();
                 let reference = oracle_dgemm(no, no, 0.7, a.view(), b.view(), 0.9, c.view());
                 let bound = bounds::dgemm(no, no, 0.7, a.view(), b.view(), 0.9, c.view());
-                let f = metrics::forward_factor_f64(&mc.view().to_owned(), &reference, &bound)
-                    .unwrap();
+                let f =
+                    metrics::forward_factor_f64(&mc.view().to_owned(), &reference, &bound).unwrap();
                 assert!(f <= threshold(), "{tile:?} {m}x{n}x{k} {la:?}: factor {f}");
             }
         }

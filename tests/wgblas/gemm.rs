@@ -607,7 +607,10 @@ fn engine_register_tiles() {
             tn,
             ..Tile::new(bm, bn, bk, nbuf)
         };
-        assert!(tile.fits(ctx().limits()), "{tile:?} does not fit the adapter");
+        assert!(
+            tile.fits(ctx().limits()),
+            "{tile:?} does not fit the adapter"
+        );
         for split in [1, 3] {
             set_tuning(Some(Tuning {
                 tile: Some(tile),
@@ -617,7 +620,15 @@ fn engine_register_tiles() {
             let (lc, lf, ls, lr) = (Layout::C, Layout::F, Layout::Strided, Layout::Reversed);
             for layouts in [[lc, lc, lc], [lf, lf, lf], [ls, lr, lc]] {
                 for (ta, tb) in trans_pairs() {
-                    check(71, (bm as usize, bn as usize, 64), ta, tb, 1.0, 0.5, layouts);
+                    check(
+                        71,
+                        (bm as usize, bn as usize, 64),
+                        ta,
+                        tb,
+                        1.0,
+                        0.5,
+                        layouts,
+                    );
                     check(72, (131, 267, 37), ta, tb, 0.7, 0.0, layouts);
                 }
             }
@@ -629,11 +640,31 @@ fn engine_register_tiles() {
         for uplo in UPLOS {
             let no = Transpose::No;
             let (lc, lf) = (Layout::C, Layout::F);
-            crate::gemmtr::check_on(ctx(), 73, (150, 40), uplo, no, Transpose::Yes, 0.7, 0.5, [lc, lf, lc]);
+            crate::gemmtr::check_on(
+                ctx(),
+                73,
+                (150, 40),
+                uplo,
+                no,
+                Transpose::Yes,
+                0.7,
+                0.5,
+                [lc, lf, lc],
+            );
             crate::syrk::check_on(ctx(), 74, (140, 33), uplo, no, 1.0, 0.0, [lf, lc]);
             for side in [Side::Left, Side::Right] {
                 for diag in [Diag::NonUnit, Diag::Unit] {
-                    crate::trmm::check_on(ctx(), 75, (135, 70), side, uplo, no, diag, 0.7, [lc, lf]);
+                    crate::trmm::check_on(
+                        ctx(),
+                        75,
+                        (135, 70),
+                        side,
+                        uplo,
+                        no,
+                        diag,
+                        0.7,
+                        [lc, lf],
+                    );
                 }
             }
         }
