@@ -500,19 +500,15 @@ fn dgemv_against_openblas() {
 /// of f32), C and F order, whole tiles and edges, against OpenBLAS dgemm.
 #[test]
 fn dgemm_register_tiles() {
-    use wgblas::tuning::{set_tuning, Tile, Tuning};
+    use wgblas::tuning::{set_tuning, Tuning};
     let tiles = [
-        (64, 128, 16, 2, 4, 8),
-        (128, 64, 8, 1, 4, 8),
+        (64, 128, 16, 1, 4, 8),
+        (128, 64, 16, 1, 4, 8),
         (128, 128, 8, 1, 8, 16),
     ];
     let limit = u64::from(ctx().limits().max_compute_workgroup_storage_size);
     for (bm, bn, bk, nbuf, tm, tn) in tiles {
-        let tile = Tile {
-            tm,
-            tn,
-            ..Tile::new(bm, bn, bk, nbuf)
-        };
+        let tile = crate::gemm::register_tile((bm, bn, bk, nbuf, tm, tn));
         assert!(
             tile.fits(ctx().limits()) && 2 * tile.bytes() <= limit,
             "{tile:?} does not fit the adapter in f64"

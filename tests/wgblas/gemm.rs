@@ -600,13 +600,9 @@ fn engine_without_shader_checks() {
 /// triangular variants of the same kernel (sgemmtr's masked C, strmm's triangular A, ssyrk).
 #[test]
 fn engine_register_tiles() {
-    use wgblas::tuning::{set_tuning, Tile, Tuning};
+    use wgblas::tuning::{set_tuning, Tuning};
     for (bm, bn, bk, nbuf, tm, tn) in REGISTER_TILES {
-        let tile = Tile {
-            tm,
-            tn,
-            ..Tile::new(bm, bn, bk, nbuf)
-        };
+        let tile = crate::gemm::register_tile((bm, bn, bk, nbuf, tm, tn));
         assert!(
             tile.fits(ctx().limits()),
             "{tile:?} does not fit the adapter"
@@ -670,6 +666,17 @@ fn engine_register_tiles() {
         }
     }
     set_tuning(None);
+}
+
+/// The tile (bm, bn, bk, nbuf) with tm × tn of C per invocation.
+pub(crate) fn register_tile(
+    (bm, bn, bk, nbuf, tm, tn): (u32, u32, u32, u32, u32, u32),
+) -> wgblas::tuning::Tile {
+    wgblas::tuning::Tile {
+        tm,
+        tn,
+        ..wgblas::tuning::Tile::new(bm, bn, bk, nbuf)
+    }
 }
 
 /// (bm, bn, bk, nbuf, tm, tn) of [`engine_register_tiles`]: each fits lavapipe's 32 KiB of
