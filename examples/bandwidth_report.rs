@@ -26,7 +26,9 @@
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]
 //! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
-//! `lab::set_reduction_groups`; 0: the driver's own, 528)
+//! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks 0|1|2]` (the shader
+//! modules' runtime checks, `lab::set_shader_checks`: 0, wgpu's checked default; 1, without
+//! naga's index clamps; 2, also without its loop bounding)
 
 extern crate blas_src;
 
@@ -63,6 +65,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--sets", "l1,l2"),
     ("--l1", "20,26"),
     ("--reduction-groups", "0"),
+    ("--checks", "0"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -1152,6 +1155,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         lab::set_reduction_groups(groups);
         println!("# single-pass reductions capped at {groups} workgroups (lab)");
     }
+    // The lab's shader-check mode of every kernel (0: checked, the default).
+    let checks = args::shader_checks(&arg("--checks", "0"));
+    lab::set_shader_checks(checks);
+    println!("# shader modules: {checks:?} (lab)");
     let info = ctx.adapter_info();
     println!(
         "# adapter: {} ({:?}, {:?}), driver {} {}; GB/s = bytes read + written once / GPU time per call (timestamps around batches of back-to-back calls of about 1 ms), median of {reps} after 3 warm-ups",

@@ -9,8 +9,12 @@
 //! --layouts NN-C,TT-F --variants "auto;bm=128,bn=128,bk=16,nbuf=1;split=8" --reps 11`
 //!
 //! A variant is `auto` (the engine's own choice) or a comma list of `bm`, `bn`, `bk`, `nbuf`
-//! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
-//! code where every tile is whole). Output: one line per run,
+//! (all four together; with `tm`, `tn` the register tile per invocation, 8×8 unless given:
+//! `tm=4` or `tn=16`), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
+//! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `checks`
+//! (the shader modules' runtime checks, `lab::set_shader_checks`: 0 checked, the default; 1
+//! without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
+//! the variant). Output: one line per run,
 //! `LAB,<shape>,<layout>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
 //!
 //! `--dgemm 4096,8192` runs the same variants on square f64 products (NN, C order), checked
@@ -53,12 +57,27 @@ fn arg(name: &str, default: &str) -> String {
     args::get(FLAGS, name)
 }
 
-fn parse_variant(s: &str) -> Option<Tuning> {
+/// Set the tuning override and the shader-check mode of variant `s`.
+fn apply_variant(s: &str) {
+    let (t, checks) = parse_variant(s);
+    tuning::set_tuning(t);
+    wgblas::lab::set_shader_checks(checks);
+}
+
+/// Back to the engine's own choices and checked shaders.
+fn reset_variant() {
+    tuning::set_tuning(None);
+    wgblas::lab::set_shader_checks(wgblas::lab::ShaderChecks::Checked);
+}
+
+fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
+    let mut checks = wgblas::lab::ShaderChecks::Checked;
     if s == "auto" {
-        return None;
+        return (None, checks);
     }
     let mut t = Tuning::default();
     let (mut bm, mut bn, mut bk, mut nbuf) = (None, None, None, None);
+    let (mut tm, mut tn) = (8, 8);
     for kv in s.split(',') {
         let (k, v) = kv.split_once('=').expect("variant: key=value");
         let v: usize = v.parse().expect("variant: a number");
@@ -67,18 +86,26 @@ fn parse_variant(s: &str) -> Option<Tuning> {
             "bn" => bn = Some(v as u32),
             "bk" => bk = Some(v as u32),
             "nbuf" => nbuf = Some(v as u32),
+            "tm" => tm = v as u32,
+            "tn" => tn = v as u32,
             "split" => t.split = Some(v),
             "pack" => t.pack = Some(v != 0),
             "swap" => t.swap = Some(v != 0),
             "edge" => t.edge = Some(v != 0),
             "columns" => t.trsm_columns = Some(v != 0),
+            "v2" => t.chooser_v2 = Some(v != 0),
+            "checks" => checks = args::shader_checks(&v.to_string()),
             _ => panic!("variant: unknown key {k}"),
         }
     }
     if let (Some(bm), Some(bn), Some(bk), Some(nbuf)) = (bm, bn, bk, nbuf) {
-        t.tile = Some(Tile { bm, bn, bk, nbuf });
+        t.tile = Some(Tile {
+            tm,
+            tn,
+            ..Tile::new(bm, bn, bk, nbuf)
+        });
     }
-    Some(t)
+    (Some(t), checks)
 }
 
 /// `values` (the logical matrix, or its transpose when `trans`) stored in C or F order.
@@ -160,7 +187,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let gt = ctx.upload_matrix(&t)?;
         let mut gb = ctx.upload_matrix(&Array2::random((r, nrhs), dist))?;
         for v in &variants {
-            tuning::set_tuning(parse_variant(v));
+            apply_variant(v);
             let (l, no, nu) = (wgblas::Uplo::Lower, Transpose::No, wgblas::Diag::NonUnit);
             let mut times = timing::per_call(ctx, reps, 2, || {
                 blas::strsm(ctx, wgblas::Side::Left, l, no, nu, 1.0, &gt, &mut gb).unwrap()
@@ -173,7 +200,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 flops / times[reps / 2] / 1e12
             );
         }
-        tuning::set_tuning(None);
+        reset_variant();
     }
     for n in arg("--dgemm", "").split(',').filter(|s| !s.is_empty()) {
         let n: usize = n.parse()?;
@@ -187,7 +214,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut gc = GpuMatrix::<f64>::zeros(ctx, (n, n), wgblas::MatrixLayout::RowMajor)?;
         let flops = 2.0 * (n as f64).powi(3);
         for v in &variants {
-            tuning::set_tuning(parse_variant(v));
+            apply_variant(v);
             // After WARM_S of steady load, as every report (timing.rs says why).
             let mut times = timing::per_call(ctx, reps, 2, || {
                 blas::dgemm(
@@ -216,7 +243,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 flops / times[0] / 1e12
             );
         }
-        tuning::set_tuning(None);
+        reset_variant();
     }
     for shape in arg("--shapes", "").split(',').filter(|s| !s.is_empty()) {
         let d: Vec<usize> = shape.split('x').map(|v| v.parse().unwrap()).collect();
@@ -241,7 +268,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let mut gc = GpuMatrix::<f32>::zeros(ctx, (m, n), cl)?;
             for v in &variants {
-                tuning::set_tuning(parse_variant(v));
+                apply_variant(v);
                 // After WARM_S of steady load, as every report (timing.rs says why).
                 let mut times = timing::per_call(ctx, reps, 2, || {
                     blas::sgemm(ctx, tr(ta), tr(tb), 1.0, &ga, &gb, 0.0, &mut gc).unwrap();
@@ -255,7 +282,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     flops / times[0] / 1e12
                 );
             }
-            tuning::set_tuning(None);
+            reset_variant();
         }
     }
     Ok(())

@@ -9,7 +9,9 @@
 //! back-to-back dispatches, and 512 sampled entries of C are checked against f64 dot products
 //! with the §2 forward factor |c − ĉ| / (u·Σ|a||b|).
 //!
-//! Run: `cargo run --release --example tile_probe -- --n 4096 --reps 11 a.wgsl b.wgsl`.
+//! Run: `cargo run --release --example tile_probe -- --n 4096 --reps 11 [--unchecked] a.wgsl
+//! b.wgsl` (`--unchecked`: modules without naga's index clamps and loop bounding, as
+//! `wgblas::lab::ShaderChecks::Unchecked`).
 //! Output: `PROBE,<file>,<n>,<median TFLOP/s>,<best TFLOP/s>,<max factor>`.
 
 use std::time::{Duration, Instant};
@@ -19,12 +21,14 @@ use wgpu::util::DeviceExt;
 fn main() {
     let mut n = 4096usize;
     let mut reps = 11usize;
+    let mut unchecked = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--n" => n = args.next().and_then(|v| v.parse().ok()).expect("--n N"),
             "--reps" => reps = args.next().and_then(|v| v.parse().ok()).expect("--reps N"),
+            "--unchecked" => unchecked = true,
             _ => files.push(a),
         }
     }
@@ -91,10 +95,23 @@ fn main() {
         };
         let (bm, bn) = (field("bm="), field("bn="));
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        let desc = wgpu::ShaderModuleDescriptor {
             label: Some(file),
             source: wgpu::ShaderSource::Wgsl(text.as_str().into()),
-        });
+        };
+        let module = if unchecked {
+            let checks = wgpu::ShaderRuntimeChecks {
+                bounds_checks: false,
+                force_loop_bounding: false,
+                ..wgpu::ShaderRuntimeChecks::checked()
+            };
+            // SAFETY: the probe kernels (tools/tile_probe_gen.py) index their workgroup and
+            // private arrays by constants and in-range tile offsets, and their loops run over
+            // k / bk slabs; storage buffers keep the driver's robust buffer access.
+            unsafe { device.create_shader_module_trusted(desc, checks) }
+        } else {
+            device.create_shader_module(desc)
+        };
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(file),
             layout: None,

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::{Error, Result};
+use crate::lab::ShaderChecks;
 
 mod options;
 mod queries;
@@ -138,7 +139,14 @@ pub(crate) struct Shader {
 /// Shared WGSL helpers prepended to every shader.
 const COMMON_WGSL: &str = include_str!("../wgsl/common.wgsl");
 
-type PipelineKey = (&'static str, &'static str, Elem, Vec<(&'static str, u64)>);
+type PipelineKey = (
+    &'static str,
+    &'static str,
+    Elem,
+    Vec<(&'static str, u64)>,
+    ShaderChecks,
+);
+type ModuleKey = (&'static str, Elem, ShaderChecks);
 
 /// A wgpu device with the crate's pipeline cache. See the module docs.
 pub struct Context {
@@ -147,7 +155,7 @@ pub struct Context {
     info: wgpu::AdapterInfo,
     limits: wgpu::Limits,
     features: wgpu::Features,
-    modules: Mutex<HashMap<(&'static str, Elem), wgpu::ShaderModule>>,
+    modules: Mutex<HashMap<ModuleKey, wgpu::ShaderModule>>,
     pipelines: Mutex<HashMap<PipelineKey, Arc<wgpu::ComputePipeline>>>,
     pub(crate) counters: Counters,
     force_f64_fallback: AtomicBool,
@@ -486,7 +494,8 @@ impl Context {
     }
 
     /// The compute pipeline for (`shader`, `entry`, element type, override constants), created
-    /// on first use and cached.
+    /// on first use and cached, its module built with the runtime checks of
+    /// [`crate::lab::shader_checks`] (part of the cache key).
     pub(crate) fn pipeline(
         &self,
         routine: &'static str,
@@ -495,11 +504,13 @@ impl Context {
         elem: Elem,
         constants: &[(&'static str, f64)],
     ) -> Result<Arc<wgpu::ComputePipeline>> {
+        let checks = crate::lab::shader_checks();
         let key: PipelineKey = (
             shader.name,
             entry,
             elem,
             constants.iter().map(|&(k, v)| (k, v.to_bits())).collect(),
+            checks,
         );
         if let Some(p) = crate::pool::lock(&self.pipelines).get(&key) {
             return Ok(p.clone());
@@ -508,15 +519,8 @@ impl Context {
         let module = {
             let mut modules = crate::pool::lock(&self.modules);
             modules
-                .entry((shader.name, elem))
-                .or_insert_with(|| {
-                    let text = format!("{}{COMMON_WGSL}\n{}", elem.prelude(), shader.source);
-                    self.device
-                        .create_shader_module(wgpu::ShaderModuleDescriptor {
-                            label: Some(shader.name),
-                            source: wgpu::ShaderSource::Wgsl(text.into()),
-                        })
-                })
+                .entry((shader.name, elem, checks))
+                .or_insert_with(|| self.module(shader, elem, checks))
                 .clone()
         };
         let pipeline = self
@@ -535,7 +539,7 @@ impl Context {
         if let Some(err) = pollster::block_on(scope.pop()) {
             // Drop the module too, so a later call reports the error again instead of
             // reusing a broken module.
-            crate::pool::lock(&self.modules).remove(&(shader.name, elem));
+            crate::pool::lock(&self.modules).remove(&(shader.name, elem, checks));
             return Err(Error::Gpu {
                 routine,
                 detail: format!("{}::{entry}: {err}", shader.name),
@@ -545,6 +549,37 @@ impl Context {
         crate::pool::lock(&self.pipelines).insert(key, pipeline.clone());
         self.save_disk_cache();
         Ok(pipeline)
+    }
+
+    /// The module of `shader` in `elem`, compiled with `checks`.
+    fn module(&self, shader: &Shader, elem: Elem, checks: ShaderChecks) -> wgpu::ShaderModule {
+        let text = format!("{}{COMMON_WGSL}\n{}", elem.prelude(), shader.source);
+        let desc = wgpu::ShaderModuleDescriptor {
+            label: Some(shader.name),
+            source: wgpu::ShaderSource::Wgsl(text.into()),
+        };
+        let runtime = match checks {
+            ShaderChecks::Checked => return self.device.create_shader_module(desc),
+            ShaderChecks::NoIndexClamps => wgpu::ShaderRuntimeChecks {
+                bounds_checks: false,
+                ..wgpu::ShaderRuntimeChecks::checked()
+            },
+            ShaderChecks::Unchecked => wgpu::ShaderRuntimeChecks {
+                bounds_checks: false,
+                force_loop_bounding: false,
+                ..wgpu::ShaderRuntimeChecks::checked()
+            },
+        };
+        // SAFETY: only the crate's own kernels (`wgsl/`, never user text) are built here, and
+        // only when a report binary or a test asks (`lab::set_shader_checks`). Without index
+        // clamps, the indexes into workgroup and private arrays must be in range: each kernel
+        // computes them from its tile constants (`Tile::fits` rejects shapes the kernel does
+        // not support) and guards the rest with explicit bounds tests. Storage buffers keep
+        // the driver's robust buffer access, which wgpu enables whatever the mode, so a stray
+        // read there stays inside the binding. `Unchecked` also drops naga's loop bounding:
+        // every loop of the kernels ends, its trip count bounded by the params' sizes and
+        // strides by nonzero constants. Integer division keeps its guards in every mode.
+        unsafe { self.device.create_shader_module_trusted(desc, runtime) }
     }
 
     /// Write the driver's pipeline cache to disk (best effort: a cache that cannot be written

@@ -171,3 +171,39 @@ pub fn spin_us() -> Option<u32> {
         us => Some(us),
     }
 }
+
+/// The runtime checks naga compiles into every shader module (see [`set_shader_checks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum ShaderChecks {
+    /// wgpu's default (`ShaderRuntimeChecks::checked`): every check on.
+    #[default]
+    Checked = 0,
+    /// Without naga's index clamps (`bounds_checks: false`): on Vulkan one `UMin` less per
+    /// access to a workgroup or private array (`../shared/research/wgpu30-lavapipe-probe.md`
+    /// §5). Storage buffers keep the driver's robust buffer access, which wgpu always enables.
+    NoIndexClamps = 1,
+    /// Also without naga's loop bounding (`force_loop_bounding: false`: a counter per loop);
+    /// integer division keeps its guards.
+    Unchecked = 2,
+}
+
+static SHADER_CHECKS: AtomicU8 = AtomicU8::new(0);
+
+/// Build the shader modules of later pipelines with `checks` (process-wide; the pipeline cache
+/// of a [`Context`](crate::Context) keys on it, so one process can time both forms of every
+/// kernel, Level 1 to 3). For measurement only: [`ShaderChecks::Checked`] is the default,
+/// and results are the same in every mode (the crate's kernels index their arrays in range by
+/// construction).
+pub fn set_shader_checks(checks: ShaderChecks) {
+    SHADER_CHECKS.store(checks as u8, Ordering::Relaxed);
+}
+
+/// The mode set by [`set_shader_checks`].
+pub fn shader_checks() -> ShaderChecks {
+    match SHADER_CHECKS.load(Ordering::Relaxed) {
+        1 => ShaderChecks::NoIndexClamps,
+        2 => ShaderChecks::Unchecked,
+        _ => ShaderChecks::Checked,
+    }
+}

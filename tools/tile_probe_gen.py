@@ -2,12 +2,17 @@
 """Generate sgemm probe kernels (NN, C order, whole tiles only) for examples/tile_probe.rs."""
 import itertools, os, sys
 
-def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=False, style='vars'):
-    nt = bm * bn // 64
+def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=False, style='vars',
+           tm=8, tn=8):
+    # tm x tn: the register tile of C per invocation (multiples of 4; 8x8 as the engine, or
+    # larger with style 'vars': 8x16 or 16x8 give 128x256 or 256x128 tiles at 256 invocations).
+    assert tm % 4 == 0 and tn % 4 == 0 and (style == 'vars' or (tm, tn) == (8, 8))
+    ta, tb = tm // 4, tn // 4  # vec4s of A and B per k step
+    nt = bm * bn // (tm * tn)
     if lx is None:           # the engine's mapping: one group = the workgroup
-        lx, g = bn // 8, nt
+        lx, g = bn // tn, nt
     ly = g // lx
-    wm, wn = ly * 8, lx * 8
+    wm, wn = ly * tm, lx * tn
     gm, gn = bm // wm, bn // wn
     assert gm * gn * g == nt, (bm, bn, lx, g)
     ra = bm * bk // 4 // nt
@@ -15,7 +20,7 @@ def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=Fals
     assert ra >= 1 and rb >= 1 and bm * bk // 4 % nt == 0 and bk * bn // 4 % nt == 0
     L = []
     w = L.append
-    w(f"//! bm={bm} bn={bn} bk={bk} nbuf={nbuf} unroll={int(unroll)} lx={lx} g={g}")
+    w(f"//! bm={bm} bn={bn} bk={bk} nbuf={nbuf} unroll={int(unroll)} lx={lx} g={g} tm={tm} tn={tn}")
     w("struct Params { m: u32, n: u32, k: u32, pad: u32 }")
     w("@group(0) @binding(0) var<uniform> P: Params;")
     w("@group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;")
@@ -51,10 +56,12 @@ def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=Fals
     w(f"  let lxx = lane % {lx}u; let lyy = lane / {lx}u;")
     w(f"  let rm = (grp / {gn}u) * {wm}u + lyy * 4u;   // first row of the thread's tile, in the workgroup tile")
     w(f"  let cn = (grp % {gn}u) * {wn}u + lxx * 4u;")
-    w(f"  let ar0 = rm / 4u; let ar1 = (rm + {wm // 2}u) / 4u;")
-    w(f"  let bc0 = cn / 4u; let bc1 = (cn + {wn // 2}u) / 4u;")
+    for h in range(ta):
+        w(f"  let ar{h} = (rm + {h * (wm // ta)}u) / 4u;")
+    for h in range(tb):
+        w(f"  let bc{h} = (cn + {h * (wn // tb)}u) / 4u;")
     if style == 'vars':
-        for q in range(16):
+        for q in range(ta * 4 * tb):
             w(f"  var c{q} = vec4<f32>(0.0);")
     elif style == 'priv':
         for q in range(16):
@@ -80,7 +87,10 @@ def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=Fals
             w("    }")
         for r in range(rb):
             w(f"    Bs[({buf}) * {bk * bn // 4}u + t + {r * nt}u] = xb{r};")
-    def fmas(a0, a1, b0, b1):
+    def fmas(av_list, bv_list):
+        if style != 'vars':
+            a0, a1 = av_list
+            b0, b1 = bv_list
         if style == 'priv':
             w(f"      macp({a0}, {a1}, {b0}, {b1});")
             return
@@ -88,14 +98,21 @@ def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=Fals
             w(f"      mac(&acc, {a0}, {a1}, {b0}, {b1});")
             return
         k = 0
-        for av in (a0, a1):
+        for av in av_list:
             for comp in "xyzw":
-                for bv in (b0, b1):
+                for bv in bv_list:
                     if fma:
                         w(f"      c{k} = fma(vec4<f32>({av}.{comp}), {bv}, c{k});")
                     else:
                         w(f"      c{k} = c{k} + {av}.{comp} * {bv};")
                     k += 1
+    def reads(ab, bb, pa, pb):
+        # One k step: the ta vec4s of A and tb of B from workgroup memory, then the products.
+        for h in range(ta):
+            w(f"      let a{h} = As[{ab} + {pa} + ar{h}];")
+        for h in range(tb):
+            w(f"      let b{h} = Bs[{bb} + {pb} + bc{h}];")
+        fmas([f"a{h}" for h in range(ta)], [f"b{h}" for h in range(tb)])
     def compute(buf):
         ab = f"({buf}) * {bk * bm // 4}u"
         bb = f"({buf}) * {bk * bn // 4}u"
@@ -104,23 +121,17 @@ def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=Fals
             for q in range(4):
                 w("    {")
                 w(f"      let p = p4 + {q}u;")
-                w(f"      let a0 = As[{ab} + p * {bm // 4}u + ar0]; let a1 = As[{ab} + p * {bm // 4}u + ar1];")
-                w(f"      let b0 = Bs[{bb} + p * {bn // 4}u + bc0]; let b1 = Bs[{bb} + p * {bn // 4}u + bc1];")
-                fmas("a0", "a1", "b0", "b1")
+                reads(ab, bb, f"p * {bm // 4}u", f"p * {bn // 4}u")
                 w("    }")
             w("    }")
         elif unroll:
             for p in range(bk):
                 w("    {")
-                w(f"      let a0 = As[{ab} + {p * bm // 4}u + ar0]; let a1 = As[{ab} + {p * bm // 4}u + ar1];")
-                w(f"      let b0 = Bs[{bb} + {p * bn // 4}u + bc0]; let b1 = Bs[{bb} + {p * bn // 4}u + bc1];")
-                fmas("a0", "a1", "b0", "b1")
+                reads(ab, bb, f"{p * bm // 4}u", f"{p * bn // 4}u")
                 w("    }")
         else:
             w(f"    for (var p = 0u; p < {bk}u; p = p + 1u) {{")
-            w(f"      let a0 = As[{ab} + p * {bm // 4}u + ar0]; let a1 = As[{ab} + p * {bm // 4}u + ar1];")
-            w(f"      let b0 = Bs[{bb} + p * {bn // 4}u + bc0]; let b1 = Bs[{bb} + p * {bn // 4}u + bc1];")
-            fmas("a0", "a1", "b0", "b1")
+            reads(ab, bb, f"p * {bm // 4}u", f"p * {bn // 4}u")
             w("    }")
     w(f"  let slabs = P.k / {bk}u;")
     if nbuf == 2:
@@ -148,11 +159,11 @@ def kernel(bm=128, bn=128, bk=16, nbuf=2, unroll=True, lx=None, g=None, fma=Fals
         w("    workgroupBarrier();")
         w("  }")
     k = 0
-    for half_m in (0, 1):
+    for half_m in range(ta):
         for r in range(4):
-            row = f"(i0 + rm + {half_m * (wm // 2) + r}u)"
-            for half_n in (0, 1):
-                col4 = f"(j0 + cn + {half_n * (wn // 2)}u) / 4u"
+            row = f"(i0 + rm + {half_m * (wm // ta) + r}u)"
+            for half_n in range(tb):
+                col4 = f"(j0 + cn + {half_n * (wn // tb)}u) / 4u"
                 w(f"  c[{row} * n4 + {col4}] = " + (f"acc[{k}];" if style == 'fn' else f"c{k};"))
                 k += 1
     w("}")
@@ -168,10 +179,30 @@ VARIANTS = {
     "eng_128x128_priv_nb1": dict(nbuf=1, style='priv'),
 }
 
+# Larger register tiles per invocation (issue 11): 8x16 and 16x8 outputs, 128x256 and 256x128
+# workgroup tiles at 256 invocations (48 KiB of workgroup memory double-buffered at bk 16, so
+# single-buffered ones too), 128x128 at 128 invocations, and the engine's 8x8 reference.
+BIG = {
+    "eng_128x128_nb1": dict(nbuf=1),
+    "r8x16_128x256": dict(bn=256, tn=16),
+    "r8x16_128x256_nb1": dict(bn=256, tn=16, nbuf=1),
+    "r16x8_256x128": dict(bm=256, tm=16),
+    "r16x8_256x128_nb1": dict(bm=256, tm=16, nbuf=1),
+    "r8x16_128x128": dict(tn=16),
+    "r16x8_128x128_nb1": dict(tm=16, nbuf=1),
+    "r8x16_64x256_nb1": dict(bm=64, bn=256, tn=16, nbuf=1),
+    "r8x16_128x256_bk8": dict(bn=256, tn=16, bk=8),
+}
+
+SETS = {"r7": VARIANTS, "big": BIG}
+
 if __name__ == "__main__":
+    # python3 tools/tile_probe_gen.py DIR [SET]: SET r7 (the default, the last set measured)
+    # or big (the larger register tiles).
     out = sys.argv[1]
+    chosen = SETS[sys.argv[2] if len(sys.argv) > 2 else "r7"]
     os.makedirs(out, exist_ok=True)
-    for name, kw in VARIANTS.items():
+    for name, kw in chosen.items():
         with open(os.path.join(out, name + ".wgsl"), "w") as f:
             f.write(kernel(**kw))
-    print(" ".join(sorted(VARIANTS)))
+    print(" ".join(sorted(chosen)))

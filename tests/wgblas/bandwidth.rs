@@ -44,6 +44,24 @@ pub(crate) fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
     }
 }
 
+/// Run `f` with the shader modules built in `checks` mode (`lab::set_shader_checks`), holding
+/// the lab switches as [`with_variant`] does, back to `Checked` after.
+pub(crate) fn with_checks(checks: lab::ShaderChecks, f: impl FnOnce()) {
+    let _guard = lab_defaults();
+    lab::set_shader_checks(checks);
+    let r = catch_unwind(AssertUnwindSafe(f));
+    lab::set_shader_checks(lab::ShaderChecks::Checked);
+    if let Err(e) = r {
+        resume_unwind(e);
+    }
+}
+
+/// The shader-check modes other than the default (`Checked`, which every other test runs).
+pub(crate) const UNCHECKED_MODES: [lab::ShaderChecks; 2] = [
+    lab::ShaderChecks::NoIndexClamps,
+    lab::ShaderChecks::Unchecked,
+];
+
 const VARIANTS: [Variant; 3] = [Variant::Auto, Variant::Scalar, Variant::Legacy];
 /// The matrix-vector kernels' switches: [`VARIANTS`] (`Legacy` with a cleared scratch, the
 /// others not) and `Experimental` (the same gemv and strmv kernels, ssymv's strips of tiles).
@@ -102,6 +120,37 @@ fn reductions_every_path_against_openblas() {
                     check_reductions(k as u64, n, l, &format!("{v:?}"));
                 }
             }
+        });
+    }
+}
+
+/// Level 1 and 2 kernels built without naga's index clamps and loop bounding
+/// (`lab::set_shader_checks`): the reductions (one and many workgroups, vec4 and strided),
+/// sgemv's kernels in both storage orders and aspect ratios, and the rank updates, against
+/// OpenBLAS with their metrics.
+#[test]
+fn level1_and_level2_without_shader_checks() {
+    for checks in UNCHECKED_MODES {
+        with_checks(checks, || {
+            let what = format!("{checks:?}");
+            for (k, &n) in [5usize, 1025, 100_003].iter().enumerate() {
+                for l in [VLayout::Unit, VLayout::Reversed] {
+                    check_reductions(k as u64, n, l, &what);
+                }
+            }
+            for (k, &(m, n)) in [(3usize, 70_000usize), (129, 257), (1000, 1000)]
+                .iter()
+                .enumerate()
+            {
+                for t in [Transpose::No, Transpose::Yes] {
+                    for la in [Layout::C, Layout::F] {
+                        let (u, r) = (VLayout::Unit, VLayout::Reversed);
+                        crate::gemv::check_on(ctx(), k as u64, (m, n), t, 0.7, 0.9, la, u, r);
+                    }
+                }
+            }
+            let extra = (0.7, Layout::F, VLayout::Step2, VLayout::Reversed);
+            rank_cases(&[(64, 36), (5, 128)], extra, &[12, 68], &[Layout::C]);
         });
     }
 }

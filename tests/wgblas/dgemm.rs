@@ -494,3 +494,49 @@ fn dgemv_against_openblas() {
     .unwrap_err();
     describe::assert_named(&err, ("DimensionMismatch", "dgemv", "x"));
 }
+
+/// dgemm on the register tiles other than 8×8 (`Tile::tm`, `Tile::tn`; 4×8 for f64's
+/// registers, and 8×16), each asserted to fit this adapter in f64 (twice the workgroup memory
+/// of f32), C and F order, whole tiles and edges, against OpenBLAS dgemm.
+#[test]
+fn dgemm_register_tiles() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let tiles = [
+        (64, 128, 16, 1, 4, 8),
+        (128, 64, 16, 1, 4, 8),
+        (128, 128, 8, 1, 8, 16),
+    ];
+    let limit = u64::from(ctx().limits().max_compute_workgroup_storage_size);
+    for (bm, bn, bk, nbuf, tm, tn) in tiles {
+        let tile = crate::gemm::register_tile((bm, bn, bk, nbuf, tm, tn));
+        assert!(
+            tile.fits(ctx().limits()) && 2 * tile.bytes() <= limit,
+            "{tile:?} does not fit the adapter in f64"
+        );
+        set_tuning(Some(Tuning {
+            tile: Some(tile),
+            split: Some(1),
+            ..Tuning::default()
+        }));
+        for (s, (m, n, k)) in [(bm as usize, bn as usize, 32), (131, 70, 45)]
+            .into_iter()
+            .enumerate()
+        {
+            let a = rand64(80 + s as u64, (m, k));
+            let b = rand64(81 + s as u64, (k, n));
+            let c = rand64(82 + s as u64, (m, n));
+            for la in [Layout::C, Layout::F] {
+                let (ma, mb) = (Mat64::new(&a, la), Mat64::new(&b, la));
+                let mut mc = Mat64::new(&c, la);
+                let no = Transpose::No;
+                blas::dgemm(ctx(), no, no, 0.7, ma.view(), mb.view(), 0.9, mc.view_mut()).unwrap();
+                let reference = oracle_dgemm(no, no, 0.7, a.view(), b.view(), 0.9, c.view());
+                let bound = bounds::dgemm(no, no, 0.7, a.view(), b.view(), 0.9, c.view());
+                let f =
+                    metrics::forward_factor_f64(&mc.view().to_owned(), &reference, &bound).unwrap();
+                assert!(f <= threshold(), "{tile:?} {m}x{n}x{k} {la:?}: factor {f}");
+            }
+        }
+    }
+    set_tuning(None);
+}

@@ -6,21 +6,38 @@ use std::cell::Cell;
 
 use crate::context::Context;
 
-/// A workgroup tile: `bm × bn` of C per workgroup (8×8 per invocation, so `bm·bn/64`
-/// invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2: double-buffered).
+/// A workgroup tile: `bm × bn` of C per workgroup, `tm × tn` of it per invocation (so
+/// `bm·bn/(tm·tn)` invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2:
+/// double-buffered).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tile {
-    /// Rows of C per workgroup (64 or 128).
+    /// Rows of C per workgroup (64, 128 or 256).
     pub bm: u32,
-    /// Columns of C per workgroup (64 or 128).
+    /// Columns of C per workgroup (64, 128 or 256).
     pub bn: u32,
     /// Depth of a staged slab (8, 16 or 32).
     pub bk: u32,
     /// Workgroup-memory buffers: 1, or 2 for double buffering.
     pub nbuf: u32,
+    /// Rows of C per invocation: 8 (the default) or 4.
+    pub tm: u32,
+    /// Columns of C per invocation: 8 (the default) or 16 (with `tm` = 8).
+    pub tn: u32,
 }
 
 impl Tile {
+    /// The tile `bm × bn × bk` with `nbuf` buffers and 8×8 of C per invocation.
+    pub const fn new(bm: u32, bn: u32, bk: u32, nbuf: u32) -> Tile {
+        Tile {
+            bm,
+            bn,
+            bk,
+            nbuf,
+            tm: 8,
+            tn: 8,
+        }
+    }
+
     /// Workgroup memory the tile needs, in bytes (f32).
     pub fn bytes(&self) -> u64 {
         u64::from(self.nbuf * self.bk * (self.bm + self.bn) * 4)
@@ -28,18 +45,25 @@ impl Tile {
 
     /// Invocations per workgroup.
     pub fn invocations(&self) -> u32 {
-        self.bm * self.bn / 64
+        self.bm * self.bn / (self.tm * self.tn)
     }
 
     /// Whether the kernel supports this shape and `ctx`'s adapter can run it.
     pub fn fits(&self, limits: &wgpu::Limits) -> bool {
-        let shape_ok = matches!(self.bm, 64 | 128)
-            && matches!(self.bn, 64 | 128)
+        let nt = self.invocations();
+        // Each invocation stages between 1 and 8 whole vec4s of each operand per slab (so at
+        // most 32 elements on the element-wise path: the loop bound of `K_SPLIT`).
+        let staged = |side: u32| {
+            let v = side * self.bk;
+            v % (4 * nt) == 0 && (1..=8).contains(&(v / (4 * nt)))
+        };
+        let shape_ok = matches!(self.bm, 64 | 128 | 256)
+            && matches!(self.bn, 64 | 128 | 256)
             && matches!(self.bk, 8 | 16 | 32)
             && matches!(self.nbuf, 1 | 2)
-            // Each invocation stages between 1 and 8 vec4s of each operand per slab.
-            && (1..=8).contains(&(16 * self.bk / self.bn))
-            && (1..=8).contains(&(16 * self.bk / self.bm));
+            && matches!((self.tm, self.tn), (8, 8) | (4, 8) | (8, 16))
+            && staged(self.bm)
+            && staged(self.bn);
         shape_ok
             && self.bytes() <= u64::from(limits.max_compute_workgroup_storage_size)
             && self.invocations() <= limits.max_compute_invocations_per_workgroup
@@ -87,6 +111,10 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
+    /// The proposed chooser for shapes with few tiles ([`choose_v2`], `true`) instead of
+    /// [`choose`] (`false` or unset, the default), for products outside a batch; the other
+    /// fields still override its choice.
+    pub chooser_v2: Option<bool>,
 }
 
 thread_local! {
@@ -122,12 +150,7 @@ fn tiles(m: usize, n: usize, t: &Tile) -> usize {
 /// are at least 512 (1000³: 15.4 against 7.9 TFLOP/s on 64×64 tiles), else on a 128×64 (64×128)
 /// tile whose long side runs along the longer side of C (128×4096×4096: 20–21 against 10).
 pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
-    let tile = |bm, bn, bk| Tile {
-        bm,
-        bn,
-        bk,
-        nbuf: 1,
-    };
+    let tile = |bm, bn, bk| Tile::new(bm, bn, bk, 1);
     let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
     let big = fitting(&[
         tile(128, 128, 16),
@@ -163,29 +186,56 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
     }
 }
 
+/// A proposed alternative to [`choose`] for shapes with too few tiles to fill the device
+/// (issue 11's rectangles, to be measured against it; selected by [`Tuning::chooser_v2`]).
+/// Large shapes get the same 128×128 tile; the differences:
+/// - a C with both sides at least 512 but too few 128×128 tiles (1000³: 64 tiles for the
+///   H200's 132 SMs) takes the 128×64 (64×128) tile too, its long side along the longer side
+///   of C, which doubles the workgroups before any split-k;
+/// - split-k aims at twice the invocation target (several workgroups per SM to hide the
+///   latency of short slices) with slices of at least 128 of k (not 256), for k ≥ 256.
+pub fn choose_v2(
+    limits: &wgpu::Limits,
+    (m, n, k): (usize, usize, usize),
+    splittable: bool,
+) -> Config {
+    let base = choose(limits, (m, n, k), splittable);
+    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
+    let mut t = base.tile;
+    if !enough(&t) && t.bm == t.bn {
+        let (bm, bn) = if m >= n { (128, 64) } else { (64, 128) };
+        let rect = Tile { bm, bn, ..t };
+        if rect.fits(limits) {
+            t = rect;
+        }
+    }
+    let mut split = 1;
+    if splittable && !enough(&t) && k >= 256 {
+        let groups = tiles(m, n, &t) * t.invocations() as usize;
+        split = (2 * TARGET_INVOCATIONS)
+            .div_ceil(groups)
+            .min(k / 128)
+            .clamp(1, 32);
+    }
+    Config {
+        tile: t,
+        split,
+        ..base
+    }
+}
+
 /// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
 /// device) and no packing (a pack would copy every product); the smallest tile side (64) along
 /// a side of C of at most 64, so that a batch of small products wastes less of each tile.
 fn choose_batched(limits: &wgpu::Limits, (m, n, _): (usize, usize, usize)) -> Config {
-    let tile = |bm, bn| Tile {
-        bm,
-        bn,
-        bk: 16,
-        nbuf: 1,
-    };
+    let tile = |bm, bn| Tile::new(bm, bn, 16, 1);
     let bm = if m <= 64 { 64 } else { 128 };
     let bn = if n <= 64 { 64 } else { 128 };
     let t = [tile(bm, bn), tile(64, 64)]
         .into_iter()
-        .chain([Tile {
-            bk: 8,
-            ..tile(64, 64)
-        }])
+        .chain([Tile::new(64, 64, 8, 1)])
         .find(|t| t.fits(limits))
-        .unwrap_or(Tile {
-            bk: 8,
-            ..tile(64, 64)
-        });
+        .unwrap_or(Tile::new(64, 64, 8, 1));
     Config {
         tile: t,
         split: 1,
@@ -206,12 +256,15 @@ pub(super) fn config(
     let mut scaled = ctx.limits().clone();
     scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
     let limits = &scaled;
+    let tuning = TUNING.with(Cell::get);
+    let v2 = tuning.and_then(|t| t.chooser_v2) == Some(true);
     let mut c = if batch > 1 {
         choose_batched(limits, dims)
+    } else if v2 {
+        choose_v2(limits, dims, splittable)
     } else {
         choose(limits, dims, splittable)
     };
-    let tuning = TUNING.with(Cell::get);
     if let Some(t) = tuning {
         if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
             c.tile = tile;
