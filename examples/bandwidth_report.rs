@@ -14,8 +14,7 @@
 //! the encoder where the adapter has `TIMESTAMP_QUERY_INSIDE_ENCODERS`, else by wall time over 50
 //! copies in one submission.
 //!
-//! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1, and
-//! `counter`: the reductions' counter zeroed by a dispatch, lab `Experimental`), `lab-l2`
+//! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
 //! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
 //! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
@@ -26,9 +25,10 @@
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]
 //! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
-//! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks 0|1|2]` (the shader
-//! modules' runtime checks, `lab::set_shader_checks`: 0, wgpu's checked default; 1, without
-//! naga's index clamps; 2, also without its loop bounding)
+//! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks auto|0|1|2]` (the
+//! shader modules' runtime checks, `lab::set_shader_checks`: auto, the crate's choice per
+//! shader, the default; 0, wgpu's checked mode; 1, without naga's index clamps; 2, also
+//! without its loop bounding)
 
 extern crate blas_src;
 
@@ -65,7 +65,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--sets", "l1,l2"),
     ("--l1", "20,26"),
     ("--reduction-groups", "0"),
-    ("--checks", "0"),
+    ("--checks", "auto"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -533,10 +533,7 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         println!("CHECK,isamax,{shape},index,{i},{best}{fail}");
     }
 
-    // With `lab`, also `counter`: `Experimental`, the reductions' single pass with its counter
-    // zeroed by a dispatch instead of a clear command (the element-wise rows as `auto`).
-    let counter = lab_on.then_some((Variant::Experimental, "counter"));
-    for (v, tag) in variants(lab_on).into_iter().chain(counter) {
+    for (v, tag) in variants(lab_on) {
         set_all(v);
         let l1: [(&str, f64); 4] = [
             ("sdot", 2.0),
@@ -1155,8 +1152,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         lab::set_reduction_groups(groups);
         println!("# single-pass reductions capped at {groups} workgroups (lab)");
     }
-    // The lab's shader-check mode of every kernel (0: checked, the default).
-    let checks = args::shader_checks(&arg("--checks", "0"));
+    // The lab's shader-check mode of every kernel (auto: the crate's choice per shader, the default).
+    let checks = args::shader_checks(&arg("--checks", "auto"));
     lab::set_shader_checks(checks);
     println!("# shader modules: {checks:?} (lab)");
     let info = ctx.adapter_info();

@@ -17,10 +17,8 @@
 //! iterations of a running solve.
 //!
 //! Run: `cargo run --release --example cg -- [path/to/matrix.mtx] [--tol 1e-5] [--max-iter 5000]
-//! [--storage-alpha]` (`--storage-alpha`: saxpy reads a device alpha from its own buffer, lab
-//! `Driver::DeviceScalar` `Experimental`, instead of a copy into its params) [--counter-dispatch]
-//! (sdot zeroes its counter by a dispatch instead of a clear command, lab `Driver::Reduction`
-//! `Experimental`)
+//! [--patch-alpha]` (`--patch-alpha`: saxpy takes a device alpha by a copy into its params, lab
+//! `Driver::DeviceScalar` `Legacy`, instead of reading it from the scalar's own buffer)
 
 extern crate blas_src;
 
@@ -63,21 +61,14 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         match arg {
             Long("tol") => args.tol = parser.value()?.parse()?,
             Long("max-iter") => args.max_iter = parser.value()?.parse()?,
-            // f32 saxpy reads a device alpha from its own buffer (lab `DeviceScalar`).
-            Long("storage-alpha") => wgblas::lab::set(
+            // f32 saxpy takes a device alpha by a copy into its params, as before issue 12's
+            // storage binding (lab `DeviceScalar` `Legacy`), for comparison.
+            Long("patch-alpha") => wgblas::lab::set(
                 wgblas::lab::Driver::DeviceScalar,
-                wgblas::lab::Variant::Experimental,
-            ),
-            // sdot zeroes its single pass's counter by a dispatch (lab `Reduction`).
-            Long("counter-dispatch") => wgblas::lab::set(
-                wgblas::lab::Driver::Reduction,
-                wgblas::lab::Variant::Experimental,
+                wgblas::lab::Variant::Legacy,
             ),
             Long("help") | Short('h') => {
-                println!(
-                    "usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000] [--storage-alpha] \
-                     [--counter-dispatch]"
-                );
+                println!("usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000] [--patch-alpha]");
                 std::process::exit(0);
             }
             Value(v) if !path_given => {

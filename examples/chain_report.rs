@@ -5,16 +5,14 @@
 //! - `chain_dot_scal`: `resident::sdot` → `GpuScalar::recip` → `sscal`, repeated, then one
 //!   read-back; the figure is per routine call (three calls a round).
 //!
-//! Medians of `--reps` (default 11) after warm-up. `--storage-alpha`: f32 saxpy and sscal read
-//! a device alpha from its own buffer, a storage binding (lab `Driver::DeviceScalar`
-//! `Experimental`), instead of a copy of it into their params before each dispatch (the
-//! default). `--counter-dispatch`: the resident reductions (sdot) zero their single pass's
-//! counter with a dispatch in the compute pass instead of a clear command on their scratch
-//! (lab `Driver::Reduction` `Experimental`).
+//! Medians of `--reps` (default 11) after warm-up. `--patch-alpha`: f32 saxpy and sscal take
+//! a device alpha by a copy of it into their params before each dispatch (lab
+//! `Driver::DeviceScalar` `Legacy`, as before issue 12's storage binding), instead of reading it
+//! from its own buffer (the default).
 //!
 //! ```sh
 //! cargo run --release --example chain_report -- --reps 11
-//! cargo run --release --example chain_report -- --reps 11 --storage-alpha --counter-dispatch
+//! cargo run --release --example chain_report -- --reps 11 --patch-alpha
 //! ```
 use ndarray::Array1;
 use std::time::Instant;
@@ -26,11 +24,7 @@ mod args;
 mod phases;
 
 /// The flags and their defaults; anything else on the command line is an error.
-const FLAGS: &[(&str, &str)] = &[
-    ("--reps", "11"),
-    ("--storage-alpha", args::SWITCH),
-    ("--counter-dispatch", args::SWITCH),
-];
+const FLAGS: &[(&str, &str)] = &[("--reps", "11"), ("--patch-alpha", args::SWITCH)];
 
 fn median(mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -39,27 +33,19 @@ fn median(mut v: Vec<f64>) -> (f64, f64) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = args::get(FLAGS, "--reps").parse()?;
-    let storage = args::get(FLAGS, "--storage-alpha") == "1";
-    if storage {
+    let patch = args::get(FLAGS, "--patch-alpha") == "1";
+    if patch {
         wgblas::lab::set(
             wgblas::lab::Driver::DeviceScalar,
-            wgblas::lab::Variant::Experimental,
+            wgblas::lab::Variant::Legacy,
         );
     }
-    let counter = args::get(FLAGS, "--counter-dispatch") == "1";
-    if counter {
-        wgblas::lab::set(
-            wgblas::lab::Driver::Reduction,
-            wgblas::lab::Variant::Experimental,
-        );
-    }
-    println!("# reductions' counter zeroed by a dispatch (--counter-dispatch): {counter}");
     println!(
         "# device alpha of saxpy/sscal: {}",
-        if storage {
-            "read from a storage binding (--storage-alpha)"
+        if patch {
+            "copied into the params (--patch-alpha)"
         } else {
-            "copied into the params (default)"
+            "read from a storage binding (default)"
         }
     );
     let ctx = Context::shared()?;

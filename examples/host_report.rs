@@ -12,13 +12,13 @@
 //!
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
 //! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]
-//! [--copy-threads N] [--prefault] [--spin-us N] [--trace]`
+//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace]`
 //!
 //! Lab switches (`wgblas::lab`, process-wide, for comparing variants in separate runs):
 //! `--copy-threads N` caps the threads of the large host copies (`lab::set_copy_threads`; 0:
-//! the pool's, the default); `--prefault` faults in fresh read-back outputs while the device
-//! copies (`lab::set_prefault_outputs`); `--spin-us N` polls N µs before blocking in each
-//! read-back's wait (`lab::set_spin_us`). `--trace` prints, after each phase line, the steps
+//! the pool's, the default); `--no-prefault` turns off the fault-in of fresh read-back outputs
+//! while the device copies (`lab::set_prefault_outputs`, on by default); `--spin-us N` polls
+//! N µs before blocking in each read-back's wait (`lab::set_spin_us`). `--trace` prints, after each phase line, the steps
 //! inside Submit and Wait (`Context::step_times`, µs per call).
 //!
 //! `--lone N` times a resident N³ sgemm alone (each call its own submission, waited for),
@@ -64,7 +64,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--split", "2048,4096"),
     ("--lone", ""),
     ("--copy-threads", "0"),
-    ("--prefault", args::SWITCH),
+    ("--no-prefault", args::SWITCH),
     ("--spin-us", ""),
     ("--trace", args::SWITCH),
 ];
@@ -515,7 +515,7 @@ fn probe(reps: usize) -> Result<(), Box<dyn std::error::Error>> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     wgblas::lab::set_copy_threads(arg("--copy-threads", "0").parse()?);
-    wgblas::lab::set_prefault_outputs(flag("--prefault"));
+    wgblas::lab::set_prefault_outputs(!flag("--no-prefault"));
     let spin = arg("--spin-us", "");
     wgblas::lab::set_spin_us(if spin.is_empty() {
         None

@@ -12,8 +12,8 @@
 //! (all four together; with `tm`, `tn` the register tile per invocation, 8×8 unless given:
 //! `tm=4` or `tn=16`), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
 //! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `checks`
-//! (the shader modules' runtime checks, `lab::set_shader_checks`: 0 checked, the default; 1
-//! without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
+//! (the shader modules' runtime checks, `lab::set_shader_checks`: auto, the crate's choice per
+//! shader, the default; 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
 //! the variant). Output: one line per run,
 //! `LAB,<shape>,<layout>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
 //!
@@ -64,14 +64,14 @@ fn apply_variant(s: &str) {
     wgblas::lab::set_shader_checks(checks);
 }
 
-/// Back to the engine's own choices and checked shaders.
+/// Back to the engine's own choices and the crate's shader checks.
 fn reset_variant() {
     tuning::set_tuning(None);
-    wgblas::lab::set_shader_checks(wgblas::lab::ShaderChecks::Checked);
+    wgblas::lab::set_shader_checks(wgblas::lab::ShaderChecks::Auto);
 }
 
 fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
-    let mut checks = wgblas::lab::ShaderChecks::Checked;
+    let mut checks = wgblas::lab::ShaderChecks::Auto;
     if s == "auto" {
         return (None, checks);
     }

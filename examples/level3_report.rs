@@ -28,8 +28,8 @@
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
 //! [--level3-n 4096] [--reps 11] [--check 2048] [--checks 0|1|2]`
 //!
-//! `--checks`: the shader modules' runtime checks (`wgblas::lab::set_shader_checks`; 0: wgpu's
-//! checked default, 1: without naga's index clamps, 2: also without its loop bounding).
+//! `--checks`: the shader modules' runtime checks (`wgblas::lab::set_shader_checks`; auto: the
+//! crate's choice per shader, the default; 0: wgpu's checked mode, 1: without naga's index clamps, 2: also without its loop bounding).
 
 extern crate blas_src;
 
@@ -60,7 +60,7 @@ use describe::{Case, Elem, Routine};
 /// The flags and their defaults; anything else on the command line is an error.
 const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
-    ("--checks", "0"),
+    ("--checks", "auto"),
     ("--check", "2048"),
     ("--sections", "sgemm,rect,level3,batched,dgemm,dbatched"),
     ("--dgemm-n", "4096,8192"),
@@ -223,8 +223,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     unsafe { openblas_set_num_threads((cores / 4).max(1) as std::os::raw::c_int) };
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
-    // The lab's shader-check mode of every kernel (0: checked, the default).
-    let checks = args::shader_checks(&arg("--checks", "0"));
+    // The lab's shader-check mode of every kernel (auto: the crate's choice per shader, the default).
+    let checks = args::shader_checks(&arg("--checks", "auto"));
     wgblas::lab::set_shader_checks(checks);
     println!("# shader modules: {checks:?} (lab)");
     let info = ctx.adapter_info();

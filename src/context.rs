@@ -504,7 +504,7 @@ impl Context {
         elem: Elem,
         constants: &[(&'static str, f64)],
     ) -> Result<Arc<wgpu::ComputePipeline>> {
-        let checks = crate::lab::shader_checks();
+        let checks = crate::lab::shader_checks().resolve(shader.name);
         let key: PipelineKey = (
             shader.name,
             entry,
@@ -559,7 +559,9 @@ impl Context {
             source: wgpu::ShaderSource::Wgsl(text.into()),
         };
         let runtime = match checks {
-            ShaderChecks::Checked => return self.device.create_shader_module(desc),
+            ShaderChecks::Checked | ShaderChecks::Auto => {
+                return self.device.create_shader_module(desc)
+            }
             ShaderChecks::NoIndexClamps => wgpu::ShaderRuntimeChecks {
                 bounds_checks: false,
                 ..wgpu::ShaderRuntimeChecks::checked()
@@ -570,8 +572,9 @@ impl Context {
                 ..wgpu::ShaderRuntimeChecks::checked()
             },
         };
-        // SAFETY: only the crate's own kernels (`wgsl/`, never user text) are built here, and
-        // only when a report binary or a test asks (`lab::set_shader_checks`). Without index
+        // SAFETY: only the crate's own kernels (`wgsl/`, never user text) are built here: by
+        // default the Level 1 shaders (`ShaderChecks::Auto`), and any shader when a report
+        // binary or a test asks (`lab::set_shader_checks`). Without index
         // clamps, the indexes into workgroup and private arrays must be in range: each kernel
         // computes them from its tile constants (`Tile::fits` rejects shapes the kernel does
         // not support) and guards the rest with explicit bounds tests. Storage buffers keep

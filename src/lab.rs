@@ -65,11 +65,11 @@ pub enum Driver {
     /// invocation; it takes precedence over [`Driver::RankUpdate`]); the others: as
     /// [`Driver::RankUpdate`] says.
     RankUpdateF64Sum = 5,
-    /// How f32 saxpy and sscal take a device alpha (a [`GpuScalar`](crate::GpuScalar)):
-    /// `Experimental`, read by the kernel from the scalar's own buffer, a storage binding, so
-    /// that a chain of such calls records in one compute pass with no copy; the others (the
-    /// default), copied into the dispatch's params slot just before it runs (a copy command,
-    /// which ends the compute pass).
+    /// How f32 saxpy and sscal take a device alpha (a [`GpuScalar`](crate::GpuScalar)): every
+    /// variant but `Legacy` (the default since `benches/results/2026-12-02-s7/q1`), read by
+    /// the kernel from the scalar's own buffer, a storage binding, so that a chain of such
+    /// calls records in one compute pass with no copy; `Legacy`, copied into the dispatch's
+    /// params slot just before it runs (a copy command, which ends the compute pass).
     DeviceScalar = 6,
 }
 
@@ -132,16 +132,17 @@ pub fn copy_threads() -> u32 {
     COPY_THREADS.load(Ordering::Relaxed)
 }
 
-/// Whether fresh read-back outputs are faulted in while the device copies (0: no, the default).
-static PREFAULT: AtomicU8 = AtomicU8::new(0);
+/// Whether fresh read-back outputs are faulted in while the device copies (1: yes, the default).
+static PREFAULT: AtomicU8 = AtomicU8::new(1);
 
 /// Fault in the pages of a fresh read-back output (`GpuVector::to_array`, `Context::read_back`
 /// and the other reads into a new array) on the copy threads while the device copies the
 /// results into staging memory, instead of in the copy out of staging memory that follows
-/// (process-wide; off by default until measured on a GPU). A fresh array's pages cost a page
-/// fault each on first write, which on the H200 host halved the read-back's speed
+/// (process-wide; on by default). A fresh array's pages cost a page fault each on first write,
+/// which on the H200 host halved the read-back's speed
 /// (`benches/results/2026-12-01-s6/final/l12.log`: 12.8 GB/s into a new array, 26.6 into an
-/// existing one). Results do not change.
+/// existing one); faulting them in during the device copy took a 256 MiB read-back from 12.2
+/// to 15.4 GB/s (`benches/results/2026-12-02-s7/q1/host.log`). Results do not change.
 pub fn set_prefault_outputs(on: bool) {
     PREFAULT.store(on as u8, Ordering::Relaxed);
 }
@@ -176,9 +177,15 @@ pub fn spin_us() -> Option<u32> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
 pub enum ShaderChecks {
-    /// wgpu's default (`ShaderRuntimeChecks::checked`): every check on.
+    /// The crate's choice per shader (the default): [`ShaderChecks::Unchecked`] for the Level 1
+    /// shaders (`wgsl/level1/elementwise.wgsl`, `wgsl/level1/reduction.wgsl`), whose H200
+    /// figures it raised (srot 3142 to 4009 GB/s, sasum, snrm2 and isamax by 1–2%:
+    /// `benches/results/2026-12-02-s7/q1/l12.log`); [`ShaderChecks::Checked`] for the others,
+    /// where the same run found it mixed (sgemm n = 4096 −4%, n = 1024 +1%).
     #[default]
-    Checked = 0,
+    Auto = 0,
+    /// wgpu's default (`ShaderRuntimeChecks::checked`): every check on.
+    Checked = 3,
     /// Without naga's index clamps (`bounds_checks: false`): on Vulkan one `UMin` less per
     /// access to a workgroup or private array (`../shared/research/wgpu30-lavapipe-probe.md`
     /// §5). Storage buffers keep the driver's robust buffer access, which wgpu always enables.
@@ -188,11 +195,23 @@ pub enum ShaderChecks {
     Unchecked = 2,
 }
 
+impl ShaderChecks {
+    /// The mode `shader` (its path under `wgsl/`) is built with: `self`, or for
+    /// [`ShaderChecks::Auto`] the crate's choice for that shader.
+    pub(crate) fn resolve(self, shader: &str) -> ShaderChecks {
+        match self {
+            ShaderChecks::Auto if shader.starts_with("level1/") => ShaderChecks::Unchecked,
+            ShaderChecks::Auto => ShaderChecks::Checked,
+            other => other,
+        }
+    }
+}
+
 static SHADER_CHECKS: AtomicU8 = AtomicU8::new(0);
 
 /// Build the shader modules of later pipelines with `checks` (process-wide; the pipeline cache
 /// of a [`Context`](crate::Context) keys on it, so one process can time both forms of every
-/// kernel, Level 1 to 3). For measurement only: [`ShaderChecks::Checked`] is the default,
+/// kernel, Level 1 to 3). For measurement only: [`ShaderChecks::Auto`] is the default,
 /// and results are the same in every mode (the crate's kernels index their arrays in range by
 /// construction).
 pub fn set_shader_checks(checks: ShaderChecks) {
@@ -204,6 +223,7 @@ pub fn shader_checks() -> ShaderChecks {
     match SHADER_CHECKS.load(Ordering::Relaxed) {
         1 => ShaderChecks::NoIndexClamps,
         2 => ShaderChecks::Unchecked,
-        _ => ShaderChecks::Checked,
+        3 => ShaderChecks::Checked,
+        _ => ShaderChecks::Auto,
     }
 }

@@ -138,17 +138,19 @@ fn parse(flags: &[(&'static str, &'static str)]) -> Result<HashMap<String, Strin
     Ok(out)
 }
 
-/// The value of a `--checks` flag as the lab's shader-check mode (`0`: checked, the default;
+/// The value of a `--checks` flag as the lab's shader-check mode (`auto`: the crate's choice
+/// per shader, the default; `0`: checked;
 /// `1`: without naga's index clamps; `2`: also without its loop bounding,
 /// `wgblas::lab::ShaderChecks`); anything else stops the program (exit status 2).
 pub fn shader_checks(v: &str) -> wgblas::lab::ShaderChecks {
     use wgblas::lab::ShaderChecks;
     match v.trim() {
+        "auto" => ShaderChecks::Auto,
         "0" => ShaderChecks::Checked,
         "1" => ShaderChecks::NoIndexClamps,
         "2" => ShaderChecks::Unchecked,
         _ => {
-            eprintln!("error: --checks {v:?}: 0, 1 or 2");
+            eprintln!("error: --checks {v:?}: auto, 0, 1 or 2");
             std::process::exit(2)
         }
     }

@@ -145,13 +145,15 @@ pub(crate) struct Scratch {
 
 /// Whether a single-pass reduction over operands in one binding zeroes its counter with a
 /// one-invocation dispatch (`clear_counter`) in the compute pass instead of a clear command on
-/// its scratch buffer, which ends the pass (lab `Experimental` on
-/// [`Driver::Reduction`](crate::lab::Driver::Reduction); issue 12's resident chains: a
-/// `resident::sdot` between two dispatches then keeps them in one pass). Every word the total
+/// its scratch buffer, which ends the pass: every variant of
+/// [`Driver::Reduction`](crate::lab::Driver::Reduction) but `Legacy` (two passes, cleared).
+/// Issue 12's resident chains: a `resident::sdot` between two dispatches then keeps them in one
+/// pass. On the H200 it took sdot at n = 2^20 from 499 to 1073 GB/s and at 2^26 from 4013 to
+/// 4209, sasum at 2^26 from 3457 to 3909 (`benches/results/2026-12-02-s7/q1/l12.log`). Every word the total
 /// is decoded from is written by the pass: each workgroup stores its accumulator's words of
 /// `OP`, the last one the total's.
 fn counter_by_dispatch() -> bool {
-    crate::lab::get(crate::lab::Driver::Reduction) == crate::lab::Variant::Experimental
+    crate::lab::get(crate::lab::Driver::Reduction) != crate::lab::Variant::Legacy
 }
 
 impl Scratch {

@@ -1,10 +1,10 @@
 //! f32 saxpy and sscal with a device alpha read by the kernel from the scalar's own buffer
-//! (lab `Driver::DeviceScalar` `Experimental`: the `_dev` entries of
+//! (the default; lab `Driver::DeviceScalar` `Experimental` pins it: the `_dev` entries of
 //! `wgsl/level1/elementwise.wgsl`, issue 12), against OpenBLAS with the routines' §2 metrics on
 //! every kernel path (vec4 body with its scalar tail, strided, `main` with scal's dummy y), and
 //! the rules of DESIGN.md §3 for a device alpha: 0 reads neither vector in axpy, NaN is not 0,
-//! scal by 1 keeps every bit. The default path (the alpha copied into the params) has the same
-//! cases in `scal.rs`, `axpy.rs` and `special_values.rs`.
+//! scal by 1 keeps every bit. The chain test also runs the old path (lab `Legacy`: the alpha
+//! copied into the params).
 
 use ndarray::{array, Array1};
 use wgblas::lab::{self, Driver, Variant};
@@ -106,12 +106,12 @@ fn storage_alpha_keeps_the_rules_of_a_device_scalar() {
     });
 }
 
-/// With the resident reductions' counter zeroed by a dispatch too (lab `Experimental` on
-/// `Driver::Reduction`: the chain's sdots then need no clear command) and without.
+/// With the device alpha read from its binding (the default) and copied into the params (lab
+/// `Legacy` on `Driver::DeviceScalar`, the path before issue 12's binding).
 #[test]
 fn storage_alphas_each_reach_their_own_call_in_a_chain() {
-    for v in [Variant::Auto, Variant::Experimental] {
-        on_storage_alpha((Driver::Reduction, v), chain);
+    for v in [Variant::Experimental, Variant::Legacy] {
+        on_storage_alpha((Driver::DeviceScalar, v), chain);
     }
 }
 

@@ -517,12 +517,13 @@ fn engine_k_past_lavapipes_loop_limit() {
     );
 }
 
-/// The proposed chooser (`Tuning::chooser_v2`, `tuning::choose_v2`) on shapes where its choice
-/// differs from `choose` on this adapter (asserted, so that the test runs the new choices):
+/// The first chooser (`Tuning::chooser_v2` `false`, `tuning::choose`; the default is
+/// `tuning::choose_v2`) on shapes where its choice differs from `choose_v2` on this adapter
+/// (asserted, so that the test runs choices the default does not make):
 /// both sides of C past 512 with few tiles (a rectangular tile), skinny C along m and along n
 /// (more k slices); every transpose, C and F order, edges everywhere.
 #[test]
-fn engine_chooser_v2() {
+fn engine_first_chooser() {
     use wgblas::tuning::{choose, choose_v2, set_tuning, Tuning};
     let shapes = [(520, 516, 300), (700, 20, 1024), (20, 300, 600)];
     for dims in shapes {
@@ -533,7 +534,7 @@ fn engine_chooser_v2() {
         assert_ne!(old, new, "{dims:?}: choose_v2 chose as choose does");
     }
     set_tuning(Some(Tuning {
-        chooser_v2: Some(true),
+        chooser_v2: Some(false),
         ..Tuning::default()
     }));
     for (s, dims) in shapes.into_iter().enumerate() {

@@ -25,7 +25,7 @@ fn with_lab(set: impl FnOnce(), f: impl FnOnce()) {
     set();
     let r = catch_unwind(AssertUnwindSafe(f));
     lab::set_copy_threads(0);
-    lab::set_prefault_outputs(false);
+    lab::set_prefault_outputs(true);
     lab::set_spin_us(None);
     if let Err(e) = r {
         resume_unwind(e);
@@ -102,23 +102,26 @@ fn prefaulted_outputs_receive_exactly_the_uploaded_elements() {
     let mid = rand_vec(&mut r, 5 << 18);
     let large = Array1::from_shape_fn(9 << 20, |i| (i % 65_521) as f32 - 7.5);
     let m = rand_mat(&mut r, 1100, 1200);
-    with_lab(
-        || lab::set_prefault_outputs(true),
-        || {
-            assert!(lab::prefault_outputs());
-            for (what, x) in [("small", &small), ("5 MiB", &mid), ("36 MiB", &large)] {
-                let v = ctx.upload_vector(x).unwrap();
-                assert_eq!(&v.to_array().unwrap(), x, "{what} vector");
-            }
-            let (gv, gm) = (
-                ctx.upload_vector(&mid).unwrap(),
-                ctx.upload_matrix(&m).unwrap(),
-            );
-            let (v, a) = ctx.read_back((&gv, &gm)).unwrap();
-            assert_eq!((v, a), (mid.clone(), m.clone()), "read_back of two results");
-            check_sgemm(104, 1100, 1200, 64);
-        },
-    );
+    // On (the default) and off.
+    for on in [true, false] {
+        with_lab(
+            || lab::set_prefault_outputs(on),
+            || {
+                assert_eq!(lab::prefault_outputs(), on);
+                for (what, x) in [("small", &small), ("5 MiB", &mid), ("36 MiB", &large)] {
+                    let v = ctx.upload_vector(x).unwrap();
+                    assert_eq!(&v.to_array().unwrap(), x, "{what} vector");
+                }
+                let (gv, gm) = (
+                    ctx.upload_vector(&mid).unwrap(),
+                    ctx.upload_matrix(&m).unwrap(),
+                );
+                let (v, a) = ctx.read_back((&gv, &gm)).unwrap();
+                assert_eq!((v, a), (mid.clone(), m.clone()), "read_back of two results");
+                check_sgemm(104, 1100, 1200, 64);
+            },
+        );
+    }
 }
 
 /// Host calls pass their metric whether the wait polls first (200 µs, on lavapipe where the

@@ -55,7 +55,7 @@ impl Tile {
         // most 32 elements on the element-wise path: the loop bound of `K_SPLIT`).
         let staged = |side: u32| {
             let v = side * self.bk;
-            v % (4 * nt) == 0 && (1..=8).contains(&(v / (4 * nt)))
+            v.is_multiple_of(4 * nt) && (1..=8).contains(&(v / (4 * nt)))
         };
         let shape_ok = matches!(self.bm, 64 | 128 | 256)
             && matches!(self.bn, 64 | 128 | 256)
@@ -105,15 +105,18 @@ pub struct Tuning {
     pub trsm_columns: Option<bool>,
     /// `strsm`'s leaves on inverted diagonal blocks (`true`: all diagonal blocks of 64 rows,
     /// 32 where the adapter's workgroup memory is short, inverted by one dispatch, then each
-    /// leaf a tile-engine product with its inverse), or the 32-row block solves (`false` or
-    /// unset, the default).
+    /// leaf a tile-engine product with its inverse; `true` or unset, the default since
+    /// `benches/results/2026-12-02-s7/q1/trsm.log`: n = 4096 left 6.80 to 13.80 TFLOP/s, right
+    /// 6.51 to 12.27), or the 32-row block solves (`false`).
     pub trsm_inverse: Option<bool>,
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
-    /// The proposed chooser for shapes with few tiles ([`choose_v2`], `true`) instead of
-    /// [`choose`] (`false` or unset, the default), for products outside a batch; the other
-    /// fields still override its choice.
+    /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
+    /// since `benches/results/2026-12-02-s7/q1/tile.log`: 8192×64×8192 22.8 to 28.5 TFLOP/s,
+    /// 64×8192×8192 27.6 to 30.7, 1000³ 13.6 to 14.5, the others unchanged) instead of
+    /// [`choose`] (`false`), for products outside a batch; the other fields still override
+    /// its choice.
     pub chooser_v2: Option<bool>,
 }
 
@@ -186,8 +189,8 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
     }
 }
 
-/// A proposed alternative to [`choose`] for shapes with too few tiles to fill the device
-/// (issue 11's rectangles, to be measured against it; selected by [`Tuning::chooser_v2`]).
+/// The engine's chooser (the default; [`Tuning::chooser_v2`] `false` selects [`choose`]): as
+/// [`choose`] but for shapes with too few tiles to fill the device (issue 11's rectangles).
 /// Large shapes get the same 128×128 tile; the differences:
 /// - a C with both sides at least 512 but too few 128×128 tiles (1000³: 64 tiles for the
 ///   H200's 132 SMs) takes the 128×64 (64×128) tile too, its long side along the longer side
@@ -257,7 +260,7 @@ pub(super) fn config(
     scaled.max_compute_workgroup_storage_size /= (esize / 4).max(1) as u32;
     let limits = &scaled;
     let tuning = TUNING.with(Cell::get);
-    let v2 = tuning.and_then(|t| t.chooser_v2) == Some(true);
+    let v2 = tuning.and_then(|t| t.chooser_v2) != Some(false);
     let mut c = if batch > 1 {
         choose_batched(limits, dims)
     } else if v2 {
