@@ -17,9 +17,9 @@
 //! descriptions, checked against OpenBLAS dgemm with eps = 2^-52.
 //!
 //! Section `trsm` (not in the default list): strsm (left and right) and, with `SHADER_F64`,
-//! dtrsm (left) at `--level3-n`, once per `--trsm-inverse` setting (`on`: the inverted diagonal
-//! blocks of `Tuning::trsm_inverse`, the default, layout `L-C`; `off`: the 32-row block solves,
-//! layout `L-C-blocks`).
+//! dtrsm (left) at `--level3-n`, once per `--trsm-inverse` setting (`off`: the 32-row block
+//! solves, the default, layout `L-C`; `on`: the inverted diagonal blocks of
+//! `Tuning::trsm_inverse`, layout `L-C-inv`).
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
 //! [--trsm-inverse off,on]
@@ -313,8 +313,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// strsm (left and right) and, with `SHADER_F64`, dtrsm (left) at n×n with n right-hand
-/// sides, as in [`level3`], the layout suffixed `-blocks` where not `inverse` (the tuning the
-/// caller set).
+/// sides, as in [`level3`], the layout suffixed `-inv` where `inverse` (the tuning the caller
+/// set).
 fn trsm_rows(ctx: &Context, n: usize, inverse: bool, reps: usize, check: usize) {
     let (no, yes, lo) = (Transpose::No, Transpose::Yes, Uplo::Lower);
     let case = |trans, side| {
@@ -324,7 +324,7 @@ fn trsm_rows(ctx: &Context, n: usize, inverse: bool, reps: usize, check: usize) 
             .scalars(1.0, 0.5)
     };
     let (n3, shape, c) = ((n as f64).powi(3), format!("{n}x{n}x{n}"), n <= check);
-    let suffix = if inverse { "" } else { "-blocks" };
+    let suffix = if inverse { "-inv" } else { "" };
     let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(no, Side::Left), reps, c);
     row("strsm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
     let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(yes, Side::Right), reps, c);

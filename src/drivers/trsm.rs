@@ -83,7 +83,7 @@ pub(crate) struct Scratch {
 ///
 /// [`Tuning::trsm_inverse`]: super::gemm::Tuning::trsm_inverse
 pub(crate) fn scratch(ctx: &Context, bytes: u64, r: usize, e: u64) -> Scratch {
-    let on = gemm::tuning().and_then(|t| t.trsm_inverse).unwrap_or(true);
+    let on = gemm::tuning().and_then(|t| t.trsm_inverse).unwrap_or(false);
     let inv = on.then(|| {
         let ni = inverse_order(ctx, e);
         let len = (r.div_ceil(ni) * ni * ni) as u64 * e;

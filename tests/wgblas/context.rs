@@ -63,10 +63,11 @@ fn explicit_context_counts_submissions_and_readbacks() {
     let x = Array1::<f32>::ones(1000);
     let d = blas::sdot(&own, x.view(), x.view()).unwrap();
     assert_eq!(d, 1000.0);
-    // One submission, one read-back, one dispatch (the single-pass reduction).
+    // One submission, one read-back, two dispatches (the single-pass reduction and, before
+    // it, the one-invocation dispatch that zeroes its counter).
     assert_eq!(
         (own.submissions(), own.readbacks(), own.dispatches()),
-        (1, 1, 1)
+        (1, 1, 2)
     );
     // Its two host operands were two uploads.
     assert_eq!(own.uploads(), 2);

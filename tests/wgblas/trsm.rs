@@ -442,15 +442,14 @@ fn edge_row_and_column_oriented_block_solves() {
     set_tuning(None);
 }
 
-/// The solve on 32-row block solves (`Tuning::trsm_inverse` `false`; the default, every other
-/// strsm test, inverts the 64-row diagonal blocks by one dispatch and makes each leaf a
-/// tile-engine product with its inverse), pinned by the tuning override (thread-local): every
-/// edge of the description in f32, and orders across the blocks (64, 100, 129, 200; several
-/// leaves with engine updates), well and ill conditioned, every flag, in f32 and f64, within
-/// strsm's backward-residual threshold (`metrics::spec`).
+/// The solve on inverted diagonal blocks (`Tuning::trsm_inverse`: 64-row blocks inverted by one
+/// dispatch, each leaf a tile-engine product with its inverse), pinned by the tuning override
+/// (thread-local): every edge of the description in f32, and orders across the 64-row blocks
+/// (64, 100, 129, 200; 3 to 5 leaves with engine updates), well and ill conditioned, every
+/// flag, in f32 and f64, within strsm's backward-residual threshold (`metrics::spec`).
 #[test]
-fn edge_block_solves_without_inverted_diagonal_blocks() {
-    inverse(false);
+fn edge_inverted_diagonal_blocks() {
+    inverse(true);
     for c in &Trsm::edges() {
         describe::check::<Trsm, f32>(c);
     }

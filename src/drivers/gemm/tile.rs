@@ -105,9 +105,15 @@ pub struct Tuning {
     pub trsm_columns: Option<bool>,
     /// `strsm`'s leaves on inverted diagonal blocks (`true`: all diagonal blocks of 64 rows,
     /// 32 where the adapter's workgroup memory is short, inverted by one dispatch, then each
-    /// leaf a tile-engine product with its inverse; `true` or unset, the default since
-    /// `benches/results/2026-12-02-s7/q1/trsm.log`: n = 4096 left 6.80 to 13.80 TFLOP/s, right
-    /// 6.51 to 12.27), or the 32-row block solves (`false`).
+    /// leaf a tile-engine product with its inverse), or the 32-row block solves (`false` or
+    /// unset, the default). On the H200 the inverted blocks doubled strsm at n = 4096 (left
+    /// 6.80 to 13.80 TFLOP/s, right 6.51 to 12.27: `benches/results/2026-12-02-s7/q1/trsm.log`)
+    /// but, made the default, failed two tests there (`benches/results/2026-12-02-s7/final/`):
+    /// dtrsm's edge case of order 33 (upper, transposed, unit diagonal) reached a backward
+    /// residual factor of 21.8 against the threshold 5, the bound of an inverted block growing
+    /// with its condition number (Higham §14.2); and an infinite alpha gave −Inf where the
+    /// formula's `alpha·B` first gives NaN (the first leaf applies alpha after its product).
+    /// So it stays an option until both are mended.
     pub trsm_inverse: Option<bool>,
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
