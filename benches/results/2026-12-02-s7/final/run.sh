@@ -2,6 +2,8 @@
 # Session 7 (2026-12-02), final H200 runs, two device commands:
 #   R=$PWD; bash .gpu/device.sh sh $R/.gpu/final.sh $R a   (the suite, Level 3 report, its references)
 #   R=$PWD; bash .gpu/device.sh sh $R/.gpu/final.sh $R b   (Level 1/2 and f64, chains, host, CG, references)
+#   R=$PWD; bash .gpu/device.sh sh $R/.gpu/final.sh $R tests   (the suite again, after the fixes of run a)
+# (b and tests ran in one command: ... $R b; sh $R/.gpu/final.sh $R tests)
 cd /tmp/wgblas-bundle
 R=$1; O=${OUT:-/tmp}; B=./bin
 echo "wgblas at $(cat $R/.gpu/REV 2>/dev/null)" | tee $O/meta-$2.log
@@ -30,5 +32,13 @@ b)
   REF_ONLY=level1,level2,f64,host PYTHONUNBUFFERED=1 timeout 200 python3 $R/.gpu/reference.py > $O/l12-ref.log 2>&1
   grep -c "^REF" $O/l12-ref.log; tail -1 $O/l12-ref.log
   grep -E "chain|resident  |sgemm [0-9x]+ host:|^ROW,(upload|readback)" $O/l12.log | grep -v "^CHECK" | head -30
+  ;;
+tests)
+  s=$(date +%s)
+  ( timeout 200 $B/test-test-wgblas --test-threads 8 --skip host::out_of_memory_is_a_typed_error
+    timeout 40 $B/test-test-wgblas host::out_of_memory_is_a_typed_error --exact
+    timeout 30 $B/test-lib-wgblas --test-threads 8; timeout 20 $B/test-test-shaders ) > $O/tests2.log 2>&1
+  echo "tests took $(( $(date +%s) - s )) s" | tee -a $O/meta-tests.log
+  grep -E "test result|FAILED|panicked" $O/tests2.log | head -20
   ;;
 esac
