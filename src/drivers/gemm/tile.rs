@@ -196,28 +196,27 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
 }
 
 /// The engine's chooser (the default; [`Tuning::chooser_v2`] `false` selects [`choose`]): as
-/// [`choose`] but for shapes with too few tiles to fill the device (issue 11's rectangles).
-/// Large shapes get the same 128×128 tile; the differences:
-/// - a C with both sides at least 512 but too few 128×128 tiles (1000³: 64 tiles for the
-///   H200's 132 SMs) takes the 128×64 (64×128) tile too, its long side along the longer side
-///   of C, which doubles the workgroups before any split-k;
-/// - split-k aims at twice the invocation target (several workgroups per SM to hide the
-///   latency of short slices) with slices of at least 128 of k (not 256), for k ≥ 256.
+/// [`choose`], but where a side of C is below 512 and there are too few tiles to fill the
+/// device, split-k aims at twice the invocation target (several workgroups per SM to hide the
+/// latency of short slices) with slices of at least 128 of k (not 256), for k ≥ 256. On the
+/// H200 (`benches/results/2026-12-02-s7/q1/tile.log`) that took 8192×64×8192 from 22.8 to
+/// 28.5 TFLOP/s and 64×8192×8192 from 27.6 to 30.7.
+///
+/// Where both sides of C are at least 512 it chooses as [`choose`]: a first form that also
+/// took the 128×64 (64×128) tile there and split deeper read 14.5 against 13.6 TFLOP/s at
+/// 1000³ but 19.2 against 26.8 at 1024³ (`benches/results/2026-12-02-s7/final/l3.log`
+/// against `q1/tile.log`).
 pub fn choose_v2(
     limits: &wgpu::Limits,
     (m, n, k): (usize, usize, usize),
     splittable: bool,
 ) -> Config {
     let base = choose(limits, (m, n, k), splittable);
-    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
-    let mut t = base.tile;
-    if !enough(&t) && t.bm == t.bn {
-        let (bm, bn) = if m >= n { (128, 64) } else { (64, 128) };
-        let rect = Tile { bm, bn, ..t };
-        if rect.fits(limits) {
-            t = rect;
-        }
+    if m.min(n) >= 512 {
+        return base;
     }
+    let enough = |t: &Tile| tiles(m, n, t) * t.invocations() as usize >= TARGET_INVOCATIONS;
+    let t = base.tile;
     let mut split = 1;
     if splittable && !enough(&t) && k >= 256 {
         let groups = tiles(m, n, &t) * t.invocations() as usize;
