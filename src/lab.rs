@@ -35,18 +35,17 @@ pub enum Variant {
     /// passes beat it) and dgemv, dsymv, dtrmv on the wide kernels in f64 (the default).
     /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
     /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
-    /// against 2393); `symv_strip` is gone. On [`Driver::Reduction`]: the single pass zeroes
-    /// its counter with a dispatch instead of a clear command (issue 12's resident chains, not
-    /// measured yet); on [`Driver::DeviceScalar`]: see there. Elsewhere the same as `Auto`.
+    /// against 2393); `symv_strip` is gone. On [`Driver::DeviceScalar`]: see there.
+    /// Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 
 /// Which driver a switch applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Driver {
-    /// sdot, sasum, snrm2, isamax (f32 reductions; `Experimental`: the single pass's counter
-    /// of finished workgroups zeroed by a one-invocation dispatch before it, in the same
-    /// compute pass, instead of a clear command on its scratch buffer).
+    /// sdot, sasum, snrm2, isamax (f32 reductions; every single pass zeroes its counter of
+    /// finished workgroups by a one-invocation dispatch before it, in the same compute pass,
+    /// instead of a clear command on its scratch buffer; `Legacy`, two passes, clears).
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,

@@ -139,21 +139,14 @@ pub(crate) struct Scratch {
     pub groups: u32,
     pub path: Path,
     /// Whether the single pass's counter is zeroed by a dispatch (`clear_counter`) before it,
-    /// the buffer left uncleared ([`counter_by_dispatch`]).
+    /// the buffer left uncleared: every single pass over operands in one binding. A clear
+    /// command on the scratch would end the compute pass, so a `resident::sdot` between two
+    /// dispatches keeps them in one pass (issue 12's chains). On the H200 it took sdot at
+    /// n = 2^20 from 499 to 1073 GB/s and at 2^26 from 4013 to 4209, sasum at 2^26 from 3457
+    /// to 3909 (`benches/results/2026-12-02-s7/q1/l12.log`). Every word the total is decoded
+    /// from is written by the pass: each workgroup stores its accumulator's words of `OP`, the
+    /// last one the total's. The two-pass path (lab `Legacy`, segmented operands) clears.
     counter: bool,
-}
-
-/// Whether a single-pass reduction over operands in one binding zeroes its counter with a
-/// one-invocation dispatch (`clear_counter`) in the compute pass instead of a clear command on
-/// its scratch buffer, which ends the pass: every variant of
-/// [`Driver::Reduction`](crate::lab::Driver::Reduction) but `Legacy` (two passes, cleared).
-/// Issue 12's resident chains: a `resident::sdot` between two dispatches then keeps them in one
-/// pass. On the H200 it took sdot at n = 2^20 from 499 to 1073 GB/s and at 2^26 from 4013 to
-/// 4209, sasum at 2^26 from 3457 to 3909 (`benches/results/2026-12-02-s7/q1/l12.log`). Every word the total
-/// is decoded from is written by the pass: each workgroup stores its accumulator's words of
-/// `OP`, the last one the total's.
-fn counter_by_dispatch() -> bool {
-    crate::lab::get(crate::lab::Driver::Reduction) != crate::lab::Variant::Legacy
 }
 
 impl Scratch {
@@ -161,7 +154,7 @@ impl Scratch {
         let path = Path::of(kind, x);
         let groups = path.groups(x.map_or(0, |(x, _)| x.len));
         let bytes = (groups as u64 + 2) * ACC_WORDS as u64 * 4;
-        let counter = x.is_some() && path != Path::TwoPass && counter_by_dispatch();
+        let counter = x.is_some() && path != Path::TwoPass;
         Scratch {
             buffer: if counter {
                 ctx.scratch(bytes)

@@ -177,12 +177,12 @@ fn reductions_with_capped_workgroups() {
     }
 }
 
-/// The single pass with its counter zeroed by a one-invocation dispatch (`clear_counter`, lab
-/// `Experimental`) and its scratch buffer not cleared: pooled scratch buffers that earlier
-/// reductions left with counts and partial sums in them must not change a result.
+/// The single pass with its counter zeroed by a one-invocation dispatch (`clear_counter`, the
+/// default) and its scratch buffer not cleared: pooled scratch buffers that earlier reductions
+/// left with counts and partial sums in them must not change a result.
 #[test]
 fn reductions_with_the_counter_zeroed_by_a_dispatch() {
-    with_variant(Driver::Reduction, Variant::Experimental, || {
+    with_variant(Driver::Reduction, Variant::Auto, || {
         for _round in 0..2 {
             for (k, &n) in L1_SIZES.iter().enumerate() {
                 for l in [VLayout::Unit, VLayout::Reversed] {
