@@ -47,7 +47,9 @@ mod transfer;
 /// The Level 3 tile engine's choices (tile shape, split-k, packing) and a process-wide override
 /// of them (per thread) for tuning experiments (`examples/kernel_lab.rs`).
 pub mod tuning {
-    pub use crate::drivers::gemm::{choose, choose_v2, set_tuning, Config, Tile, Tuning};
+    pub use crate::drivers::gemm::{
+        choose, choose_v2, set_tuning, wave_split, Config, Tile, Tuning,
+    };
 }
 
 pub use context::{Context, ContextOptions, Phase};

@@ -118,12 +118,20 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
+    /// The small-product kernel specialised to the call's k where k ≤ 64 (`true`: a pipeline
+    /// per k, the override `SMALL_K`, so that its loops have constant trip counts), or reading
+    /// k from the params (`false` or unset, the default).
+    pub batch_small_k: Option<bool>,
     /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
     /// since `benches/results/2026-12-02-s7/q1/tile.log`: 8192×64×8192 22.8 to 28.5 TFLOP/s,
     /// 64×8192×8192 27.6 to 30.7, 1000³ 13.6 to 14.5, the others unchanged) instead of
     /// [`choose`] (`false`), for products outside a batch; the other fields still override
     /// its choice.
     pub chooser_v2: Option<bool>,
+    /// Split-k to fill the last wave of workgroups ([`wave_split`]: `true`), or not (`false`
+    /// or unset, the default), for products outside a batch whose tiles already fill the
+    /// device.
+    pub wave_fill: Option<bool>,
 }
 
 thread_local! {
@@ -232,6 +240,31 @@ pub fn choose_v2(
     }
 }
 
+/// Split-k for a product whose `tiles` workgroups of `invocations` each already fill the
+/// device but leave its last wave mostly idle: with `slots` = [`TARGET_INVOCATIONS`] /
+/// `invocations` workgroups running at once, `w` workgroups take ⌈w/slots⌉ waves, a share
+/// `w / (⌈w/slots⌉·slots)` of them busy. Where one slice (s = 1) keeps less than 90% busy, the
+/// smallest s ≤ 8 that keeps at least 97% busy (else the best one), with slices of at least 512
+/// of k. On 4097³ (1089 tiles of 128×128, 4.1 waves of 264) s = 1 keeps 82.5% busy, s = 4
+/// 97.1%.
+pub fn wave_split(tiles: usize, invocations: usize, k: usize) -> usize {
+    let slots = (TARGET_INVOCATIONS / invocations.max(1)).max(1);
+    let busy = |s: usize| {
+        let w = tiles * s;
+        w as f64 / (w.div_ceil(slots) * slots) as f64
+    };
+    if tiles < slots || busy(1) >= 0.9 {
+        return 1;
+    }
+    let candidates = (2..=8).filter(|&s| k / s >= 512);
+    candidates
+        .clone()
+        .find(|&s| busy(s) >= 0.97)
+        .or_else(|| candidates.max_by(|&x, &y| busy(x).total_cmp(&busy(y))))
+        .filter(|&s| busy(s) > busy(1))
+        .unwrap_or(1)
+}
+
 /// The engine's choice for a batch of `m×n×k` products: no split-k (the batch fills the
 /// device) and no packing (a pack would copy every product); the smallest tile side (64) along
 /// a side of C of at most 64, so that a batch of small products wastes less of each tile.
@@ -273,6 +306,10 @@ pub(super) fn config(
     } else {
         choose(limits, dims, splittable)
     };
+    if batch <= 1 && splittable && c.split == 1 && tuning.and_then(|t| t.wave_fill) == Some(true) {
+        let t = c.tile;
+        c.split = wave_split(tiles(dims.0, dims.1, &t), t.invocations() as usize, dims.2);
+    }
     if let Some(t) = tuning {
         if let Some(tile) = t.tile.filter(|t| t.fits(limits)) {
             c.tile = tile;
@@ -291,4 +328,25 @@ pub(super) fn config(
         c.split = 1;
     }
     (c, tuning.and_then(|t| t.pack), tuning.and_then(|t| t.edge))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wave_split;
+
+    /// Hand-computed: 264 workgroups of 256 invocations run at once.
+    #[test]
+    fn wave_split_fills_the_last_wave() {
+        // 4097³ on 128×128 tiles: 1089 workgroups, 4.125 waves, 82.5% busy; s = 2: 2178 of
+        // 9·264 = 2376 (91.7%); s = 3: 3267 of 3432 (95.2%); s = 4: 4356 of 4488 (97.1%).
+        assert_eq!(wave_split(1089, 256, 4097), 4);
+        // 4096³: 1024 workgroups, 3.88 waves, 97% busy: no split.
+        assert_eq!(wave_split(1024, 256, 4096), 1);
+        // Fewer workgroups than slots: the split-k rule for few tiles decides, not this one.
+        assert_eq!(wave_split(64, 256, 1024), 1);
+        // Slices of at least 512 of k: with k = 1024 only s = 2 (91.7%) is allowed.
+        assert_eq!(wave_split(1089, 256, 1024), 2);
+        // k too short to split at all.
+        assert_eq!(wave_split(1089, 256, 1000), 1);
+    }
 }
