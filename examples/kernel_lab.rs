@@ -9,11 +9,11 @@
 //! --layouts NN-C,TT-F --variants "auto;bm=128,bn=128,bk=16,nbuf=1;split=8" --reps 11`
 //!
 //! A variant is `auto` (the engine's own choice) or a comma list of `bm`, `bn`, `bk`, `nbuf`
-//! (all four together; with `tm`, `tn` the register tile per invocation, 8×8 unless given:
-//! `tm=4` or `tn=16`), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
-//! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `fill` (1: split-k filling the last wave, `tuning::wave_split`), `checks`
-//! (the shader modules' runtime checks, `lab::set_shader_checks`: auto, the crate's choice per
-//! shader, the default; 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
+//! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
+//! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `fill`
+//! (1: split-k filling the last wave, `tuning::wave_split`), `checks` (the shader modules'
+//! runtime checks, `lab::set_shader_checks`: auto, the crate's choice per shader, the default;
+//! 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
 //! the variant). Output: one line per run,
 //! `LAB,<shape>,<layout>,<variant>,<median TFLOP/s>,<best TFLOP/s>,<factor>`.
 //!
@@ -77,7 +77,6 @@ fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
     }
     let mut t = Tuning::default();
     let (mut bm, mut bn, mut bk, mut nbuf) = (None, None, None, None);
-    let (mut tm, mut tn) = (8, 8);
     for kv in s.split(',') {
         let (k, v) = kv.split_once('=').expect("variant: key=value");
         let v: usize = v.parse().expect("variant: a number");
@@ -86,8 +85,6 @@ fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
             "bn" => bn = Some(v as u32),
             "bk" => bk = Some(v as u32),
             "nbuf" => nbuf = Some(v as u32),
-            "tm" => tm = v as u32,
-            "tn" => tn = v as u32,
             "split" => t.split = Some(v),
             "pack" => t.pack = Some(v != 0),
             "swap" => t.swap = Some(v != 0),
@@ -100,11 +97,7 @@ fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
         }
     }
     if let (Some(bm), Some(bn), Some(bk), Some(nbuf)) = (bm, bn, bk, nbuf) {
-        t.tile = Some(Tile {
-            tm,
-            tn,
-            ..Tile::new(bm, bn, bk, nbuf)
-        });
+        t.tile = Some(Tile { bm, bn, bk, nbuf });
     }
     (Some(t), checks)
 }

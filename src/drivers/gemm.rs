@@ -506,9 +506,8 @@ fn product<'a>(
 /// stops the loops of an invocation after 65,535 iterations in all (one counter for all its
 /// loops, nested ones included), silently. Per k slab the kernel runs at most 1 + BK + 2·32
 /// loop iterations (the slab loop, the BK-step product loop, the element-wise staging loops
-/// of A and B: BM·BK/NT ≤ 32 each, `Tile::fits`), i.e. at most 97 for 64×64×32 and 33 for
-/// 128×128×16, so 16,384 of k is at most 512 slabs, 49,664 iterations, plus at most 128 for
-/// the stores (32 runs of 4 for an 8×16 register tile; DESIGN.md §3).
+/// of A and B: BM·BK/NT ≤ 32 each), i.e. at most 97 for 64×64×32 and 33 for 128×128×16, so
+/// 16,384 of k is at most 512 slabs, 49,664 iterations, plus 64 for the stores (DESIGN.md §3).
 /// Longer k is split over dispatches (and split-k slices never exceed it).
 pub(crate) const K_SPLIT: usize = 16384;
 
@@ -586,8 +585,6 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         ("BN", f64::from(t.bn)),
         ("BK", f64::from(t.bk)),
         ("NBUF", f64::from(t.nbuf)),
-        ("RG", f64::from(t.tm / 4)),
-        ("CG", f64::from(t.tn / 4)),
         ("AL", f64::from(al)),
         ("BL", f64::from(bl)),
         ("EDGE", f64::from(u8::from(edge))),

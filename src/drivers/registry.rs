@@ -180,9 +180,8 @@ pub const TRSV: Kernel = Kernel {
 
 /// The Level 3 tile engine (`drivers/gemm.rs`): `UPLO` of C (`TRI_C`), of a triangular A over
 /// k (`K_TRI`) and of a packed structured A (`A_UPLO`); `A_MODE` general, symmetric,
-/// triangular; the tile (`gemm::Tile`: BM, BN 64, 128 or 256, BK 8, 16 or 32, NBUF 1 or 2, and
-/// the register tile of an invocation, RG·4 × CG·4: 8×8 by default, 4×8 or 8×16) and the
-/// staging modes `AL`, `BL` (vec4 along m / n, along k, element-wise); `SCAL`: alpha and beta
+/// triangular; the tile (`gemm::Tile`: BM, BN 64 or 128, BK 8, 16 or 32, NBUF 1 or 2; 8×8 of C
+/// per invocation) and the staging modes `AL`, `BL` (vec4 along m / n, along k, element-wise); `SCAL`: alpha and beta
 /// from binding 7 (f64).
 pub const GEMM: Kernel = Kernel {
     path: "level3/gemm.wgsl",
@@ -194,10 +193,8 @@ pub const GEMM: Kernel = Kernel {
         ("A_MODE", &[0.0, 1.0, 2.0]),
         ("A_UPLO", TRIANGLE),
         ("A_UNIT", BOOL),
-        ("BM", &[64.0, 128.0, 256.0]),
-        ("BN", &[64.0, 128.0, 256.0]),
-        ("RG", &[1.0, 2.0]),
-        ("CG", &[2.0, 4.0]),
+        ("BM", &[64.0, 128.0]),
+        ("BN", &[64.0, 128.0]),
         ("BK", &[8.0, 16.0, 32.0]),
         ("NBUF", &[1.0, 2.0]),
         ("AL", &[0.0, 1.0, 2.0]),

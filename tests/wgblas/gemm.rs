@@ -402,7 +402,7 @@ fn engine_every_tile_in_every_storage_order() {
         for swap in [true, false] {
             // With the transposed problem, the kernel without edge code where tiles are whole.
             set_tuning(Some(Tuning {
-                tile: Some(Tile::new(bm, bn, bk, nbuf)),
+                tile: Some(Tile { bm, bn, bk, nbuf }),
                 swap: Some(swap),
                 split: Some(1),
                 edge: Some(!swap),
@@ -564,7 +564,7 @@ fn engine_without_shader_checks() {
             ];
             for (bm, bn, bk, nbuf) in tiles {
                 set_tuning(Some(Tuning {
-                    tile: Some(Tile::new(bm, bn, bk, nbuf)),
+                    tile: Some(Tile { bm, bn, bk, nbuf }),
                     split: Some(1),
                     ..Tuning::default()
                 }));
@@ -592,133 +592,4 @@ fn engine_without_shader_checks() {
             set_tuning(None);
         });
     }
-}
-
-/// The register tiles other than 8×8 per invocation (`Tile::tm`, `Tile::tn`): 8×16 (128×256
-/// and 128×128 tiles) and 4×8 (64×128, 128×64), single and double buffered, each asserted to
-/// fit this adapter (so that the override is not ignored): every transpose, each paired with
-/// C, F, or strided and reversed operands in turn and with or without split-k (these tiles are
-/// not the engine's choice, so each combination is covered once, not every product of them),
-/// whole tiles (the kernel without edge code) and edges; then the triangular variants of the
-/// same kernel (sgemmtr's masked C, strmm's triangular A, ssyrk).
-#[test]
-fn engine_register_tiles() {
-    use wgblas::tuning::{set_tuning, Tuning};
-    for (bm, bn, bk, nbuf, tm, tn) in REGISTER_TILES {
-        let tile = crate::gemm::register_tile((bm, bn, bk, nbuf, tm, tn));
-        assert!(
-            tile.fits(ctx().limits()),
-            "{tile:?} does not fit the adapter"
-        );
-        let (lc, lf, ls, lr) = (Layout::C, Layout::F, Layout::Strided, Layout::Reversed);
-        let sets = [[lc, lc, lc], [lf, lf, lf], [ls, lr, lc]];
-        for (i, (ta, tb)) in trans_pairs().enumerate() {
-            set_tuning(Some(Tuning {
-                tile: Some(tile),
-                split: Some([1, 3][i % 2]),
-                ..Tuning::default()
-            }));
-            let layouts = sets[i % sets.len()];
-            check(
-                71,
-                (bm as usize, bn as usize, 64),
-                ta,
-                tb,
-                1.0,
-                0.5,
-                layouts,
-            );
-            check(72, (131, 267, 37), ta, tb, 0.7, 0.0, layouts);
-        }
-        set_tuning(Some(Tuning {
-            tile: Some(tile),
-            ..Tuning::default()
-        }));
-        for uplo in UPLOS {
-            let no = Transpose::No;
-            let (lc, lf) = (Layout::C, Layout::F);
-            crate::gemmtr::check_on(
-                ctx(),
-                73,
-                (150, 40),
-                uplo,
-                no,
-                Transpose::Yes,
-                0.7,
-                0.5,
-                [lc, lf, lc],
-            );
-            crate::syrk::check_on(ctx(), 74, (140, 33), uplo, no, 1.0, 0.0, [lf, lc]);
-            for side in [Side::Left, Side::Right] {
-                for diag in [Diag::NonUnit, Diag::Unit] {
-                    crate::trmm::check_on(
-                        ctx(),
-                        75,
-                        (135, 70),
-                        side,
-                        uplo,
-                        no,
-                        diag,
-                        0.7,
-                        [lc, lf],
-                    );
-                }
-            }
-        }
-    }
-    set_tuning(None);
-}
-
-/// The tile (bm, bn, bk, nbuf) with tm × tn of C per invocation.
-pub(crate) fn register_tile(
-    (bm, bn, bk, nbuf, tm, tn): (u32, u32, u32, u32, u32, u32),
-) -> wgblas::tuning::Tile {
-    wgblas::tuning::Tile {
-        tm,
-        tn,
-        ..wgblas::tuning::Tile::new(bm, bn, bk, nbuf)
-    }
-}
-
-/// (bm, bn, bk, nbuf, tm, tn) of [`engine_register_tiles`]: each fits lavapipe's 32 KiB of
-/// workgroup memory (128×256 double-buffered at bk 16, 48 KiB, does not).
-const REGISTER_TILES: [(u32, u32, u32, u32, u32, u32); 5] = [
-    (128, 256, 16, 1, 8, 16),
-    (128, 128, 16, 2, 8, 16),
-    (64, 256, 8, 2, 8, 16),
-    (64, 128, 16, 2, 4, 8),
-    (128, 64, 16, 1, 4, 8),
-];
-
-/// `Tile::fits` on the register tiles: a shape the kernel supports fits exactly when its
-/// workgroup memory and invocations are within the adapter's limits; unsupported shapes never.
-#[test]
-fn engine_register_tiles_fit_the_adapter_limits() {
-    use wgblas::tuning::Tile;
-    let l = ctx().limits();
-    let big = Tile {
-        tn: 16,
-        ..Tile::new(128, 256, 16, 2)
-    };
-    let within = |t: &Tile| {
-        t.bytes() <= u64::from(l.max_compute_workgroup_storage_size)
-            && t.invocations() <= l.max_compute_invocations_per_workgroup
-    };
-    assert_eq!(big.fits(l), within(&big), "{big:?}");
-    for (tm, tn) in [(16, 8), (4, 16), (2, 8)] {
-        let t = Tile {
-            tm,
-            tn,
-            ..Tile::new(128, 128, 16, 1)
-        };
-        assert!(!t.fits(l), "{t:?}: register tile not in the kernel");
-    }
-    // 8×16 on 64×64: 32 invocations stage 4 vec4s each of A and B per slab at bk 8 (fits), 16
-    // at bk 32 (past the 8 of the staging, and 64 elements on the element-wise path: does not).
-    let t = |bk| Tile {
-        tn: 16,
-        ..Tile::new(64, 64, bk, 1)
-    };
-    assert!(t(8).fits(l));
-    assert!(!t(32).fits(l));
 }

@@ -5,11 +5,10 @@
 // Tiling (the register-tiled scheme of Volkov & Demmel, "Benchmarking GPUs to tune dense linear
 // algebra", SC08, as laid out in CUTLASS's SIMT sgemm): a workgroup of NT = BM·BN/64
 // invocations owns a BM×BN tile of C; per step it stages a BM×BK slab of A (transposed: As[p][i])
-// and a BK×BN slab of B (Bs[p][j]) in workgroup memory, and each invocation accumulates a
-// (4·RG)×(4·CG) register tile (8×8 by default). Invocation (tx, ty) owns the RG row groups
-// g·BM/RG + ty·4 + {0..3} and the CG column groups g·BN/CG + tx·4 + {0..3}: its vec4 reads per
-// step hit consecutive vec4s across a subgroup (no bank conflicts), and its stores of C are
-// runs of 4 along a row.
+// and a BK×BN slab of B (Bs[p][j]) in workgroup memory, and each invocation accumulates an 8×8
+// register tile. Invocation (tx, ty) owns rows ty·4 + {0..3} and BM/2 + ty·4 + {0..3}, columns
+// tx·4 + {0..3} and BN/2 + tx·4 + {0..3}: its four vec4 reads per step hit consecutive vec4s
+// across a subgroup (no bank conflicts), and its stores of C are runs of 4 along a row.
 //
 // Staging: an operand whose rows or columns are contiguous and 16-byte aligned (AL, BL < 2, set
 // by the driver) is read as vec4s on whole slabs with no bounds checks; partial slabs (edges of
@@ -31,9 +30,6 @@
 //
 // Variants (WGSL `override` constants):
 //   BM, BN, BK, NBUF: tile shape and buffering (the driver picks them from the adapter's limits).
-//   RG, CG: the register tile per invocation, 4·RG rows × 4·CG columns of C: RG = 2, CG = 2
-//           (8×8, the default), RG = 1 (4×8, for f64's registers) or CG = 4 (8×16: 128×256
-//           tiles at 256 invocations).
 //   AL = 0: A read as vec4s along m (rsa = 1); 1: along k (csa = 1); 2: element-wise only.
 //   BL = 0: B read as vec4s along n (csb = 1); 1: along k (rsb = 1); 2: element-wise only.
 //   TRI_C = 0: all of C; 1: only its lower triangle (i >= j); 2: only the upper (i <= j). Tiles
@@ -59,8 +55,6 @@ override BM: u32 = 128u;
 override BN: u32 = 128u;
 override BK: u32 = 16u;
 override NBUF: u32 = 1u;
-override RG: u32 = 2u;
-override CG: u32 = 2u;
 override AL: u32 = 2u;
 override BL: u32 = 2u;
 override TRI_C: u32 = 0u;
@@ -71,9 +65,7 @@ override A_MODE: u32 = 0u;
 override A_UPLO: u32 = 1u;
 override A_UNIT: bool = false;
 
-override NT: u32 = BM * BN / (16u * RG * CG); // invocations per workgroup
-override AQ: u32 = BM / (4u * RG);          // vec4s between an invocation's row groups (ty < AQ)
-override BQ: u32 = BN / (4u * CG);          // vec4s between its column groups (tx < BQ)
+override NT: u32 = BM * BN / 64u;          // invocations per workgroup
 override AS_LEN: u32 = NBUF * BK * BM / 4u; // vec4s of As (all buffers)
 override BS_LEN: u32 = NBUF * BK * BN / 4u;
 const KCHUNK: u32 = 32768u;                  // slabs per inner k loop
@@ -182,7 +174,7 @@ var<private> ob: u32;
 var<private> oc: u32;
 
 // Vec4s of the A and B slabs each invocation loads on the fast paths (BM·BK/4 and BK·BN/4
-// over NT invocations: between 1 and 8, `Tile::fits`).
+// over NT invocations: 16·BK/BN and 16·BK/BM, at most 8).
 override RA: u32 = BM * BK / (4u * NT);
 override RB: u32 = BN * BK / (4u * NT);
 
@@ -263,11 +255,9 @@ fn put_each_r(count: u32, which: u32, t: u32, buf: u32) {
     if (count > 7u) { put_r(which, 7u, t, buf); }
 }
 
-// The invocation's register tile of C (module-scope private, so that `step` can add to it;
-// every index is a constant): rows ty·4 + {0..3} (c0..c7, c16..c23) and, with RG = 2,
-// BM/2 + ty·4 + {0..3} (c8..c15, c24..c31); in c0..c15 the even ones at columns tx·4 + {0..3},
-// the odd ones at 4·BQ + tx·4 + {0..3}; with CG = 4, c16..c31 the same at 8·BQ + … (even) and
-// 12·BQ + … (odd). The accumulators a shape does not use are never touched.
+// The invocation's 8×8 register tile of C (module-scope private, so that `step` can add to
+// it; every index is a constant): rows ty·4 + {0..3} (c0..c7) and BM/2 + ty·4 + {0..3}
+// (c8..c15), the even ones at columns tx·4 + {0..3}, the odd ones at BN/2 + tx·4 + {0..3}.
 var<private> c0: vec4<T>;
 var<private> c1: vec4<T>;
 var<private> c2: vec4<T>;
@@ -284,22 +274,6 @@ var<private> c12: vec4<T>;
 var<private> c13: vec4<T>;
 var<private> c14: vec4<T>;
 var<private> c15: vec4<T>;
-var<private> c16: vec4<T>;
-var<private> c17: vec4<T>;
-var<private> c18: vec4<T>;
-var<private> c19: vec4<T>;
-var<private> c20: vec4<T>;
-var<private> c21: vec4<T>;
-var<private> c22: vec4<T>;
-var<private> c23: vec4<T>;
-var<private> c24: vec4<T>;
-var<private> c25: vec4<T>;
-var<private> c26: vec4<T>;
-var<private> c27: vec4<T>;
-var<private> c28: vec4<T>;
-var<private> c29: vec4<T>;
-var<private> c30: vec4<T>;
-var<private> c31: vec4<T>;
 
 fn zero_acc() {
     c0 = vec4<T>(T(0));
@@ -318,36 +292,14 @@ fn zero_acc() {
     c13 = vec4<T>(T(0));
     c14 = vec4<T>(T(0));
     c15 = vec4<T>(T(0));
-    if (CG == 4u) {
-        c16 = vec4<T>(T(0));
-        c17 = vec4<T>(T(0));
-        c18 = vec4<T>(T(0));
-        c19 = vec4<T>(T(0));
-        c20 = vec4<T>(T(0));
-        c21 = vec4<T>(T(0));
-        c22 = vec4<T>(T(0));
-        c23 = vec4<T>(T(0));
-        c24 = vec4<T>(T(0));
-        c25 = vec4<T>(T(0));
-        c26 = vec4<T>(T(0));
-        c27 = vec4<T>(T(0));
-        c28 = vec4<T>(T(0));
-        c29 = vec4<T>(T(0));
-        c30 = vec4<T>(T(0));
-        c31 = vec4<T>(T(0));
-    }
 }
 
-// One k step of the register tile from slab row p of buffers ab (A) and bb (B). The loads
-// of the row and column groups a shape does not use read a used vec4 again (in range) and are
-// dead code.
+// One k step of the register tile from slab row p of buffers ab (A) and bb (B).
 fn step(ab: u32, bb: u32, p: u32, tx: u32, ty: u32) {
     let a0 = As[ab + p * (BM / 4u) + ty];
-    let a1 = As[ab + p * (BM / 4u) + ty + (RG - 1u) * AQ];
+    let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
     let b0 = Bs[bb + p * (BN / 4u) + tx];
-    let b1 = Bs[bb + p * (BN / 4u) + tx + BQ];
-    let b2 = Bs[bb + p * (BN / 4u) + tx + min(2u, CG - 1u) * BQ];
-    let b3 = Bs[bb + p * (BN / 4u) + tx + (CG - 1u) * BQ];
+    let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
     c0 = c0 + a0.x * b0;
     c1 = c1 + a0.x * b1;
     c2 = c2 + a0.y * b0;
@@ -356,86 +308,14 @@ fn step(ab: u32, bb: u32, p: u32, tx: u32, ty: u32) {
     c5 = c5 + a0.z * b1;
     c6 = c6 + a0.w * b0;
     c7 = c7 + a0.w * b1;
-    if (RG == 2u) {
-        c8 = c8 + a1.x * b0;
-        c9 = c9 + a1.x * b1;
-        c10 = c10 + a1.y * b0;
-        c11 = c11 + a1.y * b1;
-        c12 = c12 + a1.z * b0;
-        c13 = c13 + a1.z * b1;
-        c14 = c14 + a1.w * b0;
-        c15 = c15 + a1.w * b1;
-    }
-    if (CG == 4u) {
-        c16 = c16 + a0.x * b2;
-        c17 = c17 + a0.x * b3;
-        c18 = c18 + a0.y * b2;
-        c19 = c19 + a0.y * b3;
-        c20 = c20 + a0.z * b2;
-        c21 = c21 + a0.z * b3;
-        c22 = c22 + a0.w * b2;
-        c23 = c23 + a0.w * b3;
-        if (RG == 2u) {
-            c24 = c24 + a1.x * b2;
-            c25 = c25 + a1.x * b3;
-            c26 = c26 + a1.y * b2;
-            c27 = c27 + a1.y * b3;
-            c28 = c28 + a1.z * b2;
-            c29 = c29 + a1.z * b3;
-            c30 = c30 + a1.w * b2;
-            c31 = c31 + a1.w * b3;
-        }
-    }
-}
-
-// `step` across the diagonal of a triangular A (K_TRI): the products with its zero
-// (unreferenced) triangle are left out, not added as 0·B, so that a NaN or Inf of B there
-// does not reach C (DESIGN.md §3). ia, ib: the invocation's first rows; pg: the step's k.
-fn step_tri(ab: u32, bb: u32, p: u32, tx: u32, ty: u32, ia: u32, ib: u32, pg: u32) {
-    let a0 = As[ab + p * (BM / 4u) + ty];
-    let a1 = As[ab + p * (BM / 4u) + ty + (RG - 1u) * AQ];
-    let b0 = Bs[bb + p * (BN / 4u) + tx];
-    let b1 = Bs[bb + p * (BN / 4u) + tx + BQ];
-    let b2 = Bs[bb + p * (BN / 4u) + tx + min(2u, CG - 1u) * BQ];
-    let b3 = Bs[bb + p * (BN / 4u) + tx + (CG - 1u) * BQ];
-    c0 = select(c0, c0 + a0.x * b0, tri_a(ia, pg));
-    c1 = select(c1, c1 + a0.x * b1, tri_a(ia, pg));
-    c2 = select(c2, c2 + a0.y * b0, tri_a(ia + 1u, pg));
-    c3 = select(c3, c3 + a0.y * b1, tri_a(ia + 1u, pg));
-    c4 = select(c4, c4 + a0.z * b0, tri_a(ia + 2u, pg));
-    c5 = select(c5, c5 + a0.z * b1, tri_a(ia + 2u, pg));
-    c6 = select(c6, c6 + a0.w * b0, tri_a(ia + 3u, pg));
-    c7 = select(c7, c7 + a0.w * b1, tri_a(ia + 3u, pg));
-    if (RG == 2u) {
-        c8 = select(c8, c8 + a1.x * b0, tri_a(ib, pg));
-        c9 = select(c9, c9 + a1.x * b1, tri_a(ib, pg));
-        c10 = select(c10, c10 + a1.y * b0, tri_a(ib + 1u, pg));
-        c11 = select(c11, c11 + a1.y * b1, tri_a(ib + 1u, pg));
-        c12 = select(c12, c12 + a1.z * b0, tri_a(ib + 2u, pg));
-        c13 = select(c13, c13 + a1.z * b1, tri_a(ib + 2u, pg));
-        c14 = select(c14, c14 + a1.w * b0, tri_a(ib + 3u, pg));
-        c15 = select(c15, c15 + a1.w * b1, tri_a(ib + 3u, pg));
-    }
-    if (CG == 4u) {
-        c16 = select(c16, c16 + a0.x * b2, tri_a(ia, pg));
-        c17 = select(c17, c17 + a0.x * b3, tri_a(ia, pg));
-        c18 = select(c18, c18 + a0.y * b2, tri_a(ia + 1u, pg));
-        c19 = select(c19, c19 + a0.y * b3, tri_a(ia + 1u, pg));
-        c20 = select(c20, c20 + a0.z * b2, tri_a(ia + 2u, pg));
-        c21 = select(c21, c21 + a0.z * b3, tri_a(ia + 2u, pg));
-        c22 = select(c22, c22 + a0.w * b2, tri_a(ia + 3u, pg));
-        c23 = select(c23, c23 + a0.w * b3, tri_a(ia + 3u, pg));
-        if (RG == 2u) {
-            c24 = select(c24, c24 + a1.x * b2, tri_a(ib, pg));
-            c25 = select(c25, c25 + a1.x * b3, tri_a(ib, pg));
-            c26 = select(c26, c26 + a1.y * b2, tri_a(ib + 1u, pg));
-            c27 = select(c27, c27 + a1.y * b3, tri_a(ib + 1u, pg));
-            c28 = select(c28, c28 + a1.z * b2, tri_a(ib + 2u, pg));
-            c29 = select(c29, c29 + a1.z * b3, tri_a(ib + 2u, pg));
-            c30 = select(c30, c30 + a1.w * b2, tri_a(ib + 3u, pg));
-            c31 = select(c31, c31 + a1.w * b3, tri_a(ib + 3u, pg));
-        }
-    }
+    c8 = c8 + a1.x * b0;
+    c9 = c9 + a1.x * b1;
+    c10 = c10 + a1.y * b0;
+    c11 = c11 + a1.y * b1;
+    c12 = c12 + a1.z * b0;
+    c13 = c13 + a1.z * b1;
+    c14 = c14 + a1.w * b0;
+    c15 = c15 + a1.w * b1;
 }
 
 // The products of one whole slab. BK = 16 and 8 are written out step by step: with constant
@@ -638,8 +518,8 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     oc = u32(i32(P.offc) + i32(z) * P.sbc);
     let i0 = (tile % P.tiles_m) * BM;
     let j0 = (tile / P.tiles_m) * BN;
-    let tx = t % BQ;
-    let ty = t / BQ;
+    let tx = t % (BN / 8u);
+    let ty = t / (BN / 8u);
 
     // A tile wholly outside the triangle of C: nothing to read or write (uniform per workgroup).
     if ((TRI_C == 1u && i0 + BM <= j0) || (TRI_C == 2u && j0 + BN <= i0)) {
@@ -710,11 +590,33 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
                 let bb = cur * (BK * BN / 4u);
                 let pb = p_begin + s * BK;
                 if (K_TRI != 0u && pb < i0 + BM && pb + BK > i0) {
-                    // A slab across the diagonal of a triangular A (`step_tri`).
+                    // A slab across the diagonal of a triangular A: the products with its
+                    // zero (unreferenced) triangle are left out, not added as 0·B, so that a
+                    // NaN or Inf of B there does not reach C (DESIGN.md §3).
                     let ia = i0 + ty * 4u;
-                    let ib = i0 + AQ * 4u + ty * 4u;
+                    let ib = i0 + BM / 2u + ty * 4u;
                     for (var p = 0u; p < BK; p = p + 1u) {
-                        step_tri(ab, bb, p, tx, ty, ia, ib, pb + p);
+                        let a0 = As[ab + p * (BM / 4u) + ty];
+                        let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
+                        let b0 = Bs[bb + p * (BN / 4u) + tx];
+                        let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
+                        let pg = pb + p;
+                        c0 = select(c0, c0 + a0.x * b0, tri_a(ia, pg));
+                        c1 = select(c1, c1 + a0.x * b1, tri_a(ia, pg));
+                        c2 = select(c2, c2 + a0.y * b0, tri_a(ia + 1u, pg));
+                        c3 = select(c3, c3 + a0.y * b1, tri_a(ia + 1u, pg));
+                        c4 = select(c4, c4 + a0.z * b0, tri_a(ia + 2u, pg));
+                        c5 = select(c5, c5 + a0.z * b1, tri_a(ia + 2u, pg));
+                        c6 = select(c6, c6 + a0.w * b0, tri_a(ia + 3u, pg));
+                        c7 = select(c7, c7 + a0.w * b1, tri_a(ia + 3u, pg));
+                        c8 = select(c8, c8 + a1.x * b0, tri_a(ib, pg));
+                        c9 = select(c9, c9 + a1.x * b1, tri_a(ib, pg));
+                        c10 = select(c10, c10 + a1.y * b0, tri_a(ib + 1u, pg));
+                        c11 = select(c11, c11 + a1.y * b1, tri_a(ib + 1u, pg));
+                        c12 = select(c12, c12 + a1.z * b0, tri_a(ib + 2u, pg));
+                        c13 = select(c13, c13 + a1.z * b1, tri_a(ib + 2u, pg));
+                        c14 = select(c14, c14 + a1.w * b0, tri_a(ib + 3u, pg));
+                        c15 = select(c15, c15 + a1.w * b1, tri_a(ib + 3u, pg));
                     }
                 } else {
                     slab_products(ab, bb, tx, ty);
@@ -733,9 +635,9 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     let whole = !EDGE || (whole_m && whole_n && TRI_C == 0u);
     let offc = slice * P.m * P.n;
     let ia = i0 + ty * 4u;
-    let ib = i0 + AQ * 4u + ty * 4u;
+    let ib = i0 + BM / 2u + ty * 4u;
     let ja = j0 + tx * 4u;
-    let jb = j0 + BQ * 4u + tx * 4u;
+    let jb = j0 + BN / 2u + tx * 4u;
     store4(ia, ja, c0, run_k, whole, offc);
     store4(ia, jb, c1, run_k, whole, offc);
     store4(ia + 1u, ja, c2, run_k, whole, offc);
@@ -744,38 +646,14 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     store4(ia + 2u, jb, c5, run_k, whole, offc);
     store4(ia + 3u, ja, c6, run_k, whole, offc);
     store4(ia + 3u, jb, c7, run_k, whole, offc);
-    if (RG == 2u) {
-        store4(ib, ja, c8, run_k, whole, offc);
-        store4(ib, jb, c9, run_k, whole, offc);
-        store4(ib + 1u, ja, c10, run_k, whole, offc);
-        store4(ib + 1u, jb, c11, run_k, whole, offc);
-        store4(ib + 2u, ja, c12, run_k, whole, offc);
-        store4(ib + 2u, jb, c13, run_k, whole, offc);
-        store4(ib + 3u, ja, c14, run_k, whole, offc);
-        store4(ib + 3u, jb, c15, run_k, whole, offc);
-    }
-    if (CG == 4u) {
-        let jc = j0 + 2u * BQ * 4u + tx * 4u;
-        let jd = j0 + 3u * BQ * 4u + tx * 4u;
-        store4(ia, jc, c16, run_k, whole, offc);
-        store4(ia, jd, c17, run_k, whole, offc);
-        store4(ia + 1u, jc, c18, run_k, whole, offc);
-        store4(ia + 1u, jd, c19, run_k, whole, offc);
-        store4(ia + 2u, jc, c20, run_k, whole, offc);
-        store4(ia + 2u, jd, c21, run_k, whole, offc);
-        store4(ia + 3u, jc, c22, run_k, whole, offc);
-        store4(ia + 3u, jd, c23, run_k, whole, offc);
-        if (RG == 2u) {
-            store4(ib, jc, c24, run_k, whole, offc);
-            store4(ib, jd, c25, run_k, whole, offc);
-            store4(ib + 1u, jc, c26, run_k, whole, offc);
-            store4(ib + 1u, jd, c27, run_k, whole, offc);
-            store4(ib + 2u, jc, c28, run_k, whole, offc);
-            store4(ib + 2u, jd, c29, run_k, whole, offc);
-            store4(ib + 3u, jc, c30, run_k, whole, offc);
-            store4(ib + 3u, jd, c31, run_k, whole, offc);
-        }
-    }
+    store4(ib, ja, c8, run_k, whole, offc);
+    store4(ib, jb, c9, run_k, whole, offc);
+    store4(ib + 1u, ja, c10, run_k, whole, offc);
+    store4(ib + 1u, jb, c11, run_k, whole, offc);
+    store4(ib + 2u, ja, c12, run_k, whole, offc);
+    store4(ib + 2u, jb, c13, run_k, whole, offc);
+    store4(ib + 3u, ja, c14, run_k, whole, offc);
+    store4(ib + 3u, jb, c15, run_k, whole, offc);
 }
 
 // Split-k epilogue: C(i, j) = alpha·Σ_s part[s·m·n + i·n + j] + beta·C(i, j), one invocation

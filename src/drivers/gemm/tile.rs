@@ -6,38 +6,21 @@ use std::cell::Cell;
 
 use crate::context::Context;
 
-/// A workgroup tile: `bm × bn` of C per workgroup, `tm × tn` of it per invocation (so
-/// `bm·bn/(tm·tn)` invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2:
-/// double-buffered).
+/// A workgroup tile: `bm × bn` of C per workgroup (8×8 per invocation, so `bm·bn/64`
+/// invocations), `bk` deep slabs, `nbuf` workgroup-memory buffers (2: double-buffered).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tile {
-    /// Rows of C per workgroup (64, 128 or 256).
+    /// Rows of C per workgroup (64 or 128).
     pub bm: u32,
-    /// Columns of C per workgroup (64, 128 or 256).
+    /// Columns of C per workgroup (64 or 128).
     pub bn: u32,
     /// Depth of a staged slab (8, 16 or 32).
     pub bk: u32,
     /// Workgroup-memory buffers: 1, or 2 for double buffering.
     pub nbuf: u32,
-    /// Rows of C per invocation: 8 (the default) or 4.
-    pub tm: u32,
-    /// Columns of C per invocation: 8 (the default) or 16 (with `tm` = 8).
-    pub tn: u32,
 }
 
 impl Tile {
-    /// The tile `bm × bn × bk` with `nbuf` buffers and 8×8 of C per invocation.
-    pub const fn new(bm: u32, bn: u32, bk: u32, nbuf: u32) -> Tile {
-        Tile {
-            bm,
-            bn,
-            bk,
-            nbuf,
-            tm: 8,
-            tn: 8,
-        }
-    }
-
     /// Workgroup memory the tile needs, in bytes (f32).
     pub fn bytes(&self) -> u64 {
         u64::from(self.nbuf * self.bk * (self.bm + self.bn) * 4)
@@ -45,25 +28,18 @@ impl Tile {
 
     /// Invocations per workgroup.
     pub fn invocations(&self) -> u32 {
-        self.bm * self.bn / (self.tm * self.tn)
+        self.bm * self.bn / 64
     }
 
     /// Whether the kernel supports this shape and `ctx`'s adapter can run it.
     pub fn fits(&self, limits: &wgpu::Limits) -> bool {
-        let nt = self.invocations();
-        // Each invocation stages between 1 and 8 whole vec4s of each operand per slab (so at
-        // most 32 elements on the element-wise path: the loop bound of `K_SPLIT`).
-        let staged = |side: u32| {
-            let v = side * self.bk;
-            v.is_multiple_of(4 * nt) && (1..=8).contains(&(v / (4 * nt)))
-        };
-        let shape_ok = matches!(self.bm, 64 | 128 | 256)
-            && matches!(self.bn, 64 | 128 | 256)
+        let shape_ok = matches!(self.bm, 64 | 128)
+            && matches!(self.bn, 64 | 128)
             && matches!(self.bk, 8 | 16 | 32)
             && matches!(self.nbuf, 1 | 2)
-            && matches!((self.tm, self.tn), (8, 8) | (4, 8) | (8, 16))
-            && staged(self.bm)
-            && staged(self.bn);
+            // Each invocation stages between 1 and 8 vec4s of each operand per slab.
+            && (1..=8).contains(&(16 * self.bk / self.bn))
+            && (1..=8).contains(&(16 * self.bk / self.bm));
         shape_ok
             && self.bytes() <= u64::from(limits.max_compute_workgroup_storage_size)
             && self.invocations() <= limits.max_compute_invocations_per_workgroup
@@ -167,7 +143,12 @@ fn tiles(m: usize, n: usize, t: &Tile) -> usize {
 /// are at least 512 (1000³: 15.4 against 7.9 TFLOP/s on 64×64 tiles), else on a 128×64 (64×128)
 /// tile whose long side runs along the longer side of C (128×4096×4096: 20–21 against 10).
 pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittable: bool) -> Config {
-    let tile = |bm, bn, bk| Tile::new(bm, bn, bk, 1);
+    let tile = |bm, bn, bk| Tile {
+        bm,
+        bn,
+        bk,
+        nbuf: 1,
+    };
     let fitting = |c: &[Tile]| c.iter().copied().find(|t| t.fits(limits));
     let big = fitting(&[
         tile(128, 128, 16),
@@ -269,14 +250,25 @@ pub fn wave_split(tiles: usize, invocations: usize, k: usize) -> usize {
 /// device) and no packing (a pack would copy every product); the smallest tile side (64) along
 /// a side of C of at most 64, so that a batch of small products wastes less of each tile.
 fn choose_batched(limits: &wgpu::Limits, (m, n, _): (usize, usize, usize)) -> Config {
-    let tile = |bm, bn| Tile::new(bm, bn, 16, 1);
+    let tile = |bm, bn| Tile {
+        bm,
+        bn,
+        bk: 16,
+        nbuf: 1,
+    };
     let bm = if m <= 64 { 64 } else { 128 };
     let bn = if n <= 64 { 64 } else { 128 };
     let t = [tile(bm, bn), tile(64, 64)]
         .into_iter()
-        .chain([Tile::new(64, 64, 8, 1)])
+        .chain([Tile {
+            bk: 8,
+            ..tile(64, 64)
+        }])
         .find(|t| t.fits(limits))
-        .unwrap_or(Tile::new(64, 64, 8, 1));
+        .unwrap_or(Tile {
+            bk: 8,
+            ..tile(64, 64)
+        });
     Config {
         tile: t,
         split: 1,
