@@ -17,8 +17,7 @@
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
 //! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
-//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `lines4` and
-//! `f64sum` for sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
+//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
 //! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
 //! the `--sq64` sizes).
 //!
@@ -451,30 +450,19 @@ fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(lab, &variants(true), "lines128")
 }
 
-/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar), `Experimental`
-/// (`main_lines`: 4 lines per invocation, their loads before any store) and `f64sum` (the
-/// exact sum in f64, `Experimental` on `RankUpdateF64Sum`; set by [`set_rank`]).
+/// The rank updates' kernels: `main_vec4` (auto) and `main` (scalar; no `Experimental` one
+/// since `main_lines` and the f64-sum kernel lost and were removed).
 fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
-    let mut v = l2_variants(
+    l2_variants(
         lab,
         &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
-        "lines4",
-    );
-    if lab != Lab2::Off {
-        v.push((Variant::Auto, "f64sum"));
-    }
-    v
+        "",
+    )
 }
 
-/// Set the rank updates' switches for a [`rank_variants`] item.
-fn set_rank(v: Variant, tag: &str) {
+/// Set the rank updates' switch for a [`rank_variants`] item.
+fn set_rank(v: Variant, _tag: &str) {
     lab::set(Driver::RankUpdate, v);
-    let f64sum = if tag == "f64sum" {
-        Variant::Experimental
-    } else {
-        Variant::Auto
-    };
-    lab::set(Driver::RankUpdateF64Sum, f64sum);
 }
 
 fn set_all(v: Variant) {
@@ -1030,31 +1018,6 @@ fn cross_check(ctx: &Context) {
             &ops,
             got.view(),
         );
-        for (name, tag, driver) in [
-            ("ssyr", "lines4", Driver::RankUpdate),
-            ("ssyr2", "lines4", Driver::RankUpdate),
-            ("ssyr", "f64sum", Driver::RankUpdateF64Sum),
-            ("ssyr2", "f64sum", Driver::RankUpdateF64Sum),
-        ] {
-            let got = on_exp(driver, || {
-                let mut m = a.clone();
-                if name == "ssyr" {
-                    blas::ssyr(ctx, uplo, 0.3, &x, &mut m).unwrap();
-                } else {
-                    blas::ssyr2(ctx, uplo, 0.3, &x, &yv, &mut m).unwrap();
-                }
-                m.into_dyn()
-            });
-            let fields = format!("{name},n={n},{u}-C");
-            let case = sq(uplo, no, 0.3, 0.0);
-            if name == "ssyr" {
-                let ops = Ops::vecs(a.clone(), x.clone(), none());
-                check::<syr::Syr, f32>(&fields, tag, &case, &ops, got.view());
-            } else {
-                let ops = Ops::vecs(a.clone(), x.clone(), yv.clone());
-                check::<syr2::Syr2, f32>(&fields, tag, &case, &ops, got.view());
-            }
-        }
         if ctx.native_f64() {
             let a64 = a.mapv(f64::from);
             let (x64, y64) = (x.mapv(f64::from), yv.mapv(f64::from));
@@ -1124,19 +1087,6 @@ fn cross_check(ctx: &Context) {
             let fields = format!("dgemv,n={n},{layout}");
             check::<gemv::Gemv, f64>(&fields, "wide64", &case, &ops, got.view());
         }
-    }
-    for (tag, driver) in [
-        ("lines4", Driver::RankUpdate),
-        ("f64sum", Driver::RankUpdateF64Sum),
-    ] {
-        let got = on_exp(driver, || {
-            let mut m = a.clone();
-            blas::sger(ctx, 0.3, &x, &yv, &mut m).unwrap();
-            m.into_dyn()
-        });
-        let ops = Ops::vecs(a.clone(), x.clone(), yv.clone());
-        let case = sq(Uplo::Upper, no, 0.3, 0.0);
-        check::<ger::Ger, f32>(&format!("sger,n={n},C"), tag, &case, &ops, got.view());
     }
 }
 

@@ -25,18 +25,15 @@ pub enum Variant {
     /// (yet): ssymv's `symv_lines` (f32; the default ssymv runs two passes of the wide kernels
     /// since `benches/results/2026-12-01-s6/q2`, 1245–1299 GB/s against 365–923), and from
     /// round 2 of kern12 (issue 12) sgemv's and strmv's `gemv_coldot4` (4 columns' loads in
-    /// flight per invocation, against `gemv_coldot`'s 1) and the rank updates' `main_lines` (4
-    /// lines per invocation, each factor of the exact products formed once, the 4 units loaded
-    /// before any store, against `main_vec4`). On the H200 (2026-12-01,
-    /// `benches/results/2026-12-01-s6/q1`, n = 16384) both lost: `gemv_coldot4` 1570–2391
-    /// against 2389–4157 GB/s, `main_lines` 892–1280 against 2044–2408, and the f64-sum rank
-    /// updates ([`Driver::RankUpdateF64Sum`]) 728–1093. Round 2's other kernels won: ssymv's
-    /// `symv_lines` (923–925 against 290–718 GB/s; dsymv's default, and f32's until the two
-    /// passes beat it) and dgemv, dsymv, dtrmv on the wide kernels in f64 (the default).
-    /// Round 1's `symv_strip` and `main_lines` with one load in flight measured slower on the
-    /// H200 (2026-12-01: ssymv 661 against 708 GB/s, ssyr 1507 against 2017, sger 1812
-    /// against 2393); `symv_strip` is gone. On [`Driver::DeviceScalar`]: see there.
-    /// Elsewhere the same as `Auto`.
+    /// flight per invocation, against `gemv_coldot`'s 1; on the H200, 2026-12-01,
+    /// `benches/results/2026-12-01-s6/q1`, n = 16384: 1570–2391 against 2389–4157 GB/s). The
+    /// rank updates' `main_lines` (4 lines per invocation: 892–1280 against 2044–2408 GB/s) and
+    /// their exact sum in f64 (`rank_update_f64sum.wgsl`, 728–1093) lost there too and were
+    /// removed in session 8. Round 2's other kernels won: ssymv's `symv_lines` (923–925
+    /// against 290–718 GB/s; dsymv's default, and f32's until the two passes beat it) and
+    /// dgemv, dsymv, dtrmv on the wide kernels in f64 (the default). Round 1's `symv_strip`
+    /// measured slower on the H200 (2026-12-01: ssymv 661 against 708 GB/s) and is gone. On
+    /// [`Driver::DeviceScalar`]: see there. Elsewhere the same as `Auto`.
     Experimental = 3,
 }
 
@@ -52,28 +49,21 @@ pub enum Driver {
     /// sgemv, ssymv and strmv, and (where their operands fit one storage binding) dgemv, dsymv
     /// and dtrmv on the same kernels in f64 (`Legacy`: those three on the tile engine).
     Matvec = 2,
-    /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
-    /// `Experimental`: there the `vec4` kernel on 4 lines per invocation; `Scalar` and `Legacy`:
-    /// the one-element kernel).
+    /// sger, ssyr and ssyr2 (`Auto` and `Experimental`: the `vec4` kernel where the unit
+    /// stride allows it; `Scalar` and `Legacy`: the one-element kernel).
     RankUpdate = 3,
     /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
     /// column, as first written; the others: one barrier per column, the default).
     Trsv = 4,
-    /// sger, ssyr and ssyr2 with the exact sum formed in f64 (`Experimental`, where the adapter
-    /// has `SHADER_F64` and the `vec4` kernel would run: `rank_update_f64sum.wgsl`, 4 lines per
-    /// invocation; it takes precedence over [`Driver::RankUpdate`]); the others: as
-    /// [`Driver::RankUpdate`] says.
-    RankUpdateF64Sum = 5,
     /// How f32 saxpy and sscal take a device alpha (a [`GpuScalar`](crate::GpuScalar)): every
     /// variant but `Legacy` (the default since `benches/results/2026-12-02-s7/q1`), read by
     /// the kernel from the scalar's own buffer, a storage binding, so that a chain of such
     /// calls records in one compute pass with no copy; `Legacy`, copied into the dispatch's
     /// params slot just before it runs (a copy command, which ends the compute pass).
-    DeviceScalar = 6,
+    DeviceScalar = 5,
 }
 
-static SWITCHES: [AtomicU8; 7] = [
-    AtomicU8::new(0),
+static SWITCHES: [AtomicU8; 6] = [
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
@@ -206,20 +196,26 @@ impl ShaderChecks {
     }
 }
 
-static SHADER_CHECKS: AtomicU8 = AtomicU8::new(0);
-
-/// Build the shader modules of later pipelines with `checks` (process-wide; the pipeline cache
-/// of a [`Context`](crate::Context) keys on it, so one process can time both forms of every
-/// kernel, Level 1 to 3). For measurement only: [`ShaderChecks::Auto`] is the default,
-/// and results are the same in every mode (the crate's kernels index their arrays in range by
-/// construction).
-pub fn set_shader_checks(checks: ShaderChecks) {
-    SHADER_CHECKS.store(checks as u8, Ordering::Relaxed);
+thread_local! {
+    static SHADER_CHECKS: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
 }
 
-/// The mode set by [`set_shader_checks`].
+/// Build the shader modules of the pipelines this thread creates later with `checks` (per
+/// thread, so that a test or report timing one mode does not reach calls made on other
+/// threads; the pipeline cache of a [`Context`](crate::Context) keys on it, so one process can
+/// time both forms of every kernel, Level 1 to 3). For measurement only:
+/// [`ShaderChecks::Auto`] is the default. The crate's kernels index their arrays in range by
+/// construction, so every mode computes the same formula, though a backend compiler may round
+/// differently (contract a product and a sum) in another mode: on lavapipe, dsyr2's tile-engine
+/// product read a forward factor of 2.2 against 2 in an unchecked mode (session 8), which is
+/// why the mode no longer leaks to other threads.
+pub fn set_shader_checks(checks: ShaderChecks) {
+    SHADER_CHECKS.with(|c| c.set(checks as u8));
+}
+
+/// The mode set by [`set_shader_checks`] on this thread.
 pub fn shader_checks() -> ShaderChecks {
-    match SHADER_CHECKS.load(Ordering::Relaxed) {
+    match SHADER_CHECKS.with(std::cell::Cell::get) {
         1 => ShaderChecks::NoIndexClamps,
         2 => ShaderChecks::Unchecked,
         3 => ShaderChecks::Checked,

@@ -13,11 +13,8 @@ use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Scalar, VecOperand};
 
 super::shader!(SHADER, RANK_UPDATE);
-super::shader!(F64SUM, RANK_UPDATE_F64SUM);
 
 const WG: u64 = super::registry::RANK_UPDATE.constant("WG") as u64;
-const RL: u64 = super::registry::RANK_UPDATE.constant("RL") as u64;
-const _: () = assert!(super::registry::RANK_UPDATE_F64SUM.constant("RL") as u64 == RL);
 
 /// Which update (the shader's `UPLO` and `TWO`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,29 +101,9 @@ pub(crate) fn dispatch<'a>(
         && a.offset.is_multiple_of(4)
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
-        let lines = (a.rows * a.cols / len) as u64;
-        let line_units = (len as u64 / 4) * lines.div_ceil(RL);
-        // `rank_update_f64sum.wgsl` (lab `Experimental` on `RankUpdateF64Sum`, where the adapter
-        // has f64): the exact sum in f64, RL lines per invocation.
-        if crate::lab::get(crate::lab::Driver::RankUpdateF64Sum)
-            == crate::lab::Variant::Experimental
-            && ctx.native_f64()
-        {
-            let groups = ctx.grid(line_units.div_ceil(WG));
-            let d = Dispatch::new(&F64SUM, "main_lines", &params, &[], groups)
-                .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
-                .constants(&c)
-                .elem(crate::context::Elem::F64);
-            return alpha.apply(d, ALPHA);
-        }
-        // `main_lines` (lab `Experimental`): RL lines per invocation, each factor formed once.
-        let (entry, units) = if variant == crate::lab::Variant::Experimental {
-            ("main_lines", line_units)
-        } else {
-            ("main_vec4", a.rows as u64 * a.cols as u64 / 4)
-        };
+        let units = a.rows as u64 * a.cols as u64 / 4;
         let groups = ctx.grid(units.div_ceil(WG));
-        let d = Dispatch::new(&SHADER, entry, &params, &[], groups)
+        let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
             .constants(&c);
         return alpha.apply(d, ALPHA);

@@ -144,19 +144,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
 pub const RANK_UPDATE: Kernel = Kernel {
     path: "level2/rank_update.wgsl",
     source: include_str!("../../wgsl/level2/rank_update.wgsl"),
-    entries: &["main", "main_vec4", "main_lines"],
-    overrides: &[("UPLO", UPLO), ("TWO", BOOL)],
-    params: &[("drivers/rank_update.rs", "Params")],
-    f64: true,
-};
-
-/// Rank updates of f32 data with the exact sum formed in f64 (`drivers/rank_update.rs`, lab
-/// `Experimental` on `RankUpdateF64Sum`): run with `alias T = f64;` only (T is the
-/// accumulator).
-pub const RANK_UPDATE_F64SUM: Kernel = Kernel {
-    path: "level2/rank_update_f64sum.wgsl",
-    source: include_str!("../../wgsl/level2/rank_update_f64sum.wgsl"),
-    entries: &["main_lines"],
+    entries: &["main", "main_vec4"],
     overrides: &[("UPLO", UPLO), ("TWO", BOOL)],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,
@@ -245,7 +233,6 @@ pub const ALL: &[&Kernel] = &[
     &GEMV,
     &GEMV_WIDE,
     &RANK_UPDATE,
-    &RANK_UPDATE_F64SUM,
     &TRSV,
     &GEMM,
     &TRSM,

@@ -10,8 +10,8 @@
 //! - sgemv and strmv on `gemv_coldot4` (4 columns in flight per invocation): op(A) with
 //!   contiguous columns (No-trans F, Trans C), column chunks, tall-skinny, every uplo, trans
 //!   and diag; Inf and NaN in x outside a row's triangle must not reach that row.
-//! - sger, ssyr, ssyr2 on `main_lines` (4 lines per invocation, loads before stores): partial
-//!   line blocks, units across the diagonal, C and F order.
+//! - sger, ssyr, ssyr2: the exact sum rounded once, bit for bit, on the `vec4` kernel and the
+//!   one-element kernel.
 
 use ndarray::{Array1, Array2, ShapeBuilder};
 use wgblas::lab::{Driver, Variant};
@@ -240,11 +240,6 @@ fn kern12_strmv_special_x_every_path() {
     }
 }
 
-#[test]
-fn kern12_rank_updates_lines_against_openblas() {
-    with_variant(Driver::RankUpdate, Variant::Experimental, rank_cases);
-}
-
 /// One f64 case of the description `R` on the shared context.
 fn check64<R: crate::describe::Routine>(case: crate::describe::Case) {
     crate::describe::check_on::<R, f64>(ctx(), &case);
@@ -396,45 +391,13 @@ fn kern12_f64_products_host_and_device_scalars() {
     });
 }
 
-/// The rank-update cases of the lab tests: partial line blocks (lines not a multiple of 4),
-/// one line, many; units across the diagonal; C, F, strided and reversed storage.
-fn rank_cases() {
-    let shapes = [
-        (4, 4),
-        (12, 7),
-        (7, 12),
-        (1, 8),
-        (8, 1),
-        (64, 129),
-        (129, 64),
-    ];
-    let extra = (-1.3, Layout::C, VLayout::Reversed, VLayout::Step2);
-    let layouts = [Layout::C, Layout::F, Layout::Strided];
-    crate::bandwidth::rank_cases(&shapes, extra, &[4, 8, 12, 20, 68, 132], &layouts);
-}
-
-/// sger, ssyr and ssyr2 with the exact sum in f64 (`rank_update_f64sum.wgsl`, lab
-/// `Experimental` on `RankUpdateF64Sum`), against OpenBLAS.
+/// The rank updates' rule: the exact sum rounded once. With x_i = y_j = 1 + 2^-23, alpha = 1
+/// and A_ij = -(1 + 2^-22) the exact result is 2^-46, where the plain formula in f32 gives 0
+/// (x·y = 1 + 2^-22 + 2^-46 rounds to 1 + 2^-22 first); a tie (A = 1, x·alpha·y = 3·2^-24)
+/// rounds to even, 1 + 2^-22. The `vec4` kernel (the default) and the one-element kernel
+/// (`Scalar`), bit for bit (checked to fail with the plain formula).
 #[test]
-fn kern12_rank_updates_f64sum_against_openblas() {
-    if !ctx().native_f64() {
-        panic!("the adapter has no SHADER_F64: the f64-sum kernel is not tested");
-    }
-    with_variant(Driver::RankUpdateF64Sum, Variant::Experimental, rank_cases);
-}
-
-/// The f64-sum kernel keeps the rule of the default kernel: the exact sum rounded once. With
-/// x_i = y_j = 1 + 2^-23, alpha = 1 and A_ij = -(1 + 2^-22) the exact result is 2^-46, where
-/// the plain formula in f32 gives 0 (x·y = 1 + 2^-22 + 2^-46 rounds to 1 + 2^-22 first); a
-/// tie (A = 1, x·alpha·y = 3·2^-24) rounds to even, 1 + 2^-22. The default, `main_lines` and
-/// the f64-sum kernel, bit for bit (checked to fail with the plain formula).
-/// Special values: NaN and Inf in x and y against zeros (no zero-skip), alpha NaN, Inf, 0,
-/// the other triangle NaN and kept; against the §3 formula on small integers.
-#[test]
-fn kern12_rank_updates_f64sum_exact_and_special() {
-    if !ctx().native_f64() {
-        panic!("the adapter has no SHADER_F64: the f64-sum kernel is not tested");
-    }
+fn kern12_rank_updates_exact_sum_rounded_once() {
     let (m, n) = (8usize, 12usize);
     let u = 1.0 + 2f32.powi(-23);
     let cases = [
@@ -442,9 +405,8 @@ fn kern12_rank_updates_f64sum_exact_and_special() {
         (1.0, 3.0, 2f32.powi(-24), 1.0, 1.0 + 2f32.powi(-22)),
     ];
     let kernels = [
-        (Driver::RankUpdateF64Sum, Variant::Auto),
-        (Driver::RankUpdateF64Sum, Variant::Experimental),
-        (Driver::RankUpdate, Variant::Experimental),
+        (Driver::RankUpdate, Variant::Auto),
+        (Driver::RankUpdate, Variant::Scalar),
     ];
     for (driver, variant) in kernels {
         with_variant(driver, variant, || {
@@ -471,7 +433,4 @@ fn kern12_rank_updates_f64sum_exact_and_special() {
             }
         });
     }
-    with_variant(Driver::RankUpdateF64Sum, Variant::Experimental, || {
-        crate::kern_special::rank_update_specials("f64sum")
-    });
 }

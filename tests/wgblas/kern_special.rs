@@ -1,8 +1,8 @@
 //! Special values (DESIGN.md §3) on the kernels added for issue 12 on 2026-12-01: sscal with x
 //! bound alone (`scal_vec4`, `scal_one`: the default), and the lab's `Experimental` kernels,
 //! ssymv on strips of tiles (`symv_strip`)
-//! and the rank updates on several lines per invocation (`main_lines`), at sizes that reach
-//! their vec4 units, their tails, several strips and partial line blocks. NaN and Inf propagate
+//! and the rank updates on the `vec4` kernel (the default) and the one-element kernel, at
+//! sizes that reach their vec4 units, their tails and several strips. NaN and Inf propagate
 //! through every product (no zero-skip), alpha = 0 reads neither A nor x, beta = 0 never reads
 //! y, the other triangle (NaN) is never read nor written. The expected values are the §3
 //! formula in f32 on small integers (every finite sum exact, so the order does not matter).
@@ -131,10 +131,10 @@ fn update_model(
 }
 
 #[test]
-fn rank_updates_on_lines_every_alpha_no_zero_skip() {
-    with_variant(Driver::RankUpdate, Variant::Experimental, || {
-        rank_update_specials("lines")
-    });
+fn rank_updates_every_alpha_no_zero_skip() {
+    for (variant, tag) in [(Variant::Auto, "vec4"), (Variant::Scalar, "one-element")] {
+        with_variant(Driver::RankUpdate, variant, || rank_update_specials(tag));
+    }
 }
 
 /// sger (6×8 and 8×6), ssyr and ssyr2 (n = 12, both triangles, the other one NaN) in C and F
