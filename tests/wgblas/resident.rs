@@ -202,8 +202,8 @@ fn upload_and_read_back_keep_values_and_layout() {
 #[path = "../../examples/support/cg.rs"]
 mod cg;
 
-/// The resident CG of `examples/cg.rs` against its host form on 1138_bus (diagonally scaled,
-/// b = Â·ones), 30 iterations each. Both run the same kernels on the same data; with the host
+/// The resident CG of `examples/cg.rs` (both forms of its p update, [`cg::Update`]) against
+/// its host form on 1138_bus (diagonally scaled, b = Â·ones), 30 iterations each. Both run the same kernels on the same data; with the host
 /// form's two divisions done on the device too (`GpuScalar::div` on the host values, as the
 /// resident form divides its kept scalars), every step computes the same bits, so the iterates
 /// must be equal: exact equality, each step's own accuracy being checked by its routine's tests
@@ -218,6 +218,8 @@ fn resident_cg_follows_the_host_form_on_1138_bus() {
     let a = Array2::from_shape_fn((n, n), |(i, j)| a[[i, j]] * d[i] * d[j]);
     let b = a.dot(&Array1::<f32>::ones(n));
     let iterations = 30;
+    // Bit-for-bit across calls: the lab switches stay at their defaults meanwhile.
+    let _lab = crate::bandwidth::lab_defaults();
     let host = cg::host_form_div(
         &a,
         &b,
@@ -229,12 +231,18 @@ fn resident_cg_follows_the_host_form_on_1138_bus() {
         |p, q| f32::device(ctx(), p)?.div(&f32::device(ctx(), q)?)?.get(),
     )
     .unwrap();
-    let dev = cg::resident_form(ctx(), &a, &b, 0.0, iterations, iterations).unwrap();
-    assert_eq!((host.iterations, dev.iterations), (iterations, iterations));
-    assert_eq!(
-        host.x, dev.x,
-        "the resident iterate differs from the host form's"
-    );
+    // Both forms of p's update (a fresh t each iteration, and one t reused by scopy and swap)
+    // do the same arithmetic: both must give the host form's bits.
+    for update in [cg::Update::Reuse, cg::Update::Fresh] {
+        let dev =
+            cg::resident_form_with(ctx(), &a, &b, 0.0, iterations, iterations, update, |_| {})
+                .unwrap();
+        assert_eq!((host.iterations, dev.iterations), (iterations, iterations));
+        assert_eq!(
+            host.x, dev.x,
+            "the resident iterate ({update:?}) differs from the host form's"
+        );
+    }
     // And CG really progressed: 30 iterations cut the residual well below its start.
     let norm = |v: &Array1<f32>| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
     let rh = norm(&(&b - &a.dot(&host.x))) / norm(&b);
