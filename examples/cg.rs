@@ -17,14 +17,16 @@
 //! iterations of a running solve.
 //!
 //! Run: `cargo run --release --example cg -- [path/to/matrix.mtx] [--tol 1e-5] [--max-iter 5000]
-//! [--patch-alpha] [--update reuse|fresh|both] [--repeat N] [--one-dispatch-below N]` (`--patch-alpha`: saxpy takes a
-//! device alpha by a copy into its params, lab `Driver::DeviceScalar` `Legacy`, instead of
-//! reading it from the scalar's own buffer; `--update`: how the resident loop forms p ← beta·p
-//! + r, `reuse` (the default: one `t`, scopy r → t, saxpy, swap) or `fresh` (a zeroed `t` per
-//! iteration, as before), or both in turn; `--repeat N`: each resident form N times, 1 by
-//! default: the first run compiles the pipelines that the host form did not use, later ones
-//! are warm; `--one-dispatch-below N`: calls on fewer than N elements run one dispatch where
-//! they take two, lab `set_one_dispatch_below`, 0 by default)
+//! [--patch-alpha] [--update reuse|fresh|both] [--repeat N] [--one-dispatch-below N]`:
+//! - `--patch-alpha`: saxpy takes a device alpha by a copy into its params, lab
+//!   `Driver::DeviceScalar` `Legacy`, instead of reading it from the scalar's own buffer;
+//! - `--update`: how the resident loop forms p ← beta·p + r: `reuse` (the default: one `t`,
+//!   scopy r → t, saxpy, swap), `fresh` (a zeroed `t` per iteration, as before), or `both` in
+//!   turn;
+//! - `--repeat N`: each resident form N times (1 by default): the first run compiles the
+//!   pipelines that the host form did not use, later ones are warm;
+//! - `--one-dispatch-below N`: calls on fewer than N elements run one dispatch where they take
+//!   two (lab `set_one_dispatch_below`; 0, the default, keeps both).
 
 extern crate blas_src;
 

@@ -124,7 +124,7 @@ pub(crate) fn dispatches_as<'a>(
     ) && aligned(x)
         && (matches!(op, Variant::Scal) || aligned(y))
         && x.len >= 4
-        && (x.len % 4 == 0 || x.len as u64 >= u64::from(crate::lab::one_dispatch_below()));
+        && (x.len.is_multiple_of(4) || x.len as u64 >= u64::from(crate::lab::one_dispatch_below()));
     let alone = matches!(op, Variant::Scal) && scal_x();
     let scalar = |n: usize, skip: u32| {
         let groups = ctx.grid((n as u64).div_ceil(WG));

@@ -17,10 +17,10 @@ use std::sync::Mutex;
 
 use ndarray::Array1;
 use wgblas::blas;
-use wgblas::{Context, GpuVector};
 use wgblas::lab::{self, Driver, Variant};
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
+use wgblas::{Context, GpuVector};
 
 use crate::common::*;
 use crate::describe;
