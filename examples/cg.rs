@@ -17,8 +17,16 @@
 //! iterations of a running solve.
 //!
 //! Run: `cargo run --release --example cg -- [path/to/matrix.mtx] [--tol 1e-5] [--max-iter 5000]
-//! [--patch-alpha]` (`--patch-alpha`: saxpy takes a device alpha by a copy into its params, lab
-//! `Driver::DeviceScalar` `Legacy`, instead of reading it from the scalar's own buffer)
+//! [--patch-alpha] [--update reuse|fresh|both] [--repeat N] [--one-dispatch-below N]`:
+//! - `--patch-alpha`: saxpy takes a device alpha by a copy into its params, lab
+//!   `Driver::DeviceScalar` `Legacy`, instead of reading it from the scalar's own buffer;
+//! - `--update`: how the resident loop forms p ← beta·p + r: `reuse` (the default: one `t`,
+//!   scopy r → t, saxpy, swap), `fresh` (a zeroed `t` per iteration, as before), or `both` in
+//!   turn;
+//! - `--repeat N`: each resident form N times (1 by default): the first run compiles the
+//!   pipelines that the host form did not use, later ones are warm;
+//! - `--one-dispatch-below N`: calls on fewer than N elements run one dispatch where they take
+//!   two (lab `set_one_dispatch_below`; 0, the default, keeps both).
 
 extern crate blas_src;
 
@@ -41,6 +49,8 @@ struct Args {
     path: String,
     tol: f64,
     max_iter: usize,
+    updates: Vec<cg::Update>,
+    repeat: usize,
 }
 
 fn parse_args() -> Result<Args, lexopt::Error> {
@@ -54,6 +64,8 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         },
         tol: 1e-5,
         max_iter: 5000,
+        updates: vec![cg::Update::Reuse],
+        repeat: 1,
     };
     let mut path_given = false;
     let mut parser = lexopt::Parser::from_env();
@@ -61,6 +73,20 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         match arg {
             Long("tol") => args.tol = parser.value()?.parse()?,
             Long("max-iter") => args.max_iter = parser.value()?.parse()?,
+            Long("update") => {
+                args.updates = match parser.value()?.string()?.as_str() {
+                    "reuse" => vec![cg::Update::Reuse],
+                    "fresh" => vec![cg::Update::Fresh],
+                    "both" => vec![cg::Update::Fresh, cg::Update::Reuse],
+                    other => return Err(format!("--update reuse|fresh|both, not {other}").into()),
+                }
+            }
+            // Calls on fewer elements run one dispatch where they take two (element-wise tails,
+            // one-workgroup reduction counters): lab `set_one_dispatch_below`.
+            Long("one-dispatch-below") => {
+                wgblas::lab::set_one_dispatch_below(parser.value()?.parse()?)
+            }
+            Long("repeat") => args.repeat = parser.value()?.parse::<usize>()?.max(1),
             // f32 saxpy takes a device alpha by a copy into its params, as before issue 12's
             // storage binding (lab `DeviceScalar` `Legacy`), for comparison.
             Long("patch-alpha") => wgblas::lab::set(
@@ -68,7 +94,10 @@ fn parse_args() -> Result<Args, lexopt::Error> {
                 wgblas::lab::Variant::Legacy,
             ),
             Long("help") | Short('h') => {
-                println!("usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000] [--patch-alpha]");
+                println!(
+                    "usage: cg [MATRIX.mtx] [--tol 1e-5] [--max-iter 5000] [--patch-alpha] \
+                     [--update reuse|fresh|both] [--repeat N] [--one-dispatch-below N]"
+                );
                 std::process::exit(0);
             }
             Value(v) if !path_given => {
@@ -109,11 +138,62 @@ fn report(name: &str, a: &Array2<f64>, b: &Array1<f64>, out: &Outcome) {
     );
 }
 
+/// One resident solve with p's update done as `update`, its line and where its time went.
+fn resident_run(
+    ctx: &wgblas::Context,
+    (a, b): (&Array2<f32>, &Array1<f32>),
+    (a_hat, b64): (&Array2<f64>, &Array1<f64>),
+    tol: f64,
+    max_iter: usize,
+    update: cg::Update,
+) -> wgblas::Result<()> {
+    let name = match update {
+        cg::Update::Reuse => "wgblas resident",
+        cg::Update::Fresh => "resident fresh t",
+    };
+    let bar = progress(name, max_iter);
+    let (phases0, dispatches0, submissions0) =
+        (ctx.phase_times(), ctx.dispatches(), ctx.submissions());
+    let (groups0, buffers0) = (ctx.bind_groups_created(), ctx.buffers_created());
+    let steps0 = ctx.step_times();
+    let resident = cg::resident_form_with(ctx, a, b, tol, max_iter, 10, update, |k| {
+        bar.set_position(k as u64)
+    })?;
+    bar.finish_and_clear();
+    report(name, a_hat, b64, &resident);
+    // Where the resident run's time went, per iteration (host-side phases of the calls).
+    let per = |v: f64| v / resident.iterations.max(1) as f64;
+    let mut line = format!(
+        "  resident, per iteration: {:.1} dispatches, {:.2} submissions, {:.2} bind groups \
+         created, {:.2} buffers created; host us:",
+        per((ctx.dispatches() - dispatches0) as f64),
+        per((ctx.submissions() - submissions0) as f64),
+        per((ctx.bind_groups_created() - groups0) as f64),
+        per((ctx.buffers_created() - buffers0) as f64),
+    );
+    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(&phases0) {
+        line += &format!(" {p:?} {:.1}", per((*t - *t0).as_secs_f64() * 1e6));
+    }
+    println!("{line}; wall {:.1}", per(resident.seconds * 1e6));
+    // The steps inside those phases (`Context::step_times`), those that took any time.
+    let mut line = "  resident, steps per iteration, host us:".to_string();
+    for ((name, t), (_, t0)) in ctx.step_times().iter().zip(&steps0) {
+        let us = per((*t - *t0).as_secs_f64() * 1e6);
+        if us >= 0.05 {
+            line += &format!(" {name} {us:.1}");
+        }
+    }
+    println!("{line}");
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args {
         path,
         tol,
         max_iter,
+        updates,
+        repeat,
     } = parse_args()?;
     let a64 = mtx::read_dense(&path)?;
     let n = a64.nrows();
@@ -156,25 +236,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     bar.finish_and_clear();
     report("wgblas host form", &a_hat, &b64, &gpu);
 
-    let bar = progress("wgblas resident", max_iter);
-    let (phases0, dispatches0, submissions0) =
-        (ctx.phase_times(), ctx.dispatches(), ctx.submissions());
-    let resident = cg::resident_form_with(ctx, &a, &b, tol, max_iter, 10, |k| {
-        bar.set_position(k as u64)
-    })?;
-    bar.finish_and_clear();
-    report("wgblas resident", &a_hat, &b64, &resident);
-    // Where the resident run's time went, per iteration (host-side phases of the calls).
-    let per = |v: f64| v / resident.iterations.max(1) as f64;
-    let mut line = format!(
-        "  resident, per iteration: {:.1} dispatches, {:.2} submissions; host us:",
-        per((ctx.dispatches() - dispatches0) as f64),
-        per((ctx.submissions() - submissions0) as f64)
-    );
-    for ((p, t), (_, t0)) in ctx.phase_times().iter().zip(&phases0) {
-        line += &format!(" {p:?} {:.1}", per((*t - *t0).as_secs_f64() * 1e6));
+    for _ in 0..repeat {
+        for &update in &updates {
+            resident_run(ctx, (&a, &b), (&a_hat, &b64), tol, max_iter, update)?;
+        }
     }
-    println!("{line}; wall {:.1}", per(resident.seconds * 1e6));
 
     let cpu = cg::host_form(
         &a,

@@ -8,11 +8,14 @@
 //! Medians of `--reps` (default 11) after warm-up. `--patch-alpha`: f32 saxpy and sscal take
 //! a device alpha by a copy of it into their params before each dispatch (lab
 //! `Driver::DeviceScalar` `Legacy`, as before issue 12's storage binding), instead of reading it
-//! from its own buffer (the default).
+//! from its own buffer (the default). `--one-dispatch-below N`: calls on fewer than N elements
+//! run one dispatch where they take two (lab `set_one_dispatch_below`: the one-workgroup sdot
+//! without its `clear_counter`; 0, the default, keeps both).
 //!
 //! ```sh
 //! cargo run --release --example chain_report -- --reps 11
 //! cargo run --release --example chain_report -- --reps 11 --patch-alpha
+//! cargo run --release --example chain_report -- --reps 11 --one-dispatch-below 16384
 //! ```
 use ndarray::Array1;
 use std::time::Instant;
@@ -24,7 +27,11 @@ mod args;
 mod phases;
 
 /// The flags and their defaults; anything else on the command line is an error.
-const FLAGS: &[(&str, &str)] = &[("--reps", "11"), ("--patch-alpha", args::SWITCH)];
+const FLAGS: &[(&str, &str)] = &[
+    ("--reps", "11"),
+    ("--patch-alpha", args::SWITCH),
+    ("--one-dispatch-below", "0"),
+];
 
 fn median(mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -34,6 +41,9 @@ fn median(mut v: Vec<f64>) -> (f64, f64) {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = args::get(FLAGS, "--reps").parse()?;
     let patch = args::get(FLAGS, "--patch-alpha") == "1";
+    let below: u32 = args::get(FLAGS, "--one-dispatch-below").parse()?;
+    wgblas::lab::set_one_dispatch_below(below);
+    println!("# one dispatch below {below} elements (lab set_one_dispatch_below; 0: off)");
     if patch {
         wgblas::lab::set(
             wgblas::lab::Driver::DeviceScalar,

@@ -40,8 +40,10 @@ pub(crate) struct Counters {
 /// pipelined read-back submitted, the upload staging buffers mapped again for the pool, the
 /// read-back staging buffers' `map_async`, polling before blocking, blocking in
 /// `Device::poll`, a fresh output's pages faulted in while the device copies
-/// (`lab::set_prefault_outputs`).
-pub(crate) const STEPS: [&str; 10] = [
+/// (`lab::set_prefault_outputs`); and for every call, read-back or held: its error scopes
+/// pushed and its pipelines looked up, the recording of its dispatches (params slots, bind groups from the cache or
+/// new), and a held call's error scopes popped with its new bind groups kept.
+pub(crate) const STEPS: [&str; 13] = [
     "encode",
     "finish",
     "queue.submit",
@@ -52,6 +54,9 @@ pub(crate) const STEPS: [&str; 10] = [
     "spin",
     "block",
     "prefault",
+    "pipelines",
+    "record",
+    "held scopes",
 ];
 
 /// A stage of a call's host-side work, timed by [`Context::phase_times`].

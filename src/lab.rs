@@ -104,6 +104,31 @@ pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
 }
 
+/// Length below which an element-wise call whose length is not a multiple of 4 runs as one
+/// scalar dispatch (0: never, the default).
+static ONE_DISPATCH_BELOW: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Run calls on fewer than `n` elements in one dispatch where they take two (process-wide; 0:
+/// never, the default):
+/// - the element-wise routines (f32 axpy, copy, swap, scal, rot; f64 copy, swap) on a count that
+///   is not a multiple of 4 run the scalar kernel (`main`, one element per invocation) over
+///   all elements, instead of the `vec4` kernel over the first `4·⌊len/4⌋` and the scalar one
+///   over the rest (each element is computed by the same expression in both kernels);
+/// - the single-pass f32 reductions (sdot, sasum, snrm2, isamax) that run one workgroup skip
+///   `clear_counter`: one workgroup is the last one without counting (the same sums).
+///
+/// Short vectors are bound by the dispatch, not by their bytes: CG on 1138_bus
+/// (`examples/cg.rs`) runs 16 dispatches per iteration, 4 of them element-wise tails and 2
+/// counter clears.
+pub fn set_one_dispatch_below(n: u32) {
+    ONE_DISPATCH_BELOW.store(n, Ordering::Relaxed);
+}
+
+/// The length set by [`set_one_dispatch_below`] (0: never).
+pub fn one_dispatch_below() -> u32 {
+    ONE_DISPATCH_BELOW.load(Ordering::Relaxed)
+}
+
 /// Threads of the large host copies (0: all of the copy pool's, the default).
 static COPY_THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

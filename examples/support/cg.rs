@@ -84,11 +84,24 @@ pub fn resident_form(
     max_iter: usize,
     check_every: usize,
 ) -> wgblas::Result<Outcome> {
-    resident_form_with(ctx, a, b, tol, max_iter, check_every, |_| {})
+    resident_form_with(ctx, a, b, tol, max_iter, check_every, Update::Reuse, |_| {})
+}
+
+/// How the resident loop forms p ← beta·p + r (the same arithmetic either way: t = r exactly,
+/// then t ← beta·p + t, one saxpy, so the iterates are the same bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Update {
+    /// A fresh zeroed `t` each iteration, then t ← 1·r + t and t ← beta·p + t; p = t (a
+    /// device allocation and a clear command, which ends the compute pass, per iteration).
+    Fresh,
+    /// `t` allocated once: t ← r (scopy), t ← beta·p + t, then p and t swapped (no allocation
+    /// and no clear in the loop).
+    Reuse,
 }
 
 /// [`resident_form`], calling `on_iteration(k)` after iteration k is encoded (for a progress
-/// indicator; the call does not wait for the device).
+/// indicator; the call does not wait for the device), with p's update done as `update` says.
+#[allow(clippy::too_many_arguments)]
 pub fn resident_form_with(
     ctx: &Context,
     a: &Array2<f32>,
@@ -96,6 +109,7 @@ pub fn resident_form_with(
     tol: f64,
     max_iter: usize,
     check_every: usize,
+    update: Update,
     mut on_iteration: impl FnMut(usize),
 ) -> wgblas::Result<Outcome> {
     let start = Instant::now();
@@ -105,6 +119,8 @@ pub fn resident_form_with(
     let mut r = ctx.upload_vector(b)?;
     let mut p = ctx.upload_vector(b)?;
     let mut q = GpuVector::<f32>::zeros(ctx, n)?;
+    // p's next value, swapped with p each iteration (`Update::Reuse`).
+    let mut t = GpuVector::<f32>::zeros(ctx, n)?;
     let mut rr = resident::sdot(ctx, &r, &r)?;
     let bnorm = (rr.get()? as f64).sqrt();
     let mut iterations = 0;
@@ -116,10 +132,19 @@ pub fn resident_form_with(
         let rr_new = resident::sdot(ctx, &r, &r)?;
         let beta = rr_new.div(&rr)?;
         // p ← beta·p + r, as the host form's axpy(beta, p, r): t = r, then t ← beta·p + t.
-        let mut t = GpuVector::<f32>::zeros(ctx, n)?;
-        blas::saxpy(ctx, 1.0, &r, &mut t)?;
-        blas::saxpy(ctx, &beta, &p, &mut t)?;
-        p = t;
+        match update {
+            Update::Fresh => {
+                let mut t = GpuVector::<f32>::zeros(ctx, n)?;
+                blas::saxpy(ctx, 1.0, &r, &mut t)?;
+                blas::saxpy(ctx, &beta, &p, &mut t)?;
+                p = t;
+            }
+            Update::Reuse => {
+                blas::scopy(ctx, &r, &mut t)?;
+                blas::saxpy(ctx, &beta, &p, &mut t)?;
+                std::mem::swap(&mut p, &mut t);
+            }
+        }
         rr = rr_new;
         iterations += 1;
         on_iteration(iterations);

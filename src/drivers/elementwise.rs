@@ -51,7 +51,8 @@ const ALPHA: usize = std::mem::offset_of!(Params, h);
 /// `h = [h11, h12, h21, h22]` (`[alpha, 0, 0, 0]` for axpy and scal). Where both vectors have
 /// unit stride and offsets that are multiples of 4, the `vec4` kernel runs the first
 /// `4·⌊n/4⌋` elements (each invocation four units, loads before stores) and the scalar kernel
-/// the last `n mod 4`; otherwise the scalar kernel, one element per invocation, runs them all.
+/// the last `n mod 4`; otherwise (and below [`crate::lab::one_dispatch_below`] where `n mod 4`
+/// is not 0) the scalar kernel, one element per invocation, runs them all.
 pub(crate) fn dispatches<'a>(
     ctx: &Context,
     op: Variant,
@@ -122,7 +123,8 @@ pub(crate) fn dispatches_as<'a>(
         crate::lab::Variant::Auto | crate::lab::Variant::Experimental
     ) && aligned(x)
         && (matches!(op, Variant::Scal) || aligned(y))
-        && x.len >= 4;
+        && x.len >= 4
+        && (x.len.is_multiple_of(4) || x.len as u64 >= u64::from(crate::lab::one_dispatch_below()));
     let alone = matches!(op, Variant::Scal) && scal_x();
     let scalar = |n: usize, skip: u32| {
         let groups = ctx.grid((n as u64).div_ceil(WG));

@@ -309,7 +309,10 @@ pub(crate) fn dispatches<'a>(
     ];
     let groups = [scratch.groups, 1, 1];
     let mut d = Vec::new();
-    if scratch.counter {
+    // One workgroup finishes without the counter (it is the last one): no `clear_counter`
+    // below the lab's one-dispatch length.
+    let alone = scratch.groups == 1 && (x.len as u64) < u64::from(crate::lab::one_dispatch_below());
+    if scratch.counter && !alone {
         d.push(
             Dispatch::new(&SHADER, "clear_counter", &params, &[], [1, 1, 1])
                 .bindings(&[(5, &scratch.buffer)])

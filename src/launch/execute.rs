@@ -300,6 +300,7 @@ impl Context {
                 }
             }
         }
+        self.counters.step("pipelines", &mut clock.clone());
         self.counters
             .dispatches
             .fetch_add(dispatches.len() as u64, Ordering::Relaxed);
@@ -309,16 +310,20 @@ impl Context {
         if reads.is_empty() && (!profiling || (self.batching() && some)) {
             {
                 let mut pending = lock(&self.pending);
+                let mut step = std::time::Instant::now();
                 let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
+                self.counters.step("record", &mut step);
                 pending.commands.extend(commands);
                 if pending.commands.len() >= MAX_PENDING {
                     self.submit_held(&mut pending);
                 }
             }
             self.counters.lap(Phase::Record, &mut clock);
+            let mut step = clock;
             self.pop_scopes(routine, scope, oom)
                 .and(self.take_device_error(routine))?;
             self.keep_groups(fresh);
+            self.counters.step("held scopes", &mut step);
             return Ok(None);
         }
         let timer = profiling.then(|| {
@@ -361,7 +366,9 @@ impl Context {
             let mut pending = lock(&self.pending);
             // An open params page holds only slots of held commands: none without them.
             let had_earlier = !pending.commands.is_empty();
+            let mut step = std::time::Instant::now();
             let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
+            self.counters.step("record", &mut step);
             self.counters.lap(Phase::Record, &mut clock);
             let mut step = clock;
             let mut all = pending.take();

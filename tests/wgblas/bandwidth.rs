@@ -20,6 +20,7 @@ use wgblas::blas;
 use wgblas::lab::{self, Driver, Variant};
 use wgblas::metrics::{self, bounds};
 use wgblas::prelude::*;
+use wgblas::{Context, GpuVector};
 
 use crate::common::*;
 use crate::describe;
@@ -249,6 +250,61 @@ fn reductions_special_values_every_path() {
     }
 }
 
+/// saxpy and srot within their forward factor, scopy, sscal and sswap bit-exact, against
+/// OpenBLAS on random vectors of `n` elements in layout `l`, the elements between a strided
+/// view's elements checked untouched.
+fn check_elementwise(seed: u64, n: usize, l: VLayout, what: &str) {
+    let what = format!("{what} n={n} {l:?}");
+    let mut r = rng(seed);
+    let x = rand_vec(&mut r, n);
+    let y = rand_vec(&mut r, n);
+    // saxpy: forward factor ≤ 1.
+    let xs = Vector::new(&x, l);
+    let mut ys = Vector::new(&y, l);
+    blas::saxpy(ctx(), 0.7, xs.view(), ys.view_mut()).unwrap();
+    assert!(ys.outside_is_untouched(), "saxpy {what}");
+    let f = metrics::forward_factor(
+        &ys.to_owned(),
+        &oracle::saxpy(0.7, x.view(), y.view()),
+        &bounds::axpy(0.7, x.view(), y.view()),
+    )
+    .unwrap();
+    describe::passes("saxpy", f, &what);
+    // scopy, sscal, sswap: bit-exact (0 ULP).
+    let mut ys = Vector::new(&y, l);
+    blas::scopy(ctx(), xs.view(), ys.view_mut()).unwrap();
+    assert!(ys.outside_is_untouched(), "scopy {what}");
+    assert_eq!(
+        metrics::max_ulp_f32(&ys.to_owned(), &o1::scopy(x.view())).unwrap(),
+        0,
+        "scopy {what}"
+    );
+    let mut xs2 = Vector::new(&x, l);
+    blas::sscal(ctx(), 0.7, xs2.view_mut()).unwrap();
+    assert!(xs2.outside_is_untouched(), "sscal {what}");
+    assert_eq!(
+        metrics::max_ulp_f32(&xs2.to_owned(), &o1::sscal(0.7, x.view())).unwrap(),
+        0,
+        "sscal {what}"
+    );
+    let (mut xs3, mut ys3) = (Vector::new(&x, l), Vector::new(&y, l));
+    blas::sswap(ctx(), xs3.view_mut(), ys3.view_mut()).unwrap();
+    assert!(
+        xs3.outside_is_untouched() && ys3.outside_is_untouched(),
+        "sswap {what}"
+    );
+    assert_eq!(xs3.to_owned(), y, "sswap {what}");
+    assert_eq!(ys3.to_owned(), x, "sswap {what}");
+    // srot: forward factor ≤ 1 on both outputs.
+    let (mut xs4, mut ys4) = (Vector::new(&x, l), Vector::new(&y, l));
+    blas::srot(ctx(), xs4.view_mut(), ys4.view_mut(), 0.6, 0.8).unwrap();
+    let (rx, ry) = o1::srot(x.view(), y.view(), 0.6, 0.8);
+    let (bx, by) = bounds::rot(0.6, 0.8, x.view(), y.view());
+    let fx = metrics::forward_factor(&xs4.to_owned(), &rx, &bx).unwrap();
+    let fy = metrics::forward_factor(&ys4.to_owned(), &ry, &by).unwrap();
+    describe::passes("srot", fx.max(fy), &format!("{what}: x {fx}, y {fy}"));
+}
+
 #[test]
 fn elementwise_vec4_and_scalar_against_openblas() {
     // sscal: `scal_vec4` and `scal_one` (x bound alone; Auto), `main` with a dummy y (Legacy).
@@ -256,58 +312,54 @@ fn elementwise_vec4_and_scalar_against_openblas() {
         with_variant(Driver::Elementwise, v, || {
             for (k, &n) in L1_SIZES[..11].iter().enumerate() {
                 for l in [VLayout::Unit, VLayout::Step2] {
-                    let what = format!("{v:?} n={n} {l:?}");
-                    let mut r = rng(100 + k as u64);
-                    let x = rand_vec(&mut r, n);
-                    let y = rand_vec(&mut r, n);
-                    // saxpy: forward factor ≤ 1.
-                    let xs = Vector::new(&x, l);
-                    let mut ys = Vector::new(&y, l);
-                    blas::saxpy(ctx(), 0.7, xs.view(), ys.view_mut()).unwrap();
-                    assert!(ys.outside_is_untouched(), "saxpy {what}");
-                    let f = metrics::forward_factor(
-                        &ys.to_owned(),
-                        &oracle::saxpy(0.7, x.view(), y.view()),
-                        &bounds::axpy(0.7, x.view(), y.view()),
-                    )
-                    .unwrap();
-                    describe::passes("saxpy", f, &what);
-                    // scopy, sscal, sswap: bit-exact (0 ULP).
-                    let mut ys = Vector::new(&y, l);
-                    blas::scopy(ctx(), xs.view(), ys.view_mut()).unwrap();
-                    assert!(ys.outside_is_untouched(), "scopy {what}");
-                    assert_eq!(
-                        metrics::max_ulp_f32(&ys.to_owned(), &o1::scopy(x.view())).unwrap(),
-                        0,
-                        "scopy {what}"
-                    );
-                    let mut xs2 = Vector::new(&x, l);
-                    blas::sscal(ctx(), 0.7, xs2.view_mut()).unwrap();
-                    assert!(xs2.outside_is_untouched(), "sscal {what}");
-                    assert_eq!(
-                        metrics::max_ulp_f32(&xs2.to_owned(), &o1::sscal(0.7, x.view())).unwrap(),
-                        0,
-                        "sscal {what}"
-                    );
-                    let (mut xs3, mut ys3) = (Vector::new(&x, l), Vector::new(&y, l));
-                    blas::sswap(ctx(), xs3.view_mut(), ys3.view_mut()).unwrap();
-                    assert!(
-                        xs3.outside_is_untouched() && ys3.outside_is_untouched(),
-                        "sswap {what}"
-                    );
-                    assert_eq!(xs3.to_owned(), y, "sswap {what}");
-                    assert_eq!(ys3.to_owned(), x, "sswap {what}");
-                    // srot: forward factor ≤ 1 on both outputs.
-                    let (mut xs4, mut ys4) = (Vector::new(&x, l), Vector::new(&y, l));
-                    blas::srot(ctx(), xs4.view_mut(), ys4.view_mut(), 0.6, 0.8).unwrap();
-                    let (rx, ry) = o1::srot(x.view(), y.view(), 0.6, 0.8);
-                    let (bx, by) = bounds::rot(0.6, 0.8, x.view(), y.view());
-                    let fx = metrics::forward_factor(&xs4.to_owned(), &rx, &bx).unwrap();
-                    let fy = metrics::forward_factor(&ys4.to_owned(), &ry, &by).unwrap();
-                    describe::passes("srot", fx.max(fy), &format!("{what}: x {fx}, y {fy}"));
+                    check_elementwise(100 + k as u64, n, l, &format!("{v:?}"));
                 }
             }
         });
+    }
+}
+
+/// Calls on fewer elements than `lab::set_one_dispatch_below` run one dispatch where they take
+/// two: the element-wise routines on counts that are not multiples of 4 in the scalar kernel
+/// alone, the one-workgroup single-pass reductions without `clear_counter` (twice, so that the
+/// second round runs on pooled scratch that the first left with counts in it); against
+/// OpenBLAS with their metrics, past the one-workgroup sizes too (where nothing changes), and
+/// one dispatch per call on a context of its own, a device alpha (`main_dev`) included.
+#[test]
+fn one_dispatch_below_against_openblas() {
+    let _guard = lab_defaults();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        lab::set_one_dispatch_below(1 << 20);
+        for round in 0..2u64 {
+            for (k, &n) in [1usize, 5, 7, 1023, 1138, 4099, 16_383, 100_003]
+                .iter()
+                .enumerate()
+            {
+                for l in [VLayout::Unit, VLayout::Reversed] {
+                    let seed = 80 + 10 * round + k as u64;
+                    check_reductions(seed, n, l, "one dispatch");
+                    check_elementwise(seed, n, l, "one dispatch");
+                }
+            }
+        }
+        let c =
+            Context::new().expect("the tests need a GPU adapter (lavapipe on CPU-only machines)");
+        let x = c.upload_vector(&Array1::<f32>::ones(1138)).unwrap();
+        let mut y = GpuVector::<f32>::zeros(&c, 1138).unwrap();
+        let mut z = GpuVector::<f32>::zeros(&c, 1138).unwrap();
+        let before = c.dispatches();
+        blas::saxpy(&c, 0.5, &x, &mut y).unwrap();
+        let dot = wgblas::resident::sdot(&c, &x, &y).unwrap();
+        blas::saxpy(&c, &dot, &x, &mut z).unwrap();
+        blas::scopy(&c, &z, &mut y).unwrap();
+        assert_eq!(c.dispatches() - before, 4, "one dispatch per call");
+        // 1138 · 0.5 and 569 · 1 + 0 are exact.
+        assert_eq!(dot.get().unwrap(), 569.0);
+        assert!(y.to_array().unwrap().iter().all(|&v| v == 569.0));
+    }));
+    lab::set_one_dispatch_below(0);
+    if let Err(e) = r {
+        resume_unwind(e);
     }
 }
 

@@ -202,8 +202,10 @@ fn upload_and_read_back_keep_values_and_layout() {
 #[path = "../../examples/support/cg.rs"]
 mod cg;
 
-/// The resident CG of `examples/cg.rs` against its host form on 1138_bus (diagonally scaled,
-/// b = Â·ones), 30 iterations each. Both run the same kernels on the same data; with the host
+/// The resident CG of `examples/cg.rs` (both forms of its p update, [`cg::Update`]) against
+/// its host form on 1138_bus (diagonally scaled, b = Â·ones), 30 iterations each, with the
+/// default dispatches and with `lab::set_one_dispatch_below` (the element-wise tails and the
+/// one-workgroup reductions' counter clears gone). Both run the same kernels on the same data; with the host
 /// form's two divisions done on the device too (`GpuScalar::div` on the host values, as the
 /// resident form divides its kept scalars), every step computes the same bits, so the iterates
 /// must be equal: exact equality, each step's own accuracy being checked by its routine's tests
@@ -218,23 +220,51 @@ fn resident_cg_follows_the_host_form_on_1138_bus() {
     let a = Array2::from_shape_fn((n, n), |(i, j)| a[[i, j]] * d[i] * d[j]);
     let b = a.dot(&Array1::<f32>::ones(n));
     let iterations = 30;
-    let host = cg::host_form_div(
-        &a,
-        &b,
-        0.0,
-        iterations,
-        |a, p| a.gpu_gemv(p),
-        |x, y| x.gpu_dot(y),
-        |s, x, y| x.gpu_axpy(s, y),
-        |p, q| f32::device(ctx(), p)?.div(&f32::device(ctx(), q)?)?.get(),
-    )
-    .unwrap();
-    let dev = cg::resident_form(ctx(), &a, &b, 0.0, iterations, iterations).unwrap();
-    assert_eq!((host.iterations, dev.iterations), (iterations, iterations));
-    assert_eq!(
-        host.x, dev.x,
-        "the resident iterate differs from the host form's"
-    );
+    // Bit-for-bit across calls: the lab switches stay at their defaults meanwhile, but for
+    // `set_one_dispatch_below`, set here for both forms alike.
+    let _lab = crate::bandwidth::lab_defaults();
+    let mut last = None;
+    for below in [0, 1 << 20] {
+        wgblas::lab::set_one_dispatch_below(below);
+        let run = std::panic::catch_unwind(|| {
+            let host = cg::host_form_div(
+                &a,
+                &b,
+                0.0,
+                iterations,
+                |a, p| a.gpu_gemv(p),
+                |x, y| x.gpu_dot(y),
+                |s, x, y| x.gpu_axpy(s, y),
+                |p, q| f32::device(ctx(), p)?.div(&f32::device(ctx(), q)?)?.get(),
+            )
+            .unwrap();
+            // Both forms of p's update (a fresh t each iteration, and one t reused by scopy and
+            // swap) do the same arithmetic: both must give the host form's bits.
+            for update in [cg::Update::Reuse, cg::Update::Fresh] {
+                let dev = cg::resident_form_with(
+                    ctx(),
+                    &a,
+                    &b,
+                    0.0,
+                    iterations,
+                    iterations,
+                    update,
+                    |_| {},
+                )
+                .unwrap();
+                assert_eq!((host.iterations, dev.iterations), (iterations, iterations));
+                assert_eq!(
+                    host.x, dev.x,
+                    "the resident iterate ({update:?}, one dispatch below {below}) differs from \
+                     the host form's"
+                );
+            }
+            host
+        });
+        wgblas::lab::set_one_dispatch_below(0);
+        last = Some(run.unwrap_or_else(|e| std::panic::resume_unwind(e)));
+    }
+    let host = last.expect("two runs");
     // And CG really progressed: 30 iterations cut the residual well below its start.
     let norm = |v: &Array1<f32>| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
     let rh = norm(&(&b - &a.dot(&host.x))) / norm(&b);

@@ -670,7 +670,9 @@ fn finish_single(g: u32, lid: u32, mine: Acc) {
         store_words(g, total);
         storageBarrier();
         let done = atomicAdd(&words[(P.groups + 1u) * ACC_WORDS], 1u);
-        sh_last = select(0u, 1u, done == P.groups - 1u);
+        // One workgroup is the last one whatever the counter held (the host may then skip
+        // `clear_counter`: lab `set_one_dispatch_below`).
+        sh_last = select(0u, 1u, P.groups == 1u || done == P.groups - 1u);
     }
     workgroupBarrier();
     if (workgroupUniformLoad(&sh_last) == 0u) {
