@@ -43,9 +43,10 @@ pub enum Variant {
 /// Which driver a switch applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Driver {
-    /// sdot, sasum, snrm2, isamax (f32 reductions; every single pass zeroes its counter of
+    /// sdot, sasum, snrm2, isamax and their f64 twins (every single pass zeroes its counter of
     /// finished workgroups by a one-invocation dispatch before it, in the same compute pass,
-    /// instead of a clear command on its scratch buffer; `Legacy`, two passes, clears).
+    /// instead of a clear command on its scratch buffer; `Legacy`, two passes, clears;
+    /// `Scalar`: no `vec4` loads). `Legacy` here also selects [`Driver::ReductionF64`]'s.
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,
@@ -70,9 +71,18 @@ pub enum Driver {
     /// calls records in one compute pass with no copy; `Legacy`, copied into the dispatch's
     /// params slot just before it runs (a copy command, which ends the compute pass).
     DeviceScalar = 6,
+    /// ddot, dasum, dnrm2 and idamax (f64 data, with or without `SHADER_F64`): `Legacy`, the
+    /// first kernels, two passes with one term per invocation and loop iteration (idamax
+    /// comparing in f64 where the adapter has it), the scratch cleared; every other variant,
+    /// the f32 reductions' loops (`vec4` loads of unit-stride operands, 4 in flight): idamax
+    /// on its exact integer keys in the single pass, ddot, dasum and dnrm2's bands split in a
+    /// partial dispatch and `final_sum` (an f64 cannot pass through the single pass's `u32`
+    /// atomics). The fallback's dasum (no `SHADER_F64`) stays on the two passes.
+    ReductionF64 = 7,
 }
 
-static SWITCHES: [AtomicU8; 7] = [
+static SWITCHES: [AtomicU8; 8] = [
+    AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
@@ -112,6 +122,24 @@ pub fn set_reduction_groups(groups: u32) {
 /// The cap set by [`set_reduction_groups`] (0: none).
 pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
+}
+
+/// Workgroups the wide sgemv kernels aim for (0: the driver's own, 2048).
+static GEMV_GROUPS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Aim the wide matrix-vector kernels (`gemv_rowdot`, `gemv_coldot`: sgemv, strmv, and dgemv,
+/// dtrmv on them) at `groups` workgroups (process-wide; 0: the default, 2048) before they
+/// split the columns into chunks, each chunk's partial sums then added by a second dispatch
+/// (`gemv_finish`); fewer workgroups mean fewer chunks, and one chunk no second dispatch. For
+/// measuring that split's cost (issue 12: sgemv at n = 4096). Results stay within the
+/// routines' metrics (the chunks' loops stay below 16,384 trips: more chunks where needed).
+pub fn set_gemv_groups(groups: u32) {
+    GEMV_GROUPS.store(groups, Ordering::Relaxed);
+}
+
+/// The target set by [`set_gemv_groups`] (0: none).
+pub fn gemv_groups() -> u32 {
+    GEMV_GROUPS.load(Ordering::Relaxed)
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

@@ -111,7 +111,9 @@ struct Spill {
 }
 
 /// Workgroups the wide kernels aim for before splitting the columns into chunks (a few per
-/// compute unit of a large GPU: the H200 has 132).
+/// compute unit of a large GPU: the H200 has 132); the lab's [`crate::lab::set_gemv_groups`]
+/// replaces it, to measure the split's cost (at n = 4096 the row-contiguous sgemv runs 1024 row
+/// blocks in 2 chunks, then `gemv_finish`; with 1024 or fewer, one chunk and no finish).
 const TARGET_GROUPS: u64 = 2048;
 
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
@@ -216,7 +218,11 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
     // At least 8 steps per lane in a chunk; at most 16,384 (loop trip counts, DESIGN.md §3).
     let most = (n / (8 * step)).max(1);
     let least = n.div_ceil(16_384 * step);
-    let chunks = TARGET_GROUPS.div_ceil(row_blocks).clamp(1, most).max(least);
+    let target = match crate::lab::gemv_groups() {
+        0 => TARGET_GROUPS,
+        g => u64::from(g),
+    };
+    let chunks = target.div_ceil(row_blocks).clamp(1, most).max(least);
     let chunk = n.div_ceil(chunks).div_ceil(4) * 4;
     Kernel::Wide {
         coldot,

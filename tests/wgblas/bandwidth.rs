@@ -7,7 +7,8 @@
 //!   scalar kernel;
 //! - sgemv: `gemv_rowdot` and `gemv_coldot` in each storage order (C, F, strided, reversed),
 //!   tall-skinny and short-wide, with and without column chunks, `vec4` and scalar, and the
-//!   legacy kernels; strmv on the same kernels.
+//!   legacy kernels, and the wide kernels aimed at other workgroup counts (lab
+//!   `set_gemv_groups`); strmv on the same kernels.
 //!
 //! The lab switches are process-wide: tests that set them hold `LAB` and reset them, and every
 //! variant computes within the metric, so other tests running meanwhile stay correct.
@@ -363,6 +364,32 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
                 }
             }
         });
+    }
+}
+
+/// sgemv on the wide kernels aimed at other workgroup counts (`lab::set_gemv_groups`): 1 (one
+/// chunk wherever the loop bound allows: no finish pass) and 1,000,000 (as many chunks as
+/// the 8-steps-per-lane floor allows, then the finish pass), both orders and transposes.
+#[test]
+fn gemv_with_other_workgroup_targets() {
+    let _guard = lab_defaults();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        for groups in [1u32, 1_000_000] {
+            lab::set_gemv_groups(groups);
+            let shapes = [(3usize, 70_000usize), (70_000, 3), (129, 257), (1000, 1000)];
+            for (k, &(m, n)) in shapes.iter().enumerate() {
+                for t in [Transpose::No, Transpose::Yes] {
+                    for la in [Layout::C, Layout::F] {
+                        let (u, r) = (VLayout::Unit, VLayout::Reversed);
+                        crate::gemv::check_on(ctx(), k as u64, (m, n), t, 0.7, 0.9, la, u, r);
+                    }
+                }
+            }
+        }
+    }));
+    lab::set_gemv_groups(0);
+    if let Err(e) = r {
+        resume_unwind(e);
     }
 }
 
