@@ -32,7 +32,9 @@
 //! reductions, `lab::Driver::ReductionF64` at `Legacy`, as `LAB,legacy64,...` lines)
 //! `[--gemv-groups 1024,4096]` (each sgemv row again with the wide kernels aimed at that many
 //! workgroups, `lab::set_gemv_groups`, as `LAB,groups1024,...` lines, checked where the default
-//! is; none by default)
+//! is; none by default) `[--gemv-col-lanes 4,16]` (the rows where op(A)'s columns are
+//! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_col_lanes`, as
+//! `LAB,collanes4,...` lines; none by default)
 
 extern crate blas_src;
 
@@ -72,6 +74,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--checks", "auto"),
     ("--f64-legacy", args::SWITCH),
     ("--gemv-groups", ""),
+    ("--gemv-col-lanes", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -741,6 +744,20 @@ fn gemv_set(
                 }
             }
             lab::set_gemv_groups(0);
+            // `gemv_coldot` on other column lanes (`lab::set_gemv_col_lanes`).
+            for k in list(&arg("--gemv-col-lanes", "")) {
+                if !coldot {
+                    continue;
+                }
+                lab::set_gemv_col_lanes(k as u32);
+                let s = time_gpu(ctx, reps, || call(&mut gy));
+                let tag = format!("collanes{k}");
+                row(copier, reps, &tag, "sgemv", &shape, &layout, bytes, &s);
+                if checked {
+                    gemv_check(host, f_order, t, &x, &gy, &tag);
+                }
+            }
+            lab::set_gemv_col_lanes(0);
             if checked {
                 call(&mut gy);
                 gemv_check(host, f_order, t, &x, &gy, "");

@@ -142,6 +142,26 @@ pub fn gemv_groups() -> u32 {
     GEMV_GROUPS.load(Ordering::Relaxed)
 }
 
+/// Column lanes of `gemv_coldot` (0: the driver's own).
+static GEMV_COL_LANES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Split a workgroup of `gemv_coldot` (sgemv and strmv where op(A)'s columns are contiguous:
+/// No-trans F order, Trans C order) over `lanes` column lanes (rounded up to a power of two,
+/// at most 256; process-wide), its other invocations over row units (fewer column lanes where
+/// op(A) has few row units). 0: the default, about 8 columns per lane, at most 4 lanes, so
+/// that a tall-skinny m×4 operator runs 1 column lane and 256 row units (each invocation
+/// loads 4 units, one after the other), and with `lanes` 4, 64 row units and one column per
+/// lane (each invocation loads one unit). For measuring the skinny shapes of issue 12. Results
+/// stay within the routines' metrics.
+pub fn set_gemv_col_lanes(lanes: u32) {
+    GEMV_COL_LANES.store(lanes, Ordering::Relaxed);
+}
+
+/// The bound set by [`set_gemv_col_lanes`] (0: none).
+pub fn gemv_col_lanes() -> u32 {
+    GEMV_COL_LANES.load(Ordering::Relaxed)
+}
+
 /// Threads of the large host copies (0: all of the copy pool's, the default).
 static COPY_THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

@@ -203,7 +203,13 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         // Row units per workgroup: 64 (1 KiB contiguous per column), more when there are few
         // columns, so that each invocation still has about 8 columns to load (a tall-skinny
         // m×4 operator runs 256 row units and one column lane), fewer when m is small.
-        let col_lanes = n.div_ceil(8).next_power_of_two().clamp(1, 4);
+        // The lab's `set_gemv_col_lanes` sets the column lanes instead (issue 12: the
+        // tall-skinny m×4 sgemv on this kernel read 0.67 of copy on the H200 at m = 2^23,
+        // against 0.96 for the row-contiguous one, whose invocations load one unit each).
+        let col_lanes = match crate::lab::gemv_col_lanes() {
+            0 => n.div_ceil(8).next_power_of_two().clamp(1, 4),
+            k => u64::from(k).next_power_of_two().clamp(1, 256),
+        };
         let lanes = units.next_power_of_two().clamp(1, 256 / col_lanes);
         let vec = a.rs == 1 && a.offset.is_multiple_of(4) && a.cs.rem_euclid(4) == 0;
         // A lane steps over 256 / lanes columns.

@@ -393,6 +393,37 @@ fn gemv_with_other_workgroup_targets() {
     }
 }
 
+/// sgemv where op(A)'s columns are contiguous (No-trans F, Trans C) on `gemv_coldot` with
+/// other column lanes (`lab::set_gemv_col_lanes`: 1, 4 and 256), tall-skinny to square, with
+/// chunks, against OpenBLAS.
+#[test]
+fn gemv_coldot_with_other_column_lanes() {
+    let _guard = lab_defaults();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        for lanes in [1u32, 4, 256] {
+            lab::set_gemv_col_lanes(lanes);
+            let shapes = [
+                (70_000usize, 4usize),
+                (4, 70_000),
+                (8193, 3),
+                (129, 257),
+                (1000, 1000),
+            ];
+            for (k, &(m, n)) in shapes.iter().enumerate() {
+                for (t, la) in [(Transpose::No, Layout::F), (Transpose::Yes, Layout::C)] {
+                    let (u, r) = (VLayout::Unit, VLayout::Reversed);
+                    crate::gemv::check_on(ctx(), k as u64, (m, n), t, 0.7, 0.9, la, u, r);
+                    crate::gemv::check_on(ctx(), k as u64, (m, n), t, 1.0, 0.0, la, u, u);
+                }
+            }
+        }
+    }));
+    lab::set_gemv_col_lanes(0);
+    if let Err(e) = r {
+        resume_unwind(e);
+    }
+}
+
 /// strmv on the same kernels: every triangle, transpose and diagonal, NaN in the other triangle
 /// (and on a unit diagonal), with chunks at n = 700.
 #[test]
