@@ -31,9 +31,9 @@
 //! without its loop bounding) `[--f64-legacy]` (the f64 Level 1 rows again on the first f64
 //! reductions, `lab::Driver::ReductionF64` at `Legacy`, as `LAB,legacy64,...` lines)
 //! `[--gemv-groups 1024,4096]` (each sgemv row again with the wide kernels aimed at that many
-//! workgroups, `lab::set_gemv_groups`, as `LAB,groups1024,...` lines, checked where the default
+//! workgroups, `lab::set_gemv_shape`, as `LAB,groups1024,...` lines, checked where the default
 //! is; none by default) `[--gemv-col-lanes 4,16]` (the rows where op(A)'s columns are
-//! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_col_lanes`, as
+//! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_shape`, as
 //! `LAB,collanes4,...` lines; none by default)
 
 extern crate blas_src;
@@ -733,9 +733,12 @@ fn gemv_set(
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
             }
             lab::set(Driver::Matvec, Variant::Auto);
-            // The wide kernels aimed at other workgroup counts (`lab::set_gemv_groups`).
+            // The wide kernels aimed at other workgroup counts (`lab::set_gemv_shape`).
             for g in list(&arg("--gemv-groups", "")) {
-                lab::set_gemv_groups(g as u32);
+                lab::set_gemv_shape(lab::GemvShape {
+                    groups: g as u32,
+                    col_lanes: 0,
+                });
                 let s = time_gpu(ctx, reps, || call(&mut gy));
                 let tag = format!("groups{g}");
                 row(copier, reps, &tag, "sgemv", &shape, &layout, bytes, &s);
@@ -743,13 +746,16 @@ fn gemv_set(
                     gemv_check(host, f_order, t, &x, &gy, &tag);
                 }
             }
-            lab::set_gemv_groups(0);
-            // `gemv_coldot` on other column lanes (`lab::set_gemv_col_lanes`).
+            lab::set_gemv_shape(lab::GemvShape::default());
+            // `gemv_coldot` on other column lanes (`lab::set_gemv_shape`).
             for k in list(&arg("--gemv-col-lanes", "")) {
                 if !coldot {
                     continue;
                 }
-                lab::set_gemv_col_lanes(k as u32);
+                lab::set_gemv_shape(lab::GemvShape {
+                    groups: 0,
+                    col_lanes: k as u32,
+                });
                 let s = time_gpu(ctx, reps, || call(&mut gy));
                 let tag = format!("collanes{k}");
                 row(copier, reps, &tag, "sgemv", &shape, &layout, bytes, &s);
@@ -757,7 +763,7 @@ fn gemv_set(
                     gemv_check(host, f_order, t, &x, &gy, &tag);
                 }
             }
-            lab::set_gemv_col_lanes(0);
+            lab::set_gemv_shape(lab::GemvShape::default());
             if checked {
                 call(&mut gy);
                 gemv_check(host, f_order, t, &x, &gy, "");

@@ -124,42 +124,42 @@ pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
 }
 
-/// Workgroups the wide sgemv kernels aim for (0: the driver's own, 2048).
-static GEMV_GROUPS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-
-/// Aim the wide matrix-vector kernels (`gemv_rowdot`, `gemv_coldot`: sgemv, strmv, and dgemv,
-/// dtrmv on them) at `groups` workgroups (process-wide; 0: the default, 2048) before they
-/// split the columns into chunks, each chunk's partial sums then added by a second dispatch
-/// (`gemv_finish`); fewer workgroups mean fewer chunks, and one chunk no second dispatch. For
-/// measuring that split's cost (issue 12: sgemv at n = 4096). Results stay within the
-/// routines' metrics (the chunks' loops stay below 16,384 trips: more chunks where needed).
-pub fn set_gemv_groups(groups: u32) {
-    GEMV_GROUPS.store(groups, Ordering::Relaxed);
+/// The shape of the wide matrix-vector kernels' grid (`gemv_rowdot`, `gemv_coldot`: sgemv,
+/// strmv, and dgemv, dtrmv on them), set by [`set_gemv_shape`]; 0 in a field: the driver's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GemvShape {
+    /// The workgroups the kernels aim for (default 2048) before they split the columns into
+    /// chunks, each chunk's partial sums then added by a second dispatch (`gemv_finish`):
+    /// fewer mean fewer chunks, and one chunk no second dispatch (sgemv at n = 4096 on row-
+    /// contiguous A runs 1024 row blocks, so 2 chunks by default and 1 from 1024 down). The
+    /// chunks' loops stay below 16,384 trips: more chunks where needed.
+    pub groups: u32,
+    /// The column lanes of `gemv_coldot` (op(A)'s columns contiguous: No-trans F order, Trans
+    /// C order), rounded up to a power of two, at most 256; its other invocations go over row
+    /// units (fewer column lanes where op(A) has few). By default about 8 columns per lane, at
+    /// most 4 lanes: a tall-skinny m×4 operator runs 1 column lane and 256 row units (each
+    /// invocation loads 4 units, one after the other); with 4, 64 row units and one column per
+    /// lane (each invocation loads one unit).
+    pub col_lanes: u32,
 }
 
-/// The target set by [`set_gemv_groups`] (0: none).
-pub fn gemv_groups() -> u32 {
-    GEMV_GROUPS.load(Ordering::Relaxed)
+static GEMV_SHAPE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Run the wide matrix-vector kernels on the grid `shape` (process-wide; the default,
+/// `GemvShape::default()`, is the driver's own), for measuring the split's cost at n = 4096
+/// and the skinny shapes of issue 12. Results stay within the routines' metrics.
+pub fn set_gemv_shape(shape: GemvShape) {
+    let packed = u64::from(shape.groups) | (u64::from(shape.col_lanes) << 32);
+    GEMV_SHAPE.store(packed, Ordering::Relaxed);
 }
 
-/// Column lanes of `gemv_coldot` (0: the driver's own).
-static GEMV_COL_LANES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-
-/// Split a workgroup of `gemv_coldot` (sgemv and strmv where op(A)'s columns are contiguous:
-/// No-trans F order, Trans C order) over `lanes` column lanes (rounded up to a power of two,
-/// at most 256; process-wide), its other invocations over row units (fewer column lanes where
-/// op(A) has few row units). 0: the default, about 8 columns per lane, at most 4 lanes, so
-/// that a tall-skinny m×4 operator runs 1 column lane and 256 row units (each invocation
-/// loads 4 units, one after the other), and with `lanes` 4, 64 row units and one column per
-/// lane (each invocation loads one unit). For measuring the skinny shapes of issue 12. Results
-/// stay within the routines' metrics.
-pub fn set_gemv_col_lanes(lanes: u32) {
-    GEMV_COL_LANES.store(lanes, Ordering::Relaxed);
-}
-
-/// The bound set by [`set_gemv_col_lanes`] (0: none).
-pub fn gemv_col_lanes() -> u32 {
-    GEMV_COL_LANES.load(Ordering::Relaxed)
+/// The shape set by [`set_gemv_shape`].
+pub fn gemv_shape() -> GemvShape {
+    let packed = GEMV_SHAPE.load(Ordering::Relaxed);
+    GemvShape {
+        groups: packed as u32,
+        col_lanes: (packed >> 32) as u32,
+    }
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

@@ -111,7 +111,7 @@ struct Spill {
 }
 
 /// Workgroups the wide kernels aim for before splitting the columns into chunks (a few per
-/// compute unit of a large GPU: the H200 has 132); the lab's [`crate::lab::set_gemv_groups`]
+/// compute unit of a large GPU: the H200 has 132); the lab's [`crate::lab::set_gemv_shape`]
 /// replaces it, to measure the split's cost (at n = 4096 the row-contiguous sgemv runs 1024 row
 /// blocks in 2 chunks, then `gemv_finish`; with 1024 or fewer, one chunk and no finish).
 const TARGET_GROUPS: u64 = 2048;
@@ -203,10 +203,10 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         // Row units per workgroup: 64 (1 KiB contiguous per column), more when there are few
         // columns, so that each invocation still has about 8 columns to load (a tall-skinny
         // m×4 operator runs 256 row units and one column lane), fewer when m is small.
-        // The lab's `set_gemv_col_lanes` sets the column lanes instead (issue 12: the
+        // The lab's `set_gemv_shape` sets the column lanes instead (issue 12: the
         // tall-skinny m×4 sgemv on this kernel read 0.67 of copy on the H200 at m = 2^23,
         // against 0.96 for the row-contiguous one, whose invocations load one unit each).
-        let col_lanes = match crate::lab::gemv_col_lanes() {
+        let col_lanes = match crate::lab::gemv_shape().col_lanes {
             0 => n.div_ceil(8).next_power_of_two().clamp(1, 4),
             k => u64::from(k).next_power_of_two().clamp(1, 256),
         };
@@ -224,7 +224,7 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
     // At least 8 steps per lane in a chunk; at most 16,384 (loop trip counts, DESIGN.md §3).
     let most = (n / (8 * step)).max(1);
     let least = n.div_ceil(16_384 * step);
-    let target = match crate::lab::gemv_groups() {
+    let target = match crate::lab::gemv_shape().groups {
         0 => TARGET_GROUPS,
         g => u64::from(g),
     };

@@ -43,8 +43,7 @@ pub(crate) enum Variant {
     Nrm2 = 2,
     /// Index of the first largest `|x_i|`, comparing bit patterns as integers (exact).
     Iamax = 3,
-    /// Index of the first largest `|x_i|`, comparing in `T` (NaN found from bit patterns):
-    /// idamax under the lab's `Legacy` ([`f64_legacy`]).
+    /// Index of the first largest `|x_i|`, comparing in `T` (NaN from bit patterns; Legacy).
     IamaxNative = 4,
     /// `Σ |x_i|` of f64 data in an extended format (i32 exponent, 64-bit integer mantissa)
     /// computed with integer arithmetic only.

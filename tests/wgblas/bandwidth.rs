@@ -8,7 +8,7 @@
 //! - sgemv: `gemv_rowdot` and `gemv_coldot` in each storage order (C, F, strided, reversed),
 //!   tall-skinny and short-wide, with and without column chunks, `vec4` and scalar, and the
 //!   legacy kernels, and the wide kernels aimed at other workgroup counts (lab
-//!   `set_gemv_groups`); strmv on the same kernels.
+//!   `set_gemv_shape`); strmv on the same kernels.
 //!
 //! The lab switches are process-wide: tests that set them hold `LAB` and reset them, and every
 //! variant computes within the metric, so other tests running meanwhile stay correct.
@@ -367,58 +367,31 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
     }
 }
 
-/// sgemv on the wide kernels aimed at other workgroup counts (`lab::set_gemv_groups`): 1 (one
-/// chunk wherever the loop bound allows: no finish pass) and 1,000,000 (as many chunks as
-/// the 8-steps-per-lane floor allows, then the finish pass), both orders and transposes.
+/// sgemv on the wide kernels' other grid shapes (`lab::set_gemv_shape`): aimed at 1
+/// workgroup (one chunk wherever the loop bound allows: no finish pass) and at 1,000,000 (as
+/// many chunks as the 8-steps-per-lane floor allows, then the finish pass); `gemv_coldot` on
+/// 1, 4 and 256 column lanes; tall-skinny to square, both orders and transposes, against
+/// OpenBLAS.
 #[test]
-fn gemv_with_other_workgroup_targets() {
+fn gemv_on_other_grid_shapes() {
+    let grids = [(1, 0), (1_000_000, 0), (0, 1), (0, 4), (0, 256)];
+    let shapes = [(3usize, 70_000usize), (70_000, 4), (129, 257), (1000, 1000)];
     let _guard = lab_defaults();
     let r = catch_unwind(AssertUnwindSafe(|| {
-        for groups in [1u32, 1_000_000] {
-            lab::set_gemv_groups(groups);
-            let shapes = [(3usize, 70_000usize), (70_000, 3), (129, 257), (1000, 1000)];
+        for (groups, col_lanes) in grids {
+            lab::set_gemv_shape(lab::GemvShape { groups, col_lanes });
             for (k, &(m, n)) in shapes.iter().enumerate() {
-                for t in [Transpose::No, Transpose::Yes] {
-                    for la in [Layout::C, Layout::F] {
-                        let (u, r) = (VLayout::Unit, VLayout::Reversed);
-                        crate::gemv::check_on(ctx(), k as u64, (m, n), t, 0.7, 0.9, la, u, r);
-                    }
-                }
-            }
-        }
-    }));
-    lab::set_gemv_groups(0);
-    if let Err(e) = r {
-        resume_unwind(e);
-    }
-}
-
-/// sgemv where op(A)'s columns are contiguous (No-trans F, Trans C) on `gemv_coldot` with
-/// other column lanes (`lab::set_gemv_col_lanes`: 1, 4 and 256), tall-skinny to square, with
-/// chunks, against OpenBLAS.
-#[test]
-fn gemv_coldot_with_other_column_lanes() {
-    let _guard = lab_defaults();
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        for lanes in [1u32, 4, 256] {
-            lab::set_gemv_col_lanes(lanes);
-            let shapes = [
-                (70_000usize, 4usize),
-                (4, 70_000),
-                (8193, 3),
-                (129, 257),
-                (1000, 1000),
-            ];
-            for (k, &(m, n)) in shapes.iter().enumerate() {
-                for (t, la) in [(Transpose::No, Layout::F), (Transpose::Yes, Layout::C)] {
+                for (t, la) in [Transpose::No, Transpose::Yes]
+                    .into_iter()
+                    .flat_map(|t| [(t, Layout::C), (t, Layout::F)])
+                {
                     let (u, r) = (VLayout::Unit, VLayout::Reversed);
                     crate::gemv::check_on(ctx(), k as u64, (m, n), t, 0.7, 0.9, la, u, r);
-                    crate::gemv::check_on(ctx(), k as u64, (m, n), t, 1.0, 0.0, la, u, u);
                 }
             }
         }
     }));
-    lab::set_gemv_col_lanes(0);
+    lab::set_gemv_shape(lab::GemvShape::default());
     if let Err(e) = r {
         resume_unwind(e);
     }

@@ -48,8 +48,17 @@ fn from_words(hi: u32, lo: u32) -> f64 {
     f64::from_bits((u64::from(hi) << 32) | u64::from(lo))
 }
 
+/// n copies of `v` but at the positions `at`.
+fn filled(n: usize, v: f64, at: &[(usize, f64)]) -> Array1<f64> {
+    let mut x = Array1::from_elem(n, v);
+    for &(i, e) in at {
+        x[i] = e;
+    }
+    x
+}
+
 /// dnrm2 of `x` within its ULP threshold of `want` (the exact norm, rounded once).
-fn nrm2_is(x: &Vector<f64>, want: f64, what: &str) {
+fn nrm2_is(x: &StoredVec<f64>, want: f64, what: &str) {
     let got = blas::dnrm2(ctx(), x.view()).unwrap();
     let u = ulp_distance_f64(got, want) as f64;
     describe::passes("dnrm2", u, &format!("{what}: {got:e} vs {want:e}"));
@@ -64,50 +73,42 @@ fn f64_reductions_special_values_every_path() {
             for &n in &[4099usize, 100_003] {
                 for l in [VLayout::Unit, VLayout::Step2] {
                     let what = format!("{v:?} on {d:?}, n={n} {l:?}");
-                    let mut x = Array1::from_elem(n, 0.5f64);
                     // A NaN seen only in the low word (high word that of +Inf), then a quiet
                     // NaN in the tail; an Inf and a larger number before both.
-                    x[n - 1] = f64::NAN;
-                    x[2050] = from_words(0x7ff0_0000, 1);
-                    x[7] = f64::INFINITY;
+                    let nan_lo = from_words(0x7ff0_0000, 1);
+                    let inf = f64::INFINITY;
+                    let mut x = filled(n, 0.5, &[(n - 1, f64::NAN), (2050, nan_lo), (7, inf)]);
                     x[9] = -3.0;
-                    let xs = Vector::new(&x, l);
+                    let xs = StoredVec::new(&x, l);
                     assert_eq!(blas::idamax(ctx(), xs.view()).unwrap(), 2050, "{what}");
                     assert!(blas::dasum(ctx(), xs.view()).unwrap().is_nan(), "{what}");
                     assert!(blas::dnrm2(ctx(), xs.view()).unwrap().is_nan(), "{what}");
-                    let ones = Array1::from_elem(n, 1.0f64);
-                    let os = Vector::new(&ones, l);
+                    let os = StoredVec::new(&filled(n, 1.0, &[]), l);
                     let dot = blas::ddot(ctx(), xs.view(), os.view()).unwrap();
                     assert!(dot.is_nan(), "{what}");
                     // Inf without NaN: dnrm2 and dasum +Inf, idamax the first Inf; 0·Inf is NaN
                     // (no zero-skip).
                     x[n - 1] = 0.5;
                     x[2050] = -f64::INFINITY;
-                    let xs = Vector::new(&x, l);
+                    let xs = StoredVec::new(&x, l);
                     assert_eq!(blas::idamax(ctx(), xs.view()).unwrap(), 7, "{what}");
                     assert_eq!(blas::dasum(ctx(), xs.view()).unwrap(), f64::INFINITY);
                     assert_eq!(blas::dnrm2(ctx(), xs.view()).unwrap(), f64::INFINITY);
-                    let mut z = Array1::from_elem(n, 1.0f64);
-                    z[7] = 0.0;
-                    z[2050] = 0.0;
-                    let zs = Vector::new(&z, l);
+                    let zs = StoredVec::new(&filled(n, 1.0, &[(7, 0.0), (2050, 0.0)]), l);
                     assert!(blas::ddot(ctx(), xs.view(), zs.view()).unwrap().is_nan());
                     // Ties to the lowest index; magnitudes that differ only in the low word.
-                    let mut t = Array1::from_elem(n, 0.5f64);
-                    t[n - 2] = -(1.0 + f64::EPSILON);
-                    t[3000] = 1.0 + f64::EPSILON;
-                    t[5] = 1.0;
-                    let ts = Vector::new(&t, l);
+                    let e = 1.0 + f64::EPSILON;
+                    let t = filled(n, 0.5, &[(n - 2, -e), (3000, e), (5, 1.0)]);
+                    let ts = StoredVec::new(&t, l);
                     assert_eq!(blas::idamax(ctx(), ts.view()).unwrap(), 3000, "{what}");
                     // dnrm2's bands: one element just above tbig = 2^486 (its high word that
                     // of 2^486, low word 1), the rest medium; then all below tsml = 2^-511.
                     let big = from_words(0x5e50_0000, 1);
-                    let mut b = Array1::from_elem(n, 0.5f64);
-                    b[n / 2 + 1] = big;
-                    nrm2_is(&Vector::new(&b, l), big, &what);
+                    let b = filled(n, 0.5, &[(n / 2 + 1, big)]);
+                    nrm2_is(&StoredVec::new(&b, l), big, &what);
                     let tiny = 1e-300f64;
-                    let s = Array1::from_elem(n, tiny);
-                    nrm2_is(&Vector::new(&s, l), (n as f64).sqrt() * tiny, &what);
+                    let s = filled(n, tiny, &[]);
+                    nrm2_is(&StoredVec::new(&s, l), (n as f64).sqrt() * tiny, &what);
                 }
             }
         });
