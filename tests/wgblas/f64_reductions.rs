@@ -61,7 +61,8 @@ fn filled(n: usize, v: f64, at: &[(usize, f64)]) -> Array1<f64> {
 fn nrm2_is(x: &StoredVec<f64>, want: f64, what: &str) {
     let got = blas::dnrm2(ctx(), x.view()).unwrap();
     let u = ulp_distance_f64(got, want) as f64;
-    describe::passes("dnrm2", u, &format!("{what}: {got:e} vs {want:e}"));
+    let spec = describe::spec::<Nrm2, f64>();
+    assert!(spec.passes(u), "dnrm2 {what}: {got:e} vs {want:e}, {u} ULP");
 }
 
 /// First NaN, ties, Inf and the band edges of dnrm2 on every path, in the `vec4` body, in the
@@ -141,7 +142,10 @@ fn f64_reductions_long_loops_every_path() {
                 assert_eq!(blas::idamax(ctx(), &x).unwrap(), n - 1, "{what}");
                 let got = blas::dnrm2(ctx(), &x).unwrap();
                 let u = ulp_distance_f64(got, ((n + 3) as f64).sqrt()) as f64;
-                describe::passes("dnrm2", u, &what);
+                assert!(
+                    describe::spec::<Nrm2, f64>().passes(u),
+                    "dnrm2 {what}: {u} ULP"
+                );
             }));
             lab::set(d, Variant::Auto);
             lab::set_reduction_groups(0);
