@@ -27,7 +27,13 @@
 //! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks auto|0|1|2]` (the
 //! shader modules' runtime checks, `lab::set_shader_checks`: auto, the crate's choice per
 //! shader, the default; 0, wgpu's checked mode; 1, without naga's index clamps; 2, also
-//! without its loop bounding)
+//! without its loop bounding) `[--f64-legacy]` (the f64 Level 1 rows again on the first f64
+//! reductions, `lab::Driver::ReductionF64` at `Legacy`, as `LAB,legacy64,...` lines)
+//! `[--gemv-groups 1024,4096]` (each sgemv row again with the wide kernels aimed at that many
+//! workgroups, `lab::set_gemv_shape`, as `LAB,groups1024,...` lines, checked where the default
+//! is; none by default) `[--gemv-col-lanes 4,16]` (the rows where op(A)'s columns are
+//! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_shape`, as
+//! `LAB,collanes4,...` lines; none by default)
 
 extern crate blas_src;
 
@@ -65,6 +71,9 @@ const FLAGS: &[(&str, &str)] = &[
     ("--l1", "20,26"),
     ("--reduction-groups", "0"),
     ("--checks", "auto"),
+    ("--f64-legacy", args::SWITCH),
+    ("--gemv-groups", ""),
+    ("--gemv-col-lanes", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -471,7 +480,14 @@ fn set_all(v: Variant) {
     }
 }
 
-fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: bool) {
+fn level1(
+    ctx: &Context,
+    copier: &mut Copier,
+    logn: usize,
+    reps: usize,
+    lab_on: bool,
+    f64_legacy: bool,
+) {
     let n = 1usize << logn;
     let shape = format!("n={n}");
     // The operands of the Level 1 descriptions for a contiguous case of length n: x and y as
@@ -563,40 +579,67 @@ fn level1(ctx: &Context, copier: &mut Copier, logn: usize, reps: usize, lab_on: 
         });
         row(copier, reps, tag, "srotm", &shape, "-", 4.0 * f, &s);
         if v == Variant::Auto {
-            let s = time_gpu_reading(ctx, reps, || {
-                std::hint::black_box(blas::idamax(ctx, &gx64).unwrap());
-            });
-            row(copier, reps, tag, "idamax", &shape, "-", 2.0 * f, &s);
-            let s = time_gpu_reading(ctx, reps, || {
-                std::hint::black_box(blas::dasum(ctx, &gx64).unwrap());
-            });
-            row(copier, reps, tag, "dasum", &shape, "-", 2.0 * f, &s);
-            if ctx.native_f64() {
-                // ddot (16n bytes) and daxpy (24n bytes) on f64 data.
-                let y64 = ops64.y.clone();
-                let gy64 = ctx.upload_vector(&y64).unwrap();
-                let mut wy64 = ctx.upload_vector(&y64).unwrap();
-                let d = blas::ddot(ctx, &gx64, &gy64).unwrap();
-                let got = ndarray::arr1(&[d]).into_dyn();
-                check::<dot::Dot, f64>(&format!("ddot,{shape}"), "", &case, &ops64, got.view());
-                let s = time_gpu(ctx, reps, || {
-                    std::hint::black_box(wgblas::resident::ddot(ctx, &gx64, &gy64).unwrap());
-                });
-                row(copier, reps, tag, "ddot", &shape, "-", 4.0 * f, &s);
-                let s = time_gpu(ctx, reps, || {
-                    blas::daxpy(ctx, 0.5, &gx64, &mut wy64).unwrap()
-                });
-                row(copier, reps, tag, "daxpy", &shape, "-", 6.0 * f, &s);
-                // dnrm2 (8n bytes, read back like idamax; a second pass only where elements
-                // lie outside LAPACK's medium band, none here).
-                let s = time_gpu_reading(ctx, reps, || {
-                    std::hint::black_box(blas::dnrm2(ctx, &gx64).unwrap());
-                });
-                row(copier, reps, tag, "dnrm2", &shape, "-", 2.0 * f, &s);
+            let f64_paths: &[(Variant, &str)] = if f64_legacy {
+                &[(Variant::Auto, "auto"), (Variant::Legacy, "legacy64")]
+            } else {
+                &[(Variant::Auto, "auto")]
+            };
+            for &(fv, ftag) in f64_paths {
+                lab::set(Driver::ReductionF64, fv);
+                level1_f64(ctx, copier, reps, ftag, &case, &ops64, &gx64);
             }
+            lab::set(Driver::ReductionF64, Variant::Auto);
         }
     }
     set_all(Variant::Auto);
+}
+
+/// The f64 rows of [`level1`] (idamax, dasum; with `SHADER_F64` ddot, daxpy, dnrm2) on the
+/// operands of `case` (`ops64`, x uploaded as `gx64`), tagged `tag`.
+fn level1_f64(
+    ctx: &Context,
+    copier: &mut Copier,
+    reps: usize,
+    tag: &str,
+    case: &Case,
+    ops64: &Ops<f64>,
+    gx64: &GpuVector<f64>,
+) {
+    let n = ops64.x.len();
+    let shape = format!("n={n}");
+    let f = n as f64 * 4.0;
+    let s = time_gpu_reading(ctx, reps, || {
+        std::hint::black_box(blas::idamax(ctx, gx64).unwrap());
+    });
+    row(copier, reps, tag, "idamax", &shape, "-", 2.0 * f, &s);
+    let s = time_gpu_reading(ctx, reps, || {
+        std::hint::black_box(blas::dasum(ctx, gx64).unwrap());
+    });
+    row(copier, reps, tag, "dasum", &shape, "-", 2.0 * f, &s);
+    if ctx.native_f64() {
+        // ddot (16n bytes) and daxpy (24n bytes) on f64 data.
+        let y64 = ops64.y.clone();
+        let gy64 = ctx.upload_vector(&y64).unwrap();
+        let mut wy64 = ctx.upload_vector(&y64).unwrap();
+        let d = blas::ddot(ctx, gx64, &gy64).unwrap();
+        let got = ndarray::arr1(&[d]).into_dyn();
+        let check_tag = if tag == "auto" { "" } else { tag };
+        check::<dot::Dot, f64>(&format!("ddot,{shape}"), check_tag, case, ops64, got.view());
+        let s = time_gpu(ctx, reps, || {
+            std::hint::black_box(wgblas::resident::ddot(ctx, gx64, &gy64).unwrap());
+        });
+        row(copier, reps, tag, "ddot", &shape, "-", 4.0 * f, &s);
+        let s = time_gpu(ctx, reps, || {
+            blas::daxpy(ctx, 0.5, gx64, &mut wy64).unwrap()
+        });
+        row(copier, reps, tag, "daxpy", &shape, "-", 6.0 * f, &s);
+        // dnrm2 (8n bytes, read back like idamax; a second pass only where elements
+        // lie outside LAPACK's medium band, none here).
+        let s = time_gpu_reading(ctx, reps, || {
+            std::hint::black_box(blas::dnrm2(ctx, gx64).unwrap());
+        });
+        row(copier, reps, tag, "dnrm2", &shape, "-", 2.0 * f, &s);
+    }
 }
 
 fn trans_name(t: Transpose) -> &'static str {
@@ -608,6 +651,33 @@ fn trans_name(t: Transpose) -> &'static str {
 
 /// sgemv on `a` (C order, m×n as stored) and on its F-order transpose view, both transposes.
 #[allow(clippy::too_many_arguments)]
+/// sgemv's description's measure of `gy` (after a call on `host`, as C order or its F-order
+/// transpose, `t`, x, y unread under beta = 0), against OpenBLAS, as a `CHECK` line.
+fn gemv_check(
+    host: &Array2<f32>,
+    f_order: bool,
+    t: Transpose,
+    x: &Array1<f32>,
+    gy: &GpuVector<'_>,
+    tag: &str,
+) {
+    let stored = if f_order { host.t() } else { host.view() };
+    let (sm, sn) = stored.dim();
+    let m = if t == Transpose::No { sm } else { sn };
+    let got = gy.to_array().unwrap().into_dyn();
+    let a = stored.as_standard_layout().into_owned();
+    let ops = Ops::vecs(a, x.clone(), Array1::from_elem(m, f32::NAN));
+    let case = Case::new(7, m, x.len()).flags(Uplo::Upper, t, Diag::NonUnit);
+    let layout = format!("{}-{}", trans_name(t), if f_order { "F" } else { "C" });
+    check::<gemv::Gemv, f32>(
+        &format!("sgemv,{sm}x{sn},{layout}"),
+        tag,
+        &case,
+        &ops,
+        got.view(),
+    );
+}
+
 fn gemv_set(
     ctx: &Context,
     copier: &mut Copier,
@@ -651,22 +721,40 @@ fn gemv_set(
                 row(copier, reps, tag, "sgemv", &shape, &layout, bytes, &s);
             }
             lab::set(Driver::Matvec, Variant::Auto);
+            // The wide kernels aimed at other workgroup counts (`lab::set_gemv_shape`).
+            for g in list(&arg("--gemv-groups", "")) {
+                lab::set_gemv_shape(lab::GemvShape {
+                    groups: g as u32,
+                    col_lanes: 0,
+                });
+                let s = time_gpu(ctx, reps, || call(&mut gy));
+                let tag = format!("groups{g}");
+                row(copier, reps, &tag, "sgemv", &shape, &layout, bytes, &s);
+                if checked {
+                    gemv_check(host, f_order, t, &x, &gy, &tag);
+                }
+            }
+            lab::set_gemv_shape(lab::GemvShape::default());
+            // `gemv_coldot` on other column lanes (`lab::set_gemv_shape`).
+            for k in list(&arg("--gemv-col-lanes", "")) {
+                if !coldot {
+                    continue;
+                }
+                lab::set_gemv_shape(lab::GemvShape {
+                    groups: 0,
+                    col_lanes: k as u32,
+                });
+                let s = time_gpu(ctx, reps, || call(&mut gy));
+                let tag = format!("collanes{k}");
+                row(copier, reps, &tag, "sgemv", &shape, &layout, bytes, &s);
+                if checked {
+                    gemv_check(host, f_order, t, &x, &gy, &tag);
+                }
+            }
+            lab::set_gemv_shape(lab::GemvShape::default());
             if checked {
-                // sgemv's description's measure on these operands (the matrix as passed, x,
-                // y unread under beta = 0), against OpenBLAS.
                 call(&mut gy);
-                let got = gy.to_array().unwrap().into_dyn();
-                let stored = if f_order { host.t() } else { host.view() };
-                let a = stored.as_standard_layout().into_owned();
-                let ops = Ops::vecs(a, x.clone(), Array1::from_elem(m, f32::NAN));
-                let case = Case::new(7, m, n).flags(Uplo::Upper, t, Diag::NonUnit);
-                check::<gemv::Gemv, f32>(
-                    &format!("sgemv,{shape},{layout}"),
-                    "",
-                    &case,
-                    &ops,
-                    got.view(),
-                );
+                gemv_check(host, f_order, t, &x, &gy, "");
             }
         }
     }
@@ -1094,6 +1182,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let sets = arg("--sets", "l1,l2");
     let lab_on = sets.contains("lab");
+    let f64_legacy = arg("--f64-legacy", args::SWITCH) == "1";
     let ctx = Context::shared()?;
     ctx.set_profiling(true);
     // The lab's cap on the single-pass reductions' workgroups (0: the driver's 1024).
@@ -1116,7 +1205,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
     if sets.contains("l1") {
         for logn in list(&arg("--l1", "20,26")) {
-            level1(ctx, &mut copier, logn, reps, lab_on);
+            level1(ctx, &mut copier, logn, reps, lab_on, f64_legacy);
         }
     }
     let lab2 = if sets.contains("lab-l2") {

@@ -40,9 +40,10 @@ pub enum Variant {
 /// Which driver a switch applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Driver {
-    /// sdot, sasum, snrm2, isamax (f32 reductions; every single pass zeroes its counter of
+    /// sdot, sasum, snrm2, isamax and their f64 twins (every single pass zeroes its counter of
     /// finished workgroups by a one-invocation dispatch before it, in the same compute pass,
-    /// instead of a clear command on its scratch buffer; `Legacy`, two passes, clears).
+    /// instead of a clear command on its scratch buffer; `Legacy`, two passes, clears;
+    /// `Scalar`: no `vec4` loads). `Legacy` here also selects [`Driver::ReductionF64`]'s.
     Reduction = 0,
     /// saxpy, scopy, sswap, sscal, srot, srotm.
     Elementwise = 1,
@@ -61,9 +62,18 @@ pub enum Driver {
     /// calls records in one compute pass with no copy; `Legacy`, copied into the dispatch's
     /// params slot just before it runs (a copy command, which ends the compute pass).
     DeviceScalar = 5,
+    /// ddot, dasum, dnrm2 and idamax (f64 data, with or without `SHADER_F64`): `Legacy`, the
+    /// first kernels, two passes with one term per invocation and loop iteration (idamax
+    /// comparing in f64 where the adapter has it), the scratch cleared; every other variant,
+    /// the f32 reductions' loops (`vec4` loads of unit-stride operands, 4 in flight): idamax
+    /// on its exact integer keys in the single pass, ddot, dasum and dnrm2's bands split in a
+    /// partial dispatch and `final_sum` (an f64 cannot pass through the single pass's `u32`
+    /// atomics). The fallback's dasum (no `SHADER_F64`) stays on the two passes.
+    ReductionF64 = 6,
 }
 
-static SWITCHES: [AtomicU8; 6] = [
+static SWITCHES: [AtomicU8; 7] = [
+    AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
     AtomicU8::new(0),
@@ -127,6 +137,44 @@ pub fn set_one_dispatch_below(n: u32) {
 /// The length set by [`set_one_dispatch_below`] (0: never).
 pub fn one_dispatch_below() -> u32 {
     ONE_DISPATCH_BELOW.load(Ordering::Relaxed)
+}
+
+/// The shape of the wide matrix-vector kernels' grid (`gemv_rowdot`, `gemv_coldot`: sgemv,
+/// strmv, and dgemv, dtrmv on them), set by [`set_gemv_shape`]; 0 in a field: the driver's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GemvShape {
+    /// The workgroups the kernels aim for (default 2048) before they split the columns into
+    /// chunks, each chunk's partial sums then added by a second dispatch (`gemv_finish`):
+    /// fewer mean fewer chunks, and one chunk no second dispatch (sgemv at n = 4096 on row-
+    /// contiguous A runs 1024 row blocks, so 2 chunks by default and 1 from 1024 down). The
+    /// chunks' loops stay below 16,384 trips: more chunks where needed.
+    pub groups: u32,
+    /// The column lanes of `gemv_coldot` (op(A)'s columns contiguous: No-trans F order, Trans
+    /// C order), rounded up to a power of two, at most 256; its other invocations go over row
+    /// units (fewer column lanes where op(A) has few). By default about 8 columns per lane, at
+    /// most 4 lanes: a tall-skinny m×4 operator runs 1 column lane and 256 row units (each
+    /// invocation loads 4 units, one after the other); with 4, 64 row units and one column per
+    /// lane (each invocation loads one unit).
+    pub col_lanes: u32,
+}
+
+static GEMV_SHAPE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Run the wide matrix-vector kernels on the grid `shape` (process-wide; the default,
+/// `GemvShape::default()`, is the driver's own), for measuring the split's cost at n = 4096
+/// and the skinny shapes of issue 12. Results stay within the routines' metrics.
+pub fn set_gemv_shape(shape: GemvShape) {
+    let packed = u64::from(shape.groups) | (u64::from(shape.col_lanes) << 32);
+    GEMV_SHAPE.store(packed, Ordering::Relaxed);
+}
+
+/// The shape set by [`set_gemv_shape`].
+pub fn gemv_shape() -> GemvShape {
+    let packed = GEMV_SHAPE.load(Ordering::Relaxed);
+    GemvShape {
+        groups: packed as u32,
+        col_lanes: (packed >> 32) as u32,
+    }
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

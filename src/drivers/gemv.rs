@@ -111,7 +111,9 @@ struct Spill {
 }
 
 /// Workgroups the wide kernels aim for before splitting the columns into chunks (a few per
-/// compute unit of a large GPU: the H200 has 132).
+/// compute unit of a large GPU: the H200 has 132); the lab's [`crate::lab::set_gemv_shape`]
+/// replaces it, to measure the split's cost (at n = 4096 the row-contiguous sgemv runs 1024 row
+/// blocks in 2 chunks, then `gemv_finish`; with 1024 or fewer, one chunk and no finish).
 const TARGET_GROUPS: u64 = 2048;
 
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
@@ -201,7 +203,13 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
         // Row units per workgroup: 64 (1 KiB contiguous per column), more when there are few
         // columns, so that each invocation still has about 8 columns to load (a tall-skinny
         // m×4 operator runs 256 row units and one column lane), fewer when m is small.
-        let col_lanes = n.div_ceil(8).next_power_of_two().clamp(1, 4);
+        // The lab's `set_gemv_shape` sets the column lanes instead (issue 12: the
+        // tall-skinny m×4 sgemv on this kernel read 0.67 of copy on the H200 at m = 2^23,
+        // against 0.96 for the row-contiguous one, whose invocations load one unit each).
+        let col_lanes = match crate::lab::gemv_shape().col_lanes {
+            0 => n.div_ceil(8).next_power_of_two().clamp(1, 4),
+            k => u64::from(k).next_power_of_two().clamp(1, 256),
+        };
         let lanes = units.next_power_of_two().clamp(1, 256 / col_lanes);
         let vec = a.rs == 1 && a.offset.is_multiple_of(4) && a.cs.rem_euclid(4) == 0;
         // A lane steps over 256 / lanes columns.
@@ -216,7 +224,11 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
     // At least 8 steps per lane in a chunk; at most 16,384 (loop trip counts, DESIGN.md §3).
     let most = (n / (8 * step)).max(1);
     let least = n.div_ceil(16_384 * step);
-    let chunks = TARGET_GROUPS.div_ceil(row_blocks).clamp(1, most).max(least);
+    let target = match crate::lab::gemv_shape().groups {
+        0 => TARGET_GROUPS,
+        g => u64::from(g),
+    };
+    let chunks = target.div_ceil(row_blocks).clamp(1, most).max(least);
     let chunk = n.div_ceil(chunks).div_ceil(4) * 4;
     Kernel::Wide {
         coldot,

@@ -1,5 +1,6 @@
-//! Reduction Level 1 driver (`wgsl/level1/reduction.wgsl`): a grid-stride partial pass and a
-//! one-workgroup final pass, tree (pairwise) combination in both, in one submission.
+//! Reduction Level 1 driver (`wgsl/level1/reduction.wgsl`): a grid-stride pass with a
+//! last-workgroup finish, or a grid-stride partial pass and a one-workgroup final pass ([`Path`]),
+//! tree (pairwise) combination in both, in one submission.
 //!
 //! Every reduction carries the same 48-byte accumulator (`Acc` in the shader); the shader's `OP`
 //! override picks the term and the combination (a sum, Blue's three sums of squares, an argmax,
@@ -11,10 +12,11 @@
 use crate::context::{Context, Elem};
 use crate::error::Result;
 use crate::launch::Dispatch;
-use crate::layout::{Precision, VecOperand};
+use crate::layout::VecOperand;
 
 mod ext;
-use ext::ext_to_f64;
+mod total;
+pub(crate) use total::{Reduce, Total, NRM2_BIG, NRM2_INF, NRM2_NAN, NRM2_SMALL};
 
 super::shader!(SHADER, REDUCTION);
 
@@ -41,7 +43,7 @@ pub(crate) enum Variant {
     Nrm2 = 2,
     /// Index of the first largest `|x_i|`, comparing bit patterns as integers (exact).
     Iamax = 3,
-    /// Index of the first largest `|x_i|`, comparing in `T` (NaN found from bit patterns).
+    /// Index of the first largest `|x_i|`, comparing in `T` (NaN from bit patterns; Legacy).
     IamaxNative = 4,
     /// `Σ |x_i|` of f64 data in an extended format (i32 exponent, 64-bit integer mantissa)
     /// computed with integer arithmetic only.
@@ -79,31 +81,68 @@ struct Params {
     slot: u32,
 }
 
-/// How a reduction runs: one pass with a last-workgroup finish (f32 data, `OP` 0–4), reading
-/// `x` (and `y`) as `vec4` where both have unit stride and offsets that are multiples of 4; or
-/// the two passes (`partial_sums`, `final_sum`) otherwise (f64 data, the extended dasum).
+/// How a reduction runs: one pass with a last-workgroup finish where every word of its
+/// accumulator is a `u32` (f32 data, `OP` 0–4; idamax's exact integer keys, `OP` 3 on f64 data),
+/// reading `x` (and `y`) as `vec4` where both have unit stride and offsets that are multiples
+/// of 4; the same loops split in two dispatches where the accumulator holds an f64 (ddot, dasum,
+/// dnrm2's bands: `partial_vec4` or `partial_single`, then `final_sum`; WGSL has no f64
+/// bitcast, so an f64 cannot pass through the single pass's `u32` atomics); or the first
+/// two passes (`partial_sums`, one term per invocation and loop iteration, then `final_sum`)
+/// for the extended dasum of the fallback, and under the lab's `Legacy`
+/// ([`crate::lab::Driver::Reduction`] for every type, [`crate::lab::Driver::ReductionF64`] for
+/// f64 data, where idamax then compares in f64: [`Variant::IamaxNative`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Path {
     TwoPass,
     Single,
     SingleVec4,
+    Split,
+    SplitVec4,
+}
+
+/// Whether f64 data runs the first two-pass reductions (the lab's `Legacy` on
+/// [`crate::lab::Driver::Reduction`] or [`crate::lab::Driver::ReductionF64`]).
+pub(crate) fn f64_legacy() -> bool {
+    use crate::lab::{get, Driver, Variant::Legacy};
+    get(Driver::Reduction) == Legacy || get(Driver::ReductionF64) == Legacy
 }
 
 impl Path {
     fn of(kind: Instance, x: Option<(&VecOperand, &VecOperand)>) -> Path {
-        let single = kind.elem == Elem::F32 && kind.words == 1 && kind.variant != Variant::AsumExt;
-        if !single {
+        let atomic = kind.variant != Variant::AsumExt
+            && ((kind.elem == Elem::F32 && kind.words == 1)
+                || (kind.variant == Variant::Iamax && kind.words == 2));
+        let split = kind.elem == Elem::F64 && kind.variant != Variant::Iamax;
+        if !(atomic || split) || (kind.words == 2 && f64_legacy()) {
             return Path::TwoPass;
         }
         let aligned = |v: &VecOperand| v.inc == 1 && v.offset.is_multiple_of(4);
-        match crate::lab::get(crate::lab::Driver::Reduction) {
+        let vec4 = match crate::lab::get(crate::lab::Driver::Reduction) {
             crate::lab::Variant::Legacy => return Path::TwoPass,
-            crate::lab::Variant::Scalar => return Path::Single,
-            crate::lab::Variant::Auto | crate::lab::Variant::Experimental => {}
+            crate::lab::Variant::Scalar => false,
+            crate::lab::Variant::Auto | crate::lab::Variant::Experimental => {
+                matches!(x, Some((x, y)) if aligned(x) && aligned(y) && x.len >= 4)
+            }
+        };
+        match (atomic, vec4) {
+            (true, true) => Path::SingleVec4,
+            (true, false) => Path::Single,
+            (false, true) => Path::SplitVec4,
+            (false, false) => Path::Split,
         }
-        match x {
-            Some((x, y)) if aligned(x) && aligned(y) && x.len >= 4 => Path::SingleVec4,
-            _ => Path::Single,
+    }
+
+    /// Whether the path runs the single pass (its scratch's counter zeroed by a dispatch).
+    fn single(self) -> bool {
+        matches!(self, Path::Single | Path::SingleVec4)
+    }
+
+    /// The entry of the partial dispatch of a path that ends in `final_sum`.
+    fn partial_entry(self) -> &'static str {
+        match self {
+            Path::Split => "partial_single",
+            Path::SplitVec4 => "partial_vec4",
+            _ => "partial_sums",
         }
     }
 
@@ -115,14 +154,14 @@ impl Path {
         let n = n as u64;
         match self {
             Path::TwoPass => n.div_ceil(WG),
-            Path::Single => n.div_ceil(WG * 4),
-            Path::SingleVec4 => (n / 4).div_ceil(WG * 4),
+            Path::Single | Path::Split => n.div_ceil(WG * 4),
+            Path::SingleVec4 | Path::SplitVec4 => (n / 4).div_ceil(WG * 4),
         }
         .clamp(1, lab_cap(self)) as u32
     }
 }
 
-/// [`MAX_GROUPS`], or for a single pass [`MAX_SINGLE_GROUPS`] or the lab's cap
+/// [`MAX_GROUPS`], or for the single pass and its split form [`MAX_SINGLE_GROUPS`] or the lab's cap
 /// ([`crate::lab::set_reduction_groups`], at most [`MAX_GROUPS`]).
 fn lab_cap(path: Path) -> u64 {
     match (path, u64::from(crate::lab::reduction_groups())) {
@@ -145,7 +184,8 @@ pub(crate) struct Scratch {
     /// n = 2^20 from 499 to 1073 GB/s and at 2^26 from 4013 to 4209, sasum at 2^26 from 3457
     /// to 3909 (`benches/results/2026-12-02-s7/q1/l12.log`). Every word the total is decoded
     /// from is written by the pass: each workgroup stores its accumulator's words of `OP`, the
-    /// last one the total's. The two-pass path (lab `Legacy`, segmented operands) clears.
+    /// last one the total's. The split paths write every slot they read and neither clear
+    /// nor count; the two-pass path (lab `Legacy`, the fallback's dasum) clears.
     counter: bool,
 }
 
@@ -154,9 +194,9 @@ impl Scratch {
         let path = Path::of(kind, x);
         let groups = path.groups(x.map_or(0, |(x, _)| x.len));
         let bytes = (groups as u64 + 2) * ACC_WORDS as u64 * 4;
-        let counter = x.is_some() && path != Path::TwoPass;
+        let counter = x.is_some() && path.single();
         Scratch {
-            buffer: if counter {
+            buffer: if x.is_some() && path != Path::TwoPass {
                 ctx.scratch(bytes)
             } else {
                 ctx.zeroed(bytes)
@@ -172,119 +212,6 @@ impl Scratch {
         (self.groups as usize + 1) * ACC_WORDS
     }
 }
-
-/// The final accumulator, as the shader's `Acc`: `t: T` at word 0, `f: vec3<f32>` at word 4,
-/// `k: vec4<u32>` at word 8.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Total([u32; ACC_WORDS]);
-
-impl Total {
-    /// `t` of an f32 reduction.
-    pub fn t_f32(&self) -> f32 {
-        f32::from_bits(self.0[0])
-    }
-
-    /// `t` of an f64 reduction.
-    pub fn t_f64(&self) -> f64 {
-        f64::from_bits(u64::from(self.0[0]) | (u64::from(self.0[1]) << 32))
-    }
-
-    /// The index of an iamax reduction.
-    pub fn index(&self) -> usize {
-        self.0[10] as usize
-    }
-
-    /// The norm finished by the nrm2 final pass (its f32 bits in `k.w`).
-    pub fn nrm2(&self) -> f32 {
-        f32::from_bits(self.0[11])
-    }
-
-    /// The flags of a dnrm2 band pass (`k.x`): [`NRM2_INF`], [`NRM2_NAN`], [`NRM2_BIG`],
-    /// [`NRM2_SMALL`].
-    pub fn nrm2_flags(&self) -> u32 {
-        self.0[8]
-    }
-
-    /// The extended sum of [`Variant::AsumExt`], rounded once to the nearest f64.
-    pub fn ext_f64(&self) -> f64 {
-        let [e, hi, lo, flags] = [self.0[8], self.0[9], self.0[10], self.0[11]];
-        if flags & 2 != 0 {
-            f64::NAN
-        } else if flags & 1 != 0 {
-            f64::INFINITY
-        } else {
-            ext_to_f64((u64::from(hi) << 32) | u64::from(lo), e as i32)
-        }
-    }
-}
-
-/// The element types of the reduction routines: which instance computes a reduction of their
-/// elements, and how its total reads.
-pub(crate) trait Reduce: Precision {
-    /// The instance that computes `variant` ([`Variant::Dot`], [`Variant::Asum`] or
-    /// [`Variant::Iamax`]) over elements of this type on `ctx`. In f64 without `SHADER_F64`,
-    /// asum and iamax run their exact integer forms ([`Variant::AsumExt`], the bit-pattern
-    /// [`Variant::Iamax`]) on the f32 instance.
-    fn instance(ctx: &Context, variant: Variant) -> Instance;
-
-    /// The result `t` of a reduction run as `kind`, in this element type.
-    fn value(total: &Total, kind: Instance) -> Self;
-
-    /// `t` from its words on the device (a total kept there).
-    fn decode(words: &[u32]) -> Self;
-}
-
-impl Reduce for f32 {
-    fn instance(_: &Context, variant: Variant) -> Instance {
-        Instance {
-            variant,
-            elem: Elem::F32,
-            words: 1,
-        }
-    }
-
-    fn value(total: &Total, _: Instance) -> f32 {
-        total.t_f32()
-    }
-
-    fn decode(words: &[u32]) -> f32 {
-        crate::resident::decode_f32(words)
-    }
-}
-
-impl Reduce for f64 {
-    fn instance(ctx: &Context, variant: Variant) -> Instance {
-        let (variant, elem) = match (variant, ctx.native_f64()) {
-            (Variant::Asum, false) => (Variant::AsumExt, Elem::F32),
-            (Variant::Iamax, true) => (Variant::IamaxNative, Elem::F64),
-            (Variant::Iamax, false) => (Variant::Iamax, Elem::F32),
-            (variant, _) => (variant, Elem::F64),
-        };
-        Instance {
-            variant,
-            elem,
-            words: 2,
-        }
-    }
-
-    fn value(total: &Total, kind: Instance) -> f64 {
-        match kind.variant {
-            Variant::AsumExt => total.ext_f64(),
-            _ => total.t_f64(),
-        }
-    }
-
-    fn decode(w: &[u32]) -> f64 {
-        f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32))
-    }
-}
-
-/// dnrm2 flags ([`Total::nrm2_flags`]): an infinite element, a NaN, an element above `tbig`,
-/// an element below `tsml`.
-pub(crate) const NRM2_INF: u32 = 1;
-pub(crate) const NRM2_NAN: u32 = 2;
-pub(crate) const NRM2_BIG: u32 = 4;
-pub(crate) const NRM2_SMALL: u32 = 8;
 
 /// The two dispatches reducing `kind` over `x` (and `y`) into `scratch`.
 pub(crate) fn dispatches<'a>(
@@ -344,16 +271,10 @@ pub(crate) fn dispatches<'a>(
                 .constants(&c)
                 .elem(kind.elem),
         ],
-        Path::TwoPass => vec![
-            Dispatch::new(
-                &SHADER,
-                "partial_sums",
-                &params,
-                &[&x.buffer, &y.buffer, &scratch.buffer, &x.buffer],
-                groups,
-            )
-            .constants(&c)
-            .elem(kind.elem),
+        Path::TwoPass | Path::Split | Path::SplitVec4 => vec![
+            partial(scratch.path, &params, x, y, &scratch.buffer, groups)
+                .constants(&c)
+                .elem(kind.elem),
             Dispatch::new(
                 &SHADER,
                 "final_sum",
@@ -367,6 +288,38 @@ pub(crate) fn dispatches<'a>(
         ],
     });
     d
+}
+
+/// The partial dispatch of a path that ends in `final_sum`: `partial_sums`, or the split
+/// single pass (`vec4` loads bound at 6–8).
+fn partial<'a>(
+    path: Path,
+    params: &Params,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    scratch: &'a crate::pool::Buf,
+    groups: [u32; 3],
+) -> Dispatch<'a> {
+    let (xb, yb) = (&x.buffer, &y.buffer);
+    let d = Dispatch::new(
+        &SHADER,
+        path.partial_entry(),
+        params,
+        &[xb, yb, scratch, xb],
+        groups,
+    );
+    match path {
+        Path::SplitVec4 => d.bindings(&[
+            (1, xb),
+            (2, yb),
+            (3, scratch),
+            (4, xb),
+            (6, xb),
+            (7, yb),
+            (8, xb),
+        ]),
+        _ => d,
+    }
 }
 
 /// One part of a reduction over operands past one storage binding: windows of `x` and `y`
@@ -388,7 +341,8 @@ struct Part {
 /// the same kernel as a whole vector would (iamax indices offset by the part's first index).
 /// f32 data: each part runs the single pass (vec4 where aligned) into its own region of the
 /// scratch buffer, `region` accumulators apart, its total at slot `groups` of the region; two-
-/// pass kinds (f64 data, the lab's `Legacy`): each part runs `partial_sums` into its own slots.
+/// pass and split kinds (f64 data but idamax, the lab's `Legacy`): each part runs its partial
+/// dispatch (`partial_sums`, `partial_vec4`, `partial_single`) into its own slots.
 /// Then one `final_sum` combines the parts' accumulators with the same `combine` as within a
 /// part: the same sums, Blue's three sums, and the iamax rules (the larger key wins, NaN above
 /// every number, ties to the lower global index), so the result is the reduction of the whole
@@ -420,19 +374,22 @@ impl Plan {
             return whole();
         }
         let first = Path::of(kind, Some((x, y)));
-        if first == Path::TwoPass {
+        if !first.single() {
+            // Parts that end in `final_sum`: each its own slots of one scratch buffer.
             let mut slot = 0u32;
             let parts: Vec<Part> = chunks
                 .into_iter()
                 .map(|(lo, hi)| {
-                    let groups = Path::TwoPass.groups(hi - lo);
+                    let (xp, yp) = (x.part(ctx, elem, lo, hi), y.part(ctx, elem, lo, hi));
+                    let path = Path::of(kind, Some((&xp, &yp)));
+                    let groups = path.groups(hi - lo);
                     let p = Part {
-                        x: x.part(ctx, elem, lo, hi),
-                        y: y.part(ctx, elem, lo, hi),
+                        x: xp,
+                        y: yp,
                         base: lo,
                         groups,
                         slot,
-                        path: Path::TwoPass,
+                        path,
                         words: None,
                     };
                     slot += groups;
@@ -536,13 +493,7 @@ impl Plan {
                             (5, w),
                         ])
                     }
-                    _ => Dispatch::new(
-                        &SHADER,
-                        "partial_sums",
-                        &params,
-                        &[xb, yb, &self.scratch.buffer, xb],
-                        groups,
-                    ),
+                    _ => partial(p.path, &params, &p.x, &p.y, &self.scratch.buffer, groups),
                 };
                 d.constants(&c).elem(kind.elem)
             })
@@ -645,15 +596,28 @@ pub(crate) async fn run_in(
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_GROUPS, WG};
+    use super::{Path, MAX_GROUPS, MAX_SINGLE_GROUPS, WG};
 
     /// Mesa's llvmpipe stops an invocation's loops after 65,535 iterations in all (DESIGN.md §3):
     /// the grid-stride loop of `partial_sums` runs ⌈n / (MAX_GROUPS·WG)⌉ times, and n < 2^31
     /// (`check_dim`), so it stays far below; the tree and `final_sum` loops are bounded by WG and
-    /// MAX_GROUPS.
+    /// MAX_GROUPS. The single pass and its split form (`share_scalar`, `share_vec4`) run
+    /// ⌈n / (groups·WG)⌉ terms or units per invocation in all (4 per trip, then the rest one
+    /// by one): at most ⌈n / (4·WG)⌉ / groups + 4 trips below the cap of [`MAX_SINGLE_GROUPS`]
+    /// workgroups, and n / (MAX_SINGLE_GROUPS·WG) at it.
     #[test]
     fn per_invocation_loops_stay_below_mesa_limit() {
         let n_max = i32::MAX as u64 + 1;
         assert!(n_max.div_ceil(MAX_GROUPS * WG) + 8 + MAX_GROUPS / WG + 8 < 16_384);
+        for n in [1u64, 1000, 1 << 20, 1 << 26, n_max] {
+            for path in [Path::Single, Path::Split, Path::SingleVec4, Path::SplitVec4] {
+                let groups = u64::from(path.groups(n as usize));
+                let trips = n.div_ceil(groups * WG);
+                assert!(
+                    groups <= MAX_SINGLE_GROUPS && trips < 16_384,
+                    "{path:?} n={n}"
+                );
+            }
+        }
     }
 }

@@ -85,6 +85,8 @@ pub const REDUCTION: Kernel = Kernel {
         "final_sum",
         "single_pass",
         "single_pass_vec4",
+        "partial_single",
+        "partial_vec4",
         "clear_counter",
     ],
     overrides: &[

@@ -7,7 +7,8 @@
 //!   scalar kernel;
 //! - sgemv: `gemv_rowdot` and `gemv_coldot` in each storage order (C, F, strided, reversed),
 //!   tall-skinny and short-wide, with and without column chunks, `vec4` and scalar, and the
-//!   legacy kernels; strmv on the same kernels.
+//!   legacy kernels, and the wide kernels aimed at other workgroup counts (lab
+//!   `set_gemv_shape`); strmv on the same kernels.
 //!
 //! The lab switches are process-wide: tests that set them hold `LAB` and reset them, and every
 //! variant computes within the metric, so other tests running meanwhile stay correct.
@@ -415,6 +416,36 @@ fn gemv_kernels_by_storage_order_and_aspect_ratio() {
                 }
             }
         });
+    }
+}
+
+/// sgemv on the wide kernels' other grid shapes (`lab::set_gemv_shape`): aimed at 1
+/// workgroup (one chunk wherever the loop bound allows: no finish pass) and at 1,000,000 (as
+/// many chunks as the 8-steps-per-lane floor allows, then the finish pass); `gemv_coldot` on
+/// 1, 4 and 256 column lanes; tall-skinny to square, both orders and transposes, against
+/// OpenBLAS.
+#[test]
+fn gemv_on_other_grid_shapes() {
+    let grids = [(1, 0), (1_000_000, 0), (0, 1), (0, 4), (0, 256)];
+    let shapes = [(3usize, 70_000usize), (70_000, 4), (129, 257), (1000, 1000)];
+    let _guard = lab_defaults();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        for (groups, col_lanes) in grids {
+            lab::set_gemv_shape(lab::GemvShape { groups, col_lanes });
+            for (k, &(m, n)) in shapes.iter().enumerate() {
+                for (t, la) in [Transpose::No, Transpose::Yes]
+                    .into_iter()
+                    .flat_map(|t| [(t, Layout::C), (t, Layout::F)])
+                {
+                    let (u, r) = (VLayout::Unit, VLayout::Reversed);
+                    crate::gemv::check_on(ctx(), k as u64, (m, n), t, 0.7, 0.9, la, u, r);
+                }
+            }
+        }
+    }));
+    lab::set_gemv_shape(lab::GemvShape::default());
+    if let Err(e) = r {
+        resume_unwind(e);
     }
 }
 

@@ -19,6 +19,7 @@ mod f64_forms;
 pub mod f64_level1;
 pub mod f64_level2;
 mod f64_level3;
+mod f64_reductions;
 pub mod gemm;
 pub mod gemm_batched;
 mod gemm_batched_engine;

@@ -249,9 +249,13 @@ fn nrm2_term(bits: u32) -> Acc {
 // dnrm2's term of the f64 x_j (OP 6, 7, 8; see the constants above): its square, scaled as
 // LAPACK scales its band, if it lies in the band of this OP; the band it lies in as a flag.
 fn nrm2_term64(j: u32) -> Acc {
+    return nrm2_term64_v(x[j], xb[2u * j + 1u], xb[2u * j]);
+}
+
+// `nrm2_term64` of the f64 value v with the words hi, lo of its bits.
+fn nrm2_term64_v(v: T, hi_word: u32, lo: u32) -> Acc {
     var r = zero();
-    let lo = xb[2u * j];
-    let hi = xb[2u * j + 1u] & 0x7fffffffu;
+    let hi = hi_word & 0x7fffffffu;
     if (hi >= 0x7ff00000u) {
         r.k.x = select(FLAG_INF, FLAG_NAN, hi > 0x7ff00000u || lo != 0u);
         return r;
@@ -265,7 +269,7 @@ fn nrm2_term64(j: u32) -> Acc {
         r.k.x = FLAG_SMALL;
     }
     if (band == OP) {
-        var s = abs(x[j]);
+        var s = abs(v);
         if (band == 6u) {
             // · SBIG = 2^-538
             s = s * T(0x1p-126f) * T(0x1p-126f) * T(0x1p-126f) * T(0x1p-126f) * T(0x1p-34f);
@@ -491,8 +495,9 @@ fn final_sum(@builtin(local_invocation_index) lid: u32) {
     }
 }
 
-// ---- Single pass (f32 data, WORDS = 1) ------------------------------------------------------
-// `single_pass` and `single_pass_vec4` reduce in one dispatch: each workgroup reduces its
+// ---- Single pass ----------------------------------------------------------------------------
+// For accumulators whose words of OP are all u32 (f32 data, OP 0–4; iamax OP 3 of f64 data,
+// WORDS = 2, exact integer keys), `single_pass` and `single_pass_vec4` reduce in one dispatch: each workgroup reduces its
 // grid-stride share, stores its accumulator word by word (atomics: visible to every workgroup)
 // into `words[12·g ..]`, then counts itself done on the counter at `words[12·(groups + 1)]`; the
 // workgroup that counts last (it sees groups − 1) combines all the partial accumulators as a
@@ -500,6 +505,11 @@ fn final_sum(@builtin(local_invocation_index) lid: u32) {
 // "last block" finish of the CUDA samples' threadFenceReduction, with atomics standing in for
 // the fence. `single_pass_vec4` reads x (and y) as vec4 (the host guarantees unit strides and
 // offsets that are multiples of 4); the n mod 4 last elements go through `term`.
+// An f64 `t` cannot pass through u32 atomics (WGSL has no f64 bitcast), so the f64 data's
+// other reductions (OP 0, 1, 4, 6, 7, 8 with T = f64) run the same loops split in two
+// dispatches: `partial_single` and `partial_vec4` store each workgroup's accumulator in
+// `partial[slot + g]`, as `partial_sums` does, and `final_sum` combines them; every slot is
+// written, so the scratch needs no clear.
 // Loops: a thread's grid-stride loop runs n / (4·4·WG·groups) + 4 times at most, far below
 // 65,535 for any n < 2^32; the finish loop runs groups / WG ≤ 4 times.
 
@@ -514,26 +524,45 @@ const ACC_WORDS: u32 = 12u;
 
 var<workgroup> sh_last: u32;
 
-// The term of element i from its value v, its bits b (f32 data) and the matching y element w.
-fn term_v(i: u32, v: T, b: u32, w: T) -> Acc {
+// The bits of four elements of x: for f32 data (WORDS = 1) `hi` holds each element's bits and
+// `lo` is 0; for f64 data `hi` and `lo` hold the high and low words of each.
+struct Bits {
+    hi: vec4<u32>,
+    lo: vec4<u32>,
+}
+
+// Whether |x| with the words a (high, sign cleared) and lo (0 for f32 data) is a NaN.
+fn nan_bits(a: u32, lo: u32) -> bool {
+    if (WORDS == 1u) {
+        return a > F32_INF;
+    }
+    return a > 0x7ff00000u || (a == 0x7ff00000u && lo != 0u);
+}
+
+// The term of element i from its value v, its bits (hi, lo: as `Bits`) and the matching y
+// element w.
+fn term_v(i: u32, v: T, hi: u32, lo: u32, w: T) -> Acc {
     var r = zero();
     switch OP {
         case 1u: {
             r.t = abs(v);
         }
         case 2u: {
-            r = nrm2_term(b);
+            r = nrm2_term(hi);
         }
         case 3u: {
             // As `key_at`: NaN is the largest key (both words), so that the first NaN wins.
-            let a = b & 0x7fffffffu;
-            let nan = a > F32_INF;
-            r.k = vec4<u32>(select(a, 0xffffffffu, nan), select(0u, 0xffffffffu, nan), i, 0u);
+            let a = hi & 0x7fffffffu;
+            let nan = nan_bits(a, lo);
+            r.k = vec4<u32>(select(a, 0xffffffffu, nan), select(lo, 0xffffffffu, nan), i, 0u);
         }
         case 4u: {
             r.t = abs(v);
             r.k.z = i;
-            r.k.w = select(0u, 1u, (b & 0x7fffffffu) > F32_INF);
+            r.k.w = select(0u, 1u, nan_bits(hi & 0x7fffffffu, lo));
+        }
+        case 6u, 7u, 8u: {
+            r = nrm2_term64_v(v, hi, lo);
         }
         default: {
             r.t = v * w;
@@ -543,7 +572,7 @@ fn term_v(i: u32, v: T, b: u32, w: T) -> Acc {
 }
 
 // Combine the four terms of the vec4 unit q (elements 4q .. 4q + 3) into acc.
-fn combine4(acc: Acc, q: u32, v: vec4<T>, b: vec4<u32>, w: vec4<T>) -> Acc {
+fn combine4(acc: Acc, q: u32, v: vec4<T>, b: Bits, w: vec4<T>) -> Acc {
     var r = acc;
     if (OP == 0u) {
         // dot: one accumulator, the unit's four products summed pairwise.
@@ -555,36 +584,53 @@ fn combine4(acc: Acc, q: u32, v: vec4<T>, b: vec4<u32>, w: vec4<T>) -> Acc {
         return r;
     }
     let i = P.base + 4u * q;
-    let ab = b & vec4<u32>(0x7fffffffu);
+    let ab = b.hi & vec4<u32>(0x7fffffffu);
     if (OP == 2u && all(ab >= vec4<u32>(TSML_BITS)) && all(ab <= vec4<u32>(TBIG_BITS))) {
         // nrm2, all four in the medium range (the common case): squares into the medium sum.
         let f = bitcast<vec4<f32>>(ab);
         r.f.y = r.f.y + ((f.x * f.x + f.y * f.y) + (f.z * f.z + f.w * f.w));
         return r;
     }
-    if (OP == 3u && all(ab <= vec4<u32>(F32_INF))) {
-        // iamax, no NaN among the four: the first largest key of the unit replaces the
-        // accumulator only if strictly larger (the accumulator holds lower indices) or empty.
+    // The high words with a sticky bit for a nonzero low word (f64 data): compared with an
+    // even high-word threshold h, s > h exactly when |x| > the f64 whose high word is h and
+    // low word 0, and s < h exactly when |x| < it.
+    let s = ab | select(vec4<u32>(0u), vec4<u32>(1u), b.lo != vec4<u32>(0u));
+    let inf = select(F32_INF, 0x7ff00000u, WORDS == 2u);
+    if (OP == 3u && all(s <= vec4<u32>(inf))) {
+        // iamax, no NaN among the four: the first largest key (high word, then low word) of
+        // the unit replaces the accumulator only if strictly larger (the accumulator holds
+        // lower indices) or empty.
         let m = max(max(ab.x, ab.y), max(ab.z, ab.w));
-        if (m > r.k.x || r.k.z == 0xffffffffu) {
+        let top = ab == vec4<u32>(m);
+        let l = select(vec4<u32>(0u), b.lo, top);
+        let ml = max(max(l.x, l.y), max(l.z, l.w));
+        if (m > r.k.x || (m == r.k.x && ml > r.k.y) || r.k.z == 0xffffffffu) {
+            let hit = top & (b.lo == vec4<u32>(ml));
             var k = 3u;
-            if (ab.z == m) {
+            if (hit.z) {
                 k = 2u;
             }
-            if (ab.y == m) {
+            if (hit.y) {
                 k = 1u;
             }
-            if (ab.x == m) {
+            if (hit.x) {
                 k = 0u;
             }
-            r.k = vec4<u32>(m, 0u, i + k, 0u);
+            r.k = vec4<u32>(m, ml, i + k, 0u);
         }
         return r;
     }
-    r = combine(r, term_v(i, v.x, b.x, w.x));
-    r = combine(r, term_v(i + 1u, v.y, b.y, w.y));
-    r = combine(r, term_v(i + 2u, v.z, b.z, w.z));
-    r = combine(r, term_v(i + 3u, v.w, b.w, w.w));
+    if (OP >= 6u && all(s >= vec4<u32>(TSML64_HI)) && all(s <= vec4<u32>(TBIG64_HI))) {
+        // dnrm2, all four in the medium band: their squares in its pass, nothing in the others.
+        if (OP == 7u) {
+            r.t = r.t + ((v.x * v.x + v.y * v.y) + (v.z * v.z + v.w * v.w));
+        }
+        return r;
+    }
+    r = combine(r, term_v(i, v.x, b.hi.x, b.lo.x, w.x));
+    r = combine(r, term_v(i + 1u, v.y, b.hi.y, b.lo.y, w.y));
+    r = combine(r, term_v(i + 2u, v.z, b.hi.z, b.lo.z, w.z));
+    r = combine(r, term_v(i + 3u, v.w, b.hi.w, b.lo.w, w.w));
     return r;
 }
 
@@ -595,11 +641,22 @@ fn load_x4(q: u32) -> vec4<T> {
     return xv[P.offx / 4u + q];
 }
 
-fn load_b4(q: u32) -> vec4<u32> {
-    if (OP == 2u || OP == 3u || OP == 4u) {
-        return xbv[P.offx / 4u + q];
+fn load_b4(q: u32) -> Bits {
+    var b: Bits;
+    let u = P.offx / 4u + q;
+    if (WORDS == 1u) {
+        if (OP == 2u || OP == 3u || OP == 4u) {
+            b.hi = xbv[u];
+        }
+        return b;
     }
-    return vec4<u32>();
+    if (OP == 3u || OP == 4u || OP >= 6u) {
+        let p0 = xbv[2u * u];
+        let p1 = xbv[2u * u + 1u];
+        b.lo = vec4<u32>(p0.x, p0.z, p1.x, p1.z);
+        b.hi = vec4<u32>(p0.y, p0.w, p1.y, p1.w);
+    }
+    return b;
 }
 
 fn load_y4(q: u32) -> vec4<T> {
@@ -691,22 +748,27 @@ fn finish_single(g: u32, lid: u32, mine: Acc) {
     }
 }
 
+// The workgroup's accumulator `mine` to `partial[slot + g]` (the split form, see above).
+fn finish_partial(g: u32, lid: u32, mine: Acc) {
+    let total = tree(lid, mine);
+    if (lid == 0u) {
+        partial[P.slot + g] = total;
+    }
+}
+
 // `clear_counter`: zero the single pass's counter, one dispatch before it in the same compute
-// pass (lab `Experimental` on the reduction driver), so that its scratch needs no clear command.
+// pass, so that its scratch needs no clear command.
 @compute @workgroup_size(1)
 fn clear_counter() {
     atomicStore(&words[(P.groups + 1u) * ACC_WORDS], 0u);
 }
 
-@compute @workgroup_size(WG)
-fn single_pass(@builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>,
-               @builtin(local_invocation_index) lid: u32) {
-    let g = linear_group(wid, nwg);
+// Invocation lid of workgroup g: its grid-stride share of the n elements, one `term` each,
+// UNROLL independent terms per iteration, so that UNROLL loads are in flight.
+fn share_scalar(g: u32, lid: u32) -> Acc {
     let stride = P.groups * WG;
     var acc = zero();
     var i = g * WG + lid;
-    // UNROLL independent terms per iteration, so that UNROLL loads are in flight.
     for (; i + (UNROLL - 1u) * stride < P.n; i = i + UNROLL * stride) {
         let t0 = term(i);
         let t1 = term(i + stride);
@@ -717,14 +779,12 @@ fn single_pass(@builtin(workgroup_id) wid: vec3<u32>,
     for (; i < P.n; i = i + stride) {
         acc = combine(acc, term(i));
     }
-    finish_single(g, lid, acc);
+    return acc;
 }
 
-@compute @workgroup_size(WG)
-fn single_pass_vec4(@builtin(workgroup_id) wid: vec3<u32>,
-                    @builtin(num_workgroups) nwg: vec3<u32>,
-                    @builtin(local_invocation_index) lid: u32) {
-    let g = linear_group(wid, nwg);
+// As `share_scalar` over the vec4 units of x (and y), UNROLL units in flight; the n mod 4 last
+// elements, one per invocation of workgroup 0, through `term`.
+fn share_vec4(g: u32, lid: u32) -> Acc {
     let stride = P.groups * WG;
     let n4 = P.n / 4u;
     var acc = zero();
@@ -750,9 +810,40 @@ fn single_pass_vec4(@builtin(workgroup_id) wid: vec3<u32>,
     for (; q < n4; q = q + stride) {
         acc = combine4(acc, q, load_x4(q), load_b4(q), load_y4(q));
     }
-    // The n mod 4 last elements, one per invocation of workgroup 0.
     if (g == 0u && lid < P.n - 4u * n4) {
         acc = combine(acc, term(4u * n4 + lid));
     }
-    finish_single(g, lid, acc);
+    return acc;
+}
+
+@compute @workgroup_size(WG)
+fn single_pass(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    finish_single(g, lid, share_scalar(g, lid));
+}
+
+@compute @workgroup_size(WG)
+fn single_pass_vec4(@builtin(workgroup_id) wid: vec3<u32>,
+                    @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    finish_single(g, lid, share_vec4(g, lid));
+}
+
+@compute @workgroup_size(WG)
+fn partial_single(@builtin(workgroup_id) wid: vec3<u32>,
+                  @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    finish_partial(g, lid, share_scalar(g, lid));
+}
+
+@compute @workgroup_size(WG)
+fn partial_vec4(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    finish_partial(g, lid, share_vec4(g, lid));
 }

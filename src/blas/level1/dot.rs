@@ -36,7 +36,8 @@ routine! {
     ///
     /// BLAS: `ddot`. As [`sdot`] (equal lengths, any stride, n = 0 gives 0, pairwise summation in
     /// a tree per workgroup then a tree over the partial sums), in f64 (`wgsl/level1/reduction.wgsl`
-    /// instantiated with `alias T = f64;`, its two-pass path). Forward bound `n·eps·Σ|x_i·y_i|`
+    /// instantiated with `alias T = f64;`: sdot's `vec4` loops, split in a partial dispatch and a
+    /// final one, since an f64 cannot pass through the single pass's `u32` atomics). Forward bound `n·eps·Σ|x_i·y_i|`
     /// with eps = 2^-52 (Higham, 2nd ed., §3.1).
     ///
     /// # Errors

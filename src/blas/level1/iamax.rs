@@ -50,12 +50,14 @@ routine! {
     ///
     /// BLAS: `idamax`, 0-based, with the rules of [`isamax`] (ties to the lowest index, the first
     /// NaN wins, n = 1 returns 0, an empty `x` is an error). Exact on every adapter (DESIGN.md §5):
-    /// - where the adapter has `SHADER_F64` ([`Context::native_f64`]), magnitudes are compared in
-    ///   native f64 (NaN found from the bit patterns);
-    /// - elsewhere (or when forced by [`Context::set_force_f64_fallback`]), the f64 data is read as
-    ///   pairs of `u32` words and `|x_i|` compared as the 63-bit integer of its bit pattern without
-    ///   the sign (high word, then low word), which orders magnitudes exactly over the whole f64
-    ///   range, subnormals and infinities included; NaN maps above every number.
+    /// the f64 data is read as pairs of `u32` words and `|x_i|` compared as the 63-bit integer of
+    /// its bit pattern without the sign (high word, then low word), which orders magnitudes
+    /// exactly over the whole f64 range, subnormals and infinities included; NaN maps above every
+    /// number. It runs in isamax's single pass (`vec4` loads where x has unit stride) on every
+    /// adapter; where the adapter has `SHADER_F64` ([`Context::native_f64`]) the shader is
+    /// instantiated in f64, elsewhere (or when forced by [`Context::set_force_f64_fallback`]) in
+    /// f32. (The lab's `Legacy` on `ReductionF64` compares magnitudes in native f64 instead, NaN
+    /// found from the bit patterns, in two passes.)
     ///
     /// `x` may be a resident `GpuVector<f64>` of `ctx` (used in place, no upload).
     ///
