@@ -207,36 +207,19 @@ const SEGMENTED: &[(&str, &str)] = &[
 /// The routines every operand of which may be held in several buffers: the f64 Level 1
 /// routines and dgemv on the parts and blocks of their f32 twins, the f64 Level 3 products
 /// on the blocks of theirs (`drivers/gemm/blocks.rs`), with 8-byte elements; `strsm` and
-/// `dtrsm` (the grid of `gemm::solve_blocks`), and the batched products (runs of products
-/// within one segment of each batch, the others each in blocks as `sgemm`'s).
+/// `dtrsm` (the grid of `gemm::solve_blocks`).
 const SEGMENTED_ALL: &[&str] = &[
-    "daxpy",
-    "ddot",
-    "dscal",
-    "dcopy",
-    "dswap",
-    "dasum",
-    "dnrm2",
-    "idamax",
-    "drot",
-    "drotm",
-    "dgemv",
-    "dgemm",
-    "dsyrk",
-    "dgemmtr",
-    "dsyr2k",
-    "dsymm",
-    "dtrmm",
-    "strsm",
-    "dtrsm",
-    "sgemm_batched",
-    "dgemm_batched",
+    "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dnrm2", "idamax", "drot", "drotm",
+    "dgemv", "dgemm", "dsyrk", "dgemmtr", "dsyr2k", "dsymm", "dtrmm", "strsm", "dtrsm",
 ];
 
 /// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`],
-/// [`SEGMENTED_ALL`]).
+/// [`SEGMENTED_ALL`], and every batch of the batched products).
 fn segments_allowed(routine: &str, arg: &str) -> bool {
-    SEGMENTED_ALL.contains(&routine) || SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
+    let batched = matches!(routine, "sgemm_batched" | "dgemm_batched");
+    batched
+        || SEGMENTED_ALL.contains(&routine)
+        || SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
 }
 
 /// Check that `elems` elements of `T` fit one buffer of this device ([`Context::max_buffer`])
