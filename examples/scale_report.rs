@@ -11,6 +11,14 @@
 //! - `saxpy`, `sdot`, n = 2^e for e from `--l1` (default `26,30`: 256 MiB and 4 GiB per
 //!   vector, the latter in two segments of 2 GiB). GB/s of 12n (saxpy) and 8n (sdot) bytes.
 //!
+//! - `strsm` Left, Lower, NoTrans, NonUnit, n from `--trsm` (default none; e.g. `32768`: A of
+//!   4 GiB, past one buffer on the H200, in two segments of 16,384 rows, solved in blocks on a
+//!   grid cut at them) with `--nrhs` right-hand sides (default 1024; B resident, C order).
+//!   TFLOP/s of n²·nrhs flops. A is 1 on the diagonal and ±2^-⌈log2 2n⌉ or 0 below it (row
+//!   sums of |A| below 1.5: well conditioned, and repeated solves stay bounded); the `CHECK`
+//!   line gives the backward residual factor (`metrics::bounds::trsm`) of two columns of a fresh
+//!   solve, computed on the host in f64, against strsm's threshold of `metrics::spec`.
+//!
 //! Memory: each section's operands are dropped before the next one is made, so the device
 //! holds at most one section's operands (three 4 GiB matrices at n = 32768) plus the pool's
 //! free buffers; the host holds at most one 4 GiB array at a time besides the read-back C. A
@@ -23,7 +31,7 @@
 //! the host.
 //!
 //! Run: `cargo run --release --example scale_report -- [--gemm 8192,32768] [--l1 26,30]
-//! [--reps 11]`
+//! [--trsm 32768] [--nrhs 1024] [--reps 11]`
 
 use ndarray::{Array1, Array2};
 use wgblas::{blas, Context, GpuMatrix, MatrixLayout, Transpose};
@@ -37,6 +45,8 @@ mod timing;
 const FLAGS: &[(&str, &str)] = &[
     ("--gemm", "8192,32768"),
     ("--l1", "26,30"),
+    ("--trsm", ""),
+    ("--nrhs", "1024"),
     ("--reps", "11"),
 ];
 
@@ -174,9 +184,77 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ctx.set_pool_limit(0);
         ctx.set_pool_limit(limit);
     }
+    for n in args::sizes(&args::get(FLAGS, "--trsm")) {
+        let q: usize = args::get(FLAGS, "--nrhs").parse()?;
+        trsm_section(&ctx, n, q, reps)?;
+        let limit = ctx.pool_limit();
+        ctx.set_pool_limit(0);
+        ctx.set_pool_limit(limit);
+    }
     println!(
         "# MEM peak: {:.2} GiB allocated on the device at most (of the figures above)",
         gib(PEAK.load(std::sync::atomic::Ordering::Relaxed))
+    );
+    Ok(())
+}
+
+/// The `strsm` section at order `n` with `q` right-hand sides (see the module docs).
+fn trsm_section(
+    ctx: &Context,
+    n: usize,
+    q: usize,
+    reps: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use wgblas::{Diag, Side, Uplo};
+    let h = 1.0 / (2 * n).next_power_of_two() as f32;
+    let l = |i: usize, p: usize| match i.cmp(&p) {
+        std::cmp::Ordering::Equal => 1.0,
+        std::cmp::Ordering::Greater => (((i + p) % 3) as f32 - 1.0) * h,
+        std::cmp::Ordering::Less => 0.0,
+    };
+    let b = Array2::from_shape_fn((n, q), |(i, j)| ((i + 2 * j) % 3) as f32 - 1.0);
+    let ag = ctx.upload_matrix(&Array2::from_shape_fn((n, n), |(i, p)| l(i, p)))?;
+    let mut bg = ctx.upload_matrix(&b)?;
+    let bytes = (n * n * 4) as u64;
+    println!(
+        "# strsm {n}: A {:.2} GiB in {} buffer(s), B {n}x{q}",
+        gib(bytes),
+        bytes.div_ceil(ctx.max_buffer())
+    );
+    let (side, uplo, no, nonunit) = (Side::Left, Uplo::Lower, Transpose::No, Diag::NonUnit);
+    let solve = |bg: &mut GpuMatrix<'_, f32>| {
+        blas::strsm(ctx, side, uplo, no, nonunit, 1.0, &ag, bg).expect("strsm");
+    };
+    let r = if n > 16384 { reps.min(5) } else { reps };
+    let t = time(ctx, r, || solve(&mut bg));
+    let flops = (n as f64).powi(2) * q as f64;
+    let (med, best) = (flops / t[t.len() / 2] / 1e12, flops / t[0] / 1e12);
+    println!("ROW,strsm,{n}x{q},LLNN-C,resident,TFLOP/s,{med:.2}");
+    println!("# strsm {n}x{q}: median {med:.2}, best {best:.2} TFLOP/s over {r} calls");
+    mem(ctx, &format!("strsm n={n} (A, B resident)"));
+    // A fresh solve; the backward residual factor of columns 0 and q − 1 in f64.
+    let mut bg = ctx.upload_matrix(&b)?;
+    solve(&mut bg);
+    let x = bg.to_array()?;
+    let mut factor = 0.0f64;
+    for j in [0, q - 1] {
+        for i in 0..n {
+            let (mut sum, mut abs) = (0.0f64, 0.0f64);
+            for p in 0..=i {
+                let v = f64::from(l(i, p)) * f64::from(x[(p, j)]);
+                (sum, abs) = (sum + v, abs + v.abs());
+            }
+            let bound = (n + 1) as f64 * abs * wgblas::metrics::EPS;
+            let res = (sum - f64::from(b[(i, j)])).abs();
+            if res > 0.0 {
+                factor = factor.max(res / bound);
+            }
+        }
+    }
+    let limit = wgblas::metrics::spec("strsm").map_or(f64::NAN, |s| s.threshold);
+    println!(
+        "CHECK,strsm,{n}x{q},{} (backward residual factor {factor:.3}, threshold {limit})",
+        if factor <= limit { "ok" } else { "WRONG" }
     );
     Ok(())
 }

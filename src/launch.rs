@@ -303,11 +303,13 @@ impl Context {
         (uniform.clone(), slot, len)
     }
 
-    /// A storage buffer of at least `bytes` bytes from the pool, contents unspecified (for an
-    /// output the kernel writes in full).
+    /// A storage buffer of at least `bytes` bytes from the pool, contents unspecified, with a
+    /// failed creation returned as an error (the pool's and the error scopes' unit tests; the
+    /// routines' outputs use [`Context::alloc_lines`], segmented past one buffer).
     ///
     /// # Errors
     /// [`Error::Gpu`] when wgpu fails to create the buffer (out of memory).
+    #[cfg(test)]
     pub(crate) fn alloc(&self, routine: &'static str, bytes: u64) -> Result<Buf> {
         self.take_device_error(routine)?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);

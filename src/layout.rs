@@ -94,6 +94,7 @@ pub(crate) mod stream;
 mod typed;
 pub(crate) use args::{check_ctx, Owner};
 pub use args::{Accepts, DeviceMat, DeviceVec, Element, MatMut, MatRef, Scalar, VecMut, VecRef};
+pub(crate) use batch::batch_line;
 pub use batch::{BatchMut, BatchRef, DeviceBatch};
 pub(crate) use operands::{
     batch, batch_output, fill_zero, finish_in, matrix_any, matrix_output_any, vector_any, Out,
@@ -204,17 +205,21 @@ const SEGMENTED: &[(&str, &str)] = &[
 ];
 
 /// The routines every operand of which may be held in several buffers: the f64 Level 1
-/// routines and dgemv on the parts and blocks of their f32 twins, and the f64 Level 3 products
-/// on the blocks of theirs (`drivers/gemm/blocks.rs`), with 8-byte elements.
-const SEGMENTED_F64: &[&str] = &[
+/// routines and dgemv on the parts and blocks of their f32 twins, the f64 Level 3 products
+/// on the blocks of theirs (`drivers/gemm/blocks.rs`), with 8-byte elements; `strsm` and
+/// `dtrsm` (the grid of `gemm::solve_blocks`).
+const SEGMENTED_ALL: &[&str] = &[
     "daxpy", "ddot", "dscal", "dcopy", "dswap", "dasum", "dnrm2", "idamax", "drot", "drotm",
-    "dgemv", "dgemm", "dsyrk", "dgemmtr", "dsyr2k", "dsymm", "dtrmm",
+    "dgemv", "dgemm", "dsyrk", "dgemmtr", "dsyr2k", "dsymm", "dtrmm", "strsm", "dtrsm",
 ];
 
 /// Whether `arg` of `routine` may be held in several buffers (see [`SEGMENTED`],
-/// [`SEGMENTED_F64`]).
+/// [`SEGMENTED_ALL`], and every batch of the batched products).
 fn segments_allowed(routine: &str, arg: &str) -> bool {
-    SEGMENTED_F64.contains(&routine) || SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
+    let batched = matches!(routine, "sgemm_batched" | "dgemm_batched");
+    batched
+        || SEGMENTED_ALL.contains(&routine)
+        || SEGMENTED.iter().any(|&(r, a)| r == routine && a == arg)
 }
 
 /// Check that `elems` elements of `T` fit one buffer of this device ([`Context::max_buffer`])

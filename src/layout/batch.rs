@@ -23,7 +23,7 @@ use crate::flags::Transpose;
 /// A resident batch as an operand: element `(b, i, j)` at `b·bs + i·rs + j·cs` of `buffer`.
 #[derive(Debug, Clone, Copy)]
 pub struct DeviceBatch<'a> {
-    pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) buffer: &'a crate::pool::Buf,
     pub(crate) batch: usize,
     pub(crate) rows: usize,
     pub(crate) cols: usize,
@@ -144,6 +144,21 @@ impl BatchOperand {
         (high - low + 1) * elem + super::window_align(ctx) + 16 <= ctx.max_binding()
     }
 
+    /// Whether entries `b0..b1` (not empty) of this batch of `dims` matrices (`elem`-byte
+    /// elements) lie in one segment of its buffer: always, for a plain buffer.
+    pub(crate) fn in_one_segment(
+        &self,
+        elem: u64,
+        b: (usize, usize),
+        dims: (usize, usize),
+    ) -> bool {
+        let (low, high) = self.extent(b, dims);
+        // Segment k holds bytes k·seg .. (k + 1)·seg (its buffer may be larger: a pool class).
+        self.buffer
+            .segment_bytes()
+            .is_none_or(|seg| low * elem / seg == (high * elem + elem - 1) / seg)
+    }
+
     /// Product `p` of this batch of `rows`×`cols` matrices as a matrix operand (a handle on the
     /// same buffer, processed in blocks as any matrix past one binding).
     pub(crate) fn entry(&self, p: usize, (rows, cols): (usize, usize)) -> MatOperand {
@@ -180,4 +195,34 @@ impl BatchOperand {
             span: (high - first + 1) as usize,
         }
     }
+}
+
+/// The line (in elements, `launch.rs`) of a dense batch of `shape` and `strides` (axis 0 the
+/// batch; elements of `elem` bytes) held past one buffer of `max` bytes in segments of whole
+/// lines, such that every product's lines along its own smaller stride lie in one segment
+/// (what `MatOperand::cuts` asks of a matrix): the two inner axes by stride together, so that
+/// segments are cut only along the outermost axis (whole products, where the batch is
+/// outermost: C order, F-order matrices); where that passes one buffer, the innermost axis
+/// alone, unless it is the batch's. Axes of length 1 are left out. Where no line fits one
+/// buffer, the smallest one tried (which `check_lines` then refuses).
+pub(crate) fn batch_line(max: u64, elem: u64, shape: [usize; 3], strides: [isize; 3]) -> usize {
+    let mut axes: Vec<(usize, usize, usize)> = (0..3)
+        .filter(|&k| shape[k] > 1)
+        .map(|k| (strides[k].unsigned_abs(), shape[k], k))
+        .collect();
+    axes.sort_unstable();
+    let tries = match axes[..] {
+        [a0, a1, _] if a0.2 != 0 => vec![a0.1.saturating_mul(a1.1), a0.1],
+        [a0, a1, _] => vec![a0.1.saturating_mul(a1.1)],
+        // Two axes, both of the matrices: a line is its run along the unit-stride one.
+        [a0, a1] if a0.2 != 0 && a1.2 != 0 => vec![a0.1],
+        // Each matrix a vector (or one element): any cut leaves its elements addressable.
+        [a0, _] => vec![a0.1, 1],
+        _ => vec![1],
+    };
+    let last = *tries.last().expect("a line");
+    tries
+        .into_iter()
+        .find(|&l| (l as u64).saturating_mul(elem) <= max)
+        .unwrap_or(last)
 }

@@ -255,11 +255,11 @@ pub(crate) async fn finish_in<T: bytemuck::Pod + Default + Send + Sync>(
                 sinks.push((k, &op.buffer, op.span, staged(op.span)));
             }
             Out::Batch(BatchMut::Device(d), op) => {
-                if *op.buffer != *d.buffer {
+                if *op.buffer != **d.buffer {
                     copies.push(Command::Copy {
                         src: (*op.buffer).clone(),
                         src_offset: 0,
-                        dst: d.buffer.clone(),
+                        dst: (**d.buffer).clone(),
                         dst_offset: 0,
                         size: (op.span.max(1) * size) as u64,
                     });
@@ -410,8 +410,12 @@ fn batch_for<'v, T: Element + 'v>(
         BatchRef::Host(a) => a,
         BatchRef::Device(d) => {
             check_ctx(ctx, d.ctx_id, routine, arg)?;
+            let high = d.span.max(1) - 1;
+            let (buffer, shift) =
+                super::resident_buffer(ctx, routine, arg, d.buffer, size, (0, high))?;
+            debug_assert_eq!(shift, 0, "a resident batch starts its buffer");
             return Ok(BatchOperand {
-                buffer: Buf::shared(d.buffer),
+                buffer,
                 offset: 0,
                 bs: if d.batch <= 1 { 0 } else { d.bs },
                 rs: d.rs,
@@ -437,13 +441,20 @@ fn batch_for<'v, T: Element + 'v>(
             span: m.span,
         });
     }
+    // Past one buffer: segments of whole lines (`batch::batch_line`).
+    let line = |strides: [isize; 3]| {
+        let dims = [a.dim().0, a.dim().1, a.dim().2];
+        super::batch::batch_line(ctx.max_buffer(), size, dims, strides)
+    };
     if crate::transfer::is_dense(a.shape(), a.strides()) {
         let (src, offset, strides) = source(&a);
         check_fits::<T>(ctx, routine, arg, src.len())?;
+        let (l, span) = (line([strides[0], strides[1], strides[2]]), src.len());
+        super::check_lines::<T>(ctx, routine, arg, span, l)?;
         let buffer = if upload {
-            ctx.upload_source(routine, &src)?
+            ctx.upload_source(routine, &src.with_line(l))?
         } else {
-            ctx.alloc(routine, src.len() as u64 * size)?
+            ctx.alloc_lines(routine, span as u64 * size, l as u64 * size)?
         };
         return Ok(BatchOperand {
             buffer,
@@ -451,18 +462,21 @@ fn batch_for<'v, T: Element + 'v>(
             bs: strides[0] as i32,
             rs: strides[1] as i32,
             cs: strides[2] as i32,
-            span: src.len(),
+            span,
         });
     }
     // Gaps: one gathering copy in logical C order.
     check_fits::<T>(ctx, routine, arg, a.len())?;
     let (_, m, n) = a.dim();
+    let l = line([(m * n) as isize, n as isize, 1]);
+    super::check_lines::<T>(ctx, routine, arg, a.len(), l)?;
     let buffer = if upload {
         let packed = a.as_standard_layout();
         let data = packed.as_slice().unwrap_or_default();
-        ctx.upload_source(routine, &crate::transfer::Source::slice(data))?
+        let src = crate::transfer::Source::slice(data).with_line(l);
+        ctx.upload_source(routine, &src)?
     } else {
-        ctx.alloc(routine, (a.len() * std::mem::size_of::<T>()) as u64)?
+        ctx.alloc_lines(routine, a.len() as u64 * size, l as u64 * size)?
     };
     Ok(BatchOperand {
         buffer,

@@ -7,7 +7,7 @@ use ndarray::{Array3, ArrayBase, Data, Ix3};
 use super::Element;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::layout::{check_fits, BatchMut, BatchRef, DeviceBatch};
+use crate::layout::{batch_line, check_fits, check_lines, BatchMut, BatchRef, DeviceBatch};
 use crate::pool::Buf;
 use crate::transfer::Source;
 
@@ -27,15 +27,22 @@ impl Context {
     /// Upload a 3-D array (batch × rows × columns, any layout) into a new C-order
     /// [`GpuBatch`]: a C-order array is copied as it is, anything else gathered in C order.
     ///
+    /// Past one buffer of the device ([`Context::max_buffer`]) the batch is held in segments
+    /// of whole products (of whole rows, where one product is past one buffer).
+    ///
     /// # Errors
-    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    /// [`Error::TooLarge`] naming `a` past 2^32 elements, past the device's memory, or where
+    /// one row alone is past one buffer.
     pub fn upload_batch<T: Element, S: Data<Elem = T>>(
         &self,
         a: &ArrayBase<S, Ix3>,
     ) -> Result<GpuBatch<'_, T>> {
         check_fits::<T>(self, "upload", "a", a.len())?;
+        let line = c_line::<T>(self, a.dim());
+        check_lines::<T>(self, "upload", "a", a.len(), line)?;
         let c = a.as_standard_layout();
-        let buf = self.upload_source("upload", &Source::slice(c.as_slice().unwrap_or_default()))?;
+        let src = Source::slice(c.as_slice().unwrap_or_default()).with_line(line);
+        let buf = self.upload_source("upload", &src)?;
         Ok(GpuBatch {
             ctx: self,
             buf,
@@ -46,12 +53,16 @@ impl Context {
 }
 
 impl<'c, T: Element> GpuBatch<'c, T> {
-    /// A zero batch of `batch` matrices of `rows`×`cols` on `ctx`.
+    /// A zero batch of `batch` matrices of `rows`×`cols` on `ctx`, held as
+    /// [`Context::upload_batch`] holds one.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past one storage binding of this adapter.
+    /// [`Error::TooLarge`] naming `shape` as [`Context::upload_batch`] names `a`.
     pub fn zeros(ctx: &'c Context, (batch, rows, cols): (usize, usize, usize)) -> Result<Self> {
-        let buf = super::zeroed::<T>(ctx, "shape", &[batch, rows, cols], 1)?;
+        let line = c_line::<T>(ctx, (batch, rows, cols));
+        let len = batch.saturating_mul(rows).saturating_mul(cols);
+        check_lines::<T>(ctx, "zeros", "shape", len, line)?;
+        let buf = super::zeroed::<T>(ctx, "shape", &[batch, rows, cols], line)?;
         Ok(GpuBatch {
             ctx,
             buf,
@@ -118,4 +129,13 @@ impl<'a, 'c, T: Element> From<&'a mut GpuBatch<'c, T>> for BatchMut<'a, T> {
     fn from(a: &'a mut GpuBatch<'c, T>) -> Self {
         BatchMut::Device(a.device())
     }
+}
+
+/// The line of a C-order batch of `dims` on `ctx` past one buffer (`layout::batch_line`):
+/// one whole product, or one row where a product is past one buffer.
+fn c_line<T>(ctx: &Context, (batch, rows, cols): (usize, usize, usize)) -> usize {
+    let slab = rows.saturating_mul(cols).min(isize::MAX as usize) as isize;
+    let strides = [slab, cols.min(isize::MAX as usize) as isize, 1];
+    let e = std::mem::size_of::<T>() as u64;
+    batch_line(ctx.max_buffer(), e, [batch, rows, cols], strides)
 }

@@ -58,7 +58,7 @@ fn f64_case<R: Routine>(case: &Case, resident: bool) {
 
 /// B `m`×`n` (A of order m for `Left`, n for `Right`), flags `fl`, alpha, layouts of A and B,
 /// and ill conditioned where `ill` (the description's triangles, `trsm::Trsm`).
-fn trsm_case(
+pub(crate) fn trsm_case(
     seed: u64,
     side: wgblas::Side,
     fl: (wgblas::Uplo, wgblas::Transpose, wgblas::Diag),
@@ -108,7 +108,7 @@ fn chunked_strsm_and_dtrsm_every_flag() {
 }
 
 /// alpha = ‖(0.3, 0.4)‖ = 0.5 on the device (f32), and 0.5 = (0.5, 0.25)·(0.5, 1) (f64).
-fn device_half(ctx: &Context) -> (GpuScalar<'_, f32>, Option<GpuScalar<'_, f64>>) {
+pub(crate) fn device_half(ctx: &Context) -> (GpuScalar<'_, f32>, Option<GpuScalar<'_, f64>>) {
     let up = |v: [f32; 2]| ctx.upload_vector(&Array1::from(v.to_vec())).unwrap();
     let s = wgblas::resident::snrm2(ctx, &up([0.3, 0.4])).unwrap();
     let d = f64_runs(ctx).then(|| {
@@ -121,7 +121,7 @@ fn device_half(ctx: &Context) -> (GpuScalar<'_, f32>, Option<GpuScalar<'_, f64>>
 /// The backward residual factor of `x` solving `op(a)·x = alpha·b` (or `x·op(a)`), in units of
 /// `T`'s eps.
 #[allow(clippy::too_many_arguments)]
-fn trsm_factor<T: Elem + metrics::Real>(
+pub(crate) fn trsm_factor<T: Elem + metrics::Real>(
     (s, u, t, d): (wgblas::Side, wgblas::Uplo, wgblas::Transpose, wgblas::Diag),
     alpha: T,
     a: &Array2<T>,

@@ -5,12 +5,12 @@
 //! Cheap sizes on a context whose buffers are lowered to 64 KiB ([`Context::set_max_buffer`]:
 //! at most 16,384 f32 a segment, dispatches binding at most 32 KiB): a vector of 100,003 f32 is
 //! held in seven segments of 14,336 elements, a 301×257 matrix in five segments of 61 whole
-//! rows (62,708 bytes, not a multiple of 256). Routines that do not take segmented operands
-//! return `TooLarge` for them.
+//! rows (62,708 bytes, not a multiple of 256). An operand one of whose lines alone is past one
+//! buffer cannot be held so: `TooLarge` naming it.
 
 use std::sync::OnceLock;
 
-use ndarray::{s, Array1, Array2};
+use ndarray::{s, Array1, Array2, ShapeBuilder};
 use wgblas::metrics::{bounds, forward_factor, forward_factor_scalar};
 use wgblas::{blas, Context, Error, GpuMatrix, GpuVector, MatrixLayout};
 
@@ -28,6 +28,7 @@ use crate::syr2k::Syr2k;
 use crate::syrk::Syrk;
 use crate::trmm::Trmm;
 use crate::trmv::Trmv;
+use crate::trsm::Trsm;
 use crate::trsv::Trsv;
 use wgblas::{
     Diag::{NonUnit, Unit},
@@ -524,33 +525,185 @@ fn a_line_past_one_buffer_names_the_argument() {
 }
 
 #[test]
-fn other_routines_refuse_segmented_operands_before_any_work() {
+fn strsm_right_on_a_resident_b_past_one_buffer_exactly() {
+    // A resident B past one buffer (301×60, 18,060 f32, five segments of 61 rows) solved on
+    // the right with A = I (unit diagonal, zeros below): B ← 2·B exactly, whole and for a
+    // block of its rows across a segment boundary (rows 40..100), the others untouched.
     let ctx = seg();
-    // A resident B past one buffer (301×60, 18,060 f32) into strsm (which does not take
-    // segments): TooLarge naming strsm and b, and b unchanged.
     let b = Array2::from_shape_fn((301, 60), |(i, j)| (i + j) as f32);
     let mut gb = ctx.upload_matrix(&b).unwrap();
     let (right, lower, no, unit) = (Right, Lower, No, Unit);
     let tri = Array2::<f32>::from_elem((60, 60), 0.0);
-    let err = blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), &mut gb).unwrap_err();
-    too_large(err, "strsm", "b");
-    assert_eq!(gb.to_array().unwrap(), b);
-    // A block of it inside one segment (rows 0..40) is an ordinary operand: B ← 2·B (A = I).
-    let mut want = b.clone();
-    let rows = gb.slice_mut(..40, ..).unwrap();
-    blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), rows).unwrap();
-    want.slice_mut(s![..40, ..]).mapv_inplace(|v| 2.0 * v);
+    blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), &mut gb).unwrap();
+    let mut want = b.mapv(|v| 2.0 * v);
     assert_eq!(gb.to_array().unwrap(), want);
-    // A host operand past one buffer: dgemm_batched's A (each batch operand is bound whole),
-    // C unchanged.
-    let big = ndarray::Array3::<f64>::ones((2, 100, 100));
-    let bd = ndarray::Array3::<f64>::ones((2, 100, 1));
-    let mut cd = ndarray::Array3::<f64>::from_elem((2, 100, 1), 3.0);
-    if ctx.native_f64() {
-        let err = blas::dgemm_batched(ctx, no, no, 1.0, &big, &bd, 1.0, &mut cd).unwrap_err();
-        too_large(err, "dgemm_batched", "a");
-        assert!(cd.iter().all(|&v| v == 3.0));
+    let rows = gb.slice_mut(40..100, ..).unwrap();
+    blas::strsm(ctx, right, lower, no, unit, 2.0, tri.view(), rows).unwrap();
+    want.slice_mut(s![40..100, ..]).mapv_inplace(|v| 2.0 * v);
+    assert_eq!(gb.to_array().unwrap(), want);
+}
+
+#[test]
+fn what_is_still_refused_past_one_buffer() {
+    // Past one buffer an operand is held in segments of whole lines; where one line alone is
+    // past one buffer it cannot be: TooLarge naming the argument, the output unchanged. (sgemv
+    // and the resident upload: `a_line_past_one_buffer_names_the_argument`; operands past 2^32
+    // elements: `scale.rs`.)
+    let ctx = seg();
+    // strsm's B with rows of 20,000 f32 (80,000 bytes).
+    let tri = Array2::<f32>::eye(3);
+    let b = Array2::<f32>::from_elem((3, 20_000), 3.0);
+    let mut got = b.clone();
+    let err = blas::strsm(ctx, Left, Lower, No, NonUnit, 1.0, &tri, &mut got).unwrap_err();
+    too_large(err, "strsm", "b");
+    assert_eq!(got, b);
+    // A batch interleaved in memory (F order of 2×9,000×2: the batch innermost), whose slabs
+    // of both products' columns (18,000 f32) are its lines: A of sgemm_batched, C unchanged.
+    let a = ndarray::Array3::<f32>::from_elem((2, 9_000, 2).f(), 1.0);
+    let bb = ndarray::Array3::<f32>::ones((2, 2, 1));
+    let c0 = ndarray::Array3::<f32>::from_elem((2, 9_000, 1), 3.0);
+    let mut c = c0.clone();
+    let err = blas::sgemm_batched(ctx, No, No, 1.0, &a, &bb, 1.0, &mut c).unwrap_err();
+    too_large(err, "sgemm_batched", "a");
+    assert_eq!(c, c0);
+    // A resident batch whose single row (20,000 f32) is past one buffer.
+    let wide = ndarray::Array3::<f32>::ones((2, 2, 20_000));
+    too_large(ctx.upload_batch(&wide).unwrap_err(), "upload", "a");
+}
+
+#[test]
+fn strsm_and_dtrsm_with_operands_past_one_buffer() {
+    // A of 150×150 and B of 150×120 (120×150 on the right), each past one buffer (two
+    // segments in f32, three in f64), both sides, both triangles, both transposes, both
+    // diagonals, A in every layout and B in C or F order: the backward residual factor of
+    // `metrics::spec`, host (f32, f64) and resident (f32).
+    let mut seed = 4200;
+    for side in [Left, Right] {
+        for flags in [(Lower, No, NonUnit), (Upper, Yes, Unit)] {
+            seed += 1;
+            let (la, lb) = (
+                LAYOUTS[seed as usize % 4],
+                [Layout::C, Layout::F][seed as usize % 2],
+            );
+            let case = crate::scale_level3::trsm_case(seed, side, flags, -0.7, [la, lb], false);
+            both::<Trsm>(&case);
+            let resident = Case {
+                la: [Layout::C, Layout::F][seed as usize % 2],
+                ..case
+            };
+            describe::check_resident_on::<Trsm, f32>(seg(), &resident);
+        }
     }
+}
+
+#[test]
+fn strsm_past_one_buffer_device_alpha_and_special_values() {
+    // Resident A and B past one buffer, alpha on the device (0.5): every block's solve scales
+    // by it. Then alpha = 0 on the device with NaN in A and B: B = 0 exactly; a host NaN alpha:
+    // every element NaN (NaN is not 0).
+    use crate::describe::Routine;
+    use crate::scale_level3::{device_half, trsm_case, trsm_factor};
+    let ctx = seg();
+    let (half, half64) = device_half(ctx);
+    let flags = (Right, Upper, No, NonUnit);
+    let case = trsm_case(
+        4300,
+        Right,
+        (Upper, No, NonUnit),
+        1.0,
+        [Layout::C; 2],
+        false,
+    );
+    let o = Trsm::inputs::<f32>(&mut rng(4300), &case);
+    let ga = ctx.upload_matrix(&o.a).unwrap();
+    let mut gb = ctx.upload_matrix(&o.b).unwrap();
+    blas::strsm(ctx, Right, Upper, No, NonUnit, &half, &ga, &mut gb).unwrap();
+    let f = trsm_factor(flags, 0.5f32, &o.a, &gb.to_array().unwrap(), &o.b);
+    describe::passes("strsm", f, "segments, device alpha");
+    if let Some(half64) = &half64 {
+        let (a, b) = (o.a.mapv(f64::from), o.b.mapv(f64::from));
+        let (ga, mut gb) = (
+            ctx.upload_matrix(&a).unwrap(),
+            ctx.upload_matrix(&b).unwrap(),
+        );
+        blas::dtrsm(ctx, Right, Upper, No, NonUnit, half64, &ga, &mut gb).unwrap();
+        let f = trsm_factor(flags, 0.5f64, &a, &gb.to_array().unwrap(), &b);
+        // In units of f64's eps, under its f32 twin's threshold (as `describe::threshold`).
+        describe::passes("strsm", f, "dtrsm, segments, device alpha");
+    }
+    let nan = ctx.upload_matrix(&o.a.mapv(|_| f32::NAN)).unwrap();
+    let zero = wgblas::resident::sasum(ctx, &ctx.upload_vector(&Array1::zeros(2)).unwrap());
+    let mut gb = ctx.upload_matrix(&o.b.mapv(|_| f32::NAN)).unwrap();
+    blas::strsm(
+        ctx,
+        Right,
+        Upper,
+        No,
+        NonUnit,
+        &zero.unwrap(),
+        &nan,
+        &mut gb,
+    )
+    .unwrap();
+    assert!(gb.to_array().unwrap().iter().all(|&v| v.to_bits() == 0));
+    let mut b = o.b.clone();
+    blas::strsm(ctx, Right, Upper, No, NonUnit, f32::NAN, &ga, &mut b).unwrap();
+    assert!(b.iter().all(|v| v.is_nan()));
+}
+
+#[test]
+fn batched_products_past_one_buffer() {
+    // Ten products of 40×50 by depth 45 (A 18,000, B 22,500, C 20,000 f32: each batch in two
+    // segments of five whole products, which runs of four products would cross without the
+    // cuts) in C order, as F-order matrices and interleaved (F order of the whole array: every
+    // product across the segments, each in blocks), mixed per operand; two products of
+    // 130×130 (each past one buffer: segments of whole rows, the products in blocks); host
+    // (f32, f64) and resident (f32), against OpenBLAS per product (`GemmBatched`).
+    use crate::gemm_batched::{bcase, GemmBatched};
+    let (c, fm, f) = (BLayout::C, BLayout::FMat, BLayout::F);
+    let cases = [
+        bcase(4400, 10, (40, 50, 45), (No, No), (-0.7, 0.9), [c, fm, c]),
+        bcase(4401, 10, (40, 50, 45), (Yes, No), (0.6, 0.0), [f, c, fm]),
+        bcase(4402, 2, (130, 130, 130), (No, Yes), (0.8, 0.5), [c, fm, c]),
+    ];
+    for case in &cases {
+        describe::check_on::<GemmBatched, f32>(seg(), case);
+    }
+    both::<GemmBatched>(&bcase(
+        4403,
+        10,
+        (40, 50, 45),
+        (No, Yes),
+        (1.0, 0.5),
+        [fm, c, f],
+    ));
+    describe::check_resident_on::<GemmBatched, f32>(seg(), &cases[0]);
+    describe::check_resident_on::<GemmBatched, f32>(seg(), &cases[2]);
+    // One A shared by the batch (batch stride 0), 130×130 past one buffer (its own segments
+    // of whole rows), with seven B and C of 130×20 (18,200 f32: two segments); and one B
+    // shared by a batch of A past one buffer.
+    let (a2, b3) = (
+        rand_mat(&mut rng(4404), 130, 130),
+        crate::gemm_batched::rand_batch(4405, (7, 130, 20)),
+    );
+    let c3 = crate::gemm_batched::rand_batch(4406, (7, 130, 20));
+    let ab = a2.broadcast((7, 130, 130)).unwrap();
+    let mut got = c3.clone();
+    blas::sgemm_batched(seg(), No, No, -0.7, ab, &b3, 0.9, &mut got).unwrap();
+    let worst =
+        crate::gemm_batched::max_factor(No, No, -0.7, ab, b3.view(), 0.9, c3.view(), got.view());
+    passes("sgemm", worst);
+    let (a3, b2) = (
+        crate::gemm_batched::rand_batch(4407, (7, 20, 130)),
+        rand_mat(&mut rng(4408), 130, 20),
+    );
+    let c3 = crate::gemm_batched::rand_batch(4409, (7, 20, 20));
+    let bb = b2.broadcast((7, 130, 20)).unwrap();
+    let mut got = c3.clone();
+    blas::sgemm_batched(seg(), No, No, 0.5, &a3, bb, 0.0, &mut got).unwrap();
+    let worst =
+        crate::gemm_batched::max_factor(No, No, 0.5, a3.view(), bb, 0.0, c3.view(), got.view());
+    passes("sgemm", worst);
 }
 
 #[test]

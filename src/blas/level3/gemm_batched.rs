@@ -35,10 +35,22 @@ level3! {
     /// not fit (a large shared matrix, large products, a batch interleaved in memory), each
     /// product runs as [`sgemm`](crate::blas::sgemm) does past one binding, in blocks.
     ///
+    /// Past one buffer of the device (`ctx.max_buffer()`), a batch is held in several buffers
+    /// (segments) as one operand: of whole products where one product fits one buffer (C
+    /// order, a batch of F-order matrices, a [`GpuBatch`](crate::resident::GpuBatch)), else of
+    /// whole rows (columns, for F-order matrices) of the products; a shared (broadcast) matrix
+    /// as any matrix past one buffer, in segments of whole lines. The parts above are then
+    /// also cut at the segment boundaries: a run of products lies in one segment of each
+    /// operand, and a product across a boundary runs in blocks, each inside one segment. Up to
+    /// 2^32 elements an operand and the device's memory.
+    ///
     /// # Errors
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` or `b` (batch
     /// length other than C's), `b` (inner dimensions) or `c` (rows, columns);
-    /// [`Error::TooLarge`](crate::Error::TooLarge) for an operand past one buffer of the device;
+    /// [`Error::TooLarge`](crate::Error::TooLarge) naming the operand past 2^32 elements, past
+    /// the device's memory, or past one buffer where one of its lines (a row of a C-order
+    /// matrix, a column of an F-order one; a whole product of a batch interleaved in memory)
+    /// alone is past one buffer;
     /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a resident operand or device
     /// scalar of another context; [`Error::Gpu`](crate::Error::Gpu). On error `C` is unchanged.
     ///
@@ -105,27 +117,25 @@ level3! {
         } else {
             layout::batch(ctx, r, "c", c_in)?
         };
-        // Past one storage binding: runs of products whose windows fit one binding, or, where a
-        // single product does not, each product in blocks as sgemm's.
+        // Past one storage binding: runs of products whose windows fit one binding and one
+        // segment of each operand; each other product in blocks as sgemm's.
         let (ops, e) = ([(&ad, (m, k)), (&bd, (k, n)), (&cd, (m, n))], esize::<T>());
         let (dims, s) = ((m, n, k), (alpha, beta));
         let whole = ops.iter().all(|(o, _)| o.buffer.size() <= ctx.max_binding());
-        let parts = if whole { Vec::new() } else { runs(ctx, e, batch, ops) };
-        let blocks = match whole || !parts.is_empty() {
-            true => Vec::new(),
-            false => entry_blocks(ctx, e, batch, ops),
-        };
-        let plans = if whole {
-            vec![product(ctx, r, dims, s, batch, [&ad, &bd, &cd])?]
-        } else if blocks.is_empty() {
-            let mut plans = Vec::with_capacity(parts.len());
-            for (len, [a, b, c]) in &parts {
-                plans.push(product(ctx, r, dims, s, *len, [a, b, c])?);
-            }
-            plans
+        let (parts, single) = if whole {
+            (Vec::new(), Vec::new())
         } else {
-            block_plans(ctx, r, s, &blocks)?
+            runs(ctx, e, batch, ops)
         };
+        let blocks = entry_blocks(ctx, e, &single, ops);
+        let mut plans = Vec::with_capacity(parts.len() + blocks.len() + 1);
+        if whole {
+            plans.push(product(ctx, r, dims, s, batch, [&ad, &bd, &cd])?);
+        }
+        for (len, [a, b, c]) in &parts {
+            plans.push(product(ctx, r, dims, s, *len, [a, b, c])?);
+        }
+        plans.extend(block_plans(ctx, r, s, &blocks)?);
         let d = dispatches(&plans);
         T::finish(ctx, r, &d, &mut [OutAs::Batch(&mut c, &cd)], wait).await
     }
@@ -148,41 +158,70 @@ fn product<'a, T: Level3>(
     T::engine(ctx, routine, dims, alpha, ao, bo, beta, co, variant)
 }
 
-/// The runs of a batched product past one storage binding: consecutive products, as many as
-/// the windows of every operand (`(batch, shape of one matrix)`, elements of `e` bytes) fit
-/// one binding for, each with its length and its windows of A, B and C; none where a single
-/// product does not fit (then [`entry_blocks`]).
+/// A run of consecutive products of a batched product: its length and its windows of A, B
+/// and C.
+type Run = (usize, [BatchOperand; 3]);
+
+/// The parts of a batched product past one storage binding (`ops`: each operand with the
+/// shape of one of its matrices; elements of `e` bytes): runs of consecutive products, each
+/// as long as the windows of every operand fit one binding for (halved from the whole batch)
+/// and within one segment of each operand's buffer; and the products that no run holds (one
+/// product alone past one binding, or across a segment boundary of an operand), to run each
+/// in blocks ([`entry_blocks`]).
 fn runs(
     ctx: &Context,
     e: u64,
     batch: usize,
     ops: [(&BatchOperand, (usize, usize)); 3],
-) -> Vec<(usize, [BatchOperand; 3])> {
+) -> (Vec<Run>, Vec<usize>) {
     let fits = |len: usize| ops.iter().all(|(o, d)| o.part_fits(ctx, e, len, *d));
     if !fits(1) {
-        return Vec::new();
+        return (Vec::new(), (0..batch).collect());
     }
     let mut len = batch;
     while len > 1 && !fits(len) {
         len = len.div_ceil(2);
     }
-    let part = |b0: usize| {
-        let b = (b0, (b0 + len).min(batch));
-        (b.1 - b0, ops.map(|(o, d)| o.part(ctx, e, b, d)))
-    };
-    (0..batch).step_by(len).map(part).collect()
+    let one = |b: (usize, usize)| ops.iter().all(|(o, d)| o.in_one_segment(e, b, *d));
+    let (mut out, mut single) = (Vec::new(), Vec::new());
+    let mut b0 = 0;
+    while b0 < batch {
+        // The longest run from b0 (at most `len`) in one segment of each operand: a shorter
+        // run lies in a part of a longer one's span, so bisect.
+        let (mut lo, mut hi) = (b0, (b0 + len).min(batch));
+        if one((b0, hi)) {
+            lo = hi;
+        }
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if one((b0, mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if lo == b0 {
+            single.push(b0);
+            b0 += 1;
+            continue;
+        }
+        out.push((lo - b0, ops.map(|(o, d)| o.part(ctx, e, (b0, lo), d))));
+        b0 = lo;
+    }
+    (out, single)
 }
 
-/// The blocks of every product of a batch (`ops` as in [`runs`]) whose single product is past
-/// one storage binding: each product as a `sgemm` past one binding (`gemm::gemm_blocks`).
+/// The blocks of the products `products` of a batch (`ops` as in [`runs`]) that no run holds:
+/// each product as a `sgemm` past one binding (`gemm::gemm_blocks`, its blocks cut at the
+/// segment boundaries of each operand).
 fn entry_blocks(
     ctx: &Context,
     e: u64,
-    batch: usize,
+    products: &[usize],
     ops: [(&BatchOperand, (usize, usize)); 3],
 ) -> Vec<Block> {
     let mut out = Vec::new();
-    for p in 0..batch {
+    for &p in products {
         let [a, b, c] = ops.map(|(o, d)| o.entry(p, d));
         out.extend(gemm::gemm_blocks(ctx, e, &a, &b, &c));
     }

@@ -28,7 +28,10 @@ level3! {
     /// with its inverse, `drivers/trsm.rs`). Past one storage binding (issue 15), blocked substitution
     /// on a grid of square diagonal blocks of A, each solved so for a panel of B's columns, after
     /// the updates `B_i ← B_i − A_ij·X_j` by the blocks solved before it on the tile engine,
-    /// every block of A and B within one binding. `Side::Right`
+    /// every block of A and B within one binding. Past one buffer of the device
+    /// (`ctx.max_buffer()`), A and B are held in segments of whole rows (columns, for F
+    /// order), and that grid is also cut at the segment boundaries of each (up to 2^32 elements
+    /// an operand and the device's memory). `Side::Right`
     /// runs as `op(A)ᵀ·Xᵀ = alpha·Bᵀ`, the transposes being stride swaps. Blocked substitution
     /// with conventional products is backward stable (Higham, *Accuracy and Stability of
     /// Numerical Algorithms*, 2nd ed., Thm. 8.5 and §13.1): the backward-residual factor of
@@ -42,9 +45,10 @@ level3! {
     /// # Errors
     /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
     /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) (`b`: rows (Left) or columns
-    /// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge) for an
-    /// operand past one buffer of the device or its memory (past one storage binding it is
-    /// solved in blocks); [`Error::Gpu`](crate::Error::Gpu). On error `B` is unchanged.
+    /// (Right) of `B` ≠ order of `A`); [`Error::TooLarge`](crate::Error::TooLarge) naming the
+    /// operand past 2^32 elements, past the device's memory, or past one buffer where one of
+    /// its rows (columns, in F order) alone is past one buffer; [`Error::Gpu`](crate::Error::Gpu).
+    /// On error `B` is unchanged.
     ///
     /// # Example
     /// ```
