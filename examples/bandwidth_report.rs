@@ -23,12 +23,17 @@
 //! the `--sq64` sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
-//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]
+//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--trsv-step 4,8,16]
+//! [--sq64 8192] [--reps 11]
 //! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
 //! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks auto|0|1|2]` (the
 //! shader modules' runtime checks, `lab::set_shader_checks`: auto, the crate's choice per
 //! shader, the default; 0, wgpu's checked mode; 1, without naga's index clamps; 2, also
-//! without its loop bounding)
+//! without its loop bounding). `--trsv-step`: besides strsv's default, the look-ahead solve
+//! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
+//! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
+//! `CHECK,` line (strsv's backward residual factor against its `metrics::spec` threshold, on
+//! a fresh right-hand side).
 
 extern crate blas_src;
 
@@ -60,6 +65,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--skinny", "23,"),
     ("--sq", "16384,"),
     ("--trsv", "8192,"),
+    ("--trsv-step", ""),
     ("--sq64", "8192,"),
     ("--reps", "11"),
     ("--sets", "l1,l2"),
@@ -802,20 +808,27 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
             a[(i, i)] = 1.0 + a[(i, i)].abs();
         }
         let ga = ctx.upload_matrix(&a).unwrap();
-        drop(a);
         let b = rand_vec(&mut r, n);
         let mut gb = ctx.upload_vector(&b).unwrap();
         for uplo in [Uplo::Lower, Uplo::Upper] {
             for t in [Transpose::No, Transpose::Yes] {
                 let u = if uplo == Uplo::Lower { "L" } else { "U" };
                 let layout = format!("{u}{}-C", trans_name(t));
-                // `Legacy` (lab-l2): two barriers per column of the diagonal block.
-                let mut vs = vec![(Variant::Auto, "auto")];
+                // `Legacy` (lab-l2): two barriers per column of the diagonal block;
+                // `--trsv-step`: the look-ahead solve.
+                let mut vs = vec![(Variant::Auto, 0, "auto".to_string())];
                 if lab == Lab2::Full {
-                    vs.push((Variant::Legacy, "twobarriers"));
+                    vs.push((Variant::Legacy, 0, "twobarriers".to_string()));
                 }
-                for (v, tag) in vs {
+                for sb in list(&arg("--trsv-step", "")) {
+                    vs.push((Variant::Experimental, sb as u32, format!("step{sb}")));
+                }
+                for (v, sb, tag) in vs {
                     lab::set(Driver::Trsv, v);
+                    lab::set_trsv_sub_block(sb);
+                    if v == Variant::Experimental {
+                        trsv_check(ctx, (&a, &ga), &b, (uplo, t), &format!("n={n},{layout},{tag}"));
+                    }
                     let s = time_gpu(ctx, reps.min(5), || {
                         blas::strsv(ctx, uplo, t, Diag::NonUnit, &ga, &mut gb).unwrap()
                     });
@@ -837,9 +850,32 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     }
                 }
                 lab::set(Driver::Trsv, Variant::Auto);
+                lab::set_trsv_sub_block(0);
             }
         }
     }
+}
+
+/// `CHECK,strsv,{fields},backward,{factor},<={threshold}`: one solve of `op(A)·x = b` (A
+/// resident in `ga`, stored on the host as `a`) under the lab switches set now, on a fresh
+/// resident copy of `b`, its backward residual factor (`metrics::trsv_residual` over
+/// `bounds::trsv`) against strsv's `metrics::spec` threshold, ` FAIL` appended past it.
+fn trsv_check(
+    ctx: &Context,
+    (a, ga): (&Array2<f32>, &GpuMatrix<'_>),
+    b: &Array1<f32>,
+    (uplo, t): (Uplo, Transpose),
+    fields: &str,
+) {
+    let mut gx = ctx.upload_vector(b).unwrap();
+    blas::strsv(ctx, uplo, t, Diag::NonUnit, ga, &mut gx).unwrap();
+    let x = gx.to_array().unwrap();
+    let r = metrics::trsv_residual(uplo, t, Diag::NonUnit, a.view(), x.view(), b.view()).unwrap();
+    let bound = metrics::bounds::trsv(uplo, t, Diag::NonUnit, a.view(), x.view());
+    let f = metrics::backward_residual_factor(&r, &bound).unwrap();
+    let spec = metrics::spec("strsv").unwrap();
+    let fail = if spec.passes(f) { "" } else { " FAIL" };
+    println!("CHECK,strsv,{fields},backward,{f:.3},<={}{fail}", spec.threshold);
 }
 
 /// The f64 Level 2 routines (set `f64`, where the adapter has `SHADER_F64`) on an n×n

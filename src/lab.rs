@@ -57,7 +57,10 @@ pub enum Driver {
     /// the one-element kernel).
     RankUpdate = 3,
     /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
-    /// column, as first written; the others: one barrier per column, the default).
+    /// column, as first written; `Experimental`: `wgsl/level2/trsv_step.wgsl`, one workgroup
+    /// solving each block by sub-blocks of [`trsv_sub_block`] rows with a look-ahead onto the
+    /// next block while the others update the rows past it, no copy; the others: one barrier
+    /// per column, the default).
     Trsv = 4,
     /// sger, ssyr and ssyr2 with the exact sum formed in f64 (`Experimental`, where the adapter
     /// has `SHADER_F64` and the `vec4` kernel would run: `rank_update_f64sum.wgsl`, 4 lines per
@@ -112,6 +115,27 @@ pub fn set_reduction_groups(groups: u32) {
 /// The cap set by [`set_reduction_groups`] (0: none).
 pub fn reduction_groups() -> u32 {
     REDUCTION_GROUPS.load(Ordering::Relaxed)
+}
+
+/// Rows one invocation substitutes at a time in `trsv_step.wgsl` (0: the default, 8).
+static TRSV_SUB: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Substitute `rows` rows at a time (4, 8 or 16; 0: the default, 8; others are taken as 8)
+/// in the look-ahead triangular solve ([`Driver::Trsv`] on [`Variant::Experimental`]),
+/// process-wide: one invocation solves them in registers, then every later row of the
+/// diagonal block subtracts their products (two barriers per `rows` rows). Results stay
+/// within strsv's metric.
+pub fn set_trsv_sub_block(rows: u32) {
+    TRSV_SUB.store(rows, Ordering::Relaxed);
+}
+
+/// The rows set by [`set_trsv_sub_block`], resolved (4, 8 or 16).
+pub fn trsv_sub_block() -> u32 {
+    match TRSV_SUB.load(Ordering::Relaxed) {
+        4 => 4,
+        16 => 16,
+        _ => 8,
+    }
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

@@ -1,7 +1,10 @@
 //! Triangular-solve Level 2 driver (`wgsl/level2/trsv.wgsl`): blocked substitution, one
 //! dispatch per block of `NB` rows ([`block`]) (each workgroup solves the diagonal block in workgroup
 //! memory, then updates its own rows), then one copy of the solution into `x`, all in one
-//! submission.
+//! submission. Lab `Experimental` on [`Driver::Trsv`](crate::lab::Driver::Trsv): [`trsv_step`]
+//! (`wgsl/level2/trsv_step.wgsl`), one dispatch per block, in which one workgroup alone solves
+//! the block (with a look-ahead onto the next) while the others update the rows past it, and
+//! no copy.
 //!
 //! Block size `NB = 64`: the block solve is the serial part (two barriers per row, in
 //! workgroup memory), repeated by every workgroup of a dispatch so that the update needs no
@@ -18,6 +21,7 @@ use crate::layout::{MatOperand, VecOperand};
 use crate::pool::Buf;
 
 super::shader!(SHADER, TRSV);
+super::shader!(STEP_SHADER, TRSV_STEP);
 
 const WG: u64 = super::registry::TRSV.constant("WG") as u64;
 
@@ -64,6 +68,9 @@ pub(crate) fn trsv<'a>(
     x: &'a VecOperand,
     sol: &'a Buf,
 ) -> Vec<Dispatch<'a>> {
+    if crate::lab::get(crate::lab::Driver::Trsv) == crate::lab::Variant::Experimental {
+        return trsv_step(ctx, elem, uplo, unit, a, x);
+    }
     let n = a.rows;
     let lower = uplo == Uplo::Lower;
     let nb_rows = block(
@@ -128,4 +135,74 @@ pub(crate) fn trsv<'a>(
             .elem(elem),
     );
     out
+}
+
+/// The params of `trsv_step.wgsl`: as [`Params`], with the block of the dispatch in solve
+/// order and the number of blocks in place of `k0`, `nb`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct StepParams {
+    n: u32,
+    offa: u32,
+    rsa: i32,
+    csa: i32,
+    offx: u32,
+    incx: i32,
+    k: u32,
+    blocks: u32,
+}
+
+/// The dispatches of [`trsv`] with a one-block look-ahead (`wgsl/level2/trsv_step.wgsl`): one
+/// per block of `NB` rows ([`block`]), in solve order. Dispatch k has one solver workgroup
+/// (block k's substitution by sub-blocks of `SB` rows, [`crate::lab::trsv_sub_block`], then
+/// the products of blocks k−1 and k subtracted from block k+1's rows) and one updater
+/// workgroup per `NB` rows past block k+1 (block k−1's products subtracted). The solution
+/// lands in `x` itself: no scratch, no copy.
+fn trsv_step<'a>(
+    ctx: &Context,
+    elem: Elem,
+    uplo: Uplo,
+    unit: bool,
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+) -> Vec<Dispatch<'a>> {
+    let n = a.rows;
+    let nb = block(
+        ctx,
+        match elem {
+            Elem::F32 => 4,
+            Elem::F64 => 8,
+        },
+    );
+    let sb = crate::lab::trsv_sub_block().min(nb as u32);
+    let constants = [
+        ("UPLO", super::uplo(Some(uplo))),
+        ("UNIT", unit as u32 as f64),
+        ("NB", nb as f64),
+        ("SB", f64::from(sb)),
+    ];
+    let blocks = n.div_ceil(nb);
+    let mut params = StepParams {
+        n: n as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        k: 0,
+        blocks: blocks as u32,
+    };
+    let buffers: [&Buf; 2] = [&a.buffer, &x.buffer];
+    (0..blocks)
+        .map(|k| {
+            params.k = k as u32;
+            // Rows past block k + 1, for the updaters of block k − 1's products.
+            let past = n.saturating_sub((k + 2) * nb);
+            let updaters = if k > 0 { past.div_ceil(nb) } else { 0 };
+            let groups = ctx.grid(1 + updaters as u64);
+            Dispatch::new(&STEP_SHADER, "solve_step", &params, &buffers, groups)
+                .constants(&constants)
+                .elem(elem)
+        })
+        .collect()
 }

@@ -544,3 +544,37 @@ fn strsv_one_and_two_barriers_against_openblas() {
         });
     }
 }
+
+#[test]
+fn strsv_dtrsv_lookahead_against_openblas() {
+    // `trsv_step.wgsl` (lab `Experimental`): one dispatch per block, the solver's look-ahead
+    // and the updaters from the third block on (n = 200: four blocks of 64 in f32; in f64
+    // where the 64-row tile does not fit the workgroup memory, blocks of 32, seven), the last
+    // block partial; sub-blocks of 4, 8 and 16 rows; C order with unit x, F order with x
+    // reversed (negative incx), every uplo, trans and diag; against OpenBLAS with strsv's and
+    // dtrsv's metric.
+    with_variant(Driver::Trsv, Variant::Experimental, || {
+        for sb in [4, 8, 16] {
+            lab::set_trsv_sub_block(sb);
+            let sizes: &[usize] = if sb == 8 { &[1, 5, 64, 65, 200] } else { &[65, 200] };
+            for (k, &n) in sizes.iter().enumerate() {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for t in [Transpose::No, Transpose::Yes] {
+                        for diag in [Diag::NonUnit, Diag::Unit] {
+                            for (la, lx) in
+                                [(Layout::C, VLayout::Unit), (Layout::F, VLayout::Reversed)]
+                            {
+                                let seed = 40 + k as u64;
+                                crate::trsv::check_on(ctx(), seed, n, uplo, t, diag, 1.0, la, lx);
+                                if n != 64 {
+                                    crate::trsv::check_on_f64(ctx(), seed, n, uplo, t, diag, la, lx);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        lab::set_trsv_sub_block(0);
+    });
+}
