@@ -827,7 +827,13 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     lab::set(Driver::Trsv, v);
                     lab::set_trsv_sub_block(sb);
                     if v == Variant::Experimental {
-                        trsv_check(ctx, (&a, &ga), &b, (uplo, t), &format!("n={n},{layout},{tag}"));
+                        trsv_check(
+                            ctx,
+                            (&a, &ga),
+                            &b,
+                            (uplo, t),
+                            &format!("n={n},{layout},{tag}"),
+                        );
                     }
                     let s = time_gpu(ctx, reps.min(5), || {
                         blas::strsv(ctx, uplo, t, Diag::NonUnit, &ga, &mut gb).unwrap()
@@ -875,7 +881,10 @@ fn trsv_check(
     let f = metrics::backward_residual_factor(&r, &bound).unwrap();
     let spec = metrics::spec("strsv").unwrap();
     let fail = if spec.passes(f) { "" } else { " FAIL" };
-    println!("CHECK,strsv,{fields},backward,{f:.3},<={}{fail}", spec.threshold);
+    println!(
+        "CHECK,strsv,{fields},backward,{f:.3},<={}{fail}",
+        spec.threshold
+    );
 }
 
 /// The f64 Level 2 routines (set `f64`, where the adapter has `SHADER_F64`) on an n×n
@@ -994,6 +1003,25 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                 s.min * 1e3
             );
             println!("ROW,dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}", s.median * 1e3);
+            // `--trsv-step`: the look-ahead solve (its results pinned by the lavapipe tests).
+            for sb in list(&arg("--trsv-step", "")) {
+                lab::set(Driver::Trsv, Variant::Experimental);
+                lab::set_trsv_sub_block(sb as u32);
+                let s = time_gpu(ctx, reps.min(5), || {
+                    blas::dtrsv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
+                });
+                println!(
+                    "# dtrsv n={n} {u}N-C step{sb}: {:.3} ms median ({:.3} min)",
+                    s.median * 1e3,
+                    s.min * 1e3
+                );
+                println!(
+                    "LAB,step{sb},dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}",
+                    s.median * 1e3
+                );
+            }
+            lab::set(Driver::Trsv, Variant::Auto);
+            lab::set_trsv_sub_block(0);
         }
         let s = time_gpu(ctx, reps, || {
             blas::dger(ctx, 1e-9, &gx, &wx, &mut ga).unwrap()

@@ -556,7 +556,11 @@ fn strsv_dtrsv_lookahead_against_openblas() {
     with_variant(Driver::Trsv, Variant::Experimental, || {
         for sb in [4, 8, 16] {
             lab::set_trsv_sub_block(sb);
-            let sizes: &[usize] = if sb == 8 { &[1, 5, 64, 65, 200] } else { &[65, 200] };
+            let sizes: &[usize] = if sb == 8 {
+                &[1, 5, 64, 65, 200]
+            } else {
+                &[65, 200]
+            };
             for (k, &n) in sizes.iter().enumerate() {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
                     for t in [Transpose::No, Transpose::Yes] {
@@ -567,7 +571,16 @@ fn strsv_dtrsv_lookahead_against_openblas() {
                                 let seed = 40 + k as u64;
                                 crate::trsv::check_on(ctx(), seed, n, uplo, t, diag, 1.0, la, lx);
                                 if n != 64 {
-                                    crate::trsv::check_on_f64(ctx(), seed, n, uplo, t, diag, la, lx);
+                                    crate::trsv::check_on_f64(
+                                        ctx(),
+                                        seed,
+                                        n,
+                                        uplo,
+                                        t,
+                                        diag,
+                                        la,
+                                        lx,
+                                    );
                                 }
                             }
                         }
@@ -577,4 +590,65 @@ fn strsv_dtrsv_lookahead_against_openblas() {
         }
         lab::set_trsv_sub_block(0);
     });
+}
+
+#[test]
+fn strsv_nan_and_inf_propagate_in_each_variant() {
+    // n = 200 (four blocks of 64, so that the look-ahead and the updaters carry them): a NaN
+    // in b at solve position 70, or an Inf in A at (150, 10) in solve order, makes every
+    // later position of x non-finite (no zero-skip) and leaves the earlier ones finite; those
+    // solve the leading triangle, checked with strsv's metric.
+    let n = 200;
+    for v in [Variant::Auto, Variant::Experimental] {
+        with_variant(Driver::Trsv, v, || {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                let mut r = rng(77);
+                let a = crate::oracle_l2::tri_stored(&mut r, n, uplo, Diag::NonUnit, 1.0, 0.005);
+                let b = rand_vec(&mut r, n);
+                let row = |p: usize| if uplo == Uplo::Lower { p } else { n - 1 - p };
+                let mut b_nan = b.clone();
+                b_nan[row(70)] = f32::NAN;
+                let mut a_inf = a.clone();
+                a_inf[[row(150), row(10)]] = f32::INFINITY;
+                for (what, aa, bb, first) in
+                    [("NaN in b", &a, &b_nan, 70), ("Inf in A", &a_inf, &b, 150)]
+                {
+                    let what = format!("strsv {v:?} {uplo:?} {what}");
+                    let mut x = bb.clone();
+                    blas::strsv(
+                        ctx(),
+                        uplo,
+                        Transpose::No,
+                        Diag::NonUnit,
+                        aa.view(),
+                        x.view_mut(),
+                    )
+                    .unwrap();
+                    for p in 0..n {
+                        assert_eq!(
+                            x[row(p)].is_finite(),
+                            p < first,
+                            "{what}: x at position {p}"
+                        );
+                    }
+                    let lead = if uplo == Uplo::Lower {
+                        0..first
+                    } else {
+                        n - first..n
+                    };
+                    let (al, xl, bl) = (
+                        aa.slice(ndarray::s![lead.clone(), lead.clone()]),
+                        x.slice(ndarray::s![lead.clone()]),
+                        bb.slice(ndarray::s![lead]),
+                    );
+                    let res =
+                        metrics::trsv_residual(uplo, Transpose::No, Diag::NonUnit, al, xl, bl)
+                            .unwrap();
+                    let bound = bounds::trsv(uplo, Transpose::No, Diag::NonUnit, al, xl);
+                    let f = metrics::backward_residual_factor(&res, &bound).unwrap();
+                    describe::passes("strsv", f, &what);
+                }
+            }
+        });
+    }
 }
