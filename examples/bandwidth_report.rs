@@ -24,6 +24,7 @@
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
 //! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--trsv-step 4,8,16]
+//! [--trsv-prefetch]
 //! [--sq64 8192] [--reps 11]
 //! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
 //! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks auto|0|1|2]` (the
@@ -33,7 +34,8 @@
 //! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
 //! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
 //! `CHECK,` line (strsv's backward residual factor against its `metrics::spec` threshold, on
-//! a fresh right-hand side).
+//! a fresh right-hand side). `--trsv-prefetch`: each of those also with the L2 prefetch
+//! (`lab::set_trsv_prefetch`), tagged `step8pf`.
 
 extern crate blas_src;
 
@@ -66,6 +68,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--sq", "16384,"),
     ("--trsv", "8192,"),
     ("--trsv-step", ""),
+    ("--trsv-prefetch", args::SWITCH),
     ("--sq64", "8192,"),
     ("--reps", "11"),
     ("--sets", "l1,l2"),
@@ -820,12 +823,17 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                 if lab == Lab2::Full {
                     vs.push((Variant::Legacy, 0, "twobarriers".to_string()));
                 }
+                let pf = !args::get(FLAGS, "--trsv-prefetch").is_empty();
                 for sb in list(&arg("--trsv-step", "")) {
                     vs.push((Variant::Experimental, sb as u32, format!("step{sb}")));
+                    if pf {
+                        vs.push((Variant::Experimental, sb as u32, format!("step{sb}pf")));
+                    }
                 }
                 for (v, sb, tag) in vs {
                     lab::set(Driver::Trsv, v);
                     lab::set_trsv_sub_block(sb);
+                    lab::set_trsv_prefetch(tag.ends_with("pf"));
                     if v == Variant::Experimental {
                         trsv_check(
                             ctx,
@@ -857,6 +865,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                 }
                 lab::set(Driver::Trsv, Variant::Auto);
                 lab::set_trsv_sub_block(0);
+                lab::set_trsv_prefetch(false);
             }
         }
     }
@@ -1004,24 +1013,32 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
             );
             println!("ROW,dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}", s.median * 1e3);
             // `--trsv-step`: the look-ahead solve (its results pinned by the lavapipe tests).
-            for sb in list(&arg("--trsv-step", "")) {
+            let pf = !args::get(FLAGS, "--trsv-prefetch").is_empty();
+            let steps = list(&arg("--trsv-step", ""));
+            for (sb, tag) in steps.iter().flat_map(|&sb| {
+                let plain = (sb, format!("step{sb}"));
+                let pref = pf.then(|| (sb, format!("step{sb}pf")));
+                std::iter::once(plain).chain(pref)
+            }) {
                 lab::set(Driver::Trsv, Variant::Experimental);
                 lab::set_trsv_sub_block(sb as u32);
+                lab::set_trsv_prefetch(tag.ends_with("pf"));
                 let s = time_gpu(ctx, reps.min(5), || {
                     blas::dtrsv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
                 });
                 println!(
-                    "# dtrsv n={n} {u}N-C step{sb}: {:.3} ms median ({:.3} min)",
+                    "# dtrsv n={n} {u}N-C {tag}: {:.3} ms median ({:.3} min)",
                     s.median * 1e3,
                     s.min * 1e3
                 );
                 println!(
-                    "LAB,step{sb},dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}",
+                    "LAB,{tag},dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}",
                     s.median * 1e3
                 );
             }
             lab::set(Driver::Trsv, Variant::Auto);
             lab::set_trsv_sub_block(0);
+            lab::set_trsv_prefetch(false);
         }
         let s = time_gpu(ctx, reps, || {
             blas::dger(ctx, 1e-9, &gx, &wx, &mut ga).unwrap()

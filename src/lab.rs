@@ -138,6 +138,22 @@ pub fn trsv_sub_block() -> u32 {
     }
 }
 
+/// Whether the look-ahead triangular solve prefetches (0: no, the default).
+static TRSV_PREFETCH: AtomicU8 = AtomicU8::new(0);
+
+/// Add to each dispatch of the look-ahead triangular solve ([`Driver::Trsv`] on
+/// [`Variant::Experimental`]) a workgroup that reads the tiles the next dispatch's solver
+/// loads first (its diagonal block and look-ahead blocks), so that they come from the L2
+/// cache then (process-wide; off by default). Results do not change.
+pub fn set_trsv_prefetch(on: bool) {
+    TRSV_PREFETCH.store(on as u8, Ordering::Relaxed);
+}
+
+/// Whether [`set_trsv_prefetch`] is on.
+pub fn trsv_prefetch() -> bool {
+    TRSV_PREFETCH.load(Ordering::Relaxed) != 0
+}
+
 /// Threads of the large host copies (0: all of the copy pool's, the default).
 static COPY_THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

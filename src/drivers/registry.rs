@@ -179,7 +179,8 @@ pub const TRSV: Kernel = Kernel {
 };
 
 /// The triangular solve with a one-block look-ahead (`drivers/trsv.rs`, lab `Experimental`):
-/// `NB` as [`TRSV`], `SB` the rows one invocation substitutes at a time.
+/// `NB` as [`TRSV`], `SB` the rows one invocation substitutes at a time, `PREFETCH` a
+/// workgroup that reads the next dispatch's first tiles into the L2 cache.
 pub const TRSV_STEP: Kernel = Kernel {
     path: "level2/trsv_step.wgsl",
     source: include_str!("../../wgsl/level2/trsv_step.wgsl"),
@@ -189,6 +190,7 @@ pub const TRSV_STEP: Kernel = Kernel {
         ("UNIT", BOOL),
         ("NB", &[32.0, 64.0]),
         ("SB", &[4.0, 8.0, 16.0]),
+        ("PREFETCH", BOOL),
     ],
     params: &[("drivers/trsv.rs", "StepParams")],
     f64: true,

@@ -156,8 +156,9 @@ struct StepParams {
 /// per block of `NB` rows ([`block`]), in solve order. Dispatch k has one solver workgroup
 /// (block k's substitution by sub-blocks of `SB` rows, [`crate::lab::trsv_sub_block`], then
 /// the products of blocks k−1 and k subtracted from block k+1's rows) and one updater
-/// workgroup per `NB` rows past block k+1 (block k−1's products subtracted). The solution
-/// lands in `x` itself: no scratch, no copy.
+/// workgroup per `NB` rows past block k+1 (block k−1's products subtracted), and with
+/// [`crate::lab::trsv_prefetch`] one more that reads the tiles dispatch k+1's solver loads
+/// first into the L2 cache. The solution lands in `x` itself: no scratch, no copy.
 fn trsv_step<'a>(
     ctx: &Context,
     elem: Elem,
@@ -180,6 +181,7 @@ fn trsv_step<'a>(
         ("UNIT", unit as u32 as f64),
         ("NB", nb as f64),
         ("SB", f64::from(sb)),
+        ("PREFETCH", f64::from(u8::from(crate::lab::trsv_prefetch()))),
     ];
     let blocks = n.div_ceil(nb);
     let mut params = StepParams {
@@ -199,7 +201,8 @@ fn trsv_step<'a>(
             // Rows past block k + 1, for the updaters of block k − 1's products.
             let past = n.saturating_sub((k + 2) * nb);
             let updaters = if k > 0 { past.div_ceil(nb) } else { 0 };
-            let groups = ctx.grid(1 + updaters as u64);
+            let prefetcher = usize::from(crate::lab::trsv_prefetch());
+            let groups = ctx.grid((1 + prefetcher + updaters) as u64);
             Dispatch::new(&STEP_SHADER, "solve_step", &params, &buffers, groups)
                 .constants(&constants)
                 .elem(elem)

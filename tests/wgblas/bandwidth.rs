@@ -550,13 +550,14 @@ fn strsv_dtrsv_lookahead_against_openblas() {
     // `trsv_step.wgsl` (lab `Experimental`): one dispatch per block, the solver's look-ahead
     // and the updaters from the third block on (n = 200: four blocks of 64 in f32; in f64
     // where the 64-row tile does not fit the workgroup memory, blocks of 32, seven), the last
-    // block partial; sub-blocks of 4, 8 and 16 rows; C order with unit x, F order with x
-    // reversed (negative incx), every uplo, trans and diag; against OpenBLAS with strsv's and
-    // dtrsv's metric.
+    // block partial; sub-blocks of 4, 8 and 16 rows, and 8 with the L2 prefetch; C order with
+    // unit x, F order with x reversed (negative incx), every uplo, trans and diag; against
+    // OpenBLAS with strsv's and dtrsv's metric.
     with_variant(Driver::Trsv, Variant::Experimental, || {
-        for sb in [4, 8, 16] {
+        for (sb, prefetch) in [(8, false), (4, false), (16, false), (8, true)] {
             lab::set_trsv_sub_block(sb);
-            let sizes: &[usize] = if sb == 8 {
+            lab::set_trsv_prefetch(prefetch);
+            let sizes: &[usize] = if sb == 8 && !prefetch {
                 &[1, 5, 64, 65, 200]
             } else {
                 &[65, 200]
@@ -589,6 +590,7 @@ fn strsv_dtrsv_lookahead_against_openblas() {
             }
         }
         lab::set_trsv_sub_block(0);
+        lab::set_trsv_prefetch(false);
     });
 }
 

@@ -29,6 +29,9 @@ override UNIT: bool = false;
 override NB: u32 = 64u;
 // Rows per sub-block of the in-block substitution: 4, 8 or 16 (a multiple of 4, ≤ NB).
 override SB: u32 = 8u;
+// Workgroup 1 reads the tiles the next dispatch's solver loads first (`prefetch`), so that
+// they come from the L2 cache then; the updaters are workgroups 2.. .
+override PREFETCH: bool = false;
 const WG: u32 = 256u;
 // Invocations per row in the row sums (4 or 8), and the tile elements each invocation loads.
 override TPR: u32 = WG / NB;
@@ -279,6 +282,33 @@ fn solve_sub(s0: u32, nb: u32) {
     }
 }
 
+fn tile_sum(t: Tile) -> T {
+    let s = (t.t0 + t.t1) + (t.t2 + t.t3);
+    return (s.x + s.y) + (s.z + s.w);
+}
+
+// The tiles the solver of dispatch k + 1 loads (its diagonal block and look-ahead blocks),
+// read and summed, the sum stored only where the dispatch has no block (never): so that the
+// loads are made, and leave the tiles in the L2 cache.
+fn prefetch(lid: u32) {
+    let k1 = P.k + 1u;
+    if (k1 >= P.blocks) {
+        return;
+    }
+    let k0 = bstart(k1);
+    let nb = blen(k1);
+    let has_next = k1 + 1u < P.blocks;
+    let next0 = select(0u, bstart(k1 + 1u), has_next);
+    let next_rows = select(0u, blen(k1 + 1u), has_next);
+    let d = load_tile(lid, k0, k0, nb, nb, true);
+    let u = load_tile(lid, next0, bstart(P.k), next_rows, NB, false);
+    let v = load_tile(lid, next0, k0, next_rows, nb, false);
+    let s = tile_sum(d) + tile_sum(u) + tile_sum(v);
+    if (P.blocks == 0u) {
+        x[P.offx] = s;
+    }
+}
+
 @compute @workgroup_size(WG)
 fn solve_step(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
@@ -339,6 +369,10 @@ fn solve_step(@builtin(workgroup_id) wid: vec3<u32>,
         }
         return;
     }
+    if (PREFETCH && g == 1u) {
+        prefetch(lid);
+        return;
+    }
     // An updater: NB rows past R_{k+1}, block k−1's columns.
     var first: u32;
     var rows: u32;
@@ -349,7 +383,7 @@ fn solve_step(@builtin(workgroup_id) wid: vec3<u32>,
         first = 0u;
         rows = select(0u, bstart(k + 1u), has_next);
     }
-    let r0 = (g - 1u) * NB;
+    let r0 = (g - 1u - u32(PREFETCH)) * NB;
     if (!has_prev || r0 >= rows) {
         return;
     }
