@@ -26,10 +26,11 @@ super::shader!(STEP_SHADER, TRSV_STEP);
 const WG: u64 = super::registry::TRSV.constant("WG") as u64;
 
 /// Rows per diagonal block (the shader's `NB`) for elements of `esize` bytes: 64 where the
-/// workgroup memory of that block (its NB×(NB+1) tile, NB solution values and WG partial sums)
-/// fits the adapter's limit, else 32.
-pub(crate) fn block(ctx: &Context, esize: usize) -> usize {
-    let bytes = |nb: usize| (nb * (nb + 1) + nb + WG as usize) * esize;
+/// workgroup memory of that block (its NB×(NB+1) tile, `vectors` vectors of NB values — 1 in
+/// `trsv.wgsl`, 2 in `trsv_step.wgsl` — and WG partial sums) fits the adapter's limit, else
+/// 32.
+pub(crate) fn block(ctx: &Context, esize: usize, vectors: usize) -> usize {
+    let bytes = |nb: usize| (nb * (nb + 1) + vectors * nb + WG as usize) * esize;
     if bytes(64) as u64 <= u64::from(ctx.limits().max_compute_workgroup_storage_size) {
         64
     } else {
@@ -79,6 +80,7 @@ pub(crate) fn trsv<'a>(
             Elem::F32 => 4,
             Elem::F64 => 8,
         },
+        1,
     );
     let constants = [
         ("UPLO", super::uplo(Some(uplo))),
@@ -174,6 +176,7 @@ fn trsv_step<'a>(
             Elem::F32 => 4,
             Elem::F64 => 8,
         },
+        2,
     );
     let sb = crate::lab::trsv_sub_block().min(nb as u32);
     let constants = [

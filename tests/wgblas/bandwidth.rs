@@ -554,6 +554,23 @@ fn strsv_dtrsv_lookahead_against_openblas() {
     // unit x, F order with x reversed (negative incx), every uplo, trans and diag; against
     // OpenBLAS with strsv's and dtrsv's metric.
     with_variant(Driver::Trsv, Variant::Experimental, || {
+        // The variant is the one running: n = 129 in f32 (blocks of 64: the tile fits every
+        // adapter's 32 KiB), three dispatches and no copy.
+        let c = wgblas::Context::new().unwrap();
+        let mut r = rng(41);
+        let a = crate::oracle_l2::tri_stored(&mut r, 129, Uplo::Lower, Diag::NonUnit, 1.0, 0.01);
+        let mut x = rand_vec(&mut r, 129);
+        let d0 = c.dispatches();
+        blas::strsv(
+            &c,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            x.view_mut(),
+        )
+        .unwrap();
+        assert_eq!(c.dispatches() - d0, 3, "look-ahead strsv n=129: dispatches");
         for (sb, prefetch) in [(8, false), (4, false), (16, false), (8, true)] {
             lab::set_trsv_sub_block(sb);
             lab::set_trsv_prefetch(prefetch);
