@@ -192,7 +192,7 @@ pub const TRSV_STEP: Kernel = Kernel {
         ("SB", &[4.0, 8.0, 16.0]),
         ("PREFETCH", BOOL),
     ],
-    params: &[("drivers/trsv.rs", "StepParams")],
+    params: &[("drivers/trsv.rs", "Params")],
     f64: true,
 };
 

@@ -38,6 +38,9 @@ pub(crate) fn block(ctx: &Context, esize: usize, vectors: usize) -> usize {
     }
 }
 
+/// The params of both shaders: `trsv.wgsl` reads the last two words as the first row and the
+/// rows of the dispatch's block, `trsv_step.wgsl` as the block's index in solve order and the
+/// number of blocks.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct Params {
@@ -49,6 +52,20 @@ struct Params {
     incx: i32,
     k0: u32,
     nb: u32,
+}
+
+/// [`Params`] of `a` and `x` (`n` their order), the last two words `k0` and `nb`.
+fn params(a: &MatOperand, x: &VecOperand, k0: u32, nb: u32) -> Params {
+    Params {
+        n: a.rows as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        k0,
+        nb,
+    }
 }
 
 /// The scratch of one solve: the solution, block by block, before `copy_out` moves it into
@@ -70,7 +87,7 @@ pub(crate) fn trsv<'a>(
     sol: &'a Buf,
 ) -> Vec<Dispatch<'a>> {
     if crate::lab::get(crate::lab::Driver::Trsv) == crate::lab::Variant::Experimental {
-        return trsv_step(ctx, elem, uplo, unit, a, x);
+        return trsv_step(ctx, elem, (uplo, unit), a, x);
     }
     let n = a.rows;
     let lower = uplo == Uplo::Lower;
@@ -95,16 +112,7 @@ pub(crate) fn trsv<'a>(
     ];
     let mut out = Vec::new();
     let blocks = n.div_ceil(nb_rows);
-    let mut params = Params {
-        n: n as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offx: x.offset,
-        incx: x.inc,
-        k0: 0,
-        nb: 0,
-    };
+    let mut params = params(a, x, 0, 0);
     let buffers: [&Buf; 3] = [&a.buffer, &x.buffer, sol];
     for b in 0..blocks {
         // Blocks in solve order: from the top for lower, from the bottom for upper.
@@ -139,21 +147,6 @@ pub(crate) fn trsv<'a>(
     out
 }
 
-/// The params of `trsv_step.wgsl`: as [`Params`], with the block of the dispatch in solve
-/// order and the number of blocks in place of `k0`, `nb`.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct StepParams {
-    n: u32,
-    offa: u32,
-    rsa: i32,
-    csa: i32,
-    offx: u32,
-    incx: i32,
-    k: u32,
-    blocks: u32,
-}
-
 /// The dispatches of [`trsv`] with a one-block look-ahead (`wgsl/level2/trsv_step.wgsl`): one
 /// per block of `NB` rows ([`block`]), in solve order. Dispatch k has one solver workgroup
 /// (block k's substitution by sub-blocks of `SB` rows, [`crate::lab::trsv_sub_block`], then
@@ -164,8 +157,7 @@ struct StepParams {
 fn trsv_step<'a>(
     ctx: &Context,
     elem: Elem,
-    uplo: Uplo,
-    unit: bool,
+    (uplo, unit): (Uplo, bool),
     a: &'a MatOperand,
     x: &'a VecOperand,
 ) -> Vec<Dispatch<'a>> {
@@ -187,20 +179,11 @@ fn trsv_step<'a>(
         ("PREFETCH", f64::from(u8::from(crate::lab::trsv_prefetch()))),
     ];
     let blocks = n.div_ceil(nb);
-    let mut params = StepParams {
-        n: n as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offx: x.offset,
-        incx: x.inc,
-        k: 0,
-        blocks: blocks as u32,
-    };
+    let mut params = params(a, x, 0, blocks as u32);
     let buffers: [&Buf; 2] = [&a.buffer, &x.buffer];
     (0..blocks)
         .map(|k| {
-            params.k = k as u32;
+            params.k0 = k as u32;
             // Rows past block k + 1, for the updaters of block k − 1's products.
             let past = n.saturating_sub((k + 2) * nb);
             let updaters = if k > 0 { past.div_ceil(nb) } else { 0 };

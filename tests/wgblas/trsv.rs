@@ -314,13 +314,19 @@ fn edge_n_zero() {
     assert_eq!(x.len(), 0);
 }
 
+/// A fresh context, so that no other test's calls count, with the lab switches held at their
+/// defaults for as long as the guard lives (the look-ahead variant dispatches three times at
+/// n = 129). Test builds only: the report examples include this file without `bandwidth`.
+#[cfg(test)]
+fn counted_context() -> (std::sync::MutexGuard<'static, ()>, Context) {
+    (crate::bandwidth::lab_defaults(), Context::new().unwrap())
+}
+
 #[test]
 fn edge_blocked_solve_is_one_submission() {
     // n = 129: blocks of 64, 64, 1 → three solve_update dispatches and one copy_out: four
-    // dispatches, one submission (a fresh context, so no other test's calls count), with the
-    // lab switches held at their defaults (the look-ahead variant dispatches three times).
-    let _lab = crate::bandwidth::lab_defaults();
-    let c = Context::new().unwrap();
+    // dispatches, one submission ([`counted_context`]).
+    let (_lab, c) = counted_context();
     let mut r = rng(5);
     for uplo in UPLOS {
         let a = l2::tri_stored(&mut r, 129, uplo, NonUnit, 1.0, 1.0 / 129.0);
@@ -383,10 +389,9 @@ fn resident_hand_values_and_mixed_operands() {
 #[test]
 fn resident_solve_is_held_back_then_one_submission() {
     // n = 129 (three blocks, four dispatches), A and x resident on a fresh context: the solve
-    // submits nothing; the read-back submits the held dispatches and its copy, once (the lab
-    // switches held at their defaults).
-    let _lab = crate::bandwidth::lab_defaults();
-    let c = Context::new().unwrap();
+    // submits nothing; the read-back submits the held dispatches and its copy, once
+    // ([`counted_context`]).
+    let (_lab, c) = counted_context();
     let mut r = rng(6);
     for uplo in UPLOS {
         for f_order in [false, true] {
