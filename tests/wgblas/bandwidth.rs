@@ -13,7 +13,6 @@
 //! variant computes within the metric, so other tests running meanwhile stay correct.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::Mutex;
 
 use ndarray::Array1;
 use wgblas::blas;
@@ -25,14 +24,9 @@ use crate::common::*;
 use crate::describe;
 use crate::oracle_l1 as o1;
 
-static LAB: Mutex<()> = Mutex::new(());
-
-/// Hold the lab switches at their defaults for as long as the guard lives: for tests elsewhere
-/// that count dispatches, which a variant set meanwhile by a test here would change (the
-/// two-pass reductions dispatch twice).
-pub(crate) fn lab_defaults() -> std::sync::MutexGuard<'static, ()> {
-    LAB.lock().unwrap_or_else(|e| e.into_inner())
-}
+/// The lock on the lab switches (`common.rs`, where the routine files, also built into the
+/// benches and report binaries, reach it), under its name here.
+pub(crate) use crate::common::lab_defaults;
 
 pub(crate) fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
     let _guard = lab_defaults();

@@ -316,10 +316,9 @@ fn edge_n_zero() {
 
 /// A fresh context, so that no other test's calls count, with the lab switches held at their
 /// defaults for as long as the guard lives (the look-ahead variant dispatches three times at
-/// n = 129). Test builds only: the report examples include this file without `bandwidth`.
-#[cfg(test)]
+/// n = 129).
 fn counted_context() -> (std::sync::MutexGuard<'static, ()>, Context) {
-    (crate::bandwidth::lab_defaults(), Context::new().unwrap())
+    (lab_defaults(), Context::new().unwrap())
 }
 
 #[test]
