@@ -22,7 +22,9 @@
 //! the `--sq64` sizes).
 //!
 //! Run: `cargo run --release --example bandwidth_report -- [--sets l1,l2,lab] [--l1 20,26]
-//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--sq64 8192] [--reps 11]
+//! [--gemv 4096,8192,16384] [--skinny 23] [--sq 16384] [--trsv 8192] [--trsv-step 4,8,16]
+//! [--trsv-prefetch]
+//! [--sq64 8192] [--reps 11]
 //! [--reduction-groups 0]` (a cap on the single-pass reductions' workgroups,
 //! `lab::set_reduction_groups`; 0: the driver's own, 528) `[--checks auto|0|1|2]` (the
 //! shader modules' runtime checks, `lab::set_shader_checks`: auto, the crate's choice per
@@ -33,7 +35,13 @@
 //! workgroups, `lab::set_gemv_shape`, as `LAB,groups1024,...` lines, checked where the default
 //! is; none by default) `[--gemv-col-lanes 4,16]` (the rows where op(A)'s columns are
 //! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_shape`, as
-//! `LAB,collanes4,...` lines; none by default)
+//! `LAB,collanes4,...` lines; none by default).
+//! `--trsv-step`: besides strsv's default, the look-ahead solve
+//! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
+//! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
+//! `CHECK,` line (strsv's backward residual factor against its `metrics::spec` threshold, on
+//! a fresh right-hand side). `--trsv-prefetch`: each of those also with the L2 prefetch
+//! (`lab::set_trsv_prefetch`), tagged `step8pf`.
 
 extern crate blas_src;
 
@@ -65,6 +73,8 @@ const FLAGS: &[(&str, &str)] = &[
     ("--skinny", "23,"),
     ("--sq", "16384,"),
     ("--trsv", "8192,"),
+    ("--trsv-step", ""),
+    ("--trsv-prefetch", args::SWITCH),
     ("--sq64", "8192,"),
     ("--reps", "11"),
     ("--sets", "l1,l2"),
@@ -878,20 +888,38 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
             a[(i, i)] = 1.0 + a[(i, i)].abs();
         }
         let ga = ctx.upload_matrix(&a).unwrap();
-        drop(a);
         let b = rand_vec(&mut r, n);
         let mut gb = ctx.upload_vector(&b).unwrap();
         for uplo in [Uplo::Lower, Uplo::Upper] {
             for t in [Transpose::No, Transpose::Yes] {
                 let u = if uplo == Uplo::Lower { "L" } else { "U" };
                 let layout = format!("{u}{}-C", trans_name(t));
-                // `Legacy` (lab-l2): two barriers per column of the diagonal block.
-                let mut vs = vec![(Variant::Auto, "auto")];
+                // `Legacy` (lab-l2): two barriers per column of the diagonal block;
+                // `--trsv-step`: the look-ahead solve.
+                let mut vs = vec![(Variant::Auto, 0, "auto".to_string())];
                 if lab == Lab2::Full {
-                    vs.push((Variant::Legacy, "twobarriers"));
+                    vs.push((Variant::Legacy, 0, "twobarriers".to_string()));
                 }
-                for (v, tag) in vs {
+                let pf = !args::get(FLAGS, "--trsv-prefetch").is_empty();
+                for sb in list(&arg("--trsv-step", "")) {
+                    vs.push((Variant::Experimental, sb as u32, format!("step{sb}")));
+                    if pf {
+                        vs.push((Variant::Experimental, sb as u32, format!("step{sb}pf")));
+                    }
+                }
+                for (v, sb, tag) in vs {
                     lab::set(Driver::Trsv, v);
+                    lab::set_trsv_sub_block(sb);
+                    lab::set_trsv_prefetch(tag.ends_with("pf"));
+                    if v == Variant::Experimental {
+                        trsv_check(
+                            ctx,
+                            (&a, &ga),
+                            &b,
+                            (uplo, t),
+                            &format!("n={n},{layout},{tag}"),
+                        );
+                    }
                     let s = time_gpu(ctx, reps.min(5), || {
                         blas::strsv(ctx, uplo, t, Diag::NonUnit, &ga, &mut gb).unwrap()
                     });
@@ -913,9 +941,36 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     }
                 }
                 lab::set(Driver::Trsv, Variant::Auto);
+                lab::set_trsv_sub_block(0);
+                lab::set_trsv_prefetch(false);
             }
         }
     }
+}
+
+/// `CHECK,strsv,{fields},backward,{factor},<={threshold}`: one solve of `op(A)·x = b` (A
+/// resident in `ga`, stored on the host as `a`) under the lab switches set now, on a fresh
+/// resident copy of `b`, its backward residual factor (`metrics::trsv_residual` over
+/// `bounds::trsv`) against strsv's `metrics::spec` threshold, ` FAIL` appended past it.
+fn trsv_check(
+    ctx: &Context,
+    (a, ga): (&Array2<f32>, &GpuMatrix<'_>),
+    b: &Array1<f32>,
+    (uplo, t): (Uplo, Transpose),
+    fields: &str,
+) {
+    let mut gx = ctx.upload_vector(b).unwrap();
+    blas::strsv(ctx, uplo, t, Diag::NonUnit, ga, &mut gx).unwrap();
+    let x = gx.to_array().unwrap();
+    let r = metrics::trsv_residual(uplo, t, Diag::NonUnit, a.view(), x.view(), b.view()).unwrap();
+    let bound = metrics::bounds::trsv(uplo, t, Diag::NonUnit, a.view(), x.view());
+    let f = metrics::backward_residual_factor(&r, &bound).unwrap();
+    let spec = metrics::spec("strsv").unwrap();
+    let fail = if spec.passes(f) { "" } else { " FAIL" };
+    println!(
+        "CHECK,strsv,{fields},backward,{f:.3},<={}{fail}",
+        spec.threshold
+    );
 }
 
 /// The f64 Level 2 routines (set `f64`, where the adapter has `SHADER_F64`) on an n×n
@@ -1034,6 +1089,33 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                 s.min * 1e3
             );
             println!("ROW,dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}", s.median * 1e3);
+            // `--trsv-step`: the look-ahead solve (its results pinned by the lavapipe tests).
+            let pf = !args::get(FLAGS, "--trsv-prefetch").is_empty();
+            let steps = list(&arg("--trsv-step", ""));
+            for (sb, tag) in steps.iter().flat_map(|&sb| {
+                let plain = (sb, format!("step{sb}"));
+                let pref = pf.then(|| (sb, format!("step{sb}pf")));
+                std::iter::once(plain).chain(pref)
+            }) {
+                lab::set(Driver::Trsv, Variant::Experimental);
+                lab::set_trsv_sub_block(sb as u32);
+                lab::set_trsv_prefetch(tag.ends_with("pf"));
+                let s = time_gpu(ctx, reps.min(5), || {
+                    blas::dtrsv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
+                });
+                println!(
+                    "# dtrsv n={n} {u}N-C {tag}: {:.3} ms median ({:.3} min)",
+                    s.median * 1e3,
+                    s.min * 1e3
+                );
+                println!(
+                    "LAB,{tag},dtrsv,{n}x{n},{u}N-C,resident,ms,{:.3}",
+                    s.median * 1e3
+                );
+            }
+            lab::set(Driver::Trsv, Variant::Auto);
+            lab::set_trsv_sub_block(0);
+            lab::set_trsv_prefetch(false);
         }
         let s = time_gpu(ctx, reps, || {
             blas::dger(ctx, 1e-9, &gx, &wx, &mut ga).unwrap()

@@ -54,7 +54,10 @@ pub enum Driver {
     /// stride allows it; `Scalar` and `Legacy`: the one-element kernel).
     RankUpdate = 3,
     /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
-    /// column, as first written; the others: one barrier per column, the default).
+    /// column, as first written; `Experimental`: `wgsl/level2/trsv_step.wgsl`, one workgroup
+    /// solving each block by sub-blocks of [`trsv_sub_block`] rows with a look-ahead onto the
+    /// next block while the others update the rows past it, no copy; the others: one barrier
+    /// per column, the default).
     Trsv = 4,
     /// How f32 saxpy and sscal take a device alpha (a [`GpuScalar`](crate::GpuScalar)): every
     /// variant but `Legacy` (the default since `benches/results/2026-12-02-s7/q1`), read by
@@ -175,6 +178,43 @@ pub fn gemv_shape() -> GemvShape {
         groups: packed as u32,
         col_lanes: (packed >> 32) as u32,
     }
+}
+
+/// Rows one invocation substitutes at a time in `trsv_step.wgsl` (0: the default, 8).
+static TRSV_SUB: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Substitute `rows` rows at a time (4, 8 or 16; 0: the default, 8; others are taken as 8)
+/// in the look-ahead triangular solve ([`Driver::Trsv`] on [`Variant::Experimental`]),
+/// process-wide: one invocation solves them in registers, then every later row of the
+/// diagonal block subtracts their products (two barriers per `rows` rows). Results stay
+/// within strsv's metric.
+pub fn set_trsv_sub_block(rows: u32) {
+    TRSV_SUB.store(rows, Ordering::Relaxed);
+}
+
+/// The rows set by [`set_trsv_sub_block`], resolved (4, 8 or 16).
+pub fn trsv_sub_block() -> u32 {
+    match TRSV_SUB.load(Ordering::Relaxed) {
+        4 => 4,
+        16 => 16,
+        _ => 8,
+    }
+}
+
+/// Whether the look-ahead triangular solve prefetches (0: no, the default).
+static TRSV_PREFETCH: AtomicU8 = AtomicU8::new(0);
+
+/// Add to each dispatch of the look-ahead triangular solve ([`Driver::Trsv`] on
+/// [`Variant::Experimental`]) a workgroup that reads the tiles the next dispatch's solver
+/// loads first (its diagonal block and look-ahead blocks), so that they come from the L2
+/// cache then (process-wide; off by default). Results do not change.
+pub fn set_trsv_prefetch(on: bool) {
+    TRSV_PREFETCH.store(on as u8, Ordering::Relaxed);
+}
+
+/// Whether [`set_trsv_prefetch`] is on.
+pub fn trsv_prefetch() -> bool {
+    TRSV_PREFETCH.load(Ordering::Relaxed) != 0
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

@@ -168,6 +168,24 @@ pub const TRSV: Kernel = Kernel {
     f64: true,
 };
 
+/// The triangular solve with a one-block look-ahead (`drivers/trsv.rs`, lab `Experimental`):
+/// `NB` as [`TRSV`], `SB` the rows one invocation substitutes at a time, `PREFETCH` a
+/// workgroup that reads the next dispatch's first tiles into the L2 cache.
+pub const TRSV_STEP: Kernel = Kernel {
+    path: "level2/trsv_step.wgsl",
+    source: include_str!("../../wgsl/level2/trsv_step.wgsl"),
+    entries: &["solve_step"],
+    overrides: &[
+        ("UPLO", TRIANGLE),
+        ("UNIT", BOOL),
+        ("NB", &[32.0, 64.0]),
+        ("SB", &[4.0, 8.0, 16.0]),
+        ("PREFETCH", BOOL),
+    ],
+    params: &[("drivers/trsv.rs", "Params")],
+    f64: true,
+};
+
 /// The Level 3 tile engine (`drivers/gemm.rs`): `UPLO` of C (`TRI_C`), of a triangular A over
 /// k (`K_TRI`) and of a packed structured A (`A_UPLO`); `A_MODE` general, symmetric,
 /// triangular; the tile (`gemm::Tile`: BM, BN 64 or 128, BK 8, 16 or 32, NBUF 1 or 2; 8×8 of C
@@ -236,6 +254,7 @@ pub const ALL: &[&Kernel] = &[
     &GEMV_WIDE,
     &RANK_UPDATE,
     &TRSV,
+    &TRSV_STEP,
     &GEMM,
     &TRSM,
     &SCALAR,

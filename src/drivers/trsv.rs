@@ -1,7 +1,10 @@
 //! Triangular-solve Level 2 driver (`wgsl/level2/trsv.wgsl`): blocked substitution, one
 //! dispatch per block of `NB` rows ([`block`]) (each workgroup solves the diagonal block in workgroup
 //! memory, then updates its own rows), then one copy of the solution into `x`, all in one
-//! submission.
+//! submission. Lab `Experimental` on [`Driver::Trsv`](crate::lab::Driver::Trsv): [`trsv_step`]
+//! (`wgsl/level2/trsv_step.wgsl`), one dispatch per block, in which one workgroup alone solves
+//! the block (with a look-ahead onto the next) while the others update the rows past it, and
+//! no copy.
 //!
 //! Block size `NB = 64`: the block solve is the serial part (two barriers per row, in
 //! workgroup memory), repeated by every workgroup of a dispatch so that the update needs no
@@ -18,14 +21,16 @@ use crate::layout::{MatOperand, VecOperand};
 use crate::pool::Buf;
 
 super::shader!(SHADER, TRSV);
+super::shader!(STEP_SHADER, TRSV_STEP);
 
 const WG: u64 = super::registry::TRSV.constant("WG") as u64;
 
 /// Rows per diagonal block (the shader's `NB`) for elements of `esize` bytes: 64 where the
-/// workgroup memory of that block (its NB×(NB+1) tile, NB solution values and WG partial sums)
-/// fits the adapter's limit, else 32.
-pub(crate) fn block(ctx: &Context, esize: usize) -> usize {
-    let bytes = |nb: usize| (nb * (nb + 1) + nb + WG as usize) * esize;
+/// workgroup memory of that block (its NB×(NB+1) tile, `vectors` vectors of NB values — 1 in
+/// `trsv.wgsl`, 2 in `trsv_step.wgsl` — and WG partial sums) fits the adapter's limit, else
+/// 32.
+pub(crate) fn block(ctx: &Context, esize: usize, vectors: usize) -> usize {
+    let bytes = |nb: usize| (nb * (nb + 1) + vectors * nb + WG as usize) * esize;
     if bytes(64) as u64 <= u64::from(ctx.limits().max_compute_workgroup_storage_size) {
         64
     } else {
@@ -33,6 +38,9 @@ pub(crate) fn block(ctx: &Context, esize: usize) -> usize {
     }
 }
 
+/// The params of both shaders: `trsv.wgsl` reads the last two words as the first row and the
+/// rows of the dispatch's block, `trsv_step.wgsl` as the block's index in solve order and the
+/// number of blocks.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct Params {
@@ -44,6 +52,20 @@ struct Params {
     incx: i32,
     k0: u32,
     nb: u32,
+}
+
+/// [`Params`] of `a` and `x` (`n` their order), the last two words `k0` and `nb`.
+fn params(a: &MatOperand, x: &VecOperand, k0: u32, nb: u32) -> Params {
+    Params {
+        n: a.rows as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        k0,
+        nb,
+    }
 }
 
 /// The scratch of one solve: the solution, block by block, before `copy_out` moves it into
@@ -64,6 +86,9 @@ pub(crate) fn trsv<'a>(
     x: &'a VecOperand,
     sol: &'a Buf,
 ) -> Vec<Dispatch<'a>> {
+    if crate::lab::get(crate::lab::Driver::Trsv) == crate::lab::Variant::Experimental {
+        return trsv_step(ctx, elem, (uplo, unit), a, x);
+    }
     let n = a.rows;
     let lower = uplo == Uplo::Lower;
     let nb_rows = block(
@@ -72,6 +97,7 @@ pub(crate) fn trsv<'a>(
             Elem::F32 => 4,
             Elem::F64 => 8,
         },
+        1,
     );
     let constants = [
         ("UPLO", super::uplo(Some(uplo))),
@@ -86,16 +112,7 @@ pub(crate) fn trsv<'a>(
     ];
     let mut out = Vec::new();
     let blocks = n.div_ceil(nb_rows);
-    let mut params = Params {
-        n: n as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offx: x.offset,
-        incx: x.inc,
-        k0: 0,
-        nb: 0,
-    };
+    let mut params = params(a, x, 0, 0);
     let buffers: [&Buf; 3] = [&a.buffer, &x.buffer, sol];
     for b in 0..blocks {
         // Blocks in solve order: from the top for lower, from the bottom for upper.
@@ -128,4 +145,53 @@ pub(crate) fn trsv<'a>(
             .elem(elem),
     );
     out
+}
+
+/// The dispatches of [`trsv`] with a one-block look-ahead (`wgsl/level2/trsv_step.wgsl`): one
+/// per block of `NB` rows ([`block`]), in solve order. Dispatch k has one solver workgroup
+/// (block k's substitution by sub-blocks of `SB` rows, [`crate::lab::trsv_sub_block`], then
+/// the products of blocks k−1 and k subtracted from block k+1's rows) and one updater
+/// workgroup per `NB` rows past block k+1 (block k−1's products subtracted), and with
+/// [`crate::lab::trsv_prefetch`] one more that reads the tiles dispatch k+1's solver loads
+/// first into the L2 cache. The solution lands in `x` itself: no scratch, no copy.
+fn trsv_step<'a>(
+    ctx: &Context,
+    elem: Elem,
+    (uplo, unit): (Uplo, bool),
+    a: &'a MatOperand,
+    x: &'a VecOperand,
+) -> Vec<Dispatch<'a>> {
+    let n = a.rows;
+    let nb = block(
+        ctx,
+        match elem {
+            Elem::F32 => 4,
+            Elem::F64 => 8,
+        },
+        2,
+    );
+    let sb = crate::lab::trsv_sub_block().min(nb as u32);
+    let constants = [
+        ("UPLO", super::uplo(Some(uplo))),
+        ("UNIT", unit as u32 as f64),
+        ("NB", nb as f64),
+        ("SB", f64::from(sb)),
+        ("PREFETCH", f64::from(u8::from(crate::lab::trsv_prefetch()))),
+    ];
+    let blocks = n.div_ceil(nb);
+    let mut params = params(a, x, 0, blocks as u32);
+    let buffers: [&Buf; 2] = [&a.buffer, &x.buffer];
+    (0..blocks)
+        .map(|k| {
+            params.k0 = k as u32;
+            // Rows past block k + 1, for the updaters of block k − 1's products.
+            let past = n.saturating_sub((k + 2) * nb);
+            let updaters = if k > 0 { past.div_ceil(nb) } else { 0 };
+            let prefetcher = usize::from(crate::lab::trsv_prefetch());
+            let groups = ctx.grid((1 + prefetcher + updaters) as u64);
+            Dispatch::new(&STEP_SHADER, "solve_step", &params, &buffers, groups)
+                .constants(&constants)
+                .elem(elem)
+        })
+        .collect()
 }

@@ -14,7 +14,6 @@
 //! variant computes within the metric, so other tests running meanwhile stay correct.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::Mutex;
 
 use ndarray::Array1;
 use wgblas::blas;
@@ -27,14 +26,9 @@ use crate::common::*;
 use crate::describe;
 use crate::oracle_l1 as o1;
 
-static LAB: Mutex<()> = Mutex::new(());
-
-/// Hold the lab switches at their defaults for as long as the guard lives: for tests elsewhere
-/// that count dispatches, which a variant set meanwhile by a test here would change (the
-/// two-pass reductions dispatch twice).
-pub(crate) fn lab_defaults() -> std::sync::MutexGuard<'static, ()> {
-    LAB.lock().unwrap_or_else(|e| e.into_inner())
-}
+/// The lock on the lab switches (`common.rs`, where the routine files, also built into the
+/// benches and report binaries, reach it), under its name here.
+pub(crate) use crate::common::lab_defaults;
 
 pub(crate) fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
     let _guard = lab_defaults();
@@ -622,6 +616,133 @@ fn strsv_one_and_two_barriers_against_openblas() {
                             }
                         }
                     }
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn strsv_dtrsv_lookahead_against_openblas() {
+    // `trsv_step.wgsl` (lab `Experimental`): one dispatch per block, the solver's look-ahead
+    // and the updaters from the third block on (n = 200: four blocks of 64 in f32; in f64
+    // where the 64-row tile does not fit the workgroup memory, blocks of 32, seven), the last
+    // block partial; sub-blocks of 4, 8 and 16 rows, and 8 with the L2 prefetch; C order with
+    // unit x, F order with x reversed (negative incx), every uplo, trans and diag; against
+    // OpenBLAS with strsv's and dtrsv's metric.
+    with_variant(Driver::Trsv, Variant::Experimental, || {
+        // The variant is the one running: n = 129 in f32 (blocks of 64: the tile fits every
+        // adapter's 32 KiB), three dispatches and no copy.
+        let c = wgblas::Context::new().unwrap();
+        let mut r = rng(41);
+        let a = crate::oracle_l2::tri_stored(&mut r, 129, Uplo::Lower, Diag::NonUnit, 1.0, 0.01);
+        let mut x = rand_vec(&mut r, 129);
+        let d0 = c.dispatches();
+        blas::strsv(
+            &c,
+            Uplo::Lower,
+            Transpose::No,
+            Diag::NonUnit,
+            a.view(),
+            x.view_mut(),
+        )
+        .unwrap();
+        assert_eq!(c.dispatches() - d0, 3, "look-ahead strsv n=129: dispatches");
+        for (sb, prefetch) in [(8, false), (4, false), (16, false), (8, true)] {
+            lab::set_trsv_sub_block(sb);
+            lab::set_trsv_prefetch(prefetch);
+            let sizes: &[usize] = if sb == 8 && !prefetch {
+                &[1, 5, 64, 65, 200]
+            } else {
+                &[65, 200]
+            };
+            for (k, &n) in sizes.iter().enumerate() {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    for t in [Transpose::No, Transpose::Yes] {
+                        for diag in [Diag::NonUnit, Diag::Unit] {
+                            for (la, lx) in
+                                [(Layout::C, VLayout::Unit), (Layout::F, VLayout::Reversed)]
+                            {
+                                let seed = 40 + k as u64;
+                                crate::trsv::check_on(ctx(), seed, n, uplo, t, diag, 1.0, la, lx);
+                                if n != 64 {
+                                    crate::trsv::check_on_f64(
+                                        ctx(),
+                                        seed,
+                                        n,
+                                        uplo,
+                                        t,
+                                        diag,
+                                        la,
+                                        lx,
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        lab::set_trsv_sub_block(0);
+        lab::set_trsv_prefetch(false);
+    });
+}
+
+#[test]
+fn strsv_nan_and_inf_propagate_in_each_variant() {
+    // n = 200 (four blocks of 64, so that the look-ahead and the updaters carry them): a NaN
+    // in b at solve position 70, or an Inf in A at (150, 10) in solve order, makes every
+    // later position of x non-finite (no zero-skip) and leaves the earlier ones finite; those
+    // solve the leading triangle, checked with strsv's metric.
+    let n = 200;
+    for v in [Variant::Auto, Variant::Experimental] {
+        with_variant(Driver::Trsv, v, || {
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                let mut r = rng(77);
+                let a = crate::oracle_l2::tri_stored(&mut r, n, uplo, Diag::NonUnit, 1.0, 0.005);
+                let b = rand_vec(&mut r, n);
+                let row = |p: usize| if uplo == Uplo::Lower { p } else { n - 1 - p };
+                let mut b_nan = b.clone();
+                b_nan[row(70)] = f32::NAN;
+                let mut a_inf = a.clone();
+                a_inf[[row(150), row(10)]] = f32::INFINITY;
+                for (what, aa, bb, first) in
+                    [("NaN in b", &a, &b_nan, 70), ("Inf in A", &a_inf, &b, 150)]
+                {
+                    let what = format!("strsv {v:?} {uplo:?} {what}");
+                    let mut x = bb.clone();
+                    blas::strsv(
+                        ctx(),
+                        uplo,
+                        Transpose::No,
+                        Diag::NonUnit,
+                        aa.view(),
+                        x.view_mut(),
+                    )
+                    .unwrap();
+                    for p in 0..n {
+                        assert_eq!(
+                            x[row(p)].is_finite(),
+                            p < first,
+                            "{what}: x at position {p}"
+                        );
+                    }
+                    let lead = if uplo == Uplo::Lower {
+                        0..first
+                    } else {
+                        n - first..n
+                    };
+                    let (al, xl, bl) = (
+                        aa.slice(ndarray::s![lead.clone(), lead.clone()]),
+                        x.slice(ndarray::s![lead.clone()]),
+                        bb.slice(ndarray::s![lead]),
+                    );
+                    let res =
+                        metrics::trsv_residual(uplo, Transpose::No, Diag::NonUnit, al, xl, bl)
+                            .unwrap();
+                    let bound = bounds::trsv(uplo, Transpose::No, Diag::NonUnit, al, xl);
+                    let f = metrics::backward_residual_factor(&res, &bound).unwrap();
+                    describe::passes("strsv", f, &what);
                 }
             }
         });

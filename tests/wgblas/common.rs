@@ -10,6 +10,16 @@ use wgblas::Context;
 
 pub use crate::describe::Elem;
 
+static LAB: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Hold the lab switches at their defaults for as long as the guard lives: for tests that
+/// count dispatches or compare two calls bit for bit, which a variant set meanwhile by a
+/// kernel-variant test (`bandwidth.rs`) would change (the two-pass reductions dispatch twice,
+/// the look-ahead strsv once per block and no copy).
+pub fn lab_defaults() -> std::sync::MutexGuard<'static, ()> {
+    LAB.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The shared context. Fails loudly when there is no adapter: tests never skip.
 pub fn ctx() -> &'static Context {
     match Context::shared() {

@@ -133,6 +133,24 @@ describe::check_on_fn! {
         => Case { diag_lo: diag_lo.into(), ..Case::new(seed, n, n).flags(uplo, trans, diag).layouts(la, lx, VLayout::Unit) }
 }
 
+/// [`check_on`] in f64 (dtrsv), diagonal magnitudes from 1.
+#[allow(clippy::too_many_arguments)]
+pub fn check_on_f64(
+    cx: &Context,
+    seed: u64,
+    n: usize,
+    uplo: Uplo,
+    trans: Transpose,
+    diag: Diag,
+    la: Layout,
+    lx: VLayout,
+) {
+    let case = Case::new(seed, n, n)
+        .flags(uplo, trans, diag)
+        .layouts(la, lx, VLayout::Unit);
+    describe::check_on::<Trsv, f64>(cx, &case);
+}
+
 #[test]
 fn validation_extension_forms() {
     let a = Array2::<f32>::ones((2, 3));
@@ -296,11 +314,18 @@ fn edge_n_zero() {
     assert_eq!(x.len(), 0);
 }
 
+/// A fresh context, so that no other test's calls count, with the lab switches held at their
+/// defaults for as long as the guard lives (the look-ahead variant dispatches three times at
+/// n = 129).
+fn counted_context() -> (std::sync::MutexGuard<'static, ()>, Context) {
+    (lab_defaults(), Context::new().unwrap())
+}
+
 #[test]
 fn edge_blocked_solve_is_one_submission() {
     // n = 129: blocks of 64, 64, 1 → three solve_update dispatches and one copy_out: four
-    // dispatches, one submission (a fresh context, so no other test's calls count).
-    let c = Context::new().unwrap();
+    // dispatches, one submission ([`counted_context`]).
+    let (_lab, c) = counted_context();
     let mut r = rng(5);
     for uplo in UPLOS {
         let a = l2::tri_stored(&mut r, 129, uplo, NonUnit, 1.0, 1.0 / 129.0);
@@ -363,8 +388,9 @@ fn resident_hand_values_and_mixed_operands() {
 #[test]
 fn resident_solve_is_held_back_then_one_submission() {
     // n = 129 (three blocks, four dispatches), A and x resident on a fresh context: the solve
-    // submits nothing; the read-back submits the held dispatches and its copy, once.
-    let c = Context::new().unwrap();
+    // submits nothing; the read-back submits the held dispatches and its copy, once
+    // ([`counted_context`]).
+    let (_lab, c) = counted_context();
     let mut r = rng(6);
     for uplo in UPLOS {
         for f_order in [false, true] {
