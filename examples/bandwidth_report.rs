@@ -894,10 +894,12 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
             for t in [Transpose::No, Transpose::Yes] {
                 let u = if uplo == Uplo::Lower { "L" } else { "U" };
                 let layout = format!("{u}{}-C", trans_name(t));
-                // `Legacy` (lab-l2): two barriers per column of the diagonal block;
-                // `--trsv-step`: the look-ahead solve.
+                // `auto`: the look-ahead solve (the default); `Scalar` and `Legacy` (lab-l2): the
+                // block kernel at one and two barriers per column of the diagonal block;
+                // `--trsv-step`: the look-ahead solve at other sub-block sizes.
                 let mut vs = vec![(Variant::Auto, 0, "auto".to_string())];
                 if lab == Lab2::Full {
+                    vs.push((Variant::Scalar, 0, "blocks".to_string()));
                     vs.push((Variant::Legacy, 0, "twobarriers".to_string()));
                 }
                 let pf = !args::get(FLAGS, "--trsv-prefetch").is_empty();
@@ -911,7 +913,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     lab::set(Driver::Trsv, v);
                     lab::set_trsv_sub_block(sb);
                     lab::set_trsv_prefetch(tag.ends_with("pf"));
-                    if v == Variant::Experimental {
+                    if v == Variant::Experimental || tag == "auto" {
                         trsv_check(
                             ctx,
                             (&a, &ga),

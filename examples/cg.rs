@@ -26,7 +26,7 @@
 //! - `--repeat N`: each resident form N times (1 by default): the first run compiles the
 //!   pipelines that the host form did not use, later ones are warm;
 //! - `--one-dispatch-below N`: calls on fewer than N elements run one dispatch where they take
-//!   two (lab `set_one_dispatch_below`; 0, the default, keeps both).
+//!   two (lab `set_one_dispatch_below`; 0 keeps both; the default `ONE_DISPATCH_DEFAULT`).
 
 extern crate blas_src;
 

@@ -10,12 +10,12 @@
 //! `Driver::DeviceScalar` `Legacy`, as before issue 12's storage binding), instead of reading it
 //! from its own buffer (the default). `--one-dispatch-below N`: calls on fewer than N elements
 //! run one dispatch where they take two (lab `set_one_dispatch_below`: the one-workgroup sdot
-//! without its `clear_counter`; 0, the default, keeps both).
+//! without its `clear_counter`; 0 keeps both; the default: the crate's, `lab::ONE_DISPATCH_DEFAULT`).
 //!
 //! ```sh
 //! cargo run --release --example chain_report -- --reps 11
 //! cargo run --release --example chain_report -- --reps 11 --patch-alpha
-//! cargo run --release --example chain_report -- --reps 11 --one-dispatch-below 16384
+//! cargo run --release --example chain_report -- --reps 11 --one-dispatch-below 0
 //! ```
 use ndarray::Array1;
 use std::time::Instant;
@@ -30,7 +30,7 @@ mod phases;
 const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
     ("--patch-alpha", args::SWITCH),
-    ("--one-dispatch-below", "0"),
+    ("--one-dispatch-below", "default"),
 ];
 
 fn median(mut v: Vec<f64>) -> (f64, f64) {
@@ -41,7 +41,10 @@ fn median(mut v: Vec<f64>) -> (f64, f64) {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = args::get(FLAGS, "--reps").parse()?;
     let patch = args::get(FLAGS, "--patch-alpha") == "1";
-    let below: u32 = args::get(FLAGS, "--one-dispatch-below").parse()?;
+    let below = match args::get(FLAGS, "--one-dispatch-below").as_str() {
+        "default" => wgblas::lab::one_dispatch_below(),
+        v => v.parse()?,
+    };
     wgblas::lab::set_one_dispatch_below(below);
     println!("# one dispatch below {below} elements (lab set_one_dispatch_below; 0: off)");
     if patch {

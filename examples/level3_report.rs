@@ -22,15 +22,11 @@
 //! `Tuning::trsm_inverse`, layout `L-C-inv`).
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
-//! [--trsm-inverse off,on] [--batch-small-k off|on|off,on]
+//! [--trsm-inverse off,on]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
 //! [--level3-n 4096] [--reps 11] [--check 2048] [--checks 0|1|2]`
-//!
-//! `--batch-small-k`: the batched sections once per setting: `off`, the small-product kernel
-//! reading k from its params (the default, layout `NN-C`); `on`, specialised to k where
-//! k ≤ 64 (`Tuning::batch_small_k`, layout `NN-C-k`).
 //!
 //! `--checks`: the shader modules' runtime checks (`wgblas::lab::set_shader_checks`; auto: the
 //! crate's choice per shader, the default; 0: wgpu's checked mode, 1: without naga's index clamps, 2: also without its loop bounding).
@@ -74,7 +70,6 @@ const FLAGS: &[(&str, &str)] = &[
     ("--rect", "all"),
     ("--level3-n", "4096,"),
     ("--trsm-inverse", "off,on"),
-    ("--batch-small-k", "off"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -294,27 +289,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             wgblas::tuning::set_tuning(None);
         }
     }
-    // The small-product kernel with k from the params (`off`, layout `NN-C`) or specialised
-    // to k (`on`, `Tuning::batch_small_k`, layout `NN-C-k`).
-    let small_k = |setting: &str| -> Result<(bool, &'static str), Box<dyn std::error::Error>> {
-        match setting {
-            "on" => Ok((true, "NN-C-k")),
-            "off" => Ok((false, "NN-C")),
-            _ => Err(format!("--batch-small-k: {setting} is not on or off").into()),
-        }
-    };
-    let settings = arg("--batch-small-k", "off");
     if has("batched") {
-        for setting in settings.split(',') {
-            let (on, layout) = small_k(setting)?;
-            wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
-                batch_small_k: Some(on),
-                ..Default::default()
-            }));
-            for d in batched()? {
-                sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), layout, reps, check);
-            }
-            wgblas::tuning::set_tuning(None);
+        for d in batched()? {
+            sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check);
         }
     }
     let f64_wanted = has("dgemm") || has("dbatched");
@@ -323,20 +300,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         if has("dgemm") {
             for n in list(&arg("--dgemm-n", "4096,8192")) {
-                dgemm(ctx, 1, (n, n, n), "NN-C", reps, check);
+                dgemm(ctx, 1, (n, n, n), reps, check);
             }
         }
         if has("dbatched") {
-            for setting in settings.split(',') {
-                let (on, layout) = small_k(setting)?;
-                wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
-                    batch_small_k: Some(on),
-                    ..Default::default()
-                }));
-                for d in batched()? {
-                    dgemm(ctx, d[0], (d[1], d[2], d[3]), layout, reps, check);
-                }
-                wgblas::tuning::set_tuning(None);
+            for d in batched()? {
+                dgemm(ctx, d[0], (d[1], d[2], d[3]), reps, check);
             }
         }
     }
@@ -369,14 +338,7 @@ fn trsm_rows(ctx: &Context, n: usize, inverse: bool, reps: usize, check: usize) 
 /// dgemm (`batch` = 1, shape `MxNxK`) or dgemm_batched (`BxMxNxK`) on resident C-order f64
 /// operands, NN-C, timed, checked at sizes ≤ `check` (each product against OpenBLAS dgemm,
 /// eps = 2^-52).
-fn dgemm(
-    ctx: &Context,
-    batch: usize,
-    (m, n, k): (usize, usize, usize),
-    layout: &str,
-    reps: usize,
-    check: usize,
-) {
+fn dgemm(ctx: &Context, batch: usize, (m, n, k): (usize, usize, usize), reps: usize, check: usize) {
     let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
     let case = Case::mnk((m * n + k) as u64, m, n, k);
     let checked = m.max(n).max(k) <= check;
@@ -391,7 +353,7 @@ fn dgemm(
     } else {
         ("dgemm_batched", format!("{batch}x{m}x{n}x{k}"))
     };
-    row(routine, &shape, layout, flops, &t, &metric);
+    row(routine, &shape, "NN-C", flops, &t, &metric);
 }
 
 /// sgemm_batched of `batch` products m×n×k on resident C-order batches (NN-C), timed, each
@@ -400,7 +362,6 @@ fn sgemm_batched(
     ctx: &Context,
     batch: usize,
     (m, n, k): (usize, usize, usize),
-    layout: &str,
     reps: usize,
     check: usize,
 ) {
@@ -409,7 +370,7 @@ fn sgemm_batched(
     let (t, metric) = timed::<gemm_batched::GemmBatched, f32>(ctx, case, reps, checked);
     let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
     let shape = format!("{batch}x{m}x{n}x{k}");
-    row("sgemm_batched", &shape, layout, flops, &t, &metric);
+    row("sgemm_batched", &shape, "NN-C", flops, &t, &metric);
     if m.max(n) <= 64 {
         // The same batch on the tile kernel (one 64×64 tile per product), for comparison with
         // the small-product kernel that the row above measures.

@@ -53,11 +53,13 @@ pub enum Driver {
     /// sger, ssyr and ssyr2 (`Auto` and `Experimental`: the `vec4` kernel where the unit
     /// stride allows it; `Scalar` and `Legacy`: the one-element kernel).
     RankUpdate = 3,
-    /// strsv and dtrsv (`Legacy`: the diagonal block's substitution with two barriers per
-    /// column, as first written; `Experimental`: `wgsl/level2/trsv_step.wgsl`, one workgroup
-    /// solving each block by sub-blocks of [`trsv_sub_block`] rows with a look-ahead onto the
-    /// next block while the others update the rows past it, no copy; the others: one barrier
-    /// per column, the default).
+    /// strsv and dtrsv (`Auto` and `Experimental`, the default since
+    /// `benches/results/2026-12-02-s8/q1`: `wgsl/level2/trsv_step.wgsl`, one workgroup solving
+    /// each block by sub-blocks of [`trsv_sub_block`] rows with a look-ahead onto the next
+    /// block while the others update the rows past it, no copy; `Scalar`: the block kernel of
+    /// `wgsl/level2/trsv.wgsl`, every workgroup solving the diagonal block with one barrier
+    /// per column, then updating its rows; `Legacy`: that kernel with two barriers per column,
+    /// as first written).
     Trsv = 4,
     /// How f32 saxpy and sscal take a device alpha (a [`GpuScalar`](crate::GpuScalar)): every
     /// variant but `Legacy` (the default since `benches/results/2026-12-02-s7/q1`), read by
@@ -118,11 +120,18 @@ pub fn reduction_groups() -> u32 {
 }
 
 /// Length below which an element-wise call whose length is not a multiple of 4 runs as one
-/// scalar dispatch (0: never, the default).
-static ONE_DISPATCH_BELOW: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// scalar dispatch, and a one-workgroup reduction skips its counter dispatch (0: never).
+static ONE_DISPATCH_BELOW: std::sync::atomic::AtomicU32 =
+    std::sync::atomic::AtomicU32::new(ONE_DISPATCH_DEFAULT);
+
+/// The default of [`set_one_dispatch_below`]: 16,384 elements (64 KiB of f32), below which a
+/// call costs its dispatches, not its bytes. Since the H200 run
+/// `benches/results/2026-12-02-s8/q1/cg.log`: resident CG on 1138_bus (n = 1138) from 16 to
+/// 10 dispatches an iteration, 71 → 55 ms wall (warm), the same 610 iterations and residual.
+pub const ONE_DISPATCH_DEFAULT: u32 = 16_384;
 
 /// Run calls on fewer than `n` elements in one dispatch where they take two (process-wide; 0:
-/// never, the default):
+/// never; the default [`ONE_DISPATCH_DEFAULT`]):
 /// - the element-wise routines (f32 axpy, copy, swap, scal, rot; f64 copy, swap) on a count that
 ///   is not a multiple of 4 run the scalar kernel (`main`, one element per invocation) over
 ///   all elements, instead of the `vec4` kernel over the first `4·⌊len/4⌋` and the scalar one
@@ -137,7 +146,7 @@ pub fn set_one_dispatch_below(n: u32) {
     ONE_DISPATCH_BELOW.store(n, Ordering::Relaxed);
 }
 
-/// The length set by [`set_one_dispatch_below`] (0: never).
+/// The length set by [`set_one_dispatch_below`] (0: never; [`ONE_DISPATCH_DEFAULT`] unless set).
 pub fn one_dispatch_below() -> u32 {
     ONE_DISPATCH_BELOW.load(Ordering::Relaxed)
 }
@@ -146,10 +155,10 @@ pub fn one_dispatch_below() -> u32 {
 /// strmv, and dgemv, dtrmv on them), set by [`set_gemv_shape`]; 0 in a field: the driver's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GemvShape {
-    /// The workgroups the kernels aim for (default 2048) before they split the columns into
+    /// The workgroups the kernels aim for (default 1024) before they split the columns into
     /// chunks, each chunk's partial sums then added by a second dispatch (`gemv_finish`):
     /// fewer mean fewer chunks, and one chunk no second dispatch (sgemv at n = 4096 on row-
-    /// contiguous A runs 1024 row blocks, so 2 chunks by default and 1 from 1024 down). The
+    /// contiguous A runs 1024 row blocks, so 1 chunk by default, 2 at the target 2048). The
     /// chunks' loops stay below 16,384 trips: more chunks where needed.
     pub groups: u32,
     /// The column lanes of `gemv_coldot` (op(A)'s columns contiguous: No-trans F order, Trans

@@ -112,9 +112,11 @@ struct Spill {
 
 /// Workgroups the wide kernels aim for before splitting the columns into chunks (a few per
 /// compute unit of a large GPU: the H200 has 132); the lab's [`crate::lab::set_gemv_shape`]
-/// replaces it, to measure the split's cost (at n = 4096 the row-contiguous sgemv runs 1024 row
-/// blocks in 2 chunks, then `gemv_finish`; with 1024 or fewer, one chunk and no finish).
-const TARGET_GROUPS: u64 = 2048;
+/// replaces it. 1024 since the H200 run `benches/results/2026-12-02-s8/q1/red.log` (2048
+/// before): at n = 4096 the row-contiguous sgemv runs its 1024 row blocks in one chunk, with
+/// no `gemv_finish` (2757 → 3300 GB/s), and the column-contiguous one in fewer chunks (2395 →
+/// 2773 GB/s); the skinny shapes read the same or faster (4×2^23 C order 3524 → 3701).
+const TARGET_GROUPS: u64 = 1024;
 
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
 #[derive(Debug, Clone, Copy, PartialEq)]

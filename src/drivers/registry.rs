@@ -210,7 +210,6 @@ pub const GEMM: Kernel = Kernel {
         ("SPLIT", BOOL),
         ("EDGE", BOOL),
         ("SCAL", BOOL),
-        ("SMALL_K", &[0.0, 32.0]),
     ],
     params: &[("drivers/gemm.rs", "Params")],
     f64: true,

@@ -1,12 +1,12 @@
-//! Triangular-solve Level 2 driver (`wgsl/level2/trsv.wgsl`): blocked substitution, one
-//! dispatch per block of `NB` rows ([`block`]) (each workgroup solves the diagonal block in workgroup
-//! memory, then updates its own rows), then one copy of the solution into `x`, all in one
-//! submission. Lab `Experimental` on [`Driver::Trsv`](crate::lab::Driver::Trsv): [`trsv_step`]
-//! (`wgsl/level2/trsv_step.wgsl`), one dispatch per block, in which one workgroup alone solves
-//! the block (with a look-ahead onto the next) while the others update the rows past it, and
-//! no copy.
+//! Triangular-solve Level 2 driver, blocked substitution in one submission. The default,
+//! [`trsv_step`] (`wgsl/level2/trsv_step.wgsl`): one dispatch per block of rows, in which one
+//! workgroup alone solves the block (with a look-ahead onto the next) while the others update
+//! the rows past it, and no copy. Lab `Scalar` and `Legacy` on
+//! [`Driver::Trsv`](crate::lab::Driver::Trsv): the block kernel (`wgsl/level2/trsv.wgsl`), one
+//! dispatch per block of `NB` rows ([`block`]) (each workgroup solves the diagonal block in
+//! workgroup memory, then updates its own rows), then one copy of the solution into `x`.
 //!
-//! Block size `NB = 64`: the block solve is the serial part (two barriers per row, in
+//! The block kernel's block size `NB = 64`: the block solve is the serial part (two barriers per row, in
 //! workgroup memory), repeated by every workgroup of a dispatch so that the update needs no
 //! second dispatch; 64 rows keep it short while the update, which carries the O(n²) work,
 //! gets n/64 workgroups of 256 invocations. Larger blocks lengthen the serial part (and the
@@ -86,7 +86,13 @@ pub(crate) fn trsv<'a>(
     x: &'a VecOperand,
     sol: &'a Buf,
 ) -> Vec<Dispatch<'a>> {
-    if crate::lab::get(crate::lab::Driver::Trsv) == crate::lab::Variant::Experimental {
+    // The look-ahead solve is the default since the H200 run of session 8
+    // (`benches/results/2026-12-02-s8/q1/trsv.log`: n = 8192, 3.20 → 1.11 ms; n = 4096,
+    // 1.20 → 0.53 ms, every uplo and trans); lab `Scalar` and `Legacy` run the block kernel.
+    if !matches!(
+        crate::lab::get(crate::lab::Driver::Trsv),
+        crate::lab::Variant::Scalar | crate::lab::Variant::Legacy
+    ) {
         return trsv_step(ctx, elem, (uplo, unit), a, x);
     }
     let n = a.rows;

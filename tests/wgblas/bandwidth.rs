@@ -324,6 +324,13 @@ fn elementwise_vec4_and_scalar_against_openblas() {
 fn one_dispatch_below_against_openblas() {
     let _guard = lab_defaults();
     let r = catch_unwind(AssertUnwindSafe(|| {
+        // Off (two dispatches where the short calls took two before session 8), then past
+        // every size here (one dispatch wherever the rule applies).
+        lab::set_one_dispatch_below(0);
+        for (k, &n) in [5usize, 7, 1023, 1138].iter().enumerate() {
+            check_reductions(70 + k as u64, n, VLayout::Unit, "two dispatches");
+            check_elementwise(70 + k as u64, n, VLayout::Reversed, "two dispatches");
+        }
         lab::set_one_dispatch_below(1 << 20);
         for round in 0..2u64 {
             for (k, &n) in [1usize, 5, 7, 1023, 1138, 4099, 16_383, 100_003]
@@ -352,7 +359,7 @@ fn one_dispatch_below_against_openblas() {
         assert_eq!(dot.get().unwrap(), 569.0);
         assert!(y.to_array().unwrap().iter().all(|&v| v == 569.0));
     }));
-    lab::set_one_dispatch_below(0);
+    lab::set_one_dispatch_below(lab::ONE_DISPATCH_DEFAULT);
     if let Err(e) = r {
         resume_unwind(e);
     }
@@ -587,13 +594,14 @@ pub(crate) fn rank_cases(
     }
 }
 
-/// strsv with the diagonal block's substitution at one barrier per column (the default) and at
-/// two (lab `Legacy` on trsv) against OpenBLAS (backward residual, §2): each uplo, trans and
+/// strsv on the block kernel (`wgsl/level2/trsv.wgsl`; the default until session 8), the
+/// diagonal block's substitution at one barrier per column (lab `Scalar` on trsv) and at two
+/// (`Legacy`), against OpenBLAS (backward residual, §2): each uplo, trans and
 /// diag, C and F order, one block, a partial block and several (64-row blocks: n = 200), a
 /// reversed x, NaN in the other triangle (and on a unit diagonal).
 #[test]
 fn strsv_one_and_two_barriers_against_openblas() {
-    for v in [Variant::Auto, Variant::Legacy] {
+    for v in [Variant::Scalar, Variant::Legacy] {
         with_variant(Driver::Trsv, v, || {
             for (k, &n) in [1usize, 5, 64, 65, 200].iter().enumerate() {
                 for uplo in [Uplo::Lower, Uplo::Upper] {
@@ -695,7 +703,8 @@ fn strsv_nan_and_inf_propagate_in_each_variant() {
     // later position of x non-finite (no zero-skip) and leaves the earlier ones finite; those
     // solve the leading triangle, checked with strsv's metric.
     let n = 200;
-    for v in [Variant::Auto, Variant::Experimental] {
+    // The look-ahead solve (the default) and the block kernel (`Scalar`).
+    for v in [Variant::Auto, Variant::Scalar] {
         with_variant(Driver::Trsv, v, || {
             for uplo in [Uplo::Lower, Uplo::Upper] {
                 let mut r = rng(77);

@@ -63,14 +63,22 @@ fn explicit_context_counts_submissions_and_readbacks() {
     let x = Array1::<f32>::ones(1000);
     let d = blas::sdot(&own, x.view(), x.view()).unwrap();
     assert_eq!(d, 1000.0);
-    // One submission, one read-back, two dispatches (the single-pass reduction and, before
-    // it, the one-invocation dispatch that zeroes its counter).
+    // One submission, one read-back, one dispatch: below `lab::ONE_DISPATCH_DEFAULT` elements
+    // the single pass runs one workgroup, which needs no counter (so no dispatch zeroing it).
     assert_eq!(
         (own.submissions(), own.readbacks(), own.dispatches()),
-        (1, 1, 2)
+        (1, 1, 1)
     );
-    // Its two host operands were two uploads.
-    assert_eq!(own.uploads(), 2);
+    // Past it, many workgroups: the counter is zeroed by a one-invocation dispatch first.
+    let x = Array1::<f32>::ones(1 << 20);
+    let d = blas::sdot(&own, x.view(), x.view()).unwrap();
+    assert_eq!(d, (1 << 20) as f32);
+    assert_eq!(
+        (own.submissions(), own.readbacks(), own.dispatches()),
+        (2, 2, 3)
+    );
+    // Each call's two host operands were two uploads.
+    assert_eq!(own.uploads(), 4);
 }
 
 #[test]

@@ -23,14 +23,9 @@ fn engine_small_products_on_both_kernels() {
     let (no, yes) = (Transpose::No, Transpose::Yes);
     let (c, f, fm) = (BLayout::C, BLayout::F, BLayout::FMat);
     let (st, rev) = (BLayout::Strided, BLayout::Reversed);
-    // The small-product kernel with k from its params, then specialised to k (a pipeline
-    // per k ≤ 64: `Tuning::batch_small_k`; only the shapes it runs), then the tile kernel.
-    for (small, small_k) in [(true, false), (true, true), (false, false)] {
-        pin_kernel(small, small_k);
+    for small in [true, false] {
+        pin_kernel(small);
         for &(batch, m, n, k) in shapes.iter().flatten() {
-            if small_k && m.max(n) > 32 {
-                continue;
-            }
             for layouts in [[c; 3], [fm, f, fm], [st, rev, c]] {
                 for ta in TRANS {
                     check((51, batch), (m, n, k), (ta, no), (0.7, 0.9), layouts);
@@ -42,13 +37,11 @@ fn engine_small_products_on_both_kernels() {
     wgblas::tuning::set_tuning(None);
 }
 
-/// Pin the batched products on the small-product kernel (`small`; specialised to k where
-/// `small_k`) or the tile kernel.
-fn pin_kernel(small: bool, small_k: bool) {
+/// Pin the batched products on the small-product kernel (`small`) or the tile kernel.
+fn pin_kernel(small: bool) {
     use wgblas::tuning::{set_tuning, Tuning};
     set_tuning(Some(Tuning {
         batch_small: Some(small),
-        batch_small_k: Some(small_k),
         ..Tuning::default()
     }));
 }
@@ -61,7 +54,7 @@ fn pin_kernel(small: bool, small_k: bool) {
 fn edge_k_past_lavapipes_loop_limit() {
     let k = 70_000;
     for small in [true, false] {
-        pin_kernel(small, false);
+        pin_kernel(small);
         for (m, n) in [(4, 4), (1, 2)] {
             // 128 products (so that the small kernel packs many per workgroup and stages
             // slabs of only 4 of k), with A and B broadcast (batch stride 0).
@@ -99,7 +92,7 @@ fn resident_device_scalars() {
         wgblas::resident::sdot(ctx(), &ge, &vals).unwrap()
     };
     for small in [true, false] {
-        pin_kernel(small, false);
+        pin_kernel(small);
         for (ia, ib) in [(1, 2), (0, 1), (2, 0), (1, 1)] {
             let (alpha, beta) = ([0.0f32, 0.7, 1.0][ia], [0.0f32, 0.7, 1.0][ib]);
             let a = rand_batch(61, (4, 9, 7));

@@ -261,7 +261,7 @@ fn resident_cg_follows_the_host_form_on_1138_bus() {
             }
             host
         });
-        wgblas::lab::set_one_dispatch_below(0);
+        wgblas::lab::set_one_dispatch_below(wgblas::lab::ONE_DISPATCH_DEFAULT);
         last = Some(run.unwrap_or_else(|e| std::panic::resume_unwind(e)));
     }
     let host = last.expect("two runs");

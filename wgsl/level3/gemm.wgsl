@@ -741,15 +741,6 @@ fn pack(@builtin(workgroup_id) wid: vec3<u32>,
 // f32 and 4.4× in f64 than the form that staged k slabs in workgroup memory.
 // k is at most K_SPLIT_SMALL (4,096) per dispatch: at most 4,096 iterations of one loop.
 // Semantics as `gemm` (alpha = 0 or k = 0 reads neither A nor B, beta = 0 never reads C).
-// SMALL_K > 0: the driver guarantees k = SMALL_K (a pipeline per k, for k ≤ 64), so that every
-// loop's trip count is a constant the backend compiler can unroll, issuing all of an
-// invocation's loads before its products; 0: k from the params.
-override SMALL_K: u32 = 0u;
-
-fn small_k() -> u32 {
-    return select(P.k, SMALL_K, SMALL_K > 0u);
-}
-
 @compute @workgroup_size(WG)
 fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>,
@@ -767,8 +758,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
     var c1 = vec4<T>(T(0));
     var c2 = vec4<T>(T(0));
     var c3 = vec4<T>(T(0));
-    let kk = small_k();
-    let run_k = !alpha_zero() && kk > 0u;
+    let run_k = !alpha_zero() && P.k > 0u;
     if (run_k) {
         let oa = i32(P.offa) + i32(z) * P.sba;
         let ob = i32(P.offb) + i32(z) * P.sbb;
@@ -785,7 +775,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
             var pb = (ob + i32(bj)) / 4;
             if (AL == 1u) {
                 // A(i, p..p+3) is the vec4 at (oa + i·rsa + p) / 4 (oa, rsa multiples of 4).
-                for (; p0 + 4u <= kk; p0 = p0 + 4u) {
+                for (; p0 + 4u <= P.k; p0 = p0 + 4u) {
                     let b0 = b4[u32(pb)];
                     let b1 = b4[u32(pb + sb)];
                     let b2 = b4[u32(pb + 2 * sb)];
@@ -802,7 +792,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
                     pb = pb + 4 * sb;
                 }
             }
-            for (; p0 < kk; p0 = p0 + 1u) {
+            for (; p0 < P.k; p0 = p0 + 1u) {
                 let bv = b4[u32(pb)];
                 c0 = c0 + a[u32(pa + i0)] * bv;
                 c1 = c1 + a[u32(pa + i1)] * bv;
@@ -817,7 +807,7 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
             let j2 = i32(min(bj + 2u, P.n - 1u)) * P.csb;
             let j3 = i32(min(bj + 3u, P.n - 1u)) * P.csb;
             var pb = ob;
-            for (; p0 < kk; p0 = p0 + 1u) {
+            for (; p0 < P.k; p0 = p0 + 1u) {
                 let bv = vec4<T>(b[u32(pb + j0)], b[u32(pb + j1)], b[u32(pb + j2)], b[u32(pb + j3)]);
                 c0 = c0 + a[u32(pa + i0)] * bv;
                 c1 = c1 + a[u32(pa + i1)] * bv;

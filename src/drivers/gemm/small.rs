@@ -10,10 +10,6 @@ use crate::flags::Uplo;
 /// most 4,096 iterations (`K_SPLIT`'s rule for lavapipe, DESIGN.md §3).
 pub(super) const K_SPLIT_SMALL: usize = 4096;
 
-/// The largest k for which [`Tuning::batch_small_k`](super::Tuning::batch_small_k) makes a pipeline of its
-/// own (the override `SMALL_K`): at most 64 pipelines, loops of at most 64 iterations to unroll.
-const SMALL_K_MAX: usize = 64;
-
 /// Whether a batch of `m×n` products runs on the small-product kernel (`gemm_small`): a
 /// batch of general products with m, n ≤ 32, unless a [`Tuning`] override says otherwise.
 /// Past 32 the tile engine is faster (H200, 10,000 products of 64³: 16.95 TFLOP/s against
@@ -42,11 +38,7 @@ pub(super) fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>
         tiles: np as u32,
         ..g.params()
     };
-    let mut constants = vec![("AL", f64::from(al)), ("BL", f64::from(bl))];
-    let k = g.dims.2;
-    if (1..=SMALL_K_MAX).contains(&k) && tuning().and_then(|t| t.batch_small_k) == Some(true) {
-        constants.push(("SMALL_K", k as f64));
-    }
+    let constants = vec![("AL", f64::from(al)), ("BL", f64::from(bl))];
     plan.steps.push(Step {
         entry: "gemm_small",
         params,

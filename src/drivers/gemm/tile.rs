@@ -94,19 +94,16 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
-    /// The small-product kernel specialised to the call's k where k ≤ 64 (`true`: a pipeline
-    /// per k, the override `SMALL_K`, so that its loops have constant trip counts), or reading
-    /// k from the params (`false` or unset, the default).
-    pub batch_small_k: Option<bool>,
     /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
     /// since `benches/results/2026-12-02-s7/q1/tile.log`: 8192×64×8192 22.8 to 28.5 TFLOP/s,
     /// 64×8192×8192 27.6 to 30.7, 1000³ 13.6 to 14.5, the others unchanged) instead of
     /// [`choose`] (`false`), for products outside a batch; the other fields still override
     /// its choice.
     pub chooser_v2: Option<bool>,
-    /// Split-k to fill the last wave of workgroups ([`wave_split`]: `true`), or not (`false`
-    /// or unset, the default), for products outside a batch whose tiles already fill the
-    /// device.
+    /// Split-k to fill the last wave of workgroups ([`wave_split`]: `true` or unset, the
+    /// default since `benches/results/2026-12-02-s8/q1/tile.log`: 4097³ 27.7 → 31.5 TFLOP/s,
+    /// 1024³ to 8192³ and the other rectangles unchanged), or not (`false`), for products
+    /// outside a batch whose tiles already fill the device.
     pub wave_fill: Option<bool>,
 }
 
@@ -222,7 +219,7 @@ pub fn choose_v2(
 }
 
 /// Split-k for a product whose `tiles` workgroups of `invocations` each already fill the
-/// device but leave its last wave mostly idle: with `slots` = [`TARGET_INVOCATIONS`] /
+/// device but leave its last wave mostly idle: with `slots` = `TARGET_INVOCATIONS` (264·256) /
 /// `invocations` workgroups running at once, `w` workgroups take ⌈w/slots⌉ waves, a share
 /// `w / (⌈w/slots⌉·slots)` of them busy. Where one slice (s = 1) keeps less than 90% busy, the
 /// smallest s ≤ 8 that keeps at least 97% busy (else the best one), with slices of at least 512
@@ -298,7 +295,7 @@ pub(super) fn config(
     } else {
         choose(limits, dims, splittable)
     };
-    if batch <= 1 && splittable && c.split == 1 && tuning.and_then(|t| t.wave_fill) == Some(true) {
+    if batch <= 1 && splittable && c.split == 1 && tuning.and_then(|t| t.wave_fill) != Some(false) {
         let t = c.tile;
         c.split = wave_split(tiles(dims.0, dims.1, &t), t.invocations() as usize, dims.2);
     }
