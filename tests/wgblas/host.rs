@@ -194,6 +194,34 @@ fn overflowing_sizes_are_typed_errors() {
     assert_eq!(one.gpu_dot(&one).unwrap(), 1.0);
 }
 
+/// A plain product whose shapes do not match is a `DimensionMismatch` naming `b`, even where
+/// the output of those shapes would be too large to allocate (the shapes are checked first):
+/// 2^20×3 times 5×2^20 (a 4 TiB C), also for gemmtr and the batched product.
+#[test]
+fn mismatched_shapes_are_reported_before_the_output_is_allocated() {
+    let mismatch = |r: Result<(), Error>, routine: &str| match r {
+        Err(Error::DimensionMismatch {
+            routine: got, arg, ..
+        }) => {
+            assert_eq!((got, arg), (routine, "b"), "{routine}")
+        }
+        other => panic!("{routine}: {other:?}, want DimensionMismatch naming b"),
+    };
+    let one2 = Array2::from_elem((1, 1), 1.0f32);
+    let a = one2.broadcast((1usize << 20, 3)).unwrap();
+    let b = one2.broadcast((5, 1usize << 20)).unwrap();
+    mismatch(a.gpu_gemm(&b).map(drop), "sgemm");
+    let b = one2.broadcast((5, 1usize << 20)).unwrap();
+    let a = one2.broadcast((1usize << 20, 3)).unwrap();
+    mismatch(a.gpu_gemmtr(wgblas::Uplo::Lower, &b).map(drop), "sgemmtr");
+    let one3 = ndarray::Array3::from_elem((1, 1, 1), 1.0f64);
+    let a3 = one3.broadcast((4, 1usize << 20, 3)).unwrap();
+    let b3 = one3.broadcast((4, 5, 1usize << 20)).unwrap();
+    mismatch(a3.gpu_gemm_batched(&b3).map(drop), "dgemm_batched");
+    let b3 = one3.broadcast((2, 3, 1usize << 20)).unwrap();
+    mismatch(a3.gpu_gemm_batched(&b3).map(drop), "dgemm_batched");
+}
+
 /// Runs in a child process with its address space limited (see
 /// [`out_of_memory_is_a_typed_error`]): allocates until the device runs out of memory.
 #[test]
