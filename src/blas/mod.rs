@@ -51,6 +51,7 @@ pub use level3::syr2k::{dsyr2k, ssyr2k};
 pub use level3::syrk::{dsyrk, ssyrk};
 pub use level3::trmm::{dtrmm, strmm};
 pub use level3::trsm::{dtrsm, strsm};
+pub(crate) use level3::{check_batch_len, check_inner};
 
 pub use asynch::*;
 

@@ -6,6 +6,7 @@ use ndarray::{Array2, Array3, ArrayBase, ArrayView2, ArrayView3, Data, DataMut, 
 use super::{owned, zeros2_of, zeros3, Float};
 #[cfg(doc)]
 use crate::blas;
+use crate::blas::{check_batch_len, check_inner};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::Context;
@@ -30,7 +31,7 @@ pub trait GemmExt<A: Float> {
     fn gpu_gemm<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix2>) -> Result<Array2<A>> {
         // The shapes first, so that a mismatch is reported as one even where the output of
         // the mismatched shapes would be too large to allocate.
-        inner_dims(A::GEMM, self.ext_view().ncols(), b.nrows())?;
+        check_inner(A::GEMM, self.ext_view().ncols(), b.nrows())?;
         let mut c = zeros2_of(A::GEMM, (self.ext_view().nrows(), b.ncols()))?;
         self.gpu_gemm_inplace(A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
@@ -58,19 +59,6 @@ pub trait GemmExt<A: Float> {
 }
 
 ext_view!(ref GemmExt for Ix2: ArrayView2);
-
-/// `Err(DimensionMismatch)` naming `b` unless the rows of B (`rows_b`) equal the columns of A
-/// (`cols_a`): the check, with the BLAS routine's words, that the plain products make before
-/// they allocate their output.
-fn inner_dims(routine: &'static str, cols_a: usize, rows_b: usize) -> Result<()> {
-    crate::blas::check_len(
-        routine,
-        "b",
-        rows_b,
-        cols_a,
-        "rows of op(B) must equal the columns of op(A)",
-    )
-}
 
 /// The plain and `_inplace` forms of a triangular Level 3 routine (`trmm`, `trsm`), written
 /// once: the plain form copies `b` and calls the `_inplace` one with `alpha = 1`; the `_inplace`
@@ -135,7 +123,7 @@ pub trait Level3Ext<A: Float> {
                 ),
             });
         }
-        inner_dims(A::name("gemmtr"), self.ext_view().ncols(), b.nrows())?;
+        check_inner(A::name("gemmtr"), self.ext_view().ncols(), b.nrows())?;
         let mut c = zeros2_of::<A>(A::name("gemmtr"), (self.ext_view().nrows(), b.ncols()))?;
         self.gpu_gemmtr_inplace(uplo, A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)
@@ -319,14 +307,8 @@ pub trait Level3BatchExt<A: Float> {
     /// As the BLAS routine.
     fn gpu_gemm_batched<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<A>> {
         let (batch, m, k) = self.ext_view().dim();
-        inner_dims(A::GEMM_BATCHED, k, b.dim().1)?;
-        crate::blas::check_len(
-            A::GEMM_BATCHED,
-            "b",
-            b.dim().0,
-            batch,
-            "batch length of B must equal that of C",
-        )?;
+        check_inner(A::GEMM_BATCHED, k, b.dim().1)?;
+        check_batch_len(A::GEMM_BATCHED, "b", b.dim().0, batch)?;
         let mut c = zeros3(A::GEMM_BATCHED, (batch, m, b.dim().2))?;
         self.gpu_gemm_batched_inplace(A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)

@@ -1,6 +1,6 @@
-use super::check_shape;
 use super::common::{block_plans, dispatches, esize, level3, quick_return, Level3};
-use crate::blas::{check_dim, check_len};
+use super::{check_inner, check_shape};
+use crate::blas::check_dim;
 use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
@@ -16,8 +16,7 @@ fn check_shapes(
     b: (usize, usize),
     c: (usize, usize),
 ) -> Result<(usize, usize)> {
-    let what = "rows of op(B) must equal the columns of op(A)";
-    check_len(routine, "b", b.0, k, what)?;
+    check_inner(routine, k, b.0)?;
     let what = [
         "rows of C must equal the rows of op(A)",
         "columns of C must equal the columns of op(B)",

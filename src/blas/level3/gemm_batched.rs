@@ -1,4 +1,5 @@
 use super::common::{block_plans, dispatches, esize, level3, quick_return, Level3};
+use super::{check_batch_len, check_inner};
 use crate::blas::{check_dim, check_len};
 use crate::drivers::gemm::{self, Block, Operand, Plan, Variant};
 use crate::error::Result;
@@ -247,27 +248,9 @@ fn check_batched<T>(
 ) -> Result<(usize, usize, usize, usize)> {
     let (ba, ma, k) = op_a.dim();
     let (bb, kb, nb) = op_b.dim();
-    check_len(
-        routine,
-        "a",
-        ba,
-        batch,
-        "batch length of A must equal that of C",
-    )?;
-    check_len(
-        routine,
-        "b",
-        bb,
-        batch,
-        "batch length of B must equal that of C",
-    )?;
-    check_len(
-        routine,
-        "b",
-        kb,
-        k,
-        "rows of op(B) must equal the columns of op(A)",
-    )?;
+    check_batch_len(routine, "a", ba, batch)?;
+    check_batch_len(routine, "b", bb, batch)?;
+    check_inner(routine, k, kb)?;
     check_len(
         routine,
         "c",

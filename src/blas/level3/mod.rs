@@ -34,6 +34,30 @@ pub(crate) fn check_side(
     Ok(r)
 }
 
+/// `Err(DimensionMismatch)` naming `b` unless the rows of `op(B)` (`rows_b`) equal the columns
+/// of `op(A)` (`cols_a`): the inner dimensions of a product (gemm, the batched products, and
+/// the plain forms, which check them before they allocate their output).
+pub(crate) fn check_inner(routine: &'static str, cols_a: usize, rows_b: usize) -> Result<()> {
+    let what = "rows of op(B) must equal the columns of op(A)";
+    check_len(routine, "b", rows_b, cols_a, what)
+}
+
+/// `Err(DimensionMismatch)` naming `arg` (`"a"` or `"b"`) unless its batch length `found` is
+/// C's, `batch`.
+pub(crate) fn check_batch_len(
+    routine: &'static str,
+    arg: &'static str,
+    found: usize,
+    batch: usize,
+) -> Result<()> {
+    let what = if arg == "a" {
+        "batch length of A must equal that of C"
+    } else {
+        "batch length of B must equal that of C"
+    };
+    check_len(routine, arg, found, batch, what)
+}
+
 /// `Err(DimensionMismatch)` naming `arg` unless its shape `found` is `expected`: `what[0]`
 /// says why for the rows, `what[1]` for the columns.
 pub(crate) fn check_shape(
