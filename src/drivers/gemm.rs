@@ -463,6 +463,7 @@ fn product<'a>(
     } else {
         split * K_SPLIT
     };
+    let vguard = tuning().and_then(|t| t.edge_vec4) == Some(true);
     let mut k0 = 0;
     loop {
         let kc = chunk.min(k - k0);
@@ -492,6 +493,7 @@ fn product<'a>(
             tri_c,
             k_tri,
             edge_free: force_edge != Some(true),
+            vguard,
             batch,
         };
         dispatch(ctx, plan, g, first);
@@ -525,6 +527,8 @@ struct Gemm<'a> {
     tri_c: Option<Uplo>,
     k_tri: f64,
     edge_free: bool,
+    /// Guarded vec4 reads on edge tiles and partial slabs (`VGUARD`).
+    vguard: bool,
     batch: usize,
 }
 
@@ -589,6 +593,9 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         ("BL", f64::from(bl)),
         ("EDGE", f64::from(u8::from(edge))),
     ];
+    if edge && g.vguard && (al < 2 || bl < 2) {
+        constants.push(("VGUARD", 1.0));
+    }
     if let Some(u) = g.tri_c {
         constants.push(("TRI_C", uplo_code(u)));
     }

@@ -593,3 +593,96 @@ fn engine_without_shader_checks() {
         });
     }
 }
+
+/// Edge tiles and partial slabs of vec4-readable operands read as guarded vec4s
+/// (`Tuning::edge_vec4`, the shader's `VGUARD`), against OpenBLAS: resident operands whose
+/// leading dimension is a multiple of 4 but whose sides are not multiples of the tile (nor all
+/// of 4), as blocks of larger matrices whose padding is NaN, so that a lane read past m, n or k
+/// that reached C would show; C and F order, every transpose, single and double-buffered and
+/// rectangular tiles, and split-k (slices ending inside a slab); then bit-equality with the
+/// element-wise edge path, which forms the same products in the same order.
+#[test]
+fn engine_guarded_vec4_edges() {
+    use ndarray::ShapeBuilder;
+    use wgblas::tuning::{set_tuning, Tile, Tuning};
+    // `v` inside a NaN-filled matrix of 4 more rows (F order) or columns (C order), rounded up
+    // to a multiple of 4, on the device; the block of `v` is the operand.
+    let padded = |v: &Array2<f32>, f_order: bool| {
+        let (r, c) = v.dim();
+        let big = if f_order {
+            (r.div_ceil(4) * 4 + 4, c)
+        } else {
+            (r, c.div_ceil(4) * 4 + 4)
+        };
+        let mut full = Array2::from_elem(big.set_f(f_order), f32::NAN);
+        full.slice_mut(ndarray::s![..r, ..c]).assign(v);
+        ctx().upload_matrix(&full).unwrap()
+    };
+    let tiles = [
+        (128, 128, 16, 1),
+        (128, 128, 16, 2),
+        (64, 64, 8, 2),
+        (128, 64, 16, 1),
+    ];
+    let mut r = rng(71);
+    for (m, n, k) in [(131, 67, 37), (132, 68, 44), (3, 5, 2), (70, 130, 203)] {
+        for f_order in [false, true] {
+            for (ta, tb) in trans_pairs() {
+                let sa = if ta == Transpose::No { (m, k) } else { (k, m) };
+                let sb = if tb == Transpose::No { (k, n) } else { (n, k) };
+                let (a, b, c0) = (
+                    rand_mat(&mut r, sa.0, sa.1),
+                    rand_mat(&mut r, sb.0, sb.1),
+                    rand_mat(&mut r, m, n),
+                );
+                let (ga, gb) = (padded(&a, f_order), padded(&b, f_order));
+                let reference = oracle::sgemm(ta, tb, 0.7, a.view(), b.view(), 0.5, c0.view());
+                let bound = bounds::gemm(ta, tb, 0.7, a.view(), b.view(), 0.5, c0.view());
+                let run = |tuning: Tuning| {
+                    set_tuning(Some(tuning));
+                    let mut gc = ctx().upload_matrix(&c0).unwrap();
+                    let (va, vb) = (ga.slice(..sa.0, ..sa.1), gb.slice(..sb.0, ..sb.1));
+                    blas::sgemm(ctx(), ta, tb, 0.7, va.unwrap(), vb.unwrap(), 0.5, &mut gc)
+                        .unwrap();
+                    set_tuning(None);
+                    gc.to_array().unwrap()
+                };
+                let mut variants: Vec<Tuning> = tiles
+                    .iter()
+                    .map(|&(bm, bn, bk, nbuf)| Tuning {
+                        tile: Some(Tile { bm, bn, bk, nbuf }),
+                        split: Some(1),
+                        ..Tuning::default()
+                    })
+                    .collect();
+                variants.push(Tuning {
+                    split: Some(3),
+                    ..Tuning::default()
+                });
+                for t in variants {
+                    let guarded = run(Tuning {
+                        edge_vec4: Some(true),
+                        ..t
+                    });
+                    let f = metrics::forward_factor(&guarded, &reference, &bound).unwrap();
+                    let what = format!("{m}x{n}x{k} {ta:?}{tb:?} F={f_order} {t:?}");
+                    assert!(
+                        f <= describe::threshold::<Gemm, f32>(),
+                        "{what}: factor {f}"
+                    );
+                    let plain = run(Tuning {
+                        edge_vec4: Some(false),
+                        ..t
+                    });
+                    assert!(
+                        guarded
+                            .iter()
+                            .zip(&plain)
+                            .all(|(x, y)| x.to_bits() == y.to_bits()),
+                        "{what}: guarded vec4 and element-wise edges differ"
+                    );
+                }
+            }
+        }
+    }
+}

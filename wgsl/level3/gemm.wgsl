@@ -43,6 +43,11 @@
 //   EDGE = false: the driver guarantees whole tiles and slabs only (m, n, k multiples of BM, BN,
 //          BK) and vec4-readable A and B: the element-wise paths and the bounds checks are
 //          compiled out, which leaves the invocation fewer registers to hold.
+//   VGUARD (with EDGE): edge tiles and partial slabs of a vec4-readable operand (AL, BL < 2)
+//          are read as vec4s too, each vec4 guarded: one wholly past the operand's rows (m or n)
+//          or past k is not read (zero), and lanes past k of a vec4 along k are zeroed (lanes
+//          past m or n only reach rows or columns of C that are not stored). Without it such
+//          tiles take the element-wise path for every slab.
 //   SPLIT: split-k. Workgroup s·tiles + tile sums the k range [s·kslice, (s+1)·kslice) and
 //          stores its raw sums to the scratch bound as `c` (dense, C order, s·m·n + i·n + j);
 //          entry `splitk_reduce` then forms C = alpha·Σ + beta·C.
@@ -61,6 +66,7 @@ override TRI_C: u32 = 0u;
 override K_TRI: u32 = 0u;
 override SPLIT: bool = false;
 override EDGE: bool = true;
+override VGUARD: bool = false;
 override A_MODE: u32 = 0u;
 override A_UPLO: u32 = 1u;
 override A_UNIT: bool = false;
@@ -179,42 +185,66 @@ override RA: u32 = BM * BK / (4u * NT);
 override RB: u32 = BN * BK / (4u * NT);
 
 // The r-th vec4 of an A slab at (i0, p0) for invocation t (fast path).
-fn load_a(i0: u32, p0: u32, e: u32) -> vec4<T> {
+// `guard` (VGUARD, an edge tile or a partial slab): the vec4 is read only where it starts
+// inside the operand, and its lanes past k are zeroed.
+fn load_a(i0: u32, p0: u32, e: u32, guard: bool) -> vec4<T> {
     if (AL == 0u) {
         let pl = e / (BM / 4u);
         let v = e % (BM / 4u);
+        if (guard && (p0 + pl >= P.k || i0 + 4u * v >= P.m)) {
+            return vec4<T>(T(0));
+        }
         return a4[u32(i32(oa) + i32(p0 + pl) * P.csa + i32(i0)) / 4u + v];
     }
     // BK/4 consecutive invocations read one row's slab run (coalesced).
     let il = e / (BK / 4u);
     let pv = e % (BK / 4u);
+    if (guard) {
+        let p = p0 + 4u * pv;
+        if (i0 + il >= P.m || p >= P.k) {
+            return vec4<T>(T(0));
+        }
+        let x = a4[u32(i32(oa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
+        return select(vec4<T>(T(0)), x, vec4<u32>(p) + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(P.k));
+    }
     return a4[u32(i32(oa) + i32(i0 + il) * P.rsa + i32(p0)) / 4u + pv];
 }
 
-fn load_b(p0: u32, j0: u32, e: u32) -> vec4<T> {
+fn load_b(p0: u32, j0: u32, e: u32, guard: bool) -> vec4<T> {
     if (BL == 0u) {
         let pl = e / (BN / 4u);
         let v = e % (BN / 4u);
+        if (guard && (p0 + pl >= P.k || j0 + 4u * v >= P.n)) {
+            return vec4<T>(T(0));
+        }
         return b4[u32(i32(ob) + i32(p0 + pl) * P.rsb + i32(j0)) / 4u + v];
     }
     let jl = e / (BK / 4u);
     let pv = e % (BK / 4u);
+    if (guard) {
+        let p = p0 + 4u * pv;
+        if (j0 + jl >= P.n || p >= P.k) {
+            return vec4<T>(T(0));
+        }
+        let x = b4[u32(i32(ob) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
+        return select(vec4<T>(T(0)), x, vec4<u32>(p) + vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(P.k));
+    }
     return b4[u32(i32(ob) + i32(j0 + jl) * P.csb + i32(p0)) / 4u + pv];
 }
 
 // Load vec4 r of the A slab (which = 0; x, y = i0, p0) or the B slab (which = 1; x, y = p0,
 // j0) into the registers (NBUF = 2) or straight into buffer `buf` (NBUF = 1).
-fn fetch_r(which: u32, r: u32, x: u32, y: u32, t: u32, buf: u32) {
+fn fetch_r(which: u32, r: u32, x: u32, y: u32, t: u32, buf: u32, guard: bool) {
     let e = t + r * NT;
     if (which == 0u) {
-        let v = load_a(x, y, e);
+        let v = load_a(x, y, e, guard);
         if (NBUF == 1u) {
             put_a1(e, buf, v);
         } else {
             ra[r] = v;
         }
     } else {
-        let v = load_b(x, y, e);
+        let v = load_b(x, y, e, guard);
         if (NBUF == 1u) {
             put_b1(e, buf, v);
         } else {
@@ -224,15 +254,15 @@ fn fetch_r(which: u32, r: u32, x: u32, y: u32, t: u32, buf: u32) {
 }
 
 // fetch_r for r = 0..count (count ≤ 8), written out so that every index is a constant.
-fn for_each_r(count: u32, which: u32, x: u32, y: u32, t: u32, buf: u32) {
-    fetch_r(which, 0u, x, y, t, buf);
-    if (count > 1u) { fetch_r(which, 1u, x, y, t, buf); }
-    if (count > 2u) { fetch_r(which, 2u, x, y, t, buf); }
-    if (count > 3u) { fetch_r(which, 3u, x, y, t, buf); }
-    if (count > 4u) { fetch_r(which, 4u, x, y, t, buf); }
-    if (count > 5u) { fetch_r(which, 5u, x, y, t, buf); }
-    if (count > 6u) { fetch_r(which, 6u, x, y, t, buf); }
-    if (count > 7u) { fetch_r(which, 7u, x, y, t, buf); }
+fn for_each_r(count: u32, which: u32, x: u32, y: u32, t: u32, buf: u32, g: bool) {
+    fetch_r(which, 0u, x, y, t, buf, g);
+    if (count > 1u) { fetch_r(which, 1u, x, y, t, buf, g); }
+    if (count > 2u) { fetch_r(which, 2u, x, y, t, buf, g); }
+    if (count > 3u) { fetch_r(which, 3u, x, y, t, buf, g); }
+    if (count > 4u) { fetch_r(which, 4u, x, y, t, buf, g); }
+    if (count > 5u) { fetch_r(which, 5u, x, y, t, buf, g); }
+    if (count > 6u) { fetch_r(which, 6u, x, y, t, buf, g); }
+    if (count > 7u) { fetch_r(which, 7u, x, y, t, buf, g); }
 }
 
 // Store the registers of the A (which = 0) or B slab into buffer `buf` (NBUF = 2).
@@ -361,11 +391,11 @@ fn tri_a(i: u32, p: u32) -> bool {
 // Slab of A at (i0, p0): global part. Fast paths read into `ra` (NBUF = 2: stored by `put_a`
 // after the products) or straight into buffer `buf` (NBUF = 1); the element-wise path writes
 // straight into `buf` (whose readers are past a barrier when this runs).
-fn fetch_a(fast: bool, i0: u32, p0: u32, t: u32, buf: u32) {
+fn fetch_a(fast: bool, guard: bool, i0: u32, p0: u32, t: u32, buf: u32) {
     if (fast) {
         // Unrolled (a constant trip count after the overrides), so that `ra` is indexed by
         // constants only and lives in registers.
-        for_each_r(RA, 0u, i0, p0, t, buf);
+        for_each_r(RA, 0u, i0, p0, t, buf, guard);
         return;
     }
     let base = buf * (BK * BM / 4u);
@@ -414,9 +444,9 @@ fn put_a(fast: bool, t: u32, buf: u32) {
     put_each_r(RA, 0u, t, buf);
 }
 
-fn fetch_b(fast: bool, p0: u32, j0: u32, t: u32, buf: u32) {
+fn fetch_b(fast: bool, guard: bool, p0: u32, j0: u32, t: u32, buf: u32) {
     if (fast) {
-        for_each_r(RB, 1u, p0, j0, t, buf);
+        for_each_r(RB, 1u, p0, j0, t, buf, guard);
         return;
     }
     let base = buf * (BK * BN / 4u);
@@ -495,6 +525,18 @@ fn store4(i: u32, j: u32, acc: vec4<T>, run_k: bool, whole: bool, offc: u32) {
     }
 }
 
+// Whether the slab at depth p0 of an operand staged in mode `l` (AL or BL) whose tile is
+// `whole` along m (n) is read as vec4s: always without EDGE; else where the operand is
+// vec4-readable and the slab is whole (inside the operand and k), or guarded (VGUARD).
+fn vec_slab(l: u32, whole: bool, p0: u32) -> bool {
+    return !EDGE || (l < 2u && (VGUARD || (whole && p0 + BK <= P.k)));
+}
+
+// Whether the vec4 reads of that slab need their guards (VGUARD, and the slab not whole).
+fn guarded(whole: bool, p0: u32) -> bool {
+    return EDGE && VGUARD && !(whole && p0 + BK <= P.k);
+}
+
 @compute @workgroup_size(NT)
 fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
@@ -552,10 +594,10 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     if (run_k && slabs > 0u) {
         // Prologue (NBUF = 2): the first slab into buffer 0.
         if (NBUF == 2u) {
-            let fa = !EDGE || (AL < 2u && whole_m && p_begin + BK <= P.k);
-            let fb = !EDGE || (BL < 2u && whole_n && p_begin + BK <= P.k);
-            fetch_a(fa, i0, p_begin, t, 0u);
-            fetch_b(fb, p_begin, j0, t, 0u);
+            let fa = vec_slab(AL, whole_m, p_begin);
+            let fb = vec_slab(BL, whole_n, p_begin);
+            fetch_a(fa, guarded(whole_m, p_begin), i0, p_begin, t, 0u);
+            fetch_b(fb, guarded(whole_n, p_begin), p_begin, j0, t, 0u);
             put_a(fa, t, 0u);
             put_b(fb, t, 0u);
             workgroupBarrier();
@@ -571,17 +613,17 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
                     // Issue the next slab's loads into registers (or the other buffer).
                     let pn = p_begin + (s + 1u) * BK;
                     if (s + 1u < slabs) {
-                        fa = !EDGE || (AL < 2u && whole_m && pn + BK <= P.k);
-                        fb = !EDGE || (BL < 2u && whole_n && pn + BK <= P.k);
-                        fetch_a(fa, i0, pn, t, 1u - cur);
-                        fetch_b(fb, pn, j0, t, 1u - cur);
+                        fa = vec_slab(AL, whole_m, pn);
+                        fb = vec_slab(BL, whole_n, pn);
+                        fetch_a(fa, guarded(whole_m, pn), i0, pn, t, 1u - cur);
+                        fetch_b(fb, guarded(whole_n, pn), pn, j0, t, 1u - cur);
                     }
                 } else {
                     let p0 = p_begin + s * BK;
-                    fa = !EDGE || (AL < 2u && whole_m && p0 + BK <= P.k);
-                    fb = !EDGE || (BL < 2u && whole_n && p0 + BK <= P.k);
-                    fetch_a(fa, i0, p0, t, 0u);
-                    fetch_b(fb, p0, j0, t, 0u);
+                    fa = vec_slab(AL, whole_m, p0);
+                    fb = vec_slab(BL, whole_n, p0);
+                    fetch_a(fa, guarded(whole_m, p0), i0, p0, t, 0u);
+                    fetch_b(fb, guarded(whole_n, p0), p0, j0, t, 0u);
                     put_a(fa, t, 0u);
                     put_b(fb, t, 0u);
                     workgroupBarrier();

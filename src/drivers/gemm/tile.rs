@@ -105,6 +105,9 @@ pub struct Tuning {
     /// 1024³ to 8192³ and the other rectangles unchanged), or not (`false`), for products
     /// outside a batch whose tiles already fill the device.
     pub wave_fill: Option<bool>,
+    /// Edge tiles and partial slabs of vec4-readable operands read as guarded vec4s (the
+    /// shader's `VGUARD`: `true`), or element by element (`false` or unset, the default).
+    pub edge_vec4: Option<bool>,
 }
 
 thread_local! {
