@@ -11,7 +11,7 @@
 //! A variant is `auto` (the engine's own choice) or a comma list of `bm`, `bn`, `bk`, `nbuf`
 //! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
 //! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `fill`
-//! (1: split-k filling the last wave, `tuning::wave_split`), `vguard` (1: guarded vec4 reads on
+//! (1: split-k filling the last wave, `tuning::wave_split`), `vguard` (0: element-wise reads on edge tiles, the old path; 1, the default: guarded vec4 reads on
 //! edge tiles and partial slabs, `Tuning::edge_vec4`), `checks` (the shader modules'
 //! runtime checks, `lab::set_shader_checks`: auto, the crate's choice per shader, the default;
 //! 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after

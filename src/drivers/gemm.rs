@@ -463,7 +463,7 @@ fn product<'a>(
     } else {
         split * K_SPLIT
     };
-    let vguard = tuning().and_then(|t| t.edge_vec4) == Some(true);
+    let vguard = tuning().and_then(|t| t.edge_vec4) != Some(false);
     let mut k0 = 0;
     loop {
         let kc = chunk.min(k - k0);

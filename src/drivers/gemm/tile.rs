@@ -106,7 +106,10 @@ pub struct Tuning {
     /// outside a batch whose tiles already fill the device.
     pub wave_fill: Option<bool>,
     /// Edge tiles and partial slabs of vec4-readable operands read as guarded vec4s (the
-    /// shader's `VGUARD`: `true`), or element by element (`false` or unset, the default).
+    /// shader's `VGUARD`: `true` or unset, the default since
+    /// `benches/results/2026-12-02-s9/q0`: 1000³ 13.6 → 19.5 TFLOP/s, 2000³ 22.6 → 27.9,
+    /// 3000×5000×700 26.7 → 28.4, 1000×4000×1000 20.6 → 25.8), or element by element
+    /// (`false`).
     pub edge_vec4: Option<bool>,
 }
 
@@ -171,9 +174,11 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
     if splittable && !enough(&t) && k >= 512 {
         // Slices of at least 256 of k, so that each still streams.
         let groups = tiles(m, n, &t) * t.invocations() as usize;
+        // k / 256 rounded to the nearest (1000³: 4 slices, 22.8 against 19.5 TFLOP/s for 3,
+        // `benches/results/2026-12-02-s9/q0`).
         split = TARGET_INVOCATIONS
             .div_ceil(groups)
-            .min(k / 256)
+            .min((k + 128) / 256)
             .clamp(1, 32);
     }
     Config {
@@ -186,10 +191,11 @@ pub fn choose(limits: &wgpu::Limits, (m, n, k): (usize, usize, usize), splittabl
 
 /// The engine's chooser (the default; [`Tuning::chooser_v2`] `false` selects [`choose`]): as
 /// [`choose`], but where a side of C is below 512 and there are too few tiles to fill the
-/// device, split-k aims at twice the invocation target (several workgroups per SM to hide the
-/// latency of short slices) with slices of at least 128 of k (not 256), for k ≥ 256. On the
-/// H200 (`benches/results/2026-12-02-s7/q1/tile.log`) that took 8192×64×8192 from 22.8 to
-/// 28.5 TFLOP/s and 64×8192×8192 from 27.6 to 30.7.
+/// device, split-k into the largest power of two of slices that the invocation target allows
+/// (session 7 aimed at twice the target, 17 slices on 8192×64×8192; 8 read 30.0 against 28.1
+/// TFLOP/s there, `benches/results/2026-12-02-s9/q0`), with slices of at least 128 of k (not
+/// 256), for k ≥ 256. On the H200 (`benches/results/2026-12-02-s7/q1/tile.log`) the first
+/// form took 8192×64×8192 from 22.8 to 28.5 TFLOP/s and 64×8192×8192 from 27.6 to 30.7.
 ///
 /// Where both sides of C are at least 512 it chooses as [`choose`]: a first form that also
 /// took the 128×64 (64×128) tile there and split deeper read 14.5 against 13.6 TFLOP/s at
@@ -209,10 +215,11 @@ pub fn choose_v2(
     let mut split = 1;
     if splittable && !enough(&t) && k >= 256 {
         let groups = tiles(m, n, &t) * t.invocations() as usize;
-        split = (2 * TARGET_INVOCATIONS)
-            .div_ceil(groups)
-            .min(k / 128)
-            .clamp(1, 32);
+        // A power of two at most the invocation target's share, so that slices stay whole
+        // multiples of each other (s9/q0: 128×4096×4096 26.7 → 30.0 TFLOP/s with 8 slices
+        // against 17, 8192×64×8192 28.1 → 30.0).
+        let share = (TARGET_INVOCATIONS / groups).max(1);
+        split = (1usize << share.ilog2()).min(k / 128).clamp(1, 32);
     }
     Config {
         tile: t,
