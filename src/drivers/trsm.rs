@@ -30,6 +30,14 @@
 //! infinities in another order); NaN in A or B, alpha = 0, a NaN alpha and the unit diagonal
 //! keep the substitution's rules.
 //!
+//! The leaf form is [`Tuning::trsm_leaf`](super::gemm::Tuning::trsm_leaf): the tile-engine
+//! product above ([`TrsmLeaf::Engine`], alpha applied first by a product of depth 0 so that
+//! `alpha·B` is formed as the formula says), or one dispatch per leaf (entry `inverse_leaf`:
+//! `B ← alpha·B`, `X = T⁻¹·B`, written into X and `w`, no `copy_back`), by default with one step
+//! of fixed-precision iterative refinement in the same dispatch (`R = B − T·X`,
+//! `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3), which restores a componentwise
+//! backward-stable leaf for blocks that are not too ill conditioned (dtrsm's order-33 edge).
+//!
 //! Block size `NB = 32`: the block solve is the serial part (one invocation per right-hand
 //! side walks the block's rows), and a 32×32 triangle plus a 32×64 block of X fit 12 KiB of
 //! workgroup memory, inside WebGPU's 16 KiB default.
@@ -347,7 +355,12 @@ impl<'a> Solve<'_, 'a> {
     ) -> crate::error::Result<()> {
         if self.leaf != TrsmLeaf::Engine {
             let refine = self.leaf == TrsmLeaf::Refined;
-            out.push(Step::Block(self.fused_leaf((r0, len), scaled, (inv, ni), refine)));
+            out.push(Step::Block(self.fused_leaf(
+                (r0, len),
+                scaled,
+                (inv, ni),
+                refine,
+            )));
             return Ok(());
         }
         // The formula's alpha·B first (a NaN or Inf alpha meets the zeros of B too): rows
@@ -386,9 +399,7 @@ impl<'a> Solve<'_, 'a> {
         );
         out.push(Step::Update(match self.f64 {
             None => gemm::engine(self.ctx, dims, 1.0, a, b, 0.0, c, v),
-            Some((routine, ..)) => {
-                gemm::engine_f64(self.ctx, routine, dims, 1.0, a, b, 0.0, c, v)?
-            }
+            Some((routine, ..)) => gemm::engine_f64(self.ctx, routine, dims, 1.0, a, b, 0.0, c, v)?,
         }));
         Ok(())
     }

@@ -116,7 +116,7 @@ fn chunked_every_flag(seed0: u64) {
                     if f64_runs(small()) {
                         describe::check_on::<Trsm, f64>(small(), &case);
                     }
-                    if seed % 3 == 0 {
+                    if seed.is_multiple_of(3) {
                         describe::check_resident_on::<Trsm, f32>(small(), &case);
                     }
                     let ill = trsm_case(seed, side, (uplo, trans, diag), 1.0, [la, lb], true);

@@ -31,7 +31,13 @@ use wgblas::{
 /// [1, 2] above (so that X stays finite in f32), and for a unit diagonal off-diagonals in
 /// [3e-3, 3] up to order 65: measured κ∞ 1e6–1e9 at orders 31/33, 1e12–1e18 at 65, 1e6–1e10
 /// at 129 (`edge_well_and_ill_conditioned_every_flag` checks κ∞ ≥ 1e6).
-pub(crate) fn operand(rng: &mut StdRng, n: usize, uplo: Uplo, diag: Diag, ill: bool) -> Array2<f32> {
+pub(crate) fn operand(
+    rng: &mut StdRng,
+    n: usize,
+    uplo: Uplo,
+    diag: Diag,
+    ill: bool,
+) -> Array2<f32> {
     if ill {
         let lo = if n <= 65 { 0.1 } else { 1.0 };
         let mut a = tri_storage(rng, n, uplo, diag, lo);

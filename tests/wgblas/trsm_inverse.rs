@@ -129,7 +129,8 @@ fn edge_special_values_in_b_and_alpha_every_form() {
             b[[70, 1]] = 0.0;
             solve(f32::INFINITY, &mut b, &a);
             for ((i, j), v) in b.indexed_iter() {
-                let what = format!("{form:?} {uplo:?} alpha = Inf, B[70, 1] = 0: X[{i}, {j}] = {v}");
+                let what =
+                    format!("{form:?} {uplo:?} alpha = Inf, B[70, 1] = 0: X[{i}, {j}] = {v}");
                 assert!(!v.is_finite(), "{what}");
                 if j == 1 && reached(uplo, i, 70) {
                     assert!(v.is_nan(), "{what}");
@@ -184,7 +185,9 @@ fn edge_inf_and_nan_in_a_every_form() {
                     let mut x = b.clone();
                     blas::strsm(ctx(), Left, uplo, No, diag, 1.0, &a, &mut x).unwrap();
                     for ((i, j), v) in x.indexed_iter() {
-                        let what = format!("{form:?} {uplo:?} {diag:?} A[{i0}, {k0}] = Inf: X[{i}, {j}] = {v}");
+                        let what = format!(
+                            "{form:?} {uplo:?} {diag:?} A[{i0}, {k0}] = Inf: X[{i}, {j}] = {v}"
+                        );
                         assert_eq!(!v.is_finite(), reached(uplo, i, i0), "{what}");
                     }
                 }
