@@ -18,11 +18,13 @@
 //!
 //! Section `trsm` (not in the default list): strsm (left and right) and, with `SHADER_F64`,
 //! dtrsm (left) at `--level3-n`, once per `--trsm-inverse` setting (`off`: the 32-row block
-//! solves, the default, layout `L-C`; `on`: the inverted diagonal blocks of
-//! `Tuning::trsm_inverse`, layout `L-C-inv`).
+//! solves, the default, layout `L-C`; on the inverted diagonal blocks of
+//! `Tuning::trsm_inverse`, by leaf form `Tuning::trsm_leaf`: `on` or `refined`, the fused leaf
+//! with one refinement step, layout `L-C-inv`; `fused`, without refinement, `L-C-inv-fused`;
+//! `engine`, the tile-engine product leaf of session 7, `L-C-inv-engine`).
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
-//! [--trsm-inverse off,on]
+//! [--trsm-inverse off,on,fused,engine]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
@@ -273,18 +275,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let has = |name: &str| sections.split(',').any(|s| s == name);
     if has("trsm") {
+        use wgblas::tuning::TrsmLeaf;
         for setting in arg("--trsm-inverse", "off,on").split(',') {
-            let on = match setting {
-                "on" => true,
-                "off" => false,
-                _ => return Err(format!("--trsm-inverse: {setting} is not on or off").into()),
+            let (leaf, suffix) = match setting {
+                "off" => (None, ""),
+                "on" | "refined" => (Some(TrsmLeaf::Refined), "-inv"),
+                "fused" => (Some(TrsmLeaf::Fused), "-inv-fused"),
+                "engine" => (Some(TrsmLeaf::Engine), "-inv-engine"),
+                _ => {
+                    let e = format!(
+                        "--trsm-inverse: {setting} is not off, on, refined, fused or engine"
+                    );
+                    return Err(e.into());
+                }
             };
             wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
-                trsm_inverse: Some(on),
+                trsm_inverse: Some(leaf.is_some()),
+                trsm_leaf: leaf,
                 ..Default::default()
             }));
             for n in list(&arg("--level3-n", "4096,")) {
-                trsm_rows(ctx, n, on, reps, check);
+                trsm_rows(ctx, n, suffix, reps, check);
             }
             wgblas::tuning::set_tuning(None);
         }
@@ -313,9 +324,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// strsm (left and right) and, with `SHADER_F64`, dtrsm (left) at n×n with n right-hand
-/// sides, as in [`level3`], the layout suffixed `-inv` where `inverse` (the tuning the caller
-/// set).
-fn trsm_rows(ctx: &Context, n: usize, inverse: bool, reps: usize, check: usize) {
+/// sides, as in [`level3`], the layout suffixed by `suffix` (that of the tuning the caller set).
+fn trsm_rows(ctx: &Context, n: usize, suffix: &str, reps: usize, check: usize) {
     let (no, yes, lo) = (Transpose::No, Transpose::Yes, Uplo::Lower);
     let case = |trans, side| {
         Case::mnk(n as u64, n, n, n)
@@ -324,7 +334,6 @@ fn trsm_rows(ctx: &Context, n: usize, inverse: bool, reps: usize, check: usize) 
             .scalars(1.0, 0.5)
     };
     let (n3, shape, c) = ((n as f64).powi(3), format!("{n}x{n}x{n}"), n <= check);
-    let suffix = if inverse { "-inv" } else { "" };
     let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(no, Side::Left), reps, c);
     row("strsm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
     let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(yes, Side::Right), reps, c);

@@ -48,7 +48,7 @@ mod transfer;
 /// of them (per thread) for tuning experiments (`examples/kernel_lab.rs`).
 pub mod tuning {
     pub use crate::drivers::gemm::{
-        choose, choose_v2, set_tuning, wave_split, Config, Tile, Tuning,
+        choose, choose_v2, set_tuning, wave_split, Config, Tile, TrsmLeaf, Tuning,
     };
 }
 

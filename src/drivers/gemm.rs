@@ -25,7 +25,7 @@ use operand::{pack, pack_into, vec_mode, BufRef, Op};
 use small::{dispatch_small, small_kernel, K_SPLIT_SMALL};
 use tile::config;
 pub(crate) use tile::tuning;
-pub use tile::{choose, choose_v2, set_tuning, wave_split, Config, Tile, Tuning};
+pub use tile::{choose, choose_v2, set_tuning, wave_split, Config, Tile, TrsmLeaf, Tuning};
 
 use super::elementwise;
 use crate::context::{Context, Elem};

@@ -220,13 +220,14 @@ pub const GEMM: Kernel = Kernel {
 pub const TRSM: Kernel = Kernel {
     path: "level3/trsm.wgsl",
     source: include_str!("../../wgsl/level3/trsm.wgsl"),
-    entries: &["block_solve", "block_invert", "copy_back"],
+    entries: &["block_solve", "block_invert", "copy_back", "inverse_leaf"],
     overrides: &[
         ("UPLO", TRIANGLE),
         ("UNIT", BOOL),
         ("COLUMNS", BOOL),
         ("SCAL", BOOL),
         ("NI", &[32.0, 64.0]),
+        ("REFINE", BOOL),
     ],
     params: &[("drivers/trsm.rs", "Params")],
     f64: true,

@@ -30,11 +30,19 @@
 //! infinities in another order); NaN in A or B, alpha = 0, a NaN alpha and the unit diagonal
 //! keep the substitution's rules.
 //!
+//! The leaf form is [`Tuning::trsm_leaf`](super::gemm::Tuning::trsm_leaf): the tile-engine
+//! product above ([`TrsmLeaf::Engine`], alpha applied first by a product of depth 0 so that
+//! `alpha·B` is formed as the formula says), or one dispatch per leaf (entry `inverse_leaf`:
+//! `B ← alpha·B`, `X = T⁻¹·B`, written into X and `w`, no `copy_back`), by default with one step
+//! of fixed-precision iterative refinement in the same dispatch (`R = B − T·X`,
+//! `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3), which restores a componentwise
+//! backward-stable leaf for blocks that are not too ill conditioned (dtrsm's order-33 edge).
+//!
 //! Block size `NB = 32`: the block solve is the serial part (one invocation per right-hand
 //! side walks the block's rows), and a 32×32 triangle plus a 32×64 block of X fit 12 KiB of
 //! workgroup memory, inside WebGPU's 16 KiB default.
 
-use super::gemm::{self, Operand, Variant};
+use super::gemm::{self, Operand, TrsmLeaf, Variant};
 use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
@@ -47,6 +55,8 @@ super::shader!(SHADER, TRSM);
 pub(crate) const NB: usize = super::registry::TRSM.constant("NB") as usize;
 /// Right-hand sides per block-solve workgroup (the shader's `NC`).
 const NC: usize = super::registry::TRSM.constant("NC") as usize;
+/// Elements of a fused leaf's workgroup (the shader's `LEAF_EL`): rows NI × columns.
+const LEAF_EL: usize = super::registry::TRSM.constant("LEAF_EL") as usize;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -139,6 +149,7 @@ pub(crate) fn trsm<'a>(
         x,
         w: &w.w,
         inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
+        leaf: leaf_form(),
     };
     s.run(r, &mut out)?;
     if alpha.host().is_none() {
@@ -189,6 +200,7 @@ pub(crate) fn trsm_f64<'a>(
         x,
         w: &w.w,
         inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
+        leaf: leaf_form(),
     };
     s.run(r, &mut out)?;
     if alpha.host().is_none() {
@@ -256,6 +268,17 @@ struct Solve<'c, 'a> {
     ///
     /// [`Tuning::trsm_inverse`]: super::gemm::Tuning::trsm_inverse
     inv: Option<(&'a Buf, usize)>,
+    /// The form of the leaves on inverted diagonal blocks ([`Tuning::trsm_leaf`]).
+    ///
+    /// [`Tuning::trsm_leaf`]: super::gemm::Tuning::trsm_leaf
+    leaf: TrsmLeaf,
+}
+
+/// The leaf form the tuning of this thread selects ([`TrsmLeaf::Refined`] where unset).
+fn leaf_form() -> TrsmLeaf {
+    gemm::tuning()
+        .and_then(|t| t.trsm_leaf)
+        .unwrap_or(TrsmLeaf::Refined)
 }
 
 impl<'a> Solve<'_, 'a> {
@@ -272,6 +295,10 @@ impl<'a> Solve<'_, 'a> {
             r.div_ceil(ni) as u64,
         )));
         self.solve(0, r, false, out)?;
+        if self.leaf != TrsmLeaf::Engine {
+            // The fused leaves wrote X themselves.
+            return Ok(());
+        }
         let groups = ((r * self.n) as u64).div_ceil(256);
         out.push(Step::Block(self.inverse_dispatch(
             "copy_back",
@@ -326,6 +353,33 @@ impl<'a> Solve<'_, 'a> {
         (inv, ni): (&'a Buf, usize),
         out: &mut Vec<Step<'a>>,
     ) -> crate::error::Result<()> {
+        if self.leaf != TrsmLeaf::Engine {
+            let refine = self.leaf == TrsmLeaf::Refined;
+            out.push(Step::Block(self.fused_leaf(
+                (r0, len),
+                scaled,
+                (inv, ni),
+                refine,
+            )));
+            return Ok(());
+        }
+        // The formula's alpha·B first (a NaN or Inf alpha meets the zeros of B too): rows
+        // r0.. ← alpha·rows, a product of depth 0 whose operands A and B are never read.
+        let first = (len, self.n, 0);
+        let (any, rows) = (rows_of(self.w, self.n, 0), self.x.at(r0, 0));
+        match self.f64 {
+            None if !scaled && self.alpha != 1.0 => {
+                let v = Variant::default();
+                let p = gemm::engine(self.ctx, first, 0.0, self.l, any, self.alpha, rows, v);
+                out.push(Step::Update(p));
+            }
+            Some((routine, alpha, _)) if !scaled && alpha != 1.0 => {
+                let (l, v) = (self.l, Variant::default());
+                let p = gemm::engine_f64(self.ctx, routine, first, 0.0, l, any, alpha, rows, v)?;
+                out.push(Step::Update(p));
+            }
+            _ => {}
+        }
         let a = Operand {
             buffer: inv,
             offset: ((r0 / ni) * ni * ni) as u32,
@@ -344,16 +398,50 @@ impl<'a> Solve<'_, 'a> {
             rows_of(self.w, self.n, r0),
         );
         out.push(Step::Update(match self.f64 {
-            None => {
-                let scale = if scaled { 1.0 } else { self.alpha };
-                gemm::engine(self.ctx, dims, scale, a, b, 0.0, c, v)
-            }
-            Some((routine, alpha, _)) => {
-                let scale = if scaled { 1.0 } else { alpha };
-                gemm::engine_f64(self.ctx, routine, dims, scale, a, b, 0.0, c, v)?
-            }
+            None => gemm::engine(self.ctx, dims, 1.0, a, b, 0.0, c, v),
+            Some((routine, ..)) => gemm::engine_f64(self.ctx, routine, dims, 1.0, a, b, 0.0, c, v)?,
         }));
         Ok(())
+    }
+
+    /// The leaf of rows `r0..r0 + len` as one dispatch (entry `inverse_leaf`): `B ← scale·B`
+    /// (alpha where not `scaled`), `X = T⁻¹·B`, with `refine` one step of iterative
+    /// refinement (`R = B − T·X`, `X ← X + T⁻¹·R` where finite), X written into the rows of X
+    /// and of `w`.
+    fn fused_leaf(
+        &self,
+        (r0, len): (usize, usize),
+        scaled: bool,
+        (inv, ni): (&'a Buf, usize),
+        refine: bool,
+    ) -> Dispatch<'a> {
+        let lower = if self.lower { Uplo::Lower } else { Uplo::Upper };
+        let params = self.params(r0, len, if scaled { 1.0 } else { self.alpha });
+        // Binding 4: alpha in f64 (SCAL), or `a` again (never read).
+        let (sc, elem) = match self.f64 {
+            Some((_, _, sc)) => (sc, Elem::F64),
+            None => (self.l.buffer, Elem::F32),
+        };
+        let constants = [
+            ("UPLO", super::uplo(Some(lower))),
+            ("UNIT", self.unit as u32 as f64),
+            ("NI", ni as f64),
+            ("REFINE", refine as u32 as f64),
+            ("SCAL", self.f64.is_some() as u32 as f64),
+        ];
+        let bindings = [
+            (1, self.l.buffer),
+            (2, self.x.buffer),
+            (3, self.w),
+            (4, sc),
+            (5, inv),
+        ];
+        let columns = LEAF_EL / ni;
+        let groups = self.n.div_ceil(columns) as u64;
+        Dispatch::new(&SHADER, "inverse_leaf", &params, &[], self.ctx.grid(groups))
+            .bindings(&bindings)
+            .constants(&constants)
+            .elem(elem)
     }
 
     /// Solve rows `r0..r1` (their earlier rows' contributions already subtracted), recursively:

@@ -52,6 +52,7 @@ pub mod syr2k;
 pub mod syrk;
 pub mod trmm;
 mod trsm;
+mod trsm_inverse;
 
 mod oracle_l1;
 

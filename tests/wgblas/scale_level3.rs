@@ -79,10 +79,30 @@ pub(crate) fn trsm_case(
 
 #[test]
 fn chunked_strsm_and_dtrsm_every_flag() {
-    // Every side, triangle, transpose and diagonal; A in every layout (a transposed view in
-    // F order among them), B in C and F order; well and ill conditioned, alpha 0.7 and −1:
-    // the backward residual factor of `metrics::spec` (strsm, dtrsm), and the resident form.
-    let mut seed = 5000;
+    chunked_every_flag(5000);
+}
+
+/// [`chunked_strsm_and_dtrsm_every_flag`] on inverted diagonal blocks with refined leaves
+/// (`Tuning::trsm_inverse`, `TrsmLeaf::Refined`, pinned on this thread): each diagonal block
+/// of the grid solved by its leaves.
+#[test]
+fn chunked_strsm_and_dtrsm_on_refined_inverted_blocks() {
+    use wgblas::tuning::{set_tuning, TrsmLeaf, Tuning};
+    set_tuning(Some(Tuning {
+        trsm_inverse: Some(true),
+        trsm_leaf: Some(TrsmLeaf::Refined),
+        ..Tuning::default()
+    }));
+    chunked_every_flag(5100);
+    set_tuning(None);
+}
+
+/// Every side, triangle, transpose and diagonal; A in every layout (a transposed view in F
+/// order among them), B in C and F order; well and ill conditioned, alpha 0.7 and −1: the
+/// backward residual factor of `metrics::spec` (strsm, dtrsm), and the resident form; seeds
+/// from `seed0 + 1`.
+fn chunked_every_flag(seed0: u64) {
+    let mut seed = seed0;
     for side in [Left, Right] {
         for uplo in [Lower, Upper] {
             for trans in [No, Yes] {
@@ -96,7 +116,7 @@ fn chunked_strsm_and_dtrsm_every_flag() {
                     if f64_runs(small()) {
                         describe::check_on::<Trsm, f64>(small(), &case);
                     }
-                    if seed % 3 == 0 {
+                    if seed.is_multiple_of(3) {
                         describe::check_resident_on::<Trsm, f32>(small(), &case);
                     }
                     let ill = trsm_case(seed, side, (uplo, trans, diag), 1.0, [la, lb], true);

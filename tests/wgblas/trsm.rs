@@ -31,7 +31,13 @@ use wgblas::{
 /// [1, 2] above (so that X stays finite in f32), and for a unit diagonal off-diagonals in
 /// [3e-3, 3] up to order 65: measured κ∞ 1e6–1e9 at orders 31/33, 1e12–1e18 at 65, 1e6–1e10
 /// at 129 (`edge_well_and_ill_conditioned_every_flag` checks κ∞ ≥ 1e6).
-fn operand(rng: &mut StdRng, n: usize, uplo: Uplo, diag: Diag, ill: bool) -> Array2<f32> {
+pub(crate) fn operand(
+    rng: &mut StdRng,
+    n: usize,
+    uplo: Uplo,
+    diag: Diag,
+    ill: bool,
+) -> Array2<f32> {
     if ill {
         let lo = if n <= 65 { 0.1 } else { 1.0 };
         let mut a = tri_storage(rng, n, uplo, diag, lo);
@@ -239,7 +245,7 @@ impl Routine for Trsm {
 describe::described_tests!(Trsm, 100, 40);
 
 /// A case: B is `m`×`n`, A and B stored as `layouts`, ill conditioned where `ill`.
-fn case(
+pub(crate) fn case(
     seed: u64,
     (m, n): (usize, usize),
     side: Side,
@@ -442,28 +448,9 @@ fn edge_row_and_column_oriented_block_solves() {
     set_tuning(None);
 }
 
-/// The solve on inverted diagonal blocks (`Tuning::trsm_inverse`: 64-row blocks inverted by one
-/// dispatch, each leaf a tile-engine product with its inverse), pinned by the tuning override
-/// (thread-local): every edge of the description in f32, and orders across the 64-row blocks
-/// (64, 100, 129, 200; 3 to 5 leaves with engine updates), well and ill conditioned, every
-/// flag, in f32 and f64, within strsm's backward-residual threshold (`metrics::spec`).
-#[test]
-fn edge_inverted_diagonal_blocks() {
-    inverse(true);
-    for c in &Trsm::edges() {
-        describe::check::<Trsm, f32>(c);
-    }
-    let orders = [(64, 5), (100, 9), (129, 70), (200, 33)];
-    for c in block_cases(7, &orders, [Layout::F, Layout::C]) {
-        describe::check::<Trsm, f32>(&c);
-        describe::check::<Trsm, f64>(&c);
-    }
-    wgblas::tuning::set_tuning(None);
-}
-
 /// Cases of `(order, right-hand sides)`, both sides, every flag, well and ill conditioned,
 /// alpha 0.9, A and B stored as `layouts`.
-fn block_cases(seed: u64, orders: &[(usize, usize)], layouts: [Layout; 2]) -> Vec<Case> {
+pub(crate) fn block_cases(seed: u64, orders: &[(usize, usize)], layouts: [Layout; 2]) -> Vec<Case> {
     let mut v = Vec::new();
     for &(order, rhs) in orders {
         for side in SIDES {
@@ -480,44 +467,4 @@ fn block_cases(seed: u64, orders: &[(usize, usize)], layouts: [Layout; 2]) -> Ve
         }
     }
     v
-}
-
-/// Pin `Tuning::trsm_inverse` on this thread (the override is thread-local).
-fn inverse(on: bool) {
-    wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
-        trsm_inverse: Some(on),
-        ..wgblas::tuning::Tuning::default()
-    }));
-}
-
-/// A NaN in B reaches exactly the rows of X that the substitution reaches (those solved after
-/// its row, in its column), and a NaN alpha every element, on the 32-row block solves and on
-/// the inverted diagonal blocks alike (whose products leave out the zero triangle of each
-/// inverse), across several blocks and leaves (order 150).
-#[test]
-fn edge_nan_in_b_or_alpha_reaches_the_rows_the_substitution_reaches() {
-    let order = 150;
-    for on in [false, true] {
-        inverse(on);
-        for uplo in UPLOS {
-            let mut r = rng(11);
-            let a = operand(&mut r, order, uplo, NonUnit, false);
-            let b0 = rand_mat(&mut r, order, 3);
-            let mut b = b0.clone();
-            b[[70, 1]] = f32::NAN;
-            blas::strsm(ctx(), Left, uplo, No, NonUnit, 1.0, &a, &mut b).unwrap();
-            for ((i, j), v) in b.indexed_iter() {
-                let reached = j == 1 && if uplo == Lower { i >= 70 } else { i <= 70 };
-                assert_eq!(
-                    v.is_nan(),
-                    reached,
-                    "inverse {on} {uplo:?}: X[{i}, {j}] = {v}"
-                );
-            }
-            let mut b = b0.clone();
-            blas::strsm(ctx(), Left, uplo, No, NonUnit, f32::NAN, &a, &mut b).unwrap();
-            assert!(b.iter().all(|v| v.is_nan()), "inverse {on}: NaN alpha");
-        }
-    }
-    wgblas::tuning::set_tuning(None);
 }

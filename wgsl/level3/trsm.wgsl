@@ -239,3 +239,140 @@ fn copy_back(@builtin(workgroup_id) wid: vec3<u32>,
     let j = e % P.n;
     x[midx(P.offx, i, j, P.rsx, P.csx)] = w[e];
 }
+
+// ---- Fused leaves on inverted diagonal blocks (Tuning::trsm_leaf, drivers/trsm.rs) ---------
+//
+// Entry `inverse_leaf`: the leaf of rows k0..k0 + nb (nb ≤ NI, k0 a multiple of NI, so that its
+// inverse is the block k0 / NI that `block_invert` wrote to `inv`), for LC = 1024 / NI columns
+// of X per workgroup, one dispatch:
+//   B ← scale·X_rows            (the formula's alpha·B first: a NaN or Inf alpha meets every
+//                                element of B, zeros included, before anything multiplies it)
+//   Y ← T⁻¹·B                   (the product with the inverse, its zero triangle left out of
+//                                the sums, so that a NaN or Inf of B reaches only the rows the
+//                                substitution reaches)
+// and with REFINE one step of fixed-precision iterative refinement (Higham, "Accuracy and
+// Stability of Numerical Algorithms", 2nd ed., §12.2, Thm. 12.3; Skeel 1980): the residual in
+// working precision and its correction, both on the same block,
+//   R ← B − T·Y                 (T the diagonal block of L: its triangle, a unit diagonal
+//                                taken as 1 and never read)
+//   Y ← Y + T⁻¹·R               (where that sum is finite; elsewhere Y stays: where Y holds an
+//                                Inf, R holds Inf − Inf = NaN, and the correction is void)
+// The product with an inverse alone has the residual bound c·u·|T|·|T⁻¹|·|B| (Higham §14.3),
+// not backward stable for an ill-conditioned block; one refinement step makes it componentwise
+// backward stable where u·cond(T)·σ(T, Y) is small enough (Higham Thm. 12.3). Y goes into X
+// and, in C order, into `w` (the following updates' right operand): no copy_back.
+//
+// Invocation t holds column t % LC and the 4 rows 4·(t / LC) .. + 4; B, then R, and Y in
+// workgroup memory (1024 elements each), the inverse and L read from their buffers (each
+// element by the LC invocations of a row group at once). Loops of at most NI iterations.
+override REFINE: bool = true;
+const LEAF_WG: u32 = 256u;
+const LEAF_EL: u32 = 1024u;  // NI·LC
+var<workgroup> Bs: array<T, LEAF_EL>;  // Bs[i·LC + c]: B, then R
+var<workgroup> Ys: array<T, LEAF_EL>;  // Ys[i·LC + c]: Y
+@group(0) @binding(5) var<storage, read> inv: array<T>;
+
+// Whether column k enters row i's sum with the inverse (or T): inside the triangle.
+fn in_tri(i: u32, k: u32) -> bool {
+    return (LOWER && k <= i) || (!LOWER && k >= i);
+}
+
+// The first and one-past-last column of the triangle over rows i0 .. i0 + 4 of a block of nb.
+fn tri_range(i0: u32, nb: u32) -> vec2<u32> {
+    if (LOWER) {
+        return vec2<u32>(0u, min(i0 + 4u, nb));
+    }
+    return vec2<u32>(min(i0, nb), nb);
+}
+
+// Rows i0 .. i0 + 4, column c, of T⁻¹·S with S = Bs (the block's inverse at `base`).
+fn inv_times(i0: u32, c: u32, lc: u32, base: u32, nb: u32) -> array<T, 4> {
+    var acc = array<T, 4>(T(0), T(0), T(0), T(0));
+    let range = tri_range(i0, nb);
+    for (var k = range.x; k < range.y; k = k + 1u) {
+        let s = Bs[k * lc + c];
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let i = i0 + q;
+            if (i < nb && in_tri(i, k)) {
+                acc[q] = acc[q] + inv[base + i * NI + k] * s;
+            }
+        }
+    }
+    return acc;
+}
+
+// Whether v is finite, by an ordered comparison (false for NaN and ±Inf; on T, which may be
+// f64, whose bits WGSL cannot take). Only the refinement's guard uses it: where an
+// implementation took a NaN for finite, the correction would be kept, as without the guard.
+fn leaf_finite(v: T) -> bool {
+    return abs(v) <= T(3.4028234e38) || (abs(v) > T(3.4028234e38) && v - v == T(0));
+}
+
+@compute @workgroup_size(LEAF_WG)
+fn inverse_leaf(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) t: u32) {
+    let lc = LEAF_EL / NI;
+    let c = t % lc;
+    let i0 = (t / lc) * 4u;
+    let j = linear_group(wid, nwg) * lc + c;
+    let live = j < P.n;
+    let nb = P.nb;
+    let k0 = P.k0;
+    let base = (k0 / NI) * NI * NI;
+    let scale = scale_t();
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        let i = i0 + q;
+        var v = T(0);
+        if (live && i < nb) {
+            v = scale * x[midx(P.offx, k0 + i, j, P.rsx, P.csx)];
+        }
+        Bs[i * lc + c] = v;
+    }
+    workgroupBarrier();
+    var y = inv_times(i0, c, lc, base, nb);
+    if (REFINE) {
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            Ys[(i0 + q) * lc + c] = y[q];
+        }
+        workgroupBarrier();
+        // R = B − T·Y on this invocation's rows (its own elements of Bs).
+        var r = array<T, 4>(T(0), T(0), T(0), T(0));
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            r[q] = Bs[(i0 + q) * lc + c];
+        }
+        let range = tri_range(i0, nb);
+        for (var k = range.x; k < range.y; k = k + 1u) {
+            let yk = Ys[k * lc + c];
+            for (var q = 0u; q < 4u; q = q + 1u) {
+                let i = i0 + q;
+                if (i < nb && in_tri(i, k)) {
+                    var l = T(1);
+                    if (i != k || !UNIT) {
+                        l = a[midx(P.offa, k0 + i, k0 + k, P.rsa, P.csa)];
+                    }
+                    r[q] = r[q] - l * yk;
+                }
+            }
+        }
+        // Every invocation has read all of B (in inv_times) before the barrier above.
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            Bs[(i0 + q) * lc + c] = r[q];
+        }
+        workgroupBarrier();
+        let d = inv_times(i0, c, lc, base, nb);
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let s = y[q] + d[q];
+            if (leaf_finite(s)) {
+                y[q] = s;
+            }
+        }
+    }
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        let i = i0 + q;
+        if (live && i < nb) {
+            x[midx(P.offx, k0 + i, j, P.rsx, P.csx)] = y[q];
+            w[(k0 + i) * P.n + j] = y[q];
+        }
+    }
+}

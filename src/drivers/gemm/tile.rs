@@ -89,8 +89,14 @@ pub struct Tuning {
     /// residual factor of 21.8 against the threshold 5, the bound of an inverted block growing
     /// with its condition number (Higham §14.2); and an infinite alpha gave −Inf where the
     /// formula's `alpha·B` first gives NaN (the first leaf applies alpha after its product).
-    /// So it stays an option until both are mended.
+    /// So it stays an option until both are mended. Since then alpha multiplies B before
+    /// anything else does, on every leaf form, and the default leaf form ([`TrsmLeaf`],
+    /// [`Tuning::trsm_leaf`]) refines each leaf once.
     pub trsm_inverse: Option<bool>,
+    /// How `strsm`'s leaves on inverted diagonal blocks run (with [`Tuning::trsm_inverse`]
+    /// on): [`TrsmLeaf::Refined`] (unset: the default), [`TrsmLeaf::Fused`] or
+    /// [`TrsmLeaf::Engine`].
+    pub trsm_leaf: Option<TrsmLeaf>,
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
@@ -111,6 +117,26 @@ pub struct Tuning {
     /// 3000×5000×700 26.7 → 28.4, 1000×4000×1000 20.6 → 25.8), or element by element
     /// (`false`).
     pub edge_vec4: Option<bool>,
+}
+
+/// The form of a leaf of `strsm` on inverted diagonal blocks ([`Tuning::trsm_leaf`]; rows
+/// `r0..r0 + nb` of the solve, `T` its diagonal block, `B` its rows of the right-hand side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrsmLeaf {
+    /// The product `X = T⁻¹·B` on the tile engine (its zero triangle left out of the sums),
+    /// alpha applied first by a product of depth 0 on the first leaf (`B ← alpha·B`), and one
+    /// copy of the whole solution into B at the end (the form measured on the H200 in session
+    /// 7). Not backward stable for an ill-conditioned block (Higham, *Accuracy and Stability of
+    /// Numerical Algorithms*, 2nd ed., §14.3).
+    Engine,
+    /// One dispatch per leaf (entry `inverse_leaf` of `wgsl/level3/trsm.wgsl`, `REFINE` off):
+    /// `B ← scale·B`, `X = T⁻¹·B`, written into B and the updates' scratch at once (no copy at
+    /// the end). As accurate as [`TrsmLeaf::Engine`].
+    Fused,
+    /// As [`TrsmLeaf::Fused`], with one step of fixed-precision iterative refinement in the
+    /// same dispatch (`R = B − T·X`, `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3):
+    /// componentwise backward stable where the block is not too ill conditioned. The default.
+    Refined,
 }
 
 thread_local! {
