@@ -1275,7 +1275,9 @@ fn cross_check(ctx: &Context) {
     check::<ger::Ger, f32>(&format!("sger,n={nr},C"), "tile", &case, &o, got.view());
     for uplo in [Uplo::Lower, Uplo::Upper] {
         let u = if uplo == Uplo::Lower { "L" } else { "U" };
-        let case = Case::new(11, nr, nr).flags(uplo, no, nonunit).scalars(-1.3, 0.0);
+        let case = Case::new(11, nr, nr)
+            .flags(uplo, no, nonunit)
+            .scalars(-1.3, 0.0);
         let o = describe::timing::inputs::<syr::Syr, f32>(&case);
         let got = on_exp(Driver::RankUpdate, || {
             let mut a = o.a.clone();
