@@ -17,7 +17,8 @@
 //! `--sets`: `l1` (Level 1), `l2` (Level 2), `lab` (every kernel variant of Level 1), `lab-l2`
 //! (and of Level 2; the legacy gemv kernels take up to 1.4 s a call on the skinny shapes),
 //! `x-l2` (Level 2's default beside the lab's `Experimental` kernels only, tagged `lines128`
-//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
+//! for ssymv, `coldot4` for sgemv and strmv where op(A)'s columns are contiguous, `tile` for
+//! sger, ssyr and ssyr2; with `f64` also `wide64` for dgemv, dsymv and dtrmv on the
 //! matrix-vector driver's kernels), `f64` (dgemv, dsymv, dtrmv, dger, dsyr, dsyr2, dtrsv at
 //! the `--sq64` sizes).
 //!
@@ -469,13 +470,14 @@ fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(lab, &variants(true), "lines128")
 }
 
-/// The rank updates' kernels: `main_vec4` (auto) and `main` (scalar; no `Experimental` one
-/// since `main_lines` and the f64-sum kernel lost and were removed).
+/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar) and `main_tile`
+/// (`Experimental`, tagged `tile`: 64 vec4 units by 32 lines per workgroup, each index's
+/// factors formed once per invocation).
 fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(
         lab,
         &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
-        "",
+        "tile",
     )
 }
 
@@ -1136,7 +1138,8 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
 }
 
 /// On this adapter, each `Experimental` kernel of `x-l2` on host operands of n = 1031 (partial
-/// tiles and units), measured by its routine's description against OpenBLAS beside the
+/// tiles and units; the rank updates' `tile` at n = 1028, their kernel needing lines of whole
+/// vec4 units), measured by its routine's description against OpenBLAS beside the
 /// threshold of `metrics::spec`: `CHECK,` lines tagged with the kernel (`lines128-forward`,
 /// ...). The kernels are pinned against OpenBLAS on lavapipe (tests/wgblas/kern12_level2.rs);
 /// this catches what another compiler does differently.
@@ -1259,6 +1262,38 @@ fn cross_check(ctx: &Context) {
             let fields = format!("dgemv,n={n},{layout}");
             check::<gemv::Gemv, f64>(&fields, "wide64", &case, &ops, got.view());
         }
+    }
+    // The rank updates' `main_tile` at n = 1028 (4 tiles and one vec4 unit along each line).
+    let nr = 1028;
+    let case = Case::new(11, nr, nr).scalars(0.7, 0.0);
+    let o = describe::timing::inputs::<ger::Ger, f32>(&case);
+    let got = on_exp(Driver::RankUpdate, || {
+        let mut a = o.a.clone();
+        blas::sger(ctx, 0.7, &o.x, &o.y, &mut a).unwrap();
+        a.into_dyn()
+    });
+    check::<ger::Ger, f32>(&format!("sger,n={nr},C"), "tile", &case, &o, got.view());
+    for uplo in [Uplo::Lower, Uplo::Upper] {
+        let u = if uplo == Uplo::Lower { "L" } else { "U" };
+        let case = Case::new(11, nr, nr)
+            .flags(uplo, no, nonunit)
+            .scalars(-1.3, 0.0);
+        let o = describe::timing::inputs::<syr::Syr, f32>(&case);
+        let got = on_exp(Driver::RankUpdate, || {
+            let mut a = o.a.clone();
+            blas::ssyr(ctx, uplo, -1.3, &o.x, &mut a).unwrap();
+            a.into_dyn()
+        });
+        let fields = format!("ssyr,n={nr},{u}-C");
+        check::<syr::Syr, f32>(&fields, "tile", &case, &o, got.view());
+        let o = describe::timing::inputs::<syr2::Syr2, f32>(&case);
+        let got = on_exp(Driver::RankUpdate, || {
+            let mut a = o.a.clone();
+            blas::ssyr2(ctx, uplo, -1.3, &o.x, &o.y, &mut a).unwrap();
+            a.into_dyn()
+        });
+        let fields = format!("ssyr2,n={nr},{u}-C");
+        check::<syr2::Syr2, f32>(&fields, "tile", &case, &o, got.view());
     }
 }
 

@@ -15,6 +15,10 @@ use crate::layout::{self, MatOperand, Scalar, VecOperand};
 super::shader!(SHADER, RANK_UPDATE);
 
 const WG: u64 = super::registry::RANK_UPDATE.constant("WG") as u64;
+/// `main_tile`'s tile: `TJ` vec4 units along the unit stride by `TI·ROWS` lines.
+const TILE_UNITS: u64 = super::registry::RANK_UPDATE.constant("TJ") as u64;
+const TILE_LINES: u64 = (super::registry::RANK_UPDATE.constant("TI")
+    * super::registry::RANK_UPDATE.constant("ROWS")) as u64;
 
 /// Which update (the shader's `UPLO` and `TWO`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,7 +86,7 @@ pub(crate) fn dispatch<'a>(
     let c = [("UPLO", super::uplo(uplo)), ("TWO", two as u32 as f64)];
     // `main_vec4`: vec4 units along the unit stride, where it is contiguous with a length that
     // is a multiple of 4 and aligned (the default; lab switches `Scalar` and `Legacy` force the
-    // one-element kernel).
+    // one-element kernel, `Experimental` the tiles of `main_tile` under the same conditions).
     let ifast = params.ifast != 0;
     let (unit, other, len) = if ifast {
         (a.rs, a.cs, a.rows)
@@ -101,6 +105,15 @@ pub(crate) fn dispatch<'a>(
         && a.offset.is_multiple_of(4)
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
+        if variant == crate::lab::Variant::Experimental {
+            let lines = if ifast { a.cols } else { a.rows } as u64;
+            let tiles = (len as u64 / 4).div_ceil(TILE_UNITS) * lines.div_ceil(TILE_LINES);
+            let ct = [c[0], c[1], ("IFAST", params.ifast as f64)];
+            let d = Dispatch::new(&SHADER, "main_tile", &params, &[], ctx.grid(tiles))
+                .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
+                .constants(&ct);
+            return alpha.apply(d, ALPHA);
+        }
         let units = a.rows as u64 * a.cols as u64 / 4;
         let groups = ctx.grid(units.div_ceil(WG));
         let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)

@@ -394,8 +394,9 @@ fn kern12_f64_products_host_and_device_scalars() {
 /// The rank updates' rule: the exact sum rounded once. With x_i = y_j = 1 + 2^-23, alpha = 1
 /// and A_ij = -(1 + 2^-22) the exact result is 2^-46, where the plain formula in f32 gives 0
 /// (x·y = 1 + 2^-22 + 2^-46 rounds to 1 + 2^-22 first); a tie (A = 1, x·alpha·y = 3·2^-24)
-/// rounds to even, 1 + 2^-22. The `vec4` kernel (the default) and the one-element kernel
-/// (`Scalar`), bit for bit (checked to fail with the plain formula).
+/// rounds to even, 1 + 2^-22. The `vec4` kernel (the default), the one-element kernel
+/// (`Scalar`) and the tile kernel (`Experimental`), bit for bit (checked to fail with the plain
+/// formula).
 #[test]
 fn kern12_rank_updates_exact_sum_rounded_once() {
     let (m, n) = (8usize, 12usize);
@@ -407,6 +408,7 @@ fn kern12_rank_updates_exact_sum_rounded_once() {
     let kernels = [
         (Driver::RankUpdate, Variant::Auto),
         (Driver::RankUpdate, Variant::Scalar),
+        (Driver::RankUpdate, Variant::Experimental),
     ];
     for (driver, variant) in kernels {
         with_variant(driver, variant, || {

@@ -132,7 +132,12 @@ fn update_model(
 
 #[test]
 fn rank_updates_every_alpha_no_zero_skip() {
-    for (variant, tag) in [(Variant::Auto, "vec4"), (Variant::Scalar, "one-element")] {
+    let kernels = [
+        (Variant::Auto, "vec4"),
+        (Variant::Scalar, "one-element"),
+        (Variant::Experimental, "tile"),
+    ];
+    for (variant, tag) in kernels {
         with_variant(Driver::RankUpdate, variant, || rank_update_specials(tag));
     }
 }

@@ -8,6 +8,7 @@
 use std::sync::OnceLock;
 
 use ndarray::{s, Array1, Array2};
+use wgblas::lab::{Driver, Variant};
 use wgblas::{blas, Context, Error, GpuScalar, Transpose};
 
 use crate::common::*;
@@ -438,6 +439,22 @@ fn chunked_ssyr_and_ssyr2_square_blocks() {
     each_square_case(2200, |seed, uplo, la| {
         crate::syr::check_on(cx, seed, 150, uplo, 0.7, la, rev);
         crate::syr2::check_on(cx, seed, 150, uplo, -0.7, la, step2, unit);
+    });
+}
+
+#[test]
+fn chunked_rank_updates_on_the_tile_kernel() {
+    // As `chunked_sger_blocks` (300×200) and `chunked_ssyr_and_ssyr2_square_blocks`, the
+    // blocks on the tile kernel where their unit stride allows it (lab `Experimental`).
+    let (cx, rev, unit) = (small(), VLayout::Reversed, VLayout::Unit);
+    crate::bandwidth::with_variant(Driver::RankUpdate, Variant::Experimental, || {
+        for (k, la) in LAYOUTS.into_iter().enumerate() {
+            crate::ger::check_on(cx, 1900 + k as u64, (300, 200), -0.7, la, unit, unit);
+        }
+        each_square_case(2300, |seed, uplo, la| {
+            crate::syr::check_on(cx, seed, 150, uplo, 0.7, la, rev);
+            crate::syr2::check_on(cx, seed, 150, uplo, -0.7, la, unit, rev);
+        });
     });
 }
 

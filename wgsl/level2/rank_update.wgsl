@@ -210,3 +210,185 @@ fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
     }
     return T(s.x);
 }
+
+// `main_tile` (lab `Experimental`): the same update on tiles of A, each workgroup one tile of
+// TJ vec4 units along A's unit stride (the fast index) by TI·ROWS lines (the slow index), each
+// invocation one vec4 unit of the tile's width on ROWS of its lines (TI lines apart: TJ
+// neighbouring invocations load 16·TJ contiguous bytes of one line). Under the same host conditions
+// as `main_vec4`. The factors of each index are formed once per invocation, not once per
+// element: for the index of x (i), x_i split into its 12-bit halves (and y_i, TWO); for the
+// index of y (j), t = alpha·y_j as Dekker's exact pair with t's leading part split (and
+// alpha·x_j, TWO); each element then needs only the product's partial products, the TwoSum and
+// the rounding, in exactly the order of `scaled_product` and `update_one` (the same bits as
+// `main_vec4` and `main`). The tile's ROWS vec4 of A are all loaded before the first is stored
+// (ROWS loads in flight). A tile wholly outside the triangle (UPLO) exits before any load;
+// inside a tile that crosses the diagonal, a unit wholly outside is not touched and a unit
+// crossing it stores its elements outside back unchanged, as in `main_vec4`. No integer
+// division but one per invocation (the tile's place in the grid).
+const TJ: u32 = 64u;
+const TI: u32 = 4u;
+const ROWS: u32 = 8u;
+
+// Whether the fast (unit-stride) index of A is i (F order: 1) or j (C order: 0); `main_tile`
+// only (the other kernels read P.ifast).
+override IFAST: bool = false;
+
+// One index's factors for an exact product u·(alpha·v) (see `prod`): where the index is the
+// left factor u's (x_i), v = u and (h, l) = split(u), t unused (0); where it is v's (y_j),
+// v = fl(alpha·v), (h, l) = split of it and t its error term (two_prod(alpha, v)).
+struct Factor {
+    v: f32,
+    h: f32,
+    l: f32,
+    t: f32,
+}
+
+fn left_factor(u: f32) -> Factor {
+    let s = split(u);
+    return Factor(u, s.x, s.y, 0.0);
+}
+
+fn right_factor(alpha: f32, v: f32) -> Factor {
+    let t = two_prod(alpha, v);
+    let s = split(t.x);
+    return Factor(t.x, s.x, s.y, t.y);
+}
+
+// `scaled_product(u, alpha, v)` from u's and v's factors: the same operations in the same
+// order (two_prod(u, t.x) on the pre-split halves, then + u·t.y).
+fn prod(u: Factor, w: Factor) -> vec2<f32> {
+    let p = u.v * w.v;
+    let e = ((u.h * w.h - p) + u.h * w.l + u.l * w.h) + u.l * w.l;
+    return vec2<f32>(p, e + u.v * w.t);
+}
+
+// An index's factors in both products: `a` for x·(alpha·y)ᵀ, `b` for y·(alpha·x)ᵀ (TWO). `xv`
+// and `yv` are x's and y's elements at the index; `left`: the index is i (the left factors).
+struct Factors {
+    a: Factor,
+    b: Factor,
+}
+
+fn factors(left: bool, alpha: f32, xv: f32, yv: f32) -> Factors {
+    var f: Factors;
+    if (left) {
+        f.a = left_factor(xv);
+        if (TWO) {
+            f.b = left_factor(yv);
+        }
+    } else {
+        f.a = right_factor(alpha, yv);
+        if (TWO) {
+            f.b = right_factor(alpha, xv);
+        }
+    }
+    return f;
+}
+
+// x's and y's elements at index k (y's only where the index is j and not TWO, x's only where
+// it is i and not TWO; the other 0).
+fn vec_pair(left: bool, k: u32) -> vec2<f32> {
+    var r = vec2<f32>(0.0);
+    if (TWO || left) {
+        r.x = f32(x[vidx(P.offx, k, P.incx)]);
+    }
+    if (TWO || !left) {
+        r.y = f32(y[vidx(P.offy, k, P.incy)]);
+    }
+    return r;
+}
+
+fn tile_update(aij: T, fi: Factors, fj: Factors) -> T {
+    let p1 = prod(fi.a, fj.a);
+    var p2 = vec2<f32>(0.0);
+    if (TWO) {
+        p2 = prod(fi.b, fj.b);
+    }
+    return update_one(aij, p1, p2);
+}
+
+@compute @workgroup_size(TJ * TI)
+fn main_tile(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    let flen = select(P.n, P.m, IFAST);
+    let slen = select(P.m, P.n, IFAST);
+    let per_line = flen / 4u;
+    let tiles_f = (per_line + TJ - 1u) / TJ;
+    let g = linear_group(wid, nwg);
+    // alpha = 0 (a device alpha; tested on its bits) leaves A untouched.
+    if (g >= tiles_f * ((slen + TI * ROWS - 1u) / (TI * ROWS)) || f32_is_zero(P.alpha)) {
+        return;
+    }
+    let tile_s = g / tiles_f;
+    let f0 = 4u * TJ * (g - tile_s * tiles_f);
+    let s0 = tile_s * TI * ROWS;
+    // The tile's index ranges (unclipped): wholly outside the triangle, no load; wholly
+    // inside, no test per element.
+    var masked = false;
+    if (UPLO != UPLO_NONE) {
+        let fr = vec2<u32>(f0, f0 + 4u * TJ - 1u);
+        let sr = vec2<u32>(s0, s0 + TI * ROWS - 1u);
+        let ir = select(sr, fr, IFAST);
+        let jr = select(fr, sr, IFAST);
+        if ((UPLO == UPLO_LOWER && ir.y < jr.x) || (UPLO == UPLO_UPPER && ir.x > jr.y)) {
+            return;
+        }
+        masked = (UPLO == UPLO_LOWER && ir.x < jr.y) || (UPLO == UPLO_UPPER && ir.y > jr.x);
+    }
+    let lf = lid % TJ;
+    let ls = lid / TJ;
+    let unit = f0 / 4u + lf;
+    if (unit >= per_line) {
+        return;
+    }
+    let e = 4u * unit;
+    let alpha = f32(P.alpha);
+    // The fast index's factors (i where IFAST), once per invocation.
+    var ff: array<Factors, 4>;
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        let v = vec_pair(IFAST, e + q);
+        ff[q] = factors(IFAST, alpha, v.x, v.y);
+    }
+    let other = select(P.rsa, P.csa, IFAST);
+    let base = i32(P.offa) + i32(e);
+    // Phase 1: the lines' vec4 of A and their x, y elements, every load before any store.
+    var av_r: array<vec4<T>, ROWS>;
+    var xy: array<vec2<f32>, ROWS>;
+    var live: array<bool, ROWS>;
+    for (var r = 0u; r < ROWS; r = r + 1u) {
+        let s = s0 + ls + TI * r;
+        var ok = s < slen;
+        if (ok && masked) {
+            let u = select(vec4<u32>(s, e, 0u, 1u), vec4<u32>(e, s, 1u, 0u), IFAST);
+            ok = !unit_outside(u);
+        }
+        live[r] = ok;
+        if (ok) {
+            av_r[r] = av[u32(base + i32(s) * other) / 4u];
+            xy[r] = vec_pair(!IFAST, s);
+        }
+    }
+    // Phase 2: each line's factors (once per line), its 4 elements, the store.
+    for (var r = 0u; r < ROWS; r = r + 1u) {
+        if (!live[r]) {
+            continue;
+        }
+        let s = s0 + ls + TI * r;
+        let fs = factors(!IFAST, alpha, xy[r].x, xy[r].y);
+        let v = av_r[r];
+        var res = v;
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let i = select(s, e + q, IFAST);
+            let j = select(e + q, s, IFAST);
+            if (!masked || in_triangle(i, j)) {
+                if (IFAST) {
+                    res[q] = tile_update(v[q], ff[q], fs);
+                } else {
+                    res[q] = tile_update(v[q], fs, ff[q]);
+                }
+            }
+        }
+        av[u32(base + i32(s) * other) / 4u] = res;
+    }
+}

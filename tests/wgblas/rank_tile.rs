@@ -1,0 +1,191 @@
+//! The rank updates' tile kernel (`main_tile` in `wgsl/level2/rank_update.wgsl`, lab
+//! `Experimental` on [`Driver::RankUpdate`]; tiles of 256 elements along A's unit stride by 32
+//! lines): against OpenBLAS with the routines' DESIGN.md §2 metric at sizes with several tiles
+//! and partial edge tiles, bit for bit against the `vec4` kernel (the default: both round the
+//! exact sum once), under device alphas as under host ones, and on a grid past 65,535
+//! workgroups. Its special values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact
+//! rounding in `kern12_level2.rs`, its blocks past one binding in `scale.rs`.
+
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
+use ndarray::{array, s, Array1, Array2, ArrayViewMut2, ShapeBuilder};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use wgblas::lab::{self, Driver, Variant};
+use wgblas::layout::Scalar;
+use wgblas::{blas, GpuScalar, Uplo};
+
+use crate::bandwidth::{lab_defaults, rank_cases, with_variant};
+use crate::common::*;
+
+/// sger at shapes of several tiles with partial edge tiles (both ways, every layout: C, F,
+/// strided, rows reversed), one line, one vec4 unit per line; ssyr and ssyr2 at n = 4 (one
+/// partial tile), 64, 260 (a last tile of one unit) and 292, both triangles, C, F and rows
+/// reversed (a negative line stride): against OpenBLAS (`metrics::spec` through `check_on`).
+#[test]
+fn rank_tile_against_openblas() {
+    let shapes = [(300, 264), (264, 300), (37, 516), (1, 1028), (70, 4)];
+    let extra = (-0.7, Layout::Reversed, VLayout::Step2, VLayout::Reversed);
+    let layouts = [Layout::C, Layout::F, Layout::Reversed];
+    with_variant(Driver::RankUpdate, Variant::Experimental, || {
+        rank_cases(&shapes, extra, &[4, 64, 260, 292], &layouts)
+    });
+}
+
+/// `f` with the rank updates' switch at `v`, back to `Auto` after (the caller holds the lab).
+fn on<R>(v: Variant, f: impl FnOnce() -> R) -> R {
+    lab::set(Driver::RankUpdate, v);
+    let r = catch_unwind(AssertUnwindSafe(f));
+    lab::set(Driver::RankUpdate, Variant::Auto);
+    r.unwrap_or_else(|e| resume_unwind(e))
+}
+
+/// Whether `a` and `b` hold the same bits.
+fn bits_equal(a: &Array2<f32>, b: &Array2<f32>) -> bool {
+    a.iter().zip(b).all(|(p, q)| p.to_bits() == q.to_bits())
+}
+
+/// The results of `update` on a copy of `a0` in C order, in F order (a transposed view of a
+/// C-order array) and with its rows reversed (a negative row stride).
+fn each_layout(a0: &Array2<f32>, update: impl Fn(ArrayViewMut2<f32>)) -> Vec<Array2<f32>> {
+    let mut c = a0.clone();
+    update(c.view_mut());
+    let mut t = a0.t().as_standard_layout().into_owned();
+    update(t.view_mut().reversed_axes());
+    let mut r = a0.slice(s![..;-1, ..]).to_owned();
+    update(r.slice_mut(s![..;-1, ..]));
+    vec![c, t.t().to_owned(), r.slice(s![..;-1, ..]).to_owned()]
+}
+
+/// sger (300×264), ssyr and ssyr2 (n = 292, both triangles) in C order, F order and rows
+/// reversed: the tile kernel gives the `vec4` kernel's bits, and leaves the other triangle's
+/// (finite) values as they were.
+#[test]
+fn rank_tile_bits_equal_vec4() {
+    let _lab = lab_defaults();
+    let mut rng = StdRng::seed_from_u64(41);
+    let (m, n) = (300, 264);
+    let (x, y, a0) = (
+        rand_vec(&mut rng, m),
+        rand_vec(&mut rng, n),
+        rand_mat(&mut rng, m, n),
+    );
+    let ger = |v| {
+        on(v, || {
+            each_layout(&a0, |a| blas::sger(ctx(), 0.7, &x, &y, a).unwrap())
+        })
+    };
+    let (old, new) = (ger(Variant::Auto), ger(Variant::Experimental));
+    for (k, (o, t)) in old.iter().zip(&new).enumerate() {
+        assert!(bits_equal(o, t), "sger layout {k}: tile differs from vec4");
+    }
+    let n = 292;
+    let (x, y) = (rand_vec(&mut rng, n), rand_vec(&mut rng, n));
+    for uplo in [Uplo::Lower, Uplo::Upper] {
+        // Finite values in the other triangle too: none of them may change.
+        let s0 = rand_mat(&mut rng, n, n);
+        let inside = |i: usize, j: usize| if uplo == Uplo::Lower { i >= j } else { i <= j };
+        let syr = |v| {
+            on(v, || {
+                let one = each_layout(&s0, |a| blas::ssyr(ctx(), uplo, -1.3, &x, a).unwrap());
+                let two = each_layout(&s0, |a| blas::ssyr2(ctx(), uplo, 0.7, &x, &y, a).unwrap());
+                [one, two]
+            })
+        };
+        let (old, new) = (syr(Variant::Auto), syr(Variant::Experimental));
+        for (name, (o, t)) in ["ssyr", "ssyr2"].iter().zip(old.iter().zip(&new)) {
+            for (k, (o, t)) in o.iter().zip(t).enumerate() {
+                assert!(bits_equal(o, t), "{name} {uplo:?} layout {k}: tile differs");
+                let kept = t
+                    .indexed_iter()
+                    .all(|((i, j), v)| inside(i, j) || v.to_bits() == s0[(i, j)].to_bits());
+                assert!(
+                    kept,
+                    "{name} {uplo:?} layout {k}: the other triangle changed"
+                );
+            }
+        }
+    }
+}
+
+/// A device scalar holding `v` (the resident dot product `[v]·[1]`, exact).
+fn dev(v: f32) -> GpuScalar<'static, f32> {
+    let s = wgblas::resident::sdot(ctx(), &array![v], &array![1.0f32]).unwrap();
+    let got = s.get().unwrap();
+    assert!(
+        got == v || got.is_nan() && v.is_nan(),
+        "device scalar {got} for {v}"
+    );
+    s
+}
+
+/// `update` on a copy of `a` in C order and on one in F order.
+fn both_orders(a: &Array2<f32>, update: impl Fn(ArrayViewMut2<f32>)) -> [Array2<f32>; 2] {
+    let mut c = a.clone();
+    update(c.view_mut());
+    let mut f = Array2::zeros(a.dim().f());
+    f.assign(a);
+    update(f.view_mut());
+    [c, f]
+}
+
+/// sger (8×12), ssyr and ssyr2 (n = 12, both triangles) in C and F order on the tile kernel
+/// with a device alpha of 2, -0.7, NaN, Inf and 0 (x holding NaN and Inf there: A's bits
+/// unchanged): the bits of the same call with a host alpha.
+#[test]
+fn rank_tile_device_alpha_as_host() {
+    let (m, n) = (8, 12);
+    let mut rng = StdRng::seed_from_u64(43);
+    let (x0, y, xs0) = (
+        rand_vec(&mut rng, m),
+        rand_vec(&mut rng, n),
+        rand_vec(&mut rng, n),
+    );
+    let (a0, s0) = (rand_mat(&mut rng, m, n), rand_mat(&mut rng, n, n));
+    with_variant(Driver::RankUpdate, Variant::Experimental, || {
+        for alpha in [2.0, -0.7, f32::NAN, f32::INFINITY, 0.0] {
+            let (mut x, mut xs) = (x0.clone(), xs0.clone());
+            if alpha == 0.0 {
+                (x[1], x[4], xs[2], xs[7]) = (f32::NAN, f32::INFINITY, f32::NAN, f32::INFINITY);
+            }
+            let d = dev(alpha);
+            let (h, g) = (Scalar::Host(alpha), Scalar::from(&d));
+            let check =
+                |name: &str, a: &Array2<f32>, want: [Array2<f32>; 2], got: [Array2<f32>; 2]| {
+                    for k in 0..2 {
+                        assert!(
+                            bits_equal(&got[k], &want[k]),
+                            "{name} alpha {alpha} order {k}"
+                        );
+                        if alpha == 0.0 {
+                            assert!(bits_equal(&got[k], a), "{name} alpha 0 changed A");
+                        }
+                    }
+                };
+            let ger = |al| both_orders(&a0, |a| blas::sger(ctx(), al, &x, &y, a).unwrap());
+            check("sger", &a0, ger(h), ger(g));
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                let syr = |al| both_orders(&s0, |a| blas::ssyr(ctx(), uplo, al, &xs, a).unwrap());
+                check("ssyr", &s0, syr(h), syr(g));
+                let syr2 =
+                    |al| both_orders(&s0, |a| blas::ssyr2(ctx(), uplo, al, &xs, &y, a).unwrap());
+                check("ssyr2", &s0, syr2(h), syr2(g));
+            }
+        }
+    });
+}
+
+/// sger on a 4 × 2,097,184 F-order A (one vec4 unit per column: 65,537 tiles of 32 columns, a
+/// grid of two rows of workgroups, one past the tiles): every element, the last column's
+/// included, is 2·y_j exactly.
+#[test]
+fn rank_tile_grid_past_65535_workgroups() {
+    let n = 32 * 65_537;
+    let y = Array1::from_shape_fn(n, |j| (j % 1000) as f32);
+    let mut a = Array2::<f32>::zeros((4, n).f());
+    with_variant(Driver::RankUpdate, Variant::Experimental, || {
+        blas::sger(ctx(), 2.0, &Array1::ones(4), &y, &mut a).unwrap();
+    });
+    let bad = a.indexed_iter().find(|&((_, j), &v)| v != 2.0 * y[j]);
+    assert!(bad.is_none(), "first wrong element {bad:?}");
+}
