@@ -36,7 +36,13 @@
 //! workgroups, `lab::set_gemv_shape`, as `LAB,groups1024,...` lines, checked where the default
 //! is; none by default) `[--gemv-col-lanes 4,16]` (the rows where op(A)'s columns are
 //! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_shape`, as
-//! `LAB,collanes4,...` lines; none by default).
+//! `LAB,collanes4,...` lines; none by default) `[--symv-one-pass 4,8,16]` (each ssymv row, and
+//! with `f64` each dsymv row, again in one pass over the stored triangle with that many tiles
+//! per workgroup, `lab::set_symv_one_pass`, as `LAB,onepass8,...` lines, each with `CHECK,`
+//! lines at n = 1031 against OpenBLAS; none by default) `[--trmv-groups 2048,4096]` (each
+//! `--sq` strmv row and the two-pass ssymv rows again with the wide kernels aimed at that many
+//! workgroups, `lab::set_gemv_shape`, as `LAB,groups2048,...` lines: `gemv_coldot` on a
+//! triangle leaves the workgroups of the chunks outside it idle; none by default).
 //! `--trsv-step`: besides strsv's default, the look-ahead solve
 //! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
 //! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
@@ -85,6 +91,8 @@ const FLAGS: &[(&str, &str)] = &[
     ("--f64-legacy", args::SWITCH),
     ("--gemv-groups", ""),
     ("--gemv-col-lanes", ""),
+    ("--symv-one-pass", ""),
+    ("--trmv-groups", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -819,6 +827,65 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                 );
             }
             lab::set(Driver::Matvec, Variant::Auto);
+            // In one pass over the stored triangle (`lab::set_symv_one_pass`).
+            for k in list(&arg("--symv-one-pass", "")) {
+                lab::set_symv_one_pass(k as u32);
+                let s = time_gpu(ctx, reps, || {
+                    blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                let tag = format!("onepass{k}");
+                let layout = format!("{u}-C");
+                row(
+                    copier,
+                    reps,
+                    &tag,
+                    "ssymv",
+                    &shape,
+                    &layout,
+                    tri + 12.0 * nf,
+                    &s,
+                );
+            }
+            lab::set_symv_one_pass(0);
+            // strmv and the two-pass ssymv on other workgroup targets (`lab::set_gemv_shape`).
+            for g in list(&arg("--trmv-groups", "")) {
+                lab::set_gemv_shape(lab::GemvShape {
+                    groups: g as u32,
+                    col_lanes: 0,
+                });
+                let tag = format!("groups{g}");
+                let s = time_gpu(ctx, reps, || {
+                    blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                });
+                let layout = format!("{u}-C");
+                row(
+                    copier,
+                    reps,
+                    &tag,
+                    "ssymv",
+                    &shape,
+                    &layout,
+                    tri + 12.0 * nf,
+                    &s,
+                );
+                for t in [Transpose::No, Transpose::Yes] {
+                    let s = time_gpu(ctx, reps, || {
+                        blas::strmv(ctx, uplo, t, Diag::NonUnit, &ga, &mut wx).unwrap()
+                    });
+                    let layout = format!("{u}{}-C", trans_name(t));
+                    row(
+                        copier,
+                        reps,
+                        &tag,
+                        "strmv",
+                        &shape,
+                        &layout,
+                        tri + 8.0 * nf,
+                        &s,
+                    );
+                }
+            }
+            lab::set_gemv_shape(lab::GemvShape::default());
             for (v, tag) in l2_variants(lab, &variants(true), "coldot4") {
                 lab::set(Driver::Matvec, v);
                 for t in [Transpose::No, Transpose::Yes] {
@@ -1042,6 +1109,25 @@ fn level2_f64(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     tri + 24.0 * nf,
                     &s,
                 );
+                // In one pass over the stored triangle (`lab::set_symv_one_pass`).
+                for k in list(&arg("--symv-one-pass", "")) {
+                    lab::set_symv_one_pass(k as u32);
+                    let s = time_gpu(ctx, reps, || {
+                        blas::dsymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
+                    });
+                    let tag = format!("onepass{k}");
+                    row(
+                        copier,
+                        reps,
+                        &tag,
+                        "dsymv",
+                        &shape,
+                        &layout,
+                        tri + 24.0 * nf,
+                        &s,
+                    );
+                }
+                lab::set_symv_one_pass(0);
                 let s = time_gpu(ctx, reps, || {
                     blas::dtrmv(ctx, uplo, Transpose::No, Diag::NonUnit, &ga, &mut wx).unwrap()
                 });
@@ -1297,6 +1383,48 @@ fn cross_check(ctx: &Context) {
     }
 }
 
+/// `--symv-one-pass`: on this adapter, ssymv (and dsymv where the adapter has `SHADER_F64`)
+/// in one pass with each listed number of tiles per workgroup, on host operands of n = 1031
+/// (partial tiles, several segments), measured by the description against OpenBLAS beside
+/// the threshold of `metrics::spec`: `CHECK,` lines tagged `onepass8-forward`, ....
+fn one_pass_check(ctx: &Context) {
+    let ks = list(&arg("--symv-one-pass", ""));
+    let n = 1031;
+    let mut r = StdRng::seed_from_u64(11);
+    let (a, x, yv) = (
+        rand_mat(&mut r, n, n),
+        rand_vec(&mut r, n),
+        rand_vec(&mut r, n),
+    );
+    let (a64, x64, y64) = (a.mapv(f64::from), x.mapv(f64::from), yv.mapv(f64::from));
+    for k in ks {
+        let tag = format!("onepass{k}");
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            let u = if uplo == Uplo::Lower { "L" } else { "U" };
+            let case = Case::new(11, n, n)
+                .flags(uplo, Transpose::No, Diag::NonUnit)
+                .scalars(0.7, 0.9);
+            lab::set_symv_one_pass(k as u32);
+            let mut y = yv.clone();
+            blas::ssymv(ctx, uplo, 0.7, &a, &x, 0.9, &mut y).unwrap();
+            let mut z = y64.clone();
+            let f64_ok = ctx.native_f64();
+            if f64_ok {
+                blas::dsymv(ctx, uplo, 0.7, &a64, &x64, 0.9, &mut z).unwrap();
+            }
+            lab::set_symv_one_pass(0);
+            let fields = format!("ssymv,n={n},{u}-C");
+            let ops = Ops::vecs(a.clone(), x.clone(), yv.clone());
+            check::<symv::Symv, f32>(&fields, &tag, &case, &ops, y.into_dyn().view());
+            if f64_ok {
+                let fields = format!("dsymv,n={n},{u}-C");
+                let ops = Ops::vecs(a64.clone(), x64.clone(), y64.clone());
+                check::<symv::Symv, f64>(&fields, &tag, &case, &ops, z.into_dyn().view());
+            }
+        }
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     let sets = arg("--sets", "l1,l2");
@@ -1337,6 +1465,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if lab2 != Lab2::Off {
         cross_check(ctx);
     }
+    one_pass_check(ctx);
     if sets.contains("l2") {
         level2(ctx, &mut copier, reps, lab2);
     }

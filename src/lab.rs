@@ -191,6 +191,26 @@ pub fn gemv_shape() -> GemvShape {
     }
 }
 
+/// Tiles per workgroup of ssymv's one-pass kernel (0: off, the default).
+static SYMV_ONE_PASS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Run ssymv and dsymv (within one storage binding; not with `Legacy` on [`Driver::Matvec`])
+/// in one pass over the stored triangle, `tiles` 64×64 tiles of a tile row per workgroup
+/// (process-wide; 0: off, the default, the drivers' own kernels; at most 64, larger values
+/// are taken as 64): `symv_pass` of `wgsl/level2/gemv_wide.wgsl` reads each stored element
+/// once and forms both its products, into partial sums that `symv_sum` adds in a fixed order
+/// (deterministic). Issue 12's target for ssymv at n = 16384 is 0.80 of copy bandwidth; the
+/// default two passes read the triangle twice. With [`Variant::Scalar`] on `Matvec` every tile
+/// is read element by element. Results stay within ssymv's metric.
+pub fn set_symv_one_pass(tiles: u32) {
+    SYMV_ONE_PASS.store(tiles, Ordering::Relaxed);
+}
+
+/// The tiles per workgroup set by [`set_symv_one_pass`] (0: off).
+pub fn symv_one_pass() -> u32 {
+    SYMV_ONE_PASS.load(Ordering::Relaxed)
+}
+
 /// Rows one invocation substitutes at a time in `trsv_step.wgsl` (0: the default, 8).
 static TRSV_SUB: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

@@ -9,8 +9,10 @@ use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Scalar, VecOperand};
 use crate::pool::Buf;
 
+mod one_pass;
 mod two_pass;
 mod wide64;
+pub(crate) use one_pass::{plan as one_pass_plan, symv_one_pass};
 pub(crate) use two_pass::symv_two_pass;
 pub(crate) use wide64::{product_f64, ScalarsF64};
 
@@ -99,6 +101,31 @@ struct WideParams {
     cbase: u32,
     /// 1: deliver partial sums even with one chunk (a pass of [`symv_two_pass`]).
     spill: u32,
+}
+
+impl WideParams {
+    /// The operands' sizes, offsets and strides and alpha, beta (host values or markers), on
+    /// one chunk with no spill and no row blocks (each kernel sets its grid's fields).
+    fn of(a: &MatOperand, x: &VecOperand, y: &VecOperand, alpha: f32, beta: f32) -> Self {
+        WideParams {
+            m: a.rows as u32,
+            n: a.cols as u32,
+            offa: a.offset,
+            rsa: a.rs,
+            csa: a.cs,
+            offx: x.offset,
+            incx: x.inc,
+            offy: y.offset,
+            incy: y.inc,
+            alpha,
+            beta,
+            chunks: 1,
+            chunk: 0,
+            row_blocks: 0,
+            cbase: 0,
+            spill: 0,
+        }
+    }
 }
 
 /// Where a wide product delivers its sums when it is one pass of several ([`symv_two_pass`]):
@@ -349,22 +376,12 @@ fn gemv_host<'a>(
         } => (coldot, lanes, vec, row_blocks, chunks, chunk),
     };
     let params = WideParams {
-        m: a.rows as u32,
-        n: a.cols as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offx: x.offset,
-        incx: x.inc,
-        offy: y.offset,
-        incy: y.inc,
-        alpha,
-        beta,
         chunks: chunks as u32,
         chunk: chunk as u32,
         row_blocks: row_blocks as u32,
         cbase: spill.map_or(0, |s| s.base as u32),
         spill: u32::from(spill.is_some()),
+        ..WideParams::of(a, x, y, alpha, beta)
     };
     let [mode_c, lower, unit] = mode.constants();
     let strict = (

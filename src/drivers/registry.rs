@@ -124,6 +124,8 @@ pub const GEMV_WIDE: Kernel = Kernel {
         "gemv_finish",
         "symv_tiles",
         "symv_lines",
+        "symv_pass",
+        "symv_sum",
     ],
     overrides: &[
         ("MODE", &[0.0, 1.0, 2.0]),

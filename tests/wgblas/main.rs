@@ -39,6 +39,7 @@ pub mod resident;
 mod resident_forms;
 mod special_values;
 pub mod symv;
+mod symv_one_pass;
 pub mod syr;
 pub mod syr2;
 pub mod trmv;

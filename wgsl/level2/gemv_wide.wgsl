@@ -784,3 +784,193 @@ fn symv_lines(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// ---- Symmetric matrix-vector product in one pass, segments of tiles -------------------------
+// `symv_pass` (lab `set_symv_one_pass`): y = alpha·A·x + beta·y for symmetric A of which only the
+// triangle LOWER/upper is stored, each stored element read once. Lines and positions as in
+// `symv_lines` (lines: rows, or columns where COLS_FAST, along the unit stride); the stored
+// triangle holds f ≤ l (line-lower, LL) or f ≥ l. In "line-lower coordinates" (a tile index b
+// as it is for LL, T − 1 − b otherwise, T = P.chunks = ⌈n/TB⌉) the stored tiles are (bi, bj),
+// bj ≤ bi. Workgroup (bi, s) runs the tiles bj = s·S .. min(s·S + S, bi + 1) − 1 of tile row
+// bi (S = P.chunk tiles a segment), one after the other, the next tile's loads issued before
+// the current tile's products. Invocation (tf, tl) = (lid mod 16, lid / 16) holds positions
+// 4·tf .. + 3 of lines tl + 16·k (k < 4) of each TB×TB tile: a line's 64 positions are 256
+// contiguous bytes read by 16 neighbouring invocations. Its line sums add up over the segment
+// in registers (the same lines in every tile of it) and are added over the 16 invocations of
+// each line once, at the end, into slot T + s of the line's rows; its mirror sums (A_ijᵀ·x_i)
+// are added over the 16 invocations of each position through workgroup memory after every
+// tile (double-buffered: one barrier a tile), into slot bi of the position's rows. Every
+// (slot, row) pair of `partial[slot·n + row]` that `symv_sum` reads is written by exactly one
+// workgroup, in a fixed order: the result is deterministic. A diagonal tile forms the products
+// of its stored elements only (the mirror product off the diagonal only); lines and positions
+// past n are 0 and meet only x's zeros there (x is not read past n), so no element outside
+// the triangle forms a product and NaN and Inf propagate as the formula says (DESIGN.md §3).
+// alpha = 0 reads neither A nor x and writes nothing (`symv_sum` reads no partial sum then).
+// Loops: at most S ≤ 64 tiles. Grid: Σ_bi (⌊bi/S⌋ + 1) workgroups (P.row_blocks), in order of
+// bi, then s.
+
+var<workgroup> mirror4: array<vec4<T>, 512>; // 2 buffers × 16 lines × 16 units of positions
+var<workgroup> line_part: array<T, 1088>;    // TB lines × LPAD: the line sums' 16 parts
+
+// Tile index b in line-lower coordinates (an involution).
+fn ll_tile(b: u32) -> u32 {
+    if (LOWER != COLS_FAST) {
+        return b;
+    }
+    return P.chunks - 1u - b;
+}
+
+// The 16 elements of invocation (tf, tl) in the tile at lines l0.., positions f0..: vec4 loads
+// where VEC and the tile is whole and off the diagonal, else element by element (0 past n and,
+// on the diagonal, outside the stored triangle).
+fn pass_load(l0: u32, f0: u32, diag: bool, tl: u32, tf: u32) -> array<vec4<T>, 4> {
+    var v: array<vec4<T>, 4>;
+    let fa = f0 + 4u * tf;
+    if (VEC && !diag && l0 + TB <= P.n && f0 + TB <= P.n) {
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            v[k] = av[lf_index(l0 + tl + 16u * k, fa) / 4u];
+        }
+    } else {
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            v[k] = lines_scalar4(l0 + tl + 16u * k, fa, diag);
+        }
+    }
+    return v;
+}
+
+// x_f .. x_{f+3}, 0 past n.
+fn x4(f: u32) -> vec4<T> {
+    if (XVEC && f + 4u <= P.n) {
+        return xv[P.offx / 4u + f / 4u];
+    }
+    var w = vec4<T>();
+    for (var e = 0u; e < 4u; e = e + 1u) {
+        if (f + e < P.n) {
+            w[e] = xat(f + e);
+        }
+    }
+    return w;
+}
+
+@compute @workgroup_size(WG)
+fn symv_pass(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    if (g >= P.row_blocks || alpha_zero()) {
+        return;
+    }
+    let seg = P.chunk;
+    let nt = P.chunks;
+    let n = P.n;
+    // g → (q, r, s): tile row bi = q·S + r, segment s ≤ q; S·q(q+1)/2 workgroups precede row q·S.
+    var q = u32((sqrt(8.0 * f32(g) / f32(seg) + 1.0) - 1.0) * 0.5);
+    if (seg * (q + 1u) * (q + 2u) / 2u <= g) {
+        q = q + 1u;
+    }
+    if (seg * q * (q + 1u) / 2u > g) {
+        q = q - 1u;
+    }
+    let rem = g - seg * q * (q + 1u) / 2u;
+    let bi = q * seg + rem / (q + 1u);
+    let s = rem % (q + 1u);
+    let lo = s * seg;
+    let hi = min(lo + seg, bi + 1u);
+    let l0 = ll_tile(bi) * TB;
+    let tf = lid % 16u;
+    let tl = lid / 16u;
+    var xl = vec4<T>();
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let l = l0 + tl + 16u * k;
+        if (l < n) {
+            xl[k] = xat(l);
+        }
+    }
+    var lines = vec4<T>();
+    var cur = pass_load(l0, ll_tile(lo) * TB, lo == bi, tl, tf);
+    for (var bj = lo; bj < hi; bj = bj + 1u) {
+        var next: array<vec4<T>, 4>;
+        if (bj + 1u < hi) {
+            next = pass_load(l0, ll_tile(bj + 1u) * TB, bj + 1u == bi, tl, tf);
+        }
+        let f0 = ll_tile(bj) * TB;
+        let fa = f0 + 4u * tf;
+        let xf = x4(fa);
+        var m = vec4<T>();
+        if (bj != bi) {
+            for (var k = 0u; k < 4u; k = k + 1u) {
+                let v = cur[k];
+                lines[k] = lines[k] + ((v.x * xf.x + v.y * xf.y) + (v.z * xf.z + v.w * xf.w));
+                m = m + v * xl[k];
+            }
+        } else {
+            for (var k = 0u; k < 4u; k = k + 1u) {
+                let l = l0 + tl + 16u * k;
+                lines[k] = lines[k] + diag_unit(l, fa, cur[k], xf, xl[k], &m);
+            }
+        }
+        let buf = (bj & 1u) * 256u;
+        mirror4[buf + lid] = m;
+        workgroupBarrier();
+        if (lid < TB) {
+            var sum = T(0);
+            for (var t = 0u; t < 16u; t = t + 1u) {
+                sum = sum + mirror4[buf + t * 16u + lid / 4u][lid % 4u];
+            }
+            if (f0 + lid < n) {
+                partial[bi * n + f0 + lid] = sum;
+            }
+        }
+        cur = next;
+    }
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        line_part[(tl + 16u * k) * LPAD + tf] = lines[k];
+    }
+    workgroupBarrier();
+    if (lid < TB && l0 + lid < n) {
+        var sum = T(0);
+        for (var c = 0u; c < 16u; c = c + 1u) {
+            sum = sum + line_part[lid * LPAD + c];
+        }
+        partial[(nt + s) * n + l0 + lid] = sum;
+    }
+}
+
+// y_i = alpha·(Σ of row i's partial sums of `symv_pass`) + beta·y_i, FLANES invocations per row,
+// each over every FLANES-th of the row's slots in order, then a tree: a fixed order. Row i in
+// tile bj (line-lower coordinates) has the line sums of its tile row's ⌊bj/S⌋ + 1 segments
+// (slots T + s) and the mirror sums of the tiles bi = bj .. T − 1 of its tile column (slots bi).
+// Loops: (⌊bj/S⌋ + 1 + T − bj) / FLANES + 1 iterations.
+@compute @workgroup_size(WG)
+fn symv_sum(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
+    let i = g * (WG / FLANES) + lid / FLANES;
+    let lane = lid % FLANES;
+    let n = P.n;
+    var sum = T(0);
+    if (i < n && !alpha_zero()) {
+        let bj = ll_tile(i / TB);
+        let segs = bj / P.chunk + 1u;
+        let count = segs + P.chunks - bj;
+        for (var u = lane; u < count; u = u + FLANES) {
+            var slot = P.chunks + u;
+            if (u >= segs) {
+                slot = bj + (u - segs);
+            }
+            sum = sum + partial[slot * n + i];
+        }
+    }
+    sh[lid] = sum;
+    workgroupBarrier();
+    for (var w = FLANES / 2u; w > 0u; w = w / 2u) {
+        if (lane < w) {
+            sh[lid] = sh[lid] + sh[lid + w];
+        }
+        workgroupBarrier();
+    }
+    if (lane == 0u && i < n) {
+        finish(i, sh[lid]);
+    }
+}

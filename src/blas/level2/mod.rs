@@ -300,6 +300,11 @@ fn matvec<'k>(ctx: &Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatc
     // `symv_lines`' 365–923, `benches/results/2026-12-01-s6/q2`); lab `Experimental` runs
     // `symv_lines`, `Scalar` `symv_tiles`, `Legacy` the first kernel.
     if let mv::Variant::Symmetric(uplo) = mode {
+        // One pass over the stored triangle (lab `set_symv_one_pass`; off by default).
+        if let Some(p) = mv::one_pass_plan(a) {
+            let scalars = (c.alpha, c.beta);
+            return mv::symv_one_pass(ctx, uplo, p, scalars, a, x, y, &keep.scratch);
+        }
         if crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Auto {
             let at = keep.transposed.get_or_init(|| a.t());
             return mv::symv_two_pass(ctx, uplo, c.alpha, a, at, x, c.beta, y, &keep.scratch);

@@ -30,7 +30,10 @@ routine! {
     /// and beta once. So every stored element is read twice, which on the H200 beats reading it
     /// once through workgroup memory (the blocked symmetric product of MAGMA and cuBLAS, kept
     /// as the lab's `symv_lines` and `symv_tiles`): 1245–1299 against 365–923 GB/s at n =
-    /// 16384. Past one binding, the triangle runs in square blocks (README, "Sizes"). Each
+    /// 16384. The lab's [`set_symv_one_pass`](crate::lab::set_symv_one_pass) runs it instead
+    /// in one pass (each stored element read once, both of its products formed from one load,
+    /// the mirrored sums added by a second dispatch in a fixed order; MAGMA's blocked scheme).
+    /// Past one binding, the triangle runs in square blocks (README, "Sizes"). Each
     /// `y_i` is an `f32` sum of partial dot products. Forward error bound
     /// [`metrics::bounds::symv`](crate::metrics::bounds::symv) (factor ≤ 2, DESIGN.md §2).
     ///
@@ -65,7 +68,9 @@ routine! {
     /// kernel's scalar buffer on the device and tested there, so that the rules above hold for
     /// them too. Within one storage binding it runs on ssymv's kernel in f64
     /// (`symv_lines` of `wgsl/level2/gemv_wide.wgsl` with `alias T = f64;`: each stored tile read
-    /// once for both of its products); past it on the Level 3 tile engine (`wgsl/level3/gemm.wgsl`
+    /// once for both of its products; the lab's
+    /// [`set_symv_one_pass`](crate::lab::set_symv_one_pass) runs ssymv's one-pass kernel in
+    /// f64); past it on the Level 3 tile engine (`wgsl/level3/gemm.wgsl`
     /// with `alias T = f64;`): the stored triangle expanded into a dense symmetric copy on the
     /// device (the engine's symmetric packing, as `dsymm` does), then multiplied by the
     /// one-column `x` into the one-column `y`. Forward

@@ -98,6 +98,26 @@ pub(crate) fn product_f64<'a>(
     {
         return Ok(None);
     }
+    // dsymv in one pass over the stored triangle (lab `set_symv_one_pass`).
+    if let (Variant::Symmetric(uplo), Some(p)) = (mode, super::one_pass_plan(a)) {
+        let scratch = scratch.get_or_init(|| ctx.scratch(p.words(a) * 8));
+        let sc = scalars_f64(ctx, routine, alpha, beta)?;
+        let sc = scal.get_or_init(|| sc);
+        let mut out = sc.copies.dispatches();
+        out.extend(super::one_pass::dispatches(
+            ctx,
+            uplo,
+            p,
+            sc.alpha,
+            a,
+            x,
+            sc.beta,
+            y,
+            scratch,
+            Some(&sc.buf),
+        ));
+        return Ok(Some(out));
+    }
     let kernel = plan_f64(mode, a);
     // A general product whose op(A) has contiguous columns (`gemv_coldot`) stays on the tile
     // engine, which read it a little faster there (H200, n = 8192, T on C order: 793 against
