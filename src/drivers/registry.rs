@@ -211,6 +211,7 @@ pub const GEMM: Kernel = Kernel {
         ("BL", &[0.0, 1.0, 2.0]),
         ("SPLIT", BOOL),
         ("EDGE", BOOL),
+        ("VGUARD", BOOL),
         ("SCAL", BOOL),
     ],
     params: &[("drivers/gemm.rs", "Params")],
