@@ -810,41 +810,32 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
         let tri = 4.0 * nf * (nf + 1.0) / 2.0;
         for uplo in [Uplo::Lower, Uplo::Upper] {
             let u = if uplo == Uplo::Lower { "L" } else { "U" };
-            for (v, tag) in symv_variants(lab) {
-                lab::set(Driver::Matvec, v);
+            // One ssymv row under the lab settings of the moment, tagged `tag`.
+            let mut symv_row = |copier: &mut Copier, tag: &str| {
                 let s = time_gpu(ctx, reps, || {
                     blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
                 });
+                let layout = format!("{u}-C");
                 row(
                     copier,
                     reps,
                     tag,
                     "ssymv",
                     &shape,
-                    &format!("{u}-C"),
+                    &layout,
                     tri + 12.0 * nf,
                     &s,
                 );
+            };
+            for (v, tag) in symv_variants(lab) {
+                lab::set(Driver::Matvec, v);
+                symv_row(copier, tag);
             }
             lab::set(Driver::Matvec, Variant::Auto);
             // In one pass over the stored triangle (`lab::set_symv_one_pass`).
             for k in list(&arg("--symv-one-pass", "")) {
                 lab::set_symv_one_pass(k as u32);
-                let s = time_gpu(ctx, reps, || {
-                    blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
-                });
-                let tag = format!("onepass{k}");
-                let layout = format!("{u}-C");
-                row(
-                    copier,
-                    reps,
-                    &tag,
-                    "ssymv",
-                    &shape,
-                    &layout,
-                    tri + 12.0 * nf,
-                    &s,
-                );
+                symv_row(copier, &format!("onepass{k}"));
             }
             lab::set_symv_one_pass(0);
             // strmv and the two-pass ssymv on other workgroup targets (`lab::set_gemv_shape`).
@@ -854,20 +845,7 @@ fn level2(ctx: &Context, copier: &mut Copier, reps: usize, lab: Lab2) {
                     col_lanes: 0,
                 });
                 let tag = format!("groups{g}");
-                let s = time_gpu(ctx, reps, || {
-                    blas::ssymv(ctx, uplo, 1.0, &ga, &gx, 0.0, &mut gy).unwrap()
-                });
-                let layout = format!("{u}-C");
-                row(
-                    copier,
-                    reps,
-                    &tag,
-                    "ssymv",
-                    &shape,
-                    &layout,
-                    tri + 12.0 * nf,
-                    &s,
-                );
+                symv_row(copier, &tag);
                 for t in [Transpose::No, Transpose::Yes] {
                     let s = time_gpu(ctx, reps, || {
                         blas::strmv(ctx, uplo, t, Diag::NonUnit, &ga, &mut wx).unwrap()

@@ -40,36 +40,7 @@ fn kern12_ssymv_lines_against_openblas() {
     for (v, _) in SYMV_ROUND2 {
         with_variant(Driver::Matvec, v, || {
             // 128-tiles: one partial, one whole, whole + 1, several with a partial last.
-            for (k, &n) in [1usize, 5, 127, 128, 129, 300, 520].iter().enumerate() {
-                for uplo in [Uplo::Lower, Uplo::Upper] {
-                    for la in LAYOUTS {
-                        for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (-1.3, 1.0)] {
-                            crate::symv::check_on(
-                                ctx(),
-                                k as u64,
-                                n,
-                                uplo,
-                                alpha,
-                                beta,
-                                la,
-                                VLayout::Unit,
-                                VLayout::Unit,
-                            );
-                        }
-                    }
-                    crate::symv::check_on(
-                        ctx(),
-                        9,
-                        n,
-                        uplo,
-                        0.7,
-                        0.9,
-                        Layout::F,
-                        VLayout::Step2,
-                        VLayout::Reversed,
-                    );
-                }
-            }
+            crate::symv::sweep(&[1, 5, 127, 128, 129, 300, 520]);
         });
     }
 }

@@ -61,6 +61,25 @@ fn ssymv_strips_every_alpha_and_beta() {
     });
 }
 
+/// The `uplo` triangle of the symmetric `sym`, the other triangle NaN, in C and in F order.
+pub(crate) fn stored_triangle(sym: &Array2<f32>, uplo: Uplo) -> (Array2<f32>, Array2<f32>) {
+    let n = sym.nrows();
+    let stored = Array2::from_shape_fn((n, n), |(i, j)| {
+        let keep = match uplo {
+            Uplo::Lower => i >= j,
+            Uplo::Upper => i <= j,
+        };
+        if keep {
+            sym[[i, j]]
+        } else {
+            NAN
+        }
+    });
+    let mut fstored = Array2::zeros((n, n).f());
+    fstored.assign(&stored);
+    (stored, fstored)
+}
+
 /// ssymv with each `x` of `xs` and `y0` (length n), both triangles (the other one NaN), C and
 /// F order, every alpha and beta of the §3 rules (0, 1, -2, NaN), against the §3 formula in
 /// f32 (`special_values::mv`) on A = ((i + j) mod 5) - 2.
@@ -69,19 +88,7 @@ pub(crate) fn ssymv_special(xs: &[Array1<f32>], y0: &Array1<f32>, tag: &str) {
     let sym = Array2::from_shape_fn((n, n), |(i, j)| ((i + j) % 5) as f32 - 2.0);
     for (k, x) in xs.iter().enumerate() {
         for uplo in [Uplo::Lower, Uplo::Upper] {
-            let stored = Array2::from_shape_fn((n, n), |(i, j)| {
-                let keep = match uplo {
-                    Uplo::Lower => i >= j,
-                    Uplo::Upper => i <= j,
-                };
-                if keep {
-                    sym[[i, j]]
-                } else {
-                    NAN
-                }
-            });
-            let mut fstored = Array2::zeros((n, n).f());
-            fstored.assign(&stored);
+            let (stored, fstored) = stored_triangle(&sym, uplo);
             for (alpha, beta) in [
                 (1.0, 0.0),
                 (-2.0, 1.0),

@@ -281,3 +281,39 @@ fn resident_hand_values_device_scalars_and_mixed_operands() {
         }
     }
 }
+
+/// [`check_on`] at each order of `sizes` (seeded by its index), both triangles, every matrix
+/// layout and three (alpha, beta) pairs on unit-stride vectors, then F order with a step-2 x
+/// and a reversed y: the sweep that pins each ssymv kernel variant.
+pub fn sweep(sizes: &[usize]) {
+    for (k, &n) in sizes.iter().enumerate() {
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            for la in LAYOUTS {
+                for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (-1.3, 1.0)] {
+                    check_on(
+                        ctx(),
+                        k as u64,
+                        n,
+                        uplo,
+                        alpha,
+                        beta,
+                        la,
+                        VLayout::Unit,
+                        VLayout::Unit,
+                    );
+                }
+            }
+            check_on(
+                ctx(),
+                9,
+                n,
+                uplo,
+                0.7,
+                0.9,
+                Layout::F,
+                VLayout::Step2,
+                VLayout::Reversed,
+            );
+        }
+    }
+}

@@ -9,7 +9,7 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use ndarray::{Array1, Array2, ShapeBuilder};
+use ndarray::{Array1, Array2};
 use wgblas::lab::{self, Driver, Variant};
 use wgblas::{blas, Uplo};
 
@@ -46,36 +46,7 @@ const SIZES: [usize; 6] = [1, 5, 64, 65, 130, 300];
 fn symv_one_pass_against_openblas() {
     for tiles in [1, 2, 8] {
         with_one_pass(tiles, Variant::Auto, || {
-            for (k, &n) in SIZES.iter().enumerate() {
-                for uplo in [Uplo::Lower, Uplo::Upper] {
-                    for la in LAYOUTS {
-                        for (alpha, beta) in [(1.0, 0.0), (0.7, 0.9), (-1.3, 1.0)] {
-                            crate::symv::check_on(
-                                ctx(),
-                                k as u64,
-                                n,
-                                uplo,
-                                alpha,
-                                beta,
-                                la,
-                                VLayout::Unit,
-                                VLayout::Unit,
-                            );
-                        }
-                    }
-                    crate::symv::check_on(
-                        ctx(),
-                        9,
-                        n,
-                        uplo,
-                        0.7,
-                        0.9,
-                        Layout::F,
-                        VLayout::Step2,
-                        VLayout::Reversed,
-                    );
-                }
-            }
+            crate::symv::sweep(&SIZES);
         });
     }
     // Element loads on every tile (lab `Scalar`), x with a step.
@@ -165,19 +136,7 @@ fn symv_one_pass_special_values_in_a() {
     let y0 = ints(n, 4);
     with_one_pass(2, Variant::Auto, || {
         for uplo in [Uplo::Lower, Uplo::Upper] {
-            let stored = Array2::from_shape_fn((n, n), |(i, j)| {
-                let keep = match uplo {
-                    Uplo::Lower => i >= j,
-                    Uplo::Upper => i <= j,
-                };
-                if keep {
-                    sym[[i, j]]
-                } else {
-                    NAN
-                }
-            });
-            let mut fstored = Array2::zeros((n, n).f());
-            fstored.assign(&stored);
+            let (stored, fstored) = crate::kern_special::stored_triangle(&sym, uplo);
             for (alpha, beta) in [(1.0, 0.0), (-2.0, 1.0), (0.5, -1.0)] {
                 let want = crate::special_values::mv(alpha, &sym, &x, beta, &y0);
                 for a in [&stored, &fstored] {
