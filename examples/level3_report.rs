@@ -23,8 +23,13 @@
 //! with one refinement step, layout `L-C-inv`; `fused`, without refinement, `L-C-inv-fused`;
 //! `engine`, the tile-engine product leaf of session 7, `L-C-inv-engine`).
 //!
+//! Section `trmm` (not in the default list): strmm (left, lower; right, lower transposed) at
+//! `--level3-n`, once per `--tri-order` setting (`heavy`: the rows of tiles with the longest k
+//! range first, `Tuning::tri_heavy_first`, the default, layout `L-C-heavy`; `grid`: the grid's
+//! order, `L-C-grid`).
+//!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
-//! [--trsm-inverse off,on,fused,engine]
+//! [--trsm-inverse off,on,fused,engine] [--tri-order heavy,grid]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
@@ -72,6 +77,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--rect", "all"),
     ("--level3-n", "4096,"),
     ("--trsm-inverse", "off,on"),
+    ("--tri-order", "heavy,grid"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -300,6 +306,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             wgblas::tuning::set_tuning(None);
         }
     }
+    if has("trmm") {
+        for setting in arg("--tri-order", "heavy,grid").split(',') {
+            let heavy = match setting {
+                "heavy" => true,
+                "grid" => false,
+                _ => return Err(format!("--tri-order: {setting} is not heavy or grid").into()),
+            };
+            wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
+                tri_heavy_first: Some(heavy),
+                ..Default::default()
+            }));
+            for n in list(&arg("--level3-n", "4096,")) {
+                trmm_rows(ctx, n, &format!("-{setting}"), reps, check);
+            }
+            wgblas::tuning::set_tuning(None);
+        }
+    }
     if has("batched") {
         for d in batched()? {
             sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check);
@@ -321,6 +344,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+/// strmm (left, lower; right, lower transposed) at n×n with n right-hand sides, as in
+/// [`level3`], the layout suffixed by `suffix` (that of the tuning the caller set).
+fn trmm_rows(ctx: &Context, n: usize, suffix: &str, reps: usize, check: usize) {
+    let (no, yes, lo) = (Transpose::No, Transpose::Yes, Uplo::Lower);
+    let case = |trans, side| {
+        Case::mnk(n as u64, n, n, n)
+            .flags(lo, trans, Diag::NonUnit)
+            .side(side)
+            .scalars(1.0, 0.5)
+    };
+    let (n3, shape, c) = ((n as f64).powi(3), format!("{n}x{n}x{n}"), n <= check);
+    let (t, m) = timed::<trmm::Trmm, f32>(ctx, case(no, Side::Left), reps, c);
+    row("strmm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
+    let (t, m) = timed::<trmm::Trmm, f32>(ctx, case(yes, Side::Right), reps, c);
+    row("strmm", &shape, &format!("R-C{suffix}"), n3, &t, &m);
 }
 
 /// strsm (left and right) and, with `SHADER_F64`, dtrsm (left) at n×n with n right-hand

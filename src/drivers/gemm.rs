@@ -601,6 +601,9 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     }
     if g.k_tri != 0.0 {
         constants.push(("K_TRI", g.k_tri));
+        if tuning().and_then(|t| t.tri_heavy_first) != Some(false) {
+            constants.push(("HEAVY_FIRST", 1.0));
+        }
     }
     let mut params = Params {
         tiles_m: tiles_m as u32,

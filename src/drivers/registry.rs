@@ -200,6 +200,7 @@ pub const GEMM: Kernel = Kernel {
     overrides: &[
         ("TRI_C", UPLO),
         ("K_TRI", UPLO),
+        ("HEAVY_FIRST", BOOL),
         ("A_MODE", &[0.0, 1.0, 2.0]),
         ("A_UPLO", TRIANGLE),
         ("A_UNIT", BOOL),

@@ -325,3 +325,58 @@ fn edge_inf_in_b_does_not_meet_the_unreferenced_triangle() {
         assert_eq!(b[[n - 1, 0]], f32::INFINITY);
     }
 }
+
+/// The rows of tiles taken longest k range first (`Tuning::tri_heavy_first`, the shader's
+/// `HEAVY_FIRST`) against the grid's order: on 64×64 tiles, products of several rows and columns
+/// of tiles (the last ones partial), every side, triangle, transpose and diagonal, each checked
+/// against OpenBLAS with the forward factor, then bit-equal between the two orders (each tile
+/// forms the same sums in the same order whichever workgroup takes it). (The unit diagonal only
+/// changes the pack, not the order: `edges` covers it.)
+#[test]
+fn heavy_first_tile_order() {
+    use wgblas::tuning::{set_tuning, Tile, Tuning};
+    let mut r = rng(83);
+    for (m, n) in [(200, 150), (129, 257)] {
+        for s in SIDES {
+            for &(u, t, d) in &flags(true, true, false) {
+                let a = tri_stored::<f32>(&mut r, order(s, m, n), u, d, 1e-3, 1.0);
+                let b = random_mat::<f32>(&mut r, m, n);
+                let mut want = b.clone();
+                f32::o_trmm(s, u, t, d, 0.7, &clean_tri(u, d, &a), &mut want);
+                let (fa, fb) = (a.mapv(f64::from), b.mapv(f64::from));
+                let bound = bounds::trmm(s, u, t, d, 0.7, fa.view(), fb.view());
+                let run = |heavy: bool| {
+                    set_tuning(Some(Tuning {
+                        tile: Some(Tile {
+                            bm: 64,
+                            bn: 64,
+                            bk: 16,
+                            nbuf: 1,
+                        }),
+                        tri_heavy_first: Some(heavy),
+                        ..Tuning::default()
+                    }));
+                    let mut got = b.clone();
+                    let res = blas::strmm(ctx(), s, u, t, d, 0.7, a.view(), got.view_mut());
+                    set_tuning(None);
+                    res.unwrap();
+                    got
+                };
+                let (heavy, grid) = (run(true), run(false));
+                let what = format!("{m}x{n} {s:?} {u:?} {t:?} {d:?}");
+                let f = forward(heavy.view().into_dyn(), want.into_dyn(), bound.into_dyn());
+                assert!(
+                    f <= describe::threshold::<Trmm, f32>(),
+                    "{what}: factor {f}"
+                );
+                assert!(
+                    heavy
+                        .iter()
+                        .zip(&grid)
+                        .all(|(x, y)| x.to_bits() == y.to_bits()),
+                    "{what}: heavy-first and grid order differ"
+                );
+            }
+        }
+    }
+}

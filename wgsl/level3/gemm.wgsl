@@ -40,6 +40,10 @@
 //           zero for the whole tile, and on the slabs across the diagonal leaves out the
 //           products with the zero triangle (strmm, whose triangle the driver packs densely
 //           first).
+//   HEAVY_FIRST (with K_TRI): the tiles are taken row of tiles by row of tiles, the rows with the
+//           longest k range first (K_TRI = 1: the last row first; 2: the first), so that the
+//           workgroups started last are the shortest and the last wave ends evenly (without it
+//           the rows of each column of tiles come in order, and each column's longest tile last).
 //   EDGE = false: the driver guarantees whole tiles and slabs only (m, n, k multiples of BM, BN,
 //          BK) and vec4-readable A and B: the element-wise paths and the bounds checks are
 //          compiled out, which leaves the invocation fewer registers to hold.
@@ -64,6 +68,7 @@ override AL: u32 = 2u;
 override BL: u32 = 2u;
 override TRI_C: u32 = 0u;
 override K_TRI: u32 = 0u;
+override HEAVY_FIRST: bool = false;
 override SPLIT: bool = false;
 override EDGE: bool = true;
 override VGUARD: bool = false;
@@ -558,8 +563,17 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     oa = u32(i32(P.offa) + i32(z) * P.sba);
     ob = u32(i32(P.offb) + i32(z) * P.sbb);
     oc = u32(i32(P.offc) + i32(z) * P.sbc);
-    let i0 = (tile % P.tiles_m) * BM;
-    let j0 = (tile / P.tiles_m) * BN;
+    var ti = tile % P.tiles_m;
+    var tj = tile / P.tiles_m;
+    if (K_TRI != 0u && HEAVY_FIRST) {
+        // Row of tiles r (in the order of their k ranges, longest first), its tiles in turn.
+        let tiles_n = max(P.tiles / P.tiles_m, 1u);
+        let r = tile / tiles_n;
+        tj = tile % tiles_n;
+        ti = select(r, P.tiles_m - 1u - r, K_TRI == 1u);
+    }
+    let i0 = ti * BM;
+    let j0 = tj * BN;
     let tx = t % (BN / 8u);
     let ty = t / (BN / 8u);
 

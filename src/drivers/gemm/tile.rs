@@ -117,6 +117,13 @@ pub struct Tuning {
     /// 3000×5000×700 26.7 → 28.4, 1000×4000×1000 20.6 → 25.8), or element by element
     /// (`false`).
     pub edge_vec4: Option<bool>,
+    /// Products with a triangular A (`strmm`, the inverted leaves of `strsm`), whose rows of
+    /// tiles have k ranges of different lengths: the rows taken longest first, each row's tiles
+    /// in turn (the shader's `HEAVY_FIRST`: `true` or unset, the default), or in the grid's
+    /// order, rows of each column of tiles in turn (`false`). A greedy schedule of 1024 tiles
+    /// of 1 to 32 slabs on 264 slots ends at 65 slabs' time heavy-first against 85 in the
+    /// grid's order (the ideal: 64).
+    pub tri_heavy_first: Option<bool>,
 }
 
 /// The form of a leaf of `strsm` on inverted diagonal blocks ([`Tuning::trsm_leaf`]; rows
