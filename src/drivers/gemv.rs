@@ -145,6 +145,13 @@ struct Spill {
 /// 2773 GB/s); the skinny shapes read the same or faster (4×2^23 C order 3524 → 3701).
 const TARGET_GROUPS: u64 = 1024;
 
+/// The target for a triangle (strmv, and the two passes of ssymv): twice [`TARGET_GROUPS`], since
+/// the chunks wholly outside the triangle hold no work, so that more chunks keep more workgroups
+/// busy. On the H200 at n = 16384 (`benches/results/2026-12-02-s10/q1/trmv.log`, targets 1024 /
+/// 2048 / 4096): strmv LT 2631 / 2899 / 3233 GB/s, UT 2654 / 3177 / 2894; ssymv L 1658 / 1754 /
+/// 1845, U 1711 / 1891 / 1755.
+const TARGET_GROUPS_TRIANGLE: u64 = 2 * TARGET_GROUPS;
+
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Kernel {
@@ -254,7 +261,8 @@ pub(crate) fn plan(mode: Variant, a: &MatOperand) -> Kernel {
     let most = (n / (8 * step)).max(1);
     let least = n.div_ceil(16_384 * step);
     let target = match crate::lab::gemv_shape().groups {
-        0 => TARGET_GROUPS,
+        0 if mode == Variant::General => TARGET_GROUPS,
+        0 => TARGET_GROUPS_TRIANGLE,
         g => u64::from(g),
     };
     let chunks = target.div_ceil(row_blocks).clamp(1, most).max(least);

@@ -224,7 +224,13 @@ pub const GEMM: Kernel = Kernel {
 pub const TRSM: Kernel = Kernel {
     path: "level3/trsm.wgsl",
     source: include_str!("../../wgsl/level3/trsm.wgsl"),
-    entries: &["block_solve", "block_invert", "copy_back", "inverse_leaf"],
+    entries: &[
+        "block_solve",
+        "block_solve_rows",
+        "block_invert",
+        "copy_back",
+        "inverse_leaf",
+    ],
     overrides: &[
         ("UPLO", TRIANGLE),
         ("UNIT", BOOL),

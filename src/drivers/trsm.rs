@@ -55,6 +55,8 @@ super::shader!(SHADER, TRSM);
 pub(crate) const NB: usize = super::registry::TRSM.constant("NB") as usize;
 /// Right-hand sides per block-solve workgroup (the shader's `NC`).
 const NC: usize = super::registry::TRSM.constant("NC") as usize;
+/// Right-hand sides per row-parallel block-solve workgroup (the shader's `RC`).
+const RC: usize = super::registry::TRSM.constant("RC") as usize;
 /// Elements of a fused leaf's workgroup (the shader's `LEAF_EL`): rows NI × columns.
 const LEAF_EL: usize = super::registry::TRSM.constant("LEAF_EL") as usize;
 
@@ -529,12 +531,20 @@ impl<'a> Solve<'_, 'a> {
         };
         let mut constants = constants.to_vec();
         constants.push(("SCAL", scal));
+        // Row-parallel (`block_solve_rows`, RC columns per workgroup) or one invocation per
+        // column (`block_solve`, NC columns per workgroup).
+        let rows = gemm::tuning().and_then(|t| t.trsm_rows).unwrap_or(false);
+        let (entry, columns) = if rows {
+            ("block_solve_rows", RC)
+        } else {
+            ("block_solve", NC)
+        };
         Dispatch::new(
             &SHADER,
-            "block_solve",
+            entry,
             &params,
             &[self.l.buffer, self.x.buffer, self.w, sc],
-            self.ctx.grid(self.n.div_ceil(NC) as u64),
+            self.ctx.grid(self.n.div_ceil(columns) as u64),
         )
         .constants(&constants)
         .elem(elem)

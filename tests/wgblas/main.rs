@@ -55,6 +55,7 @@ pub mod syrk;
 pub mod trmm;
 mod trsm;
 mod trsm_inverse;
+mod trsm_rows;
 
 mod oracle_l1;
 

@@ -161,6 +161,84 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
+// ---- Row-parallel block solve (entry `block_solve_rows`, Tuning::trsm_rows) -------------------
+//
+// The same X_b ← L_bb⁻¹·(scale·X_b) as `block_solve` (column-oriented), with the rows of a block
+// spread over the invocations instead of walked by one: a workgroup of NB rows × RC columns,
+// invocation (i, c) holding element b_i of column c in a register. Step k of the
+// column-oriented substitution (Higham, Alg. 8.2 / Thm. 8.5): invocation (k, c) divides, x_k =
+// b_k / L_kk, and publishes x_k in workgroup memory; after one barrier every row i after k
+// subtracts L_ik·x_k. Each row performs the same operations in the same order as in
+// `block_solve` with COLUMNS (b_i − L_ik·x_k for k in solve order, then the division), so the
+// results are the same; the dependent chain per invocation is NB steps of one load and one
+// multiply-add, not the NB²/2 of one invocation walking the block, and a block of 4096
+// right-hand sides runs 4096 / RC workgroups instead of 4096 / NC. One barrier per step: slot
+// (k, c) of `Xr` is written once, at step k, and read only after that step's barrier.
+const RC: u32 = 8u;          // columns per workgroup (NB·RC = 256 invocations)
+const RWG: u32 = NB * RC;
+var<workgroup> Xr: array<T, 256>;  // NB·RC, Xr[k·RC + c]: x_k of column c
+
+@compute @workgroup_size(RWG)
+fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
+                    @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) t: u32) {
+    let j0 = linear_group(wid, nwg) * RC;
+    let nb = P.nb;
+    let k0 = P.k0;
+    for (var e = t; e < NB * NB; e = e + RWG) {
+        let i = e / NB;
+        let j = e % NB;
+        var v = T(0);
+        if (i < nb && j < nb) {
+            let inside = (LOWER && i > j) || (!LOWER && i < j);
+            if (i == j) {
+                if (UNIT) {
+                    v = T(1);
+                } else {
+                    v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
+                }
+            } else if (inside) {
+                v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
+            }
+        }
+        Ls[e] = v;
+    }
+    // (row i, column c) of this invocation: consecutive invocations along X's unit stride.
+    var i = t / RC;
+    var c = t % RC;
+    if (P.rsx == 1 || P.rsx == -1) {
+        i = t % NB;
+        c = t / NB;
+    }
+    let j = j0 + c;
+    let live = i < nb && j < P.n;
+    var b = T(0);
+    if (live) {
+        b = scale_t() * x[midx(P.offx, k0 + i, j, P.rsx, P.csx)];
+    }
+    workgroupBarrier();
+    for (var step = 0u; step < nb; step = step + 1u) {
+        var k = step;
+        if (!LOWER) {
+            k = nb - 1u - step;
+        }
+        if (i == k) {
+            if (!UNIT) {
+                b = b / Ls[k * NB + k];
+            }
+            Xr[k * RC + c] = b;
+        }
+        workgroupBarrier();
+        if ((LOWER && i > k) || (!LOWER && i < k)) {
+            b = b - Ls[i * NB + k] * Xr[k * RC + c];
+        }
+    }
+    if (live) {
+        x[midx(P.offx, k0 + i, j, P.rsx, P.csx)] = b;
+        w[(k0 + i) * P.n + j] = b;
+    }
+}
+
 // ---- Inverted diagonal blocks (Tuning::trsm_inverse, drivers/trsm.rs) -------------------------
 //
 // Entry `block_invert`: workgroup g inverts the diagonal block of L of NI rows from row g·NI
