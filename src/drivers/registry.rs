@@ -237,6 +237,7 @@ pub const TRSM: Kernel = Kernel {
         ("COLUMNS", BOOL),
         ("SCAL", BOOL),
         ("NI", &[32.0, 64.0]),
+        ("NR", &[32.0, 64.0, 128.0]),
         ("REFINE", BOOL),
     ],
     params: &[("drivers/trsm.rs", "Params")],

@@ -55,8 +55,6 @@ super::shader!(SHADER, TRSM);
 pub(crate) const NB: usize = super::registry::TRSM.constant("NB") as usize;
 /// Right-hand sides per block-solve workgroup (the shader's `NC`).
 const NC: usize = super::registry::TRSM.constant("NC") as usize;
-/// Right-hand sides per row-parallel block-solve workgroup (the shader's `RC`).
-const RC: usize = super::registry::TRSM.constant("RC") as usize;
 /// Elements of a fused leaf's workgroup (the shader's `LEAF_EL`): rows NI × columns.
 const LEAF_EL: usize = super::registry::TRSM.constant("LEAF_EL") as usize;
 
@@ -276,6 +274,17 @@ struct Solve<'c, 'a> {
     leaf: TrsmLeaf,
 }
 
+/// The rows per block of the row-parallel block solve ([`Tuning::trsm_rows`]: 32, 64 or 128),
+/// or `None` for the per-column solve on blocks of [`NB`].
+///
+/// [`Tuning::trsm_rows`]: super::gemm::Tuning::trsm_rows
+fn rows_order() -> Option<usize> {
+    match gemm::tuning().and_then(|t| t.trsm_rows) {
+        Some(nr @ (32 | 64 | 128)) => Some(nr as usize),
+        _ => None,
+    }
+}
+
 /// The leaf form the tuning of this thread selects ([`TrsmLeaf::Refined`] where unset).
 fn leaf_form() -> TrsmLeaf {
     gemm::tuning()
@@ -458,7 +467,9 @@ impl<'a> Solve<'_, 'a> {
     ) -> crate::error::Result<()> {
         let len = r1 - r0;
         let scale = if scaled { 1.0 } else { self.alpha };
-        let leaf = self.inv.map_or(NB, |(_, ni)| ni);
+        let leaf = self
+            .inv
+            .map_or_else(|| rows_order().unwrap_or(NB), |(_, ni)| ni);
         if len <= leaf {
             match self.inv {
                 None => out.push(Step::Block(self.block(r0, len, scale))),
@@ -531,13 +542,14 @@ impl<'a> Solve<'_, 'a> {
         };
         let mut constants = constants.to_vec();
         constants.push(("SCAL", scal));
-        // Row-parallel (`block_solve_rows`, RC columns per workgroup) or one invocation per
-        // column (`block_solve`, NC columns per workgroup).
-        let rows = gemm::tuning().and_then(|t| t.trsm_rows).unwrap_or(false);
-        let (entry, columns) = if rows {
-            ("block_solve_rows", RC)
-        } else {
-            ("block_solve", NC)
+        // Row-parallel (`block_solve_rows`: blocks of NR rows, 256 / NR columns per
+        // workgroup) or one invocation per column (`block_solve`, NC columns per workgroup).
+        let (entry, columns) = match rows_order() {
+            Some(nr) => {
+                constants.push(("NR", nr as f64));
+                ("block_solve_rows", 256 / nr)
+            }
+            None => ("block_solve", NC),
         };
         Dispatch::new(
             &SHADER,

@@ -14,33 +14,42 @@ use crate::level3_common::*;
 use crate::trsm::{block_cases, operand, Trsm};
 use wgblas::Diag::{NonUnit, Unit};
 
-/// Pin the row-parallel (`true`) or the per-column (`false`) block solve on this thread.
-fn pin(rows: bool) {
+/// Pin the row-parallel block solve on blocks of `rows` rows (`Some`) or the per-column one
+/// (`None`) on this thread.
+fn pin(rows: Option<u32>) {
     set_tuning(Some(Tuning {
-        trsm_rows: Some(rows),
+        trsm_rows: rows,
         ..Tuning::default()
     }));
 }
 
-/// Orders across the 32-row blocks (one block, a partial one, several with engine updates)
-/// and right-hand sides across the 8 columns of a workgroup (1, 7, 9, 70).
-const ORDERS: [(usize, usize); 5] = [(31, 1), (32, 7), (33, 9), (70, 70), (129, 16)];
+/// Orders across the blocks of 32, 64 and 128 rows (one block, partial ones, several with
+/// engine updates; 16, 31 and 17 rows in a block's last column chunk of L) and right-hand
+/// sides across the 8, 4 and 2 columns of a workgroup.
+const ORDERS: [(usize, usize); 6] = [(31, 1), (33, 9), (70, 7), (129, 16), (150, 3), (271, 5)];
 
+/// Every edge of the description (well and ill conditioned triangles, every flag and layout,
+/// the netlib values) and [`ORDERS`], both sides, in f32 and f64, on blocks of 32 (every edge),
+/// 64 and 128 rows ([`ORDERS`] and the edges past 64).
 #[test]
 fn edge_row_parallel_block_solve_every_edge_f32_and_f64() {
-    pin(true);
-    for c in &Trsm::edges() {
-        describe::check::<Trsm, f32>(c);
-        describe::check::<Trsm, f64>(c);
+    for nr in [32, 64, 128] {
+        pin(Some(nr));
+        for c in &Trsm::edges() {
+            if nr == 32 || c.m.max(c.n) > 64 {
+                describe::check::<Trsm, f32>(c);
+                describe::check::<Trsm, f64>(c);
+            }
+        }
+        for c in block_cases(12 + u64::from(nr), &ORDERS, [Layout::C, Layout::F]) {
+            describe::check::<Trsm, f32>(&c);
+            describe::check::<Trsm, f64>(&c);
+        }
+        set_tuning(None);
     }
-    for c in block_cases(12, &ORDERS, [Layout::C, Layout::F]) {
-        describe::check::<Trsm, f32>(&c);
-        describe::check::<Trsm, f64>(&c);
-    }
-    set_tuning(None);
 }
 
-/// Bit for bit the per-column solve's result: both sides, triangles, transposes and diagonals,
+/// On blocks of 32 rows, bit for bit the per-column solve's result: both sides, triangles, transposes and diagonals,
 /// C and F order, with a NaN and an Inf in B and alpha 1, 0.5, NaN and Inf (NaN compared as
 /// NaN).
 #[test]
@@ -62,7 +71,7 @@ fn row_parallel_block_solve_equals_column_solve() {
                         b0[[shape.0 - 2, shape.1 - 1]] = f32::INFINITY;
                         for alpha in [1.0, 0.5, f32::NAN, f32::INFINITY] {
                             for f_order in [false, true] {
-                                let run = |rows: bool| {
+                                let run = |rows: Option<u32>| {
                                     pin(rows);
                                     let mut b = Mat::new(&b0, layout(f_order));
                                     let res = blas::strsm(
@@ -79,7 +88,7 @@ fn row_parallel_block_solve_equals_column_solve() {
                                     res.unwrap();
                                     b.to_owned()
                                 };
-                                let (rows, cols) = (run(true), run(false));
+                                let (rows, cols) = (run(Some(32)), run(None));
                                 let same = |x: &f32, y: &f32| {
                                     x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
                                 };

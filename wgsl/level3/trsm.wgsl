@@ -163,52 +163,40 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
 
 // ---- Row-parallel block solve (entry `block_solve_rows`, Tuning::trsm_rows) -------------------
 //
-// The same X_b ← L_bb⁻¹·(scale·X_b) as `block_solve` (column-oriented), with the rows of a block
-// spread over the invocations instead of walked by one: a workgroup of NB rows × RC columns,
-// invocation (i, c) holding element b_i of column c in a register. Step k of the
-// column-oriented substitution (Higham, Alg. 8.2 / Thm. 8.5): invocation (k, c) divides, x_k =
-// b_k / L_kk, and publishes x_k in workgroup memory; after one barrier every row i after k
-// subtracts L_ik·x_k. Each row performs the same operations in the same order as in
-// `block_solve` with COLUMNS (b_i − L_ik·x_k for k in solve order, then the division), so the
-// results are the same; the dependent chain per invocation is NB steps of one load and one
-// multiply-add, not the NB²/2 of one invocation walking the block, and a block of 4096
-// right-hand sides runs 4096 / RC workgroups instead of 4096 / NC. One barrier per step: slot
-// (k, c) of `Xr` is written once, at step k, and read only after that step's barrier.
-const RC: u32 = 8u;          // columns per workgroup (NB·RC = 256 invocations)
-const RWG: u32 = NB * RC;
-var<workgroup> Xr: array<T, 256>;  // NB·RC, Xr[k·RC + c]: x_k of column c
+// The same X_b ← L_bb⁻¹·(scale·X_b) as `block_solve` (column-oriented), on diagonal blocks of
+// NR = 32, 64 or 128 rows, with the rows of a block spread over the invocations instead of
+// walked by one: a workgroup of NR rows × RC = 256 / NR columns, invocation (i, c) holding
+// element b_i of column c in a register. Step k of the column-oriented substitution (Higham,
+// Alg. 8.2 / Thm. 8.5): invocation (k, c) divides, x_k = b_k / L_kk, and publishes x_k in
+// workgroup memory; after one barrier every row i after k (in solve order) subtracts L_ik·x_k.
+// Each row performs the operations of `block_solve` with COLUMNS in the same order (b_i −
+// L_ik·x_k for k in solve order, then the division), so at NR = 32 the results are the same
+// bit for bit; the dependent chain per invocation is NR steps of one load and one multiply-add,
+// not the NR²/2 of one invocation walking the block, and a block of 4096 right-hand sides runs
+// 4096 / RC workgroups. Slot (k, c) of `Xr` is written once, at step k, and read only after
+// that step's barrier. The block's columns of L are staged CW at a time (NR·CW = 2048 elements,
+// 8 KiB in f32, 16 KiB in f64), by all invocations at once, between two barriers: only the
+// triangle is read, a unit diagonal never (taken as 1). At most NR ≤ 128 loop iterations.
+override NR: u32 = 32u;
+const RWG: u32 = 256u;
+var<workgroup> Xr: array<T, 256>;   // NR·RC, Xr[k·RC + c]: x_k of column c
+var<workgroup> Lc: array<T, 2048>;  // NR·CW, Lc[i·CW + q]: L(k0 + i, k0 + kc + q)
 
 @compute @workgroup_size(RWG)
 fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
                     @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) t: u32) {
-    let j0 = linear_group(wid, nwg) * RC;
+    let rc = RWG / NR;
+    let cw = min(2048u / NR, NR);
+    let j0 = linear_group(wid, nwg) * rc;
     let nb = P.nb;
     let k0 = P.k0;
-    for (var e = t; e < NB * NB; e = e + RWG) {
-        let i = e / NB;
-        let j = e % NB;
-        var v = T(0);
-        if (i < nb && j < nb) {
-            let inside = (LOWER && i > j) || (!LOWER && i < j);
-            if (i == j) {
-                if (UNIT) {
-                    v = T(1);
-                } else {
-                    v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
-                }
-            } else if (inside) {
-                v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
-            }
-        }
-        Ls[e] = v;
-    }
     // (row i, column c) of this invocation: consecutive invocations along X's unit stride.
-    var i = t / RC;
-    var c = t % RC;
+    var i = t / rc;
+    var c = t % rc;
     if (P.rsx == 1 || P.rsx == -1) {
-        i = t % NB;
-        c = t / NB;
+        i = t % NR;
+        c = t / NR;
     }
     let j = j0 + c;
     let live = i < nb && j < P.n;
@@ -216,21 +204,49 @@ fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
     if (live) {
         b = scale_t() * x[midx(P.offx, k0 + i, j, P.rsx, P.csx)];
     }
-    workgroupBarrier();
-    for (var step = 0u; step < nb; step = step + 1u) {
-        var k = step;
+    let chunks = (nb + cw - 1u) / cw;
+    for (var h = 0u; h < chunks; h = h + 1u) {
+        // Columns kc .. kc + cw of the block, in solve order (upper: from the right).
+        var kc = h * cw;
         if (!LOWER) {
-            k = nb - 1u - step;
+            kc = (chunks - 1u - h) * cw;
         }
-        if (i == k) {
-            if (!UNIT) {
-                b = b / Ls[k * NB + k];
+        workgroupBarrier();  // the previous chunk's reads are done
+        for (var e = t; e < NR * cw; e = e + RWG) {
+            let r = e / cw;
+            let kk = kc + e % cw;
+            var v = T(0);
+            if (r < nb && kk < nb) {
+                if (r == kk) {
+                    if (UNIT) {
+                        v = T(1);
+                    } else {
+                        v = a[midx(P.offa, k0 + r, k0 + kk, P.rsa, P.csa)];
+                    }
+                } else if ((LOWER && r > kk) || (!LOWER && r < kk)) {
+                    v = a[midx(P.offa, k0 + r, k0 + kk, P.rsa, P.csa)];
+                }
             }
-            Xr[k * RC + c] = b;
+            Lc[e] = v;
         }
         workgroupBarrier();
-        if ((LOWER && i > k) || (!LOWER && i < k)) {
-            b = b - Ls[i * NB + k] * Xr[k * RC + c];
+        let steps = min(cw, nb - kc);
+        for (var q = 0u; q < steps; q = q + 1u) {
+            var kq = q;
+            if (!LOWER) {
+                kq = steps - 1u - q;
+            }
+            let k = kc + kq;
+            if (i == k) {
+                if (!UNIT) {
+                    b = b / Lc[i * cw + kq];
+                }
+                Xr[k * rc + c] = b;
+            }
+            workgroupBarrier();
+            if ((LOWER && i > k) || (!LOWER && i < k)) {
+                b = b - Lc[i * cw + kq] * Xr[k * rc + c];
+            }
         }
     }
     if (live) {

@@ -79,12 +79,13 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
-    /// `strsm`'s diagonal blocks solved with their rows spread over a workgroup (entry
-    /// `block_solve_rows`: 32 rows × 8 right-hand sides per workgroup, one barrier per row, the
-    /// column-oriented substitution's operations in its order), or one invocation per
-    /// right-hand side walking the block (`false` or unset: entry `block_solve`, 64 right-hand
-    /// sides per workgroup; [`Tuning::trsm_columns`] applies to it).
-    pub trsm_rows: Option<bool>,
+    /// `strsm`'s diagonal blocks of 32, 64 or 128 rows (`Some(nr)`) solved with their rows
+    /// spread over a workgroup (entry `block_solve_rows`: nr rows × 256 / nr right-hand sides
+    /// per workgroup, one barrier per row, the column-oriented substitution's operations in its
+    /// order), or (unset, or another value) blocks of 32 rows each solved by one invocation per
+    /// right-hand side (entry `block_solve`, 64 right-hand sides per workgroup;
+    /// [`Tuning::trsm_columns`] applies to it). Ignored where [`Tuning::trsm_inverse`] is on.
+    pub trsm_rows: Option<u32>,
     /// `strsm`'s leaves on inverted diagonal blocks (`true`: all diagonal blocks of 64 rows,
     /// 32 where the adapter's workgroup memory is short, inverted by one dispatch, then each
     /// leaf a tile-engine product with its inverse), or the 32-row block solves (`false` or
