@@ -18,8 +18,9 @@
 //!
 //! Section `trsm` (not in the default list): strsm (left and right) and, with `SHADER_F64`,
 //! dtrsm (left) at `--level3-n`, once per `--trsm-inverse` setting (`off`: the 32-row block
-//! solves, the default, layout `L-C`; `rows32`, `rows64`, `rows128`: the row-parallel block
-//! solves of `Tuning::trsm_rows` on blocks of that many rows, `L-C-rows32` and so on; on the inverted diagonal blocks of
+//! solves, the default, layout `L-C`; `columns`: the per-column block solves of 32 rows
+//! (`Tuning::trsm_rows` 0), `L-C-columns`; `rows32`, `rows64`, `rows128`: the row-parallel
+//! block solves of `Tuning::trsm_rows` on blocks of that many rows, `L-C-rows32` and so on; on the inverted diagonal blocks of
 //! `Tuning::trsm_inverse`, by leaf form `Tuning::trsm_leaf`: `on` or `refined`, the fused leaf
 //! with one refinement step, layout `L-C-inv`; `fused`, without refinement, `L-C-inv-fused`;
 //! `engine`, the tile-engine product leaf of session 7, `L-C-inv-engine`).
@@ -286,6 +287,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for setting in arg("--trsm-inverse", "off,on").split(',') {
             let (leaf, suffix) = match setting {
                 "off" => (None, ""),
+                "columns" => (None, "-columns"),
                 "rows32" => (None, "-rows32"),
                 "rows64" => (None, "-rows64"),
                 "rows128" => (None, "-rows128"),
@@ -294,7 +296,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "engine" => (Some(TrsmLeaf::Engine), "-inv-engine"),
                 _ => {
                     let e = format!(
-                        "--trsm-inverse: {setting} is not off, rows32, rows64, rows128, on, refined, fused or engine"
+                        "--trsm-inverse: {setting} is not off, columns, rows32, rows64, rows128, on, refined, fused or engine"
                     );
                     return Err(e.into());
                 }
@@ -302,7 +304,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
                 trsm_inverse: Some(leaf.is_some()),
                 trsm_leaf: leaf,
-                trsm_rows: setting.strip_prefix("rows").and_then(|n| n.parse().ok()),
+                trsm_rows: match setting {
+                    "columns" => Some(0),
+                    _ => setting.strip_prefix("rows").and_then(|n| n.parse().ok()),
+                },
                 ..Default::default()
             }));
             for n in list(&arg("--level3-n", "4096,")) {

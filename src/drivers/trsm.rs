@@ -274,13 +274,14 @@ struct Solve<'c, 'a> {
     leaf: TrsmLeaf,
 }
 
-/// The rows per block of the row-parallel block solve ([`Tuning::trsm_rows`]: 32, 64 or 128),
-/// or `None` for the per-column solve on blocks of [`NB`].
+/// The rows per block of the row-parallel block solve ([`Tuning::trsm_rows`]: 32, 64 or 128;
+/// unset: 32, the default), or `None` for the per-column solve on blocks of [`NB`] (any other
+/// value, 0 say).
 ///
 /// [`Tuning::trsm_rows`]: super::gemm::Tuning::trsm_rows
 fn rows_order() -> Option<usize> {
-    match gemm::tuning().and_then(|t| t.trsm_rows) {
-        Some(nr @ (32 | 64 | 128)) => Some(nr as usize),
+    match gemm::tuning().and_then(|t| t.trsm_rows).unwrap_or(32) {
+        nr @ (32 | 64 | 128) => Some(nr as usize),
         _ => None,
     }
 }

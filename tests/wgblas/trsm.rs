@@ -439,6 +439,8 @@ fn edge_row_and_column_oriented_block_solves() {
     for columns in [false, true] {
         set_tuning(Some(Tuning {
             trsm_columns: Some(columns),
+            // The per-column block solve (entry `block_solve`), which the orders apply to.
+            trsm_rows: Some(0),
             ..Tuning::default()
         }));
         for c in block_cases(5, &[(100, 9), (129, 70)], [Layout::C, Layout::F]) {

@@ -14,8 +14,8 @@ use crate::level3_common::*;
 use crate::trsm::{block_cases, operand, Trsm};
 use wgblas::Diag::{NonUnit, Unit};
 
-/// Pin the row-parallel block solve on blocks of `rows` rows (`Some`) or the per-column one
-/// (`None`) on this thread.
+/// Pin the row-parallel block solve on blocks of `rows` rows (`Some(32 | 64 | 128)`; `None`:
+/// the default, 32) or the per-column one (`Some(0)`) on this thread.
 fn pin(rows: Option<u32>) {
     set_tuning(Some(Tuning {
         trsm_rows: rows,
@@ -88,7 +88,7 @@ fn row_parallel_block_solve_equals_column_solve() {
                                     res.unwrap();
                                     b.to_owned()
                                 };
-                                let (rows, cols) = (run(Some(32)), run(None));
+                                let (rows, cols) = (run(Some(32)), run(Some(0)));
                                 let same = |x: &f32, y: &f32| {
                                     x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
                                 };

@@ -175,12 +175,13 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
 // not the NR²/2 of one invocation walking the block, and a block of 4096 right-hand sides runs
 // 4096 / RC workgroups. Slot (k, c) of `Xr` is written once, at step k, and read only after
 // that step's barrier. The block's columns of L are staged CW at a time (NR·CW = 2048 elements,
-// 8 KiB in f32, 16 KiB in f64), by all invocations at once, between two barriers: only the
-// triangle is read, a unit diagonal never (taken as 1). At most NR ≤ 128 loop iterations.
+// rows padded by one: at most 8.5 KiB in f32, 17 KiB in f64), by all invocations at once along
+// L's unit stride, between two barriers: only the triangle is read, a unit diagonal never (taken
+// as 1). At most NR ≤ 128 loop iterations.
 override NR: u32 = 32u;
 const RWG: u32 = 256u;
 var<workgroup> Xr: array<T, 256>;   // NR·RC, Xr[k·RC + c]: x_k of column c
-var<workgroup> Lc: array<T, 2048>;  // NR·CW, Lc[i·CW + q]: L(k0 + i, k0 + kc + q)
+var<workgroup> Lc: array<T, 2176>;  // NR·(CW + 1), Lc[i·(CW + 1) + q]: L(k0 + i, k0 + kc + q)
 
 @compute @workgroup_size(RWG)
 fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
@@ -188,6 +189,7 @@ fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
                     @builtin(local_invocation_index) t: u32) {
     let rc = RWG / NR;
     let cw = min(2048u / NR, NR);
+    let lp = cw + 1u;  // Lc's row pitch: no bank conflicts down a column
     let j0 = linear_group(wid, nwg) * rc;
     let nb = P.nb;
     let k0 = P.k0;
@@ -213,8 +215,14 @@ fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
         }
         workgroupBarrier();  // the previous chunk's reads are done
         for (var e = t; e < NR * cw; e = e + RWG) {
-            let r = e / cw;
-            let kk = kc + e % cw;
+            // Consecutive invocations along L's unit stride (rows where rsa = ±1).
+            var r = e / cw;
+            var qq = e % cw;
+            if (P.rsa == 1 || P.rsa == -1) {
+                r = e % NR;
+                qq = e / NR;
+            }
+            let kk = kc + qq;
             var v = T(0);
             if (r < nb && kk < nb) {
                 if (r == kk) {
@@ -227,7 +235,7 @@ fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
                     v = a[midx(P.offa, k0 + r, k0 + kk, P.rsa, P.csa)];
                 }
             }
-            Lc[e] = v;
+            Lc[r * lp + qq] = v;
         }
         workgroupBarrier();
         let steps = min(cw, nb - kc);
@@ -239,13 +247,13 @@ fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
             let k = kc + kq;
             if (i == k) {
                 if (!UNIT) {
-                    b = b / Lc[i * cw + kq];
+                    b = b / Lc[i * lp + kq];
                 }
                 Xr[k * rc + c] = b;
             }
             workgroupBarrier();
             if ((LOWER && i > k) || (!LOWER && i < k)) {
-                b = b - Lc[i * cw + kq] * Xr[k * rc + c];
+                b = b - Lc[i * lp + kq] * Xr[k * rc + c];
             }
         }
     }

@@ -79,12 +79,15 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
-    /// `strsm`'s diagonal blocks of 32, 64 or 128 rows (`Some(nr)`) solved with their rows
-    /// spread over a workgroup (entry `block_solve_rows`: nr rows × 256 / nr right-hand sides
-    /// per workgroup, one barrier per row, the column-oriented substitution's operations in its
-    /// order), or (unset, or another value) blocks of 32 rows each solved by one invocation per
-    /// right-hand side (entry `block_solve`, 64 right-hand sides per workgroup;
-    /// [`Tuning::trsm_columns`] applies to it). Ignored where [`Tuning::trsm_inverse`] is on.
+    /// `strsm`'s diagonal blocks of 32 (unset: the default), 64 or 128 rows (`Some(nr)`) solved
+    /// with their rows spread over a workgroup (entry `block_solve_rows`: nr rows × 256 / nr
+    /// right-hand sides per workgroup, one barrier per row, the column-oriented substitution's
+    /// operations in its order), or (any other value, 0 say) blocks of 32 rows each solved by
+    /// one invocation per right-hand side (entry `block_solve`, 64 right-hand sides per
+    /// workgroup; [`Tuning::trsm_columns`] applies to it). Ignored where
+    /// [`Tuning::trsm_inverse`] is on. On the H200 at n = 4096
+    /// (`benches/results/2026-12-02-s10/q2`), left / right TFLOP/s: per column 6.81 / 6.74,
+    /// rows of 32 11.70 / 10.38, of 64 11.81 / 9.27, of 128 9.08 / 8.35.
     pub trsm_rows: Option<u32>,
     /// `strsm`'s leaves on inverted diagonal blocks (`true`: all diagonal blocks of 64 rows,
     /// 32 where the adapter's workgroup memory is short, inverted by one dispatch, then each
