@@ -223,7 +223,14 @@ pub const GEMM: Kernel = Kernel {
 pub const TRSM: Kernel = Kernel {
     path: "level3/trsm.wgsl",
     source: include_str!("../../wgsl/level3/trsm.wgsl"),
-    entries: &["block_solve", "block_invert", "copy_back", "inverse_leaf"],
+    entries: &[
+        "block_solve",
+        "block_invert",
+        "copy_back",
+        "inverse_leaf",
+        "staged_leaf",
+        "block_rows",
+    ],
     overrides: &[
         ("UPLO", TRIANGLE),
         ("UNIT", BOOL),
@@ -231,6 +238,7 @@ pub const TRSM: Kernel = Kernel {
         ("SCAL", BOOL),
         ("NI", &[32.0, 64.0]),
         ("REFINE", BOOL),
+        ("CPI", &[1.0, 2.0]),
     ],
     params: &[("drivers/trsm.rs", "Params")],
     f64: true,

@@ -79,6 +79,11 @@ pub struct Tuning {
     pub edge: Option<bool>,
     /// `strsm`'s diagonal blocks solved column-oriented (`true`, the default) or row-oriented.
     pub trsm_columns: Option<bool>,
+    /// `strsm`'s 32-row diagonal blocks solved row-parallel (`true`: entry `block_rows`, one
+    /// invocation per element of a 32×8 block of X, one barrier per row of the column-oriented
+    /// substitution, 8 times the workgroups), or one invocation per right-hand side (`false`
+    /// or unset, the default: entry `block_solve`, by [`Tuning::trsm_columns`]).
+    pub trsm_block_rows: Option<bool>,
     /// `strsm`'s leaves on inverted diagonal blocks (`true`: all diagonal blocks of 64 rows,
     /// 32 where the adapter's workgroup memory is short, inverted by one dispatch, then each
     /// leaf a tile-engine product with its inverse), or the 32-row block solves (`false` or
@@ -94,9 +99,14 @@ pub struct Tuning {
     /// [`Tuning::trsm_leaf`]) refines each leaf once.
     pub trsm_inverse: Option<bool>,
     /// How `strsm`'s leaves on inverted diagonal blocks run (with [`Tuning::trsm_inverse`]
-    /// on): [`TrsmLeaf::Refined`] (unset: the default), [`TrsmLeaf::Fused`] or
-    /// [`TrsmLeaf::Engine`].
+    /// on): [`TrsmLeaf::Refined`] (unset: the default), [`TrsmLeaf::Staged`],
+    /// [`TrsmLeaf::Fused`] or [`TrsmLeaf::Engine`].
     pub trsm_leaf: Option<TrsmLeaf>,
+    /// Columns of X per invocation of the [`TrsmLeaf::Staged`] leaf (1 or 2; unset: 2), so
+    /// 16 or 32 columns per workgroup on 64-row blocks. Where the staged leaf does not fit
+    /// the adapter's workgroup memory with it, the largest count that does is used (then
+    /// 32-row blocks, then [`TrsmLeaf::Refined`]).
+    pub trsm_leaf_columns: Option<u32>,
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
@@ -137,6 +147,12 @@ pub enum TrsmLeaf {
     /// same dispatch (`R = B − T·X`, `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3):
     /// componentwise backward stable where the block is not too ill conditioned. The default.
     Refined,
+    /// [`TrsmLeaf::Refined`] (the same sums in the same order) with the diagonal block, its
+    /// inverse and the block of B staged in workgroup memory by one coalesced cooperative load
+    /// per workgroup (entry `staged_leaf`), and 16 or 32 columns per workgroup
+    /// ([`Tuning::trsm_leaf_columns`]), instead of reading L and the inverse from their
+    /// buffers element by element inside the loops.
+    Staged,
 }
 
 thread_local! {
