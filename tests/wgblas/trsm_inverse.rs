@@ -301,7 +301,7 @@ fn edge_staged_and_row_parallel_special_values_f64() {
                 let mut x = b0.clone();
                 solve(1.0, &mut x, &a);
                 let f = trsm_factor((Left, uplo, No, diag), 1.0f64, &a, &x, &b0);
-                describe::passes("dtrsm", f, &what("Inf and NaN unreferenced"));
+                describe::passes("strsm", f, &what("Inf and NaN unreferenced"));
                 let at: [(usize, usize); 2] = match uplo {
                     Lower => [(100, 80), (100, 10)],
                     Upper => [(40, 60), (40, 130)],
