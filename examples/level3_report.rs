@@ -23,12 +23,12 @@
 //! with one refinement step, layout `L-C-inv`; `fused`, without refinement, `L-C-inv-fused`;
 //! `engine`, the tile-engine product leaf of session 7, `L-C-inv-engine`; `staged`, the refined
 //! leaf with its operands staged in workgroup memory, 2 columns per invocation
-//! (`Tuning::trsm_leaf_columns`), `L-C-inv-staged`; `staged1`, the same with 1,
-//! `L-C-inv-staged1`; `rows`: the 32-row block solves row-parallel, `Tuning::trsm_block_rows`,
+//! (`Tuning::trsm_leaf_columns`), `L-C-inv-staged`; `staged1` and `staged4`, the same with 1
+//! and 4, `L-C-inv-staged1`, `L-C-inv-staged4`; `rows`: the 32-row block solves row-parallel, `Tuning::trsm_block_rows`,
 //! `L-C-rows`).
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
-//! [--trsm-inverse off,rows,on,staged,staged1,fused,engine]
+//! [--trsm-inverse off,rows,on,staged,staged1,staged4,fused,engine]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
@@ -286,11 +286,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "on" | "refined" => (Some(TrsmLeaf::Refined), "-inv"),
                 "staged" => (Some(TrsmLeaf::Staged), "-inv-staged"),
                 "staged1" => (Some(TrsmLeaf::Staged), "-inv-staged1"),
+                "staged4" => (Some(TrsmLeaf::Staged), "-inv-staged4"),
                 "fused" => (Some(TrsmLeaf::Fused), "-inv-fused"),
                 "engine" => (Some(TrsmLeaf::Engine), "-inv-engine"),
                 _ => {
                     let e = format!(
-                        "--trsm-inverse: {setting} is not off, rows, on, refined, staged, staged1, fused or engine"
+                        "--trsm-inverse: {setting} is not off, rows, on, refined, staged, staged1, staged4, fused or engine"
                     );
                     return Err(e.into());
                 }
@@ -298,7 +299,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
                 trsm_inverse: Some(leaf.is_some()),
                 trsm_leaf: leaf,
-                trsm_leaf_columns: Some(if setting == "staged1" { 1 } else { 2 }),
+                trsm_leaf_columns: Some(match setting {
+                    "staged1" => 1,
+                    "staged4" => 4,
+                    _ => 2,
+                }),
                 trsm_block_rows: Some(setting == "rows"),
                 ..Default::default()
             }));

@@ -238,7 +238,7 @@ pub const TRSM: Kernel = Kernel {
         ("SCAL", BOOL),
         ("NI", &[32.0, 64.0]),
         ("REFINE", BOOL),
-        ("CPI", &[1.0, 2.0]),
+        ("CPI", &[1.0, 2.0, 4.0]),
     ],
     params: &[("drivers/trsm.rs", "Params")],
     f64: true,

@@ -39,9 +39,9 @@
 //! backward-stable leaf for blocks that are not too ill conditioned (dtrsm's order-33 edge).
 //! [`TrsmLeaf::Staged`] is that refined leaf (the same sums in the same order, so the same
 //! rules) with the diagonal block's triangle, its inverse and the block of B staged in
-//! workgroup memory by one coalesced load per workgroup (entry `staged_leaf`), 16 or 32
-//! columns per workgroup; where the adapter's workgroup memory holds it only on 32-row blocks,
-//! the blocks are of 32 rows, and where not even so, the leaves are [`TrsmLeaf::Refined`].
+//! workgroup memory by one coalesced load per workgroup (entry `staged_leaf`), 16, 32 or 64
+//! columns per workgroup (on 64-row blocks); where the adapter's workgroup memory does not
+//! hold it, fewer columns or 32-row blocks, and where not even so, [`TrsmLeaf::Refined`].
 //!
 //! With [`Tuning::trsm_block_rows`](super::gemm::Tuning::trsm_block_rows) the block solves are
 //! row-parallel (entry `block_rows`: one invocation per element of a 32×8 block of X, one
@@ -132,27 +132,31 @@ pub(crate) fn scratch(ctx: &Context, bytes: u64, r: usize, e: u64) -> Scratch {
 }
 
 /// The order NI of the inverted blocks and the columns per invocation (CPI) of the staged
-/// leaf ([`TrsmLeaf::Staged`]) for `e`-byte elements: the first of NI = 64, 32 and CPI = the
-/// tuning's [`trsm_leaf_columns`](super::gemm::Tuning::trsm_leaf_columns) (2 where unset)
-/// down to 1 whose workgroup memory, `(NI·(NI + 1) + CPI·LEAF_EL)·e` bytes (the staged
-/// triangle and inverse, and the block of B), fits the adapter; `None` where none does (or the
-/// adapter takes fewer than 256 invocations per workgroup).
+/// leaf ([`TrsmLeaf::Staged`]) for `e`-byte elements: the first of CPI = the tuning's
+/// [`trsm_leaf_columns`](super::gemm::Tuning::trsm_leaf_columns) (1, 2 or 4; 2 where unset)
+/// and the smaller powers of two, each with NI = 64 then 32, whose workgroup memory,
+/// `(NI·(NI + 1) + CPI·LEAF_EL)·e` bytes (the staged triangle and inverse, and the block of
+/// B), fits the adapter; `None` where none does (or the adapter takes fewer than 256
+/// invocations per workgroup).
 fn staged_shape(ctx: &Context, e: u64) -> Option<(usize, u32)> {
     let want = gemm::tuning()
         .and_then(|t| t.trsm_leaf_columns)
         .unwrap_or(2)
-        .clamp(1, 2);
+        .clamp(1, 4);
     let l = ctx.limits();
     if l.max_compute_invocations_per_workgroup < LEAF_WG {
         return None;
     }
     let room = u64::from(l.max_compute_workgroup_storage_size);
-    [64usize, 32].into_iter().find_map(|ni| {
-        (1..=want).rev().find_map(|cpi| {
-            let elements = (ni * (ni + 1)) as u64 + u64::from(cpi) * LEAF_EL as u64;
-            (elements * e <= room).then_some((ni, cpi))
+    [4u32, 2, 1]
+        .into_iter()
+        .filter(|&cpi| cpi <= want)
+        .find_map(|cpi| {
+            [64usize, 32].into_iter().find_map(|ni| {
+                let elements = (ni * (ni + 1)) as u64 + u64::from(cpi) * LEAF_EL as u64;
+                (elements * e <= room).then_some((ni, cpi))
+            })
         })
-    })
 }
 
 /// The order NI of the inverted diagonal blocks: 64 where the adapter's workgroup memory holds

@@ -2,7 +2,7 @@
 //! 64 rows inverted by one dispatch, each leaf a product with its inverse), in each leaf form
 //! of `Tuning::trsm_leaf` (`TrsmLeaf::Engine`: a tile-engine product; `Fused`: one dispatch;
 //! `Refined`: one dispatch with one step of iterative refinement, the default; `Staged`: the
-//! refined leaf on operands staged in workgroup memory, 1 or 2 columns per invocation by
+//! refined leaf on operands staged in workgroup memory, 1, 2 or 4 columns per invocation by
 //! `Tuning::trsm_leaf_columns`), pinned by the
 //! tuning override (thread-local), against strsm's backward-residual threshold of
 //! `metrics::spec` (the description `trsm::Trsm`), and the special-value rules of DESIGN.md §3
@@ -30,9 +30,9 @@ use wgblas::{
 type Form = (Option<TrsmLeaf>, u32, bool);
 
 /// The solve forms: the 32-row block solves (one invocation per right-hand side, and
-/// row-parallel), and the leaf forms on inverted blocks (the staged one with 1 and 2 columns
-/// per invocation).
-const FORMS: [Form; 7] = [
+/// row-parallel), and the leaf forms on inverted blocks (the staged one with 1, 2 and 4
+/// columns per invocation).
+const FORMS: [Form; 8] = [
     (None, 2, false),
     (None, 2, true),
     (Some(TrsmLeaf::Engine), 2, false),
@@ -40,6 +40,7 @@ const FORMS: [Form; 7] = [
     (Some(TrsmLeaf::Refined), 2, false),
     (Some(TrsmLeaf::Staged), 1, false),
     (Some(TrsmLeaf::Staged), 2, false),
+    (Some(TrsmLeaf::Staged), 4, false),
 ];
 
 /// Pin a solve form on this thread.
@@ -210,15 +211,16 @@ fn edge_inf_and_nan_in_a_every_form() {
     set_tuning(None);
 }
 
-/// The staged refined leaves with 1 and 2 columns per invocation (on lavapipe's 32 KiB of
-/// workgroup memory: f32 on 64-row blocks, 16 and 32 columns per workgroup; f64 on 32-row
-/// blocks, 32 and 64 columns): every edge of the description (the netlib values and the block
-/// orders 31, 33, 65, 129, well and ill conditioned, every flag, every layout) and [`ORDERS`],
-/// both sides, every flag, well and ill conditioned, in f32 and in f64, within strsm's
-/// threshold — the refined leaf's test, on the staged form.
+/// The staged refined leaves with 1, 2 and 4 columns per invocation (on lavapipe's 32 KiB of
+/// workgroup memory: f32 on 64-row blocks with 16 and 32 columns per workgroup and on 32-row
+/// blocks with 128; f64 on 32-row blocks with 32 and 64 columns, 4 falling back to 2): every
+/// edge of the description (the netlib values and the block orders 31, 33, 65, 129, well and
+/// ill conditioned, every flag, every layout) and [`ORDERS`], both sides, every flag, well and
+/// ill conditioned, in f32 and in f64, within strsm's threshold — the refined leaf's test, on
+/// the staged form.
 #[test]
 fn edge_staged_leaves_every_edge_f32_and_f64() {
-    for columns in [1, 2] {
+    for columns in [1, 2, 4] {
         pin((Some(TrsmLeaf::Staged), columns, false));
         for c in &Trsm::edges() {
             describe::check::<Trsm, f32>(c);
@@ -232,7 +234,7 @@ fn edge_staged_leaves_every_edge_f32_and_f64() {
     set_tuning(None);
 }
 
-/// dtrsm on the staged leaves (1 and 2 columns per invocation) and on the row-parallel block
+/// dtrsm on the staged leaves (1, 2 and 4 columns per invocation) and on the row-parallel block
 /// solves, left solve of order 150 with 3
 /// right-hand sides, every triangle: a NaN in B reaches exactly the rows the substitution
 /// reaches, an Inf in B makes exactly those rows non-finite; a NaN alpha makes every element
@@ -243,9 +245,10 @@ fn edge_staged_leaves_every_edge_f32_and_f64() {
 #[test]
 fn edge_staged_and_row_parallel_special_values_f64() {
     let order = 150;
-    let forms: [Form; 3] = [
+    let forms: [Form; 4] = [
         (Some(TrsmLeaf::Staged), 1, false),
         (Some(TrsmLeaf::Staged), 2, false),
+        (Some(TrsmLeaf::Staged), 4, false),
         (None, 2, true),
     ];
     for form in forms {

@@ -395,11 +395,11 @@ fn inverse_leaf(@builtin(workgroup_id) wid: vec3<u32>,
 // LC = CPI·LEAF_WG·4 / NI columns per workgroup: invocation t holds rows 4·(t / CG) .. + 4 and
 // columns t % CG + CG·p (p < CPI) of the block, CG = LEAF_WG·4 / NI column groups. Workgroup
 // memory: (NI·(NI + 1) + CPI·LEAF_EL) elements (f32, NI = 64: 20.3 KiB for CPI = 1, 24.3 KiB
-// for CPI = 2); the driver picks NI and CPI that fit the adapter (drivers/trsm.rs,
-// `staged_shape`). Ss holds B, then Y, then R, then the solution (each invocation keeps its own
+// for CPI = 2, 32.3 KiB for CPI = 4); the driver picks NI and CPI that fit the adapter
+// (drivers/trsm.rs, `staged_shape`). Ss holds B, then Y, then R, then the solution (each invocation keeps its own
 // elements of B and Y in registers).
 override CPI: u32 = 2u;
-const MAX_CPI: u32 = 2u;
+const MAX_CPI: u32 = 4u;
 var<workgroup> Ms: array<T, NI * (NI + 1u)>;
 var<workgroup> Ss: array<T, CPI * LEAF_EL>;
 
@@ -431,8 +431,8 @@ fn leaf_slot(e: u32, lc: u32) -> vec2<u32> {
 // Rows i0 .. i0 + 4, columns c0 + cg·p (element q·MAX_CPI + p), of start + T⁻¹·S (`inverse`)
 // or start − T·S (not), S the block in Ss, T and its inverse staged in Ms: the sums of
 // `inv_times` and of `inverse_leaf`'s residual, in the same order (k ascending).
-fn staged_times(inverse: bool, start: array<T, 8>, i0: u32, c0: u32, cg: u32, lc: u32,
-                nb: u32) -> array<T, 8> {
+fn staged_times(inverse: bool, start: array<T, 16>, i0: u32, c0: u32, cg: u32, lc: u32,
+                nb: u32) -> array<T, 16> {
     var acc = start;
     let range = tri_range(i0, nb);
     for (var k = range.x; k < range.y; k = k + 1u) {
@@ -509,14 +509,14 @@ fn staged_leaf(@builtin(workgroup_id) wid: vec3<u32>,
         Ss[s.x * lc + s.y] = v;
     }
     workgroupBarrier();
-    var b = array<T, 8>(T(0), T(0), T(0), T(0), T(0), T(0), T(0), T(0));
+    var b = array<T, 16>();
     for (var q = 0u; q < 4u; q = q + 1u) {
         for (var p = 0u; p < CPI; p = p + 1u) {
             b[q * MAX_CPI + p] = Ss[(i0 + q) * lc + c0 + cg * p];
         }
     }
     // Y = T⁻¹·B.
-    let zero = array<T, 8>(T(0), T(0), T(0), T(0), T(0), T(0), T(0), T(0));
+    let zero = array<T, 16>();
     var y = staged_times(true, zero, i0, c0, cg, lc, nb);
     workgroupBarrier();
     for (var q = 0u; q < 4u; q = q + 1u) {
@@ -536,7 +536,7 @@ fn staged_leaf(@builtin(workgroup_id) wid: vec3<u32>,
     workgroupBarrier();
     // Y ← Y + T⁻¹·R where finite.
     let d = staged_times(true, zero, i0, c0, cg, lc, nb);
-    for (var e = 0u; e < 8u; e = e + 1u) {
+    for (var e = 0u; e < 16u; e = e + 1u) {
         let s = y[e] + d[e];
         if (leaf_finite(s)) {
             y[e] = s;
