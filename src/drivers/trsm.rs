@@ -37,6 +37,16 @@
 //! of fixed-precision iterative refinement in the same dispatch (`R = B − T·X`,
 //! `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3), which restores a componentwise
 //! backward-stable leaf for blocks that are not too ill conditioned (dtrsm's order-33 edge).
+//! [`TrsmLeaf::Staged`] is that refined leaf (the same sums in the same order, so the same
+//! rules) with the diagonal block's triangle, its inverse and the block of B staged in
+//! workgroup memory by one coalesced load per workgroup (entry `staged_leaf`), 16, 32 or 64
+//! columns per workgroup (on 64-row blocks); where the adapter's workgroup memory does not
+//! hold it, fewer columns or 32-row blocks, and where not even so, [`TrsmLeaf::Refined`].
+//!
+//! The diagonal blocks are solved row-parallel by default (entry `block_solve_rows`,
+//! [`Tuning::trsm_rows`](super::gemm::Tuning::trsm_rows): the rows of a block of NR = 32, 64 or
+//! 128 spread over a workgroup, one barrier per row of the same column-oriented substitution),
+//! else by entry `block_solve` below.
 //!
 //! Block size `NB = 32`: the block solve is the serial part (one invocation per right-hand
 //! side walks the block's rows), and a 32×32 triangle plus a 32×64 block of X fit 12 KiB of
@@ -57,6 +67,8 @@ pub(crate) const NB: usize = super::registry::TRSM.constant("NB") as usize;
 const NC: usize = super::registry::TRSM.constant("NC") as usize;
 /// Elements of a fused leaf's workgroup (the shader's `LEAF_EL`): rows NI × columns.
 const LEAF_EL: usize = super::registry::TRSM.constant("LEAF_EL") as usize;
+/// Invocations per fused-leaf workgroup (the shader's `LEAF_WG`).
+const LEAF_WG: u32 = super::registry::TRSM.constant("LEAF_WG");
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -86,6 +98,10 @@ pub(crate) fn scratch_len(r: usize, n: usize) -> usize {
 pub(crate) struct Scratch {
     pub w: Buf,
     inv: Option<(Buf, usize)>,
+    /// The leaf form ([`leaf_form`], [`TrsmLeaf::Staged`] replaced by [`TrsmLeaf::Refined`]
+    /// where it does not fit the adapter) and the staged leaf's columns per invocation.
+    leaf: TrsmLeaf,
+    cpi: u32,
 }
 
 /// The [`Scratch`] of a solve of order `r`: `w` of `bytes`, and the inverted diagonal blocks
@@ -94,15 +110,52 @@ pub(crate) struct Scratch {
 /// [`Tuning::trsm_inverse`]: super::gemm::Tuning::trsm_inverse
 pub(crate) fn scratch(ctx: &Context, bytes: u64, r: usize, e: u64) -> Scratch {
     let on = gemm::tuning().and_then(|t| t.trsm_inverse).unwrap_or(false);
+    let mut leaf = leaf_form();
+    let staged = (leaf == TrsmLeaf::Staged)
+        .then(|| staged_shape(ctx, e))
+        .flatten();
+    if leaf == TrsmLeaf::Staged && staged.is_none() {
+        leaf = TrsmLeaf::Refined;
+    }
     let inv = on.then(|| {
-        let ni = inverse_order(ctx, e);
+        let ni = staged.map_or_else(|| inverse_order(ctx, e), |(ni, _)| ni);
         let len = (r.div_ceil(ni) * ni * ni) as u64 * e;
         (ctx.scratch(len), ni)
     });
     Scratch {
         w: ctx.scratch(bytes),
         inv,
+        leaf,
+        cpi: staged.map_or(1, |(_, cpi)| cpi),
     }
+}
+
+/// The order NI of the inverted blocks and the columns per invocation (CPI) of the staged
+/// leaf ([`TrsmLeaf::Staged`]) for `e`-byte elements: the first of CPI = the tuning's
+/// [`trsm_leaf_columns`](super::gemm::Tuning::trsm_leaf_columns) (1, 2 or 4; 2 where unset)
+/// and the smaller powers of two, each with NI = 64 then 32, whose workgroup memory,
+/// `(NI·(NI + 1) + CPI·LEAF_EL)·e` bytes (the staged triangle and inverse, and the block of
+/// B), fits the adapter; `None` where none does (or the adapter takes fewer than 256
+/// invocations per workgroup).
+fn staged_shape(ctx: &Context, e: u64) -> Option<(usize, u32)> {
+    let want = gemm::tuning()
+        .and_then(|t| t.trsm_leaf_columns)
+        .unwrap_or(2)
+        .clamp(1, 4);
+    let l = ctx.limits();
+    if l.max_compute_invocations_per_workgroup < LEAF_WG {
+        return None;
+    }
+    let room = u64::from(l.max_compute_workgroup_storage_size);
+    [4u32, 2, 1]
+        .into_iter()
+        .filter(|&cpi| cpi <= want)
+        .find_map(|cpi| {
+            [64usize, 32].into_iter().find_map(|ni| {
+                let elements = (ni * (ni + 1)) as u64 + u64::from(cpi) * LEAF_EL as u64;
+                (elements * e <= room).then_some((ni, cpi))
+            })
+        })
 }
 
 /// The order NI of the inverted diagonal blocks: 64 where the adapter's workgroup memory holds
@@ -149,7 +202,8 @@ pub(crate) fn trsm<'a>(
         x,
         w: &w.w,
         inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
-        leaf: leaf_form(),
+        leaf: w.leaf,
+        cpi: w.cpi,
     };
     s.run(r, &mut out)?;
     if alpha.host().is_none() {
@@ -200,7 +254,8 @@ pub(crate) fn trsm_f64<'a>(
         x,
         w: &w.w,
         inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
-        leaf: leaf_form(),
+        leaf: w.leaf,
+        cpi: w.cpi,
     };
     s.run(r, &mut out)?;
     if alpha.host().is_none() {
@@ -272,6 +327,8 @@ struct Solve<'c, 'a> {
     ///
     /// [`Tuning::trsm_leaf`]: super::gemm::Tuning::trsm_leaf
     leaf: TrsmLeaf,
+    /// Columns per invocation of the staged leaf ([`TrsmLeaf::Staged`]).
+    cpi: u32,
 }
 
 /// The rows per block of the row-parallel block solve ([`Tuning::trsm_rows`]: 32, 64 or 128;
@@ -366,7 +423,7 @@ impl<'a> Solve<'_, 'a> {
         out: &mut Vec<Step<'a>>,
     ) -> crate::error::Result<()> {
         if self.leaf != TrsmLeaf::Engine {
-            let refine = self.leaf == TrsmLeaf::Refined;
+            let refine = self.leaf != TrsmLeaf::Fused;
             out.push(Step::Block(self.fused_leaf(
                 (r0, len),
                 scaled,
@@ -416,10 +473,10 @@ impl<'a> Solve<'_, 'a> {
         Ok(())
     }
 
-    /// The leaf of rows `r0..r0 + len` as one dispatch (entry `inverse_leaf`): `B ← scale·B`
-    /// (alpha where not `scaled`), `X = T⁻¹·B`, with `refine` one step of iterative
-    /// refinement (`R = B − T·X`, `X ← X + T⁻¹·R` where finite), X written into the rows of X
-    /// and of `w`.
+    /// The leaf of rows `r0..r0 + len` as one dispatch (entry `inverse_leaf`, or
+    /// `staged_leaf` for [`TrsmLeaf::Staged`], which always refines): `B ← scale·B` (alpha
+    /// where not `scaled`), `X = T⁻¹·B`, with `refine` one step of iterative refinement
+    /// (`R = B − T·X`, `X ← X + T⁻¹·R` where finite), X written into the rows of X and of `w`.
     fn fused_leaf(
         &self,
         (r0, len): (usize, usize),
@@ -441,6 +498,16 @@ impl<'a> Solve<'_, 'a> {
             ("REFINE", refine as u32 as f64),
             ("SCAL", self.f64.is_some() as u32 as f64),
         ];
+        let staged = self.leaf == TrsmLeaf::Staged;
+        let (entry, cpi) = if staged {
+            ("staged_leaf", self.cpi as usize)
+        } else {
+            ("inverse_leaf", 1)
+        };
+        let mut constants = constants.to_vec();
+        if staged {
+            constants.push(("CPI", cpi as f64));
+        }
         let bindings = [
             (1, self.l.buffer),
             (2, self.x.buffer),
@@ -448,9 +515,9 @@ impl<'a> Solve<'_, 'a> {
             (4, sc),
             (5, inv),
         ];
-        let columns = LEAF_EL / ni;
+        let columns = cpi * LEAF_EL / ni;
         let groups = self.n.div_ceil(columns) as u64;
-        Dispatch::new(&SHADER, "inverse_leaf", &params, &[], self.ctx.grid(groups))
+        Dispatch::new(&SHADER, entry, &params, &[], self.ctx.grid(groups))
             .bindings(&bindings)
             .constants(&constants)
             .elem(elem)
@@ -525,15 +592,20 @@ impl<'a> Solve<'_, 'a> {
         }
     }
 
+    /// The block solve of rows `k0..k0 + nb`: entry `block_solve_rows` (row-parallel on
+    /// blocks of NR rows, [`Tuning::trsm_rows`], the default), or `block_solve` (one invocation
+    /// per right-hand side, column- or row-oriented by [`Tuning::trsm_columns`]).
+    ///
+    /// [`Tuning::trsm_columns`]: super::gemm::Tuning::trsm_columns
+    /// [`Tuning::trsm_rows`]: super::gemm::Tuning::trsm_rows
     fn block(&self, k0: usize, nb: usize, scale: f32) -> Dispatch<'a> {
         let columns = gemm::tuning().and_then(|t| t.trsm_columns).unwrap_or(true);
-        let constants = [
+        let mut constants = vec![
             (
                 "UPLO",
                 super::uplo(Some(if self.lower { Uplo::Lower } else { Uplo::Upper })),
             ),
             ("UNIT", self.unit as u32 as f64),
-            ("COLUMNS", columns as u32 as f64),
         ];
         let params = self.params(k0, nb, scale);
         // Binding 4: alpha in f64 (SCAL), or `a` again (never read).
@@ -541,23 +613,25 @@ impl<'a> Solve<'_, 'a> {
             Some((_, _, sc)) => (sc, Elem::F64, 1.0),
             None => (self.l.buffer, Elem::F32, 0.0),
         };
-        let mut constants = constants.to_vec();
         constants.push(("SCAL", scal));
         // Row-parallel (`block_solve_rows`: blocks of NR rows, 256 / NR columns per
         // workgroup) or one invocation per column (`block_solve`, NC columns per workgroup).
-        let (entry, columns) = match rows_order() {
+        let (entry, per_group) = match rows_order() {
             Some(nr) => {
                 constants.push(("NR", nr as f64));
                 ("block_solve_rows", 256 / nr)
             }
-            None => ("block_solve", NC),
+            None => {
+                constants.push(("COLUMNS", columns as u32 as f64));
+                ("block_solve", NC)
+            }
         };
         Dispatch::new(
             &SHADER,
             entry,
             &params,
             &[self.l.buffer, self.x.buffer, self.w, sc],
-            self.ctx.grid(self.n.div_ceil(columns) as u64),
+            self.ctx.grid(self.n.div_ceil(per_group) as u64),
         )
         .constants(&constants)
         .elem(elem)

@@ -97,6 +97,26 @@ fn chunked_strsm_and_dtrsm_on_refined_inverted_blocks() {
     set_tuning(None);
 }
 
+/// [`chunked_strsm_and_dtrsm_every_flag`] on the staged refined leaves (`TrsmLeaf::Staged`,
+/// 2 columns per invocation) and on the row-parallel block solves of 128 rows
+/// (`Tuning::trsm_rows`; the default, 32, runs in [`chunked_strsm_and_dtrsm_every_flag`]), each
+/// pinned on this thread.
+#[test]
+fn chunked_strsm_and_dtrsm_on_staged_leaves_and_row_parallel_blocks() {
+    use wgblas::tuning::{set_tuning, TrsmLeaf, Tuning};
+    for (inverse, rows, seed) in [(true, 0, 5200), (false, 128, 5300)] {
+        set_tuning(Some(Tuning {
+            trsm_inverse: Some(inverse),
+            trsm_leaf: Some(TrsmLeaf::Staged),
+            trsm_leaf_columns: Some(2),
+            trsm_rows: Some(rows),
+            ..Tuning::default()
+        }));
+        chunked_every_flag(seed);
+    }
+    set_tuning(None);
+}
+
 /// Every side, triangle, transpose and diagonal; A in every layout (a transposed view in F
 /// order among them), B in C and F order; well and ill conditioned, alpha 0.7 and −1: the
 /// backward residual factor of `metrics::spec` (strsm, dtrsm), and the resident form; seeds

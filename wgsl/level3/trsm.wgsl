@@ -478,3 +478,192 @@ fn inverse_leaf(@builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// ---- Staged refined leaves (TrsmLeaf::Staged, drivers/trsm.rs) -------------------------------
+//
+// Entry `staged_leaf`: the refined leaf of `inverse_leaf` (REFINE on), the same sums in the same
+// order, with every operand in workgroup memory: one cooperative load per workgroup of the
+// diagonal block T of L (its triangle; a unit diagonal is 1 and never read) and of its inverse
+// (the block k0 / NI of `inv`) into one NI×(NI + 1) array `Ms`, T's triangle and the inverse's
+// (the same triangle, stored transposed) in the two halves of the array that do not meet:
+//   lower: T[i][k] (k ≤ i) at Ms[i·MP + k],      T⁻¹[i][k] (k ≤ i) at Ms[k·MP + i + 1]
+//   upper: T[i][k] (k ≥ i) at Ms[i·MP + k + 1],  T⁻¹[i][k] (k ≥ i) at Ms[k·MP + i]
+// (MP = NI + 1; 4160 elements for NI = 64), and of the NI×LC block of B into `Ss`, each load
+// with consecutive invocations on consecutive addresses (along the unit stride of L, of X).
+// `inverse_leaf` reads L and the inverse from their buffers inside its loops, element by
+// element, three times over (Y = T⁻¹·B, R = B − T·Y, T⁻¹·R). The solution goes back the same
+// way, coalesced along X's unit stride and along the rows of `w`.
+//
+// LC = CPI·LEAF_WG·4 / NI columns per workgroup: invocation t holds rows 4·(t / CG) .. + 4 and
+// columns t % CG + CG·p (p < CPI) of the block, CG = LEAF_WG·4 / NI column groups. Workgroup
+// memory: (NI·(NI + 1) + CPI·LEAF_EL) elements (f32, NI = 64: 20.3 KiB for CPI = 1, 24.3 KiB
+// for CPI = 2, 32.3 KiB for CPI = 4); the driver picks NI and CPI that fit the adapter
+// (drivers/trsm.rs, `staged_shape`). Ss holds B, then Y, then R, then the solution (each invocation keeps its own
+// elements of B and Y in registers).
+override CPI: u32 = 2u;
+const MAX_CPI: u32 = 4u;
+var<workgroup> Ms: array<T, NI * (NI + 1u)>;
+var<workgroup> Ss: array<T, CPI * LEAF_EL>;
+
+// Slot in Ms of T[i][k] (inside the triangle).
+fn t_slot(i: u32, k: u32) -> u32 {
+    if (LOWER) {
+        return i * (NI + 1u) + k;
+    }
+    return i * (NI + 1u) + k + 1u;
+}
+
+// Slot in Ms of T⁻¹[i][k] (inside the triangle).
+fn v_slot(i: u32, k: u32) -> u32 {
+    if (LOWER) {
+        return k * (NI + 1u) + i + 1u;
+    }
+    return k * (NI + 1u) + i;
+}
+
+// (row i, column c) of the e-th element of the NI×lc block of X, consecutive e along the unit
+// stride of X.
+fn leaf_slot(e: u32, lc: u32) -> vec2<u32> {
+    if (P.rsx == 1 || P.rsx == -1) {
+        return vec2<u32>(e % NI, e / NI);
+    }
+    return vec2<u32>(e / lc, e % lc);
+}
+
+// Rows i0 .. i0 + 4, columns c0 + cg·p (element q·MAX_CPI + p), of start + T⁻¹·S (`inverse`)
+// or start − T·S (not), S the block in Ss, T and its inverse staged in Ms: the sums of
+// `inv_times` and of `inverse_leaf`'s residual, in the same order (k ascending).
+fn staged_times(inverse: bool, start: array<T, 16>, i0: u32, c0: u32, cg: u32, lc: u32,
+                nb: u32) -> array<T, 16> {
+    var acc = start;
+    let range = tri_range(i0, nb);
+    for (var k = range.x; k < range.y; k = k + 1u) {
+        var s: array<T, MAX_CPI>;
+        for (var p = 0u; p < CPI; p = p + 1u) {
+            s[p] = Ss[k * lc + c0 + cg * p];
+        }
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let i = i0 + q;
+            if (i < nb && in_tri(i, k)) {
+                if (inverse) {
+                    let v = Ms[v_slot(i, k)];
+                    for (var p = 0u; p < CPI; p = p + 1u) {
+                        acc[q * MAX_CPI + p] = acc[q * MAX_CPI + p] + v * s[p];
+                    }
+                } else {
+                    let l = Ms[t_slot(i, k)];
+                    for (var p = 0u; p < CPI; p = p + 1u) {
+                        acc[q * MAX_CPI + p] = acc[q * MAX_CPI + p] - l * s[p];
+                    }
+                }
+            }
+        }
+    }
+    return acc;
+}
+
+@compute @workgroup_size(LEAF_WG)
+fn staged_leaf(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) t: u32) {
+    let cg = LEAF_WG * 4u / NI;
+    let lc = cg * CPI;
+    let c0 = t % cg;
+    let i0 = (t / cg) * 4u;
+    let j0 = linear_group(wid, nwg) * lc;
+    let nb = P.nb;
+    let k0 = P.k0;
+    let base = (k0 / NI) * NI * NI;
+    let scale = scale_t();
+    // T's triangle, consecutive invocations along L's unit stride.
+    let down = P.rsa == 1 || P.rsa == -1;
+    for (var e = t; e < NI * NI; e = e + LEAF_WG) {
+        var i = e / NI;
+        var k = e % NI;
+        if (down) {
+            i = e % NI;
+            k = e / NI;
+        }
+        if (i < nb && k < nb && in_tri(i, k)) {
+            var l = T(1);
+            if (i != k || !UNIT) {
+                l = a[midx(P.offa, k0 + i, k0 + k, P.rsa, P.csa)];
+            }
+            Ms[t_slot(i, k)] = l;
+        }
+    }
+    // The inverse's triangle (C order in `inv`).
+    for (var e = t; e < NI * NI; e = e + LEAF_WG) {
+        let i = e / NI;
+        let k = e % NI;
+        if (in_tri(i, k)) {
+            Ms[v_slot(i, k)] = inv[base + e];
+        }
+    }
+    // B ← scale·X_rows (zero past the block's rows and past the last column).
+    for (var e = t; e < NI * lc; e = e + LEAF_WG) {
+        let s = leaf_slot(e, lc);
+        let j = j0 + s.y;
+        var v = T(0);
+        if (s.x < nb && j < P.n) {
+            v = scale * x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)];
+        }
+        Ss[s.x * lc + s.y] = v;
+    }
+    workgroupBarrier();
+    var b = array<T, 16>();
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        for (var p = 0u; p < CPI; p = p + 1u) {
+            b[q * MAX_CPI + p] = Ss[(i0 + q) * lc + c0 + cg * p];
+        }
+    }
+    // Y = T⁻¹·B.
+    let zero = array<T, 16>();
+    var y = staged_times(true, zero, i0, c0, cg, lc, nb);
+    workgroupBarrier();
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        for (var p = 0u; p < CPI; p = p + 1u) {
+            Ss[(i0 + q) * lc + c0 + cg * p] = y[q * MAX_CPI + p];
+        }
+    }
+    workgroupBarrier();
+    // R = B − T·Y.
+    let r = staged_times(false, b, i0, c0, cg, lc, nb);
+    workgroupBarrier();
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        for (var p = 0u; p < CPI; p = p + 1u) {
+            Ss[(i0 + q) * lc + c0 + cg * p] = r[q * MAX_CPI + p];
+        }
+    }
+    workgroupBarrier();
+    // Y ← Y + T⁻¹·R where finite.
+    let d = staged_times(true, zero, i0, c0, cg, lc, nb);
+    for (var e = 0u; e < 16u; e = e + 1u) {
+        let s = y[e] + d[e];
+        if (leaf_finite(s)) {
+            y[e] = s;
+        }
+    }
+    workgroupBarrier();
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        for (var p = 0u; p < CPI; p = p + 1u) {
+            Ss[(i0 + q) * lc + c0 + cg * p] = y[q * MAX_CPI + p];
+        }
+    }
+    workgroupBarrier();
+    for (var e = t; e < NI * lc; e = e + LEAF_WG) {
+        let s = leaf_slot(e, lc);
+        let j = j0 + s.y;
+        if (s.x < nb && j < P.n) {
+            x[midx(P.offx, k0 + s.x, j, P.rsx, P.csx)] = Ss[s.x * lc + s.y];
+        }
+    }
+    for (var e = t; e < NI * lc; e = e + LEAF_WG) {
+        let i = e / lc;
+        let c = e % lc;
+        let j = j0 + c;
+        if (i < nb && j < P.n) {
+            w[(k0 + i) * P.n + j] = Ss[i * lc + c];
+        }
+    }
+}
