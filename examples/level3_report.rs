@@ -38,7 +38,13 @@
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
-//! [--level3-n 4096] [--reps 11] [--check 2048] [--checks 0|1|2]`
+//! [--level3-n 4096] [--small-variant direct,staged,staged:16] [--reps 11] [--check 2048] [--checks 0|1|2]`
+//!
+//! `--small-variant` (sections `batched` and `dbatched`): the batches with m, n ≤ 32 once per
+//! form of the small-product kernel, comma-separated: `direct` (entry `gemm_small`, the
+//! default, layout `NN-C`), `staged` (entry `gemm_small_ws`, `Tuning::small_staged`, layout
+//! `NN-C-staged`), `staged:KS` (slab depth KS: 4, 8, 16, 32, `NN-C-staged-ksKS`) or
+//! `staged:KS:NP` (also at most NP products per workgroup, `NN-C-staged-ksKS-npNP`).
 //!
 //! `--checks`: the shader modules' runtime checks (`wgblas::lab::set_shader_checks`; auto: the
 //! crate's choice per shader, the default; 0: wgpu's checked mode, 1: without naga's index clamps, 2: also without its loop bounding).
@@ -83,6 +89,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--level3-n", "4096,"),
     ("--trsm-inverse", "off,on"),
     ("--tri-order", "heavy,grid"),
+    ("--small-variant", "direct"),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -344,9 +351,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             wgblas::tuning::set_tuning(None);
         }
     }
+    let variants = small_variants(&arg("--small-variant", "direct"))?;
     if has("batched") {
         for d in batched()? {
-            sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), reps, check);
+            for (i, (tuning, suffix)) in variants.iter().enumerate() {
+                // Only batches with m, n ≤ 32 run on the small kernel: the others once.
+                if i > 0 && d[1].max(d[2]) > 32 {
+                    continue;
+                }
+                wgblas::tuning::set_tuning(*tuning);
+                sgemm_batched(ctx, d[0], (d[1], d[2], d[3]), suffix, reps, check);
+                wgblas::tuning::set_tuning(None);
+            }
         }
     }
     let f64_wanted = has("dgemm") || has("dbatched");
@@ -355,12 +371,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         if has("dgemm") {
             for n in list(&arg("--dgemm-n", "4096,8192")) {
-                dgemm(ctx, 1, (n, n, n), reps, check);
+                dgemm(ctx, 1, (n, n, n), "", reps, check);
             }
         }
         if has("dbatched") {
             for d in batched()? {
-                dgemm(ctx, d[0], (d[1], d[2], d[3]), reps, check);
+                for (i, (tuning, suffix)) in variants.iter().enumerate() {
+                    if i > 0 && d[1].max(d[2]) > 32 {
+                        continue;
+                    }
+                    wgblas::tuning::set_tuning(*tuning);
+                    dgemm(ctx, d[0], (d[1], d[2], d[3]), suffix, reps, check);
+                    wgblas::tuning::set_tuning(None);
+                }
             }
         }
     }
@@ -406,9 +429,17 @@ fn trsm_rows(ctx: &Context, n: usize, suffix: &str, reps: usize, check: usize) {
 }
 
 /// dgemm (`batch` = 1, shape `MxNxK`) or dgemm_batched (`BxMxNxK`) on resident C-order f64
-/// operands, NN-C, timed, checked at sizes ≤ `check` (each product against OpenBLAS dgemm,
+/// operands, NN-C (its layout field suffixed by `suffix`, the small-kernel form the caller's
+/// tuning picks), timed, checked at sizes ≤ `check` (each product against OpenBLAS dgemm,
 /// eps = 2^-52).
-fn dgemm(ctx: &Context, batch: usize, (m, n, k): (usize, usize, usize), reps: usize, check: usize) {
+fn dgemm(
+    ctx: &Context,
+    batch: usize,
+    (m, n, k): (usize, usize, usize),
+    suffix: &str,
+    reps: usize,
+    check: usize,
+) {
     let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
     let case = Case::mnk((m * n + k) as u64, m, n, k);
     let checked = m.max(n).max(k) <= check;
@@ -423,15 +454,64 @@ fn dgemm(ctx: &Context, batch: usize, (m, n, k): (usize, usize, usize), reps: us
     } else {
         ("dgemm_batched", format!("{batch}x{m}x{n}x{k}"))
     };
-    row(routine, &shape, "NN-C", flops, &t, &metric);
+    row(
+        routine,
+        &shape,
+        &format!("NN-C{suffix}"),
+        flops,
+        &t,
+        &metric,
+    );
 }
 
-/// sgemm_batched of `batch` products m×n×k on resident C-order batches (NN-C), timed, each
-/// product checked against OpenBLAS at sizes ≤ `check`.
+/// The forms of `--small-variant`: each its tuning (`None`: the default) and layout suffix.
+type Variants = Vec<(Option<wgblas::tuning::Tuning>, String)>;
+
+/// Parse `--small-variant` (`direct`, `staged`, `staged:KS`, `staged:KS:NP`).
+fn small_variants(flag: &str) -> Result<Variants, Box<dyn std::error::Error>> {
+    let mut v = Vec::new();
+    for item in flag.split(',') {
+        let parts: Vec<&str> = item.split(':').collect();
+        let bad =
+            || format!("--small-variant: {item} is not direct, staged, staged:KS or staged:KS:NP");
+        match parts[..] {
+            ["direct"] => v.push((None, String::new())),
+            ["staged", ref rest @ ..] if rest.len() <= 2 => {
+                let nums: Vec<u32> = rest
+                    .iter()
+                    .map(|x| x.parse::<u32>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad())?;
+                let mut suffix = String::from("-staged");
+                if let Some(ks) = nums.first() {
+                    suffix += &format!("-ks{ks}");
+                }
+                if let Some(np) = nums.get(1) {
+                    suffix += &format!("-np{np}");
+                }
+                let tuning = wgblas::tuning::Tuning {
+                    small_staged: Some(true),
+                    small_ks: nums.first().copied(),
+                    small_products: nums.get(1).copied(),
+                    ..Default::default()
+                };
+                v.push((Some(tuning), suffix));
+            }
+            _ => return Err(bad().into()),
+        }
+    }
+    Ok(v)
+}
+
+/// sgemm_batched of `batch` products m×n×k on resident C-order batches (NN-C, the layout field
+/// suffixed by `suffix`, the small-kernel form the caller's tuning picks), timed, each product
+/// checked against OpenBLAS at sizes ≤ `check`; for the default form (no suffix) and m, n ≤ 64
+/// the same batch on the tile kernel beside it.
 fn sgemm_batched(
     ctx: &Context,
     batch: usize,
     (m, n, k): (usize, usize, usize),
+    suffix: &str,
     reps: usize,
     check: usize,
 ) {
@@ -440,8 +520,15 @@ fn sgemm_batched(
     let (t, metric) = timed::<gemm_batched::GemmBatched, f32>(ctx, case, reps, checked);
     let flops = 2.0 * batch as f64 * m as f64 * n as f64 * k as f64;
     let shape = format!("{batch}x{m}x{n}x{k}");
-    row("sgemm_batched", &shape, "NN-C", flops, &t, &metric);
-    if m.max(n) <= 64 {
+    row(
+        "sgemm_batched",
+        &shape,
+        &format!("NN-C{suffix}"),
+        flops,
+        &t,
+        &metric,
+    );
+    if m.max(n) <= 64 && suffix.is_empty() {
         // The same batch on the tile kernel (one 64×64 tile per product), for comparison with
         // the small-product kernel that the row above measures.
         use wgblas::tuning::{set_tuning, Tuning};

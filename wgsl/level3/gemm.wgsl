@@ -910,3 +910,207 @@ fn small_store1(o: u32, i: u32, j: u32, acc: T, run_k: bool) {
     }
     c[ic] = v;
 }
+
+// Staged form of `gemm_small` (entry `gemm_small_ws`, `Tuning::small_staged`): the same
+// invocation mapping (a 4×4 block of C per invocation, NPW products per workgroup of 256), but
+// each slab of KS steps of k of every product's A and B is first copied into workgroup memory
+// by all invocations at once (every invocation's loads of a slab independent, so a product's
+// first touch of DRAM is one round trip instead of one per step of k), then the products run
+// from workgroup memory: per step of k one vec4 of A (rows bi..bi+3) and one of B (columns
+// bj..bj+3). Layout per product lp: A slab transposed, element (i, p) at vec4
+// lp·KS·SM/4 + p·SM/4 + i/4, lane i % 4; B slab, element (p, j) at vec4
+// NPW·KS·SM/4 + lp·KS·SN/4 + p·SN/4 + j/4, lane j % 4. Reads: A as vec4s along k (AL = 1,
+// transposed into four lanes), along m (AL = 0, stored whole), element-wise (AL = 2); B as
+// vec4s along n (BL = 0, stored whole), along k (BL = 1, transposed), element-wise (BL = 2).
+// Only elements inside the product and inside k are read; the slab's steps past k are never
+// used (the last slab's product loop stops at k), and rows past m or columns past n (lanes of
+// a vec4 read past them, or stale lanes) feed only accumulators that are never stored.
+// Loops: per slab at most 4·KS iterations of each staging loop (NPW·SM·SN ≤ 16·256) and KS of
+// the product loop, so k ≤ K_SPLIT_SMALL (4,096) per dispatch is at most 9·4,096 + 1,024
+// iterations (lavapipe's 65,535, DESIGN.md §3).
+// Semantics as `gemm_small` (alpha = 0 or k = 0 reads neither A nor B, beta = 0 never reads C).
+override SM: u32 = 4u;   // gemm_small_ws: m rounded up to a multiple of 4
+override SN: u32 = 4u;   // n rounded up to a multiple of 4
+override KS: u32 = 4u;   // steps of k per staged slab (a multiple of 4)
+override NPW: u32 = 1u;  // products per workgroup (NPW·SM·SN/16 ≤ 256)
+override WS_LEN: u32 = NPW * KS * (SM + SN) / 4u;
+var<workgroup> Ws: array<vec4<T>, WS_LEN>;
+
+// Lane `l` of vec4 `v` of the staging memory (transposed stores).
+fn ws_lane(v: u32, l: u32, x: T) {
+    Ws[v][l] = x;
+}
+
+// Stage k steps p0..p0 + KS of the A of products g0..g0 + NPW (invocation t).
+fn stage_a(g0: u32, p0: u32, t: u32) {
+    let sa = KS * SM / 4u;
+    if (AL == 1u) {
+        // Vec4 e: product e / (SM·KS/4), row i, steps p0 + 4v..p0 + 4v + 3.
+        let units = NPW * SM * KS / 4u;
+        for (var r = 0u; r < (units + WG - 1u) / WG; r = r + 1u) {
+            let e = r * WG + t;
+            let lp = e / (SM * KS / 4u);
+            let i = e % (SM * KS / 4u) / (KS / 4u);
+            let v = e % (KS / 4u);
+            let z = g0 + lp;
+            let p = p0 + 4u * v;
+            if (e < units && z < P.batch && i < P.m && p < P.k) {
+                let oa = i32(P.offa) + i32(z) * P.sba;
+                let x = a4[u32(oa + i32(i) * P.rsa + i32(p)) / 4u];
+                let w = lp * sa + 4u * v * (SM / 4u) + i / 4u;
+                ws_lane(w, i % 4u, x.x);
+                ws_lane(w + SM / 4u, i % 4u, x.y);
+                ws_lane(w + 2u * (SM / 4u), i % 4u, x.z);
+                ws_lane(w + 3u * (SM / 4u), i % 4u, x.w);
+            }
+        }
+    } else if (AL == 0u) {
+        // Vec4 e: product lp, step p0 + p, rows 4·iv..4·iv + 3.
+        let units = NPW * KS * SM / 4u;
+        for (var r = 0u; r < (units + WG - 1u) / WG; r = r + 1u) {
+            let e = r * WG + t;
+            let lp = e / sa;
+            let p = e % sa / (SM / 4u);
+            let iv = e % (SM / 4u);
+            let z = g0 + lp;
+            if (e < units && z < P.batch && 4u * iv < P.m && p0 + p < P.k) {
+                let oa = i32(P.offa) + i32(z) * P.sba;
+                Ws[e] = a4[u32(oa + i32(p0 + p) * P.csa + i32(4u * iv)) / 4u];
+            }
+        }
+    } else {
+        // Element e: product lp, step p0 + p, row i.
+        let units = NPW * KS * SM;
+        for (var r = 0u; r < (units + WG - 1u) / WG; r = r + 1u) {
+            let e = r * WG + t;
+            let lp = e / (KS * SM);
+            let p = e % (KS * SM) / SM;
+            let i = e % SM;
+            let z = g0 + lp;
+            if (e < units && z < P.batch && i < P.m && p0 + p < P.k) {
+                let oa = u32(i32(P.offa) + i32(z) * P.sba);
+                ws_lane(e / 4u, i % 4u, a[midx(oa, i, p0 + p, P.rsa, P.csa)]);
+            }
+        }
+    }
+}
+
+// Stage k steps p0..p0 + KS of the B of products g0..g0 + NPW (invocation t).
+fn stage_b(g0: u32, p0: u32, t: u32) {
+    let base = NPW * KS * SM / 4u;
+    let sb = KS * SN / 4u;
+    if (BL == 0u) {
+        // Vec4 e: product lp, step p0 + p, columns 4·jv..4·jv + 3.
+        let units = NPW * KS * SN / 4u;
+        for (var r = 0u; r < (units + WG - 1u) / WG; r = r + 1u) {
+            let e = r * WG + t;
+            let lp = e / sb;
+            let p = e % sb / (SN / 4u);
+            let jv = e % (SN / 4u);
+            let z = g0 + lp;
+            if (e < units && z < P.batch && 4u * jv < P.n && p0 + p < P.k) {
+                let ob = i32(P.offb) + i32(z) * P.sbb;
+                Ws[base + e] = b4[u32(ob + i32(p0 + p) * P.rsb + i32(4u * jv)) / 4u];
+            }
+        }
+    } else if (BL == 1u) {
+        // Vec4 e: product lp, column j, steps p0 + 4v..p0 + 4v + 3.
+        let units = NPW * SN * KS / 4u;
+        for (var r = 0u; r < (units + WG - 1u) / WG; r = r + 1u) {
+            let e = r * WG + t;
+            let lp = e / (SN * KS / 4u);
+            let j = e % (SN * KS / 4u) / (KS / 4u);
+            let v = e % (KS / 4u);
+            let z = g0 + lp;
+            let p = p0 + 4u * v;
+            if (e < units && z < P.batch && j < P.n && p < P.k) {
+                let ob = i32(P.offb) + i32(z) * P.sbb;
+                let x = b4[u32(ob + i32(j) * P.csb + i32(p)) / 4u];
+                let w = base + lp * sb + 4u * v * (SN / 4u) + j / 4u;
+                ws_lane(w, j % 4u, x.x);
+                ws_lane(w + SN / 4u, j % 4u, x.y);
+                ws_lane(w + 2u * (SN / 4u), j % 4u, x.z);
+                ws_lane(w + 3u * (SN / 4u), j % 4u, x.w);
+            }
+        }
+    } else {
+        // Element e: product lp, step p0 + p, column j.
+        let units = NPW * KS * SN;
+        for (var r = 0u; r < (units + WG - 1u) / WG; r = r + 1u) {
+            let e = r * WG + t;
+            let lp = e / (KS * SN);
+            let p = e % (KS * SN) / SN;
+            let j = e % SN;
+            let z = g0 + lp;
+            if (e < units && z < P.batch && j < P.n && p0 + p < P.k) {
+                let ob = u32(i32(P.offb) + i32(z) * P.sbb);
+                ws_lane(base + e / 4u, j % 4u, b[midx(ob, p0 + p, j, P.rsb, P.csb)]);
+            }
+        }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn gemm_small_ws(@builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) t: u32) {
+    let tpn = SN / 4u;
+    let tp = (SM / 4u) * tpn;
+    let g0 = linear_group(wid, nwg) * NPW;
+    // Invocations past NPW products only help stage; they read a valid slot and store nothing.
+    let lp = min(t / tp, NPW - 1u);
+    let live = t / tp < NPW && g0 + lp < P.batch;
+    let bj = (t % tp % tpn) * 4u;
+    let bi = (t % tp / tpn) * 4u;
+    let wa = lp * (KS * SM / 4u) + bi / 4u;
+    let wb = NPW * KS * SM / 4u + lp * (KS * SN / 4u) + bj / 4u;
+    var c0 = vec4<T>(T(0));
+    var c1 = vec4<T>(T(0));
+    var c2 = vec4<T>(T(0));
+    var c3 = vec4<T>(T(0));
+    let run_k = !alpha_zero() && P.k > 0u;
+    if (run_k) {
+        for (var p0 = 0u; p0 < P.k; p0 = p0 + KS) {
+            workgroupBarrier();
+            stage_a(g0, p0, t);
+            stage_b(g0, p0, t);
+            workgroupBarrier();
+            // A whole slab runs a loop of constant length (unrollable); the last, partial one
+            // stops at k.
+            let kl = min(KS, P.k - p0);
+            var ia = wa;
+            var ib = wb;
+            if (kl == KS) {
+                for (var p = 0u; p < KS; p = p + 1u) {
+                    let av = Ws[ia];
+                    let bv = Ws[ib];
+                    c0 = c0 + av.x * bv;
+                    c1 = c1 + av.y * bv;
+                    c2 = c2 + av.z * bv;
+                    c3 = c3 + av.w * bv;
+                    ia = ia + SM / 4u;
+                    ib = ib + SN / 4u;
+                }
+            } else {
+                for (var p = 0u; p < kl; p = p + 1u) {
+                    let av = Ws[ia];
+                    let bv = Ws[ib];
+                    c0 = c0 + av.x * bv;
+                    c1 = c1 + av.y * bv;
+                    c2 = c2 + av.z * bv;
+                    c3 = c3 + av.w * bv;
+                    ia = ia + SM / 4u;
+                    ib = ib + SN / 4u;
+                }
+            }
+        }
+    }
+    if (keeps_c() || !live) {
+        return;
+    }
+    let o = u32(i32(P.offc) + i32(g0 + lp) * P.sbc);
+    small_store(o, bi, bj, c0, run_k);
+    small_store(o, bi + 1u, bj, c1, run_k);
+    small_store(o, bi + 2u, bj, c2, run_k);
+    small_store(o, bi + 3u, bj, c3, run_k);
+}
