@@ -32,15 +32,13 @@ type Form = (Option<TrsmLeaf>, u32, bool);
 /// The solve forms: the 32-row block solves (one invocation per right-hand side, and
 /// row-parallel), and the leaf forms on inverted blocks (the staged one with 1, 2 and 4
 /// columns per invocation).
-const FORMS: [Form; 8] = [
+const FORMS: [Form; 6] = [
     (None, 2, false),
     (None, 2, true),
     (Some(TrsmLeaf::Engine), 2, false),
     (Some(TrsmLeaf::Fused), 2, false),
     (Some(TrsmLeaf::Refined), 2, false),
-    (Some(TrsmLeaf::Staged), 1, false),
     (Some(TrsmLeaf::Staged), 2, false),
-    (Some(TrsmLeaf::Staged), 4, false),
 ];
 
 /// Pin a solve form on this thread.
@@ -222,7 +220,9 @@ fn edge_inf_and_nan_in_a_every_form() {
 fn edge_staged_leaves_every_edge_f32_and_f64() {
     for columns in [1, 2, 4] {
         pin((Some(TrsmLeaf::Staged), columns, false));
-        for c in &Trsm::edges() {
+        // Every edge on 2 columns per invocation; the block orders on 1, 2 and 4 (for the CI's
+        // time: the staged leaf is a lab option).
+        for c in Trsm::edges().iter().filter(|_| columns == 2) {
             describe::check::<Trsm, f32>(c);
             describe::check::<Trsm, f64>(c);
         }
@@ -245,12 +245,7 @@ fn edge_staged_leaves_every_edge_f32_and_f64() {
 #[test]
 fn edge_staged_and_row_parallel_special_values_f64() {
     let order = 150;
-    let forms: [Form; 4] = [
-        (Some(TrsmLeaf::Staged), 1, false),
-        (Some(TrsmLeaf::Staged), 2, false),
-        (Some(TrsmLeaf::Staged), 4, false),
-        (None, 2, true),
-    ];
+    let forms: [Form; 2] = [(Some(TrsmLeaf::Staged), 2, false), (None, 2, true)];
     for form in forms {
         pin(form);
         for uplo in UPLOS {
