@@ -329,7 +329,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ..Default::default()
             }));
             for n in list(&arg("--level3-n", "4096,")) {
-                trsm_rows(ctx, n, suffix, reps, check);
+                tri_rows::<trsm::Trsm>(ctx, n, ("strsm", Some("dtrsm")), suffix, (reps, check));
             }
             wgblas::tuning::set_tuning(None);
         }
@@ -346,7 +346,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ..Default::default()
             }));
             for n in list(&arg("--level3-n", "4096,")) {
-                trmm_rows(ctx, n, &format!("-{setting}"), reps, check);
+                let suffix = format!("-{setting}");
+                tri_rows::<trmm::Trmm>(ctx, n, ("strmm", None), &suffix, (reps, check));
             }
             wgblas::tuning::set_tuning(None);
         }
@@ -390,9 +391,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// strmm (left, lower; right, lower transposed) at n×n with n right-hand sides, as in
-/// [`level3`], the layout suffixed by `suffix` (that of the tuning the caller set).
-fn trmm_rows(ctx: &Context, n: usize, suffix: &str, reps: usize, check: usize) {
+/// Routine `R` (strmm or strsm: `names`, with its f64 twin's name where the f64 row is
+/// wanted) left, lower, and right, lower transposed, at n×n with n right-hand sides, as in
+/// [`level3`], the layout suffixed by `suffix` (that of the tuning the caller set); the f64
+/// row (left) with `SHADER_F64`.
+fn tri_rows<R: Routine>(
+    ctx: &Context,
+    n: usize,
+    (name, name64): (&str, Option<&str>),
+    suffix: &str,
+    (reps, check): (usize, usize),
+) {
     let (no, yes, lo) = (Transpose::No, Transpose::Yes, Uplo::Lower);
     let case = |trans, side| {
         Case::mnk(n as u64, n, n, n)
@@ -401,30 +410,13 @@ fn trmm_rows(ctx: &Context, n: usize, suffix: &str, reps: usize, check: usize) {
             .scalars(1.0, 0.5)
     };
     let (n3, shape, c) = ((n as f64).powi(3), format!("{n}x{n}x{n}"), n <= check);
-    let (t, m) = timed::<trmm::Trmm, f32>(ctx, case(no, Side::Left), reps, c);
-    row("strmm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
-    let (t, m) = timed::<trmm::Trmm, f32>(ctx, case(yes, Side::Right), reps, c);
-    row("strmm", &shape, &format!("R-C{suffix}"), n3, &t, &m);
-}
-
-/// strsm (left and right) and, with `SHADER_F64`, dtrsm (left) at n×n with n right-hand
-/// sides, as in [`level3`], the layout suffixed by `suffix` (that of the tuning the caller set).
-fn trsm_rows(ctx: &Context, n: usize, suffix: &str, reps: usize, check: usize) {
-    let (no, yes, lo) = (Transpose::No, Transpose::Yes, Uplo::Lower);
-    let case = |trans, side| {
-        Case::mnk(n as u64, n, n, n)
-            .flags(lo, trans, Diag::NonUnit)
-            .side(side)
-            .scalars(1.0, 0.5)
-    };
-    let (n3, shape, c) = ((n as f64).powi(3), format!("{n}x{n}x{n}"), n <= check);
-    let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(no, Side::Left), reps, c);
-    row("strsm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
-    let (t, m) = timed::<trsm::Trsm, f32>(ctx, case(yes, Side::Right), reps, c);
-    row("strsm", &shape, &format!("R-C{suffix}"), n3, &t, &m);
-    if ctx.native_f64() {
-        let (t, m) = timed::<trsm::Trsm, f64>(ctx, case(no, Side::Left), reps, c);
-        row("dtrsm", &shape, &format!("L-C{suffix}"), n3, &t, &m);
+    let (t, m) = timed::<R, f32>(ctx, case(no, Side::Left), reps, c);
+    row(name, &shape, &format!("L-C{suffix}"), n3, &t, &m);
+    let (t, m) = timed::<R, f32>(ctx, case(yes, Side::Right), reps, c);
+    row(name, &shape, &format!("R-C{suffix}"), n3, &t, &m);
+    if let Some(name64) = name64.filter(|_| ctx.native_f64()) {
+        let (t, m) = timed::<R, f64>(ctx, case(no, Side::Left), reps, c);
+        row(name64, &shape, &format!("L-C{suffix}"), n3, &t, &m);
     }
 }
 

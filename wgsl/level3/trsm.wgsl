@@ -59,6 +59,25 @@ fn scale_t() -> T {
 var<workgroup> Ls: array<T, 1024>;  // NB·NB, Ls[i·NB + j]
 var<workgroup> Xs: array<T, 2080>;  // NB·XS, Xs[i·XS + c]
 
+// Element (i, j) of the diagonal block of nb rows at row k0, as the block solves stage it: L's
+// element inside the triangle, 1 on a unit diagonal (never read), 0 outside the triangle or
+// past the block (never read).
+fn block_l(i: u32, j: u32, nb: u32, k0: u32) -> T {
+    if (i >= nb || j >= nb) {
+        return T(0);
+    }
+    if (i == j) {
+        if (UNIT) {
+            return T(1);
+        }
+        return a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
+    }
+    if ((LOWER && i > j) || (!LOWER && i < j)) {
+        return a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
+    }
+    return T(0);
+}
+
 // (row i, column c) of the e-th staged element of X, consecutive e along the unit stride.
 fn x_slot(e: u32) -> vec2<u32> {
     if (P.rsx == 1 || P.rsx == -1) {
@@ -77,20 +96,7 @@ fn block_solve(@builtin(workgroup_id) wid: vec3<u32>,
     for (var e = t; e < NB * NB; e = e + WG) {
         let i = e / NB;
         let j = e % NB;
-        var v = T(0);
-        if (i < nb && j < nb) {
-            let inside = (LOWER && i > j) || (!LOWER && i < j);
-            if (i == j) {
-                if (UNIT) {
-                    v = T(1);
-                } else {
-                    v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
-                }
-            } else if (inside) {
-                v = a[midx(P.offa, k0 + i, k0 + j, P.rsa, P.csa)];
-            }
-        }
-        Ls[e] = v;
+        Ls[e] = block_l(i, j, nb, k0);
     }
     for (var e = t; e < NB * NC; e = e + WG) {
         let s = x_slot(e);
@@ -223,19 +229,7 @@ fn block_solve_rows(@builtin(workgroup_id) wid: vec3<u32>,
                 qq = e / NR;
             }
             let kk = kc + qq;
-            var v = T(0);
-            if (r < nb && kk < nb) {
-                if (r == kk) {
-                    if (UNIT) {
-                        v = T(1);
-                    } else {
-                        v = a[midx(P.offa, k0 + r, k0 + kk, P.rsa, P.csa)];
-                    }
-                } else if ((LOWER && r > kk) || (!LOWER && r < kk)) {
-                    v = a[midx(P.offa, k0 + r, k0 + kk, P.rsa, P.csa)];
-                }
-            }
-            Lc[r * lp + qq] = v;
+            Lc[r * lp + qq] = block_l(r, kk, nb, k0);
         }
         workgroupBarrier();
         let steps = min(cw, nb - kc);
