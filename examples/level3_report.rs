@@ -38,13 +38,13 @@
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
-//! [--level3-n 4096] [--small-variant direct,staged,staged:16] [--reps 11] [--check 2048] [--checks 0|1|2]`
+//! [--level3-n 4096] [--small-variant direct,tile] [--reps 11] [--check 2048] [--checks 0|1|2]`
 //!
 //! `--small-variant` (sections `batched` and `dbatched`): the batches with m, n ≤ 32 once per
-//! form of the small-product kernel, comma-separated: `direct` (entry `gemm_small`, the
-//! default, layout `NN-C`), `staged` (entry `gemm_small_ws`, `Tuning::small_staged`, layout
-//! `NN-C-staged`), `staged:KS` (slab depth KS: 4, 8, 16, 32, `NN-C-staged-ksKS`) or
-//! `staged:KS:NP` (also at most NP products per workgroup, `NN-C-staged-ksKS-npNP`).
+//! kernel, comma-separated: `direct` (entry `gemm_small`, the default, layout `NN-C`) or `tile`
+//! (the tile engine, `Tuning::batch_small` off, layout `NN-C-tile`). The staged small-product
+//! kernel that session 10 timed here lost (`benches/results/2026-12-02-s10/README.md`) and is
+//! gone.
 //!
 //! `--checks`: the shader modules' runtime checks (`wgblas::lab::set_shader_checks`; auto: the
 //! crate's choice per shader, the default; 0: wgpu's checked mode, 1: without naga's index clamps, 2: also without its loop bounding).
@@ -459,37 +459,21 @@ fn dgemm(
 /// The forms of `--small-variant`: each its tuning (`None`: the default) and layout suffix.
 type Variants = Vec<(Option<wgblas::tuning::Tuning>, String)>;
 
-/// Parse `--small-variant` (`direct`, `staged`, `staged:KS`, `staged:KS:NP`).
+/// Parse `--small-variant` (`direct`: the small-product kernel, the default; `tile`: the tile
+/// engine, `Tuning::batch_small` off).
 fn small_variants(flag: &str) -> Result<Variants, Box<dyn std::error::Error>> {
     let mut v = Vec::new();
     for item in flag.split(',') {
-        let parts: Vec<&str> = item.split(':').collect();
-        let bad =
-            || format!("--small-variant: {item} is not direct, staged, staged:KS or staged:KS:NP");
-        match parts[..] {
-            ["direct"] => v.push((None, String::new())),
-            ["staged", ref rest @ ..] if rest.len() <= 2 => {
-                let nums: Vec<u32> = rest
-                    .iter()
-                    .map(|x| x.parse::<u32>())
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| bad())?;
-                let mut suffix = String::from("-staged");
-                if let Some(ks) = nums.first() {
-                    suffix += &format!("-ks{ks}");
-                }
-                if let Some(np) = nums.get(1) {
-                    suffix += &format!("-np{np}");
-                }
-                let tuning = wgblas::tuning::Tuning {
-                    small_staged: Some(true),
-                    small_ks: nums.first().copied(),
-                    small_products: nums.get(1).copied(),
+        match item {
+            "direct" => v.push((None, String::new())),
+            "tile" => v.push((
+                Some(wgblas::tuning::Tuning {
+                    batch_small: Some(false),
                     ..Default::default()
-                };
-                v.push((Some(tuning), suffix));
-            }
-            _ => return Err(bad().into()),
+                }),
+                String::from("-tile"),
+            )),
+            _ => return Err(format!("--small-variant: {item} is not direct or tile").into()),
         }
     }
     Ok(v)

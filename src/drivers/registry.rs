@@ -192,19 +192,11 @@ pub const TRSV_STEP: Kernel = Kernel {
 /// k (`K_TRI`) and of a packed structured A (`A_UPLO`); `A_MODE` general, symmetric,
 /// triangular; the tile (`gemm::Tile`: BM, BN 64 or 128, BK 8, 16 or 32, NBUF 1 or 2; 8×8 of C
 /// per invocation) and the staging modes `AL`, `BL` (vec4 along m / n, along k, element-wise); `SCAL`: alpha and beta
-/// from binding 7 (f64); the staged small-product entry `gemm_small_ws` (`gemm/small.rs`):
-/// `SM`, `SN` (m, n rounded up to 4), `KS` (steps of k per staged slab), `NPW` (products per
-/// workgroup).
+/// from binding 7 (f64).
 pub const GEMM: Kernel = Kernel {
     path: "level3/gemm.wgsl",
     source: include_str!("../../wgsl/level3/gemm.wgsl"),
-    entries: &[
-        "gemm",
-        "splitk_reduce",
-        "pack",
-        "gemm_small",
-        "gemm_small_ws",
-    ],
+    entries: &["gemm", "splitk_reduce", "pack", "gemm_small"],
     overrides: &[
         ("TRI_C", UPLO),
         ("K_TRI", UPLO),
@@ -222,10 +214,6 @@ pub const GEMM: Kernel = Kernel {
         ("EDGE", BOOL),
         ("VGUARD", BOOL),
         ("SCAL", BOOL),
-        ("SM", &[4.0, 8.0, 32.0]),
-        ("SN", &[4.0, 8.0, 32.0]),
-        ("KS", &[4.0, 8.0, 16.0, 32.0]),
-        ("NPW", &[1.0, 2.0, 4.0, 16.0]),
     ],
     params: &[("drivers/gemm.rs", "Params")],
     f64: true,

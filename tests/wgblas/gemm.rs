@@ -409,8 +409,14 @@ fn engine_every_tile_in_every_storage_order() {
                 ..Tuning::default()
             }));
             let (lc, lf, ls, lr) = (Layout::C, Layout::F, Layout::Strided, Layout::Reversed);
-            for layouts in [[lc, lc, lc], [lf, lf, lf], [lc, lf, lf], [ls, lr, lc]] {
-                for (ta, tb) in trans_pairs() {
+            // Every storage order and every transpose pair on each tile, each pair in two of the
+            // four orders (rotating with the layout), for the CI's 20 minutes on lavapipe.
+            let orders = [[lc, lc, lc], [lf, lf, lf], [lc, lf, lf], [ls, lr, lc]];
+            for (o, layouts) in orders.into_iter().enumerate() {
+                for (t, (ta, tb)) in trans_pairs().into_iter().enumerate() {
+                    if (t + o) % 2 == 1 {
+                        continue;
+                    }
                     // Whole tiles and aligned slabs (vec4 staging), then edges everywhere.
                     check(21, (128, 128, 64), ta, tb, 1.0, 0.5, layouts);
                     check(22, (131, 67, 37), ta, tb, 0.7, 0.0, layouts);

@@ -268,7 +268,7 @@ fn edge_one_dispatch_for_the_whole_batch() {
 
 /// One A (or B) for the whole batch, passed as a broadcast view (batch stride 0).
 #[test]
-pub fn edge_broadcast_a_and_b() {
+fn edge_broadcast_a_and_b() {
     for (m, n, k) in [(5, 7, 3), (17, 33, 16), (64, 64, 64)] {
         for (ta, tb) in trans_pairs() {
             let (ra, ca) = shape(ta, m, k);
@@ -316,7 +316,7 @@ pub fn edge_broadcast_a_and_b() {
 /// DESIGN.md §3 on every product: beta = 0 overwrites NaN in C; alpha = 0 reads neither A nor
 /// B; k = 0 gives beta·C; a NaN alpha or beta is not 0; NaN propagates through a zero partner.
 #[test]
-pub fn edge_special_values() {
+fn edge_special_values() {
     let batch = 3;
     // beta = 0: C holds NaN and Inf, which must not leak.
     let a = Array3::from_shape_fn((batch, 2, 2), |(p, i, j)| (p + i + j) as f32);

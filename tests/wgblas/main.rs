@@ -24,7 +24,6 @@ pub mod gemm;
 pub mod gemm_batched;
 mod gemm_batched_engine;
 mod gemm_small;
-mod gemm_small_staged;
 pub mod gemv;
 pub mod ger;
 mod host;

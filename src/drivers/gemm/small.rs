@@ -1,8 +1,6 @@
 //! Batches of small products (m, n ≤ 32) on entry `gemm_small`: several products per
 //! workgroup, each invocation a 4×4 block of C read straight from the buffers.
 
-#[cfg(doc)]
-use super::Tuning;
 use super::{tuning, Gemm, Params, Plan, Step, WG};
 use crate::context::Context;
 use crate::flags::Uplo;
@@ -31,10 +29,6 @@ pub(super) fn small_kernel(
 /// per 256-invocation workgroup as 4×4 blocks per invocation allow; A and B read as vec4s
 /// where their staging modes allow (`AL` = 1, `BL` = 0), element-wise otherwise.
 pub(super) fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
-    if tuning().and_then(|t| t.small_staged) == Some(true) {
-        dispatch_staged(ctx, plan, g, first);
-        return;
-    }
     let (m, n, _) = g.dims;
     let (a, b, c) = (g.a, g.b, g.c);
     let (al, bl) = g.modes;
@@ -47,71 +41,6 @@ pub(super) fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>
     let constants = vec![("AL", f64::from(al)), ("BL", f64::from(bl))];
     plan.steps.push(Step {
         entry: "gemm_small",
-        params,
-        constants,
-        bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf), (4, a.buf), (5, b.buf)],
-        groups: ctx.grid(g.batch.div_ceil(np) as u64),
-        beta: first,
-    });
-}
-
-/// The staged form's shape for `m×n×k` products, `batch` of them, elements of `esize`
-/// bytes, under `limit` bytes of workgroup memory: (m and n rounded up to 4, slab depth KS,
-/// products per workgroup NPW). KS is 32 or the tuning's (rounded down to 4, 8, 16 or 32),
-/// lowered to the smallest power of two that still covers k, then halved (down to 4) and NPW
-/// halved (down to 1) while the workgroup's slabs, NPW·KS·(SM + SN) elements, exceed `limit`.
-pub(super) fn staged_shape(
-    (m, n, k): (usize, usize, usize),
-    batch: usize,
-    esize: usize,
-    limit: usize,
-) -> (usize, usize, usize, usize) {
-    let t = tuning();
-    let (sm, sn) = (m.div_ceil(4).max(1) * 4, n.div_ceil(4).max(1) * 4);
-    let tp = sm * sn / 16;
-    let mut np = (WG as usize / tp).clamp(1, batch.max(1));
-    if let Some(p) = t.and_then(|t| t.small_products) {
-        np = np.min((p as usize).max(1));
-    }
-    let asked = t.and_then(|t| t.small_ks).unwrap_or(32).clamp(4, 32);
-    // Rounded down to a power of two: 4, 8, 16 or 32.
-    let mut ks = 1usize << (31 - asked.leading_zeros());
-    while ks > 4 && ks / 2 >= k {
-        ks /= 2;
-    }
-    let bytes = |np: usize, ks: usize| np * ks * (sm + sn) * esize;
-    while ks > 4 && bytes(np, ks) > limit {
-        ks /= 2;
-    }
-    while np > 1 && bytes(np, ks) > limit {
-        np /= 2;
-    }
-    (sm, sn, ks, np)
-}
-
-/// Emit the batch `g` on entry `gemm_small_ws` (the staged form, [`Tuning::small_staged`]):
-/// NPW products per workgroup ([`staged_shape`]), each slab of KS steps of k of their A and B
-/// staged in workgroup memory (vec4 reads where the staging modes allow), then the 4×4 blocks
-/// of C computed from there.
-fn dispatch_staged<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
-    let (a, b, c) = (g.a, g.b, g.c);
-    let (al, bl) = g.modes;
-    let limit = ctx.limits().max_compute_workgroup_storage_size as usize;
-    let (sm, sn, ks, np) = staged_shape(g.dims, g.batch, plan.esize(), limit);
-    let params = Params {
-        tiles: np as u32,
-        ..g.params()
-    };
-    let constants = vec![
-        ("AL", f64::from(al)),
-        ("BL", f64::from(bl)),
-        ("SM", sm as f64),
-        ("SN", sn as f64),
-        ("KS", ks as f64),
-        ("NPW", np as f64),
-    ];
-    plan.steps.push(Step {
-        entry: "gemm_small_ws",
         params,
         constants,
         bindings: vec![(1, a.buf), (2, b.buf), (3, c.buf), (4, a.buf), (5, b.buf)],

@@ -116,18 +116,6 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
-    /// The small-product kernel in its staged form (entry `gemm_small_ws`: each slab of k of
-    /// every product's A and B copied into workgroup memory at once, one memory round trip per
-    /// slab, then the products from there) instead of the direct form (`gemm_small`, reads
-    /// straight from the buffers: `false` or unset, the default). Not yet timed on the H200.
-    pub small_staged: Option<bool>,
-    /// The staged form's slab depth (steps of k per slab: 4, 8, 16 or 32; other values are
-    /// rounded down to one of them). Unset: 32, or the smallest of them that covers k;
-    /// halved while the slabs of a workgroup's products exceed the adapter's workgroup memory.
-    pub small_ks: Option<u32>,
-    /// The most products per workgroup of the staged form (unset: as many as its 256
-    /// invocations hold, each a 4×4 block of C; fewer where workgroup memory is short).
-    pub small_products: Option<u32>,
     /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
     /// since `benches/results/2026-12-02-s7/q1/tile.log`: 8192×64×8192 22.8 to 28.5 TFLOP/s,
     /// 64×8192×8192 27.6 to 30.7, 1000³ 13.6 to 14.5, the others unchanged) instead of
