@@ -413,7 +413,7 @@ fn engine_every_tile_in_every_storage_order() {
             // four orders (rotating with the layout), for the CI's 20 minutes on lavapipe.
             let orders = [[lc, lc, lc], [lf, lf, lf], [lc, lf, lf], [ls, lr, lc]];
             for (o, layouts) in orders.into_iter().enumerate() {
-                for (t, (ta, tb)) in trans_pairs().into_iter().enumerate() {
+                for (t, (ta, tb)) in trans_pairs().enumerate() {
                     if (t + o) % 2 == 1 {
                         continue;
                     }
