@@ -478,14 +478,13 @@ fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(lab, &variants(true), "lines128")
 }
 
-/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar) and `main_tile`
-/// (`Experimental`, tagged `tile`: 64 vec4 units by 32 lines per workgroup, each index's
-/// factors formed once per invocation).
+/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar) and `main_pre`
+/// (`Experimental`, tagged `pre`: the j index's factors formed once per j by a first dispatch).
 fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(
         lab,
         &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
-        "tile",
+        "pre",
     )
 }
 
@@ -1327,7 +1326,7 @@ fn cross_check(ctx: &Context) {
             check::<gemv::Gemv, f64>(&fields, "wide64", &case, &ops, got.view());
         }
     }
-    // The rank updates' `main_tile` at n = 1028 (4 tiles and one vec4 unit along each line).
+    // The rank updates. `main_pre` at n = 1028 (4 workgroups and one vec4 unit on each line).
     let nr = 1028;
     let case = Case::new(11, nr, nr).scalars(0.7, 0.0);
     let o = describe::timing::inputs::<ger::Ger, f32>(&case);
@@ -1336,7 +1335,7 @@ fn cross_check(ctx: &Context) {
         blas::sger(ctx, 0.7, &o.x, &o.y, &mut a).unwrap();
         a.into_dyn()
     });
-    check::<ger::Ger, f32>(&format!("sger,n={nr},C"), "tile", &case, &o, got.view());
+    check::<ger::Ger, f32>(&format!("sger,n={nr},C"), "pre", &case, &o, got.view());
     for uplo in [Uplo::Lower, Uplo::Upper] {
         let u = if uplo == Uplo::Lower { "L" } else { "U" };
         let case = Case::new(11, nr, nr)
@@ -1349,7 +1348,7 @@ fn cross_check(ctx: &Context) {
             a.into_dyn()
         });
         let fields = format!("ssyr,n={nr},{u}-C");
-        check::<syr::Syr, f32>(&fields, "tile", &case, &o, got.view());
+        check::<syr::Syr, f32>(&fields, "pre", &case, &o, got.view());
         let o = describe::timing::inputs::<syr2::Syr2, f32>(&case);
         let got = on_exp(Driver::RankUpdate, || {
             let mut a = o.a.clone();
@@ -1357,7 +1356,7 @@ fn cross_check(ctx: &Context) {
             a.into_dyn()
         });
         let fields = format!("ssyr2,n={nr},{u}-C");
-        check::<syr2::Syr2, f32>(&fields, "tile", &case, &o, got.view());
+        check::<syr2::Syr2, f32>(&fields, "pre", &case, &o, got.view());
     }
 }
 

@@ -51,9 +51,9 @@ pub enum Driver {
     /// and dtrmv on the same kernels in f64 (`Legacy`: those three on the tile engine).
     Matvec = 2,
     /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
-    /// `Experimental`: under the same conditions `main_tile`, tiles of 64 `vec4` units by 32
-    /// lines, 8 `vec4` of A per invocation, each index's factors formed once per invocation,
-    /// the same bits; `Scalar` and `Legacy`: the one-element kernel).
+    /// `Experimental`: under the same conditions `main_pre`, the `vec4` kernel with the j
+    /// index's exact factors alpha·y_j formed once per j by a first dispatch, the same bits;
+    /// `Scalar` and `Legacy`: the one-element kernel).
     RankUpdate = 3,
     /// strsv and dtrsv (`Auto` and `Experimental`, the default since
     /// `benches/results/2026-12-02-s8/q1`: `wgsl/level2/trsv_step.wgsl`, one workgroup solving

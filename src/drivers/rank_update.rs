@@ -15,10 +15,8 @@ use crate::layout::{self, MatOperand, Scalar, VecOperand};
 super::shader!(SHADER, RANK_UPDATE);
 
 const WG: u64 = super::registry::RANK_UPDATE.constant("WG") as u64;
-/// `main_tile`'s tile: `TJ` vec4 units along the unit stride by `TI·ROWS` lines.
-const TILE_UNITS: u64 = super::registry::RANK_UPDATE.constant("TJ") as u64;
-const TILE_LINES: u64 = (super::registry::RANK_UPDATE.constant("TI")
-    * super::registry::RANK_UPDATE.constant("ROWS")) as u64;
+/// `pre_factors`' workgroup (one invocation per j).
+const WG_PRE: u64 = super::registry::RANK_UPDATE.constant("WG_PRE") as u64;
 
 /// Which update (the shader's `UPLO` and `TWO`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,10 +50,28 @@ struct Params {
 /// Byte offset of alpha in the params, for a device scalar.
 const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 
-/// One dispatch of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
-/// `y` `a.cols`). `x` and `y` may be the same operand (`ssyr`). A device alpha is read into the
-/// params, where the shader tests it: alpha = 0 leaves `A` untouched, as a host alpha = 0 does
-/// (the caller's quick return).
+/// The scratch of `main_pre`'s factors for updates of at most `cols` columns (from
+/// [`factor_scratch`]), kept by the caller while the dispatches run.
+pub(crate) type Factors = Option<crate::pool::Buf>;
+
+/// The scratch of `main_pre` (lab `Experimental`) for a call on at most `cols` columns: `None`
+/// where the lab does not select it or the pairs would pass one storage binding.
+pub(crate) fn factor_scratch(ctx: &Context, update: Variant, cols: usize) -> Factors {
+    let pairs = match update {
+        Variant::Symmetric2(_) => 2 * cols.next_multiple_of(4) as u64,
+        _ => cols as u64,
+    };
+    let bytes = 8 * pairs;
+    (crate::lab::get(crate::lab::Driver::RankUpdate) == crate::lab::Variant::Experimental
+        && bytes <= ctx.max_binding())
+    .then(|| ctx.scratch(bytes))
+}
+
+/// The dispatches of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
+/// `y` `a.cols`): one, or two on `main_pre` (its factors first, into `factors`). `x` and `y`
+/// may be the same operand (`ssyr`). A device alpha is read into the params, where the shader
+/// tests it: alpha = 0 leaves `A` untouched, as a host alpha = 0 does (the caller's quick
+/// return).
 pub(crate) fn dispatch<'a>(
     ctx: &Context,
     update: Variant,
@@ -63,7 +79,8 @@ pub(crate) fn dispatch<'a>(
     x: &'a VecOperand,
     y: &'a VecOperand,
     a: &'a MatOperand,
-) -> Dispatch<'a> {
+    factors: &'a Factors,
+) -> Vec<Dispatch<'a>> {
     let params = Params {
         m: a.rows as u32,
         n: a.cols as u32,
@@ -86,7 +103,8 @@ pub(crate) fn dispatch<'a>(
     let c = [("UPLO", super::uplo(uplo)), ("TWO", two as u32 as f64)];
     // `main_vec4`: vec4 units along the unit stride, where it is contiguous with a length that
     // is a multiple of 4 and aligned (the default; lab switches `Scalar` and `Legacy` force the
-    // one-element kernel, `Experimental` the tiles of `main_tile` under the same conditions).
+    // one-element kernel, `Experimental` `main_pre` under the same conditions, after its
+    // factors' dispatch where the caller gave it their scratch).
     let ifast = params.ifast != 0;
     let (unit, other, len) = if ifast {
         (a.rs, a.cs, a.rows)
@@ -105,21 +123,27 @@ pub(crate) fn dispatch<'a>(
         && a.offset.is_multiple_of(4)
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
-        if variant == crate::lab::Variant::Experimental {
-            let lines = if ifast { a.cols } else { a.rows } as u64;
-            let tiles = (len as u64 / 4).div_ceil(TILE_UNITS) * lines.div_ceil(TILE_LINES);
-            let ct = [c[0], c[1], ("IFAST", params.ifast as f64)];
-            let d = Dispatch::new(&SHADER, "main_tile", &params, &[], ctx.grid(tiles))
-                .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
-                .constants(&ct);
-            return alpha.apply(d, ALPHA);
-        }
         let units = a.rows as u64 * a.cols as u64 / 4;
         let groups = ctx.grid(units.div_ceil(WG));
+        if let Some(f) = factors
+            .as_ref()
+            .filter(|_| variant == crate::lab::Variant::Experimental)
+        {
+            let ct = [c[0], c[1], ("IFAST", params.ifast as f64)];
+            let pre = Dispatch::new(&SHADER, "pre_factors", &params, &[], {
+                ctx.grid((a.cols as u64).div_ceil(WG_PRE))
+            })
+            .bindings(&[(2, &x.buffer), (3, &y.buffer), (5, f)])
+            .constants(&c);
+            let main = Dispatch::new(&SHADER, "main_pre", &params, &[], groups)
+                .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer), (6, f)])
+                .constants(&ct);
+            return vec![alpha.apply(pre, ALPHA), alpha.apply(main, ALPHA)];
+        }
         let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
             .constants(&c);
-        return alpha.apply(d, ALPHA);
+        return vec![alpha.apply(d, ALPHA)];
     }
     let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
     let d = Dispatch::new(
@@ -130,7 +154,7 @@ pub(crate) fn dispatch<'a>(
         groups,
     )
     .constants(&c);
-    alpha.apply(d, ALPHA)
+    vec![alpha.apply(d, ALPHA)]
 }
 
 /// One dispatch of a symmetric rank update past one storage binding: windows of `A` and of the
@@ -211,14 +235,16 @@ pub(crate) fn symmetric_parts(
     out
 }
 
-/// The dispatches of `parts` (from [`symmetric_parts`]), in order.
+/// The dispatches of `parts` (from [`symmetric_parts`]), in order (`factors`: as for
+/// [`dispatch`], for the call's n columns).
 pub(crate) fn part_dispatches<'a>(
     ctx: &Context,
     alpha: Scalar<'a>,
     parts: &'a [Part],
+    factors: &'a Factors,
 ) -> Vec<Dispatch<'a>> {
     parts
         .iter()
-        .map(|p| dispatch(ctx, p.update, alpha, &p.x, &p.y, &p.a))
+        .flat_map(|p| dispatch(ctx, p.update, alpha, &p.x, &p.y, &p.a, factors))
         .collect()
 }

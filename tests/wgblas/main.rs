@@ -34,7 +34,7 @@ mod kern12_level2;
 mod kern_special;
 mod oracle_l2;
 mod perf_chain;
-mod rank_tile;
+mod rank_pre;
 pub mod resident;
 mod resident_forms;
 mod special_values;

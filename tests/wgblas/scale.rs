@@ -443,9 +443,9 @@ fn chunked_ssyr_and_ssyr2_square_blocks() {
 }
 
 #[test]
-fn chunked_rank_updates_on_the_tile_kernel() {
+fn chunked_rank_updates_on_main_pre() {
     // As `chunked_sger_blocks` (300×200) and `chunked_ssyr_and_ssyr2_square_blocks`, the
-    // blocks on the tile kernel where their unit stride allows it (lab `Experimental`).
+    // blocks on `main_pre` where their unit stride allows it (lab `Experimental`).
     let (cx, rev, unit) = (small(), VLayout::Reversed, VLayout::Unit);
     crate::bandwidth::with_variant(Driver::RankUpdate, Variant::Experimental, || {
         for (k, la) in LAYOUTS.into_iter().enumerate() {

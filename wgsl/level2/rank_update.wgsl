@@ -211,27 +211,48 @@ fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
     return T(s.x);
 }
 
-// `main_tile` (lab `Experimental`): the same update on tiles of A, each workgroup one tile of
-// TJ vec4 units along A's unit stride (the fast index) by TI·ROWS lines (the slow index), each
-// invocation one vec4 unit of the tile's width on ROWS of its lines (TI lines apart: TJ
-// neighbouring invocations load 16·TJ contiguous bytes of one line). Under the same host conditions
-// as `main_vec4`. The factors of each index are formed once per invocation, not once per
-// element: for the index of x (i), x_i split into its 12-bit halves (and y_i, TWO); for the
-// index of y (j), t = alpha·y_j as Dekker's exact pair with t's leading part split (and
-// alpha·x_j, TWO); each element then needs only the product's partial products, the TwoSum and
-// the rounding, in exactly the order of `scaled_product` and `update_one` (the same bits as
-// `main_vec4` and `main`). The tile's ROWS vec4 of A are all loaded before the first is stored
-// (ROWS loads in flight). A tile wholly outside the triangle (UPLO) exits before any load;
-// inside a tile that crosses the diagonal, a unit wholly outside is not touched and a unit
-// crossing it stores its elements outside back unchanged, as in `main_vec4`. No integer
-// division but one per invocation (the tile's place in the grid).
-const TJ: u32 = 64u;
-const TI: u32 = 4u;
-const ROWS: u32 = 8u;
+// `main_pre` (lab `Experimental`): the update of `main_vec4`, under the same host conditions,
+// with the factors of each index formed once, not once per element. The j index's factor is
+// Dekker's exact pair t = alpha·y_j (and alpha·x_j, TWO): a first dispatch, `pre_factors`,
+// writes it once per j into a scratch buffer (n pairs, and n more from `pre_half()` for TWO),
+// where `main_vec4` forms it again for every element of column j. The i index's factor is x_i
+// split into its 12-bit halves (and y_i, TWO): once per invocation where i is A's slow index
+// (C order: the unit lies on one row). Each element then needs only the product's partial
+// products, the TwoSum and the rounding, in exactly the order of `scaled_product` and
+// `update_one`: the same bits as `main_vec4` and `main`. The walk over A is `main_vec4`'s (one
+// vec4 unit per invocation, neighbouring invocations on neighbouring memory). A unit wholly
+// outside the triangle (UPLO) is not touched; one crossing the diagonal stores its elements
+// outside back unchanged.
+@group(0) @binding(5) var<storage, read_write> fw: array<vec2<f32>>;
+@group(0) @binding(6) var<storage, read> fr: array<vec4<f32>>;
 
-// Whether the fast (unit-stride) index of A is i (F order: 1) or j (C order: 0); `main_tile`
+// Whether the fast (unit-stride) index of A is i (F order: 1) or j (C order: 0); `main_pre`
 // only (the other kernels read P.ifast).
 override IFAST: bool = false;
+
+// `pre_factors`' workgroup: one invocation per j.
+const WG_PRE: u32 = 64u;
+
+// Where the pairs of alpha·x_j start in the scratch (TWO): n rounded up to a multiple of 4, so
+// that the pairs of 4 neighbouring j (a `main_pre` unit in C order) lie in two vec4 of `fr`.
+fn pre_half() -> u32 {
+    return (P.n + 3u) & ~3u;
+}
+
+@compute @workgroup_size(WG_PRE)
+fn pre_factors(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
+    let j = linear_group(wid, nwg) * WG_PRE + lid;
+    if (j >= P.n) {
+        return;
+    }
+    let alpha = f32(P.alpha);
+    fw[j] = two_prod(alpha, f32(y[vidx(P.offy, j, P.incy)]));
+    if (TWO) {
+        fw[pre_half() + j] = two_prod(alpha, f32(x[vidx(P.offx, j, P.incx)]));
+    }
+}
 
 // One index's factors for an exact product u·(alpha·v) (see `prod`): where the index is the
 // left factor u's (x_i), v = u and (h, l) = split(u), t unused (0); where it is v's (y_j),
@@ -248,8 +269,8 @@ fn left_factor(u: f32) -> Factor {
     return Factor(u, s.x, s.y, 0.0);
 }
 
-fn right_factor(alpha: f32, v: f32) -> Factor {
-    let t = two_prod(alpha, v);
+// The right factor from its pair t = two_prod(alpha, v) (written by `pre_factors`).
+fn right_factor(t: vec2<f32>) -> Factor {
     let s = split(t.x);
     return Factor(t.x, s.x, s.y, t.y);
 }
@@ -262,43 +283,40 @@ fn prod(u: Factor, w: Factor) -> vec2<f32> {
     return vec2<f32>(p, e + u.v * w.t);
 }
 
-// An index's factors in both products: `a` for x·(alpha·y)ᵀ, `b` for y·(alpha·x)ᵀ (TWO). `xv`
-// and `yv` are x's and y's elements at the index; `left`: the index is i (the left factors).
+// An index's factors in both products: `a` for x·(alpha·y)ᵀ, `b` for y·(alpha·x)ᵀ (TWO).
 struct Factors {
     a: Factor,
     b: Factor,
 }
 
-fn factors(left: bool, alpha: f32, xv: f32, yv: f32) -> Factors {
+// The i index's factors: x_i and y_i (TWO) split.
+fn i_factors(i: u32) -> Factors {
     var f: Factors;
-    if (left) {
-        f.a = left_factor(xv);
-        if (TWO) {
-            f.b = left_factor(yv);
-        }
-    } else {
-        f.a = right_factor(alpha, yv);
-        if (TWO) {
-            f.b = right_factor(alpha, xv);
-        }
+    f.a = left_factor(f32(x[vidx(P.offx, i, P.incx)]));
+    if (TWO) {
+        f.b = left_factor(f32(y[vidx(P.offy, i, P.incy)]));
     }
     return f;
 }
 
-// x's and y's elements at index k (y's only where the index is j and not TWO, x's only where
-// it is i and not TWO; the other 0).
-fn vec_pair(left: bool, k: u32) -> vec2<f32> {
-    var r = vec2<f32>(0.0);
-    if (TWO || left) {
-        r.x = f32(x[vidx(P.offx, k, P.incx)]);
-    }
-    if (TWO || !left) {
-        r.y = f32(y[vidx(P.offy, k, P.incy)]);
-    }
-    return r;
+// The pair `which` (0: alpha·y_j, 1: alpha·x_j) of index j, from `pre_factors`' scratch.
+fn pre_pair(which: u32, j: u32) -> vec2<f32> {
+    let k = which * pre_half() + j;
+    let v = fr[k / 2u];
+    return select(v.xy, v.zw, (k & 1u) == 1u);
 }
 
-fn tile_update(aij: T, fi: Factors, fj: Factors) -> T {
+// The j index's factors.
+fn j_factors(j: u32) -> Factors {
+    var f: Factors;
+    f.a = right_factor(pre_pair(0u, j));
+    if (TWO) {
+        f.b = right_factor(pre_pair(1u, j));
+    }
+    return f;
+}
+
+fn pre_update(aij: T, fi: Factors, fj: Factors) -> T {
     let p1 = prod(fi.a, fj.a);
     var p2 = vec2<f32>(0.0);
     if (TWO) {
@@ -307,88 +325,43 @@ fn tile_update(aij: T, fi: Factors, fj: Factors) -> T {
     return update_one(aij, p1, p2);
 }
 
-@compute @workgroup_size(TJ * TI)
-fn main_tile(@builtin(workgroup_id) wid: vec3<u32>,
-             @builtin(num_workgroups) nwg: vec3<u32>,
-             @builtin(local_invocation_index) lid: u32) {
-    let flen = select(P.n, P.m, IFAST);
-    let slen = select(P.m, P.n, IFAST);
-    let per_line = flen / 4u;
-    let tiles_f = (per_line + TJ - 1u) / TJ;
-    let g = linear_group(wid, nwg);
+@compute @workgroup_size(WG)
+fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg) * WG + lid;
+    let per_line = select(P.n, P.m, IFAST) / 4u;
     // alpha = 0 (a device alpha; tested on its bits) leaves A untouched.
-    if (g >= tiles_f * ((slen + TI * ROWS - 1u) / (TI * ROWS)) || f32_is_zero(P.alpha)) {
+    if (g >= per_line * select(P.m, P.n, IFAST) || f32_is_zero(P.alpha)) {
         return;
     }
-    let tile_s = g / tiles_f;
-    let f0 = 4u * TJ * (g - tile_s * tiles_f);
-    let s0 = tile_s * TI * ROWS;
-    // The tile's index ranges (unclipped): wholly outside the triangle, no load; wholly
-    // inside, no test per element.
-    var masked = false;
-    if (UPLO != UPLO_NONE) {
-        let fr = vec2<u32>(f0, f0 + 4u * TJ - 1u);
-        let sr = vec2<u32>(s0, s0 + TI * ROWS - 1u);
-        let ir = select(sr, fr, IFAST);
-        let jr = select(fr, sr, IFAST);
-        if ((UPLO == UPLO_LOWER && ir.y < jr.x) || (UPLO == UPLO_UPPER && ir.x > jr.y)) {
-            return;
-        }
-        masked = (UPLO == UPLO_LOWER && ir.x < jr.y) || (UPLO == UPLO_UPPER && ir.y > jr.x);
-    }
-    let lf = lid % TJ;
-    let ls = lid / TJ;
-    let unit = f0 / 4u + lf;
-    if (unit >= per_line) {
+    let line = g / per_line;
+    let e = 4u * (g - line * per_line);
+    let u = unit_at(line, e, IFAST);
+    // Wholly outside the triangle: not touched.
+    if (unit_outside(u)) {
         return;
     }
-    let e = 4u * unit;
-    let alpha = f32(P.alpha);
-    // The fast index's factors (i where IFAST), once per invocation.
-    var ff: array<Factors, 4>;
+    let k = u32(i32(P.offa) + i32(u.x) * P.rsa + i32(u.y) * P.csa) / 4u;
+    let v = av[k];
+    // The line's factors, once per invocation.
+    var fl: Factors;
+    if (IFAST) {
+        fl = j_factors(line);
+    } else {
+        fl = i_factors(line);
+    }
+    var r = v;
     for (var q = 0u; q < 4u; q = q + 1u) {
-        let v = vec_pair(IFAST, e + q);
-        ff[q] = factors(IFAST, alpha, v.x, v.y);
-    }
-    let other = select(P.rsa, P.csa, IFAST);
-    let base = i32(P.offa) + i32(e);
-    // Phase 1: the lines' vec4 of A and their x, y elements, every load before any store.
-    var av_r: array<vec4<T>, ROWS>;
-    var xy: array<vec2<f32>, ROWS>;
-    var live: array<bool, ROWS>;
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-        let s = s0 + ls + TI * r;
-        var ok = s < slen;
-        if (ok && masked) {
-            let u = select(vec4<u32>(s, e, 0u, 1u), vec4<u32>(e, s, 1u, 0u), IFAST);
-            ok = !unit_outside(u);
-        }
-        live[r] = ok;
-        if (ok) {
-            av_r[r] = av[u32(base + i32(s) * other) / 4u];
-            xy[r] = vec_pair(!IFAST, s);
-        }
-    }
-    // Phase 2: each line's factors (once per line), its 4 elements, the store.
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-        if (!live[r]) {
-            continue;
-        }
-        let s = s0 + ls + TI * r;
-        let fs = factors(!IFAST, alpha, xy[r].x, xy[r].y);
-        let v = av_r[r];
-        var res = v;
-        for (var q = 0u; q < 4u; q = q + 1u) {
-            let i = select(s, e + q, IFAST);
-            let j = select(e + q, s, IFAST);
-            if (!masked || in_triangle(i, j)) {
-                if (IFAST) {
-                    res[q] = tile_update(v[q], ff[q], fs);
-                } else {
-                    res[q] = tile_update(v[q], fs, ff[q]);
-                }
+        let i = select(line, e + q, IFAST);
+        let j = select(e + q, line, IFAST);
+        if (in_triangle(i, j)) {
+            if (IFAST) {
+                r[q] = pre_update(v[q], i_factors(i), fl);
+            } else {
+                r[q] = pre_update(v[q], fl, j_factors(j));
             }
         }
-        av[u32(base + i32(s) * other) / 4u] = res;
     }
+    av[k] = r;
 }

@@ -35,6 +35,8 @@ use crate::Context;
 pub(super) struct Keep<'k> {
     /// f32 rank updates past one binding (`rank_update::symmetric_parts`).
     rank: OnceCell<Vec<rank_update::Part>>,
+    /// f32 rank updates on `main_pre` (lab): the scratch of the j index's factors.
+    factors: OnceCell<rank_update::Factors>,
     /// ger past one binding: the blocks of `A` with their parts of `x` and `y`.
     updates: OnceCell<Vec<(VecOperand, VecOperand, MatOperand)>>,
     /// f32 matrix-vector blocks past one binding.
@@ -347,10 +349,11 @@ fn symmetric_update<'k>(
         .keep
         .rank
         .get_or_init(|| rank_update::symmetric_parts(ctx, update, x, y, a));
+    let factors = (c.keep.factors).get_or_init(|| rank_update::factor_scratch(ctx, update, a.cols));
     if parts.is_empty() {
-        vec![rank_update::dispatch(ctx, update, c.alpha, x, y, a)]
+        rank_update::dispatch(ctx, update, c.alpha, x, y, a, factors)
     } else {
-        rank_update::part_dispatches(ctx, c.alpha, parts)
+        rank_update::part_dispatches(ctx, c.alpha, parts, factors)
     }
 }
 

@@ -1,9 +1,8 @@
-//! The rank updates' tile kernel (`main_tile` in `wgsl/level2/rank_update.wgsl`, lab
-//! `Experimental` on [`Driver::RankUpdate`]; tiles of 256 elements along A's unit stride by 32
-//! lines): against OpenBLAS with the routines' DESIGN.md §2 metric at sizes with several tiles
-//! and partial edge tiles, bit for bit against the `vec4` kernel (the default: both round the
-//! exact sum once), under device alphas as under host ones, and on a grid past 65,535
-//! workgroups. Its special values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact
+//! The rank updates' kernel with factors formed once per index (`pre_factors` then `main_pre`
+//! in `wgsl/level2/rank_update.wgsl`, lab `Experimental` on [`Driver::RankUpdate`]): against
+//! OpenBLAS with the routines' DESIGN.md §2 metric at sizes of several workgroups with partial
+//! ones, bit for bit against the `vec4` kernel (the default: both round the exact sum once),
+//! under device alphas as under host ones, and on a grid past 65,535 workgroups. Its special values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact
 //! rounding in `kern12_level2.rs`, its blocks past one binding in `scale.rs`.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -18,12 +17,13 @@ use wgblas::{blas, GpuScalar, Uplo};
 use crate::bandwidth::{lab_defaults, rank_cases, with_variant};
 use crate::common::*;
 
-/// sger at shapes of several tiles with partial edge tiles (both ways, every layout: C, F,
-/// strided, rows reversed), one line, one vec4 unit per line; ssyr and ssyr2 at n = 4 (one
-/// partial tile), 64, 260 (a last tile of one unit) and 292, both triangles, C, F and rows
-/// reversed (a negative line stride): against OpenBLAS (`metrics::spec` through `check_on`).
+/// sger at shapes of several workgroups with a partial last one (both ways, every layout: C,
+/// F, strided, rows reversed), one line, one vec4 unit per line; ssyr and ssyr2 at n = 4, 64,
+/// 260 and 292 (the rank-2 scratch's second half past a rounded n), both triangles, C, F and
+/// rows reversed (a negative line stride): against OpenBLAS (`metrics::spec` through
+/// `check_on`).
 #[test]
-fn rank_tile_against_openblas() {
+fn rank_pre_against_openblas() {
     let shapes = [(300, 264), (264, 300), (37, 516), (1, 1028), (70, 4)];
     let extra = (-0.7, Layout::Reversed, VLayout::Step2, VLayout::Reversed);
     let layouts = [Layout::C, Layout::F, Layout::Reversed];
@@ -58,10 +58,10 @@ fn each_layout(a0: &Array2<f32>, update: impl Fn(ArrayViewMut2<f32>)) -> Vec<Arr
 }
 
 /// sger (300×264), ssyr and ssyr2 (n = 292, both triangles) in C order, F order and rows
-/// reversed: the tile kernel gives the `vec4` kernel's bits, and leaves the other triangle's
+/// reversed: `main_pre` gives the `vec4` kernel's bits, and leaves the other triangle's
 /// (finite) values as they were.
 #[test]
-fn rank_tile_bits_equal_vec4() {
+fn rank_pre_bits_equal_vec4() {
     let _lab = lab_defaults();
     let mut rng = StdRng::seed_from_u64(41);
     let (m, n) = (300, 264);
@@ -77,7 +77,10 @@ fn rank_tile_bits_equal_vec4() {
     };
     let (old, new) = (ger(Variant::Auto), ger(Variant::Experimental));
     for (k, (o, t)) in old.iter().zip(&new).enumerate() {
-        assert!(bits_equal(o, t), "sger layout {k}: tile differs from vec4");
+        assert!(
+            bits_equal(o, t),
+            "sger layout {k}: main_pre differs from vec4"
+        );
     }
     let n = 292;
     let (x, y) = (rand_vec(&mut rng, n), rand_vec(&mut rng, n));
@@ -95,7 +98,10 @@ fn rank_tile_bits_equal_vec4() {
         let (old, new) = (syr(Variant::Auto), syr(Variant::Experimental));
         for (name, (o, t)) in ["ssyr", "ssyr2"].iter().zip(old.iter().zip(&new)) {
             for (k, (o, t)) in o.iter().zip(t).enumerate() {
-                assert!(bits_equal(o, t), "{name} {uplo:?} layout {k}: tile differs");
+                assert!(
+                    bits_equal(o, t),
+                    "{name} {uplo:?} layout {k}: main_pre differs"
+                );
                 let kept = t
                     .indexed_iter()
                     .all(|((i, j), v)| inside(i, j) || v.to_bits() == s0[(i, j)].to_bits());
@@ -129,11 +135,11 @@ fn both_orders(a: &Array2<f32>, update: impl Fn(ArrayViewMut2<f32>)) -> [Array2<
     [c, f]
 }
 
-/// sger (8×12), ssyr and ssyr2 (n = 12, both triangles) in C and F order on the tile kernel
+/// sger (8×12), ssyr and ssyr2 (n = 12, both triangles) in C and F order on `main_pre`
 /// with a device alpha of 2, -0.7, NaN, Inf and 0 (x holding NaN and Inf there: A's bits
 /// unchanged): the bits of the same call with a host alpha.
 #[test]
-fn rank_tile_device_alpha_as_host() {
+fn rank_pre_device_alpha_as_host() {
     let (m, n) = (8, 12);
     let mut rng = StdRng::seed_from_u64(43);
     let (x0, y, xs0) = (
@@ -175,12 +181,12 @@ fn rank_tile_device_alpha_as_host() {
     });
 }
 
-/// sger on a 4 × 2,097,184 F-order A (one vec4 unit per column: 65,537 tiles of 32 columns, a
-/// grid of two rows of workgroups, one past the tiles): every element, the last column's
-/// included, is 2·y_j exactly.
+/// sger on a 4 × 4,194,368 F-order A (one vec4 unit per column; `pre_factors` on 65,537
+/// workgroups of 64 columns, a grid of two rows of workgroups, one past the columns): every
+/// element, the last column's included, is 2·y_j exactly.
 #[test]
-fn rank_tile_grid_past_65535_workgroups() {
-    let n = 32 * 65_537;
+fn rank_pre_grid_past_65535_workgroups() {
+    let n = 64 * 65_537;
     let y = Array1::from_shape_fn(n, |j| (j % 1000) as f32);
     let mut a = Array2::<f32>::zeros((4, n).f());
     with_variant(Driver::RankUpdate, Variant::Experimental, || {
