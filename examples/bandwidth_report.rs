@@ -478,14 +478,19 @@ fn symv_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     l2_variants(lab, &variants(true), "lines128")
 }
 
-/// The rank updates' kernels: `main_vec4` (auto), `main` (scalar) and `main_pre`
-/// (`Experimental`, tagged `pre`: the j index's factors formed once per j by a first dispatch).
+/// The rank updates' kernels: `main_pre` (auto), `main_vec4` (`Legacy`, tagged `vec4`: the
+/// default before session 12, which forms the j index's factors for every element), `main`
+/// (scalar) and `main_pre` with two units per invocation (`Experimental`, tagged `pair`).
 fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
-    l2_variants(
+    let mut v = l2_variants(
         lab,
         &[(Variant::Auto, "auto"), (Variant::Scalar, "scalar")],
-        "pre",
-    )
+        "pair",
+    );
+    if lab != Lab2::Off {
+        v.insert(1, (Variant::Legacy, "vec4"));
+    }
+    v
 }
 
 /// Set the rank updates' switch for a [`rank_variants`] item.
@@ -1335,7 +1340,7 @@ fn cross_check(ctx: &Context) {
         blas::sger(ctx, 0.7, &o.x, &o.y, &mut a).unwrap();
         a.into_dyn()
     });
-    check::<ger::Ger, f32>(&format!("sger,n={nr},C"), "pre", &case, &o, got.view());
+    check::<ger::Ger, f32>(&format!("sger,n={nr},C"), "pair", &case, &o, got.view());
     for uplo in [Uplo::Lower, Uplo::Upper] {
         let u = if uplo == Uplo::Lower { "L" } else { "U" };
         let case = Case::new(11, nr, nr)
@@ -1348,7 +1353,7 @@ fn cross_check(ctx: &Context) {
             a.into_dyn()
         });
         let fields = format!("ssyr,n={nr},{u}-C");
-        check::<syr::Syr, f32>(&fields, "pre", &case, &o, got.view());
+        check::<syr::Syr, f32>(&fields, "pair", &case, &o, got.view());
         let o = describe::timing::inputs::<syr2::Syr2, f32>(&case);
         let got = on_exp(Driver::RankUpdate, || {
             let mut a = o.a.clone();
@@ -1356,7 +1361,7 @@ fn cross_check(ctx: &Context) {
             a.into_dyn()
         });
         let fields = format!("ssyr2,n={nr},{u}-C");
-        check::<syr2::Syr2, f32>(&fields, "pre", &case, &o, got.view());
+        check::<syr2::Syr2, f32>(&fields, "pair", &case, &o, got.view());
     }
 }
 

@@ -50,10 +50,12 @@ pub enum Driver {
     /// sgemv, ssymv and strmv, and (where their operands fit one storage binding) dgemv, dsymv
     /// and dtrmv on the same kernels in f64 (`Legacy`: those three on the tile engine).
     Matvec = 2,
-    /// sger, ssyr and ssyr2 (`Auto`: the `vec4` kernel where the unit stride allows it;
-    /// `Experimental`: under the same conditions `main_pre`, the `vec4` kernel with the j
-    /// index's exact factors alpha·y_j formed once per j by a first dispatch, the same bits;
-    /// `Scalar` and `Legacy`: the one-element kernel).
+    /// sger, ssyr and ssyr2 (`Auto`: where the unit stride allows vec4 units, `main_pre`, the
+    /// `vec4` kernel with the j index's exact factors alpha·y_j formed once per j by a first
+    /// dispatch, the default since `benches/results/2026-12-03-s12/q1`; `Experimental`: the
+    /// same with two units per invocation; `Legacy`: `main_vec4`, the default before, which
+    /// forms the factors for every element; `Scalar`: the one-element kernel; all the same
+    /// bits).
     RankUpdate = 3,
     /// strsv and dtrsv (`Auto` and `Experimental`, the default since
     /// `benches/results/2026-12-02-s8/q1`: `wgsl/level2/trsv_step.wgsl`, one workgroup solving

@@ -2,7 +2,9 @@
 //! `A ← A + alpha·x·yᵀ` (`sger`, and `ssyr` with `y = x`) or
 //! `A ← A + alpha·x·yᵀ + alpha·y·xᵀ` (`ssyr2`), on all of `A` or on one triangle only.
 //!
-//! One invocation per element of `A`; the invocation index walks `A` along its smaller stride,
+//! One invocation per element of `A` (or, on the default `main_pre`, per vec4 unit of `A`
+//! after one dispatch that forms the j index's exact factors); the invocation index walks `A`
+//! along its smaller stride,
 //! so C order, F order and transposed views are all coalesced without a copy (the OpenBLAS
 //! rule "a row-major matrix is a column-major one transposed" becomes a choice of the fast
 //! index). Variants are the shader's `UPLO` and `TWO` overrides.
@@ -54,16 +56,20 @@ const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 /// [`factor_scratch`]), kept by the caller while the dispatches run.
 pub(crate) type Factors = Option<crate::pool::Buf>;
 
-/// The scratch of `main_pre` (lab `Experimental`) for a call on at most `cols` columns: `None`
-/// where the lab does not select it or the pairs would pass one storage binding.
+/// The scratch of `main_pre` (the default) for a call on at most `cols` columns: `None` where
+/// the lab selects another kernel (`Scalar`, `Legacy`) or the pairs would pass one storage
+/// binding (then `main_vec4`).
 pub(crate) fn factor_scratch(ctx: &Context, update: Variant, cols: usize) -> Factors {
     let pairs = match update {
         Variant::Symmetric2(_) => 2 * cols.next_multiple_of(4) as u64,
         _ => cols as u64,
     };
     let bytes = 8 * pairs;
-    (crate::lab::get(crate::lab::Driver::RankUpdate) == crate::lab::Variant::Experimental
-        && bytes <= ctx.max_binding())
+    let lab = crate::lab::get(crate::lab::Driver::RankUpdate);
+    (!matches!(
+        lab,
+        crate::lab::Variant::Scalar | crate::lab::Variant::Legacy
+    ) && bytes <= ctx.max_binding())
     .then(|| ctx.scratch(bytes))
 }
 
@@ -101,45 +107,50 @@ pub(crate) fn dispatch<'a>(
         Variant::Symmetric2(u) => (Some(u), true),
     };
     let c = [("UPLO", super::uplo(uplo)), ("TWO", two as u32 as f64)];
-    // `main_vec4`: vec4 units along the unit stride, where it is contiguous with a length that
-    // is a multiple of 4 and aligned (the default; lab switches `Scalar` and `Legacy` force the
-    // one-element kernel, `Experimental` `main_pre` under the same conditions, after its
-    // factors' dispatch where the caller gave it their scratch).
+    // `main_pre` (the default) or `main_vec4` (lab `Legacy`, or where the caller has no
+    // factor scratch): vec4 units along the unit stride, where it is contiguous with a length
+    // that is a multiple of 4 and aligned; else the one-element kernel (also lab `Scalar`).
+    // `main_pre` takes two units per invocation under lab `Experimental`.
     let ifast = params.ifast != 0;
     let (unit, other, len) = if ifast {
         (a.rs, a.cs, a.rows)
     } else {
         (a.cs, a.rs, a.cols)
     };
-    // On the H200 (2026-12-01, `benches/results/2026-12-01-probe-host/p6-bandwidth-lab-l2.log`,
-    // n = 16384, device copy 4.08 TB/s beside it) it read sger 2397 GB/s against 2072 for the
-    // one-element kernel, ssyr 2019 against 1318 and ssyr2 1453 against 1173.
+    // On the H200, n = 16384, device copy beside it: `main_vec4` read sger 2397 GB/s against
+    // 2072 for the one-element kernel, ssyr 2019 against 1318 and ssyr2 1453 against 1173
+    // (2026-12-01, `benches/results/2026-12-01-probe-host/p6-bandwidth-lab-l2.log`); `main_pre`
+    // sger 2845 against 2395, ssyr 2399–2410 against 2032–2051 and ssyr2 1705–1718 against
+    // 1457–1463 (2026-12-03, `benches/results/2026-12-03-s12/q1/l2x.log`).
     let variant = crate::lab::get(crate::lab::Driver::RankUpdate);
-    if !matches!(
-        variant,
-        crate::lab::Variant::Scalar | crate::lab::Variant::Legacy
-    ) && unit == 1
+    if variant != crate::lab::Variant::Scalar
+        && unit == 1
         && len.is_multiple_of(4)
         && a.offset.is_multiple_of(4)
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
         let units = a.rows as u64 * a.cols as u64 / 4;
-        let groups = ctx.grid(units.div_ceil(WG));
-        if let Some(f) = factors
-            .as_ref()
-            .filter(|_| variant == crate::lab::Variant::Experimental)
-        {
-            let ct = [c[0], c[1], ("IFAST", params.ifast as f64)];
+        if let Some(f) = factors.as_ref() {
+            let pair = variant == crate::lab::Variant::Experimental;
+            let ct = [
+                c[0],
+                c[1],
+                ("IFAST", params.ifast as f64),
+                ("PAIR", pair as u32 as f64),
+            ];
             let pre = Dispatch::new(&SHADER, "pre_factors", &params, &[], {
                 ctx.grid((a.cols as u64).div_ceil(WG_PRE))
             })
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (5, f)])
             .constants(&c);
+            let per = if pair { 2 } else { 1 };
+            let groups = ctx.grid(units.div_ceil(per).div_ceil(WG));
             let main = Dispatch::new(&SHADER, "main_pre", &params, &[], groups)
                 .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer), (6, f)])
                 .constants(&ct);
             return vec![alpha.apply(pre, ALPHA), alpha.apply(main, ALPHA)];
         }
+        let groups = ctx.grid(units.div_ceil(WG));
         let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
             .constants(&c);

@@ -144,12 +144,17 @@ pub const GEMV_WIDE: Kernel = Kernel {
 };
 
 /// Rank updates (`drivers/rank_update.rs`): `UPLO` none (`sger`) or a triangle (`ssyr`,
-/// `ssyr2`), `TWO` for the rank-2 update, `IFAST` (`main_pre`'s fast index: i or j).
+/// `ssyr2`), `TWO` for the rank-2 update, `IFAST` (`main_pre`'s fast index: i or j), `PAIR` (`main_pre`: two units per invocation).
 pub const RANK_UPDATE: Kernel = Kernel {
     path: "level2/rank_update.wgsl",
     source: include_str!("../../wgsl/level2/rank_update.wgsl"),
     entries: &["main", "main_vec4", "pre_factors", "main_pre"],
-    overrides: &[("UPLO", UPLO), ("TWO", BOOL), ("IFAST", BOOL)],
+    overrides: &[
+        ("UPLO", UPLO),
+        ("TWO", BOOL),
+        ("IFAST", BOOL),
+        ("PAIR", BOOL),
+    ],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,
 };

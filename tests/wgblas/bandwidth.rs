@@ -552,7 +552,12 @@ fn reductions_zero_vectors_and_mixed_ranges() {
 fn rank_updates_vec4_and_scalar_against_openblas() {
     let shapes = [(4, 4), (8, 12), (64, 36), (128, 5), (5, 128), (1, 8)];
     let extra = (0.7, Layout::F, VLayout::Step2, VLayout::Reversed);
-    for v in [Variant::Auto, Variant::Scalar, Variant::Experimental] {
+    for v in [
+        Variant::Auto,
+        Variant::Legacy,
+        Variant::Scalar,
+        Variant::Experimental,
+    ] {
         with_variant(Driver::RankUpdate, v, || {
             rank_cases(&shapes, extra, &[4, 8, 12, 64, 68], &[Layout::C, Layout::F])
         });

@@ -378,6 +378,7 @@ fn kern12_rank_updates_exact_sum_rounded_once() {
     ];
     let kernels = [
         (Driver::RankUpdate, Variant::Auto),
+        (Driver::RankUpdate, Variant::Legacy),
         (Driver::RankUpdate, Variant::Scalar),
         (Driver::RankUpdate, Variant::Experimental),
     ];

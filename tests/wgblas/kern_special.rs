@@ -140,9 +140,10 @@ fn update_model(
 #[test]
 fn rank_updates_every_alpha_no_zero_skip() {
     let kernels = [
-        (Variant::Auto, "vec4"),
+        (Variant::Auto, "main_pre"),
+        (Variant::Legacy, "vec4"),
         (Variant::Scalar, "one-element"),
-        (Variant::Experimental, "tile"),
+        (Variant::Experimental, "main_pre pairs"),
     ];
     for (variant, tag) in kernels {
         with_variant(Driver::RankUpdate, variant, || rank_update_specials(tag));

@@ -1,7 +1,8 @@
 //! The rank updates' kernel with factors formed once per index (`pre_factors` then `main_pre`
-//! in `wgsl/level2/rank_update.wgsl`, lab `Experimental` on [`Driver::RankUpdate`]): against
-//! OpenBLAS with the routines' DESIGN.md §2 metric at sizes of several workgroups with partial
-//! ones, bit for bit against the `vec4` kernel (the default: both round the exact sum once),
+//! in `wgsl/level2/rank_update.wgsl`, the default, `Auto` on [`Driver::RankUpdate`], and with
+//! two units per invocation, `Experimental`): against OpenBLAS with the routines' DESIGN.md §2
+//! metric at sizes of several workgroups with partial ones, bit for bit against the `vec4`
+//! kernel that forms the factors for every element (`Legacy`: both round the exact sum once),
 //! under device alphas as under host ones, and on a grid past 65,535 workgroups. Its special values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact
 //! rounding in `kern12_level2.rs`, its blocks past one binding in `scale.rs`.
 
@@ -27,10 +28,15 @@ fn rank_pre_against_openblas() {
     let shapes = [(300, 264), (264, 300), (37, 516), (1, 1028), (70, 4)];
     let extra = (-0.7, Layout::Reversed, VLayout::Step2, VLayout::Reversed);
     let layouts = [Layout::C, Layout::F, Layout::Reversed];
-    with_variant(Driver::RankUpdate, Variant::Experimental, || {
-        rank_cases(&shapes, extra, &[4, 64, 260, 292], &layouts)
-    });
+    for v in PRE {
+        with_variant(Driver::RankUpdate, v, || {
+            rank_cases(&shapes, extra, &[4, 64, 260, 292], &layouts)
+        });
+    }
 }
+
+/// `main_pre` with one and with two units per invocation.
+const PRE: [Variant; 2] = [Variant::Auto, Variant::Experimental];
 
 /// `f` with the rank updates' switch at `v`, back to `Auto` after (the caller holds the lab).
 fn on<R>(v: Variant, f: impl FnOnce() -> R) -> R {
@@ -75,11 +81,11 @@ fn rank_pre_bits_equal_vec4() {
             each_layout(&a0, |a| blas::sger(ctx(), 0.7, &x, &y, a).unwrap())
         })
     };
-    let (old, new) = (ger(Variant::Auto), ger(Variant::Experimental));
-    for (k, (o, t)) in old.iter().zip(&new).enumerate() {
+    let old = ger(Variant::Legacy);
+    for (k, (o, t)) in PRE.iter().flat_map(|&v| old.iter().zip(ger(v))).enumerate() {
         assert!(
-            bits_equal(o, t),
-            "sger layout {k}: main_pre differs from vec4"
+            bits_equal(o, &t),
+            "sger case {k}: main_pre differs from vec4"
         );
     }
     let n = 292;
@@ -95,9 +101,14 @@ fn rank_pre_bits_equal_vec4() {
                 [one, two]
             })
         };
-        let (old, new) = (syr(Variant::Auto), syr(Variant::Experimental));
-        for (name, (o, t)) in ["ssyr", "ssyr2"].iter().zip(old.iter().zip(&new)) {
-            for (k, (o, t)) in o.iter().zip(t).enumerate() {
+        let old = syr(Variant::Legacy);
+        let pairs = PRE.map(|v| {
+            ["ssyr", "ssyr2"]
+                .into_iter()
+                .zip(old.clone().into_iter().zip(syr(v)))
+        });
+        for (name, (o, t)) in pairs.into_iter().flatten() {
+            for (k, (o, t)) in o.iter().zip(&t).enumerate() {
                 assert!(
                     bits_equal(o, t),
                     "{name} {uplo:?} layout {k}: main_pre differs"
@@ -135,7 +146,8 @@ fn both_orders(a: &Array2<f32>, update: impl Fn(ArrayViewMut2<f32>)) -> [Array2<
     [c, f]
 }
 
-/// sger (8×12), ssyr and ssyr2 (n = 12, both triangles) in C and F order on `main_pre`
+/// sger (8×12), ssyr and ssyr2 (n = 12, both triangles) in C and F order on `main_pre` (one
+/// and two units per invocation)
 /// with a device alpha of 2, -0.7, NaN, Inf and 0 (x holding NaN and Inf there: A's bits
 /// unchanged): the bits of the same call with a host alpha.
 #[test]
@@ -148,37 +160,41 @@ fn rank_pre_device_alpha_as_host() {
         rand_vec(&mut rng, n),
     );
     let (a0, s0) = (rand_mat(&mut rng, m, n), rand_mat(&mut rng, n, n));
-    with_variant(Driver::RankUpdate, Variant::Experimental, || {
-        for alpha in [2.0, -0.7, f32::NAN, f32::INFINITY, 0.0] {
-            let (mut x, mut xs) = (x0.clone(), xs0.clone());
-            if alpha == 0.0 {
-                (x[1], x[4], xs[2], xs[7]) = (f32::NAN, f32::INFINITY, f32::NAN, f32::INFINITY);
-            }
-            let d = dev(alpha);
-            let (h, g) = (Scalar::Host(alpha), Scalar::from(&d));
-            let check =
-                |name: &str, a: &Array2<f32>, want: [Array2<f32>; 2], got: [Array2<f32>; 2]| {
-                    for k in 0..2 {
-                        assert!(
-                            bits_equal(&got[k], &want[k]),
-                            "{name} alpha {alpha} order {k}"
-                        );
-                        if alpha == 0.0 {
-                            assert!(bits_equal(&got[k], a), "{name} alpha 0 changed A");
+    for v in PRE {
+        with_variant(Driver::RankUpdate, v, || {
+            for alpha in [2.0, -0.7, f32::NAN, f32::INFINITY, 0.0] {
+                let (mut x, mut xs) = (x0.clone(), xs0.clone());
+                if alpha == 0.0 {
+                    (x[1], x[4], xs[2], xs[7]) = (f32::NAN, f32::INFINITY, f32::NAN, f32::INFINITY);
+                }
+                let d = dev(alpha);
+                let (h, g) = (Scalar::Host(alpha), Scalar::from(&d));
+                let check =
+                    |name: &str, a: &Array2<f32>, want: [Array2<f32>; 2], got: [Array2<f32>; 2]| {
+                        for k in 0..2 {
+                            assert!(
+                                bits_equal(&got[k], &want[k]),
+                                "{name} alpha {alpha} order {k}"
+                            );
+                            if alpha == 0.0 {
+                                assert!(bits_equal(&got[k], a), "{name} alpha 0 changed A");
+                            }
                         }
-                    }
-                };
-            let ger = |al| both_orders(&a0, |a| blas::sger(ctx(), al, &x, &y, a).unwrap());
-            check("sger", &a0, ger(h), ger(g));
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                let syr = |al| both_orders(&s0, |a| blas::ssyr(ctx(), uplo, al, &xs, a).unwrap());
-                check("ssyr", &s0, syr(h), syr(g));
-                let syr2 =
-                    |al| both_orders(&s0, |a| blas::ssyr2(ctx(), uplo, al, &xs, &y, a).unwrap());
-                check("ssyr2", &s0, syr2(h), syr2(g));
+                    };
+                let ger = |al| both_orders(&a0, |a| blas::sger(ctx(), al, &x, &y, a).unwrap());
+                check("sger", &a0, ger(h), ger(g));
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    let syr =
+                        |al| both_orders(&s0, |a| blas::ssyr(ctx(), uplo, al, &xs, a).unwrap());
+                    check("ssyr", &s0, syr(h), syr(g));
+                    let syr2 = |al| {
+                        both_orders(&s0, |a| blas::ssyr2(ctx(), uplo, al, &xs, &y, a).unwrap())
+                    };
+                    check("ssyr2", &s0, syr2(h), syr2(g));
+                }
             }
-        }
-    });
+        });
+    }
 }
 
 /// sger on a 4 × 4,194,368 F-order A (one vec4 unit per column; `pre_factors` on 65,537
@@ -189,7 +205,7 @@ fn rank_pre_grid_past_65535_workgroups() {
     let n = 64 * 65_537;
     let y = Array1::from_shape_fn(n, |j| (j % 1000) as f32);
     let mut a = Array2::<f32>::zeros((4, n).f());
-    with_variant(Driver::RankUpdate, Variant::Experimental, || {
+    with_variant(Driver::RankUpdate, Variant::Auto, || {
         blas::sger(ctx(), 2.0, &Array1::ones(4), &y, &mut a).unwrap();
     });
     let bad = a.indexed_iter().find(|&((_, j), &v)| v != 2.0 * y[j]);

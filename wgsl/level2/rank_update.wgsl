@@ -325,36 +325,45 @@ fn pre_update(aij: T, fi: Factors, fj: Factors) -> T {
     return update_one(aij, p1, p2);
 }
 
-@compute @workgroup_size(WG)
-fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
-            @builtin(num_workgroups) nwg: vec3<u32>,
-            @builtin(local_invocation_index) lid: u32) {
-    let g = linear_group(wid, nwg) * WG + lid;
+// `main_pre`'s unit number `g`: its (i0, j0, di, dj) from `unit_at` and the index of its vec4
+// in `av`; `units` the units of A.
+struct PreUnit {
+    u: vec4<u32>,
+    k: u32,
+    line: u32,
+    e: u32,
+    live: bool,
+}
+
+fn pre_unit(g: u32, units: u32) -> PreUnit {
+    var r: PreUnit;
     let per_line = select(P.n, P.m, IFAST) / 4u;
-    // alpha = 0 (a device alpha; tested on its bits) leaves A untouched.
-    if (g >= per_line * select(P.m, P.n, IFAST) || f32_is_zero(P.alpha)) {
-        return;
+    r.live = g < units;
+    if (!r.live) {
+        return r;
     }
-    let line = g / per_line;
-    let e = 4u * (g - line * per_line);
-    let u = unit_at(line, e, IFAST);
+    r.line = g / per_line;
+    r.e = 4u * (g - r.line * per_line);
+    r.u = unit_at(r.line, r.e, IFAST);
     // Wholly outside the triangle: not touched.
-    if (unit_outside(u)) {
-        return;
-    }
-    let k = u32(i32(P.offa) + i32(u.x) * P.rsa + i32(u.y) * P.csa) / 4u;
-    let v = av[k];
-    // The line's factors, once per invocation.
+    r.live = !unit_outside(r.u);
+    r.k = u32(i32(P.offa) + i32(r.u.x) * P.rsa + i32(r.u.y) * P.csa) / 4u;
+    return r;
+}
+
+// The updated unit `p` whose vec4 of A holds `v`.
+fn pre_result(p: PreUnit, v: vec4<T>) -> vec4<T> {
+    // The line's factors, once per unit.
     var fl: Factors;
     if (IFAST) {
-        fl = j_factors(line);
+        fl = j_factors(p.line);
     } else {
-        fl = i_factors(line);
+        fl = i_factors(p.line);
     }
     var r = v;
     for (var q = 0u; q < 4u; q = q + 1u) {
-        let i = select(line, e + q, IFAST);
-        let j = select(e + q, line, IFAST);
+        let i = select(p.line, p.e + q, IFAST);
+        let j = select(p.e + q, p.line, IFAST);
         if (in_triangle(i, j)) {
             if (IFAST) {
                 r[q] = pre_update(v[q], i_factors(i), fl);
@@ -363,5 +372,48 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
             }
         }
     }
-    av[k] = r;
+    return r;
+}
+
+// Units per invocation of `main_pre`: 1, or 2 (PAIR: units g and g + half of the grid's, both
+// loaded before either is computed, so that two loads are in flight).
+override PAIR: bool = false;
+
+@compute @workgroup_size(WG)
+fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg) * WG + lid;
+    let units = (select(P.n, P.m, IFAST) / 4u) * select(P.m, P.n, IFAST);
+    // alpha = 0 (a device alpha; tested on its bits) leaves A untouched.
+    if (f32_is_zero(P.alpha)) {
+        return;
+    }
+    if (!PAIR) {
+        let p = pre_unit(g, units);
+        if (p.live) {
+            av[p.k] = pre_result(p, av[p.k]);
+        }
+        return;
+    }
+    let half = (units + 1u) / 2u;
+    if (g >= half) {
+        return;
+    }
+    let p0 = pre_unit(g, units);
+    let p1 = pre_unit(g + half, units);
+    var v0 = vec4<T>(0.0);
+    var v1 = vec4<T>(0.0);
+    if (p0.live) {
+        v0 = av[p0.k];
+    }
+    if (p1.live) {
+        v1 = av[p1.k];
+    }
+    if (p0.live) {
+        av[p0.k] = pre_result(p0, v0);
+    }
+    if (p1.live) {
+        av[p1.k] = pre_result(p1, v1);
+    }
 }
