@@ -23,10 +23,9 @@
 //! block solves of `Tuning::trsm_rows` on blocks of that many rows, `L-C-rows32` and so on; on the inverted diagonal blocks of
 //! `Tuning::trsm_inverse`, by leaf form `Tuning::trsm_leaf`: `on` or `refined`, the fused leaf
 //! with one refinement step, layout `L-C-inv`; `fused`, without refinement, `L-C-inv-fused`;
-//! `engine`, the tile-engine product leaf of session 7, `L-C-inv-engine`; `staged`, the refined
-//! leaf with its operands staged in workgroup memory, 2 columns per invocation
-//! (`Tuning::trsm_leaf_columns`), `L-C-inv-staged`; `staged1` and `staged4`, the same with 1
-//! and 4, `L-C-inv-staged1`, `L-C-inv-staged4`).
+//! `engine`, the tile-engine product leaf of session 7, `L-C-inv-engine`). The refined leaf on
+//! operands staged in workgroup memory that session 10 timed here lost
+//! (`benches/results/2026-12-02-s10/README.md`) and is gone.
 //!
 //! Section `trmm` (not in the default list): strmm (left, lower; right, lower transposed) at
 //! `--level3-n`, once per `--tri-order` setting (`heavy`: the rows of tiles with the longest k
@@ -34,7 +33,7 @@
 //! order, `L-C-grid`).
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
-//! [--trsm-inverse off,columns,rows32,rows64,rows128,on,staged,staged1,staged4,fused,engine] [--tri-order heavy,grid]
+//! [--trsm-inverse off,columns,rows32,rows64,rows128,on,fused,engine] [--tri-order heavy,grid]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
@@ -302,14 +301,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "rows64" => (None, "-rows64"),
                 "rows128" => (None, "-rows128"),
                 "on" | "refined" => (Some(TrsmLeaf::Refined), "-inv"),
-                "staged" => (Some(TrsmLeaf::Staged), "-inv-staged"),
-                "staged1" => (Some(TrsmLeaf::Staged), "-inv-staged1"),
-                "staged4" => (Some(TrsmLeaf::Staged), "-inv-staged4"),
                 "fused" => (Some(TrsmLeaf::Fused), "-inv-fused"),
                 "engine" => (Some(TrsmLeaf::Engine), "-inv-engine"),
                 _ => {
                     let e = format!(
-                        "--trsm-inverse: {setting} is not off, columns, rows32, rows64, rows128, on, refined, staged, staged1, staged4, fused or engine"
+                        "--trsm-inverse: {setting} is not off, columns, rows32, rows64, rows128, on, refined, fused or engine"
                     );
                     return Err(e.into());
                 }
@@ -321,11 +317,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "columns" => Some(0),
                     _ => setting.strip_prefix("rows").and_then(|n| n.parse().ok()),
                 },
-                trsm_leaf_columns: Some(match setting {
-                    "staged1" => 1,
-                    "staged4" => 4,
-                    _ => 2,
-                }),
                 ..Default::default()
             }));
             for n in list(&arg("--level3-n", "4096,")) {

@@ -235,7 +235,6 @@ pub const TRSM: Kernel = Kernel {
         "block_invert",
         "copy_back",
         "inverse_leaf",
-        "staged_leaf",
     ],
     overrides: &[
         ("UPLO", TRIANGLE),
@@ -245,7 +244,6 @@ pub const TRSM: Kernel = Kernel {
         ("NI", &[32.0, 64.0]),
         ("NR", &[32.0, 64.0, 128.0]),
         ("REFINE", BOOL),
-        ("CPI", &[1.0, 2.0, 4.0]),
     ],
     params: &[("drivers/trsm.rs", "Params")],
     f64: true,

@@ -37,11 +37,6 @@
 //! of fixed-precision iterative refinement in the same dispatch (`R = B − T·X`,
 //! `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3), which restores a componentwise
 //! backward-stable leaf for blocks that are not too ill conditioned (dtrsm's order-33 edge).
-//! [`TrsmLeaf::Staged`] is that refined leaf (the same sums in the same order, so the same
-//! rules) with the diagonal block's triangle, its inverse and the block of B staged in
-//! workgroup memory by one coalesced load per workgroup (entry `staged_leaf`), 16, 32 or 64
-//! columns per workgroup (on 64-row blocks); where the adapter's workgroup memory does not
-//! hold it, fewer columns or 32-row blocks, and where not even so, [`TrsmLeaf::Refined`].
 //!
 //! The diagonal blocks are solved row-parallel by default (entry `block_solve_rows`,
 //! [`Tuning::trsm_rows`](super::gemm::Tuning::trsm_rows): the rows of a block of NR = 32, 64 or
@@ -67,8 +62,6 @@ pub(crate) const NB: usize = super::registry::TRSM.constant("NB") as usize;
 const NC: usize = super::registry::TRSM.constant("NC") as usize;
 /// Elements of a fused leaf's workgroup (the shader's `LEAF_EL`): rows NI × columns.
 const LEAF_EL: usize = super::registry::TRSM.constant("LEAF_EL") as usize;
-/// Invocations per fused-leaf workgroup (the shader's `LEAF_WG`).
-const LEAF_WG: u32 = super::registry::TRSM.constant("LEAF_WG");
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -98,10 +91,8 @@ pub(crate) fn scratch_len(r: usize, n: usize) -> usize {
 pub(crate) struct Scratch {
     pub w: Buf,
     inv: Option<(Buf, usize)>,
-    /// The leaf form ([`leaf_form`], [`TrsmLeaf::Staged`] replaced by [`TrsmLeaf::Refined`]
-    /// where it does not fit the adapter) and the staged leaf's columns per invocation.
+    /// The leaf form ([`leaf_form`]).
     leaf: TrsmLeaf,
-    cpi: u32,
 }
 
 /// The [`Scratch`] of a solve of order `r`: `w` of `bytes`, and the inverted diagonal blocks
@@ -110,52 +101,16 @@ pub(crate) struct Scratch {
 /// [`Tuning::trsm_inverse`]: super::gemm::Tuning::trsm_inverse
 pub(crate) fn scratch(ctx: &Context, bytes: u64, r: usize, e: u64) -> Scratch {
     let on = gemm::tuning().and_then(|t| t.trsm_inverse).unwrap_or(false);
-    let mut leaf = leaf_form();
-    let staged = (leaf == TrsmLeaf::Staged)
-        .then(|| staged_shape(ctx, e))
-        .flatten();
-    if leaf == TrsmLeaf::Staged && staged.is_none() {
-        leaf = TrsmLeaf::Refined;
-    }
     let inv = on.then(|| {
-        let ni = staged.map_or_else(|| inverse_order(ctx, e), |(ni, _)| ni);
+        let ni = inverse_order(ctx, e);
         let len = (r.div_ceil(ni) * ni * ni) as u64 * e;
         (ctx.scratch(len), ni)
     });
     Scratch {
         w: ctx.scratch(bytes),
         inv,
-        leaf,
-        cpi: staged.map_or(1, |(_, cpi)| cpi),
+        leaf: leaf_form(),
     }
-}
-
-/// The order NI of the inverted blocks and the columns per invocation (CPI) of the staged
-/// leaf ([`TrsmLeaf::Staged`]) for `e`-byte elements: the first of CPI = the tuning's
-/// [`trsm_leaf_columns`](super::gemm::Tuning::trsm_leaf_columns) (1, 2 or 4; 2 where unset)
-/// and the smaller powers of two, each with NI = 64 then 32, whose workgroup memory,
-/// `(NI·(NI + 1) + CPI·LEAF_EL)·e` bytes (the staged triangle and inverse, and the block of
-/// B), fits the adapter; `None` where none does (or the adapter takes fewer than 256
-/// invocations per workgroup).
-fn staged_shape(ctx: &Context, e: u64) -> Option<(usize, u32)> {
-    let want = gemm::tuning()
-        .and_then(|t| t.trsm_leaf_columns)
-        .unwrap_or(2)
-        .clamp(1, 4);
-    let l = ctx.limits();
-    if l.max_compute_invocations_per_workgroup < LEAF_WG {
-        return None;
-    }
-    let room = u64::from(l.max_compute_workgroup_storage_size);
-    [4u32, 2, 1]
-        .into_iter()
-        .filter(|&cpi| cpi <= want)
-        .find_map(|cpi| {
-            [64usize, 32].into_iter().find_map(|ni| {
-                let elements = (ni * (ni + 1)) as u64 + u64::from(cpi) * LEAF_EL as u64;
-                (elements * e <= room).then_some((ni, cpi))
-            })
-        })
 }
 
 /// The order NI of the inverted diagonal blocks: 64 where the adapter's workgroup memory holds
@@ -203,7 +158,6 @@ pub(crate) fn trsm<'a>(
         w: &w.w,
         inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
         leaf: w.leaf,
-        cpi: w.cpi,
     };
     s.run(r, &mut out)?;
     if alpha.host().is_none() {
@@ -255,7 +209,6 @@ pub(crate) fn trsm_f64<'a>(
         w: &w.w,
         inv: w.inv.as_ref().map(|(b, ni)| (b, *ni)),
         leaf: w.leaf,
-        cpi: w.cpi,
     };
     s.run(r, &mut out)?;
     if alpha.host().is_none() {
@@ -327,8 +280,6 @@ struct Solve<'c, 'a> {
     ///
     /// [`Tuning::trsm_leaf`]: super::gemm::Tuning::trsm_leaf
     leaf: TrsmLeaf,
-    /// Columns per invocation of the staged leaf ([`TrsmLeaf::Staged`]).
-    cpi: u32,
 }
 
 /// The rows per block of the row-parallel block solve ([`Tuning::trsm_rows`]: 32, 64 or 128;
@@ -473,9 +424,8 @@ impl<'a> Solve<'_, 'a> {
         Ok(())
     }
 
-    /// The leaf of rows `r0..r0 + len` as one dispatch (entry `inverse_leaf`, or
-    /// `staged_leaf` for [`TrsmLeaf::Staged`], which always refines): `B ← scale·B` (alpha
-    /// where not `scaled`), `X = T⁻¹·B`, with `refine` one step of iterative refinement
+    /// The leaf of rows `r0..r0 + len` as one dispatch (entry `inverse_leaf`): `B ← scale·B`
+    /// (alpha where not `scaled`), `X = T⁻¹·B`, with `refine` one step of iterative refinement
     /// (`R = B − T·X`, `X ← X + T⁻¹·R` where finite), X written into the rows of X and of `w`.
     fn fused_leaf(
         &self,
@@ -498,16 +448,6 @@ impl<'a> Solve<'_, 'a> {
             ("REFINE", refine as u32 as f64),
             ("SCAL", self.f64.is_some() as u32 as f64),
         ];
-        let staged = self.leaf == TrsmLeaf::Staged;
-        let (entry, cpi) = if staged {
-            ("staged_leaf", self.cpi as usize)
-        } else {
-            ("inverse_leaf", 1)
-        };
-        let mut constants = constants.to_vec();
-        if staged {
-            constants.push(("CPI", cpi as f64));
-        }
         let bindings = [
             (1, self.l.buffer),
             (2, self.x.buffer),
@@ -515,9 +455,9 @@ impl<'a> Solve<'_, 'a> {
             (4, sc),
             (5, inv),
         ];
-        let columns = cpi * LEAF_EL / ni;
+        let columns = LEAF_EL / ni;
         let groups = self.n.div_ceil(columns) as u64;
-        Dispatch::new(&SHADER, entry, &params, &[], self.ctx.grid(groups))
+        Dispatch::new(&SHADER, "inverse_leaf", &params, &[], self.ctx.grid(groups))
             .bindings(&bindings)
             .constants(&constants)
             .elem(elem)

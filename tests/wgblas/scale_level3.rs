@@ -97,23 +97,18 @@ fn chunked_strsm_and_dtrsm_on_refined_inverted_blocks() {
     set_tuning(None);
 }
 
-/// [`chunked_strsm_and_dtrsm_every_flag`] on the staged refined leaves (`TrsmLeaf::Staged`,
-/// 2 columns per invocation) and on the row-parallel block solves of 128 rows
-/// (`Tuning::trsm_rows`; the default, 32, runs in [`chunked_strsm_and_dtrsm_every_flag`]), each
-/// pinned on this thread.
+/// [`chunked_strsm_and_dtrsm_every_flag`] on the row-parallel block solves of 128 rows
+/// (`Tuning::trsm_rows`, pinned on this thread; the default, 32, runs in
+/// [`chunked_strsm_and_dtrsm_every_flag`]).
 #[test]
-fn chunked_strsm_and_dtrsm_on_staged_leaves_and_row_parallel_blocks() {
-    use wgblas::tuning::{set_tuning, TrsmLeaf, Tuning};
-    for (inverse, rows, seed) in [(true, 0, 5200), (false, 128, 5300)] {
-        set_tuning(Some(Tuning {
-            trsm_inverse: Some(inverse),
-            trsm_leaf: Some(TrsmLeaf::Staged),
-            trsm_leaf_columns: Some(2),
-            trsm_rows: Some(rows),
-            ..Tuning::default()
-        }));
-        chunked_every_flag(seed);
-    }
+fn chunked_strsm_and_dtrsm_on_row_parallel_blocks_of_128() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    set_tuning(Some(Tuning {
+        trsm_inverse: Some(false),
+        trsm_rows: Some(128),
+        ..Tuning::default()
+    }));
+    chunked_every_flag(5300);
     set_tuning(None);
 }
 

@@ -1,9 +1,7 @@
 //! strsm and dtrsm on inverted diagonal blocks (`Tuning::trsm_inverse`: the diagonal blocks of
 //! 64 rows inverted by one dispatch, each leaf a product with its inverse), in each leaf form
 //! of `Tuning::trsm_leaf` (`TrsmLeaf::Engine`: a tile-engine product; `Fused`: one dispatch;
-//! `Refined`: one dispatch with one step of iterative refinement, the default; `Staged`: the
-//! refined leaf on operands staged in workgroup memory, 1, 2 or 4 columns per invocation by
-//! `Tuning::trsm_leaf_columns`), pinned by the
+//! `Refined`: one dispatch with one step of iterative refinement, the default), pinned by the
 //! tuning override (thread-local), against strsm's backward-residual threshold of
 //! `metrics::spec` (the description `trsm::Trsm`), and the special-value rules of DESIGN.md §3
 //! beside the 32-row block solves.
@@ -24,29 +22,26 @@ use wgblas::{
     Uplo::{Lower, Upper},
 };
 
-/// A solve form: the leaf form on inverted blocks (`None`: the 32-row block solves), the
-/// staged leaf's columns per invocation (`Tuning::trsm_leaf_columns`), and whether the block
-/// solves are row-parallel (`Tuning::trsm_rows` 32, the default) or per column (0).
-type Form = (Option<TrsmLeaf>, u32, bool);
+/// A solve form: the leaf form on inverted blocks (`None`: the 32-row block solves), and
+/// whether the block solves are row-parallel (`Tuning::trsm_rows` 32, the default) or per
+/// column (0).
+type Form = (Option<TrsmLeaf>, bool);
 
 /// The solve forms: the 32-row block solves (one invocation per right-hand side, and
-/// row-parallel), and the leaf forms on inverted blocks (the staged one with 1, 2 and 4
-/// columns per invocation).
-const FORMS: [Form; 6] = [
-    (None, 2, false),
-    (None, 2, true),
-    (Some(TrsmLeaf::Engine), 2, false),
-    (Some(TrsmLeaf::Fused), 2, false),
-    (Some(TrsmLeaf::Refined), 2, false),
-    (Some(TrsmLeaf::Staged), 2, false),
+/// row-parallel), and the leaf forms on inverted blocks.
+const FORMS: [Form; 5] = [
+    (None, false),
+    (None, true),
+    (Some(TrsmLeaf::Engine), false),
+    (Some(TrsmLeaf::Fused), false),
+    (Some(TrsmLeaf::Refined), false),
 ];
 
 /// Pin a solve form on this thread.
-fn pin((leaf, columns, rows): Form) {
+fn pin((leaf, rows): Form) {
     set_tuning(Some(Tuning {
         trsm_inverse: Some(leaf.is_some()),
         trsm_leaf: leaf,
-        trsm_leaf_columns: Some(columns),
         trsm_rows: Some(if rows { 32 } else { 0 }),
         ..Tuning::default()
     }));
@@ -63,7 +58,7 @@ const ORDERS: [(usize, usize); 5] = [(33, 1), (64, 5), (65, 16), (130, 70), (200
 /// sides, every flag, well and ill conditioned, in f32 and f64.
 #[test]
 fn edge_refined_leaves_every_edge_f32_and_f64() {
-    pin((Some(TrsmLeaf::Refined), 2, false));
+    pin((Some(TrsmLeaf::Refined), false));
     for c in &Trsm::edges() {
         describe::check::<Trsm, f32>(c);
         describe::check::<Trsm, f64>(c);
@@ -81,7 +76,7 @@ fn edge_refined_leaves_every_edge_f32_and_f64() {
 #[test]
 fn edge_engine_and_fused_leaves() {
     for form in [TrsmLeaf::Engine, TrsmLeaf::Fused] {
-        pin((Some(form), 2, false));
+        pin((Some(form), false));
         for c in &Trsm::edges() {
             describe::check::<Trsm, f32>(c);
         }
@@ -209,110 +204,81 @@ fn edge_inf_and_nan_in_a_every_form() {
     set_tuning(None);
 }
 
-/// The staged refined leaves with 1, 2 and 4 columns per invocation (on lavapipe's 32 KiB of
-/// workgroup memory: f32 on 64-row blocks with 16 and 32 columns per workgroup and on 32-row
-/// blocks with 128; f64 on 32-row blocks with 32 and 64 columns, 4 falling back to 2): every
-/// edge of the description (the netlib values and the block orders 31, 33, 65, 129, well and
-/// ill conditioned, every flag, every layout) and [`ORDERS`], both sides, every flag, well and
-/// ill conditioned, in f32 and in f64, within strsm's threshold — the refined leaf's test, on
-/// the staged form.
-#[test]
-fn edge_staged_leaves_every_edge_f32_and_f64() {
-    for columns in [1, 2, 4] {
-        pin((Some(TrsmLeaf::Staged), columns, false));
-        // Every edge on 2 columns per invocation; the block orders on 1, 2 and 4 (for the CI's
-        // time: the staged leaf is a lab option).
-        for c in Trsm::edges().iter().filter(|_| columns == 2) {
-            describe::check::<Trsm, f32>(c);
-            describe::check::<Trsm, f64>(c);
-        }
-        for c in block_cases(9, &ORDERS, [Layout::F, Layout::C]) {
-            describe::check::<Trsm, f32>(&c);
-            describe::check::<Trsm, f64>(&c);
-        }
-    }
-    set_tuning(None);
-}
-
-/// dtrsm on the staged leaves (1, 2 and 4 columns per invocation) and on the row-parallel block
-/// solves, left solve of order 150 with 3
-/// right-hand sides, every triangle: a NaN in B reaches exactly the rows the substitution
+/// dtrsm on the row-parallel block solves, left solve of order 150 with 3 right-hand sides,
+/// every triangle and diagonal: a NaN in B reaches exactly the rows the substitution
 /// reaches, an Inf in B makes exactly those rows non-finite; a NaN alpha makes every element
 /// NaN; an infinite alpha with a 0 in B gives NaN in the rows reached from it and non-finite
 /// values everywhere; alpha = 0 gives 0 reading neither A nor B (NaN in both); an Inf in the
 /// referenced triangle at (i, k) makes exactly the rows solved from row i on non-finite, and
 /// Inf and NaN in the triangle not referenced (and on a unit diagonal) never reach X.
 #[test]
-fn edge_staged_and_row_parallel_special_values_f64() {
+fn edge_row_parallel_special_values_f64() {
     let order = 150;
-    let forms: [Form; 2] = [(Some(TrsmLeaf::Staged), 2, false), (None, 2, true)];
-    for form in forms {
-        pin(form);
-        for uplo in UPLOS {
-            for diag in DIAGS {
-                let mut r = rng(13);
-                let a = operand(&mut r, order, uplo, diag, false).mapv(f64::from);
-                let b0 = rand_mat(&mut r, order, 3).mapv(f64::from);
-                let solve = |alpha: f64, b: &mut Array2<f64>, a: &Array2<f64>| {
-                    blas::dtrsm(ctx(), Left, uplo, No, diag, alpha, a.view(), b.view_mut())
-                        .unwrap();
-                };
-                let what = |s: &str| format!("{form:?} {uplo:?} {diag:?} {s}");
-                for special in [f64::NAN, f64::INFINITY] {
-                    let mut b = b0.clone();
-                    b[[70, 1]] = special;
-                    solve(1.0, &mut b, &a);
-                    for ((i, j), v) in b.indexed_iter() {
-                        let hit = j == 1 && reached(uplo, i, 70);
-                        let w = what(&format!("B[70, 1] = {special}: X[{i}, {j}] = {v}"));
-                        if special.is_nan() {
-                            assert_eq!(v.is_nan(), hit, "{w}");
-                        } else {
-                            assert_eq!(!v.is_finite(), hit, "{w}");
-                        }
-                    }
-                }
+    let form: Form = (None, true);
+    pin(form);
+    for uplo in UPLOS {
+        for diag in DIAGS {
+            let mut r = rng(13);
+            let a = operand(&mut r, order, uplo, diag, false).mapv(f64::from);
+            let b0 = rand_mat(&mut r, order, 3).mapv(f64::from);
+            let solve = |alpha: f64, b: &mut Array2<f64>, a: &Array2<f64>| {
+                blas::dtrsm(ctx(), Left, uplo, No, diag, alpha, a.view(), b.view_mut()).unwrap();
+            };
+            let what = |s: &str| format!("{form:?} {uplo:?} {diag:?} {s}");
+            for special in [f64::NAN, f64::INFINITY] {
                 let mut b = b0.clone();
-                solve(f64::NAN, &mut b, &a);
-                assert!(b.iter().all(|v| v.is_nan()), "{}", what("NaN alpha"));
-                let mut b = b0.clone();
-                b[[70, 1]] = 0.0;
-                solve(f64::INFINITY, &mut b, &a);
+                b[[70, 1]] = special;
+                solve(1.0, &mut b, &a);
                 for ((i, j), v) in b.indexed_iter() {
-                    let w = what(&format!("alpha = Inf, B[70, 1] = 0: X[{i}, {j}] = {v}"));
-                    assert!(!v.is_finite(), "{w}");
-                    if j == 1 && reached(uplo, i, 70) {
-                        assert!(v.is_nan(), "{w}");
+                    let hit = j == 1 && reached(uplo, i, 70);
+                    let w = what(&format!("B[70, 1] = {special}: X[{i}, {j}] = {v}"));
+                    if special.is_nan() {
+                        assert_eq!(v.is_nan(), hit, "{w}");
+                    } else {
+                        assert_eq!(!v.is_finite(), hit, "{w}");
                     }
                 }
-                let mut b = Array2::from_elem((order, 3), f64::NAN);
-                solve(0.0, &mut b, &Array2::from_elem((order, order), f64::NAN));
-                assert!(b.iter().all(|&v| v == 0.0), "{}", what("alpha = 0"));
-                // The unreferenced triangle (and a unit diagonal) full of Inf and NaN.
-                let specials = [f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
+            }
+            let mut b = b0.clone();
+            solve(f64::NAN, &mut b, &a);
+            assert!(b.iter().all(|v| v.is_nan()), "{}", what("NaN alpha"));
+            let mut b = b0.clone();
+            b[[70, 1]] = 0.0;
+            solve(f64::INFINITY, &mut b, &a);
+            for ((i, j), v) in b.indexed_iter() {
+                let w = what(&format!("alpha = Inf, B[70, 1] = 0: X[{i}, {j}] = {v}"));
+                assert!(!v.is_finite(), "{w}");
+                if j == 1 && reached(uplo, i, 70) {
+                    assert!(v.is_nan(), "{w}");
+                }
+            }
+            let mut b = Array2::from_elem((order, 3), f64::NAN);
+            solve(0.0, &mut b, &Array2::from_elem((order, order), f64::NAN));
+            assert!(b.iter().all(|&v| v == 0.0), "{}", what("alpha = 0"));
+            // The unreferenced triangle (and a unit diagonal) full of Inf and NaN.
+            let specials = [f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
+            let mut a = a.clone();
+            for ((i, j), v) in a.indexed_iter_mut() {
+                if !in_triangle(uplo, i, j) || (i == j && diag == Unit) {
+                    *v = specials[(i + 2 * j) % 3];
+                }
+            }
+            let mut x = b0.clone();
+            solve(1.0, &mut x, &a);
+            let f = trsm_factor((Left, uplo, No, diag), 1.0f64, &a, &x, &b0);
+            describe::passes("strsm", f, &what("Inf and NaN unreferenced"));
+            let at: [(usize, usize); 2] = match uplo {
+                Lower => [(100, 80), (100, 10)],
+                Upper => [(40, 60), (40, 130)],
+            };
+            for (i0, k0) in at {
                 let mut a = a.clone();
-                for ((i, j), v) in a.indexed_iter_mut() {
-                    if !in_triangle(uplo, i, j) || (i == j && diag == Unit) {
-                        *v = specials[(i + 2 * j) % 3];
-                    }
-                }
+                a[[i0, k0]] = f64::INFINITY;
                 let mut x = b0.clone();
                 solve(1.0, &mut x, &a);
-                let f = trsm_factor((Left, uplo, No, diag), 1.0f64, &a, &x, &b0);
-                describe::passes("strsm", f, &what("Inf and NaN unreferenced"));
-                let at: [(usize, usize); 2] = match uplo {
-                    Lower => [(100, 80), (100, 10)],
-                    Upper => [(40, 60), (40, 130)],
-                };
-                for (i0, k0) in at {
-                    let mut a = a.clone();
-                    a[[i0, k0]] = f64::INFINITY;
-                    let mut x = b0.clone();
-                    solve(1.0, &mut x, &a);
-                    for ((i, j), v) in x.indexed_iter() {
-                        let w = what(&format!("A[{i0}, {k0}] = Inf: X[{i}, {j}] = {v}"));
-                        assert_eq!(!v.is_finite(), reached(uplo, i, i0), "{w}");
-                    }
+                for ((i, j), v) in x.indexed_iter() {
+                    let w = what(&format!("A[{i0}, {k0}] = Inf: X[{i}, {j}] = {v}"));
+                    assert_eq!(!v.is_finite(), reached(uplo, i, i0), "{w}");
                 }
             }
         }
@@ -320,24 +286,19 @@ fn edge_staged_and_row_parallel_special_values_f64() {
     set_tuning(None);
 }
 
-/// The staged leaf (1 column per invocation: 16 per workgroup) on 1,048,592 right-hand sides
-/// and the row-parallel block solve (8 per workgroup) on 524,296: 65,537 workgroups per
-/// dispatch, past the 65,535 of one grid dimension. Upper unit-diagonal [[1, 1], [0, 1]] (NaN
-/// on the diagonal and below, never read), B of ones: X = [[0, ...], [1, ...]] exactly, in
-/// every column.
+/// The row-parallel block solve (8 right-hand sides per workgroup) on 524,296 right-hand
+/// sides: 65,537 workgroups per dispatch, past the 65,535 of one grid dimension. Upper
+/// unit-diagonal [[1, 1], [0, 1]] (NaN on the diagonal and below, never read), B of ones:
+/// X = [[0, ...], [1, ...]] exactly, in every column.
 #[test]
-fn staged_leaf_and_row_parallel_solve_past_65535_workgroups() {
+fn row_parallel_solve_past_65535_workgroups() {
     let a = Array2::from_shape_vec((2, 2), vec![f32::NAN, 1.0, f32::NAN, f32::NAN]).unwrap();
-    for (form, per_group) in [
-        ((Some(TrsmLeaf::Staged), 1, false), 16),
-        ((None, 2, true), 8),
-    ] {
-        pin(form);
-        let n = per_group * 65_537;
-        let mut b = Array2::<f32>::ones((2, n));
-        blas::strsm(ctx(), Left, Upper, No, Unit, 1.0, &a, &mut b).unwrap();
-        set_tuning(None);
-        let want = Array2::from_shape_fn((2, n), |(i, _)| i as f32);
-        assert!(b == want, "{form:?}: X differs from [[0, ...], [1, ...]]");
-    }
+    let (form, per_group): (Form, usize) = ((None, true), 8);
+    pin(form);
+    let n = per_group * 65_537;
+    let mut b = Array2::<f32>::ones((2, n));
+    blas::strsm(ctx(), Left, Upper, No, Unit, 1.0, &a, &mut b).unwrap();
+    set_tuning(None);
+    let want = Array2::from_shape_fn((2, n), |(i, _)| i as f32);
+    assert!(b == want, "{form:?}: X differs from [[0, ...], [1, ...]]");
 }

@@ -104,15 +104,9 @@ pub struct Tuning {
     /// [`Tuning::trsm_leaf`]) refines each leaf once.
     pub trsm_inverse: Option<bool>,
     /// How `strsm`'s leaves on inverted diagonal blocks run (with [`Tuning::trsm_inverse`]
-    /// on): [`TrsmLeaf::Refined`] (unset: the default), [`TrsmLeaf::Staged`],
-    /// [`TrsmLeaf::Fused`] or [`TrsmLeaf::Engine`].
+    /// on): [`TrsmLeaf::Refined`] (unset: the default), [`TrsmLeaf::Fused`] or
+    /// [`TrsmLeaf::Engine`].
     pub trsm_leaf: Option<TrsmLeaf>,
-    /// Columns of X per invocation of the [`TrsmLeaf::Staged`] leaf (1, 2 or 4; unset: 2), so
-    /// 16, 32 or 64 columns per workgroup on 64-row blocks (4 in f32 needs 33 KiB of
-    /// workgroup memory). Where the staged leaf does not fit the adapter's workgroup memory
-    /// on 64-row blocks, it runs on 32-row blocks; where not even so, with fewer columns
-    /// (then [`TrsmLeaf::Refined`]).
-    pub trsm_leaf_columns: Option<u32>,
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
@@ -160,12 +154,6 @@ pub enum TrsmLeaf {
     /// same dispatch (`R = B − T·X`, `X ← X + T⁻¹·R` where finite; Higham §12.2, Thm. 12.3):
     /// componentwise backward stable where the block is not too ill conditioned. The default.
     Refined,
-    /// [`TrsmLeaf::Refined`] (the same sums in the same order) with the diagonal block, its
-    /// inverse and the block of B staged in workgroup memory by one coalesced cooperative load
-    /// per workgroup (entry `staged_leaf`), and 16, 32 or 64 columns per workgroup
-    /// ([`Tuning::trsm_leaf_columns`]), instead of reading L and the inverse from their
-    /// buffers element by element inside the loops.
-    Staged,
 }
 
 thread_local! {
