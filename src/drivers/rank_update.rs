@@ -57,14 +57,14 @@ const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 pub(crate) type Factors = Option<crate::pool::Buf>;
 
 /// The scratch of `main_pre` (the default) for a call on at most `cols` columns: `None` where
-/// the lab selects another kernel (`Scalar`, `Legacy`) or the pairs would pass one storage
+/// the lab selects another kernel (`Scalar`, `Legacy`) or the factors would pass one storage
 /// binding (then `main_vec4`).
 pub(crate) fn factor_scratch(ctx: &Context, update: Variant, cols: usize) -> Factors {
-    let pairs = match update {
-        Variant::Symmetric2(_) => 2 * cols.next_multiple_of(4) as u64,
+    let factors = match update {
+        Variant::Symmetric2(_) => 2 * cols as u64,
         _ => cols as u64,
     };
-    let bytes = 8 * pairs;
+    let bytes = 16 * factors;
     let lab = crate::lab::get(crate::lab::Driver::RankUpdate);
     (!matches!(
         lab,

@@ -20,7 +20,7 @@ use crate::common::*;
 
 /// sger at shapes of several workgroups with a partial last one (both ways, every layout: C,
 /// F, strided, rows reversed), one line, one vec4 unit per line; ssyr and ssyr2 at n = 4, 64,
-/// 260 and 292 (the rank-2 scratch's second half past a rounded n), both triangles, C, F and
+/// 260 and 292, both triangles, C, F and
 /// rows reversed (a negative line stride): against OpenBLAS (`metrics::spec` through
 /// `check_on`).
 #[test]

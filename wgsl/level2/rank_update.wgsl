@@ -211,11 +211,12 @@ fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
     return T(s.x);
 }
 
-// `main_pre` (lab `Experimental`): the update of `main_vec4`, under the same host conditions,
-// with the factors of each index formed once, not once per element. The j index's factor is
-// Dekker's exact pair t = alpha·y_j (and alpha·x_j, TWO): a first dispatch, `pre_factors`,
-// writes it once per j into a scratch buffer (n pairs, and n more from `pre_half()` for TWO),
-// where `main_vec4` forms it again for every element of column j. The i index's factor is x_i
+// `main_pre` (the default): the update of `main_vec4`, under the same host conditions, with the
+// factors of each index formed once, not once per element. The j index's factor is Dekker's
+// exact pair t = alpha·y_j with t's leading part split (and the same of alpha·x_j, TWO): a
+// first dispatch, `pre_factors`, writes it once per j into a scratch buffer as one vec4 (n of
+// them, and n more from `pre_half()` for TWO), where `main_vec4` forms it again for every
+// element of column j. The i index's factor is x_i
 // split into its 12-bit halves (and y_i, TWO): once per invocation where i is A's slow index
 // (C order: the unit lies on one row). Each element then needs only the product's partial
 // products, the TwoSum and the rounding, in exactly the order of `scaled_product` and
@@ -223,7 +224,7 @@ fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
 // vec4 unit per invocation, neighbouring invocations on neighbouring memory). A unit wholly
 // outside the triangle (UPLO) is not touched; one crossing the diagonal stores its elements
 // outside back unchanged.
-@group(0) @binding(5) var<storage, read_write> fw: array<vec2<f32>>;
+@group(0) @binding(5) var<storage, read_write> fw: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> fr: array<vec4<f32>>;
 
 // Whether the fast (unit-stride) index of A is i (F order: 1) or j (C order: 0); `main_pre`
@@ -233,10 +234,9 @@ override IFAST: bool = false;
 // `pre_factors`' workgroup: one invocation per j.
 const WG_PRE: u32 = 64u;
 
-// Where the pairs of alpha·x_j start in the scratch (TWO): n rounded up to a multiple of 4, so
-// that the pairs of 4 neighbouring j (a `main_pre` unit in C order) lie in two vec4 of `fr`.
+// Where the factors of alpha·x_j start in the scratch (TWO).
 fn pre_half() -> u32 {
-    return (P.n + 3u) & ~3u;
+    return P.n;
 }
 
 @compute @workgroup_size(WG_PRE)
@@ -248,10 +248,17 @@ fn pre_factors(@builtin(workgroup_id) wid: vec3<u32>,
         return;
     }
     let alpha = f32(P.alpha);
-    fw[j] = two_prod(alpha, f32(y[vidx(P.offy, j, P.incy)]));
+    fw[j] = pre_factor(alpha, f32(y[vidx(P.offy, j, P.incy)]));
     if (TWO) {
-        fw[pre_half() + j] = two_prod(alpha, f32(x[vidx(P.offx, j, P.incx)]));
+        fw[pre_half() + j] = pre_factor(alpha, f32(x[vidx(P.offx, j, P.incx)]));
     }
+}
+
+// The right factor of alpha·v as stored: (t.x, split(t.x), t.y) with t = two_prod(alpha, v).
+fn pre_factor(alpha: f32, v: f32) -> vec4<f32> {
+    let t = two_prod(alpha, v);
+    let s = split(t.x);
+    return vec4<f32>(t.x, s.x, s.y, t.y);
 }
 
 // One index's factors for an exact product u·(alpha·v) (see `prod`): where the index is the
@@ -269,11 +276,6 @@ fn left_factor(u: f32) -> Factor {
     return Factor(u, s.x, s.y, 0.0);
 }
 
-// The right factor from its pair t = two_prod(alpha, v) (written by `pre_factors`).
-fn right_factor(t: vec2<f32>) -> Factor {
-    let s = split(t.x);
-    return Factor(t.x, s.x, s.y, t.y);
-}
 
 // `scaled_product(u, alpha, v)` from u's and v's factors: the same operations in the same
 // order (two_prod(u, t.x) on the pre-split halves, then + u·t.y).
@@ -299,19 +301,18 @@ fn i_factors(i: u32) -> Factors {
     return f;
 }
 
-// The pair `which` (0: alpha·y_j, 1: alpha·x_j) of index j, from `pre_factors`' scratch.
-fn pre_pair(which: u32, j: u32) -> vec2<f32> {
-    let k = which * pre_half() + j;
-    let v = fr[k / 2u];
-    return select(v.xy, v.zw, (k & 1u) == 1u);
+// The factor `which` (0: alpha·y_j, 1: alpha·x_j) of index j, from `pre_factors`' scratch.
+fn pre_read(which: u32, j: u32) -> Factor {
+    let v = fr[which * pre_half() + j];
+    return Factor(v.x, v.y, v.z, v.w);
 }
 
 // The j index's factors.
 fn j_factors(j: u32) -> Factors {
     var f: Factors;
-    f.a = right_factor(pre_pair(0u, j));
+    f.a = pre_read(0u, j);
     if (TWO) {
-        f.b = right_factor(pre_pair(1u, j));
+        f.b = pre_read(1u, j);
     }
     return f;
 }
