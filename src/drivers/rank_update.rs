@@ -60,11 +60,11 @@ pub(crate) type Factors = Option<crate::pool::Buf>;
 /// the lab selects another kernel (`Scalar`, `Legacy`) or the factors would pass one storage
 /// binding (then `main_vec4`).
 pub(crate) fn factor_scratch(ctx: &Context, update: Variant, cols: usize) -> Factors {
-    let factors = match update {
-        Variant::Symmetric2(_) => 2 * cols as u64,
-        _ => cols as u64,
+    // One vec4 per j, or (ssyr2) two pairs per j, n rounded up to even.
+    let bytes = match update {
+        Variant::Symmetric2(_) => 16 * cols.next_multiple_of(2) as u64,
+        _ => 16 * cols as u64,
     };
-    let bytes = 16 * factors;
     let lab = crate::lab::get(crate::lab::Driver::RankUpdate);
     (!matches!(
         lab,
@@ -138,8 +138,10 @@ pub(crate) fn dispatch<'a>(
                 ("IFAST", params.ifast as f64),
                 ("PAIR", pair as u32 as f64),
             ];
+            // One invocation per j, or (ssyr2) per two.
+            let js = if two { 2 } else { 1 };
             let pre = Dispatch::new(&SHADER, "pre_factors", &params, &[], {
-                ctx.grid((a.cols as u64).div_ceil(WG_PRE))
+                ctx.grid((a.cols as u64).div_ceil(js).div_ceil(WG_PRE))
             })
             .bindings(&[(2, &x.buffer), (3, &y.buffer), (5, f)])
             .constants(&c);

@@ -213,10 +213,14 @@ fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
 
 // `main_pre` (the default): the update of `main_vec4`, under the same host conditions, with the
 // factors of each index formed once, not once per element. The j index's factor is Dekker's
-// exact pair t = alpha·y_j with t's leading part split (and the same of alpha·x_j, TWO): a
-// first dispatch, `pre_factors`, writes it once per j into a scratch buffer as one vec4 (n of
-// them, and n more from `pre_half()` for TWO), where `main_vec4` forms it again for every
-// element of column j. The i index's factor is x_i
+// exact pair t = alpha·y_j (and that of alpha·x_j, TWO): a first dispatch, `pre_factors`,
+// writes it once per j into a scratch buffer, where `main_vec4` forms it again for every
+// element of column j. Without TWO each j's factor is stored whole, t with t's leading part
+// split, as one vec4 (n of them); with TWO, where a unit needs two factors per element, as
+// the pair t alone, two j to a vec4 (the pairs of alpha·y_j, then from `pre_half()` those of
+// alpha·x_j), and t's split is formed per element: on the H200 (2026-12-03, n = 16384) the
+// whole factors read ssyr2 1524–1530 GB/s against 1705–1718 for pairs, sger and ssyr
+// 2914 / 2461–2478 against 2845 / 2399–2410. The i index's factor is x_i
 // split into its 12-bit halves (and y_i, TWO): once per invocation where i is A's slow index
 // (C order: the unit lies on one row). Each element then needs only the product's partial
 // products, the TwoSum and the rounding, in exactly the order of `scaled_product` and
@@ -234,24 +238,37 @@ override IFAST: bool = false;
 // `pre_factors`' workgroup: one invocation per j.
 const WG_PRE: u32 = 64u;
 
-// Where the factors of alpha·x_j start in the scratch (TWO).
+// Where the pairs of alpha·x_j start in the scratch (TWO): n rounded up to even, a vec4 boundary.
 fn pre_half() -> u32 {
-    return P.n;
+    return (P.n + 1u) & ~1u;
 }
 
 @compute @workgroup_size(WG_PRE)
 fn pre_factors(@builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let j = linear_group(wid, nwg) * WG_PRE + lid;
+    let g = linear_group(wid, nwg) * WG_PRE + lid;
+    let alpha = f32(P.alpha);
+    if (!TWO) {
+        if (g < P.n) {
+            fw[g] = pre_factor(alpha, f32(y[vidx(P.offy, g, P.incy)]));
+        }
+        return;
+    }
+    // TWO: the pairs of j = 2g and 2g + 1 (0 past n).
+    let j = 2u * g;
     if (j >= P.n) {
         return;
     }
-    let alpha = f32(P.alpha);
-    fw[j] = pre_factor(alpha, f32(y[vidx(P.offy, j, P.incy)]));
-    if (TWO) {
-        fw[pre_half() + j] = pre_factor(alpha, f32(x[vidx(P.offx, j, P.incx)]));
+    let last = j + 1u >= P.n;
+    var y1 = vec2<f32>(0.0);
+    var x1 = vec2<f32>(0.0);
+    if (!last) {
+        y1 = two_prod(alpha, f32(y[vidx(P.offy, j + 1u, P.incy)]));
+        x1 = two_prod(alpha, f32(x[vidx(P.offx, j + 1u, P.incx)]));
     }
+    fw[g] = vec4<f32>(two_prod(alpha, f32(y[vidx(P.offy, j, P.incy)])), y1);
+    fw[pre_half() / 2u + g] = vec4<f32>(two_prod(alpha, f32(x[vidx(P.offx, j, P.incx)])), x1);
 }
 
 // The right factor of alpha·v as stored: (t.x, split(t.x), t.y) with t = two_prod(alpha, v).
@@ -301,10 +318,18 @@ fn i_factors(i: u32) -> Factors {
     return f;
 }
 
-// The factor `which` (0: alpha·y_j, 1: alpha·x_j) of index j, from `pre_factors`' scratch.
+// The factor `which` (0: alpha·y_j, 1: alpha·x_j, TWO) of index j, from `pre_factors`'
+// scratch: stored whole, or (TWO) as its pair, split here.
 fn pre_read(which: u32, j: u32) -> Factor {
-    let v = fr[which * pre_half() + j];
-    return Factor(v.x, v.y, v.z, v.w);
+    if (!TWO) {
+        let v = fr[j];
+        return Factor(v.x, v.y, v.z, v.w);
+    }
+    let k = which * pre_half() + j;
+    let v = fr[k / 2u];
+    let t = select(v.xy, v.zw, (k & 1u) == 1u);
+    let s = split(t.x);
+    return Factor(t.x, s.x, s.y, t.y);
 }
 
 // The j index's factors.
