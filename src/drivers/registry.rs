@@ -144,7 +144,8 @@ pub const GEMV_WIDE: Kernel = Kernel {
 };
 
 /// Rank updates (`drivers/rank_update.rs`): `UPLO` none (`sger`) or a triangle (`ssyr`,
-/// `ssyr2`), `TWO` for the rank-2 update, `IFAST` (`main_pre`'s fast index: i or j), `PAIR` (`main_pre`: two units per invocation).
+/// `ssyr2`), `TWO` for the rank-2 update, `IFAST` (`main_pre`'s fast index: i or j), `PAIR`
+/// (`main_pre`: two units per invocation).
 pub const RANK_UPDATE: Kernel = Kernel {
     path: "level2/rank_update.wgsl",
     source: include_str!("../../wgsl/level2/rank_update.wgsl"),

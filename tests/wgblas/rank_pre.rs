@@ -3,8 +3,9 @@
 //! two units per invocation, `Experimental`): against OpenBLAS with the routines' DESIGN.md §2
 //! metric at sizes of several workgroups with partial ones, bit for bit against the `vec4`
 //! kernel that forms the factors for every element (`Legacy`: both round the exact sum once),
-//! under device alphas as under host ones, and on a grid past 65,535 workgroups. Its special values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact
-//! rounding in `kern12_level2.rs`, its blocks past one binding in `scale.rs`.
+//! under device alphas as under host ones, and on a grid past 65,535 workgroups. Its special
+//! values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact rounding in
+//! `kern12_level2.rs`, its blocks past one binding in `scale.rs`.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
@@ -20,9 +21,8 @@ use crate::common::*;
 
 /// sger at shapes of several workgroups with a partial last one (both ways, every layout: C,
 /// F, strided, rows reversed), one line, one vec4 unit per line; ssyr and ssyr2 at n = 4, 64,
-/// 260 and 292, both triangles, C, F and
-/// rows reversed (a negative line stride): against OpenBLAS (`metrics::spec` through
-/// `check_on`).
+/// 260 and 292, both triangles, C, F and rows reversed (a negative line stride): against
+/// OpenBLAS (`metrics::spec` through `check_on`).
 #[test]
 fn rank_pre_against_openblas() {
     let shapes = [(300, 264), (264, 300), (37, 516), (1, 1028), (70, 4)];

@@ -171,28 +171,51 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
              @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
     let g = linear_group(wid, nwg) * WG + lid;
-    let fast = select(P.n, P.m, P.ifast != 0u);
-    let per_line = fast / 4u;
-    if (g >= per_line * select(P.m, P.n, P.ifast != 0u)
-        || f32_is_zero(P.alpha)) {
+    let p = vec4_unit(g, P.ifast != 0u);
+    if (!p.live || f32_is_zero(P.alpha)) {
         return;
     }
-    let u = unit_at(g / per_line, 4u * (g % per_line), P.ifast != 0u);
-    // Wholly outside the triangle: not touched.
-    if (unit_outside(u)) {
-        return;
-    }
-    let k = u32(i32(P.offa) + i32(u.x) * P.rsa + i32(u.y) * P.csa) / 4u;
-    let v = av[k];
+    let v = av[p.k];
     var r = v;
     for (var q = 0u; q < 4u; q = q + 1u) {
-        let i = u.x + q * u.z;
-        let j = u.y + q * u.w;
+        let i = p.u.x + q * p.u.z;
+        let j = p.u.y + q * p.u.w;
         if (in_triangle(i, j)) {
             r[q] = rank_update_one(v[q], i, j);
         }
     }
-    av[k] = r;
+    av[p.k] = r;
+}
+
+// The vec4 unit number `g` of `main_vec4` and `main_pre` (`ifast`: i is A's unit-stride index):
+// its line and first element along it, its (i0, j0, di, dj) from `unit_at`, and the index of its
+// vec4 in `av`; `live` false past A's units or wholly outside the triangle (not touched).
+struct Unit {
+    u: vec4<u32>,
+    k: u32,
+    line: u32,
+    e: u32,
+    live: bool,
+}
+
+// The number of vec4 units of A (`ifast` as for `vec4_unit`).
+fn vec4_units(ifast: bool) -> u32 {
+    return (select(P.n, P.m, ifast) / 4u) * select(P.m, P.n, ifast);
+}
+
+fn vec4_unit(g: u32, ifast: bool) -> Unit {
+    var r: Unit;
+    r.live = g < vec4_units(ifast);
+    if (!r.live) {
+        return r;
+    }
+    let per_line = select(P.n, P.m, ifast) / 4u;
+    r.line = g / per_line;
+    r.e = 4u * (g - r.line * per_line);
+    r.u = unit_at(r.line, r.e, ifast);
+    r.live = !unit_outside(r.u);
+    r.k = u32(i32(P.offa) + i32(r.u.x) * P.rsa + i32(r.u.y) * P.csa) / 4u;
+    return r;
 }
 
 // The rounded sum A_ij + p1 (+ p2) of exact products p = (hi, lo): TwoSum on the leading
@@ -221,7 +244,7 @@ fn update_one(aij: T, p1: vec2<f32>, p2: vec2<f32>) -> T {
 // alpha·x_j), and t's split is formed per element: on the H200 (2026-12-03, n = 16384) the
 // whole factors read ssyr2 1524–1530 GB/s against 1705–1718 for pairs, sger and ssyr
 // 2914 / 2461–2478 against 2845 / 2399–2410. The i index's factor is x_i
-// split into its 12-bit halves (and y_i, TWO): once per invocation where i is A's slow index
+// split into its 12-bit halves (and y_i, TWO): once per vec4 unit where i is A's slow index
 // (C order: the unit lies on one row). Each element then needs only the product's partial
 // products, the TwoSum and the rounding, in exactly the order of `scaled_product` and
 // `update_one`: the same bits as `main_vec4` and `main`. The walk over A is `main_vec4`'s (one
@@ -293,7 +316,6 @@ fn left_factor(u: f32) -> Factor {
     return Factor(u, s.x, s.y, 0.0);
 }
 
-
 // `scaled_product(u, alpha, v)` from u's and v's factors: the same operations in the same
 // order (two_prod(u, t.x) on the pre-split halves, then + u·t.y).
 fn prod(u: Factor, w: Factor) -> vec2<f32> {
@@ -351,34 +373,8 @@ fn pre_update(aij: T, fi: Factors, fj: Factors) -> T {
     return update_one(aij, p1, p2);
 }
 
-// `main_pre`'s unit number `g`: its (i0, j0, di, dj) from `unit_at` and the index of its vec4
-// in `av`; `units` the units of A.
-struct PreUnit {
-    u: vec4<u32>,
-    k: u32,
-    line: u32,
-    e: u32,
-    live: bool,
-}
-
-fn pre_unit(g: u32, units: u32) -> PreUnit {
-    var r: PreUnit;
-    let per_line = select(P.n, P.m, IFAST) / 4u;
-    r.live = g < units;
-    if (!r.live) {
-        return r;
-    }
-    r.line = g / per_line;
-    r.e = 4u * (g - r.line * per_line);
-    r.u = unit_at(r.line, r.e, IFAST);
-    // Wholly outside the triangle: not touched.
-    r.live = !unit_outside(r.u);
-    r.k = u32(i32(P.offa) + i32(r.u.x) * P.rsa + i32(r.u.y) * P.csa) / 4u;
-    return r;
-}
-
 // The updated unit `p` whose vec4 of A holds `v`.
-fn pre_result(p: PreUnit, v: vec4<T>) -> vec4<T> {
+fn pre_result(p: Unit, v: vec4<T>) -> vec4<T> {
     // The line's factors, once per unit.
     var fl: Factors;
     if (IFAST) {
@@ -410,24 +406,23 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
             @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
     let g = linear_group(wid, nwg) * WG + lid;
-    let units = (select(P.n, P.m, IFAST) / 4u) * select(P.m, P.n, IFAST);
     // alpha = 0 (a device alpha; tested on its bits) leaves A untouched.
     if (f32_is_zero(P.alpha)) {
         return;
     }
     if (!PAIR) {
-        let p = pre_unit(g, units);
+        let p = vec4_unit(g, IFAST);
         if (p.live) {
             av[p.k] = pre_result(p, av[p.k]);
         }
         return;
     }
-    let half = (units + 1u) / 2u;
+    let half = (vec4_units(IFAST) + 1u) / 2u;
     if (g >= half) {
         return;
     }
-    let p0 = pre_unit(g, units);
-    let p1 = pre_unit(g + half, units);
+    let p0 = vec4_unit(g, IFAST);
+    let p1 = vec4_unit(g + half, IFAST);
     var v0 = vec4<T>(0.0);
     var v1 = vec4<T>(0.0);
     if (p0.live) {

@@ -35,7 +35,7 @@ use crate::Context;
 pub(super) struct Keep<'k> {
     /// f32 rank updates past one binding (`rank_update::symmetric_parts`).
     rank: OnceCell<Vec<rank_update::Part>>,
-    /// f32 rank updates on `main_pre` (lab): the scratch of the j index's factors.
+    /// f32 rank updates on `main_pre` (the default): the scratch of the j index's factors.
     factors: OnceCell<rank_update::Factors>,
     /// ger past one binding: the blocks of `A` with their parts of `x` and `y`.
     updates: OnceCell<Vec<(VecOperand, VecOperand, MatOperand)>>,
