@@ -11,11 +11,15 @@
 //! from its own buffer (the default). `--one-dispatch-below N`: calls on fewer than N elements
 //! run one dispatch where they take two (lab `set_one_dispatch_below`: the one-workgroup sdot
 //! without its `clear_counter`; 0 keeps both; the default: the crate's, `lab::ONE_DISPATCH_DEFAULT`).
+//! `--max-pending N`: the held commands of resident calls are submitted every N (lab
+//! `set_max_pending`; the default: `lab::MAX_PENDING_DEFAULT`), so that the device runs one
+//! part of a chain while the host records the next.
 //!
 //! ```sh
 //! cargo run --release --example chain_report -- --reps 11
 //! cargo run --release --example chain_report -- --reps 11 --patch-alpha
 //! cargo run --release --example chain_report -- --reps 11 --one-dispatch-below 0
+//! cargo run --release --example chain_report -- --reps 11 --max-pending 64
 //! ```
 use ndarray::Array1;
 use std::time::Instant;
@@ -31,6 +35,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
     ("--patch-alpha", args::SWITCH),
     ("--one-dispatch-below", "default"),
+    ("--max-pending", "default"),
 ];
 
 fn median(mut v: Vec<f64>) -> (f64, f64) {
@@ -46,6 +51,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         v => v.parse()?,
     };
     wgblas::lab::set_one_dispatch_below(below);
+    match args::get(FLAGS, "--max-pending").as_str() {
+        "default" => {}
+        v => wgblas::lab::set_max_pending(v.parse()?),
+    }
+    println!(
+        "# held commands submitted every {} (lab set_max_pending)",
+        wgblas::lab::max_pending()
+    );
     println!("# one dispatch below {below} elements (lab set_one_dispatch_below; 0: off)");
     if patch {
         wgblas::lab::set(

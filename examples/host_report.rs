@@ -12,13 +12,16 @@
 //!
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
 //! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]
-//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace]`
+//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace] [--copy-part BYTES] [--single-small]`
 //!
 //! Lab switches (`wgblas::lab`, process-wide, for comparing variants in separate runs):
 //! `--copy-threads N` caps the threads of the large host copies (`lab::set_copy_threads`; 0:
 //! the pool's, the default); `--no-prefault` turns off the fault-in of fresh read-back outputs
 //! while the device copies (`lab::set_prefault_outputs`, on by default); `--spin-us N` polls
-//! N µs before blocking in each read-back's wait (`lab::set_spin_us`). `--trace` prints, after each phase line, the steps
+//! N µs before blocking in each read-back's wait (`lab::set_spin_us`); `--copy-part BYTES` sets
+//! the smallest part of a host copy split over threads (`lab::set_copy_part`; 0: the default,
+//! 1 MiB); `--single-small` runs lone products of m, n ≤ 64 and k ≤ 1024 on the small-product
+//! kernel (`Tuning::single_small`, on this thread). `--trace` prints, after each phase line, the steps
 //! inside Submit and Wait (`Context::step_times`, µs per call).
 //!
 //! `--lone N` times a resident N³ sgemm alone (each call its own submission, waited for),
@@ -67,6 +70,8 @@ const FLAGS: &[(&str, &str)] = &[
     ("--no-prefault", args::SWITCH),
     ("--spin-us", ""),
     ("--trace", args::SWITCH),
+    ("--copy-part", "0"),
+    ("--single-small", args::SWITCH),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -516,6 +521,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = arg("--reps", "11").parse()?;
     wgblas::lab::set_copy_threads(arg("--copy-threads", "0").parse()?);
     wgblas::lab::set_prefault_outputs(!flag("--no-prefault"));
+    wgblas::lab::set_copy_part(arg("--copy-part", "0").parse()?);
+    if flag("--single-small") {
+        wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
+            single_small: Some(true),
+            ..Default::default()
+        }));
+    }
     let spin = arg("--spin-us", "");
     wgblas::lab::set_spin_us(if spin.is_empty() {
         None
@@ -523,8 +535,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(spin.parse()?)
     });
     println!(
-        "# lab: copy threads {} (0: the pool's), prefault outputs {}, spin {}",
+        "# lab: copy threads {} (0: the pool's), copy part {} B, single small {}, prefault outputs {}, spin {}",
         wgblas::lab::copy_threads(),
+        wgblas::lab::copy_part(),
+        flag("--single-small"),
         wgblas::lab::prefault_outputs(),
         wgblas::lab::spin_us().map_or("default".to_string(), |us| format!("{us} us"))
     );

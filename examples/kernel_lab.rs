@@ -12,7 +12,8 @@
 //! (all four together), `split`, `pack` (0/1), `swap` (0/1), `edge` (0: the kernel without edge
 //! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `fill`
 //! (1: split-k filling the last wave, `tuning::wave_split`), `vguard` (0: element-wise reads on edge tiles, the old path; 1, the default: guarded vec4 reads on
-//! edge tiles and partial slabs, `Tuning::edge_vec4`), `checks` (the shader modules'
+//! edge tiles and partial slabs, `Tuning::edge_vec4`), `small` (1: a lone product of m, n ≤ 64
+//! and k ≤ 1024 on the small-product kernel, `Tuning::single_small`), `checks` (the shader modules'
 //! runtime checks, `lab::set_shader_checks`: auto, the crate's choice per shader, the default;
 //! 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
 //! the variant). Output: one line per run,
@@ -94,6 +95,7 @@ fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
             "v2" => t.chooser_v2 = Some(v != 0),
             "fill" => t.wave_fill = Some(v != 0),
             "vguard" => t.edge_vec4 = Some(v != 0),
+            "small" => t.single_small = Some(v != 0),
             "checks" => checks = args::shader_checks(&v.to_string()),
             _ => panic!("variant: unknown key {k}"),
         }
@@ -276,6 +278,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "LAB,{shape},{layout},{v},{:.2},{:.2},{factor:.3}",
                     flops / times[reps / 2] / 1e12,
                     flops / times[0] / 1e12
+                );
+                println!(
+                    "# {shape} {layout} {v}: {:.2} us a call median, {:.2} best",
+                    times[reps / 2] * 1e6,
+                    times[0] * 1e6
                 );
             }
             reset_variant();

@@ -155,6 +155,31 @@ pub fn one_dispatch_below() -> u32 {
     ONE_DISPATCH_BELOW.load(Ordering::Relaxed)
 }
 
+/// Commands held back before a submission is forced (0: the default,
+/// [`MAX_PENDING_DEFAULT`]).
+static MAX_PENDING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The default of [`set_max_pending`]: a chain of resident calls is submitted every 1024
+/// commands (params pages, dispatches, copies), or at the next read-back.
+pub const MAX_PENDING_DEFAULT: u32 = 1024;
+
+/// Submit the held commands of resident calls once `n` are held (process-wide; 0: the
+/// default, [`MAX_PENDING_DEFAULT`]; at least 1), for measuring how much of a chain's device
+/// time overlaps its host-side recording: the device starts on a submission while the host
+/// records the next. Results are the same for every `n` (the queue order is the program
+/// order).
+pub fn set_max_pending(n: u32) {
+    MAX_PENDING.store(n, Ordering::Relaxed);
+}
+
+/// The count set by [`set_max_pending`] ([`MAX_PENDING_DEFAULT`] unless set).
+pub fn max_pending() -> u32 {
+    match MAX_PENDING.load(Ordering::Relaxed) {
+        0 => MAX_PENDING_DEFAULT,
+        n => n,
+    }
+}
+
 /// The shape of the wide matrix-vector kernels' grid (`gemv_rowdot`, `gemv_coldot`: sgemv,
 /// strmv, and dgemv, dtrmv on them), set by [`set_gemv_shape`]; 0 in a field: the driver's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -265,6 +290,31 @@ pub fn set_copy_threads(threads: u32) {
 /// The cap set by [`set_copy_threads`] (0: none).
 pub fn copy_threads() -> u32 {
     COPY_THREADS.load(Ordering::Relaxed)
+}
+
+/// Bytes of the smallest part of a host copy split over threads (0: the default,
+/// [`COPY_PART_DEFAULT`]).
+static COPY_PART: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The default of [`set_copy_part`]: 1 MiB.
+pub const COPY_PART_DEFAULT: u32 = 1 << 20;
+
+/// Split host copies (upload fills, read-back copy-outs, page faults of fresh outputs) into
+/// parts of at least `bytes` bytes, one per copy thread (process-wide; 0: the default,
+/// [`COPY_PART_DEFAULT`]; at least 4 KiB), with read-back handed to the copy threads in
+/// pieces of twice that: a copy below two parts stays on the calling thread. For measuring
+/// the medium sizes (a 512×512 f32 matrix is 1 MiB), where a thread's wake-up competes with
+/// its share of the copy. Results do not change.
+pub fn set_copy_part(bytes: u32) {
+    COPY_PART.store(bytes, Ordering::Relaxed);
+}
+
+/// The part set by [`set_copy_part`] ([`COPY_PART_DEFAULT`] unless set).
+pub fn copy_part() -> usize {
+    match COPY_PART.load(Ordering::Relaxed) {
+        0 => COPY_PART_DEFAULT as usize,
+        n => n.max(4096) as usize,
+    }
 }
 
 /// Whether fresh read-back outputs are faulted in while the device copies (1: yes, the default).

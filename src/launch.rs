@@ -4,7 +4,7 @@
 //!
 //! Calls whose results stay on the device (resident outputs, no read-back) are not submitted at
 //! once: their commands are held back in the context and submitted with the next call that
-//! reads something back, with [`Context::flush`], or when [`MAX_PENDING`] commands are held. A
+//! reads something back, with [`Context::flush`], or when [`max_pending`] commands are held. A
 //! chain of resident calls therefore costs one submission and no host round trip. Host data
 //! reaches the device through pooled, persistently mapped staging buffers (`pool.rs`): an
 //! upload fills one and holds a copy command like any other, so the queue order stays the
@@ -33,8 +33,11 @@ mod mapwait;
 pub(crate) use command::{Command, Held};
 pub(crate) use execute::Submitted;
 
-/// Commands held back before a submission is forced.
-pub(crate) const MAX_PENDING: usize = 1024;
+/// Commands held back before a submission is forced: [`crate::lab::max_pending`] (1024 by
+/// default).
+pub(crate) fn max_pending() -> usize {
+    crate::lab::max_pending() as usize
+}
 
 /// Bytes of one page of params uniforms ([`Held`]): 256 slots at NVIDIA's 256-byte uniform
 /// offset alignment, within every device's `max_uniform_buffer_binding_size`.
@@ -405,7 +408,7 @@ impl Context {
         let full = {
             let mut pending = lock(&self.pending);
             pending.commands.extend(commands);
-            pending.commands.len() >= MAX_PENDING
+            pending.commands.len() >= max_pending()
         };
         if full {
             self.flush_pending();

@@ -18,8 +18,14 @@
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
-/// Bytes below which a copy stays on the calling thread.
+/// Bytes from which a zeroed allocation is cleared here in parts ([`zeros_vec`]).
 const PAR_MIN_BYTES: usize = 1 << 20;
+
+/// Bytes of the smallest part of a copy split over threads: [`crate::lab::copy_part`] (1 MiB
+/// by default); a copy below two parts stays on the calling thread.
+pub(crate) fn min_part() -> usize {
+    crate::lab::copy_part()
+}
 
 /// Threads used for large host copies: `WGBLAS_COPY_THREADS`, or the available cores (at most
 /// 16).
@@ -187,7 +193,7 @@ pub(crate) unsafe fn touch_pages(ptr: *mut u8, bytes: usize) {
     const PAGE: usize = 4096;
     let at = ptr as usize;
     let pages = bytes.div_ceil(PAGE);
-    par_range(pages, (PAR_MIN_BYTES / PAGE).max(1), |lo, hi| {
+    par_range(pages, (min_part() / PAGE).max(1), |lo, hi| {
         for p in lo..hi {
             let q = (at + p * PAGE) as *mut u8;
             // SAFETY: `p * PAGE < bytes`: inside the caller's range, which only this call
@@ -240,7 +246,7 @@ impl<'a> SharedBytes<'a> {
         let at = self.ptr;
         par_range(
             self.len.div_ceil(PAGE),
-            (PAR_MIN_BYTES / PAGE).max(1),
+            (min_part() / PAGE).max(1),
             |lo, hi| {
                 for p in lo..hi {
                     // SAFETY: `p * PAGE < len`: inside the buffer, which is written in full
@@ -470,7 +476,7 @@ impl<'v, T: Copy + Send + Sync> Plan<'v, T> {
     unsafe fn run(&self, lo: usize, hi: usize, dev: *mut T, to_dev: bool) {
         let size = std::mem::size_of::<T>().max(1);
         let dev = SendPtr(dev);
-        par_range(hi - lo, PAR_MIN_BYTES / size, |a, b| {
+        par_range(hi - lo, min_part() / size, |a, b| {
             // SAFETY: parts are disjoint; see the function's contract.
             unsafe { self.run_serial(lo + a, lo + b, dev.get().add(a), to_dev) }
         });

@@ -7,22 +7,26 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::mapwait::MapWait;
-use super::{Command, Dispatch, Held, Read, SinkFn, Wait, MAX_PENDING};
+use super::{Command, Dispatch, Held, Read, SinkFn, Wait};
 use crate::context::{Context, Phase};
 use crate::error::{Error, Result};
 use crate::pool::{self, lock, Segmented};
 use crate::transfer::SharedBytes;
 
-/// Bytes of read-back handed to a sink at once (one task of the parallel copy).
-const PIECE: u64 = 2 << 20;
+/// Bytes of read-back handed to a sink at once (one task of the parallel copy): two parts of
+/// [`crate::transfer::min_part`] (2 MiB by default).
+fn piece() -> u64 {
+    2 * crate::transfer::min_part() as u64
+}
 
 /// The mapped bytes of read `i` from byte `off` on, as `(read, byte offset, bytes)` pieces of
-/// at most [`PIECE`] bytes.
+/// at most [`piece`] bytes.
 fn pieces_of(i: usize, off: u64, bytes: &[u8]) -> impl Iterator<Item = (usize, u64, &[u8])> {
+    let piece = piece();
     bytes
-        .chunks(PIECE as usize)
+        .chunks(piece as usize)
         .enumerate()
-        .map(move |(p, piece)| (i, off + p as u64 * PIECE, piece))
+        .map(move |(p, part)| (i, off + p as u64 * piece, part))
 }
 
 /// Hand `pieces` to their reads' sinks, on the copy threads.
@@ -314,7 +318,7 @@ impl Context {
                 let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
                 self.counters.step("record", &mut step);
                 pending.commands.extend(commands);
-                if pending.commands.len() >= MAX_PENDING {
+                if pending.commands.len() >= super::max_pending() {
                     self.submit_held(&mut pending);
                 }
             }

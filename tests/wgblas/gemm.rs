@@ -226,7 +226,7 @@ fn space_with(dim: BoxedStrategy<usize>, tr: bool) -> BoxedStrategy<Case> {
 describe::described_tests!(Gemm, 100, 40);
 
 /// One case of the description on the shared context.
-fn check(
+pub(crate) fn check(
     seed: u64,
     dims: (usize, usize, usize),
     ta: Transpose,

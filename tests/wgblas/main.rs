@@ -23,6 +23,7 @@ mod f64_reductions;
 pub mod gemm;
 pub mod gemm_batched;
 mod gemm_batched_engine;
+mod gemm_lone_small;
 mod gemm_small;
 pub mod gemv;
 pub mod ger;

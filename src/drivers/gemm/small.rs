@@ -14,16 +14,30 @@ pub(super) const K_SPLIT_SMALL: usize = 4096;
 /// batch of general products with m, n ≤ 32, unless a [`Tuning`] override says otherwise.
 /// Past 32 the tile engine is faster (H200, 10,000 products of 64³: 16.95 TFLOP/s against
 /// 1.98 for the earlier small kernel; `benches/results/2026-12-01-batch/`).
+///
+/// A lone product (batch 1) runs on it where [`Tuning::single_small`] says so and it is one
+/// workgroup's work: at most 256 blocks of 4×4 (m, n ≤ 64, say) and k at most
+/// [`SINGLE_SMALL_K`].
 pub(super) fn small_kernel(
     batch: usize,
-    m: usize,
-    n: usize,
+    (m, n, k): (usize, usize, usize),
     tri_c: Option<Uplo>,
     k_tri: f64,
 ) -> bool {
-    let on = tuning().and_then(|t| t.batch_small).unwrap_or(true);
-    on && batch > 1 && m <= 32 && n <= 32 && tri_c.is_none() && k_tri == 0.0
+    let t = tuning();
+    let general = tri_c.is_none() && k_tri == 0.0;
+    if batch == 1 {
+        let on = t.and_then(|t| t.single_small).unwrap_or(false);
+        let blocks = m.div_ceil(4) * n.div_ceil(4);
+        return on && general && blocks <= WG as usize && k <= SINGLE_SMALL_K;
+    }
+    let on = t.and_then(|t| t.batch_small).unwrap_or(true);
+    on && m <= 32 && n <= 32 && general
 }
+
+/// The most of k for which a lone product runs on `gemm_small` ([`small_kernel`]): its one
+/// workgroup then runs at most 256 loop iterations.
+pub(super) const SINGLE_SMALL_K: usize = 1024;
 
 /// Emit the batch `g` of products with m, n ≤ 32 on entry `gemm_small`: as many products
 /// per 256-invocation workgroup as 4×4 blocks per invocation allow; A and B read as vec4s

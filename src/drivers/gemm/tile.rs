@@ -110,6 +110,10 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
+    /// A lone product of at most 256 blocks of 4×4 (m, n ≤ 64) and k ≤ 1024 on the
+    /// small-product kernel, one workgroup reading A and B straight from the buffers (`true`),
+    /// or on the tile kernel (`false` or unset, the default): the latency of small host calls.
+    pub single_small: Option<bool>,
     /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
     /// since `benches/results/2026-12-02-s7/q1/tile.log`: 8192×64×8192 22.8 to 28.5 TFLOP/s,
     /// 64×8192×8192 27.6 to 30.7, 1000³ 13.6 to 14.5, the others unchanged) instead of

@@ -1,0 +1,101 @@
+//! Lone products (no batch) on the small-product kernel (`gemm_small`, one workgroup of 4×4
+//! blocks reading A and B straight from the buffers; `Tuning::single_small`): against OpenBLAS
+//! with the §2 metric in every transpose pair and storage order, at the edges of its rule
+//! (256 blocks, k ≤ 1024), and the special values of DESIGN.md §3 on it.
+
+use ndarray::{array, Array2};
+use wgblas::blas;
+use wgblas::prelude::*;
+use wgblas::tuning::{set_tuning, Tuning};
+
+use crate::common::*;
+use crate::gemm::check;
+
+/// Pin lone small products on the small-product kernel (`on`) or the tile kernel.
+fn pin(on: bool) {
+    set_tuning(Some(Tuning {
+        single_small: Some(on),
+        ..Tuning::default()
+    }));
+}
+
+#[test]
+fn engine_lone_small_products_on_both_kernels() {
+    // (m, n, k): one element, odd sizes, 64×64 (256 blocks, the rule's edge), 65×64 (past
+    // it: the tile kernel), k at the rule's edge (1024) and past it (1025), one row, one column.
+    let shapes = [
+        (1, 1, 1),
+        (3, 5, 2),
+        (64, 64, 64),
+        (65, 64, 9),
+        (17, 33, 100),
+        (8, 8, 1024),
+        (8, 4, 1025),
+        (1, 64, 37),
+        (64, 1, 36),
+    ];
+    let (lc, lf, ls, lr) = (Layout::C, Layout::F, Layout::Strided, Layout::Reversed);
+    for on in [true, false] {
+        pin(on);
+        for (s, &dims) in shapes.iter().enumerate() {
+            for (t, (ta, tb)) in trans_pairs().enumerate() {
+                let seed = 900 + 10 * s as u64 + t as u64;
+                check(seed, dims, ta, tb, 0.7, 0.9, [lc; 3]);
+                check(seed, dims, ta, tb, 1.0, 0.0, [lf; 3]);
+                if (s + t) % 2 == 0 {
+                    check(seed, dims, ta, tb, -1.5, 1.0, [ls, lr, lf]);
+                }
+            }
+        }
+    }
+    set_tuning(None);
+}
+
+/// Hand-computed values on the small kernel: the product, alpha and beta; beta = 0 never
+/// reads C (NaN and Inf there vanish); alpha = 0 reads neither A nor B (NaN there does not
+/// reach C); a NaN or Inf in A or B reaches every element it multiplies into, zeros of the
+/// other operand included (no zero-skip); a NaN alpha or beta is not 0.
+#[test]
+fn edge_special_values_on_the_small_kernel() {
+    pin(true);
+    let no = Transpose::No;
+    let a = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let b = array![[5.0f32, 6.0], [7.0, 8.0]];
+    assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
+    let mut c = Array2::<f32>::ones((2, 2));
+    a.gpu_gemm_inplace(2.0, &b, -1.0, &mut c).unwrap();
+    assert_eq!(c, array![[37.0, 43.0], [85.0, 99.0]]);
+    // beta = 0: C's NaN and Inf are never read.
+    let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
+    let eye = array![[1.0f32, 0.0], [0.0, 1.0]];
+    blas::sgemm(ctx(), no, no, 1.0, a.view(), eye.view(), 0.0, c.view_mut()).unwrap();
+    assert_eq!(c, a);
+    // alpha = 0: A and B are never read.
+    let nan_a = Array2::from_elem((2, 3), f32::NAN);
+    let inf_b = Array2::from_elem((3, 2), f32::INFINITY);
+    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
+    nan_a.gpu_gemm_inplace(0.0, &inf_b, 2.0, &mut c).unwrap();
+    assert_eq!(c, array![[2.0, 4.0], [6.0, 8.0]]);
+    // No zero-skip: NaN in A(0, 1) times B's zero row 1 makes all of row 0 of C NaN; Inf in
+    // B(0, 0) times A(1, 0) = 0 makes C(1, 0) NaN (0·Inf); C(1, 1) = 0·1 + 1·0 = 0.
+    let a = array![[1.0f32, f32::NAN], [0.0, 1.0]];
+    let b = array![[f32::INFINITY, 1.0], [0.0, 0.0]];
+    let c = a.gpu_gemm(&b).unwrap();
+    assert!(c.row(0).iter().all(|v| v.is_nan()), "{c:?}");
+    assert!(c[[1, 0]].is_nan() && c[[1, 1]] == 0.0, "{c:?}");
+    // A NaN alpha is not 0: every element NaN; a NaN beta is not 0: C·NaN = NaN.
+    let ones = Array2::<f32>::ones((2, 2));
+    let mut c = Array2::<f32>::zeros((2, 2));
+    ones.gpu_gemm_inplace(f32::NAN, &ones, 0.0, &mut c).unwrap();
+    assert!(c.iter().all(|v| v.is_nan()), "{c:?}");
+    let mut c = Array2::<f32>::zeros((2, 2));
+    ones.gpu_gemm_inplace(1.0, &ones, f32::NAN, &mut c).unwrap();
+    assert!(c.iter().all(|v| v.is_nan()), "{c:?}");
+    // The same product in f64 (the kernel's `alias T = f64;` instantiation), where native.
+    if ctx().native_f64() {
+        let a = array![[1.0f64, 2.0], [3.0, 4.0]];
+        let b = array![[5.0f64, 6.0], [7.0, 8.0]];
+        assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
+    }
+    set_tuning(None);
+}
