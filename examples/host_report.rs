@@ -20,7 +20,7 @@
 //! while the device copies (`lab::set_prefault_outputs`, on by default); `--spin-us N` polls
 //! N µs before blocking in each read-back's wait (`lab::set_spin_us`); `--copy-part BYTES` sets
 //! the smallest part of a host copy split over threads (`lab::set_copy_part`; 0: the default,
-//! 1 MiB); `--single-small` runs lone products of m, n ≤ 64 and k ≤ 1024 on the small-product
+//! 1 MiB); `--single-small` runs lone products of m, n ≤ 64 and k ≤ 128 on the small-product
 //! kernel (`Tuning::single_small`, on this thread). `--trace` prints, after each phase line, the steps
 //! inside Submit and Wait (`Context::step_times`, µs per call).
 //!

@@ -458,7 +458,7 @@ fn product<'a>(
     while split > 1 && split * m * n > max {
         split /= 2;
     }
-    let chunk = if small_kernel(batch, (m, n, k), tri_c, k_tri) {
+    let chunk = if small_kernel(batch, (m, n, k), bl, tri_c, k_tri) {
         K_SPLIT_SMALL
     } else {
         split * K_SPLIT
@@ -565,7 +565,7 @@ impl Gemm<'_> {
 fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     let (m, n, k) = g.dims;
     let (a, b, c, t) = (g.a, g.b, g.c, g.tile);
-    if small_kernel(g.batch, g.dims, g.tri_c, g.k_tri) {
+    if small_kernel(g.batch, g.dims, g.modes.1, g.tri_c, g.k_tri) {
         dispatch_small(ctx, plan, g, first);
         return;
     }

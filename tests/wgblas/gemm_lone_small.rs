@@ -1,7 +1,7 @@
 //! Lone products (no batch) on the small-product kernel (`gemm_small`, one workgroup of 4×4
 //! blocks reading A and B straight from the buffers; `Tuning::single_small`): against OpenBLAS
 //! with the §2 metric in every transpose pair and storage order, at the edges of its rule
-//! (256 blocks, k ≤ 1024), and the special values of DESIGN.md §3 on it.
+//! (256 blocks, k ≤ 128, B read as vec4s), and the special values of DESIGN.md §3 on it.
 
 use ndarray::{array, Array2};
 use wgblas::blas;
@@ -22,15 +22,15 @@ fn pin(on: bool) {
 #[test]
 fn engine_lone_small_products_on_both_kernels() {
     // (m, n, k): one element, odd sizes, 64×64 (256 blocks, the rule's edge), 65×64 (past
-    // it: the tile kernel), k at the rule's edge (1024) and past it (1025), one row, one column.
+    // it: the tile kernel), k at the rule's edge (128) and past it (129), one row, one column.
     let shapes = [
         (1, 1, 1),
         (3, 5, 2),
         (64, 64, 64),
         (65, 64, 9),
         (17, 33, 100),
-        (8, 8, 1024),
-        (8, 4, 1025),
+        (8, 8, 128),
+        (8, 4, 129),
         (1, 64, 37),
         (64, 1, 36),
     ];

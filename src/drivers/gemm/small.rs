@@ -15,12 +15,13 @@ pub(super) const K_SPLIT_SMALL: usize = 4096;
 /// Past 32 the tile engine is faster (H200, 10,000 products of 64³: 16.95 TFLOP/s against
 /// 1.98 for the earlier small kernel; `benches/results/2026-12-01-batch/`).
 ///
-/// A lone product (batch 1) runs on it where [`Tuning::single_small`] says so and it is one
-/// workgroup's work: at most 256 blocks of 4×4 (m, n ≤ 64, say) and k at most
-/// [`SINGLE_SMALL_K`].
+/// A lone product (batch 1) runs on it where [`Tuning::single_small`] says so, it is one
+/// workgroup's work (at most 256 blocks of 4×4: m, n ≤ 64, say), k is at most
+/// [`SINGLE_SMALL_K`] and B is read as vec4s (`bl` = 0, the staging mode of B).
 pub(super) fn small_kernel(
     batch: usize,
     (m, n, k): (usize, usize, usize),
+    bl: u32,
     tri_c: Option<Uplo>,
     k_tri: f64,
 ) -> bool {
@@ -29,15 +30,17 @@ pub(super) fn small_kernel(
     if batch == 1 {
         let on = t.and_then(|t| t.single_small).unwrap_or(false);
         let blocks = m.div_ceil(4) * n.div_ceil(4);
-        return on && general && blocks <= WG as usize && k <= SINGLE_SMALL_K;
+        return on && general && blocks <= WG as usize && k <= SINGLE_SMALL_K && bl == 0;
     }
     let on = t.and_then(|t| t.batch_small).unwrap_or(true);
     on && m <= 32 && n <= 32 && general
 }
 
-/// The most of k for which a lone product runs on `gemm_small` ([`small_kernel`]): its one
-/// workgroup then runs at most 256 loop iterations.
-pub(super) const SINGLE_SMALL_K: usize = 1024;
+/// The most of k for which a lone product runs on `gemm_small` ([`small_kernel`]). On the
+/// H200 (`benches/results/2026-12-03-s13/q1/lab.log`, µs a call against the tile kernel's):
+/// 64×64×64 10.9 against 14.3, 48×40×100 13.2 against 19.6, 64×64×256 33.0 against 24.6; with B
+/// read element-wise (TT-F) 64×64×64 22.9 against 13.2.
+pub(super) const SINGLE_SMALL_K: usize = 128;
 
 /// Emit the batch `g` of products with m, n ≤ 32 on entry `gemm_small`: as many products
 /// per 256-invocation workgroup as 4×4 blocks per invocation allow; A and B read as vec4s

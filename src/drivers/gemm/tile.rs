@@ -110,8 +110,8 @@ pub struct Tuning {
     /// Batches of products with m, n ≤ 32 on the small-product kernel (`true`, the default)
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
-    /// A lone product of at most 256 blocks of 4×4 (m, n ≤ 64) and k ≤ 1024 on the
-    /// small-product kernel, one workgroup reading A and B straight from the buffers (`true`),
+    /// A lone product of at most 256 blocks of 4×4 (m, n ≤ 64), k ≤ 128 and B read as vec4s on
+    /// the small-product kernel, one workgroup reading A and B straight from the buffers (`true`),
     /// or on the tile kernel (`false` or unset, the default): the latency of small host calls.
     pub single_small: Option<bool>,
     /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
