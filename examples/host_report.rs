@@ -12,7 +12,7 @@
 //!
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
 //! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]
-//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace] [--copy-part BYTES] [--single-small]`
+//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace] [--copy-part BYTES] [--no-single-small]`
 //!
 //! Lab switches (`wgblas::lab`, process-wide, for comparing variants in separate runs):
 //! `--copy-threads N` caps the threads of the large host copies (`lab::set_copy_threads`; 0:
@@ -20,8 +20,9 @@
 //! while the device copies (`lab::set_prefault_outputs`, on by default); `--spin-us N` polls
 //! N µs before blocking in each read-back's wait (`lab::set_spin_us`); `--copy-part BYTES` sets
 //! the smallest part of a host copy split over threads (`lab::set_copy_part`; 0: the default,
-//! 1 MiB); `--single-small` runs lone products of m, n ≤ 64 and k ≤ 128 on the small-product
-//! kernel (`Tuning::single_small`, on this thread). `--trace` prints, after each phase line, the steps
+//! 256 KiB); `--no-single-small` runs lone products of m, n ≤ 64 and k ≤ 128 on the tile kernel
+//! instead of the small-product kernel (`Tuning::single_small` off, on this thread).
+//! `--trace` prints, after each phase line, the steps
 //! inside Submit and Wait (`Context::step_times`, µs per call).
 //!
 //! `--lone N` times a resident N³ sgemm alone (each call its own submission, waited for),
@@ -71,7 +72,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--spin-us", ""),
     ("--trace", args::SWITCH),
     ("--copy-part", "0"),
-    ("--single-small", args::SWITCH),
+    ("--no-single-small", args::SWITCH),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -522,9 +523,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     wgblas::lab::set_copy_threads(arg("--copy-threads", "0").parse()?);
     wgblas::lab::set_prefault_outputs(!flag("--no-prefault"));
     wgblas::lab::set_copy_part(arg("--copy-part", "0").parse()?);
-    if flag("--single-small") {
+    if flag("--no-single-small") {
         wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
-            single_small: Some(true),
+            single_small: Some(false),
             ..Default::default()
         }));
     }
@@ -538,7 +539,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "# lab: copy threads {} (0: the pool's), copy part {} B, single small {}, prefault outputs {}, spin {}",
         wgblas::lab::copy_threads(),
         wgblas::lab::copy_part(),
-        flag("--single-small"),
+        !flag("--no-single-small"),
         wgblas::lab::prefault_outputs(),
         wgblas::lab::spin_us().map_or("default".to_string(), |us| format!("{us} us"))
     );

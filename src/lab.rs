@@ -159,9 +159,14 @@ pub fn one_dispatch_below() -> u32 {
 /// [`MAX_PENDING_DEFAULT`]).
 static MAX_PENDING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-/// The default of [`set_max_pending`]: a chain of resident calls is submitted every 1024
-/// commands (params pages, dispatches, copies), or at the next read-back.
-pub const MAX_PENDING_DEFAULT: u32 = 1024;
+/// The default of [`set_max_pending`]: a chain of resident calls is submitted every 32
+/// commands (params pages, dispatches, copies), or at the next read-back, so that the device
+/// runs the chain while the host records the rest. On the H200
+/// (`benches/results/2026-12-03-s13/q1`, `q2`), 1000 chained saxpy calls at n = 1024 cost
+/// 6.49 µs a call submitted every 1024 commands (the host recorded all, then the device ran
+/// all), 2.47–2.52 every 32 (2.30–3.53 every 64, 2.65–3.62 every 256, 2.83–3.71 every 16);
+/// sdot → recip → sscal 7.88 → 3.20 µs a routine call.
+pub const MAX_PENDING_DEFAULT: u32 = 32;
 
 /// Submit the held commands of resident calls once `n` are held (process-wide; 0: the
 /// default, [`MAX_PENDING_DEFAULT`]; at least 1), for measuring how much of a chain's device
@@ -296,8 +301,12 @@ pub fn copy_threads() -> u32 {
 /// [`COPY_PART_DEFAULT`]).
 static COPY_PART: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-/// The default of [`set_copy_part`]: 1 MiB.
-pub const COPY_PART_DEFAULT: u32 = 1 << 20;
+/// The default of [`set_copy_part`]: 256 KiB. On the H200 host's 16 cores
+/// (`benches/results/2026-12-03-s13/q1`, `q2`), a host sgemm at n = 512 (1 MiB a matrix) spent
+/// 112–155 µs copying C out and 120–144 µs filling A and B with parts of 1 MiB (one thread
+/// each), 69–99 µs and 92–108 µs with parts of 256 KiB; 2048 and the 256 MiB transfers were
+/// unchanged.
+pub const COPY_PART_DEFAULT: u32 = 256 << 10;
 
 /// Split host copies (upload fills, read-back copy-outs, page faults of fresh outputs) into
 /// parts of at least `bytes` bytes, one per copy thread (process-wide; 0: the default,

@@ -33,10 +33,26 @@ mod mapwait;
 pub(crate) use command::{Command, Held};
 pub(crate) use execute::Submitted;
 
-/// Commands held back before a submission is forced: [`crate::lab::max_pending`] (1024 by
+/// Commands held back before a submission is forced: [`crate::lab::max_pending`] (32 by
 /// default).
 pub(crate) fn max_pending() -> usize {
     crate::lab::max_pending() as usize
+}
+
+/// Commands held back for [`Context::time_batch`] before a submission is forced (which then
+/// fails the batch): a batch is one submission, so that its timestamps span all of it.
+const BATCH_PENDING: usize = 1 << 16;
+
+impl Context {
+    /// Commands held back before a submission is forced: [`max_pending`], or
+    /// [`BATCH_PENDING`] while [`Context::time_batch`] holds calls.
+    pub(crate) fn pending_limit(&self) -> usize {
+        if self.batching() {
+            BATCH_PENDING.max(max_pending())
+        } else {
+            max_pending()
+        }
+    }
 }
 
 /// Bytes of one page of params uniforms ([`Held`]): 256 slots at NVIDIA's 256-byte uniform
@@ -408,7 +424,7 @@ impl Context {
         let full = {
             let mut pending = lock(&self.pending);
             pending.commands.extend(commands);
-            pending.commands.len() >= max_pending()
+            pending.commands.len() >= self.pending_limit()
         };
         if full {
             self.flush_pending();

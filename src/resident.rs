@@ -7,9 +7,9 @@
 //! written, resident outputs stay on the device. A call whose outputs are all resident does
 //! not wait for the device: its commands are held back and submitted, in order, with the next
 //! read-back (`to_array`, [`GpuScalar::get`], [`Context::read_back`], any host-output call) or
-//! [`Context::flush`]. Two cases submit on their own, so that held memory stays bounded: once
-//! 1024 commands (dispatches, copies, clears) are held, they are submitted (a long chain with
-//! no read-back goes in a few submissions, with the same results), and an upload larger than
+//! [`Context::flush`]. Two cases submit on their own: once 32 commands (dispatches, copies,
+//! clears) are held, they are submitted, so that the device runs a long chain while the host
+//! records the rest (the same results; [`crate::lab::set_max_pending`]), and an upload larger than
 //! one staging chunk (32 MiB) submits each chunk as it is filled, with everything held before
 //! it. [`Context::submissions`] counts both.
 //!

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 /// Bytes from which a zeroed allocation is cleared here in parts ([`zeros_vec`]).
 const PAR_MIN_BYTES: usize = 1 << 20;
 
-/// Bytes of the smallest part of a copy split over threads: [`crate::lab::copy_part`] (1 MiB
+/// Bytes of the smallest part of a copy split over threads: [`crate::lab::copy_part`] (256 KiB
 /// by default); a copy below two parts stays on the calling thread.
 pub(crate) fn min_part() -> usize {
     crate::lab::copy_part()

@@ -14,7 +14,7 @@ use crate::pool::{self, lock, Segmented};
 use crate::transfer::SharedBytes;
 
 /// Bytes of read-back handed to a sink at once (one task of the parallel copy): two parts of
-/// [`crate::transfer::min_part`] (2 MiB by default).
+/// [`crate::transfer::min_part`] (512 KiB by default).
 fn piece() -> u64 {
     2 * crate::transfer::min_part() as u64
 }
@@ -318,7 +318,7 @@ impl Context {
                 let commands = self.record(&mut pending, dispatches, &pipelines, after, &mut fresh);
                 self.counters.step("record", &mut step);
                 pending.commands.extend(commands);
-                if pending.commands.len() >= super::max_pending() {
+                if pending.commands.len() >= self.pending_limit() {
                     self.submit_held(&mut pending);
                 }
             }

@@ -167,6 +167,29 @@ fn profiling_records_gpu_time_where_timestamps_exist() {
     }
 }
 
+/// Outside a timed batch, a chain of resident calls is submitted every
+/// `lab::max_pending()` held commands (32), so that the device runs it while the host
+/// records the rest: 100 chained calls go in several submissions, with the result of one.
+#[test]
+fn a_long_chain_is_submitted_in_parts_with_the_same_result() {
+    let own = Context::new().unwrap();
+    let x = own.upload_vector(&Array1::from_elem(1000, 1.0f32)).unwrap();
+    let mut y = own.upload_vector(&Array1::from_elem(1000, 2.0f32)).unwrap();
+    own.synchronize().unwrap();
+    let s0 = own.submissions();
+    for _ in 0..100 {
+        blas::saxpy(&own, 0.5, &x, &mut y).unwrap();
+    }
+    let parts = own.submissions() - s0;
+    let limit = wgblas::lab::max_pending() as u64;
+    assert!(
+        parts >= 100 / limit && parts <= 100,
+        "{parts} submissions for 100 held calls, limit {limit}"
+    );
+    // 2 + 100 · 0.5 · 1, exact in f32; the read-back submits the rest.
+    assert!(y.to_array().unwrap().iter().all(|&v| v == 52.0));
+}
+
 #[test]
 fn time_batch_times_held_calls_in_one_submission() {
     let _lab = crate::bandwidth::lab_defaults();
@@ -181,20 +204,21 @@ fn time_batch_times_held_calls_in_one_submission() {
     let (s0, d0) = (own.submissions(), own.dispatches());
     let t = own
         .time_batch(|| {
-            for _ in 0..10 {
+            // More calls than a chain holds outside a batch (lab::max_pending, 32).
+            for _ in 0..100 {
                 blas::saxpy(&own, 0.5, &x, &mut y).unwrap();
             }
         })
         .unwrap();
     assert!(t > std::time::Duration::ZERO, "{t:?}");
-    assert_eq!(own.dispatches() - d0, 10);
+    assert_eq!(own.dispatches() - d0, 100);
     assert_eq!(
         own.submissions() - s0,
         1,
-        "the ten calls went in one submission"
+        "the hundred calls went in one submission"
     );
-    // 2 + 10 · 0.5 · 1, exact in f32.
-    assert!(y.to_array().unwrap().iter().all(|&v| v == 7.0));
+    // 2 + 100 · 0.5 · 1, exact in f32.
+    assert!(y.to_array().unwrap().iter().all(|&v| v == 52.0));
     // Profiling stays as it was (off): a later call is held, not submitted. A batch with no
     // dispatch is an error.
     let s1 = own.submissions();

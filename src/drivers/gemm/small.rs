@@ -15,9 +15,10 @@ pub(super) const K_SPLIT_SMALL: usize = 4096;
 /// Past 32 the tile engine is faster (H200, 10,000 products of 64³: 16.95 TFLOP/s against
 /// 1.98 for the earlier small kernel; `benches/results/2026-12-01-batch/`).
 ///
-/// A lone product (batch 1) runs on it where [`Tuning::single_small`] says so, it is one
-/// workgroup's work (at most 256 blocks of 4×4: m, n ≤ 64, say), k is at most
-/// [`SINGLE_SMALL_K`] and B is read as vec4s (`bl` = 0, the staging mode of B).
+/// A lone product (batch 1) runs on it where it is one workgroup's work (at most 256 blocks
+/// of 4×4: m, n ≤ 64, say), k is at most [`SINGLE_SMALL_K`] and B is read as vec4s (`bl` = 0,
+/// the staging mode of B), unless [`Tuning::single_small`] says otherwise or the tuning pins
+/// a tile or a split.
 pub(super) fn small_kernel(
     batch: usize,
     (m, n, k): (usize, usize, usize),
@@ -28,7 +29,9 @@ pub(super) fn small_kernel(
     let t = tuning();
     let general = tri_c.is_none() && k_tri == 0.0;
     if batch == 1 {
-        let on = t.and_then(|t| t.single_small).unwrap_or(false);
+        // A tuning that pins a tile or a split means the tile kernel, unless it says otherwise.
+        let pinned = t.is_some_and(|t| t.tile.is_some() || t.split.is_some());
+        let on = t.and_then(|t| t.single_small).unwrap_or(!pinned);
         let blocks = m.div_ceil(4) * n.div_ceil(4);
         return on && general && blocks <= WG as usize && k <= SINGLE_SMALL_K && bl == 0;
     }

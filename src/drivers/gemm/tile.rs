@@ -111,8 +111,10 @@ pub struct Tuning {
     /// or on the tile kernel (`false`).
     pub batch_small: Option<bool>,
     /// A lone product of at most 256 blocks of 4×4 (m, n ≤ 64), k ≤ 128 and B read as vec4s on
-    /// the small-product kernel, one workgroup reading A and B straight from the buffers (`true`),
-    /// or on the tile kernel (`false` or unset, the default): the latency of small host calls.
+    /// the small-product kernel, one workgroup reading A and B straight from the buffers (`true`
+    /// or unset, the default), or on the tile kernel (`false`). On the H200
+    /// (`benches/results/2026-12-03-s13/q1`, `q2`): 64³ 10.9 µs a call against 14.3, 8³ 3.7
+    /// against 6.4, 32×32×128 15.5 against 18.6; a 64³ host call 64–70 µs against 70–75.
     pub single_small: Option<bool>,
     /// The chooser for shapes with few tiles ([`choose_v2`], `true` or unset, the default
     /// since `benches/results/2026-12-02-s7/q1/tile.log`: 8192×64×8192 22.8 to 28.5 TFLOP/s,
