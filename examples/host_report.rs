@@ -12,7 +12,8 @@
 //!
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
 //! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]
-//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace] [--copy-part BYTES] [--no-single-small]`
+//! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace] [--copy-part BYTES] [--no-single-small]
+//! [--staging-limit BYTES] [--pool-limit BYTES]`
 //!
 //! Lab switches (`wgblas::lab`, process-wide, for comparing variants in separate runs):
 //! `--copy-threads N` caps the threads of the large host copies (`lab::set_copy_threads`; 0:
@@ -21,7 +22,10 @@
 //! N µs before blocking in each read-back's wait (`lab::set_spin_us`); `--copy-part BYTES` sets
 //! the smallest part of a host copy split over threads (`lab::set_copy_part`; 0: the default,
 //! 256 KiB); `--no-single-small` runs lone products of m, n ≤ 64 and k ≤ 128 on the tile kernel
-//! instead of the small-product kernel (`Tuning::single_small` off, on this thread).
+//! instead of the small-product kernel (`Tuning::single_small` off, on this thread);
+//! `--staging-limit BYTES` keeps at most that many bytes of free staging buffers in each
+//! direction (`lab::set_staging_limit`; 0: the default, 256 MiB); `--pool-limit BYTES` sets the
+//! storage pool's limit (`Context::set_pool_limit`).
 //! `--trace` prints, after each phase line, the steps
 //! inside Submit and Wait (`Context::step_times`, µs per call).
 //!
@@ -73,6 +77,8 @@ const FLAGS: &[(&str, &str)] = &[
     ("--trace", args::SWITCH),
     ("--copy-part", "0"),
     ("--no-single-small", args::SWITCH),
+    ("--staging-limit", "0"),
+    ("--pool-limit", ""),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -523,6 +529,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     wgblas::lab::set_copy_threads(arg("--copy-threads", "0").parse()?);
     wgblas::lab::set_prefault_outputs(!flag("--no-prefault"));
     wgblas::lab::set_copy_part(arg("--copy-part", "0").parse()?);
+    wgblas::lab::set_staging_limit(arg("--staging-limit", "0").parse()?);
     if flag("--no-single-small") {
         wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
             single_small: Some(false),
@@ -536,8 +543,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(spin.parse()?)
     });
     println!(
-        "# lab: copy threads {} (0: the pool's), copy part {} B, single small {}, prefault outputs {}, spin {}",
+        "# lab: copy threads {} (0: the pool's), copy part {} B, staging limit {} B, single small {}, prefault outputs {}, spin {}",
         wgblas::lab::copy_threads(),
+        wgblas::lab::staging_limit(),
         wgblas::lab::copy_part(),
         !flag("--no-single-small"),
         wgblas::lab::prefault_outputs(),
@@ -549,6 +557,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "# context created in {:.1} ms",
         t.elapsed().as_secs_f64() * 1e3
     );
+    let pool_limit = arg("--pool-limit", "");
+    if !pool_limit.is_empty() {
+        ctx.set_pool_limit(pool_limit.parse()?);
+    }
+    println!("# storage pool limit {} B", ctx.pool_limit());
     let info = ctx.adapter_info();
     println!(
         "# adapter: {} ({:?}, {:?}), driver {} {}",

@@ -326,6 +326,25 @@ pub fn copy_part() -> usize {
     }
 }
 
+/// Most bytes of free staging buffers kept in each direction (0: the default, 256 MiB).
+static STAGING_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Keep at most `bytes` bytes of free staging buffers in each direction (upload, read-back)
+/// for later transfers (process-wide; 0: the default, 256 MiB, eight chunks of 32 MiB); the
+/// rest are released when the transfer that used them is done. For measuring whether staging
+/// memory kept after large transfers slows later calls. Results do not change.
+pub fn set_staging_limit(bytes: u64) {
+    STAGING_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The limit set by [`set_staging_limit`] (256 MiB unless set).
+pub fn staging_limit() -> u64 {
+    match STAGING_LIMIT.load(Ordering::Relaxed) {
+        0 => 256 << 20,
+        n => n,
+    }
+}
+
 /// Whether fresh read-back outputs are faulted in while the device copies (1: yes, the default).
 static PREFAULT: AtomicU8 = AtomicU8::new(1);
 

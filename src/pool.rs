@@ -32,8 +32,11 @@ const MIN_STAGING: u64 = 4096;
 /// Largest staging buffer, in bytes: bigger transfers are split into chunks of this size.
 pub(crate) const CHUNK: u64 = 32 << 20;
 
-/// Most bytes of free staging buffers kept, in each direction.
-const STAGING_LIMIT: u64 = 256 << 20;
+/// Most bytes of free staging buffers kept, in each direction: [`crate::lab::staging_limit`]
+/// (256 MiB by default).
+fn staging_limit() -> u64 {
+    crate::lab::staging_limit()
+}
 
 /// Lock `m`, recovering the data of a poisoned lock: every structure behind the crate's locks
 /// stays valid after a panic elsewhere (lists and maps, changed in single statements).
@@ -453,13 +456,14 @@ impl FreeList {
     /// large transfers must not crowd out the small buffers every call needs.
     fn push(&mut self, b: wgpu::Buffer) {
         let size = b.size();
-        while self.bytes + size > STAGING_LIMIT {
+        let limit = staging_limit();
+        while self.bytes + size > limit {
             let Some(dropped) = drop_largest(&mut self.free, |c| c > size) else {
                 break;
             };
             self.bytes -= dropped;
         }
-        if self.bytes + size <= STAGING_LIMIT {
+        if self.bytes + size <= limit {
             self.bytes += size;
             self.free.entry(size).or_default().push(b);
         }
