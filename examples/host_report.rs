@@ -13,7 +13,7 @@
 //! Run: `cargo run --release --example host_report -- [--reps 11] [--transfer 67108864]
 //! [--gemm 64,512,2048,4096] [--dot 1024,16777216] [--only transfers] [--probe] [--lone 4096]
 //! [--copy-threads N] [--no-prefault] [--spin-us N] [--trace] [--copy-part BYTES] [--no-single-small]
-//! [--staging-limit BYTES] [--pool-limit BYTES]`
+//! [--staging-limit BYTES] [--pool-limit BYTES] [--trim-after-transfers]`
 //!
 //! Lab switches (`wgblas::lab`, process-wide, for comparing variants in separate runs):
 //! `--copy-threads N` caps the threads of the large host copies (`lab::set_copy_threads`; 0:
@@ -25,7 +25,8 @@
 //! instead of the small-product kernel (`Tuning::single_small` off, on this thread);
 //! `--staging-limit BYTES` keeps at most that many bytes of free staging buffers in each
 //! direction (`lab::set_staging_limit`; 0: the default, 256 MiB); `--pool-limit BYTES` sets the
-//! storage pool's limit (`Context::set_pool_limit`).
+//! storage pool's limit (`Context::set_pool_limit`); `--trim-after-transfers` releases the
+//! storage pool's free buffers after the transfer section (the limit set to 0, then back).
 //! `--trace` prints, after each phase line, the steps
 //! inside Submit and Wait (`Context::step_times`, µs per call).
 //!
@@ -79,6 +80,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--no-single-small", args::SWITCH),
     ("--staging-limit", "0"),
     ("--pool-limit", ""),
+    ("--trim-after-transfers", args::SWITCH),
 ];
 
 fn arg(name: &str, _default: &str) -> String {
@@ -587,6 +589,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let n: usize = arg("--transfer", "67108864").parse()?;
     transfers(ctx, n, reps)?;
+    if flag("--trim-after-transfers") {
+        let (limit, bytes) = (ctx.pool_limit(), ctx.pool_bytes());
+        ctx.set_pool_limit(0);
+        ctx.set_pool_limit(limit);
+        println!(
+            "# storage pool trimmed after the transfers: {bytes} B free before, {} B after",
+            ctx.pool_bytes()
+        );
+    }
     if arg("--only", "") == "transfers" {
         return Ok(());
     }
