@@ -56,21 +56,37 @@ const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 /// [`factor_scratch`]), kept by the caller while the dispatches run.
 pub(crate) type Factors = Option<crate::pool::Buf>;
 
-/// The scratch of `main_pre` (the default) for a call on at most `cols` columns: `None` where
-/// the lab selects another kernel (`Scalar`, `Legacy`) or the factors would pass one storage
-/// binding (then `main_vec4`).
-pub(crate) fn factor_scratch(ctx: &Context, update: Variant, cols: usize) -> Factors {
+/// The scratch of `main_pre` (the default) for a call on `a` (or on blocks of it, at most
+/// `a.cols` columns each): `None` where the lab selects another kernel (`Scalar`, `Legacy`),
+/// where `a`'s strides rule out vec4 units (then the one-element kernel runs, with no factors),
+/// or where the factors would pass one storage binding (then `main_vec4`).
+pub(crate) fn factor_scratch(ctx: &Context, update: Variant, a: &MatOperand) -> Factors {
+    let cols = a.cols;
     // One vec4 per j, or (ssyr2) two pairs per j, n rounded up to even.
     let bytes = match update {
         Variant::Symmetric2(_) => 16 * cols.next_multiple_of(2) as u64,
         _ => 16 * cols as u64,
     };
     let lab = crate::lab::get(crate::lab::Driver::RankUpdate);
+    let (unit, other, _) = unit_axis(a);
+    let strides = unit == 1 && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1);
     (!matches!(
         lab,
         crate::lab::Variant::Scalar | crate::lab::Variant::Legacy
-    ) && bytes <= ctx.max_binding())
+    ) && strides
+        && bytes <= ctx.max_binding())
     .then(|| ctx.scratch(bytes))
+}
+
+/// `a`'s unit axis for vec4 units: (its stride, the other axis's stride, its length), along
+/// the rows where the row stride is the smaller one in magnitude (the kernels' `IFAST`), else
+/// along the columns.
+fn unit_axis(a: &MatOperand) -> (i32, i32, usize) {
+    if a.rs.unsigned_abs() < a.cs.unsigned_abs() {
+        (a.rs, a.cs, a.rows)
+    } else {
+        (a.cs, a.rs, a.cols)
+    }
 }
 
 /// The dispatches of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
@@ -111,12 +127,7 @@ pub(crate) fn dispatch<'a>(
     // factor scratch): vec4 units along the unit stride, where it is contiguous with a length
     // that is a multiple of 4 and aligned; else the one-element kernel (also lab `Scalar`).
     // `main_pre` takes two units per invocation under lab `Experimental`.
-    let ifast = params.ifast != 0;
-    let (unit, other, len) = if ifast {
-        (a.rs, a.cs, a.rows)
-    } else {
-        (a.cs, a.rs, a.cols)
-    };
+    let (unit, other, len) = unit_axis(a);
     // On the H200, n = 16384, device copy beside it: `main_vec4` read sger 2397 GB/s against
     // 2072 for the one-element kernel, ssyr 2019 against 1318 and ssyr2 1453 against 1173
     // (2026-12-01, `benches/results/2026-12-01-probe-host/p6-bandwidth-lab-l2.log`); `main_pre`

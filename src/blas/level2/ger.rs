@@ -143,8 +143,7 @@ pub(super) type Update<'k> = (&'k VecOperand, &'k VecOperand, &'k MatOperand);
 /// params.
 pub(super) fn sger_dispatches<'k>(ctx: &Context, c: Call<'k, f32>) -> Vec<Dispatch<'k>> {
     let general = rank_update::Variant::General;
-    let factors =
-        (c.keep.factors).get_or_init(|| rank_update::factor_scratch(ctx, general, c.a.cols));
+    let factors = (c.keep.factors).get_or_init(|| rank_update::factor_scratch(ctx, general, c.a));
     updates(ctx, &c)
         .into_iter()
         .flat_map(|(x, y, a)| rank_update::dispatch(ctx, general, c.alpha, x, y, a, factors))

@@ -349,7 +349,7 @@ fn symmetric_update<'k>(
         .keep
         .rank
         .get_or_init(|| rank_update::symmetric_parts(ctx, update, x, y, a));
-    let factors = (c.keep.factors).get_or_init(|| rank_update::factor_scratch(ctx, update, a.cols));
+    let factors = (c.keep.factors).get_or_init(|| rank_update::factor_scratch(ctx, update, a));
     if parts.is_empty() {
         rank_update::dispatch(ctx, update, c.alpha, x, y, a, factors)
     } else {
