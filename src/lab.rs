@@ -164,8 +164,9 @@ static MAX_PENDING: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32:
 /// runs the chain while the host records the rest. On the H200
 /// (`benches/results/2026-12-03-s13/q1`, `q2`), 1000 chained saxpy calls at n = 1024 cost
 /// 6.49 µs a call submitted every 1024 commands (the host recorded all, then the device ran
-/// all), 2.47–2.52 every 32 (2.30–3.53 every 64, 2.65–3.62 every 256, 2.83–3.71 every 16);
-/// sdot → recip → sscal 7.88 → 3.20 µs a routine call.
+/// all), 2.47–2.52 every 32 in q2 (2.30–3.53 every 64, 2.65–3.62 every 256, 2.83–3.71 every
+/// 16) and 2.47–5.43 over the session's six runs at 32 (host-bound: the host's recording cost
+/// moved from run to run); sdot → recip → sscal 7.88 → 3.20–6.68 µs a routine call.
 pub const MAX_PENDING_DEFAULT: u32 = 32;
 
 /// Submit the held commands of resident calls once `n` are held (process-wide; 0: the
