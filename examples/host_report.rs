@@ -547,8 +547,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "# lab: copy threads {} (0: the pool's), copy part {} B, staging limit {} B, single small {}, prefault outputs {}, spin {}",
         wgblas::lab::copy_threads(),
-        wgblas::lab::staging_limit(),
         wgblas::lab::copy_part(),
+        wgblas::lab::staging_limit(),
         !flag("--no-single-small"),
         wgblas::lab::prefault_outputs(),
         wgblas::lab::spin_us().map_or("default".to_string(), |us| format!("{us} us"))
