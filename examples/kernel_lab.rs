@@ -13,7 +13,8 @@
 //! code where every tile is whole), `v2` (1: the proposed chooser `tuning::choose_v2`), `fill`
 //! (1: split-k filling the last wave, `tuning::wave_split`), `vguard` (0: element-wise reads on edge tiles, the old path; 1, the default: guarded vec4 reads on
 //! edge tiles and partial slabs, `Tuning::edge_vec4`), `small` (1: a lone product of m, n ≤ 64
-//! and k ≤ 128, B read as vec4s, on the small-product kernel, `Tuning::single_small`), `checks` (the shader modules'
+//! and k ≤ 128, B read as vec4s, on the small-product kernel, `Tuning::single_small`),
+//! `checks` (the shader modules'
 //! runtime checks, `lab::set_shader_checks`: auto, the crate's choice per shader, the default;
 //! 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
 //! the variant). Output: one line per run,

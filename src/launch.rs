@@ -4,8 +4,9 @@
 //!
 //! Calls whose results stay on the device (resident outputs, no read-back) are not submitted at
 //! once: their commands are held back in the context and submitted with the next call that
-//! reads something back, with [`Context::flush`], or when [`max_pending`] commands are held. A
-//! chain of resident calls therefore costs one submission and no host round trip. Host data
+//! reads something back, with [`Context::flush`], or when [`Context::pending_limit`] commands
+//! are held (32 by default, so that the device runs a long chain while the host records the
+//! rest). A chain of resident calls therefore costs no host round trip. Host data
 //! reaches the device through pooled, persistently mapped staging buffers (`pool.rs`): an
 //! upload fills one and holds a copy command like any other, so the queue order stays the
 //! program order. Read-back copies into pooled `MAP_READ` buffers and hands each chunk of mapped
@@ -33,24 +34,19 @@ mod mapwait;
 pub(crate) use command::{Command, Held};
 pub(crate) use execute::Submitted;
 
-/// Commands held back before a submission is forced: [`crate::lab::max_pending`] (32 by
-/// default).
-pub(crate) fn max_pending() -> usize {
-    crate::lab::max_pending() as usize
-}
-
 /// Commands held back for [`Context::time_batch`] before a submission is forced (which then
 /// fails the batch): a batch is one submission, so that its timestamps span all of it.
 const BATCH_PENDING: usize = 1 << 16;
 
 impl Context {
-    /// Commands held back before a submission is forced: [`max_pending`], or
-    /// [`BATCH_PENDING`] while [`Context::time_batch`] holds calls.
+    /// Commands held back before a submission is forced: [`crate::lab::max_pending`] (32 by
+    /// default), or [`BATCH_PENDING`] while [`Context::time_batch`] holds calls.
     pub(crate) fn pending_limit(&self) -> usize {
+        let limit = crate::lab::max_pending() as usize;
         if self.batching() {
-            BATCH_PENDING.max(max_pending())
+            BATCH_PENDING.max(limit)
         } else {
-            max_pending()
+            limit
         }
     }
 }
