@@ -54,48 +54,58 @@ fn engine_lone_small_products_on_both_kernels() {
 /// Hand-computed values on the small kernel: the product, alpha and beta; beta = 0 never
 /// reads C (NaN and Inf there vanish); alpha = 0 reads neither A nor B (NaN there does not
 /// reach C); a NaN or Inf in A or B reaches every element it multiplies into, zeros of the
-/// other operand included (no zero-skip); a NaN alpha or beta is not 0.
+/// other operand included (no zero-skip); a NaN alpha or beta is not 0. B has 4 columns in C
+/// order in every case, so that it is read as vec4s and the product runs on the small kernel
+/// (with 2 columns it would run on the tile kernel).
 #[test]
 fn edge_special_values_on_the_small_kernel() {
     pin(true);
     let no = Transpose::No;
     let a = array![[1.0f32, 2.0], [3.0, 4.0]];
-    let b = array![[5.0f32, 6.0], [7.0, 8.0]];
-    assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
-    let mut c = Array2::<f32>::ones((2, 2));
+    let b = array![[5.0f32, 6.0, 0.0, 1.0], [7.0, 8.0, 1.0, 0.0]];
+    let ab = array![[19.0f32, 22.0, 2.0, 1.0], [43.0, 50.0, 4.0, 3.0]];
+    assert_eq!(a.gpu_gemm(&b).unwrap(), ab);
+    let mut c = Array2::<f32>::ones((2, 4));
     a.gpu_gemm_inplace(2.0, &b, -1.0, &mut c).unwrap();
-    assert_eq!(c, array![[37.0, 43.0], [85.0, 99.0]]);
+    assert_eq!(c, array![[37.0, 43.0, 3.0, 1.0], [85.0, 99.0, 7.0, 5.0]]);
     // beta = 0: C's NaN and Inf are never read.
-    let mut c = array![[f32::NAN, f32::INFINITY], [f32::NAN, -f32::INFINITY]];
-    let eye = array![[1.0f32, 0.0], [0.0, 1.0]];
-    blas::sgemm(ctx(), no, no, 1.0, a.view(), eye.view(), 0.0, c.view_mut()).unwrap();
-    assert_eq!(c, a);
+    let mut c = array![
+        [f32::NAN, f32::INFINITY, f32::NAN, 1.0],
+        [f32::NAN, -f32::INFINITY, 2.0, f32::NAN]
+    ];
+    let eye = Array2::<f32>::eye(4);
+    blas::sgemm(ctx(), no, no, 1.0, ab.view(), eye.view(), 0.0, c.view_mut()).unwrap();
+    assert_eq!(c, ab);
     // alpha = 0: A and B are never read.
     let nan_a = Array2::from_elem((2, 3), f32::NAN);
-    let inf_b = Array2::from_elem((3, 2), f32::INFINITY);
-    let mut c = array![[1.0f32, 2.0], [3.0, 4.0]];
+    let inf_b = Array2::from_elem((3, 4), f32::INFINITY);
+    let mut c = ab.clone();
     nan_a.gpu_gemm_inplace(0.0, &inf_b, 2.0, &mut c).unwrap();
-    assert_eq!(c, array![[2.0, 4.0], [6.0, 8.0]]);
+    assert_eq!(c, ab.mapv(|v| 2.0 * v));
     // No zero-skip: NaN in A(0, 1) times B's zero row 1 makes all of row 0 of C NaN; Inf in
-    // B(0, 0) times A(1, 0) = 0 makes C(1, 0) NaN (0·Inf); C(1, 1) = 0·1 + 1·0 = 0.
+    // B(0, 0) times A(1, 0) = 0 makes C(1, 0) NaN (0·Inf); the rest of row 1 is 0.
     let a = array![[1.0f32, f32::NAN], [0.0, 1.0]];
-    let b = array![[f32::INFINITY, 1.0], [0.0, 0.0]];
+    let b = array![[f32::INFINITY, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]];
     let c = a.gpu_gemm(&b).unwrap();
     assert!(c.row(0).iter().all(|v| v.is_nan()), "{c:?}");
-    assert!(c[[1, 0]].is_nan() && c[[1, 1]] == 0.0, "{c:?}");
+    assert!(c[[1, 0]].is_nan(), "{c:?}");
+    assert!((1..4).all(|j| c[[1, j]] == 0.0), "{c:?}");
     // A NaN alpha is not 0: every element NaN; a NaN beta is not 0: C·NaN = NaN.
-    let ones = Array2::<f32>::ones((2, 2));
-    let mut c = Array2::<f32>::zeros((2, 2));
-    ones.gpu_gemm_inplace(f32::NAN, &ones, 0.0, &mut c).unwrap();
+    let (ones, ones_b) = (Array2::<f32>::ones((2, 2)), Array2::<f32>::ones((2, 4)));
+    let mut c = Array2::<f32>::zeros((2, 4));
+    ones.gpu_gemm_inplace(f32::NAN, &ones_b, 0.0, &mut c)
+        .unwrap();
     assert!(c.iter().all(|v| v.is_nan()), "{c:?}");
-    let mut c = Array2::<f32>::zeros((2, 2));
-    ones.gpu_gemm_inplace(1.0, &ones, f32::NAN, &mut c).unwrap();
+    let mut c = Array2::<f32>::zeros((2, 4));
+    ones.gpu_gemm_inplace(1.0, &ones_b, f32::NAN, &mut c)
+        .unwrap();
     assert!(c.iter().all(|v| v.is_nan()), "{c:?}");
     // The same product in f64 (the kernel's `alias T = f64;` instantiation), where native.
     if ctx().native_f64() {
         let a = array![[1.0f64, 2.0], [3.0, 4.0]];
-        let b = array![[5.0f64, 6.0], [7.0, 8.0]];
-        assert_eq!(a.gpu_gemm(&b).unwrap(), array![[19.0, 22.0], [43.0, 50.0]]);
+        let b = array![[5.0f64, 6.0, 0.0, 1.0], [7.0, 8.0, 1.0, 0.0]];
+        let want = array![[19.0f64, 22.0, 2.0, 1.0], [43.0, 50.0, 4.0, 3.0]];
+        assert_eq!(a.gpu_gemm(&b).unwrap(), want);
     }
     set_tuning(None);
 }
