@@ -109,3 +109,71 @@ fn edge_special_values_on_the_small_kernel() {
     }
     set_tuning(None);
 }
+
+/// On the small kernel: alpha and beta held on the device (`GpuScalar`) give the bits the same
+/// host values give, zeros included (alpha = 0 reads neither A nor B, beta = 0 never reads
+/// C); an infinite alpha or beta is not special-cased (Inf·1 = Inf, Inf·0 = NaN).
+#[test]
+fn resident_device_scalars_and_infinities_on_the_small_kernel() {
+    pin(true);
+    let vals = ctx()
+        .upload_vector(&ndarray::array![0.0f32, 0.7, 1.0])
+        .unwrap();
+    let scalar = |i: usize| {
+        // x_i = e_i·vals (a dot with a unit vector: exact).
+        let mut e = ndarray::Array1::<f32>::zeros(3);
+        e[i] = 1.0;
+        let ge = ctx().upload_vector(&e).unwrap();
+        wgblas::resident::sdot(ctx(), &ge, &vals).unwrap()
+    };
+    let no = Transpose::No;
+    let a = Array2::from_shape_fn((9, 7), |(i, j)| (i as f32 - 2.0 * j as f32) / 8.0);
+    let b = Array2::from_shape_fn((7, 8), |(i, j)| (3.0 * i as f32 + j as f32) / 16.0);
+    for (ia, ib) in [(1, 2), (0, 1), (2, 0), (1, 1)] {
+        let (alpha, beta) = ([0.0f32, 0.7, 1.0][ia], [0.0f32, 0.7, 1.0][ib]);
+        let mut c = Array2::from_shape_fn((9, 8), |(i, j)| (i * 8 + j) as f32 / 32.0);
+        if beta == 0.0 {
+            c.fill(f32::NAN);
+        }
+        let (da, db) = (scalar(ia), scalar(ib));
+        let (mut dev, mut host) = (c.clone(), c.clone());
+        let (av, bv) = (a.view(), b.view());
+        blas::sgemm(ctx(), no, no, &da, av, bv, &db, dev.view_mut()).unwrap();
+        blas::sgemm(ctx(), no, no, alpha, av, bv, beta, host.view_mut()).unwrap();
+        assert!(
+            dev.iter()
+                .zip(&host)
+                .all(|(x, y)| x.to_bits() == y.to_bits()),
+            "alpha={alpha} beta={beta}"
+        );
+        assert!(dev.iter().all(|v| !v.is_nan()), "alpha={alpha} beta={beta}");
+    }
+    // Infinite alpha: Inf·2 = Inf everywhere (A·B = 2 with ones of depth 2), and Inf·0 = NaN
+    // where the product is 0 (the last column of B is zero).
+    let ones = Array2::<f32>::ones((2, 2));
+    let b = array![[1.0f32, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0]];
+    let mut c = Array2::<f32>::zeros((2, 4));
+    ones.gpu_gemm_inplace(f32::INFINITY, &b, 0.0, &mut c)
+        .unwrap();
+    assert!(
+        (0..3).all(|j| c.column(j).iter().all(|&v| v == f32::INFINITY)),
+        "{c:?}"
+    );
+    assert!(c.column(3).iter().all(|v| v.is_nan()), "{c:?}");
+    // Infinite beta: Inf·C where C = 1 is Inf, where C = 0 is NaN (not skipped as 0).
+    let mut c = array![[1.0f32, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0]];
+    let want_inf = c.mapv(|v| v == 1.0);
+    ones.gpu_gemm_inplace(1.0, &b, f32::INFINITY, &mut c)
+        .unwrap();
+    for (v, inf) in c.iter().zip(&want_inf) {
+        assert!(
+            if *inf {
+                *v == f32::INFINITY
+            } else {
+                v.is_nan()
+            },
+            "{c:?}"
+        );
+    }
+    set_tuning(None);
+}
