@@ -14,6 +14,8 @@
 //! (1: split-k filling the last wave, `tuning::wave_split`), `vguard` (0: element-wise reads on edge tiles, the old path; 1, the default: guarded vec4 reads on
 //! edge tiles and partial slabs, `Tuning::edge_vec4`), `small` (1: a lone product of m, n ≤ 64
 //! and k ≤ 128, B read as vec4s, on the small-product kernel, `Tuning::single_small`),
+//! `fma` (0/1: the register tile accumulated by `c + a·b` or by `fma()`, `lab::set_gemm_fma`,
+//! process-wide, reset after the variant),
 //! `checks` (the shader modules'
 //! runtime checks, `lab::set_shader_checks`: auto, the crate's choice per shader, the default;
 //! 0 checked; 1 without naga's index clamps; 2 also without its loop bounding; process-wide, reset after
@@ -62,21 +64,24 @@ fn arg(name: &str, default: &str) -> String {
 
 /// Set the tuning override and the shader-check mode of variant `s`.
 fn apply_variant(s: &str) {
-    let (t, checks) = parse_variant(s);
+    let (t, checks, fma) = parse_variant(s);
     tuning::set_tuning(t);
     wgblas::lab::set_shader_checks(checks);
+    wgblas::lab::set_gemm_fma(fma);
 }
 
 /// Back to the engine's own choices and the crate's shader checks.
 fn reset_variant() {
     tuning::set_tuning(None);
     wgblas::lab::set_shader_checks(wgblas::lab::ShaderChecks::Auto);
+    wgblas::lab::set_gemm_fma(None);
 }
 
-fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
+fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks, Option<bool>) {
     let mut checks = wgblas::lab::ShaderChecks::Auto;
+    let mut fma = None;
     if s == "auto" {
-        return (None, checks);
+        return (None, checks, fma);
     }
     let mut t = Tuning::default();
     let (mut bm, mut bn, mut bk, mut nbuf) = (None, None, None, None);
@@ -96,6 +101,7 @@ fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
             "v2" => t.chooser_v2 = Some(v != 0),
             "fill" => t.wave_fill = Some(v != 0),
             "vguard" => t.edge_vec4 = Some(v != 0),
+            "fma" => fma = Some(v != 0),
             "small" => t.single_small = Some(v != 0),
             "checks" => checks = args::shader_checks(&v.to_string()),
             _ => panic!("variant: unknown key {k}"),
@@ -104,7 +110,7 @@ fn parse_variant(s: &str) -> (Option<Tuning>, wgblas::lab::ShaderChecks) {
     if let (Some(bm), Some(bn), Some(bk), Some(nbuf)) = (bm, bn, bk, nbuf) {
         t.tile = Some(Tile { bm, bn, bk, nbuf });
     }
-    (Some(t), checks)
+    (Some(t), checks, fma)
 }
 
 /// `values` (the logical matrix, or its transpose when `trans`) stored in C or F order.

@@ -37,7 +37,8 @@
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
-//! [--level3-n 4096] [--small-variant direct,tile] [--reps 11] [--check 2048] [--checks 0|1|2]`
+//! [--level3-n 4096] [--small-variant direct,tile] [--reps 11] [--check 2048] [--checks 0|1|2]
+//! [--fma auto|on|off]`
 //!
 //! `--small-variant` (sections `batched` and `dbatched`): the batches with m, n ≤ 32 once per
 //! kernel, comma-separated: `direct` (entry `gemm_small`, the default, layout `NN-C`) or `tile`
@@ -78,6 +79,7 @@ use describe::{Case, Elem, Routine};
 const FLAGS: &[(&str, &str)] = &[
     ("--reps", "11"),
     ("--checks", "auto"),
+    ("--fma", "auto"),
     ("--check", "2048"),
     ("--sections", "sgemm,rect,level3,batched,dgemm,dbatched"),
     ("--dgemm-n", "4096,8192"),
@@ -246,6 +248,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let checks = args::shader_checks(&arg("--checks", "auto"));
     wgblas::lab::set_shader_checks(checks);
     println!("# shader modules: {checks:?} (lab)");
+    // The tile engine's register tile by fma() (on), by c + a·b (off), or the crate's choice.
+    let fma = match arg("--fma", "auto").as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        "auto" => None,
+        v => return Err(format!("--fma: on, off or auto, not {v}").into()),
+    };
+    wgblas::lab::set_gemm_fma(fma);
+    println!("# gemm fma: {fma:?} (lab)");
     let info = ctx.adapter_info();
     println!(
         "# adapter: {} ({:?}), driver {} {}",

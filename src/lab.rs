@@ -281,6 +281,26 @@ pub fn trsv_prefetch() -> bool {
     TRSV_PREFETCH.load(Ordering::Relaxed) != 0
 }
 
+/// The tile engine's register tile accumulated by `fma()` (0: the crate's choice, 1: off,
+/// 2: on).
+static GEMM_FMA: AtomicU8 = AtomicU8::new(0);
+
+/// Accumulate the tile engine's register tile (`wgsl/level3/gemm.wgsl`, the shader's `FMA`)
+/// with `fma()`, one rounding a product and sum (`Some(true)`), with `c + a·b`, which the
+/// driver may contract or not (`Some(false)`), or as the crate chooses (`None`, the default)
+/// (process-wide). Either stays within the §2 bounds, which allow a fused product.
+pub fn set_gemm_fma(on: Option<bool>) {
+    GEMM_FMA.store(on.map_or(0, |v| 1 + v as u8), Ordering::Relaxed);
+}
+
+/// The choice set by [`set_gemm_fma`].
+pub fn gemm_fma() -> Option<bool> {
+    match GEMM_FMA.load(Ordering::Relaxed) {
+        0 => None,
+        v => Some(v == 2),
+    }
+}
+
 /// Threads of the large host copies (0: all of the copy pool's, the default).
 static COPY_THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

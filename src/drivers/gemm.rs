@@ -596,6 +596,9 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     if edge && g.vguard && (al < 2 || bl < 2) {
         constants.push(("VGUARD", 1.0));
     }
+    if crate::lab::gemm_fma() == Some(true) {
+        constants.push(("FMA", 1.0));
+    }
     if let Some(u) = g.tri_c {
         constants.push(("TRI_C", uplo_code(u)));
     }

@@ -219,6 +219,7 @@ pub const GEMM: Kernel = Kernel {
         ("SPLIT", BOOL),
         ("EDGE", BOOL),
         ("VGUARD", BOOL),
+        ("FMA", BOOL),
         ("SCAL", BOOL),
     ],
     params: &[("drivers/gemm.rs", "Params")],

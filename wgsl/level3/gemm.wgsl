@@ -72,6 +72,9 @@ override HEAVY_FIRST: bool = false;
 override SPLIT: bool = false;
 override EDGE: bool = true;
 override VGUARD: bool = false;
+// FMA: the register tile's products accumulated by fma() (one rounding each) instead of
+// c + a·b, which the driver may or may not contract (lab: `Tuning::fma`).
+override FMA: bool = false;
 override A_MODE: u32 = 0u;
 override A_UPLO: u32 = 1u;
 override A_UNIT: bool = false;
@@ -329,28 +332,36 @@ fn zero_acc() {
     c15 = vec4<T>(T(0));
 }
 
+// c + s·b, fused where FMA.
+fn madd(c: vec4<T>, s: T, b: vec4<T>) -> vec4<T> {
+    if (FMA) {
+        return fma(vec4<T>(s), b, c);
+    }
+    return c + s * b;
+}
+
 // One k step of the register tile from slab row p of buffers ab (A) and bb (B).
 fn step(ab: u32, bb: u32, p: u32, tx: u32, ty: u32) {
     let a0 = As[ab + p * (BM / 4u) + ty];
     let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
     let b0 = Bs[bb + p * (BN / 4u) + tx];
     let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
-    c0 = c0 + a0.x * b0;
-    c1 = c1 + a0.x * b1;
-    c2 = c2 + a0.y * b0;
-    c3 = c3 + a0.y * b1;
-    c4 = c4 + a0.z * b0;
-    c5 = c5 + a0.z * b1;
-    c6 = c6 + a0.w * b0;
-    c7 = c7 + a0.w * b1;
-    c8 = c8 + a1.x * b0;
-    c9 = c9 + a1.x * b1;
-    c10 = c10 + a1.y * b0;
-    c11 = c11 + a1.y * b1;
-    c12 = c12 + a1.z * b0;
-    c13 = c13 + a1.z * b1;
-    c14 = c14 + a1.w * b0;
-    c15 = c15 + a1.w * b1;
+    c0 = madd(c0, a0.x, b0);
+    c1 = madd(c1, a0.x, b1);
+    c2 = madd(c2, a0.y, b0);
+    c3 = madd(c3, a0.y, b1);
+    c4 = madd(c4, a0.z, b0);
+    c5 = madd(c5, a0.z, b1);
+    c6 = madd(c6, a0.w, b0);
+    c7 = madd(c7, a0.w, b1);
+    c8 = madd(c8, a1.x, b0);
+    c9 = madd(c9, a1.x, b1);
+    c10 = madd(c10, a1.y, b0);
+    c11 = madd(c11, a1.y, b1);
+    c12 = madd(c12, a1.z, b0);
+    c13 = madd(c13, a1.z, b1);
+    c14 = madd(c14, a1.w, b0);
+    c15 = madd(c15, a1.w, b1);
 }
 
 // The products of one whole slab. BK = 16 and 8 are written out step by step: with constant
@@ -657,22 +668,22 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
                         let b0 = Bs[bb + p * (BN / 4u) + tx];
                         let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
                         let pg = pb + p;
-                        c0 = select(c0, c0 + a0.x * b0, tri_a(ia, pg));
-                        c1 = select(c1, c1 + a0.x * b1, tri_a(ia, pg));
-                        c2 = select(c2, c2 + a0.y * b0, tri_a(ia + 1u, pg));
-                        c3 = select(c3, c3 + a0.y * b1, tri_a(ia + 1u, pg));
-                        c4 = select(c4, c4 + a0.z * b0, tri_a(ia + 2u, pg));
-                        c5 = select(c5, c5 + a0.z * b1, tri_a(ia + 2u, pg));
-                        c6 = select(c6, c6 + a0.w * b0, tri_a(ia + 3u, pg));
-                        c7 = select(c7, c7 + a0.w * b1, tri_a(ia + 3u, pg));
-                        c8 = select(c8, c8 + a1.x * b0, tri_a(ib, pg));
-                        c9 = select(c9, c9 + a1.x * b1, tri_a(ib, pg));
-                        c10 = select(c10, c10 + a1.y * b0, tri_a(ib + 1u, pg));
-                        c11 = select(c11, c11 + a1.y * b1, tri_a(ib + 1u, pg));
-                        c12 = select(c12, c12 + a1.z * b0, tri_a(ib + 2u, pg));
-                        c13 = select(c13, c13 + a1.z * b1, tri_a(ib + 2u, pg));
-                        c14 = select(c14, c14 + a1.w * b0, tri_a(ib + 3u, pg));
-                        c15 = select(c15, c15 + a1.w * b1, tri_a(ib + 3u, pg));
+                        c0 = select(c0, madd(c0, a0.x, b0), tri_a(ia, pg));
+                        c1 = select(c1, madd(c1, a0.x, b1), tri_a(ia, pg));
+                        c2 = select(c2, madd(c2, a0.y, b0), tri_a(ia + 1u, pg));
+                        c3 = select(c3, madd(c3, a0.y, b1), tri_a(ia + 1u, pg));
+                        c4 = select(c4, madd(c4, a0.z, b0), tri_a(ia + 2u, pg));
+                        c5 = select(c5, madd(c5, a0.z, b1), tri_a(ia + 2u, pg));
+                        c6 = select(c6, madd(c6, a0.w, b0), tri_a(ia + 3u, pg));
+                        c7 = select(c7, madd(c7, a0.w, b1), tri_a(ia + 3u, pg));
+                        c8 = select(c8, madd(c8, a1.x, b0), tri_a(ib, pg));
+                        c9 = select(c9, madd(c9, a1.x, b1), tri_a(ib, pg));
+                        c10 = select(c10, madd(c10, a1.y, b0), tri_a(ib + 1u, pg));
+                        c11 = select(c11, madd(c11, a1.y, b1), tri_a(ib + 1u, pg));
+                        c12 = select(c12, madd(c12, a1.z, b0), tri_a(ib + 2u, pg));
+                        c13 = select(c13, madd(c13, a1.z, b1), tri_a(ib + 2u, pg));
+                        c14 = select(c14, madd(c14, a1.w, b0), tri_a(ib + 3u, pg));
+                        c15 = select(c15, madd(c15, a1.w, b1), tri_a(ib + 3u, pg));
                     }
                 } else {
                     slab_products(ab, bb, tx, ty);
@@ -840,20 +851,20 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
                     let a1 = a4[u32((pa + i1) / 4)];
                     let a2 = a4[u32((pa + i2) / 4)];
                     let a3 = a4[u32((pa + i3) / 4)];
-                    c0 = c0 + a0.x * b0 + a0.y * b1 + a0.z * b2 + a0.w * b3;
-                    c1 = c1 + a1.x * b0 + a1.y * b1 + a1.z * b2 + a1.w * b3;
-                    c2 = c2 + a2.x * b0 + a2.y * b1 + a2.z * b2 + a2.w * b3;
-                    c3 = c3 + a3.x * b0 + a3.y * b1 + a3.z * b2 + a3.w * b3;
+                    c0 = madd(madd(madd(madd(c0, a0.x, b0), a0.y, b1), a0.z, b2), a0.w, b3);
+                    c1 = madd(madd(madd(madd(c1, a1.x, b0), a1.y, b1), a1.z, b2), a1.w, b3);
+                    c2 = madd(madd(madd(madd(c2, a2.x, b0), a2.y, b1), a2.z, b2), a2.w, b3);
+                    c3 = madd(madd(madd(madd(c3, a3.x, b0), a3.y, b1), a3.z, b2), a3.w, b3);
                     pa = pa + 4;
                     pb = pb + 4 * sb;
                 }
             }
             for (; p0 < P.k; p0 = p0 + 1u) {
                 let bv = b4[u32(pb)];
-                c0 = c0 + a[u32(pa + i0)] * bv;
-                c1 = c1 + a[u32(pa + i1)] * bv;
-                c2 = c2 + a[u32(pa + i2)] * bv;
-                c3 = c3 + a[u32(pa + i3)] * bv;
+                c0 = madd(c0, a[u32(pa + i0)], bv);
+                c1 = madd(c1, a[u32(pa + i1)], bv);
+                c2 = madd(c2, a[u32(pa + i2)], bv);
+                c3 = madd(c3, a[u32(pa + i3)], bv);
                 pa = pa + P.csa;
                 pb = pb + sb;
             }
@@ -865,10 +876,10 @@ fn gemm_small(@builtin(workgroup_id) wid: vec3<u32>,
             var pb = ob;
             for (; p0 < P.k; p0 = p0 + 1u) {
                 let bv = vec4<T>(b[u32(pb + j0)], b[u32(pb + j1)], b[u32(pb + j2)], b[u32(pb + j3)]);
-                c0 = c0 + a[u32(pa + i0)] * bv;
-                c1 = c1 + a[u32(pa + i1)] * bv;
-                c2 = c2 + a[u32(pa + i2)] * bv;
-                c3 = c3 + a[u32(pa + i3)] * bv;
+                c0 = madd(c0, a[u32(pa + i0)], bv);
+                c1 = madd(c1, a[u32(pa + i1)], bv);
+                c2 = madd(c2, a[u32(pa + i2)], bv);
+                c3 = madd(c3, a[u32(pa + i3)], bv);
                 pa = pa + P.csa;
                 pb = pb + P.rsb;
             }
