@@ -43,6 +43,9 @@
 //! `--sq` strmv row and the two-pass ssymv rows again with the wide kernels aimed at that many
 //! workgroups, `lab::set_gemv_shape`, as `LAB,groups2048,...` lines: `gemv_coldot` on a
 //! triangle leaves the workgroups of the chunks outside it idle; none by default).
+//! `[--rank-products 1,2]` (each sger, ssyr and ssyr2 row again with `main_pre`'s products
+//! by `fma()`, tagged `fma`, or by the plain formula, a ceiling, tagged `plain`:
+//! `lab::set_rank_products`; none by default).
 //! `--trsv-step`: besides strsv's default, the look-ahead solve
 //! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
 //! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
@@ -93,6 +96,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--gemv-col-lanes", ""),
     ("--symv-one-pass", ""),
     ("--trmv-groups", ""),
+    ("--rank-products", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -490,12 +494,25 @@ fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     if lab != Lab2::Off {
         v.insert(1, (Variant::Legacy, "vec4"));
     }
+    for p in list(&arg("--rank-products", "")) {
+        match p {
+            1 => v.push((Variant::Auto, "fma")),
+            2 => v.push((Variant::Auto, "plain")),
+            _ => panic!("--rank-products: 1 (fma) or 2 (plain), not {p}"),
+        }
+    }
     v
 }
 
-/// Set the rank updates' switch for a [`rank_variants`] item.
-fn set_rank(v: Variant, _tag: &str) {
+/// Set the rank updates' switch for a [`rank_variants`] item (tags `fma` and `plain`:
+/// `main_pre` with that form of the products, `lab::set_rank_products`).
+fn set_rank(v: Variant, tag: &str) {
     lab::set(Driver::RankUpdate, v);
+    lab::set_rank_products(match tag {
+        "fma" => 1,
+        "plain" => 2,
+        _ => 0,
+    });
 }
 
 fn set_all(v: Variant) {

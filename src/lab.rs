@@ -301,6 +301,25 @@ pub fn gemm_fma() -> Option<bool> {
     }
 }
 
+/// How the rank updates' `main_pre` forms its exact products (0: Dekker's TwoProduct, the
+/// default; 1: the error term by `fma()`; 2: the plain formula, a lab ceiling only).
+static RANK_PRODUCTS: AtomicU8 = AtomicU8::new(0);
+
+/// How `main_pre` of the rank updates (`wgsl/level2/rank_update.wgsl`, the shader's `PRODUCTS`)
+/// forms `x_i·(alpha·y_j)` (process-wide): 0, Dekker's TwoProduct on split halves (the
+/// default, exact whatever the device fuses); 1, the error term as `fma(u, v, −p)`, the same
+/// bits where the device's `fma()` rounds once; 2, the plain formula `A_ij + x_i·fl(alpha·y_j)`
+/// with no exact sum, to measure the memory-bound ceiling (not the crate's rounding). Other
+/// values are taken as 0.
+pub fn set_rank_products(mode: u8) {
+    RANK_PRODUCTS.store(if mode <= 2 { mode } else { 0 }, Ordering::Relaxed);
+}
+
+/// The mode set by [`set_rank_products`].
+pub fn rank_products() -> u8 {
+    RANK_PRODUCTS.load(Ordering::Relaxed)
+}
+
 /// Threads of the large host copies (0: all of the copy pool's, the default).
 static COPY_THREADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

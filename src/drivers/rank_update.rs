@@ -148,6 +148,7 @@ pub(crate) fn dispatch<'a>(
                 c[1],
                 ("IFAST", params.ifast as f64),
                 ("PAIR", pair as u32 as f64),
+                ("PRODUCTS", f64::from(crate::lab::rank_products())),
             ];
             // One invocation per j, or (ssyr2) per two.
             let js = if two { 2 } else { 1 };

@@ -155,6 +155,7 @@ pub const RANK_UPDATE: Kernel = Kernel {
         ("TWO", BOOL),
         ("IFAST", BOOL),
         ("PAIR", BOOL),
+        ("PRODUCTS", &[0.0, 1.0, 2.0]),
     ],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,

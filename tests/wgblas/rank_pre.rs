@@ -125,6 +125,58 @@ fn rank_pre_bits_equal_vec4() {
     }
 }
 
+/// `main_pre` with its products' error terms by `fma()` (`lab::set_rank_products(1)`) gives
+/// the bits of Dekker's TwoProduct (the default) on sger (300×264), ssyr and ssyr2 (n = 292,
+/// both triangles), in C order, F order and rows reversed: both are the exact error of the
+/// rounded product where `fma()` rounds once, as on this adapter.
+#[test]
+fn rank_pre_fma_products_bits_equal_dekker() {
+    let _lab = lab_defaults();
+    let mut rng = StdRng::seed_from_u64(47);
+    let (m, n) = (300, 264);
+    let (x, y, a0) = (
+        rand_vec(&mut rng, m),
+        rand_vec(&mut rng, n),
+        rand_mat(&mut rng, m, n),
+    );
+    let n2 = 292;
+    let (xs, ys, s0) = (
+        rand_vec(&mut rng, n2),
+        rand_vec(&mut rng, n2),
+        rand_mat(&mut rng, n2, n2),
+    );
+    let all = |mode: u8| {
+        lab::set_rank_products(mode);
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let mut out = each_layout(&a0, |a| blas::sger(ctx(), 0.7, &x, &y, a).unwrap());
+            for uplo in [Uplo::Lower, Uplo::Upper] {
+                out.extend(each_layout(&s0, |a| {
+                    blas::ssyr(ctx(), uplo, -1.3, &xs, a).unwrap()
+                }));
+                out.extend(each_layout(&s0, |a| {
+                    blas::ssyr2(ctx(), uplo, 0.7, &xs, &ys, a).unwrap()
+                }));
+            }
+            out
+        }));
+        lab::set_rank_products(0);
+        r.unwrap_or_else(|e| resume_unwind(e))
+    };
+    let (dekker, fused) = (all(0), all(1));
+    assert_eq!(dekker.len(), 15);
+    for (k, (d, f)) in dekker.iter().zip(&fused).enumerate() {
+        let differ = d
+            .iter()
+            .zip(f)
+            .filter(|(p, q)| p.to_bits() != q.to_bits())
+            .count();
+        assert_eq!(
+            differ, 0,
+            "case {k}: {differ} elements differ with fma() products"
+        );
+    }
+}
+
 /// A device scalar holding `v` (the resident dot product `[v]·[1]`, exact).
 fn dev(v: f32) -> GpuScalar<'static, f32> {
     let s = wgblas::resident::sdot(ctx(), &array![v], &array![1.0f32]).unwrap();

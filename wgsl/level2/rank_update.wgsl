@@ -316,9 +316,21 @@ fn left_factor(u: f32) -> Factor {
     return Factor(u, s.x, s.y, 0.0);
 }
 
+// How `main_pre` forms its exact products (lab `set_rank_products`): 0, Dekker's TwoProduct
+// on the pre-split halves (the default; exact whatever the implementation fuses); 1, the
+// error term by fma(): e = fma(u, v, −p) is the exact error of p = fl(u·v) where fma() rounds
+// once, and then gives the same bits as 0 with fewer operations (p is kept out of any
+// contraction by `opaque`); 2, the plain formula A_ij + x_i·fl(alpha·y_j) (a lab measure of
+// the memory-bound ceiling only: not the crate's rounding, never chosen).
+override PRODUCTS: u32 = 0u;
+
 // `scaled_product(u, alpha, v)` from u's and v's factors: the same operations in the same
 // order (two_prod(u, t.x) on the pre-split halves, then + u·t.y).
 fn prod(u: Factor, w: Factor) -> vec2<f32> {
+    if (PRODUCTS == 1u) {
+        let p = opaque(u.v * w.v);
+        return vec2<f32>(p, fma(u.v, w.v, -p) + u.v * w.t);
+    }
     let p = u.v * w.v;
     let e = ((u.h * w.h - p) + u.h * w.l + u.l * w.h) + u.l * w.l;
     return vec2<f32>(p, e + u.v * w.t);
@@ -365,6 +377,13 @@ fn j_factors(j: u32) -> Factors {
 }
 
 fn pre_update(aij: T, fi: Factors, fj: Factors) -> T {
+    if (PRODUCTS == 2u) {
+        var r = aij + fi.a.v * fj.a.v;
+        if (TWO) {
+            r = r + fi.b.v * fj.b.v;
+        }
+        return r;
+    }
     let p1 = prod(fi.a, fj.a);
     var p2 = vec2<f32>(0.0);
     if (TWO) {
