@@ -43,9 +43,11 @@
 //! `--sq` strmv row and the two-pass ssymv rows again with the wide kernels aimed at that many
 //! workgroups, `lab::set_gemv_shape`, as `LAB,groups2048,...` lines: `gemv_coldot` on a
 //! triangle leaves the workgroups of the chunks outside it idle; none by default).
-//! `[--rank-products 1,2]` (each sger, ssyr and ssyr2 row again with `main_pre`'s products
-//! by `fma()`, tagged `fma`, or by the plain formula, a ceiling, tagged `plain`:
-//! `lab::set_rank_products`; none by default).
+//! `[--rank-products 2]` (each sger, ssyr and ssyr2 row again with `main_pre`'s products by
+//! the plain formula, a ceiling, tagged `plain`:
+//! `lab::set_rank_products`; none by default) `[--rank-rows 4,8,16]` (each of those rows
+//! again on `main_rows` with that many lines per invocation, tagged `rows8`, ...:
+//! `lab::set_rank_rows`; none by default).
 //! `--trsv-step`: besides strsv's default, the look-ahead solve
 //! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
 //! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
@@ -97,6 +99,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--symv-one-pass", ""),
     ("--trmv-groups", ""),
     ("--rank-products", ""),
+    ("--rank-rows", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -496,23 +499,31 @@ fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     }
     for p in list(&arg("--rank-products", "")) {
         match p {
-            1 => v.push((Variant::Auto, "fma")),
             2 => v.push((Variant::Auto, "plain")),
-            _ => panic!("--rank-products: 1 (fma) or 2 (plain), not {p}"),
+            _ => panic!("--rank-products: 2 (plain), not {p}"),
+        }
+    }
+    for r in list(&arg("--rank-rows", "")) {
+        match r {
+            4 => v.push((Variant::Auto, "rows4")),
+            8 => v.push((Variant::Auto, "rows8")),
+            16 => v.push((Variant::Auto, "rows16")),
+            _ => panic!("--rank-rows: 4, 8 or 16, not {r}"),
         }
     }
     v
 }
 
-/// Set the rank updates' switch for a [`rank_variants`] item (tags `fma` and `plain`:
-/// `main_pre` with that form of the products, `lab::set_rank_products`).
+/// Set the rank updates' switch for a [`rank_variants`] item (tag `plain`: `main_pre` with
+/// the plain formula, `lab::set_rank_products`; `rows4`, ...: `main_rows`,
+/// `lab::set_rank_rows`).
 fn set_rank(v: Variant, tag: &str) {
     lab::set(Driver::RankUpdate, v);
-    lab::set_rank_products(match tag {
-        "fma" => 1,
-        "plain" => 2,
-        _ => 0,
-    });
+    lab::set_rank_products(if tag == "plain" { 2 } else { 0 });
+    lab::set_rank_rows(
+        tag.strip_prefix("rows")
+            .map_or(0, |r| r.parse().unwrap_or(0)),
+    );
 }
 
 fn set_all(v: Variant) {

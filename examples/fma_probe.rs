@@ -1,4 +1,10 @@
-//! Does the adapter's `fma()` round once? (f32 and f64.)
+//! Does the adapter's WGSL `fma()` round once? WGSL leaves it open (its accuracy is that of
+//! `a * b + c`). One invocation forms `e = fma(a, b, -fl(a·b))` for an f32 pair and an f64
+//! pair whose products are not representable: a fused `fma()` gives the exact error of the
+//! rounded product (printed beside, from the host's `mul_add`), an unfused one 0.
+//!
+//! Run: `cargo run --release --example fma_probe`. On the H200 (2026-12-03) both are exact; on
+//! lavapipe (Mesa 22.3.6, LLVM 15) both are 0.
 use wgpu::util::DeviceExt;
 fn e(b: u32, buf: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
     wgpu::BindGroupEntry {

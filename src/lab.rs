@@ -301,23 +301,40 @@ pub fn gemm_fma() -> Option<bool> {
     }
 }
 
-/// How the rank updates' `main_pre` forms its exact products (0: Dekker's TwoProduct, the
-/// default; 1: the error term by `fma()`; 2: the plain formula, a lab ceiling only).
+/// How the rank updates' `main_pre` forms its products (0: the crate's exact products and
+/// sum, the default; 2: the plain formula, a lab ceiling only).
 static RANK_PRODUCTS: AtomicU8 = AtomicU8::new(0);
 
 /// How `main_pre` of the rank updates (`wgsl/level2/rank_update.wgsl`, the shader's `PRODUCTS`)
-/// forms `x_i·(alpha·y_j)` (process-wide): 0, Dekker's TwoProduct on split halves (the
-/// default, exact whatever the device fuses); 1, the error term as `fma(u, v, −p)`, the same
-/// bits where the device's `fma()` rounds once; 2, the plain formula `A_ij + x_i·fl(alpha·y_j)`
-/// with no exact sum, to measure the memory-bound ceiling (not the crate's rounding). Other
-/// values are taken as 0.
+/// forms `A_ij + x_i·(alpha·y_j)` (process-wide): 0, Dekker's TwoProduct on split halves and
+/// the exact sum rounded once (the default, the crate's rounding); 2, the plain formula
+/// `A_ij + x_i·fl(alpha·y_j)`, to measure the ceiling of the kernel's walk over A (not the
+/// crate's rounding: for measurements only). Other values are taken as 0. (1, the error term
+/// by `fma()`, lost on the H200 and is gone: sger 1825 against 2893 GB/s.)
 pub fn set_rank_products(mode: u8) {
-    RANK_PRODUCTS.store(if mode <= 2 { mode } else { 0 }, Ordering::Relaxed);
+    RANK_PRODUCTS.store(if mode == 2 { mode } else { 0 }, Ordering::Relaxed);
 }
 
 /// The mode set by [`set_rank_products`].
 pub fn rank_products() -> u8 {
     RANK_PRODUCTS.load(Ordering::Relaxed)
+}
+
+/// Lines per invocation of the rank updates' `main_rows` (0: not used, the default).
+static RANK_ROWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Run the rank updates (`sger`, `ssyr`, `ssyr2` and their f64 twins) where `main_pre` would
+/// run on `main_rows` (`wgsl/level2/rank_update.wgsl`) with `rows` lines per invocation, 4, 8
+/// or 16 (process-wide; 0, the default: `main_pre`; other values are taken as 0). The same
+/// bits as `main_pre`, in one dispatch with no scratch.
+pub fn set_rank_rows(rows: u32) {
+    let rows = if matches!(rows, 4 | 8 | 16) { rows } else { 0 };
+    RANK_ROWS.store(rows, Ordering::Relaxed);
+}
+
+/// The lines set by [`set_rank_rows`] (0: off).
+pub fn rank_rows() -> u32 {
+    RANK_ROWS.load(Ordering::Relaxed)
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

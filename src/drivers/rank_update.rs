@@ -141,6 +141,26 @@ pub(crate) fn dispatch<'a>(
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
         let units = a.rows as u64 * a.cols as u64 / 4;
+        let rows = crate::lab::rank_rows();
+        if rows > 0 && factors.is_some() {
+            // `main_rows` (lab): tiles of `rows` lines × WG vec4 units, one dispatch.
+            let ct = [
+                c[0],
+                c[1],
+                ("IFAST", params.ifast as f64),
+                ("ROWS", f64::from(rows)),
+            ];
+            let (lines, per_line) = if params.ifast != 0 {
+                (a.cols as u64, a.rows as u64 / 4)
+            } else {
+                (a.rows as u64, a.cols as u64 / 4)
+            };
+            let groups = ctx.grid(per_line.div_ceil(WG) * lines.div_ceil(u64::from(rows)));
+            let d = Dispatch::new(&SHADER, "main_rows", &params, &[], groups)
+                .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
+                .constants(&ct);
+            return vec![alpha.apply(d, ALPHA)];
+        }
         if let Some(f) = factors.as_ref() {
             let pair = variant == crate::lab::Variant::Experimental;
             let ct = [

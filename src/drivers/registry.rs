@@ -149,13 +149,14 @@ pub const GEMV_WIDE: Kernel = Kernel {
 pub const RANK_UPDATE: Kernel = Kernel {
     path: "level2/rank_update.wgsl",
     source: include_str!("../../wgsl/level2/rank_update.wgsl"),
-    entries: &["main", "main_vec4", "pre_factors", "main_pre"],
+    entries: &["main", "main_vec4", "pre_factors", "main_pre", "main_rows"],
     overrides: &[
         ("UPLO", UPLO),
         ("TWO", BOOL),
         ("IFAST", BOOL),
         ("PAIR", BOOL),
-        ("PRODUCTS", &[0.0, 1.0, 2.0]),
+        ("PRODUCTS", &[0.0, 2.0]),
+        ("ROWS", &[4.0, 8.0, 16.0]),
     ],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,

@@ -125,55 +125,104 @@ fn rank_pre_bits_equal_vec4() {
     }
 }
 
-/// `main_pre` with its products' error terms by `fma()` (`lab::set_rank_products(1)`) gives
-/// the bits of Dekker's TwoProduct (the default) on sger (300×264), ssyr and ssyr2 (n = 292,
-/// both triangles), in C order, F order and rows reversed: both are the exact error of the
-/// rounded product where `fma()` rounds once, as on this adapter.
+/// `main_rows` (`lab::set_rank_rows`: 4, 8 and 16 lines per invocation, one dispatch with no
+/// scratch) gives `main_pre`'s bits on sger (300×264 and 264×300: lines not a multiple of the
+/// rows, units per line not a multiple of the workgroup; 4×1028: one line block), ssyr and
+/// ssyr2 (n = 292 and 1028, both triangles), in C order, F order and rows reversed, with a host
+/// alpha and a device one, and leaves the other triangle's (finite) values as they were.
 #[test]
-fn rank_pre_fma_products_bits_equal_dekker() {
+fn rank_rows_bits_equal_pre() {
     let _lab = lab_defaults();
-    let mut rng = StdRng::seed_from_u64(47);
-    let (m, n) = (300, 264);
-    let (x, y, a0) = (
-        rand_vec(&mut rng, m),
-        rand_vec(&mut rng, n),
-        rand_mat(&mut rng, m, n),
-    );
-    let n2 = 292;
-    let (xs, ys, s0) = (
-        rand_vec(&mut rng, n2),
-        rand_vec(&mut rng, n2),
-        rand_mat(&mut rng, n2, n2),
-    );
-    let all = |mode: u8| {
-        lab::set_rank_products(mode);
+    let mut rng = StdRng::seed_from_u64(53);
+    let mut cases = Vec::new();
+    for (m, n) in [(300, 264), (264, 300), (4, 1028)] {
+        cases.push((
+            m,
+            n,
+            rand_vec(&mut rng, m),
+            rand_vec(&mut rng, n),
+            rand_mat(&mut rng, m, n),
+        ));
+    }
+    let sym: Vec<_> = [292, 1028]
+        .into_iter()
+        .map(|n| {
+            (
+                n,
+                rand_vec(&mut rng, n),
+                rand_vec(&mut rng, n),
+                rand_mat(&mut rng, n, n),
+            )
+        })
+        .collect();
+    let d = dev(-1.3);
+    let all = |rows: u32| {
+        lab::set_rank_rows(rows);
         let r = catch_unwind(AssertUnwindSafe(|| {
-            let mut out = each_layout(&a0, |a| blas::sger(ctx(), 0.7, &x, &y, a).unwrap());
-            for uplo in [Uplo::Lower, Uplo::Upper] {
-                out.extend(each_layout(&s0, |a| {
-                    blas::ssyr(ctx(), uplo, -1.3, &xs, a).unwrap()
+            let mut out = Vec::new();
+            for (_, _, x, y, a0) in &cases {
+                out.extend(each_layout(a0, |a| {
+                    blas::sger(ctx(), 0.7, x, y, a).unwrap()
                 }));
-                out.extend(each_layout(&s0, |a| {
-                    blas::ssyr2(ctx(), uplo, 0.7, &xs, &ys, a).unwrap()
-                }));
+            }
+            for (_, x, y, s0) in &sym {
+                for uplo in [Uplo::Lower, Uplo::Upper] {
+                    out.extend(each_layout(s0, |a| {
+                        blas::ssyr(ctx(), uplo, Scalar::from(&d), x, a).unwrap()
+                    }));
+                    out.extend(each_layout(s0, |a| {
+                        blas::ssyr2(ctx(), uplo, 0.7, x, y, a).unwrap()
+                    }));
+                }
             }
             out
         }));
-        lab::set_rank_products(0);
+        lab::set_rank_rows(0);
         r.unwrap_or_else(|e| resume_unwind(e))
     };
-    let (dekker, fused) = (all(0), all(1));
-    assert_eq!(dekker.len(), 15);
-    for (k, (d, f)) in dekker.iter().zip(&fused).enumerate() {
-        let differ = d
-            .iter()
-            .zip(f)
-            .filter(|(p, q)| p.to_bits() != q.to_bits())
-            .count();
-        assert_eq!(
-            differ, 0,
-            "case {k}: {differ} elements differ with fma() products"
+    let pre = all(0);
+    assert_eq!(pre.len(), 9 + 2 * 2 * 2 * 3);
+    for rows in [4, 8, 16] {
+        let got = all(rows);
+        for (k, (p, g)) in pre.iter().zip(&got).enumerate() {
+            let differ = p
+                .iter()
+                .zip(g)
+                .filter(|(a, b)| a.to_bits() != b.to_bits())
+                .count();
+            assert_eq!(
+                differ, 0,
+                "rows {rows}, case {k}: {differ} elements differ from main_pre"
+            );
+        }
+    }
+    // The updates changed A (so that equal bits compare two computations), and the symmetric
+    // ones only their triangle.
+    for (k, (_, _, _, _, a0)) in cases.iter().enumerate() {
+        assert!(
+            !bits_equal(&pre[3 * k], a0),
+            "sger case {k} left A unchanged"
         );
+    }
+    for (s, (n, _, _, s0)) in sym.iter().enumerate() {
+        for (t, uplo) in [Uplo::Lower, Uplo::Upper].into_iter().enumerate() {
+            let inside = |i: usize, j: usize| if uplo == Uplo::Lower { i >= j } else { i <= j };
+            for r in 0..6 {
+                let got = &pre[9 + 12 * s + 6 * t + r];
+                assert_eq!(got.dim(), (*n, *n));
+                assert!(
+                    !bits_equal(got, s0),
+                    "symmetric case {s} {uplo:?} {r} unchanged"
+                );
+                let kept = got
+                    .indexed_iter()
+                    .all(|((i, j), v)| inside(i, j) || v.to_bits() == s0[(i, j)].to_bits());
+                assert!(
+                    kept,
+                    "symmetric case {s} {uplo:?} {r}: the other triangle changed"
+                );
+            }
+        }
     }
 }
 

@@ -316,21 +316,16 @@ fn left_factor(u: f32) -> Factor {
     return Factor(u, s.x, s.y, 0.0);
 }
 
-// How `main_pre` forms its exact products (lab `set_rank_products`): 0, Dekker's TwoProduct
-// on the pre-split halves (the default; exact whatever the implementation fuses); 1, the
-// error term by fma(): e = fma(u, v, −p) is the exact error of p = fl(u·v) where fma() rounds
-// once, and then gives the same bits as 0 with fewer operations (p is kept out of any
-// contraction by `opaque`); 2, the plain formula A_ij + x_i·fl(alpha·y_j) (a lab measure of
-// the memory-bound ceiling only: not the crate's rounding, never chosen).
+// How `main_pre` forms its products (lab `set_rank_products`): 0, Dekker's TwoProduct on the
+// pre-split halves and the exact sum (the crate's rounding); 2, the plain formula
+// A_ij + x_i·fl(alpha·y_j), a lab measure of the walk's ceiling only, never chosen. (1, the
+// error term by fma(), was measured and dropped: on the H200, 2026-12-03, sger 1825 against
+// 2893 GB/s, ssyr 1737 against 2478; and lavapipe's fma() rounds twice.)
 override PRODUCTS: u32 = 0u;
 
 // `scaled_product(u, alpha, v)` from u's and v's factors: the same operations in the same
 // order (two_prod(u, t.x) on the pre-split halves, then + u·t.y).
 fn prod(u: Factor, w: Factor) -> vec2<f32> {
-    if (PRODUCTS == 1u) {
-        let p = opaque(u.v * w.v);
-        return vec2<f32>(p, fma(u.v, w.v, -p) + u.v * w.t);
-    }
     let p = u.v * w.v;
     let e = ((u.h * w.h - p) + u.h * w.l + u.l * w.h) + u.l * w.l;
     return vec2<f32>(p, e + u.v * w.t);
@@ -455,5 +450,135 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
     }
     if (p1.live) {
         av[p1.k] = pre_result(p1, v1);
+    }
+}
+
+// `main_rows` (lab `set_rank_rows`): the update of `main_pre`, under the same host conditions,
+// on tiles of ROWS lines × WG vec4 units per workgroup, with no scratch and no first dispatch.
+// Each invocation forms the factors of its unit's 4 positions along the fast (unit-stride)
+// index once, in registers, then walks ROWS lines: their ROWS vec4 loads of A issued before
+// any is used, each line's own factor formed once per line, then the ROWS updates and stores.
+// Every factor is formed by the operations of `pre_factor` and `left_factor`, and every element
+// by `pre_update`: the same bits as `main_pre` and `main_vec4`. A unit wholly outside the
+// triangle (UPLO) is not touched; one crossing the diagonal stores its elements outside back
+// unchanged; a workgroup whose whole tile lies outside returns at once.
+override ROWS: u32 = 8u;
+// The most lines a `main_rows` invocation walks (its arrays' length: function-scope arrays
+// take a constant size; ROWS is at most this).
+const ROWS_MAX: u32 = 16u;
+
+// The factors of fast position p (i where IFAST, else j: then those of alpha·y_p, alpha·x_p).
+fn fast_factors(p: u32, alpha: f32) -> Factors {
+    var f: Factors;
+    if (IFAST) {
+        return i_factors(p);
+    }
+    f.a = v_factor(alpha, f32(y[vidx(P.offy, p, P.incy)]));
+    if (TWO) {
+        f.b = v_factor(alpha, f32(x[vidx(P.offx, p, P.incx)]));
+    }
+    return f;
+}
+
+// The factors of line l (j where IFAST, else i).
+fn line_factors(l: u32, alpha: f32) -> Factors {
+    var f: Factors;
+    if (!IFAST) {
+        return i_factors(l);
+    }
+    f.a = v_factor(alpha, f32(y[vidx(P.offy, l, P.incy)]));
+    if (TWO) {
+        f.b = v_factor(alpha, f32(x[vidx(P.offx, l, P.incx)]));
+    }
+    return f;
+}
+
+// The right factor of alpha·v, as `pre_factor` stores it and `pre_read` reads it.
+fn v_factor(alpha: f32, v: f32) -> Factor {
+    let w = pre_factor(alpha, v);
+    return Factor(w.x, w.y, w.z, w.w);
+}
+
+// Element q of the unit at fast position e on line l, from the line's and the unit's factors.
+fn rows_update(aij: T, l: u32, fl: Factors, ff: Factors) -> T {
+    if (IFAST) {
+        return pre_update(aij, ff, fl);
+    }
+    return pre_update(aij, fl, ff);
+}
+
+@compute @workgroup_size(WG)
+fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    // alpha = 0 (a device alpha; tested on its bits) leaves A untouched.
+    if (f32_is_zero(P.alpha)) {
+        return;
+    }
+    let fast = select(P.n, P.m, IFAST);
+    let lines = select(P.m, P.n, IFAST);
+    let per_line = fast / 4u;
+    let across = (per_line + WG - 1u) / WG;
+    let g = linear_group(wid, nwg);
+    let lb = g / across;
+    let l0 = lb * ROWS;
+    let u0 = (g - lb * across) * WG;
+    if (l0 >= lines) {
+        return;
+    }
+    // The tile's fast positions 4·u0 .. 4·(u0 + WG) − 1 and lines l0 .. l0 + ROWS − 1: wholly
+    // outside the triangle, nothing to do.
+    let tile = unit_at(l0, 4u * u0, IFAST);
+    let span = vec2<u32>(4u * WG - 1u, ROWS - 1u);
+    let far = select(vec2<u32>(tile.x + span.y, tile.y + span.x),
+                     vec2<u32>(tile.x + span.x, tile.y + span.y), IFAST);
+    if ((UPLO == UPLO_UPPER && tile.x > far.y) || (UPLO == UPLO_LOWER && far.x < tile.y)) {
+        return;
+    }
+    let u = u0 + lid;
+    if (u >= per_line) {
+        return;
+    }
+    let e = 4u * u;
+    let alpha = f32(P.alpha);
+    let f0 = fast_factors(e, alpha);
+    let f1 = fast_factors(e + 1u, alpha);
+    let f2 = fast_factors(e + 2u, alpha);
+    let f3 = fast_factors(e + 3u, alpha);
+    var v: array<vec4<T>, ROWS_MAX>;
+    var k: array<u32, ROWS_MAX>;
+    var live: array<bool, ROWS_MAX>;
+    for (var r = 0u; r < ROWS; r = r + 1u) {
+        let l = l0 + r;
+        let p = unit_at(l, e, IFAST);
+        live[r] = l < lines && !unit_outside(p);
+        k[r] = u32(i32(P.offa) + i32(p.x) * P.rsa + i32(p.y) * P.csa) / 4u;
+        if (live[r]) {
+            v[r] = av[k[r]];
+        }
+    }
+    for (var r = 0u; r < ROWS; r = r + 1u) {
+        if (live[r]) {
+            let l = l0 + r;
+            let fl = line_factors(l, alpha);
+            var w = v[r];
+            let i0 = select(l, e, IFAST);
+            let j0 = select(e, l, IFAST);
+            let di = select(0u, 1u, IFAST);
+            let dj = 1u - di;
+            if (in_triangle(i0, j0)) {
+                w.x = rows_update(w.x, l, fl, f0);
+            }
+            if (in_triangle(i0 + di, j0 + dj)) {
+                w.y = rows_update(w.y, l, fl, f1);
+            }
+            if (in_triangle(i0 + 2u * di, j0 + 2u * dj)) {
+                w.z = rows_update(w.z, l, fl, f2);
+            }
+            if (in_triangle(i0 + 3u * di, j0 + 3u * dj)) {
+                w.w = rows_update(w.w, l, fl, f3);
+            }
+            av[k[r]] = w;
+        }
     }
 }
