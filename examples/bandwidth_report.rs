@@ -45,7 +45,7 @@
 //! triangle leaves the workgroups of the chunks outside it idle; none by default).
 //! `[--rank-products 2]` (each sger, ssyr and ssyr2 row again with `main_pre`'s products by
 //! the plain formula, a ceiling, tagged `plain`:
-//! `lab::set_rank_products`; none by default) `[--rank-rows 4,8,16]` (each of those rows
+//! `lab::set_rank_products`; none by default) `[--rank-rows 4,8]` (each of those rows
 //! again on `main_rows` with that many lines per invocation, tagged `rows8`, ...:
 //! `lab::set_rank_rows`; none by default).
 //! `--trsv-step`: besides strsv's default, the look-ahead solve
@@ -507,8 +507,7 @@ fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
         match r {
             4 => v.push((Variant::Auto, "rows4")),
             8 => v.push((Variant::Auto, "rows8")),
-            16 => v.push((Variant::Auto, "rows16")),
-            _ => panic!("--rank-rows: 4, 8 or 16, not {r}"),
+            _ => panic!("--rank-rows: 4 or 8, not {r}"),
         }
     }
     v

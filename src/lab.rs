@@ -324,11 +324,11 @@ pub fn rank_products() -> u8 {
 static RANK_ROWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Run the rank updates (`sger`, `ssyr`, `ssyr2` and their f64 twins) where `main_pre` would
-/// run on `main_rows` (`wgsl/level2/rank_update.wgsl`) with `rows` lines per invocation, 4, 8
-/// or 16 (process-wide; 0, the default: `main_pre`; other values are taken as 0). The same
+/// run on `main_rows` (`wgsl/level2/rank_update.wgsl`) with `rows` lines per invocation, 4
+/// or 8 (process-wide; 0, the default: `main_pre`; other values are taken as 0). The same
 /// bits as `main_pre`, in one dispatch with no scratch.
 pub fn set_rank_rows(rows: u32) {
-    let rows = if matches!(rows, 4 | 8 | 16) { rows } else { 0 };
+    let rows = if matches!(rows, 4 | 8) { rows } else { 0 };
     RANK_ROWS.store(rows, Ordering::Relaxed);
 }
 

@@ -462,10 +462,8 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
 // by `pre_update`: the same bits as `main_pre` and `main_vec4`. A unit wholly outside the
 // triangle (UPLO) is not touched; one crossing the diagonal stores its elements outside back
 // unchanged; a workgroup whose whole tile lies outside returns at once.
+// Lines per invocation: 4 or 8.
 override ROWS: u32 = 8u;
-// The most lines a `main_rows` invocation walks (its arrays' length: function-scope arrays
-// take a constant size; ROWS is at most this).
-const ROWS_MAX: u32 = 16u;
 
 // The factors of fast position p (i where IFAST, else j: then those of alpha·y_p, alpha·x_p).
 fn fast_factors(p: u32, alpha: f32) -> Factors {
@@ -499,8 +497,8 @@ fn v_factor(alpha: f32, v: f32) -> Factor {
     return Factor(w.x, w.y, w.z, w.w);
 }
 
-// Element q of the unit at fast position e on line l, from the line's and the unit's factors.
-fn rows_update(aij: T, l: u32, fl: Factors, ff: Factors) -> T {
+// An element of a unit from its line's factors and its fast position's.
+fn rows_update(aij: T, fl: Factors, ff: Factors) -> T {
     if (IFAST) {
         return pre_update(aij, ff, fl);
     }
@@ -545,40 +543,76 @@ fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
     let f1 = fast_factors(e + 1u, alpha);
     let f2 = fast_factors(e + 2u, alpha);
     let f3 = fast_factors(e + 3u, alpha);
-    var v: array<vec4<T>, ROWS_MAX>;
-    var k: array<u32, ROWS_MAX>;
-    var live: array<bool, ROWS_MAX>;
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-        let l = l0 + r;
-        let p = unit_at(l, e, IFAST);
-        live[r] = l < lines && !unit_outside(p);
-        k[r] = u32(i32(P.offa) + i32(p.x) * P.rsa + i32(p.y) * P.csa) / 4u;
-        if (live[r]) {
-            v[r] = av[k[r]];
-        }
+    // The lines' loads written out (no array indexed at run time: it would live in local
+    // memory), all issued before any update.
+    let v0 = rows_load(l0, e, lines);
+    let v1 = rows_load(l0 + 1u, e, lines);
+    let v2 = rows_load(l0 + 2u, e, lines);
+    let v3 = rows_load(l0 + 3u, e, lines);
+    var v4 = vec4<T>(T(0));
+    var v5 = vec4<T>(T(0));
+    var v6 = vec4<T>(T(0));
+    var v7 = vec4<T>(T(0));
+    if (ROWS > 4u) {
+        v4 = rows_load(l0 + 4u, e, lines);
+        v5 = rows_load(l0 + 5u, e, lines);
+        v6 = rows_load(l0 + 6u, e, lines);
+        v7 = rows_load(l0 + 7u, e, lines);
     }
-    for (var r = 0u; r < ROWS; r = r + 1u) {
-        if (live[r]) {
-            let l = l0 + r;
-            let fl = line_factors(l, alpha);
-            var w = v[r];
-            let i0 = select(l, e, IFAST);
-            let j0 = select(e, l, IFAST);
-            let di = select(0u, 1u, IFAST);
-            let dj = 1u - di;
-            if (in_triangle(i0, j0)) {
-                w.x = rows_update(w.x, l, fl, f0);
-            }
-            if (in_triangle(i0 + di, j0 + dj)) {
-                w.y = rows_update(w.y, l, fl, f1);
-            }
-            if (in_triangle(i0 + 2u * di, j0 + 2u * dj)) {
-                w.z = rows_update(w.z, l, fl, f2);
-            }
-            if (in_triangle(i0 + 3u * di, j0 + 3u * dj)) {
-                w.w = rows_update(w.w, l, fl, f3);
-            }
-            av[k[r]] = w;
-        }
+    rows_store(l0, e, lines, v0, alpha, f0, f1, f2, f3);
+    rows_store(l0 + 1u, e, lines, v1, alpha, f0, f1, f2, f3);
+    rows_store(l0 + 2u, e, lines, v2, alpha, f0, f1, f2, f3);
+    rows_store(l0 + 3u, e, lines, v3, alpha, f0, f1, f2, f3);
+    if (ROWS > 4u) {
+        rows_store(l0 + 4u, e, lines, v4, alpha, f0, f1, f2, f3);
+        rows_store(l0 + 5u, e, lines, v5, alpha, f0, f1, f2, f3);
+        rows_store(l0 + 6u, e, lines, v6, alpha, f0, f1, f2, f3);
+        rows_store(l0 + 7u, e, lines, v7, alpha, f0, f1, f2, f3);
     }
+}
+
+// Whether the unit at fast position e on line l is A's and touched (inside or across the
+// triangle), and its index in `av`.
+fn rows_unit(l: u32, e: u32, lines: u32) -> vec2<u32> {
+    let p = unit_at(l, e, IFAST);
+    let live = l < lines && !unit_outside(p);
+    return vec2<u32>(u32(live), u32(i32(P.offa) + i32(p.x) * P.rsa + i32(p.y) * P.csa) / 4u);
+}
+
+// The vec4 of A at fast position e on line l (0 where not touched).
+fn rows_load(l: u32, e: u32, lines: u32) -> vec4<T> {
+    let u = rows_unit(l, e, lines);
+    var v = vec4<T>(T(0));
+    if (u.x != 0u) {
+        v = av[u.y];
+    }
+    return v;
+}
+
+// The update of that unit, holding `v`, stored (where touched).
+fn rows_store(l: u32, e: u32, lines: u32, v: vec4<T>, alpha: f32,
+              f0: Factors, f1: Factors, f2: Factors, f3: Factors) {
+    let u = rows_unit(l, e, lines);
+    if (u.x == 0u) {
+        return;
+    }
+    let fl = line_factors(l, alpha);
+    var w = v;
+    let i0 = select(l, e, IFAST);
+    let j0 = select(e, l, IFAST);
+    let di = select(0u, 1u, IFAST);
+    let dj = 1u - di;
+    if (in_triangle(i0, j0)) {
+        w.x = rows_update(w.x, fl, f0);
+    }
+    if (in_triangle(i0 + di, j0 + dj)) {
+        w.y = rows_update(w.y, fl, f1);
+    }
+    if (in_triangle(i0 + 2u * di, j0 + 2u * dj)) {
+        w.z = rows_update(w.z, fl, f2);
+    }
+    if (in_triangle(i0 + 3u * di, j0 + 3u * dj)) {
+        w.w = rows_update(w.w, fl, f3);
+    }
+    av[u.y] = w;
 }
