@@ -50,12 +50,12 @@ pub enum Driver {
     /// sgemv, ssymv and strmv, and (where their operands fit one storage binding) dgemv, dsymv
     /// and dtrmv on the same kernels in f64 (`Legacy`: those three on the tile engine).
     Matvec = 2,
-    /// sger, ssyr and ssyr2 (`Auto`: where the unit stride allows vec4 units, `main_pre`, the
-    /// `vec4` kernel with the j index's exact factors alpha·y_j formed once per j by a first
-    /// dispatch, the default since `benches/results/2026-12-03-s12/q1`; `Experimental`: the
-    /// same with two units per invocation; `Legacy`: `main_vec4`, the default before, which
-    /// forms the factors for every element; `Scalar`: the one-element kernel; all the same
-    /// bits).
+    /// sger, ssyr and ssyr2 (`Auto`: where the unit stride allows vec4 units, `main_rows`,
+    /// tiles of 4 or 8 lines of vec4 units with each index's exact factors formed once per
+    /// invocation, the default since `benches/results/2026-12-03-s14/q4`, or, with
+    /// [`set_rank_rows`], `main_pre`, the default before; `Experimental`: `main_pre` with two
+    /// units per invocation; `Legacy`: `main_vec4`, which forms the factors for every element;
+    /// `Scalar`: the one-element kernel; all the same bits).
     RankUpdate = 3,
     /// strsv and dtrsv (`Auto` and `Experimental`, the default since
     /// `benches/results/2026-12-02-s8/q1`: `wgsl/level2/trsv_step.wgsl`, one workgroup solving
@@ -320,19 +320,21 @@ pub fn rank_products() -> u8 {
     RANK_PRODUCTS.load(Ordering::Relaxed)
 }
 
-/// Lines per invocation of the rank updates' `main_rows` (0: not used, the default).
+/// The rank updates' kernel and lines per invocation (0: the crate's choice).
 static RANK_ROWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-/// Run the rank updates (`sger`, `ssyr`, `ssyr2` and their f64 twins) where `main_pre` would
-/// run on `main_rows` (`wgsl/level2/rank_update.wgsl`) with `rows` lines per invocation, 4
-/// or 8 (process-wide; 0, the default: `main_pre`; other values are taken as 0). The same
-/// bits as `main_pre`, in one dispatch with no scratch.
+/// Where the rank updates (`sger`, `ssyr`, `ssyr2` and their f64 twins) run on vec4 units
+/// ([`Driver::RankUpdate`] at `Auto`), run them on `main_rows` (`wgsl/level2/rank_update.wgsl`)
+/// with `rows` lines per invocation, 4 or 8, or with 1 on `main_pre` (the default of sessions
+/// 12 and 13: a first dispatch forms the j index's factors into a scratch) (process-wide; 0,
+/// the default: `main_rows` with 8 lines for ssyr and 4 for sger and ssyr2; other values are
+/// taken as 0). All give the same bits.
 pub fn set_rank_rows(rows: u32) {
-    let rows = if matches!(rows, 4 | 8) { rows } else { 0 };
+    let rows = if matches!(rows, 1 | 4 | 8) { rows } else { 0 };
     RANK_ROWS.store(rows, Ordering::Relaxed);
 }
 
-/// The lines set by [`set_rank_rows`] (0: off).
+/// The choice set by [`set_rank_rows`] (0: the crate's).
 pub fn rank_rows() -> u32 {
     RANK_ROWS.load(Ordering::Relaxed)
 }

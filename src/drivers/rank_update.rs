@@ -2,10 +2,11 @@
 //! `A ← A + alpha·x·yᵀ` (`sger`, and `ssyr` with `y = x`) or
 //! `A ← A + alpha·x·yᵀ + alpha·y·xᵀ` (`ssyr2`), on all of `A` or on one triangle only.
 //!
-//! One invocation per element of `A` (or, on the default `main_pre`, per vec4 unit of `A`
-//! after one dispatch that forms the j index's exact factors); the invocation index walks `A`
-//! along its smaller stride,
-//! so C order, F order and transposed views are all coalesced without a copy (the OpenBLAS
+//! On the default `main_rows`, one invocation per vec4 unit of `A` along its unit stride on 4
+//! or 8 lines, each index's exact factors formed once per invocation (on the lab's `main_pre`,
+//! one per vec4 unit after a dispatch that forms the j index's factors; where the strides
+//! rule out vec4 units, one per element); neighbouring invocations walk `A` along its smaller
+//! stride, so C order, F order and transposed views are all coalesced without a copy (the OpenBLAS
 //! rule "a row-major matrix is a column-major one transposed" becomes a choice of the fast
 //! index). Variants are the shader's `UPLO` and `TWO` overrides.
 
@@ -56,10 +57,10 @@ const ALPHA: usize = std::mem::offset_of!(Params, alpha);
 /// [`factor_scratch`]), kept by the caller while the dispatches run.
 pub(crate) type Factors = Option<crate::pool::Buf>;
 
-/// The scratch of `main_pre` (the default) for a call on `a` (or on blocks of it, at most
-/// `a.cols` columns each): `None` where the lab selects another kernel (`Scalar`, `Legacy`),
-/// where `a`'s strides rule out vec4 units (then the one-element kernel runs, with no factors),
-/// or where the factors would pass one storage binding (then `main_vec4`).
+/// The scratch of `main_pre` for a call on `a` (or on blocks of it, at most `a.cols` columns
+/// each): `None` where `main_pre` does not run (the default `main_rows`, lab `Scalar` and
+/// `Legacy`), where `a`'s strides rule out vec4 units (then the one-element kernel runs, with
+/// no factors), or where the factors would pass one storage binding (then `main_vec4`).
 pub(crate) fn factor_scratch(ctx: &Context, update: Variant, a: &MatOperand) -> Factors {
     let cols = a.cols;
     // One vec4 per j, or (ssyr2) two pairs per j, n rounded up to even.
@@ -70,12 +71,21 @@ pub(crate) fn factor_scratch(ctx: &Context, update: Variant, a: &MatOperand) -> 
     let lab = crate::lab::get(crate::lab::Driver::RankUpdate);
     let (unit, other, _) = unit_axis(a);
     let strides = unit == 1 && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1);
-    (!matches!(
-        lab,
-        crate::lab::Variant::Scalar | crate::lab::Variant::Legacy
-    ) && strides
-        && bytes <= ctx.max_binding())
-    .then(|| ctx.scratch(bytes))
+    let pre = lab == crate::lab::Variant::Experimental
+        || (lab == crate::lab::Variant::Auto && crate::lab::rank_rows() == 1);
+    (pre && strides && bytes <= ctx.max_binding()).then(|| ctx.scratch(bytes))
+}
+
+/// Lines per invocation of `main_rows` for `update`: the lab's ([`crate::lab::set_rank_rows`]),
+/// else 8 for ssyr and 4 for sger and ssyr2. On the H200 at n = 16384 (C order,
+/// `benches/results/2026-12-03-s14/q4`, GB/s; `main_pre` beside): sger 3722 (4 lines) / 3604
+/// (8) against 2904; ssyr 3028 / 3173 against 2461; ssyr2 2209 / 1852 against 1686.
+fn rows(update: Variant) -> u32 {
+    match (crate::lab::rank_rows(), update) {
+        (r @ (4 | 8), _) => r,
+        (_, Variant::Symmetric(_)) => 8,
+        _ => 4,
+    }
 }
 
 /// `a`'s unit axis for vec4 units: (its stride, the other axis's stride, its length), along
@@ -123,16 +133,18 @@ pub(crate) fn dispatch<'a>(
         Variant::Symmetric2(u) => (Some(u), true),
     };
     let c = [("UPLO", super::uplo(uplo)), ("TWO", two as u32 as f64)];
-    // `main_pre` (the default) or `main_vec4` (lab `Legacy`, or where the caller has no
-    // factor scratch): vec4 units along the unit stride, where it is contiguous with a length
-    // that is a multiple of 4 and aligned; else the one-element kernel (also lab `Scalar`).
-    // `main_pre` takes two units per invocation under lab `Experimental`.
+    // `main_rows` (the default), `main_pre` (lab `set_rank_rows(1)`, two units per invocation
+    // under lab `Experimental`) or `main_vec4` (lab `Legacy`, or `main_pre` where the caller
+    // has no factor scratch): vec4 units along the unit stride, where it is contiguous with a
+    // length that is a multiple of 4 and aligned; else the one-element kernel (also lab
+    // `Scalar`).
     let (unit, other, len) = unit_axis(a);
     // On the H200, n = 16384, device copy beside it: `main_vec4` read sger 2397 GB/s against
     // 2072 for the one-element kernel, ssyr 2019 against 1318 and ssyr2 1453 against 1173
     // (2026-12-01, `benches/results/2026-12-01-probe-host/p6-bandwidth-lab-l2.log`); `main_pre`
     // sger 2845 against 2395, ssyr 2399–2410 against 2032–2051 and ssyr2 1705–1718 against
-    // 1457–1463 (2026-12-03, `benches/results/2026-12-03-s12/q1/l2x.log`).
+    // 1457–1463 (2026-12-03, `benches/results/2026-12-03-s12/q1/l2x.log`); `main_rows`: see
+    // [`rows`].
     let variant = crate::lab::get(crate::lab::Driver::RankUpdate);
     if variant != crate::lab::Variant::Scalar
         && unit == 1
@@ -141,9 +153,10 @@ pub(crate) fn dispatch<'a>(
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
         let units = a.rows as u64 * a.cols as u64 / 4;
-        let rows = crate::lab::rank_rows();
-        if rows > 0 && factors.is_some() {
-            // `main_rows` (lab): tiles of `rows` lines × WG vec4 units, one dispatch.
+        let pre = variant == crate::lab::Variant::Experimental || crate::lab::rank_rows() == 1;
+        if variant == crate::lab::Variant::Auto && !pre {
+            // `main_rows` (the default): tiles of `rows` lines × WG vec4 units, one dispatch.
+            let rows = rows(update);
             let ct = [
                 c[0],
                 c[1],

@@ -40,6 +40,19 @@ pub(crate) fn with_variant(driver: Driver, v: Variant, f: impl FnOnce()) {
     }
 }
 
+/// Run `f` with the rank updates' kernel at `rows` (`lab::set_rank_rows`: 1, `main_pre`; 4 or
+/// 8, `main_rows` with that many lines), holding the lab switches as [`with_variant`] does,
+/// back to the crate's choice after.
+pub(crate) fn with_rank_rows(rows: u32, f: impl FnOnce()) {
+    let _guard = lab_defaults();
+    lab::set_rank_rows(rows);
+    let r = catch_unwind(AssertUnwindSafe(f));
+    lab::set_rank_rows(0);
+    if let Err(e) = r {
+        resume_unwind(e);
+    }
+}
+
 /// Run `f` with the shader modules built in `checks` mode (`lab::set_shader_checks`), holding
 /// the lab switches as [`with_variant`] does, back to `Auto` after.
 pub(crate) fn with_checks(checks: lab::ShaderChecks, f: impl FnOnce()) {

@@ -140,13 +140,17 @@ fn update_model(
 #[test]
 fn rank_updates_every_alpha_no_zero_skip() {
     let kernels = [
-        (Variant::Auto, "main_pre"),
+        (Variant::Auto, "main_rows"),
         (Variant::Legacy, "vec4"),
         (Variant::Scalar, "one-element"),
         (Variant::Experimental, "main_pre pairs"),
     ];
     for (variant, tag) in kernels {
         with_variant(Driver::RankUpdate, variant, || rank_update_specials(tag));
+    }
+    // `main_pre`, and `main_rows` with each line count (its default takes 8 for ssyr, 4 else).
+    for (rows, tag) in [(1, "main_pre"), (4, "main_rows 4"), (8, "main_rows 8")] {
+        crate::bandwidth::with_rank_rows(rows, || rank_update_specials(tag));
     }
 }
 

@@ -1,11 +1,13 @@
-//! The rank updates' kernel with factors formed once per index (`pre_factors` then `main_pre`
-//! in `wgsl/level2/rank_update.wgsl`, the default, `Auto` on [`Driver::RankUpdate`], and with
-//! two units per invocation, `Experimental`): against OpenBLAS with the routines' DESIGN.md §2
-//! metric at sizes of several workgroups with partial ones, bit for bit against the `vec4`
-//! kernel that forms the factors for every element (`Legacy`: both round the exact sum once),
-//! under device alphas as under host ones, and on a grid past 65,535 workgroups. Its special
-//! values (NaN, Inf, every alpha) are in `kern_special.rs`, its exact rounding in
-//! `kern12_level2.rs`, its blocks past one binding in `scale.rs`.
+//! The rank updates' kernels that form each index's exact factors once: `main_rows` (the
+//! default, `Auto` on [`Driver::RankUpdate`]: 4 or 8 lines of vec4 units per invocation) and
+//! `main_pre` (`pre_factors` then `main_pre` in `wgsl/level2/rank_update.wgsl`, lab
+//! `set_rank_rows(1)`, and with two units per invocation, `Experimental`): against OpenBLAS
+//! with the routines' DESIGN.md §2 metric at sizes of several workgroups with partial ones, bit
+//! for bit against the `vec4` kernel that forms the factors for every element (`Legacy`: all
+//! round the exact sum once) and against each other, under device alphas as under host ones,
+//! and on a grid past 65,535 workgroups. Their special values (NaN, Inf, every alpha) are in
+//! `kern_special.rs`, the exact rounding in `kern12_level2.rs`, blocks past one binding in
+//! `scale.rs`.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
@@ -16,7 +18,7 @@ use wgblas::lab::{self, Driver, Variant};
 use wgblas::layout::Scalar;
 use wgblas::{blas, GpuScalar, Uplo};
 
-use crate::bandwidth::{lab_defaults, rank_cases, with_variant};
+use crate::bandwidth::{lab_defaults, rank_cases, with_rank_rows, with_variant};
 use crate::common::*;
 
 /// sger at shapes of several workgroups with a partial last one (both ways, every layout: C,
@@ -33,9 +35,13 @@ fn rank_pre_against_openblas() {
             rank_cases(&shapes, extra, &[4, 64, 260, 292], &layouts)
         });
     }
+    // `main_pre` with one unit per invocation (the default is `main_rows`).
+    with_rank_rows(1, || {
+        rank_cases(&shapes, extra, &[4, 64, 260, 292], &layouts)
+    });
 }
 
-/// `main_pre` with one and with two units per invocation.
+/// The default kernel (`main_rows`) and `main_pre` with two units per invocation.
 const PRE: [Variant; 2] = [Variant::Auto, Variant::Experimental];
 
 /// `f` with the rank updates' switch at `v`, back to `Auto` after (the caller holds the lab).
@@ -180,9 +186,10 @@ fn rank_rows_bits_equal_pre() {
         lab::set_rank_rows(0);
         r.unwrap_or_else(|e| resume_unwind(e))
     };
-    let pre = all(0);
+    let pre = all(1);
     assert_eq!(pre.len(), 9 + 2 * 2 * 2 * 3);
-    for rows in [4, 8] {
+    // The default (8 lines for ssyr, 4 for the others) and each line count.
+    for rows in [0, 4, 8] {
         let got = all(rows);
         for (k, (p, g)) in pre.iter().zip(&got).enumerate() {
             let differ = p
@@ -298,17 +305,25 @@ fn rank_pre_device_alpha_as_host() {
     }
 }
 
-/// sger on a 4 × 4,194,368 F-order A (one vec4 unit per column; `pre_factors` on 65,537
-/// workgroups of 64 columns, a grid of two rows of workgroups, one past the columns): every
-/// element, the last column's included, is 2·y_j exactly.
+/// sger on a 4 × 4,194,368 F-order A (one vec4 unit per column), on `main_pre` (`pre_factors`
+/// on 65,537 workgroups of 64 columns, a grid of two rows of workgroups, one past the columns)
+/// and on `main_rows`: every element, the last column's included, is exact.
 #[test]
 fn rank_pre_grid_past_65535_workgroups() {
     let n = 64 * 65_537;
     let y = Array1::from_shape_fn(n, |j| (j % 1000) as f32);
     let mut a = Array2::<f32>::zeros((4, n).f());
-    with_variant(Driver::RankUpdate, Variant::Auto, || {
+    with_rank_rows(1, || {
         blas::sger(ctx(), 2.0, &Array1::ones(4), &y, &mut a).unwrap();
     });
     let bad = a.indexed_iter().find(|&((_, j), &v)| v != 2.0 * y[j]);
-    assert!(bad.is_none(), "first wrong element {bad:?}");
+    assert!(bad.is_none(), "main_pre: first wrong element {bad:?}");
+    // `main_rows` (the default), 4 lines per invocation, one unit per line: a grid of
+    // 1,048,592 workgroups (16 rows of 65,535 and one more).
+    let mut a = Array2::<f32>::from_elem((4, n).f(), 1.0);
+    with_variant(Driver::RankUpdate, Variant::Auto, || {
+        blas::sger(ctx(), 2.0, &Array1::ones(4), &y, &mut a).unwrap();
+    });
+    let bad = a.indexed_iter().find(|&((_, j), &v)| v != 1.0 + 2.0 * y[j]);
+    assert!(bad.is_none(), "main_rows: first wrong element {bad:?}");
 }
