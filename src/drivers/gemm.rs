@@ -4,7 +4,7 @@
 //! Every Level 3 routine runs on this one engine, through its [`Variant`]: `sgemmtr`, `ssyrk`
 //! and `ssyr2k` restrict C to a triangle ([`Variant::tri_c`]), `ssymm` and `strmm` have their
 //! structured A packed densely first (entry `pack`, [`AMode`]) and `strmm` skips the zero slabs
-//! of its triangle, `ssyr2k` runs as one product of depth 2k on packed operands
+//! of its triangle, `ssyr2k` runs as two products, each scaled by alpha
 //! ([`Variant::syr2k`]),
 //! and `strsm`'s off-diagonal updates are plain engine calls on sub-blocks ([`Operand::at`]).
 //!
@@ -21,7 +21,7 @@ mod tile;
 
 pub(crate) use blocks::{gemm_blocks, solve_blocks, structured_blocks, tri_blocks, Block};
 pub(crate) use operand::Operand;
-use operand::{pack, pack_into, vec_mode, BufRef, Op};
+use operand::{pack, vec_mode, BufRef, Op};
 use small::{dispatch_small, small_kernel, K_SPLIT_SMALL};
 use tile::config;
 pub(crate) use tile::tuning;
@@ -137,8 +137,9 @@ pub(crate) struct Variant {
     pub tri_c: Option<Uplo>,
     /// How A is read.
     pub a_mode: AMode,
-    /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`) in the
-    /// same sums: `[A | B']·[B ; A']`.
+    /// Add the second `ssyr2k` product `B'·A'` (`B'(i,p) = B(p,i)`, `A'(p,j) = A(j,p)`) in a
+    /// second pass, each product scaled by alpha (`C ← alpha·A·B + beta·C`, then
+    /// `C ← alpha·B'·A' + C`).
     pub syr2k: bool,
     /// Number of products of a batched call (`gemm_batched`; 0 and 1: one product). Only with
     /// a general A and C.
@@ -333,39 +334,6 @@ fn engine_in<'a>(
         }
         AMode::TriangularDense(u) => k_tri = uplo_code(u),
     }
-    let (_, n, _) = dims;
-    let pitch = (2 * k).div_ceil(4) * 4;
-    let esize = plan.esize() as u64;
-    let fits = (n * pitch) as u64 * esize <= ctx.limits().max_storage_buffer_binding_size;
-    if variant.syr2k && alpha != 0.0 && k > 0 && fits {
-        // One sum of 2k products per element, as the formula has it: C = alpha·L·Mᵀ + beta·C
-        // with L = [op(A) | op(B)] and M = [op(B) | op(A)] (n×2k each, packed row-major).
-        let op_b = b.t();
-        let mut concat = |x: Op<'a>, y: Op<'a>| {
-            plan.scratch
-                .push(ctx.scratch((n * pitch).max(4) as u64 * esize));
-            let idx = plan.scratch.len() - 1;
-            pack_into(ctx, &mut plan, x, (n, k), &[], (idx, 0, pitch, k));
-            pack_into(ctx, &mut plan, y, (n, k), &[], (idx, k, pitch, pitch - k));
-            Op::scratch(idx, pitch as i32, 1)
-        };
-        let l = concat(a, op_b);
-        let mt = concat(op_b, a).t();
-        product(
-            ctx,
-            &mut plan,
-            (n, n, 2 * k),
-            alpha,
-            l,
-            mt,
-            beta,
-            c,
-            variant.tri_c,
-            0.0,
-            1,
-        );
-        return plan;
-    }
     product(
         ctx,
         &mut plan,
@@ -380,9 +348,11 @@ fn engine_in<'a>(
         variant.batch.max(1),
     );
     if variant.syr2k && alpha != 0.0 && k > 0 {
-        // Past one binding for the packed operands: the second product B'·A' = op(B)·op(A)ᵀ
-        // added in a second pass (two sums of k products, each scaled by alpha; beta, device
-        // or not, applied by the first only).
+        // The second product B'·A' = op(B)·op(A)ᵀ added in a second pass: two sums of k
+        // products, each scaled by alpha, as the formula alpha·A·Bᵀ + alpha·B·Aᵀ has it (one
+        // sum of 2k products scaled once lost the NaN of an infinite alpha times a zero second
+        // product: Inf·(Inf + 0) = Inf, where the formula gives Inf + Inf·0 = NaN); beta,
+        // device or not, applied by the first only.
         let (a2, b2) = (b.t(), a.t());
         let first = plan.steps.len();
         product(

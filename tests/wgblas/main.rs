@@ -75,3 +75,4 @@ mod scale_level3;
 mod scale_segments;
 mod subviews;
 mod swap;
+mod two_term_alpha;

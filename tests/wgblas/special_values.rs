@@ -379,16 +379,23 @@ fn level3_triangle_and_symmetric_every_alpha_and_beta() {
                     let want = mm(alpha, &a, &a.t().to_owned(), beta, &c0, upper);
                     assert_same(&c, &want, &format!("ssyrk {what}"));
 
-                    // ssyr2k: one accumulator over A·Bᵀ then B·Aᵀ, times alpha.
+                    // ssyr2k: alpha·(A·Bᵀ) + beta·C, then alpha·(B·Aᵀ) added: each term
+                    // scaled by alpha, as the formula (and reference SSYR2K) has it, so
+                    // alpha = Inf on terms of opposite signs gives Inf − Inf = NaN; alpha = 0
+                    // gives beta·C.
                     let mut c = c0.clone();
                     blas::ssyr2k(ctx(), Upper, No, alpha, &a, &b, beta, &mut c).unwrap();
                     let want = Array2::from_shape_fn((2, 2), |(i, j)| {
                         if i > j {
                             return c0[[i, j]];
                         }
-                        let s = (0..2).fold(0.0f32, |s, p| s + a[[i, p]] * b[[j, p]]);
-                        let s = (0..2).fold(s, |s, p| s + b[[i, p]] * a[[j, p]]);
-                        plus_beta(times_alpha(alpha, s), beta, c0[[i, j]])
+                        let s1 = (0..2).fold(0.0f32, |s, p| s + a[[i, p]] * b[[j, p]]);
+                        let s2 = (0..2).fold(0.0f32, |s, p| s + b[[i, p]] * a[[j, p]]);
+                        let first = plus_beta(times_alpha(alpha, s1), beta, c0[[i, j]]);
+                        if alpha == 0.0 {
+                            return first;
+                        }
+                        alpha * s2 + first
                     });
                     assert_same(&c, &want, &format!("ssyr2k {what}"));
 

@@ -18,12 +18,12 @@ level3! {
     /// bound: [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) (factor ≤ 1).
     ///
     /// Kernel: the `sgemm` tile engine (`wgsl/level3/gemm.wgsl`) on the triangle of C only
-    /// (`TRI_C`), as one product of depth 2k: `C ← alpha·[op(A) | op(B)]·[op(B) | op(A)]ᵀ + beta·C`,
-    /// the two n×2k operands packed on the device first. Each element is one sum of 2k products,
-    /// rounded once by `alpha` and once by the `beta` update. Where the packed operands would pass
-    /// one storage binding, two passes instead (`C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
-    /// `C ← alpha·op(B)·op(A)ᵀ + C`); where an operand does, the two passes with the triangle of
-    /// C in square blocks and the depth in panels, each within one binding (issue 15).
+    /// (`TRI_C`), in two passes, `C ← alpha·op(A)·op(B)ᵀ + beta·C`, then
+    /// `C ← alpha·op(B)·op(A)ᵀ + C`: each product a sum of k products scaled by alpha, as the
+    /// formula has it, so that an infinite alpha times a zero product gives NaN (reference
+    /// BLAS, DESIGN.md §3). Where an operand passes one storage binding, the two passes with the
+    /// triangle of C in square blocks and the depth in panels, each within one binding (issue
+    /// 15).
     ///
     /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f32>`), under the same rules
     /// (DESIGN.md §3).
@@ -53,10 +53,8 @@ level3! {
     /// BLAS: `dsyr2k`. As [`ssyr2k`] in shapes, layouts and semantics (only the triangle `uplo` of
     /// C read and written; n = 0, or k = 0 or `alpha = 0` with `beta = 1`, returns at once; k = 0 or
     /// `alpha = 0` reads neither A nor B; `beta = 0` never reads C; no zero-skip), in f64 with host
-    /// `alpha` and `beta`, on the same tile engine (`alias T = f64;`): one product of depth 2k
-    /// over the packed `[op(A) | op(B)]` and `[op(B) | op(A)]`, or two passes where the packed
-    /// operands would pass one storage binding, in blocks where an operand does (as in
-    /// [`ssyr2k`], issue 15). Forward bound: that of
+    /// `alpha` and `beta`, on the same tile engine (`alias T = f64;`), in the same two passes,
+    /// in blocks where an operand passes one storage binding (as in [`ssyr2k`], issue 15). Forward bound: that of
     /// [`metrics::bounds::syr2k`](crate::metrics::bounds::syr2k) with eps = 2^-52.
     ///
     /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules

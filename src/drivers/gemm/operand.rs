@@ -172,7 +172,7 @@ pub(super) fn pack<'a>(
 /// One `pack` dispatch: the m×k operand `a` into scratch buffer `idx`, row-major with row
 /// `pitch`, its columns at `col0..col0 + width` (zero past k), `dst = (idx, col0, pitch,
 /// width)`.
-pub(super) fn pack_into<'a>(
+fn pack_into<'a>(
     ctx: &Context,
     plan: &mut Plan<'a>,
     a: Op<'a>,
