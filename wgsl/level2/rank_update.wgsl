@@ -373,9 +373,9 @@ fn j_factors(j: u32) -> Factors {
 
 fn pre_update(aij: T, fi: Factors, fj: Factors) -> T {
     if (PRODUCTS == 2u) {
-        var r = aij + fi.a.v * fj.a.v;
+        var r = aij + T(fi.a.v * fj.a.v);
         if (TWO) {
-            r = r + fi.b.v * fj.b.v;
+            r = r + T(fi.b.v * fj.b.v);
         }
         return r;
     }
