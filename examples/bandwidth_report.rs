@@ -43,8 +43,8 @@
 //! `--sq` strmv row and the two-pass ssymv rows again with the wide kernels aimed at that many
 //! workgroups, `lab::set_gemv_shape`, as `LAB,groups2048,...` lines: `gemv_coldot` on a
 //! triangle leaves the workgroups of the chunks outside it idle; none by default).
-//! `[--rank-products 2]` (each sger, ssyr and ssyr2 row again with `main_pre`'s products by
-//! the plain formula, a ceiling, tagged `plain`:
+//! `[--rank-products 2]` (each sger, ssyr and ssyr2 row again on `main_pre` with the plain
+//! formula, its ceiling, tagged `plain`:
 //! `lab::set_rank_products`; none by default) `[--rank-rows 4,8]` (each of those rows
 //! again on `main_rows` with that many lines per invocation, tagged `rows8`, ...:
 //! `lab::set_rank_rows`; none by default).
@@ -519,10 +519,13 @@ fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
 fn set_rank(v: Variant, tag: &str) {
     lab::set(Driver::RankUpdate, v);
     lab::set_rank_products(if tag == "plain" { 2 } else { 0 });
-    lab::set_rank_rows(
-        tag.strip_prefix("rows")
-            .map_or(0, |r| r.parse().unwrap_or(0)),
-    );
+    // `plain` is a form of `main_pre` (lab rows 1); `rowsN` pins `main_rows` with N lines.
+    let rows = match tag.strip_prefix("rows") {
+        Some(r) => r.parse().unwrap_or(0),
+        None if tag == "plain" => 1,
+        None => 0,
+    };
+    lab::set_rank_rows(rows);
 }
 
 fn set_all(v: Variant) {
