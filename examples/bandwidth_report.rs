@@ -45,7 +45,7 @@
 //! triangle leaves the workgroups of the chunks outside it idle; none by default).
 //! `[--rank-products 2]` (each sger, ssyr and ssyr2 row again on `main_pre` with the plain
 //! formula, its ceiling, tagged `plain`:
-//! `lab::set_rank_products`; none by default) `[--rank-rows 4,8]` (each of those rows
+//! `lab::set_rank_products`; none by default) `[--rank-rows 2,4,8]` (each of those rows
 //! again on `main_rows` with that many lines per invocation, tagged `rows8`, ...:
 //! `lab::set_rank_rows`; none by default).
 //! `--trsv-step`: besides strsv's default, the look-ahead solve
@@ -505,9 +505,10 @@ fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
     }
     for r in list(&arg("--rank-rows", "")) {
         match r {
+            2 => v.push((Variant::Auto, "rows2")),
             4 => v.push((Variant::Auto, "rows4")),
             8 => v.push((Variant::Auto, "rows8")),
-            _ => panic!("--rank-rows: 4 or 8, not {r}"),
+            _ => panic!("--rank-rows: 2, 4 or 8, not {r}"),
         }
     }
     v

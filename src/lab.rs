@@ -325,12 +325,16 @@ static RANK_ROWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::n
 
 /// Where the rank updates (`sger`, `ssyr`, `ssyr2` and their f64 twins) run on vec4 units
 /// ([`Driver::RankUpdate`] at `Auto`), run them on `main_rows` (`wgsl/level2/rank_update.wgsl`)
-/// with `rows` lines per invocation, 4 or 8, or with 1 on `main_pre` (the default of sessions
+/// with `rows` lines per invocation, 2, 4 or 8, or with 1 on `main_pre` (the default of sessions
 /// 12 and 13: a first dispatch forms the j index's factors into a scratch) (process-wide; 0,
 /// the default: `main_rows` with 8 lines for ssyr and 4 for sger and ssyr2; other values are
 /// taken as 0). All give the same bits.
 pub fn set_rank_rows(rows: u32) {
-    let rows = if matches!(rows, 1 | 4 | 8) { rows } else { 0 };
+    let rows = if matches!(rows, 1 | 2 | 4 | 8) {
+        rows
+    } else {
+        0
+    };
     RANK_ROWS.store(rows, Ordering::Relaxed);
 }
 

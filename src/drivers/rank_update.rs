@@ -82,7 +82,7 @@ pub(crate) fn factor_scratch(ctx: &Context, update: Variant, a: &MatOperand) -> 
 /// (8) against 2904; ssyr 3028 / 3173 against 2461; ssyr2 2209 / 1852 against 1686.
 fn rows(update: Variant) -> u32 {
     match (crate::lab::rank_rows(), update) {
-        (r @ (4 | 8), _) => r,
+        (r @ (2 | 4 | 8), _) => r,
         (_, Variant::Symmetric(_)) => 8,
         _ => 4,
     }

@@ -156,7 +156,7 @@ pub const RANK_UPDATE: Kernel = Kernel {
         ("IFAST", BOOL),
         ("PAIR", BOOL),
         ("PRODUCTS", &[0.0, 2.0]),
-        ("ROWS", &[4.0, 8.0]),
+        ("ROWS", &[2.0, 4.0, 8.0]),
     ],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,

@@ -149,7 +149,12 @@ fn rank_updates_every_alpha_no_zero_skip() {
         with_variant(Driver::RankUpdate, variant, || rank_update_specials(tag));
     }
     // `main_pre`, and `main_rows` with each line count (its default takes 8 for ssyr, 4 else).
-    for (rows, tag) in [(1, "main_pre"), (4, "main_rows 4"), (8, "main_rows 8")] {
+    for (rows, tag) in [
+        (1, "main_pre"),
+        (2, "main_rows 2"),
+        (4, "main_rows 4"),
+        (8, "main_rows 8"),
+    ] {
         crate::bandwidth::with_rank_rows(rows, || rank_update_specials(tag));
     }
 }

@@ -131,7 +131,7 @@ fn rank_pre_bits_equal_vec4() {
     }
 }
 
-/// `main_rows` (`lab::set_rank_rows`: 4 and 8 lines per invocation, one dispatch with no
+/// `main_rows` (`lab::set_rank_rows`: 2, 4 and 8 lines per invocation, one dispatch with no
 /// scratch) gives `main_pre`'s bits on sger (300×264 and 264×300: lines not a multiple of the
 /// rows, units per line not a multiple of the workgroup; 4×1028: one line block), ssyr and
 /// ssyr2 (n = 292 and 1028, both triangles), in C order, F order and rows reversed, with a host
@@ -189,7 +189,7 @@ fn rank_rows_bits_equal_pre() {
     let pre = all(1);
     assert_eq!(pre.len(), 9 + 2 * 2 * 2 * 3);
     // The default (8 lines for ssyr, 4 for the others) and each line count.
-    for rows in [0, 4, 8] {
+    for rows in [0, 2, 4, 8] {
         let got = all(rows);
         for (k, (p, g)) in pre.iter().zip(&got).enumerate() {
             let differ = p

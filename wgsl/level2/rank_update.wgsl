@@ -462,7 +462,7 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
 // by `pre_update`: the same bits as `main_pre` and `main_vec4`. A unit wholly outside the
 // triangle (UPLO) is not touched; one crossing the diagonal stores its elements outside back
 // unchanged; a workgroup whose whole tile lies outside returns at once.
-// Lines per invocation: 4 or 8.
+// Lines per invocation: 2, 4 or 8.
 override ROWS: u32 = 8u;
 
 // The factors of fast position p (i where IFAST, else j: then those of alpha·y_p, alpha·x_p).
@@ -547,8 +547,12 @@ fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
     // memory), all issued before any update.
     let v0 = rows_load(l0, e, lines);
     let v1 = rows_load(l0 + 1u, e, lines);
-    let v2 = rows_load(l0 + 2u, e, lines);
-    let v3 = rows_load(l0 + 3u, e, lines);
+    var v2 = vec4<T>(T(0));
+    var v3 = vec4<T>(T(0));
+    if (ROWS > 2u) {
+        v2 = rows_load(l0 + 2u, e, lines);
+        v3 = rows_load(l0 + 3u, e, lines);
+    }
     var v4 = vec4<T>(T(0));
     var v5 = vec4<T>(T(0));
     var v6 = vec4<T>(T(0));
@@ -561,8 +565,10 @@ fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
     }
     rows_store(l0, e, lines, v0, alpha, f0, f1, f2, f3);
     rows_store(l0 + 1u, e, lines, v1, alpha, f0, f1, f2, f3);
-    rows_store(l0 + 2u, e, lines, v2, alpha, f0, f1, f2, f3);
-    rows_store(l0 + 3u, e, lines, v3, alpha, f0, f1, f2, f3);
+    if (ROWS > 2u) {
+        rows_store(l0 + 2u, e, lines, v2, alpha, f0, f1, f2, f3);
+        rows_store(l0 + 3u, e, lines, v3, alpha, f0, f1, f2, f3);
+    }
     if (ROWS > 4u) {
         rows_store(l0 + 4u, e, lines, v4, alpha, f0, f1, f2, f3);
         rows_store(l0 + 5u, e, lines, v5, alpha, f0, f1, f2, f3);
