@@ -51,7 +51,7 @@ pub enum Driver {
     /// and dtrmv on the same kernels in f64 (`Legacy`: those three on the tile engine).
     Matvec = 2,
     /// sger, ssyr and ssyr2 (`Auto`: where the unit stride allows vec4 units, `main_rows`,
-    /// tiles of 4 or 8 lines of vec4 units with each index's exact factors formed once per
+    /// tiles of 2 or 8 lines of vec4 units with each index's exact factors formed once per
     /// invocation, the default since `benches/results/2026-12-03-s14/q4`, or, with
     /// [`set_rank_rows`], `main_pre`, the default before; `Experimental`: `main_pre` with two
     /// units per invocation; `Legacy`: `main_vec4`, which forms the factors for every element;
@@ -327,7 +327,7 @@ static RANK_ROWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::n
 /// ([`Driver::RankUpdate`] at `Auto`), run them on `main_rows` (`wgsl/level2/rank_update.wgsl`)
 /// with `rows` lines per invocation, 2, 4 or 8, or with 1 on `main_pre` (the default of sessions
 /// 12 and 13: a first dispatch forms the j index's factors into a scratch) (process-wide; 0,
-/// the default: `main_rows` with 8 lines for ssyr and 4 for sger and ssyr2; other values are
+/// the default: `main_rows` with 8 lines for ssyr and 2 for sger and ssyr2; other values are
 /// taken as 0). All give the same bits.
 pub fn set_rank_rows(rows: u32) {
     let rows = if matches!(rows, 1 | 2 | 4 | 8) {

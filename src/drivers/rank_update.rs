@@ -2,7 +2,7 @@
 //! `A ← A + alpha·x·yᵀ` (`sger`, and `ssyr` with `y = x`) or
 //! `A ← A + alpha·x·yᵀ + alpha·y·xᵀ` (`ssyr2`), on all of `A` or on one triangle only.
 //!
-//! On the default `main_rows`, one invocation per vec4 unit of `A` along its unit stride on 4
+//! On the default `main_rows`, one invocation per vec4 unit of `A` along its unit stride on 2
 //! or 8 lines, each index's exact factors formed once per invocation (on the lab's `main_pre`,
 //! one per vec4 unit after a dispatch that forms the j index's factors; where the strides
 //! rule out vec4 units, one per element); neighbouring invocations walk `A` along its smaller
@@ -77,14 +77,15 @@ pub(crate) fn factor_scratch(ctx: &Context, update: Variant, a: &MatOperand) -> 
 }
 
 /// Lines per invocation of `main_rows` for `update`: the lab's ([`crate::lab::set_rank_rows`]),
-/// else 8 for ssyr and 4 for sger and ssyr2. On the H200 at n = 16384 (C order,
-/// `benches/results/2026-12-03-s14/q4`, GB/s; `main_pre` beside): sger 3722 (4 lines) / 3604
-/// (8) against 2904; ssyr 3028 / 3173 against 2461; ssyr2 2209 / 1852 against 1686.
+/// else 8 for ssyr and 2 for sger and ssyr2. On the H200 at n = 16384 (C order, GB/s, 2 / 4 /
+/// 8 lines, `main_pre` beside; `benches/results/2026-12-03-s14/q4`, `q5`): sger 3936 / 3760 /
+/// 3634 against 2904; ssyr 3049 / 3064 / 3213 against 2461; ssyr2 2254 / 2233 / 1887 against
+/// 1686.
 fn rows(update: Variant) -> u32 {
     match (crate::lab::rank_rows(), update) {
         (r @ (2 | 4 | 8), _) => r,
         (_, Variant::Symmetric(_)) => 8,
-        _ => 4,
+        _ => 2,
     }
 }
 

@@ -148,7 +148,7 @@ fn rank_updates_every_alpha_no_zero_skip() {
     for (variant, tag) in kernels {
         with_variant(Driver::RankUpdate, variant, || rank_update_specials(tag));
     }
-    // `main_pre`, and `main_rows` with each line count (its default takes 8 for ssyr, 4 else).
+    // `main_pre`, and `main_rows` with each line count (its default takes 8 for ssyr, 2 else).
     for (rows, tag) in [
         (1, "main_pre"),
         (2, "main_rows 2"),

@@ -1,5 +1,5 @@
 //! The rank updates' kernels that form each index's exact factors once: `main_rows` (the
-//! default, `Auto` on [`Driver::RankUpdate`]: 4 or 8 lines of vec4 units per invocation) and
+//! default, `Auto` on [`Driver::RankUpdate`]: 2 or 8 lines of vec4 units per invocation) and
 //! `main_pre` (`pre_factors` then `main_pre` in `wgsl/level2/rank_update.wgsl`, lab
 //! `set_rank_rows(1)`, and with two units per invocation, `Experimental`): against OpenBLAS
 //! with the routines' DESIGN.md §2 metric at sizes of several workgroups with partial ones, bit
@@ -188,7 +188,7 @@ fn rank_rows_bits_equal_pre() {
     };
     let pre = all(1);
     assert_eq!(pre.len(), 9 + 2 * 2 * 2 * 3);
-    // The default (8 lines for ssyr, 4 for the others) and each line count.
+    // The default (8 lines for ssyr, 2 for the others) and each line count.
     for rows in [0, 2, 4, 8] {
         let got = all(rows);
         for (k, (p, g)) in pre.iter().zip(&got).enumerate() {
@@ -318,8 +318,8 @@ fn rank_pre_grid_past_65535_workgroups() {
     });
     let bad = a.indexed_iter().find(|&((_, j), &v)| v != 2.0 * y[j]);
     assert!(bad.is_none(), "main_pre: first wrong element {bad:?}");
-    // `main_rows` (the default), 4 lines per invocation, one unit per line: a grid of
-    // 1,048,592 workgroups (16 rows of 65,535 and one more).
+    // `main_rows` (the default), 2 lines per invocation, one unit per line: a grid of
+    // 2,097,184 workgroups (32 rows of 65,535 and one more).
     let mut a = Array2::<f32>::from_elem((4, n).f(), 1.0);
     with_variant(Driver::RankUpdate, Variant::Auto, || {
         blas::sger(ctx(), 2.0, &Array1::ones(4), &y, &mut a).unwrap();
