@@ -1,5 +1,5 @@
 #!/bin/sh
-# Session 14 final run (b): the whole suite on the H200 with main_rows the rank updates' default
+# Session 14 final run (c): main_rows at 2 lines for sger and ssyr2; the whole suite on the H200 with main_rows the rank updates' default
 # and ssyr2k in two passes; Level 2 at n = 16384 (the rank updates with main_pre beside,
 # lab rows 4 / 8 and the plain ceiling); Level 3 at 4096 (ssyr2k's rate against sgemm's);
 # cuBLAS's Level 2 and Level 3 references (benches/reference.py).
@@ -13,7 +13,7 @@ t() { echo "$1 at $(( $(date +%s) - s0 )) s" | tee -a $O/meta.log; }
   timeout 50 $B/test-test-wgblas host::out_of_memory_is_a_typed_error --exact
   timeout 30 $B/test-lib-wgblas --test-threads 8; timeout 20 $B/test-test-shaders ) > $O/tests.log 2>&1
 t tests; grep -E "test result|FAILED|panicked" $O/tests.log | head
-timeout 150 $B/example-bandwidth_report --sets l2 --gemv "" --skinny "" --sq 16384 --trsv 8192 --rank-products 2 --rank-rows 4,8 --reps 11 > $O/l2.log 2>&1
+timeout 150 $B/example-bandwidth_report --sets l2 --gemv "" --skinny "" --sq 16384 --trsv 8192 --rank-products 2 --rank-rows 2,4,8 --reps 11 > $O/l2.log 2>&1
 t l2; grep -E "^ROW|^LAB|^REF" $O/l2.log
 timeout 120 $B/example-level3_report --sections sgemm,level3 --n 4096 --layouts NN-C,TT-F --level3-n 4096 --trsm-inverse off --tri-order heavy > $O/l3.log 2>&1
 t l3; grep -E "^ROW|TFLOP" $O/l3.log | head -30
