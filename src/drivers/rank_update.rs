@@ -71,9 +71,14 @@ pub(crate) fn factor_scratch(ctx: &Context, update: Variant, a: &MatOperand) -> 
     let lab = crate::lab::get(crate::lab::Driver::RankUpdate);
     let (unit, other, _) = unit_axis(a);
     let strides = unit == 1 && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1);
-    let pre = lab == crate::lab::Variant::Experimental
-        || (lab == crate::lab::Variant::Auto && crate::lab::rank_rows() == 1);
-    (pre && strides && bytes <= ctx.max_binding()).then(|| ctx.scratch(bytes))
+    (runs_pre(lab) && strides && bytes <= ctx.max_binding()).then(|| ctx.scratch(bytes))
+}
+
+/// Whether the lab selects `main_pre` where vec4 units are allowed (`Experimental`, its two
+/// units per invocation, or `Auto` with [`crate::lab::set_rank_rows`] at 1).
+fn runs_pre(lab: crate::lab::Variant) -> bool {
+    lab == crate::lab::Variant::Experimental
+        || (lab == crate::lab::Variant::Auto && crate::lab::rank_rows() == 1)
 }
 
 /// Lines per invocation of `main_rows` for `update`: the lab's ([`crate::lab::set_rank_rows`]),
@@ -154,8 +159,7 @@ pub(crate) fn dispatch<'a>(
         && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
     {
         let units = a.rows as u64 * a.cols as u64 / 4;
-        let pre = variant == crate::lab::Variant::Experimental || crate::lab::rank_rows() == 1;
-        if variant == crate::lab::Variant::Auto && !pre {
+        if variant == crate::lab::Variant::Auto && !runs_pre(variant) {
             // `main_rows` (the default): tiles of `rows` lines × WG vec4 units, one dispatch.
             let rows = rows(update);
             let ct = [
@@ -164,12 +168,9 @@ pub(crate) fn dispatch<'a>(
                 ("IFAST", params.ifast as f64),
                 ("ROWS", f64::from(rows)),
             ];
-            let (lines, per_line) = if params.ifast != 0 {
-                (a.cols as u64, a.rows as u64 / 4)
-            } else {
-                (a.rows as u64, a.cols as u64 / 4)
-            };
-            let groups = ctx.grid(per_line.div_ceil(WG) * lines.div_ceil(u64::from(rows)));
+            // Lines of `len` elements along the unit stride.
+            let lines = if params.ifast != 0 { a.cols } else { a.rows } as u64;
+            let groups = ctx.grid((len as u64 / 4).div_ceil(WG) * lines.div_ceil(u64::from(rows)));
             let d = Dispatch::new(&SHADER, "main_rows", &params, &[], groups)
                 .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
                 .constants(&ct);

@@ -28,6 +28,29 @@ pub fn ctx() -> &'static Context {
     }
 }
 
+/// A device scalar holding `v`: the resident dot product `[v]·[1]` (exact), checked to hold
+/// `v` (NaN for NaN).
+pub fn dev32(v: f32) -> wgblas::GpuScalar<'static, f32> {
+    let s = wgblas::resident::sdot(ctx(), &ndarray::array![v], &ndarray::array![1.0f32]).unwrap();
+    let got = s.get().unwrap();
+    assert!(
+        got == v || got.is_nan() && v.is_nan(),
+        "device scalar {got} for {v}"
+    );
+    s
+}
+
+/// [`dev32`] in f64 (`resident::ddot`).
+pub fn dev64(v: f64) -> wgblas::GpuScalar<'static, f64> {
+    let s = wgblas::resident::ddot(ctx(), &ndarray::array![v], &ndarray::array![1.0f64]).unwrap();
+    let got = s.get().unwrap();
+    assert!(
+        got == v || got.is_nan() && v.is_nan(),
+        "device scalar {got} for {v}"
+    );
+    s
+}
+
 /// A context of its own in `cell` (made once), with its limits lowered by `lower`. Fails loudly
 /// when there is no adapter.
 pub fn lowered(

@@ -11,12 +11,12 @@
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
-use ndarray::{array, s, Array1, Array2, ArrayViewMut2, ShapeBuilder};
+use ndarray::{s, Array1, Array2, ArrayViewMut2, ShapeBuilder};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use wgblas::lab::{self, Driver, Variant};
 use wgblas::layout::Scalar;
-use wgblas::{blas, GpuScalar, Uplo};
+use wgblas::{blas, Uplo};
 
 use crate::bandwidth::{lab_defaults, rank_cases, with_rank_rows, with_variant};
 use crate::common::*;
@@ -161,7 +161,7 @@ fn rank_rows_bits_equal_pre() {
             )
         })
         .collect();
-    let d = dev(-1.3);
+    let d = dev32(-1.3);
     let all = |rows: u32| {
         lab::set_rank_rows(rows);
         let r = catch_unwind(AssertUnwindSafe(|| {
@@ -233,17 +233,6 @@ fn rank_rows_bits_equal_pre() {
     }
 }
 
-/// A device scalar holding `v` (the resident dot product `[v]·[1]`, exact).
-fn dev(v: f32) -> GpuScalar<'static, f32> {
-    let s = wgblas::resident::sdot(ctx(), &array![v], &array![1.0f32]).unwrap();
-    let got = s.get().unwrap();
-    assert!(
-        got == v || got.is_nan() && v.is_nan(),
-        "device scalar {got} for {v}"
-    );
-    s
-}
-
 /// `update` on a copy of `a` in C order and on one in F order.
 fn both_orders(a: &Array2<f32>, update: impl Fn(ArrayViewMut2<f32>)) -> [Array2<f32>; 2] {
     let mut c = a.clone();
@@ -275,7 +264,7 @@ fn rank_pre_device_alpha_as_host() {
                 if alpha == 0.0 {
                     (x[1], x[4], xs[2], xs[7]) = (f32::NAN, f32::INFINITY, f32::NAN, f32::INFINITY);
                 }
-                let d = dev(alpha);
+                let d = dev32(alpha);
                 let (h, g) = (Scalar::Host(alpha), Scalar::from(&d));
                 let check =
                     |name: &str, a: &Array2<f32>, want: [Array2<f32>; 2], got: [Array2<f32>; 2]| {

@@ -6,19 +6,10 @@
 //! `Inf·(Inf + 0) = Inf` (found by an outside probe of the public API). Hand values, host and
 //! device alphas, at n = 2 (one tile) and n = 40 (the same values in the top-left corner).
 
-use ndarray::{array, Array1, Array2};
-use wgblas::{blas, GpuScalar, Transpose, Uplo};
+use ndarray::{Array1, Array2};
+use wgblas::{blas, Transpose, Uplo};
 
-use crate::common::ctx;
-
-/// A device scalar holding `v` (the resident dot product `[v]·[1]`, exact).
-fn dev32(v: f32) -> GpuScalar<'static, f32> {
-    wgblas::resident::sdot(ctx(), &array![v], &array![1.0f32]).unwrap()
-}
-
-fn dev64(v: f64) -> GpuScalar<'static, f64> {
-    wgblas::resident::ddot(ctx(), &array![v], &array![1.0f64]).unwrap()
-}
+use crate::common::{ctx, dev32, dev64};
 
 /// Vectors of n elements starting with `head`, then ones.
 fn vec_of(n: usize, head: [f32; 2]) -> Array1<f32> {

@@ -214,8 +214,13 @@ fn vec4_unit(g: u32, ifast: bool) -> Unit {
     r.e = 4u * (g - r.line * per_line);
     r.u = unit_at(r.line, r.e, ifast);
     r.live = !unit_outside(r.u);
-    r.k = u32(i32(P.offa) + i32(r.u.x) * P.rsa + i32(r.u.y) * P.csa) / 4u;
+    r.k = unit_index(r.u);
     return r;
+}
+
+// The index in `av` of the vec4 of the unit `u` (from `unit_at`).
+fn unit_index(u: vec4<u32>) -> u32 {
+    return u32(i32(P.offa) + i32(u.x) * P.rsa + i32(u.y) * P.csa) / 4u;
 }
 
 // The rounded sum A_ij + p1 (+ p2) of exact products p = (hi, lo): TwoSum on the leading
@@ -465,28 +470,16 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
 // Lines per invocation: 2, 4 or 8.
 override ROWS: u32 = 8u;
 
-// The factors of fast position p (i where IFAST, else j: then those of alpha·y_p, alpha·x_p).
-fn fast_factors(p: u32, alpha: f32) -> Factors {
-    var f: Factors;
-    if (IFAST) {
+// The factors of index p: of the i index (`i_factors`) where `is_i`, else those of the j
+// index formed here (alpha·y_p, and alpha·x_p with TWO), as `pre_factors` stores them.
+fn index_factors(p: u32, alpha: f32, is_i: bool) -> Factors {
+    if (is_i) {
         return i_factors(p);
     }
+    var f: Factors;
     f.a = v_factor(alpha, f32(y[vidx(P.offy, p, P.incy)]));
     if (TWO) {
         f.b = v_factor(alpha, f32(x[vidx(P.offx, p, P.incx)]));
-    }
-    return f;
-}
-
-// The factors of line l (j where IFAST, else i).
-fn line_factors(l: u32, alpha: f32) -> Factors {
-    var f: Factors;
-    if (!IFAST) {
-        return i_factors(l);
-    }
-    f.a = v_factor(alpha, f32(y[vidx(P.offy, l, P.incy)]));
-    if (TWO) {
-        f.b = v_factor(alpha, f32(x[vidx(P.offx, l, P.incx)]));
     }
     return f;
 }
@@ -539,10 +532,11 @@ fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
     }
     let e = 4u * u;
     let alpha = f32(P.alpha);
-    let f0 = fast_factors(e, alpha);
-    let f1 = fast_factors(e + 1u, alpha);
-    let f2 = fast_factors(e + 2u, alpha);
-    let f3 = fast_factors(e + 3u, alpha);
+    // The fast index is i where IFAST.
+    let f0 = index_factors(e, alpha, IFAST);
+    let f1 = index_factors(e + 1u, alpha, IFAST);
+    let f2 = index_factors(e + 2u, alpha, IFAST);
+    let f3 = index_factors(e + 3u, alpha, IFAST);
     // The lines' loads written out (no array indexed at run time: it would live in local
     // memory), all issued before any update.
     let v0 = rows_load(l0, e, lines);
@@ -577,20 +571,24 @@ fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// Whether the unit at fast position e on line l is A's and touched (inside or across the
-// triangle), and its index in `av`.
-fn rows_unit(l: u32, e: u32, lines: u32) -> vec2<u32> {
-    let p = unit_at(l, e, IFAST);
-    let live = l < lines && !unit_outside(p);
-    return vec2<u32>(u32(live), u32(i32(P.offa) + i32(p.x) * P.rsa + i32(p.y) * P.csa) / 4u);
+// The unit at fast position e on line l (`live`: A's and touched, inside or across the
+// triangle).
+fn rows_unit(l: u32, e: u32, lines: u32) -> Unit {
+    var r: Unit;
+    r.u = unit_at(l, e, IFAST);
+    r.k = unit_index(r.u);
+    r.line = l;
+    r.e = e;
+    r.live = l < lines && !unit_outside(r.u);
+    return r;
 }
 
 // The vec4 of A at fast position e on line l (0 where not touched).
 fn rows_load(l: u32, e: u32, lines: u32) -> vec4<T> {
     let u = rows_unit(l, e, lines);
     var v = vec4<T>(T(0));
-    if (u.x != 0u) {
-        v = av[u.y];
+    if (u.live) {
+        v = av[u.k];
     }
     return v;
 }
@@ -598,27 +596,24 @@ fn rows_load(l: u32, e: u32, lines: u32) -> vec4<T> {
 // The update of that unit, holding `v`, stored (where touched).
 fn rows_store(l: u32, e: u32, lines: u32, v: vec4<T>, alpha: f32,
               f0: Factors, f1: Factors, f2: Factors, f3: Factors) {
-    let u = rows_unit(l, e, lines);
-    if (u.x == 0u) {
+    let r = rows_unit(l, e, lines);
+    if (!r.live) {
         return;
     }
-    let fl = line_factors(l, alpha);
+    let fl = index_factors(l, alpha, !IFAST);
+    let p = r.u;
     var w = v;
-    let i0 = select(l, e, IFAST);
-    let j0 = select(e, l, IFAST);
-    let di = select(0u, 1u, IFAST);
-    let dj = 1u - di;
-    if (in_triangle(i0, j0)) {
+    if (in_triangle(p.x, p.y)) {
         w.x = rows_update(w.x, fl, f0);
     }
-    if (in_triangle(i0 + di, j0 + dj)) {
+    if (in_triangle(p.x + p.z, p.y + p.w)) {
         w.y = rows_update(w.y, fl, f1);
     }
-    if (in_triangle(i0 + 2u * di, j0 + 2u * dj)) {
+    if (in_triangle(p.x + 2u * p.z, p.y + 2u * p.w)) {
         w.z = rows_update(w.z, fl, f2);
     }
-    if (in_triangle(i0 + 3u * di, j0 + 3u * dj)) {
+    if (in_triangle(p.x + 3u * p.z, p.y + 3u * p.w)) {
         w.w = rows_update(w.w, fl, f3);
     }
-    av[u.y] = w;
+    av[r.k] = w;
 }
