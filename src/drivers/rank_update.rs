@@ -8,7 +8,9 @@
 //! rule out vec4 units, one per element); neighbouring invocations walk `A` along its smaller
 //! stride, so C order, F order and transposed views are all coalesced without a copy (the OpenBLAS
 //! rule "a row-major matrix is a column-major one transposed" becomes a choice of the fast
-//! index). Variants are the shader's `UPLO` and `TWO` overrides.
+//! index). Variants are the shader's `UPLO` and `TWO` overrides. In f64 (`dger`, `dsyr`,
+//! `dsyr2`: [`dispatch_f64`]) the shader's `WIDE` runs the one-element and `main_vec4`
+//! kernels with the same exact evaluation in double-f64.
 
 use crate::context::Context;
 use crate::flags::Uplo;
@@ -199,22 +201,127 @@ pub(crate) fn dispatch<'a>(
                 .constants(&ct);
             return vec![alpha.apply(pre, ALPHA), alpha.apply(main, ALPHA)];
         }
+        // Binding 7 (the f64 scalars of `WIDE`) takes x, never read in f32.
         let groups = ctx.grid(units.div_ceil(WG));
         let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
-            .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
+            .bindings(&[
+                (2, &x.buffer),
+                (3, &y.buffer),
+                (4, &a.buffer),
+                (7, &x.buffer),
+            ])
             .constants(&c);
         return vec![alpha.apply(d, ALPHA)];
     }
     let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
-    let d = Dispatch::new(
-        &SHADER,
-        "main",
-        &params,
-        &[&a.buffer, &x.buffer, &y.buffer],
-        groups,
-    )
-    .constants(&c);
+    let d = Dispatch::new(&SHADER, "main", &params, &[], groups)
+        .bindings(&[
+            (1, &a.buffer),
+            (2, &x.buffer),
+            (3, &y.buffer),
+            (7, &x.buffer),
+        ])
+        .constants(&c);
     vec![alpha.apply(d, ALPHA)]
+}
+
+/// The f64 scalars of a rank update (the shader's `WIDE`): alpha and the largest finite f64 in
+/// a small buffer (binding 7), the copy of a device alpha into it (to run first), and the
+/// marker that the params carry in alpha's place (`elementwise::scalar_mark`).
+pub(crate) struct ScalarsF64 {
+    buf: crate::pool::Buf,
+    copies: super::elementwise::ScalarCopies,
+    alpha: f32,
+}
+
+impl ScalarsF64 {
+    /// The copy of a device alpha into the buffer (none for a host alpha), to run before the
+    /// updates.
+    pub(crate) fn copies(&self) -> Vec<Dispatch<'_>> {
+        self.copies.dispatches()
+    }
+}
+
+/// [`ScalarsF64`] of `alpha`.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer cannot be created.
+pub(crate) fn scalars_f64(
+    ctx: &Context,
+    routine: &'static str,
+    alpha: Scalar<'_, f64>,
+) -> crate::error::Result<ScalarsF64> {
+    use super::elementwise::{scalar_mark, scalars_f64};
+    let (buf, copies) = scalars_f64(ctx, routine, &[alpha, Scalar::Host(f64::MAX)])?;
+    Ok(ScalarsF64 {
+        buf,
+        copies,
+        alpha: scalar_mark(&alpha, false),
+    })
+}
+
+/// The dispatch of `update` in f64 (`dger`, `dsyr`, `dsyr2`: the shader with `alias T = f64;`
+/// and `WIDE`), as [`dispatch`]'s one-element and `main_vec4` kernels (vec4 units where A's
+/// strides allow them): each element the exact update rounded once, alpha from `sc`. The
+/// copies of `sc` must run first.
+pub(crate) fn dispatch_f64<'a>(
+    ctx: &Context,
+    update: Variant,
+    sc: &'a ScalarsF64,
+    x: &'a VecOperand,
+    y: &'a VecOperand,
+    a: &'a MatOperand,
+) -> Dispatch<'a> {
+    let ifast = a.rs.unsigned_abs() < a.cs.unsigned_abs();
+    let params = Params {
+        m: a.rows as u32,
+        n: a.cols as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        alpha: sc.alpha,
+        ifast: ifast as u32,
+        zero: 0,
+    };
+    let (uplo, two) = match update {
+        Variant::General => (None, false),
+        Variant::Symmetric(u) => (Some(u), false),
+        Variant::Symmetric2(u) => (Some(u), true),
+    };
+    let c = [
+        ("UPLO", super::uplo(uplo)),
+        ("TWO", two as u32 as f64),
+        ("WIDE", 1.0),
+    ];
+    let (unit, other, len) = unit_axis(a);
+    let d = if unit == 1
+        && len.is_multiple_of(4)
+        && a.offset.is_multiple_of(4)
+        && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
+    {
+        let units = a.rows as u64 * a.cols as u64 / 4;
+        Dispatch::new(
+            &SHADER,
+            "main_vec4",
+            &params,
+            &[],
+            ctx.grid(units.div_ceil(WG)),
+        )
+        .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer), (7, &sc.buf)])
+    } else {
+        let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
+        Dispatch::new(&SHADER, "main", &params, &[], groups).bindings(&[
+            (1, &a.buffer),
+            (2, &x.buffer),
+            (3, &y.buffer),
+            (7, &sc.buf),
+        ])
+    };
+    d.constants(&c).elem(crate::context::Elem::F64)
 }
 
 /// One dispatch of a symmetric rank update past one storage binding: windows of `A` and of the
@@ -232,10 +339,12 @@ pub(crate) struct Part {
 /// blocks run `update` on their own triangle (with the vectors' parts of their rows); the
 /// blocks inside the triangle run the general update `alpha·x_I·x_Jᵀ` (ssyr) or the two
 /// general updates `alpha·x_I·y_Jᵀ` and `alpha·y_I·x_Jᵀ` (ssyr2, one rounding each), with the
-/// parts of rows I and columns J; the blocks outside the triangle are not touched.
+/// parts of rows I and columns J; the blocks outside the triangle are not touched. `elem` is
+/// the element's size in bytes (4 or 8).
 pub(crate) fn symmetric_parts(
     ctx: &Context,
     update: Variant,
+    elem: u64,
     x: &VecOperand,
     y: &VecOperand,
     a: &MatOperand,
@@ -251,7 +360,7 @@ pub(crate) fn symmetric_parts(
     };
     let n = a.rows;
     debug_assert_eq!(n, a.cols);
-    let ranges = layout::square_ranges(ctx, a, 4, &[x.inc, y.inc]);
+    let ranges = layout::square_ranges(ctx, a, elem, &[x.inc, y.inc]);
     let mut out = Vec::new();
     for &(i0, i1) in &ranges {
         for &(j0, j1) in &ranges {
@@ -262,29 +371,29 @@ pub(crate) fn symmetric_parts(
             if !inside {
                 continue;
             }
-            let blk = || a.block(ctx, 4, (i0, i1), (j0, j1));
+            let blk = || a.block(ctx, elem, (i0, i1), (j0, j1));
             if i0 == j0 {
                 out.push(Part {
-                    x: x.part(ctx, 4, i0, i1),
-                    y: y.part(ctx, 4, i0, i1),
+                    x: x.part(ctx, elem, i0, i1),
+                    y: y.part(ctx, elem, i0, i1),
                     a: blk(),
                     update,
                 });
             } else {
                 out.push(Part {
-                    x: x.part(ctx, 4, i0, i1),
+                    x: x.part(ctx, elem, i0, i1),
                     y: if two {
-                        y.part(ctx, 4, j0, j1)
+                        y.part(ctx, elem, j0, j1)
                     } else {
-                        x.part(ctx, 4, j0, j1)
+                        x.part(ctx, elem, j0, j1)
                     },
                     a: blk(),
                     update: Variant::General,
                 });
                 if two {
                     out.push(Part {
-                        x: y.part(ctx, 4, i0, i1),
-                        y: x.part(ctx, 4, j0, j1),
+                        x: y.part(ctx, elem, i0, i1),
+                        y: x.part(ctx, elem, j0, j1),
                         a: blk(),
                         update: Variant::General,
                     });
@@ -307,4 +416,17 @@ pub(crate) fn part_dispatches<'a>(
         .iter()
         .flat_map(|p| dispatch(ctx, p.update, alpha, &p.x, &p.y, &p.a, factors))
         .collect()
+}
+
+/// The dispatches of `parts` in f64 ([`dispatch_f64`] on each, in order; the copies of `sc`
+/// first).
+pub(crate) fn part_dispatches_f64<'a>(
+    ctx: &Context,
+    sc: &'a ScalarsF64,
+    parts: &'a [Part],
+) -> Vec<Dispatch<'a>> {
+    let updates = parts
+        .iter()
+        .map(|p| dispatch_f64(ctx, p.update, sc, &p.x, &p.y, &p.a));
+    sc.copies().into_iter().chain(updates).collect()
 }

@@ -196,6 +196,13 @@ fn edge_rounded_once_against_exact() {
 }
 
 #[test]
+fn edge_rounded_once_against_exact_f64() {
+    // In f64 the same kernel evaluates A + alpha·x_i·y_j in double-f64 and rounds once
+    // (wgsl/level2/rank_update.wgsl, WIDE), on vec4 units and element by element.
+    check_rounded_once_f64("dger");
+}
+
+#[test]
 fn resident_hand_values_mixed_operands_and_errors() {
     // 2·[1, 2]·[1, 0, −1] + ones = [[3, 1, −1], [5, 1, −3]].
     let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);

@@ -183,6 +183,13 @@ fn edge_rounded_once_against_exact() {
 }
 
 #[test]
+fn edge_rounded_once_against_exact_f64() {
+    // In f64 the same kernel evaluates A + alpha·x_i·x_j in double-f64 and rounds once
+    // (wgsl/level2/rank_update.wgsl, WIDE), on vec4 units and element by element.
+    check_rounded_once_f64("dsyr");
+}
+
+#[test]
 fn resident_hand_values_only_the_triangle_is_written() {
     // As edge_hand_values_only_the_triangle_is_written, on the device: x·xᵀ for x = [1, 2, 3]
     // into a zero triangle, NaN in the other one, which must come back bit for bit.

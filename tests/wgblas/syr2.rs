@@ -172,6 +172,13 @@ fn edge_rounded_once_against_exact() {
 }
 
 #[test]
+fn edge_rounded_once_against_exact_f64() {
+    // In f64 the same kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f64 and rounds once
+    // (wgsl/level2/rank_update.wgsl, WIDE), on vec4 units and element by element.
+    check_rounded_once_f64("dsyr2");
+}
+
+#[test]
 fn resident_hand_values_other_triangle_kept_and_mixed_operands() {
     // The doc example on the device: upper triangle of x·yᵀ + y·xᵀ for x = [1, 2], y = [3, 1]
     // is [[6, 7], [., 4]]; the −7 below the diagonal (and a NaN in the 3×3 case) stays.

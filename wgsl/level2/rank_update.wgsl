@@ -24,8 +24,12 @@
 // reassociated the additions anyway, the error terms would be lost and the result would fall
 // back to the plain formula's accuracy, never worse. Non-finite values (Inf, NaN in the inputs, or an
 // overflow) take the plain formula's value, as the reference computes it.
-// The helpers are written for f32 (the mask is f32's layout); an f64 instantiation would use
-// the plain formula.
+// The helpers above are written for f32 (the mask is f32's layout). The f64 instantiation
+// (WIDE, `main` and `main_vec4` only) does the same in f64 with the `_t` helpers below:
+// operands split by Veltkamp's product with 2^27 + 1 instead of a mask (naga has no f64
+// bitcast), every intermediate of the split and of TwoSum kept from fusion and from the
+// compiler's algebra by `opaque_t`, so that the result is again the exact update to within
+// about half an ulp (G. W. Veltkamp, via Dekker 1971).
 
 const WG: u32 = 256u;
 
@@ -51,6 +55,22 @@ struct Params {
 @group(0) @binding(1) var<storage, read_write> a: array<T>;
 @group(0) @binding(2) var<storage, read> x: array<T>;
 @group(0) @binding(3) var<storage, read> y: array<T>;
+
+// WIDE (f64, whose alpha the f32 params cannot hold): alpha is sc[0], the params' alpha a
+// marker (`drivers/elementwise.rs`'s `scalar_mark`: 0 for 0, 2 for a host value, 3 for a
+// device value copied there, whose zero test is made on it), and sc[1] the largest finite
+// T (the finiteness test, an ordered comparison: false for NaN and Inf).
+@group(0) @binding(7) var<storage, read> sc: array<T>;
+override WIDE: bool = false;
+
+// Whether alpha is 0 (then A is left untouched, as reference BLAS returns at once): on the
+// params' bits, or for a device value under WIDE on sc[0] (ordered: a NaN is not 0).
+fn alpha_zero() -> bool {
+    if (WIDE && P.alpha == 3.0) {
+        return sc[0] == T(0);
+    }
+    return f32_is_zero(P.alpha);
+}
 
 // v = hi + lo exactly, hi keeping the 12 leading significant bits (a mask of the bit pattern:
 // no multiplication that could be fused); lo has at most 12 significant bits.
@@ -103,7 +123,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let g = linear_group(wid, nwg) * WG + lid;
     // alpha = 0 (a device alpha; tested on its bits) leaves A untouched, as reference BLAS
     // returns at once.
-    if (g >= P.m * P.n || f32_is_zero(P.alpha)) {
+    if (g >= P.m * P.n || alpha_zero()) {
         return;
     }
     var i: u32;
@@ -134,6 +154,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
 @group(0) @binding(4) var<storage, read_write> av: array<vec4<T>>;
 
 fn rank_update_one(aij: T, i: u32, j: u32) -> T {
+    if (WIDE) {
+        return rank_update_wide(aij, i, j);
+    }
     let alpha = f32(P.alpha);
     let p1 = scaled_product(f32(x[vidx(P.offx, i, P.incx)]), alpha,
                             f32(y[vidx(P.offy, j, P.incy)]));
@@ -143,6 +166,66 @@ fn rank_update_one(aij: T, i: u32, j: u32) -> T {
                             f32(x[vidx(P.offx, j, P.incx)]));
     }
     return update_one(aij, p1, p2);
+}
+
+// v, hidden from fusion and from the compiler's algebra (as `opaque`, for any T): a select on
+// a uniform that is always 0 cannot be folded, so neither a·b + c across it nor identities
+// such as s − (s − a) = a apply.
+fn opaque_t(v: T) -> T {
+    return select(v, T(0), P.zero != 0u);
+}
+
+// v = hi + lo exactly (Veltkamp): hi the leading 26 bits of an f64, lo the rest (at most 26
+// significant bits with its sign), so that every partial product of two splits is exact.
+fn split_t(v: T) -> vec2<T> {
+    let c = opaque_t(T(134217729.0) * v);
+    let hi = opaque_t(c - opaque_t(c - v));
+    return vec2<T>(hi, v - hi);
+}
+
+// a·b = p + e (Dekker's TwoProduct on `split_t`'s halves).
+fn two_prod_t(a: T, b: T) -> vec2<T> {
+    let p = opaque_t(a * b);
+    let sa = split_t(a);
+    let sb = split_t(b);
+    let e = ((sa.x * sb.x - p) + sa.x * sb.y + sa.y * sb.x) + sa.y * sb.y;
+    return vec2<T>(p, e);
+}
+
+// a + b = s + e exactly (Knuth's TwoSum), as `two_sum`.
+fn two_sum_t(a: T, b: T) -> vec2<T> {
+    let s = opaque_t(a + b);
+    let z = opaque_t(s - a);
+    return vec2<T>(s, (a - (s - z)) + (b - z));
+}
+
+// u·(alpha·v) as (hi, lo), as `scaled_product`.
+fn scaled_product_t(u: T, alpha: T, v: T) -> vec2<T> {
+    let t = two_prod_t(alpha, v);
+    let p = two_prod_t(u, t.x);
+    return vec2<T>(p.x, p.y + u * t.y);
+}
+
+// `rank_update_one` under WIDE: the exact A_ij + alpha·x_i·y_j (+ alpha·y_i·x_j) rounded once,
+// in the order of `update_one`; where the plain value s or the rounded sum is not finite (Inf
+// or NaN in the inputs, an overflow, or a split past 2^996), the plain formula's value.
+fn rank_update_wide(aij: T, i: u32, j: u32) -> T {
+    let alpha = sc[0];
+    let p1 = scaled_product_t(x[vidx(P.offx, i, P.incx)], alpha, y[vidx(P.offy, j, P.incy)]);
+    var s = two_sum_t(aij, p1.x);
+    var lo = s.y + p1.y;
+    if (TWO) {
+        let p2 = scaled_product_t(y[vidx(P.offy, i, P.incy)], alpha,
+                                  x[vidx(P.offx, j, P.incx)]);
+        let s2 = two_sum_t(s.x, p2.x);
+        lo = lo + s2.y + p2.y;
+        s.x = s2.x;
+    }
+    let r = s.x + lo;
+    if (abs(s.x) <= sc[1] && abs(r) <= sc[1]) {
+        return r;
+    }
+    return s.x;
 }
 
 // (i0, j0, di, dj) of the vec4 unit that starts at element e of line `line` (i = line, j = e..
@@ -172,7 +255,7 @@ fn main_vec4(@builtin(workgroup_id) wid: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
     let g = linear_group(wid, nwg) * WG + lid;
     let p = vec4_unit(g, P.ifast != 0u);
-    if (!p.live || f32_is_zero(P.alpha)) {
+    if (!p.live || alpha_zero()) {
         return;
     }
     let v = av[p.k];

@@ -1,10 +1,8 @@
-use super::{Call, Keep, Kind, Level2, Plans};
+use super::{Call, Keep, Kind, Level2};
 use crate::blas::forms::routine;
 use crate::blas::level1::check_elem;
 use crate::blas::{check_dim, check_len};
-use crate::drivers::gemm::{self, Operand};
 use crate::drivers::rank_update;
-use crate::error::Result;
 use crate::launch::Dispatch;
 use crate::layout::{self, MatOperand, Out, VecOperand};
 use crate::Context;
@@ -59,13 +57,14 @@ routine! {
     ///
     /// BLAS: `dger`. As [`sger`] in shapes, layouts and semantics (m = 0, n = 0 or `alpha = 0`
     /// returns at once with `A` unchanged, as reference `DGER` does; otherwise NaN and Inf
-    /// propagate through every product, no zero-skip), in f64. It runs on the Level 3 tile engine
-    /// (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as the product of the one-column `x` and
-    /// the one-row `yᵀ` added to `A` (beta = 1): each element is `alpha·(x_i·y_j) + a_ij`, two
-    /// roundings. Forward bound: that of [`metrics::bounds::ger`](crate::metrics::bounds::ger)
-    /// with eps = 2^-52.
+    /// propagate through every product, no zero-skip), in f64, on the same kernel
+    /// (`wgsl/level2/rank_update.wgsl` with `alias T = f64;`): each element is the exact
+    /// `a_ij + alpha·x_i·y_j` rounded once (evaluated in double-f64, operands split by
+    /// Veltkamp's method), within about half an ulp. Forward bound:
+    /// [`metrics::bounds::ger`](crate::metrics::bounds::ger) with eps = 2^-52 (factor ≤ 2;
+    /// measured ≤ 0.5 against the exact update).
     ///
-    /// `alpha` and `beta` are host values or device scalars (`&GpuScalar<f64>`), under the same rules
+    /// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules
     /// (DESIGN.md §3).
     ///
     /// # Errors
@@ -148,30 +147,6 @@ pub(super) fn sger_dispatches<'k>(ctx: &Context, c: Call<'k, f32>) -> Vec<Dispat
         .into_iter()
         .flat_map(|(x, y, a)| rank_update::dispatch(ctx, general, c.alpha, x, y, a, factors))
         .collect()
-}
-
-/// dger on the f64 tile engine: each update `A ← alpha·x·yᵀ + 1·A` with x a column and yᵀ a
-/// row (k = 1).
-pub(super) fn dger_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
-    let plans = updates(ctx, &c)
-        .into_iter()
-        .map(|(x, y, a)| {
-            let (xo, yo) = (Operand::column(x), Operand::row(y));
-            let (dims, v) = ((a.rows, a.cols, 1), gemm::Variant::default());
-            gemm::engine_f64(
-                ctx,
-                c.routine,
-                dims,
-                c.alpha,
-                xo,
-                yo,
-                1.0,
-                Operand::of(a),
-                v,
-            )
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(c.keep.plans(plans))
 }
 
 /// The blocks of `A` past one storage binding (`elem` bytes per element), each with its parts

@@ -33,7 +33,7 @@ use crate::Context;
 /// f32 drivers, the vector parts, matrix blocks and tile-engine plans of f64.
 #[derive(Default)]
 pub(super) struct Keep<'k> {
-    /// f32 rank updates past one binding (`rank_update::symmetric_parts`).
+    /// Symmetric rank updates past one binding (`rank_update::symmetric_parts`).
     rank: OnceCell<Vec<rank_update::Part>>,
     /// f32 rank updates on `main_pre` (the default): the scratch of the j index's factors.
     factors: OnceCell<rank_update::Factors>,
@@ -45,6 +45,8 @@ pub(super) struct Keep<'k> {
     scratch: OnceCell<Buf>,
     /// f64 on the matrix-vector driver's wide kernels: alpha and beta.
     scal64: OnceCell<mv::ScalarsF64>,
+    /// f64 rank updates: alpha (and the largest finite f64) for the `WIDE` kernels.
+    wide: OnceCell<rank_update::ScalarsF64>,
     /// ssymv in two passes (the default): the transpose of `A`.
     transposed: OnceCell<MatOperand>,
     /// f64: the parts of x and y on the block grid.
@@ -235,9 +237,8 @@ pub(super) async fn triangular_in<'a, T: Level2>(
 
 /// The element types of the Level 2 routines, each with its kernels.
 pub(super) trait Level2: Precision {
-    /// Whether `syr` and `syr2` deliver only the triangle `uplo` of `A` (f64: the tile engine
-    /// writes only that triangle of its output); otherwise all of `A` (f32: the kernel leaves
-    /// the other triangle as it was uploaded).
+    /// Whether `syr` and `syr2` write back only the triangle `uplo` of `A` (f64) or all of it
+    /// (f32); the kernel leaves the other triangle as it was uploaded in both.
     const TRIANGLE: bool;
 
     /// The dispatches of `kind` for `call`, in order.
@@ -266,7 +267,8 @@ impl Level2 for f32 {
     }
 }
 
-/// f64: the tile engine, on square blocks past one storage binding.
+/// f64: the matrix-vector driver's wide kernels or the tile engine (products and solves), the
+/// rank-update driver in f64 (rank updates).
 impl Level2 for f64 {
     const TRIANGLE: bool = true;
 
@@ -279,9 +281,9 @@ impl Level2 for f64 {
             Kind::Symv(uplo) => symv::dsymv_plans(ctx, uplo, c),
             Kind::Trmv(uplo, diag) => trmv::dtrmv_plans(ctx, uplo, diag, c),
             Kind::Trsv(uplo, diag) => trsv::dtrsv_dispatches(ctx, uplo, diag, c),
-            Kind::Ger => ger::dger_plans(ctx, c),
-            Kind::Syr(uplo) => syr::dsyr_plans(ctx, uplo, c),
-            Kind::Syr2(uplo) => syr2::dsyr2_plans(ctx, uplo, c),
+            Kind::Ger => rank_update_f64(ctx, rank_update::Variant::General, c),
+            Kind::Syr(uplo) => rank_update_f64(ctx, rank_update::Variant::Symmetric(uplo), c),
+            Kind::Syr2(uplo) => rank_update_f64(ctx, rank_update::Variant::Symmetric2(uplo), c),
         }
     }
 }
@@ -348,13 +350,37 @@ fn symmetric_update<'k>(
     let parts = c
         .keep
         .rank
-        .get_or_init(|| rank_update::symmetric_parts(ctx, update, x, y, a));
+        .get_or_init(|| rank_update::symmetric_parts(ctx, update, 4, x, y, a));
     let factors = (c.keep.factors).get_or_init(|| rank_update::factor_scratch(ctx, update, a));
     if parts.is_empty() {
         rank_update::dispatch(ctx, update, c.alpha, x, y, a, factors)
     } else {
         rank_update::part_dispatches(ctx, c.alpha, parts, factors)
     }
+}
+
+/// An f64 rank update (dger, dsyr, dsyr2) on the rank-update driver in f64
+/// ([`rank_update::dispatch_f64`]: each element rounded once, as in f32): `A` whole, or past
+/// one storage binding its blocks (ger: [`ger::updates`]; syr, syr2: the square blocks of
+/// [`rank_update::symmetric_parts`]); alpha in the scalar buffer kept in `c.keep`.
+fn rank_update_f64<'k>(ctx: &Context, update: rank_update::Variant, c: Call<'k, f64>) -> Plans<'k> {
+    let (a, x, y) = (c.a, c.x, c.y);
+    let sc = rank_update::scalars_f64(ctx, c.routine, c.alpha)?;
+    let sc = c.keep.wide.get_or_init(|| sc);
+    if update == rank_update::Variant::General {
+        let updates = ger::updates(ctx, &c).into_iter();
+        let d = updates.map(|(x, y, a)| rank_update::dispatch_f64(ctx, update, sc, x, y, a));
+        return Ok(sc.copies().into_iter().chain(d).collect());
+    }
+    let parts = c
+        .keep
+        .rank
+        .get_or_init(|| rank_update::symmetric_parts(ctx, update, 8, x, y, a));
+    if parts.is_empty() {
+        let d = rank_update::dispatch_f64(ctx, update, sc, x, y, a);
+        return Ok(sc.copies().into_iter().chain([d]).collect());
+    }
+    Ok(rank_update::part_dispatches_f64(ctx, sc, parts))
 }
 
 /// The square block grid of an f64 Level 2 call past one storage binding ([`blocks64`]).

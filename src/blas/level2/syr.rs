@@ -1,7 +1,6 @@
-use super::{Call, Keep, Kind, Level2, Plans};
+use super::{Call, Keep, Kind, Level2};
 use crate::blas::forms::routine;
 use crate::blas::level1::check_elem;
-use crate::drivers::gemm::{self, Operand, Variant};
 use crate::error::Result;
 use crate::flags::Uplo;
 use crate::launch::Wait;
@@ -57,10 +56,11 @@ routine! {
     ///
     /// BLAS: `dsyr`. As [`ssyr`] in shapes, layouts and semantics (only the triangle `uplo` read
     /// and written, the other may hold NaN and stays as it is; n = 0 or `alpha = 0` returns at
-    /// once; no zero-skip), in f64. It runs on the Level 3 tile engine (`wgsl/level3/gemm.wgsl`
-    /// with `alias T = f64;`, restricted to the triangle of `A`, as `dsyrk`) as the one-column `x`
-    /// times the one-row `xᵀ` added to `A`: each element is `alpha·(x_i·x_j) + a_ij`. Forward
-    /// bound: that of [`metrics::bounds::syr`](crate::metrics::bounds::syr) with eps = 2^-52.
+    /// once; no zero-skip), in f64, on the same kernel (`wgsl/level2/rank_update.wgsl` with
+    /// `alias T = f64;`): each element of the triangle is the exact `a_ij + alpha·x_i·x_j`
+    /// rounded once (double-f64), within about half an ulp. Forward bound:
+    /// [`metrics::bounds::syr`](crate::metrics::bounds::syr) with eps = 2^-52 (factor ≤ 2;
+    /// measured ≤ 0.5 against the exact update).
     ///
     /// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
     /// §3).
@@ -142,47 +142,4 @@ pub(super) async fn syr_in<'a, T: Level2>(
         Out::Mat(&mut a, &ad)
     };
     layout::finish_in(ctx, routine, &d, &mut [out], wait).await
-}
-
-/// dsyr on the f64 tile engine: `A ← alpha·x·xᵀ + A` on its triangle `uplo` (x a column, xᵀ a
-/// row, k = 1); past one storage binding the triangle of `A` in square blocks, the diagonal
-/// ones on their triangle, the others by the general product `x_I·x_Jᵀ`.
-pub(super) fn dsyr_plans<'k>(ctx: &Context, uplo: Uplo, c: Call<'k, f64>) -> Plans<'k> {
-    let (ad, xd, keep) = (c.a, c.x, c.keep);
-    let (routine, alpha, n) = (c.routine, c.alpha, ad.rows);
-    let tri = Variant {
-        tri_c: Some(uplo),
-        ..Variant::default()
-    };
-    if super::blocks64::whole(ctx, ad, &[xd]) {
-        let (xc, xr) = (Operand::column(xd), Operand::row(xd));
-        let ao = Operand::of(ad);
-        let plan = gemm::engine_f64(ctx, routine, (n, n, 1), alpha, xc, xr, 1.0, ao, tri)?;
-        return Ok(keep.plans(vec![plan]));
-    }
-    // Past one storage binding: the triangle of A in square blocks, the diagonal ones on their
-    // triangle, the others by the general product x_I·x_Jᵀ.
-    let grid = super::grid(ctx, &c, false, uplo);
-    let parts = grid.xs;
-    let plans = grid
-        .blocks
-        .iter()
-        .map(|(i, j, ab)| {
-            let variant = if i == j { tri } else { Variant::default() };
-            let (xc, xr) = (Operand::column(&parts[*i]), Operand::row(&parts[*j]));
-            let dims = (ab.rows, ab.cols, 1);
-            gemm::engine_f64(
-                ctx,
-                routine,
-                dims,
-                alpha,
-                xc,
-                xr,
-                1.0,
-                Operand::of(ab),
-                variant,
-            )
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(keep.plans(plans))
 }

@@ -1,9 +1,6 @@
 use super::syr::syr_in;
-use super::{Call, Plans};
 use crate::blas::forms::routine;
-use crate::drivers::gemm::{self, Operand, Variant};
 use crate::flags::Uplo;
-use crate::Context;
 
 routine! {
     /// `A ← alpha·x·yᵀ + alpha·y·xᵀ + A` on the triangle `uplo` of the n×n symmetric `A` (symmetric
@@ -58,10 +55,14 @@ routine! {
     /// triangle `uplo`.
     ///
     /// BLAS: `dsyr2`. As [`ssyr2`] in shapes, layouts and semantics (only the triangle `uplo` read
-    /// and written; n = 0 or `alpha = 0` returns at once; no zero-skip), in f64. It runs on the
-    /// Level 3 tile engine (`wgsl/level3/gemm.wgsl` with `alias T = f64;`) as `dsyr2k` with k = 1:
-    /// each element of the triangle is `alpha·(x_i·y_j + y_i·x_j) + a_ij`. Forward bound: that of
-    /// [`metrics::bounds::syr2`](crate::metrics::bounds::syr2) with eps = 2^-52.
+    /// and written; n = 0 or `alpha = 0` returns at once; no zero-skip), in f64, on the same kernel
+    /// (`wgsl/level2/rank_update.wgsl` with `alias T = f64;`): each element of the triangle is
+    /// the exact `a_ij + alpha·x_i·y_j + alpha·y_i·x_j` rounded once (double-f64), within about
+    /// half an ulp (the plain formula, in one or two passes, rounds up to six times and could
+    /// differ from OpenBLAS's by more than the factor 2 allows: 2.15 in one CI run). Forward
+    /// bound: [`metrics::bounds::syr2`](crate::metrics::bounds::syr2) with eps = 2^-52 (factor ≤
+    /// 2; measured ≤ 0.5 against the exact update). Past one storage binding, as in f32, the
+    /// off-diagonal blocks get the two products in two updates, each rounded once.
     ///
     /// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
     /// §3).
@@ -89,50 +90,4 @@ routine! {
     pub fn dsyr2 / dsyr2_in: f64;
     (uplo: Uplo, alpha: Scalar, x: VecRef, y: VecRef, a: MatMut) -> Result<()>
     = syr_in(uplo, alpha.into(), x.into(), Some(y.into()), a.into());
-}
-
-/// dsyr2 on the f64 tile engine: the triangle `uplo` of `A ← alpha·x·yᵀ + alpha·y·xᵀ + A`
-/// (as dsyr2k with k = 1); past one storage binding the triangle of `A` in square blocks.
-pub(super) fn dsyr2_plans<'k>(ctx: &Context, uplo: Uplo, c: Call<'k, f64>) -> Plans<'k> {
-    let (ad, xd, yd, keep) = (c.a, c.x, c.y, c.keep);
-    let (routine, alpha, n) = (c.routine, c.alpha, ad.rows);
-    let diag = Variant {
-        tri_c: Some(uplo),
-        syr2k: true,
-        ..Variant::default()
-    };
-    if super::blocks64::whole(ctx, ad, &[xd, yd]) {
-        // As dsyr2k: left operand x (n×1), right operand yᵀ (1×n); the kernel's second product
-        // reads them back as y and xᵀ.
-        let (xc, yr, ao) = (Operand::column(xd), Operand::row(yd), Operand::of(ad));
-        let plan = gemm::engine_f64(ctx, routine, (n, n, 1), alpha, xc, yr, 1.0, ao, diag)?;
-        return Ok(keep.plans(vec![plan]));
-    }
-    // Past one storage binding: the triangle of A in square blocks, the diagonal ones as above,
-    // the others by two general products (x_I·y_Jᵀ, then y_I·x_Jᵀ: two roundings there, as in
-    // ssyr2's blocks).
-    let grid = super::grid(ctx, &c, true, uplo);
-    let (xs, ys) = (grid.xs, grid.ys);
-    let mut plans = Vec::new();
-    for (i, j, ab) in grid.blocks {
-        let (i, j) = (*i, *j);
-        let (ao, dims) = (Operand::of(ab), (ab.rows, ab.cols, 1));
-        if i == j {
-            let (xc, yr) = (Operand::column(&xs[i]), Operand::row(&ys[i]));
-            plans.push(gemm::engine_f64(
-                ctx, routine, dims, alpha, xc, yr, 1.0, ao, diag,
-            )?);
-        } else {
-            let general = Variant::default();
-            let (xc, yr) = (Operand::column(&xs[i]), Operand::row(&ys[j]));
-            plans.push(gemm::engine_f64(
-                ctx, routine, dims, alpha, xc, yr, 1.0, ao, general,
-            )?);
-            let (yc, xr) = (Operand::column(&ys[i]), Operand::row(&xs[j]));
-            plans.push(gemm::engine_f64(
-                ctx, routine, dims, alpha, yc, xr, 1.0, ao, general,
-            )?);
-        }
-    }
-    Ok(keep.plans(plans))
 }

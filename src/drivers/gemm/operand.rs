@@ -42,11 +42,6 @@ impl<'a> Operand<'a> {
         }
     }
 
-    /// A vector as a one-row matrix: element `(0, j)` at `offset + j·inc`.
-    pub fn row(v: &'a crate::layout::VecOperand) -> Self {
-        Operand::column(v).t()
-    }
-
     /// The sub-matrix whose element `(0, 0)` is element `(i, j)` of this one (which must exist).
     pub fn at(self, i: usize, j: usize) -> Self {
         let offset = self.offset as i64 + i as i64 * self.rs as i64 + j as i64 * self.cs as i64;

@@ -121,8 +121,10 @@ pub fn trsv<E: Real>(
 /// `|v| ≤ bound_ij`, so the factor is at most ½; the 0.001 above ½ covers the exact update's
 /// own evaluation in `f64` (two roundings, `≤ 2^-52·bound_ij`, 2^-29 in these units) and the
 /// double-f32 evaluation's error before the last rounding (a double-f32 value carries about
-/// 48 bits: near 2^-44·bound_ij, 2^-21 in these units). Stricter than
-/// `metrics::spec`'s 2 for these routines, which allows any summation order.
+/// 48 bits: near 2^-44·bound_ij, 2^-21 in these units). The same holds in f64 (`dger`,
+/// `dsyr`, `dsyr2`, in units of 2^-52), with the exact update held as a sum of two f64
+/// (error below 2^-100·bound_ij) and the double-f64 evaluation carrying about 100 bits.
+/// Stricter than `metrics::spec`'s 2 for these routines, which allows any summation order.
 pub const ROUNDED_ONCE: f64 = 0.501;
 
 /// `sger` (`A ← alpha·x·yᵀ + A`): `bound_ij = |alpha·x_i·y_j| + |A_ij|`.

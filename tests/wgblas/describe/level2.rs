@@ -336,6 +336,87 @@ pub fn check_rounded_once(routine: &str) {
     });
 }
 
+/// [`check_rounded_once`] in f64 for `routine` (`dger`, `dsyr`, `dsyr2`: the same kernel with
+/// `alias T = f64;`, evaluated in double-f64): A of 128×64 and 129×65 (`dger`) or order 128
+/// and 129 (so on vec4 units and on the one-element kernel), each triangle, C and F order,
+/// against the exact update held as an unevaluated sum of two f64 (the error-free terms of
+/// each product summed by Ogita, Rump and Oishi's Sum2), in units of 2^-52.
+pub fn check_rounded_once_f64(routine: &str) {
+    use crate::common::{ctx, rng, Stored};
+    use wgblas::{blas, metrics::bounds};
+    // a·b = p + e exactly (TwoProduct by a fused multiply-add, correctly rounded on the host).
+    let two_prod = |a: f64, b: f64| {
+        let p = a * b;
+        (p, a.mul_add(b, -p))
+    };
+    // The exact u·(alpha·v) as four terms: alpha·v = t + e, t·v' and e·v' each split again.
+    let product = |u: f64, alpha: f64, v: f64| {
+        let (t, e) = two_prod(alpha, v);
+        let (p, f) = two_prod(u, t);
+        let (g, h) = two_prod(u, e);
+        [p, f, g, h]
+    };
+    assert_rounded_once(routine, |seed, alpha| {
+        let alpha = f64::from(alpha);
+        let mut worst: f64 = 0.0;
+        for (m, n) in [(128, 64), (129, 65)] {
+            let (m, n) = if routine == "dger" { (m, n) } else { (m, m) };
+            let mut r = rng(seed);
+            let a = random_mat::<f64>(&mut r, m, n);
+            let x = random_vec::<f64>(&mut r, m);
+            let y = random_vec::<f64>(&mut r, if routine == "dsyr" { 0 } else { n });
+            let uplos = match routine {
+                "dger" => vec![None],
+                _ => UPLOS.map(Some).to_vec(),
+            };
+            for uplo in uplos {
+                let (xv, yv) = (x.view(), y.view());
+                let bound = match (routine, uplo) {
+                    ("dger", _) => bounds::ger(alpha, xv, yv, a.view()),
+                    ("dsyr", Some(u)) => bounds::syr(u, alpha, xv, a.view()),
+                    (_, u) => bounds::syr2(u.unwrap(), alpha, xv, yv, a.view()),
+                };
+                for layout in [Layout::C, Layout::F] {
+                    let mut sa = Stored::new(&a, layout);
+                    let av = sa.view_mut();
+                    match (routine, uplo) {
+                        ("dger", _) => blas::dger(ctx(), alpha, xv, yv, av),
+                        ("dsyr", Some(u)) => blas::dsyr(ctx(), u, alpha, xv, av),
+                        (_, u) => blas::dsyr2(ctx(), u.unwrap(), alpha, xv, yv, av),
+                    }
+                    .unwrap();
+                    let got = sa.to_owned();
+                    for ((i, j), &g) in got.indexed_iter() {
+                        if uplo.is_some_and(|u| !in_triangle(u, i, j)) {
+                            continue;
+                        }
+                        let mut terms = vec![a[[i, j]]];
+                        match routine {
+                            "dger" => terms.extend(product(x[i], alpha, y[j])),
+                            "dsyr" => terms.extend(product(x[i], alpha, x[j])),
+                            _ => {
+                                terms.extend(product(x[i], alpha, y[j]));
+                                terms.extend(product(y[i], alpha, x[j]));
+                            }
+                        }
+                        // Sum2: s + c, c the TwoSum errors added up.
+                        let (mut s, mut c) = (0.0f64, 0.0f64);
+                        for t in terms {
+                            let u = s + t;
+                            let z = u - s;
+                            c += (s - (u - z)) + (t - z);
+                            s = u;
+                        }
+                        let err = ((g - s) - c).abs();
+                        worst = worst.max(err / (wgblas::metrics::EPS64 * bound[[i, j]]));
+                    }
+                }
+            }
+        }
+        worst
+    });
+}
+
 /// The worst factor `|got − exact| / (eps·bound)` over the triangle `uplo` (all of `got` where
 /// None), the exact update of element (i, j) computed in f64 by `exact`.
 pub fn factor_against_exact(
