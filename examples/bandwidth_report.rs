@@ -47,7 +47,8 @@
 //! formula, its ceiling, tagged `plain`:
 //! `lab::set_rank_products`; none by default) `[--rank-rows 2,4,8]` (each of those rows
 //! again on `main_rows` with that many lines per invocation, tagged `rows8`, ...:
-//! `lab::set_rank_rows`; none by default).
+//! `lab::set_rank_rows`; none by default) `[--rank-tri 1]` (each ssyr and ssyr2 row again with
+//! `main_rows` on the triangle's tiles only, tagged `tri`: `lab::set_rank_tri`).
 //! `--trsv-step`: besides strsv's default, the look-ahead solve
 //! (lab `Experimental` on trsv, `wgsl/level2/trsv_step.wgsl`) with sub-blocks of each listed
 //! number of rows (`lab::set_trsv_sub_block`), tagged `step4`, `step8`, `step16`, each with a
@@ -100,6 +101,7 @@ const FLAGS: &[(&str, &str)] = &[
     ("--trmv-groups", ""),
     ("--rank-products", ""),
     ("--rank-rows", ""),
+    ("--rank-tri", ""),
 ];
 
 /// The value of a flag (its default where absent); the default argument documents the call
@@ -511,6 +513,9 @@ fn rank_variants(lab: Lab2) -> Vec<(Variant, &'static str)> {
             _ => panic!("--rank-rows: 2, 4 or 8, not {r}"),
         }
     }
+    if arg("--rank-tri", "") == "1" {
+        v.push((Variant::Auto, "tri"));
+    }
     v
 }
 
@@ -527,6 +532,7 @@ fn set_rank(v: Variant, tag: &str) {
         None => 0,
     };
     lab::set_rank_rows(rows);
+    lab::set_rank_tri(tag == "tri");
 }
 
 fn set_all(v: Variant) {

@@ -6,7 +6,7 @@
 //! binary or a test that holds them for its whole run. They change speed, never results beyond
 //! the routine's DESIGN.md §2 metric.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// The kernel family a driver may be forced onto.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -341,6 +341,22 @@ pub fn set_rank_rows(rows: u32) {
 /// The choice set by [`set_rank_rows`] (0: the crate's).
 pub fn rank_rows() -> u32 {
     RANK_ROWS.load(Ordering::Relaxed)
+}
+
+/// Whether `main_rows` runs on the triangle's tiles only (off by default).
+static RANK_TRI: AtomicBool = AtomicBool::new(false);
+
+/// Where a symmetric rank update (`ssyr`, `ssyr2`) runs on `main_rows`, dispatch only the
+/// tiles that meet the triangle `uplo` (about half of them), each workgroup finding its tile
+/// from its index, instead of the whole square with the tiles outside returning at once
+/// (process-wide; off by default). Same bits.
+pub fn set_rank_tri(on: bool) {
+    RANK_TRI.store(on, Ordering::Relaxed);
+}
+
+/// The choice set by [`set_rank_tri`].
+pub fn rank_tri() -> bool {
+    RANK_TRI.load(Ordering::Relaxed)
 }
 
 /// Threads of the large host copies (0: all of the copy pool's, the default).

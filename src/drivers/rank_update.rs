@@ -83,6 +83,18 @@ fn runs_pre(lab: crate::lab::Variant) -> bool {
         || (lab == crate::lab::Variant::Auto && crate::lab::rank_rows() == 1)
 }
 
+/// The line tiles of block `ub` that meet the triangle under `main_rows`'s `TRI` (the shader's
+/// `tri_block` count: `tiles` in all, `rows` lines each; `line_ge` where the triangle keeps
+/// line ≥ fast position).
+fn tri_block(ub: u64, tiles: u64, rows: u32, line_ge: bool) -> u64 {
+    let k = 4 * WG / u64::from(rows);
+    if line_ge {
+        tiles - tiles.min(k * ub)
+    } else {
+        tiles.min(k * (ub + 1))
+    }
+}
+
 /// Lines per invocation of `main_rows` for `update`: the lab's ([`crate::lab::set_rank_rows`]),
 /// else 8 for ssyr and 2 for sger and ssyr2. On the H200 at n = 16384 (C order, GB/s, 2 / 4 /
 /// 8 lines, `main_pre` beside; `benches/results/2026-12-03-s14/q4`, `q5`): sger 3936 / 3760 /
@@ -164,15 +176,28 @@ pub(crate) fn dispatch<'a>(
         if variant == crate::lab::Variant::Auto && !runs_pre(variant) {
             // `main_rows` (the default): tiles of `rows` lines × WG vec4 units, one dispatch.
             let rows = rows(update);
+            let tri = uplo.is_some() && crate::lab::rank_tri();
             let ct = [
                 c[0],
                 c[1],
                 ("IFAST", params.ifast as f64),
                 ("ROWS", f64::from(rows)),
+                ("TRI", tri as u32 as f64),
             ];
             // Lines of `len` elements along the unit stride.
             let lines = if params.ifast != 0 { a.cols } else { a.rows } as u64;
-            let groups = ctx.grid((len as u64 / 4).div_ceil(WG) * lines.div_ceil(u64::from(rows)));
+            let (blocks, tiles) = (
+                (len as u64 / 4).div_ceil(WG),
+                lines.div_ceil(u64::from(rows)),
+            );
+            let line_ge = (uplo == Some(Uplo::Lower)) != (params.ifast != 0);
+            let groups = ctx.grid(if tri {
+                (0..blocks)
+                    .map(|ub| tri_block(ub, tiles, rows, line_ge))
+                    .sum()
+            } else {
+                blocks * tiles
+            });
             let d = Dispatch::new(&SHADER, "main_rows", &params, &[], groups)
                 .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer)])
                 .constants(&ct);

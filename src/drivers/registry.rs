@@ -158,6 +158,7 @@ pub const RANK_UPDATE: Kernel = Kernel {
         ("PRODUCTS", &[0.0, 2.0]),
         ("ROWS", &[2.0, 4.0, 8.0]),
         ("WIDE", BOOL),
+        ("TRI", BOOL),
     ],
     params: &[("drivers/rank_update.rs", "Params")],
     f64: true,

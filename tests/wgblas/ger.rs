@@ -203,6 +203,14 @@ fn edge_rounded_once_against_exact_f64() {
 }
 
 #[test]
+fn edge_cancellation_within_documented_error() {
+    // A set to minus the plain product (an outside probe: A = -(1.1·(3.3·1.3)) came back 37.9
+    // ulp from the exact sger): the error stays within the documented bound, f32 and f64.
+    check_cancellation::<f32>("ger");
+    check_cancellation::<f64>("ger");
+}
+
+#[test]
 fn resident_hand_values_mixed_operands_and_errors() {
     // 2·[1, 2]·[1, 0, −1] + ones = [[3, 1, −1], [5, 1, −3]].
     let (x, y) = (array![1.0f32, 2.0], array![1.0f32, 0.0, -1.0]);

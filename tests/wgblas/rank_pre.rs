@@ -135,7 +135,8 @@ fn rank_pre_bits_equal_vec4() {
 /// scratch) gives `main_pre`'s bits on sger (300×264 and 264×300: lines not a multiple of the
 /// rows, units per line not a multiple of the workgroup; 4×1028: one line block), ssyr and
 /// ssyr2 (n = 292 and 1028, both triangles), in C order, F order and rows reversed, with a host
-/// alpha and a device one, and leaves the other triangle's (finite) values as they were.
+/// alpha and a device one, on all tiles and on the triangle's only (`lab::set_rank_tri`), and
+/// leaves the other triangle's (finite) values as they were.
 #[test]
 fn rank_rows_bits_equal_pre() {
     let _lab = lab_defaults();
@@ -162,8 +163,9 @@ fn rank_rows_bits_equal_pre() {
         })
         .collect();
     let d = dev32(-1.3);
-    let all = |rows: u32| {
+    let all = |rows: u32, tri: bool| {
         lab::set_rank_rows(rows);
+        lab::set_rank_tri(tri);
         let r = catch_unwind(AssertUnwindSafe(|| {
             let mut out = Vec::new();
             for (_, _, x, y, a0) in &cases {
@@ -184,13 +186,23 @@ fn rank_rows_bits_equal_pre() {
             out
         }));
         lab::set_rank_rows(0);
+        lab::set_rank_tri(false);
         r.unwrap_or_else(|e| resume_unwind(e))
     };
-    let pre = all(1);
+    let pre = all(1, false);
     assert_eq!(pre.len(), 9 + 2 * 2 * 2 * 3);
-    // The default (8 lines for ssyr, 2 for the others) and each line count.
-    for rows in [0, 2, 4, 8] {
-        let got = all(rows);
+    // The default (8 lines for ssyr, 2 for the others) and each line count, on the whole
+    // square's tiles and (lab `set_rank_tri`) on the triangle's only (n = 1028: two blocks of
+    // 1024 fast positions).
+    for (rows, tri) in [
+        (0, false),
+        (2, false),
+        (4, false),
+        (8, false),
+        (2, true),
+        (8, true),
+    ] {
+        let got = all(rows, tri);
         for (k, (p, g)) in pre.iter().zip(&got).enumerate() {
             let differ = p
                 .iter()
@@ -199,7 +211,7 @@ fn rank_rows_bits_equal_pre() {
                 .count();
             assert_eq!(
                 differ, 0,
-                "rows {rows}, case {k}: {differ} elements differ from main_pre"
+                "rows {rows} (tri {tri}), case {k}: {differ} elements differ from main_pre"
             );
         }
     }

@@ -179,6 +179,14 @@ fn edge_rounded_once_against_exact_f64() {
 }
 
 #[test]
+fn edge_cancellation_within_documented_error() {
+    // A set to minus the plain product (an outside probe: A = -(1.1·(3.3·1.3)) came back 37.9
+    // ulp from the exact sger): the error stays within the documented bound, f32 and f64.
+    check_cancellation::<f32>("syr2");
+    check_cancellation::<f64>("syr2");
+}
+
+#[test]
 fn resident_hand_values_other_triangle_kept_and_mixed_operands() {
     // The doc example on the device: upper triangle of x·yᵀ + y·xᵀ for x = [1, 2], y = [3, 1]
     // is [[6, 7], [., 4]]; the −7 below the diagonal (and a NaN in the 3×3 case) stays.

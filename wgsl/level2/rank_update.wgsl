@@ -24,6 +24,11 @@
 // reassociated the additions anyway, the error terms would be lost and the result would fall
 // back to the plain formula's accuracy, never worse. Non-finite values (Inf, NaN in the inputs, or an
 // overflow) take the plain formula's value, as the reference computes it.
+// "About half an ulp": the product u·alpha·v needs 72 bits and its (hi, lo) pair keeps about
+// 48 (`scaled_product` rounds u·t.lo and its sum into lo), so the value rounded is within
+// 2^-44·(|v| + P) of the exact v (P = the products' magnitude) and the result within
+// ½·ulp(v) + 2^-44·(|v| + P): more than half an ulp only under cancellation, where |v| is far
+// below P (in f64: 2^-102, about 104 of 159 bits). Tested by `check_cancellation`.
 // The helpers above are written for f32 (the mask is f32's layout). The f64 instantiation
 // (WIDE, `main` and `main_vec4` only) does the same in f64 with the `_t` helpers below:
 // operands split by Veltkamp's product with 2^27 + 1 instead of a mask (naga has no f64
@@ -553,6 +558,40 @@ fn main_pre(@builtin(workgroup_id) wid: vec3<u32>,
 // Lines per invocation: 2, 4 or 8.
 override ROWS: u32 = 8u;
 
+// TRI (lab `set_rank_tri`, with UPLO): the grid holds only the tiles that meet the triangle,
+// numbered block of WG units by block (`tri_tile`), instead of every tile of the square.
+override TRI: bool = false;
+
+// Line tiles of block ub (4·WG fast positions from 4·WG·ub) that meet the triangle, of
+// `tiles` in all: where the triangle keeps line ≥ fast position (`line_ge`), those from
+// K·ub on (K = 4·WG/ROWS line tiles span one block's fast positions), else the first
+// K·(ub + 1). As (first, count).
+fn tri_block(ub: u32, tiles: u32, line_ge: bool) -> vec2<u32> {
+    let k = 4u * WG / ROWS;
+    if (line_ge) {
+        let first = min(tiles, k * ub);
+        return vec2<u32>(first, tiles - first);
+    }
+    return vec2<u32>(0u, min(tiles, k * (ub + 1u)));
+}
+
+// The tile (line tile, block) of workgroup g on TRI's grid: blocks in order, each with the
+// line tiles of `tri_block`; line tile 0xffffffff past the last. One step per block (at
+// most 65,535 for any A a binding holds).
+fn tri_tile(g: u32, tiles: u32, blocks: u32) -> vec2<u32> {
+    // In (line, fast) terms the lower triangle (i ≥ j) keeps line ≥ fast where j is fast.
+    let line_ge = (UPLO == UPLO_LOWER) != IFAST;
+    var rest = g;
+    for (var ub = 0u; ub < blocks; ub = ub + 1u) {
+        let b = tri_block(ub, tiles, line_ge);
+        if (rest < b.y) {
+            return vec2<u32>(b.x + rest, ub);
+        }
+        rest = rest - b.y;
+    }
+    return vec2<u32>(0xffffffffu, 0u);
+}
+
 // The factors of index p: of the i index (`i_factors`) where `is_i`, else those of the j
 // index formed here (alpha·y_p, and alpha·x_p with TWO), as `pre_factors` stores them.
 fn index_factors(p: u32, alpha: f32, is_i: bool) -> Factors {
@@ -594,12 +633,17 @@ fn main_rows(@builtin(workgroup_id) wid: vec3<u32>,
     let per_line = fast / 4u;
     let across = (per_line + WG - 1u) / WG;
     let g = linear_group(wid, nwg);
-    let lb = g / across;
-    let l0 = lb * ROWS;
-    let u0 = (g - lb * across) * WG;
-    if (l0 >= lines) {
+    var lb = g / across;
+    var u0 = (g - lb * across) * WG;
+    if (TRI && UPLO != UPLO_NONE) {
+        let t = tri_tile(g, (lines + ROWS - 1u) / ROWS, across);
+        lb = t.x;
+        u0 = t.y * WG;
+    }
+    if (lb >= (lines + ROWS - 1u) / ROWS) {
         return;
     }
+    let l0 = lb * ROWS;
     // The tile's fast positions 4·u0 .. 4·(u0 + WG) − 1 and lines l0 .. l0 + ROWS − 1: wholly
     // outside the triangle, nothing to do.
     let tile = unit_at(l0, 4u * u0, IFAST);

@@ -25,7 +25,10 @@ routine! {
     ///
     /// Accuracy: each updated element is the exact `A_ij + alpha·x_i·x_j` rounded once (evaluated in
     /// double-f32 with Dekker's TwoProduct and Knuth's TwoSum, see `wgsl/level2/rank_update.wgsl`):
-    /// within about half an ulp, where the plain formula rounds up to three times. Non-finite values
+    /// within about half an ulp, where the plain formula rounds up to three times; the value `v` it rounds carries about 48 of the
+    /// product's 72 bits, so the result is within `½·ulp(v) + 2^-44·(|v| + P)` of the exact `v`
+    /// (P the magnitude of the products), which exceeds half an ulp only under cancellation
+    /// (|v| far below P; tested). Non-finite values
     /// follow the plain formula, as the reference computes it. Forward error bound
     /// [`metrics::bounds::syr`](crate::metrics::bounds::syr) (factor ≤ 2, DESIGN.md §2; measured ≤ 0.5
     /// against the exact update).
@@ -58,7 +61,8 @@ routine! {
     /// and written, the other may hold NaN and stays as it is; n = 0 or `alpha = 0` returns at
     /// once; no zero-skip), in f64, on the same kernel (`wgsl/level2/rank_update.wgsl` with
     /// `alias T = f64;`): each element of the triangle is the exact `a_ij + alpha·x_i·x_j`
-    /// rounded once (double-f64), within about half an ulp. Forward bound:
+    /// rounded once (double-f64), within about half an ulp (within `½·ulp(v) + 2^-102·(|v| + P)` of the exact `v`, as in f32 with about 104 of
+    /// the product's 159 bits). Forward bound:
     /// [`metrics::bounds::syr`](crate::metrics::bounds::syr) with eps = 2^-52 (factor ≤ 2;
     /// measured ≤ 0.5 against the exact update).
     ///

@@ -417,6 +417,96 @@ pub fn check_rounded_once_f64(routine: &str) {
     });
 }
 
+/// The rank updates under cancellation (`routine`: `ger`, `syr` or `syr2`, in `T`): each
+/// element of a random 16×16 and 17×17 A (C order: `main_rows` and the one-element kernel in
+/// f32, `main_vec4` and `main` in f64) set to minus the plain formula's product, so that the
+/// update nearly cancels, must lie within the documented `½·ulp(v) + 2^-44·(|v| + P)` of the
+/// exact update v (f32; `P = |alpha·x_i·y_j| (+ |alpha·y_i·x_j|)`), or `½·ulp(v) +
+/// 2^-100·(|v| + P)` in f64, whose documented 2^-102 this widens by the reference's own error
+/// (its error-free terms summed by Sum2: up to about 2^-101·P here). The exact update is held as
+/// two f64 (`s + c`), every product expanded into error-free terms (fused multiply-adds on
+/// the host).
+pub fn check_cancellation<T: Elem>(routine: &str) {
+    use crate::common::{ctx, rng};
+    let two_prod = |a: f64, b: f64| {
+        let p = a * b;
+        (p, a.mul_add(b, -p))
+    };
+    let terms = |u: f64, alpha: f64, v: f64| {
+        let (t, e) = two_prod(alpha, v);
+        let (p, f) = two_prod(u, t);
+        let (g, h) = two_prod(u, e);
+        [p, f, g, h]
+    };
+    let wide = std::mem::size_of::<T>() == 8;
+    let (digits, slack) = if wide { (53, -100) } else { (24, -44) };
+    let mut worst: f64 = 0.0;
+    for n in [16usize, 17] {
+        for seed in 0..10u64 {
+            let mut r = rng(seed + 100 * n as u64);
+            let x = random_vec::<T>(&mut r, n);
+            let y = random_vec::<T>(&mut r, n);
+            let alpha = T::value(&mut r);
+            let (x64, y64, al) = (x.mapv(T::to_f64), y.mapv(T::to_f64), alpha.to_f64());
+            // The plain formula's product in T (each operation rounded to T), negated into A.
+            let fl = |v: f64| T::from_f64(v).to_f64();
+            let plain = |u: f64, v: f64| fl(u * fl(al * v));
+            let a = Array2::from_shape_fn((n, n), |(i, j)| {
+                T::from_f64(-match routine {
+                    "ger" => plain(x64[i], y64[j]),
+                    "syr" => plain(x64[i], x64[j]),
+                    _ => fl(plain(x64[i], y64[j]) + plain(y64[i], x64[j])),
+                })
+            });
+            let uplo = Uplo::Lower;
+            let mut got = a.clone();
+            match routine {
+                "ger" => T::ger(ctx(), alpha, &x, &y, &mut got),
+                "syr" => T::syr(ctx(), uplo, alpha, &x, &mut got),
+                _ => T::syr2(ctx(), uplo, alpha, &x, &y, &mut got),
+            }
+            .unwrap();
+            for ((i, j), g) in got.indexed_iter() {
+                if routine != "ger" && !in_triangle(uplo, i, j) {
+                    continue;
+                }
+                let mut ts = vec![a[[i, j]].to_f64()];
+                let mut p = 0.0;
+                let mut add = |u: f64, v: f64| {
+                    ts.extend(terms(u, al, v));
+                    p += (al * u * v).abs();
+                };
+                match routine {
+                    "ger" => add(x64[i], y64[j]),
+                    "syr" => add(x64[i], x64[j]),
+                    _ => {
+                        add(x64[i], y64[j]);
+                        add(y64[i], x64[j]);
+                    }
+                }
+                let (mut s, mut c) = (0.0f64, 0.0f64);
+                for t in ts {
+                    let u = s + t;
+                    let z = u - s;
+                    c += (s - (u - z)) + (t - z);
+                    s = u;
+                }
+                let v = s + c;
+                let ulp = 2f64.powf(v.abs().log2().floor() - f64::from(digits - 1));
+                let allowed = 0.5 * ulp + 2f64.powi(slack) * (v.abs() + p);
+                let err = ((g.to_f64() - s) - c).abs();
+                worst = worst.max(err / allowed);
+            }
+        }
+    }
+    println!("{routine} under cancellation: worst error {worst:.3} of the documented bound");
+    assert!(
+        worst <= 1.0,
+        "{routine} ({}): {worst} times the documented error under cancellation",
+        if wide { "f64" } else { "f32" }
+    );
+}
+
 /// The worst factor `|got − exact| / (eps·bound)` over the triangle `uplo` (all of `got` where
 /// None), the exact update of element (i, j) computed in f64 by `exact`.
 pub fn factor_against_exact(
