@@ -119,6 +119,47 @@ fn unit_axis(a: &MatOperand) -> (i32, i32, usize) {
     }
 }
 
+/// Whether `a` can be walked in vec4 units along its unit stride: that axis contiguous with
+/// a length that is a multiple of 4, the offset and the other stride multiples of 4 (or `a` a
+/// single line).
+fn vec4_units(a: &MatOperand) -> bool {
+    let (unit, other, len) = unit_axis(a);
+    unit == 1
+        && len.is_multiple_of(4)
+        && a.offset.is_multiple_of(4)
+        && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
+}
+
+/// The params of an update of `a` with `x` and `y`, `alpha` the f32 value (or, in f64, its
+/// marker).
+fn params(alpha: f32, x: &VecOperand, y: &VecOperand, a: &MatOperand) -> Params {
+    Params {
+        m: a.rows as u32,
+        n: a.cols as u32,
+        offa: a.offset,
+        rsa: a.rs,
+        csa: a.cs,
+        offx: x.offset,
+        incx: x.inc,
+        offy: y.offset,
+        incy: y.inc,
+        alpha,
+        ifast: (a.rs.unsigned_abs() < a.cs.unsigned_abs()) as u32,
+        zero: 0,
+    }
+}
+
+impl Variant {
+    /// The shader's `UPLO` (None: every element) and `TWO` for this update.
+    fn flags(self) -> (Option<Uplo>, bool) {
+        match self {
+            Variant::General => (None, false),
+            Variant::Symmetric(u) => (Some(u), false),
+            Variant::Symmetric2(u) => (Some(u), true),
+        }
+    }
+}
+
 /// The dispatches of `update` on the `a.rows × a.cols` matrix `a` (`x` has `a.rows` elements,
 /// `y` `a.cols`): one, or two on `main_pre` (its factors first, into `factors`). `x` and `y`
 /// may be the same operand (`ssyr`). A device alpha is read into the params, where the shader
@@ -133,32 +174,15 @@ pub(crate) fn dispatch<'a>(
     a: &'a MatOperand,
     factors: &'a Factors,
 ) -> Vec<Dispatch<'a>> {
-    let params = Params {
-        m: a.rows as u32,
-        n: a.cols as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offx: x.offset,
-        incx: x.inc,
-        offy: y.offset,
-        incy: y.inc,
-        alpha: alpha.value(),
-        ifast: (a.rs.unsigned_abs() < a.cs.unsigned_abs()) as u32,
-        zero: 0,
-    };
-    let (uplo, two) = match update {
-        Variant::General => (None, false),
-        Variant::Symmetric(u) => (Some(u), false),
-        Variant::Symmetric2(u) => (Some(u), true),
-    };
+    let params = params(alpha.value(), x, y, a);
+    let (uplo, two) = update.flags();
     let c = [("UPLO", super::uplo(uplo)), ("TWO", two as u32 as f64)];
     // `main_rows` (the default), `main_pre` (lab `set_rank_rows(1)`, two units per invocation
     // under lab `Experimental`) or `main_vec4` (lab `Legacy`, or `main_pre` where the caller
     // has no factor scratch): vec4 units along the unit stride, where it is contiguous with a
     // length that is a multiple of 4 and aligned; else the one-element kernel (also lab
     // `Scalar`).
-    let (unit, other, len) = unit_axis(a);
+    let len = unit_axis(a).2;
     // On the H200, n = 16384, device copy beside it: `main_vec4` read sger 2397 GB/s against
     // 2072 for the one-element kernel, ssyr 2019 against 1318 and ssyr2 1453 against 1173
     // (2026-12-01, `benches/results/2026-12-01-probe-host/p6-bandwidth-lab-l2.log`); `main_pre`
@@ -166,12 +190,7 @@ pub(crate) fn dispatch<'a>(
     // 1457–1463 (2026-12-03, `benches/results/2026-12-03-s12/q1/l2x.log`); `main_rows`: see
     // [`rows`].
     let variant = crate::lab::get(crate::lab::Driver::RankUpdate);
-    if variant != crate::lab::Variant::Scalar
-        && unit == 1
-        && len.is_multiple_of(4)
-        && a.offset.is_multiple_of(4)
-        && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
-    {
+    if variant != crate::lab::Variant::Scalar && vec4_units(a) {
         let units = a.rows as u64 * a.cols as u64 / 4;
         if variant == crate::lab::Variant::Auto && !runs_pre(variant) {
             // `main_rows` (the default): tiles of `rows` lines × WG vec4 units, one dispatch.
@@ -227,27 +246,42 @@ pub(crate) fn dispatch<'a>(
             return vec![alpha.apply(pre, ALPHA), alpha.apply(main, ALPHA)];
         }
         // Binding 7 (the f64 scalars of `WIDE`) takes x, never read in f32.
-        let groups = ctx.grid(units.div_ceil(WG));
-        let d = Dispatch::new(&SHADER, "main_vec4", &params, &[], groups)
-            .bindings(&[
-                (2, &x.buffer),
-                (3, &y.buffer),
-                (4, &a.buffer),
-                (7, &x.buffer),
-            ])
-            .constants(&c);
+        let d = plain_kernel(ctx, &params, &c, (x, y, a), &x.buffer, true);
         return vec![alpha.apply(d, ALPHA)];
     }
-    let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
-    let d = Dispatch::new(&SHADER, "main", &params, &[], groups)
-        .bindings(&[
+    let d = plain_kernel(ctx, &params, &c, (x, y, a), &x.buffer, false);
+    vec![alpha.apply(d, ALPHA)]
+}
+
+/// The dispatch of `main_vec4` (`vec4`: one invocation per vec4 unit) or `main` (one per
+/// element) on the operands `(x, y, a)`, binding 7 (`WIDE`'s scalars) on `scal`.
+fn plain_kernel<'a>(
+    ctx: &Context,
+    params: &Params,
+    constants: &[(&'static str, f64)],
+    (x, y, a): (&'a VecOperand, &'a VecOperand, &'a MatOperand),
+    scal: &'a crate::pool::Buf,
+    vec4: bool,
+) -> Dispatch<'a> {
+    let elements = a.rows as u64 * a.cols as u64;
+    let d = if vec4 {
+        let groups = ctx.grid((elements / 4).div_ceil(WG));
+        Dispatch::new(&SHADER, "main_vec4", params, &[], groups).bindings(&[
+            (2, &x.buffer),
+            (3, &y.buffer),
+            (4, &a.buffer),
+            (7, scal),
+        ])
+    } else {
+        let groups = ctx.grid(elements.div_ceil(WG));
+        Dispatch::new(&SHADER, "main", params, &[], groups).bindings(&[
             (1, &a.buffer),
             (2, &x.buffer),
             (3, &y.buffer),
-            (7, &x.buffer),
+            (7, scal),
         ])
-        .constants(&c);
-    vec![alpha.apply(d, ALPHA)]
+    };
+    d.constants(constants)
 }
 
 /// The f64 scalars of a rank update (the shader's `WIDE`): alpha and the largest finite f64 in
@@ -297,56 +331,15 @@ pub(crate) fn dispatch_f64<'a>(
     y: &'a VecOperand,
     a: &'a MatOperand,
 ) -> Dispatch<'a> {
-    let ifast = a.rs.unsigned_abs() < a.cs.unsigned_abs();
-    let params = Params {
-        m: a.rows as u32,
-        n: a.cols as u32,
-        offa: a.offset,
-        rsa: a.rs,
-        csa: a.cs,
-        offx: x.offset,
-        incx: x.inc,
-        offy: y.offset,
-        incy: y.inc,
-        alpha: sc.alpha,
-        ifast: ifast as u32,
-        zero: 0,
-    };
-    let (uplo, two) = match update {
-        Variant::General => (None, false),
-        Variant::Symmetric(u) => (Some(u), false),
-        Variant::Symmetric2(u) => (Some(u), true),
-    };
+    let params = params(sc.alpha, x, y, a);
+    let (uplo, two) = update.flags();
     let c = [
         ("UPLO", super::uplo(uplo)),
         ("TWO", two as u32 as f64),
         ("WIDE", 1.0),
     ];
-    let (unit, other, len) = unit_axis(a);
-    let d = if unit == 1
-        && len.is_multiple_of(4)
-        && a.offset.is_multiple_of(4)
-        && (other.rem_euclid(4) == 0 || a.rows.min(a.cols) == 1)
-    {
-        let units = a.rows as u64 * a.cols as u64 / 4;
-        Dispatch::new(
-            &SHADER,
-            "main_vec4",
-            &params,
-            &[],
-            ctx.grid(units.div_ceil(WG)),
-        )
-        .bindings(&[(2, &x.buffer), (3, &y.buffer), (4, &a.buffer), (7, &sc.buf)])
-    } else {
-        let groups = ctx.grid((a.rows as u64 * a.cols as u64).div_ceil(WG));
-        Dispatch::new(&SHADER, "main", &params, &[], groups).bindings(&[
-            (1, &a.buffer),
-            (2, &x.buffer),
-            (3, &y.buffer),
-            (7, &sc.buf),
-        ])
-    };
-    d.constants(&c).elem(crate::context::Elem::F64)
+    plain_kernel(ctx, &params, &c, (x, y, a), &sc.buf, vec4_units(a))
+        .elem(crate::context::Elem::F64)
 }
 
 /// One dispatch of a symmetric rank update past one storage binding: windows of `A` and of the
