@@ -192,14 +192,14 @@ fn real_data_1138_bus() {
 fn edge_rounded_once_against_exact() {
     // The kernel evaluates A + alpha·x_i·y_j in double-f32 and rounds once (documented in
     // wgsl/level2/rank_update.wgsl), in C and F order.
-    check_rounded_once("sger");
+    check_rounded_once::<f32>("ger");
 }
 
 #[test]
 fn edge_rounded_once_against_exact_f64() {
     // In f64 the same kernel evaluates A + alpha·x_i·y_j in double-f64 and rounds once
     // (wgsl/level2/rank_update.wgsl, WIDE), on vec4 units and element by element.
-    check_rounded_once_f64("dger");
+    check_rounded_once::<f64>("ger");
 }
 
 #[test]

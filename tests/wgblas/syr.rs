@@ -179,14 +179,14 @@ fn real_data_1138_bus() {
 #[test]
 fn edge_rounded_once_against_exact() {
     // As sger: A + alpha·x_i·x_j evaluated in double-f32 and rounded once.
-    check_rounded_once("ssyr");
+    check_rounded_once::<f32>("syr");
 }
 
 #[test]
 fn edge_rounded_once_against_exact_f64() {
     // In f64 the same kernel evaluates A + alpha·x_i·x_j in double-f64 and rounds once
     // (wgsl/level2/rank_update.wgsl, WIDE), on vec4 units and element by element.
-    check_rounded_once_f64("dsyr");
+    check_rounded_once::<f64>("syr");
 }
 
 #[test]

@@ -168,14 +168,14 @@ fn real_data_1138_bus() {
 fn edge_rounded_once_against_exact() {
     // The kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f32 and rounds once
     // (documented in wgsl/level2/rank_update.wgsl), in C and F order.
-    check_rounded_once("ssyr2");
+    check_rounded_once::<f32>("syr2");
 }
 
 #[test]
 fn edge_rounded_once_against_exact_f64() {
     // In f64 the same kernel evaluates A + alpha·x_i·y_j + alpha·y_i·x_j in double-f64 and rounds once
     // (wgsl/level2/rank_update.wgsl, WIDE), on vec4 units and element by element.
-    check_rounded_once_f64("dsyr2");
+    check_rounded_once::<f64>("syr2");
 }
 
 #[test]

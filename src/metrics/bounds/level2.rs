@@ -118,13 +118,12 @@ pub fn trsv<E: Real>(
 /// which a rank update whose elements are documented as rounded once (`blas::sger`, `ssyr`,
 /// `ssyr2`: the exact `A_ij + alpha·x_i·y_j` evaluated in double-f32 and rounded once) must lie:
 /// one rounding to nearest is within half an ULP, `|fl(v) − v| ≤ ½·ulp(v) ≤ ½·EPS·|v|`, and
-/// `|v| ≤ bound_ij`, so the factor is at most ½; the 0.001 above ½ covers the exact update's
-/// own evaluation in `f64` (two roundings, `≤ 2^-52·bound_ij`, 2^-29 in these units) and the
-/// double-f32 evaluation's error before the last rounding (a double-f32 value carries about
-/// 48 bits: near 2^-44·bound_ij, 2^-21 in these units). The same holds in f64 (`dger`,
-/// `dsyr`, `dsyr2`, in units of 2^-52), with the exact update held as a sum of two f64
-/// (error below 2^-100·bound_ij) and the double-f64 evaluation carrying about 100 bits.
-/// Stricter than `metrics::spec`'s 2 for these routines, which allows any summation order.
+/// `|v| ≤ bound_ij`, so the factor is at most ½; the 0.001 above ½ covers the double-word
+/// evaluation's error before the last rounding (a double-f32 value carries about 48 bits of
+/// the 72-bit product: near 2^-44·bound_ij, 2^-21 in these units; in f64, `dger`, `dsyr`,
+/// `dsyr2`, about 104 of 159 bits, in units of 2^-52) and that of the exact update the tests
+/// compare with (its error-free terms summed as two f64: below 2^-100·bound_ij). Stricter
+/// than `metrics::spec`'s 2 for these routines, which allows any summation order.
 pub const ROUNDED_ONCE: f64 = 0.501;
 
 /// `sger` (`A ← alpha·x·yᵀ + A`): `bound_ij = |alpha·x_i·y_j| + |A_ij|`.

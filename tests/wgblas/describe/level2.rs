@@ -248,22 +248,6 @@ pub fn rank_update_edges(vs: &[(VLayout, VLayout)]) -> Vec<Case> {
     v
 }
 
-/// The rank updates (ger, syr, syr2) evaluate each element in double-f32 and round once
-/// (documented in wgsl/level2/rank_update.wgsl): within half an ulp of the exact update, a
-/// factor within `metrics::bounds::ROUNDED_ONCE` against it. `worst(seed, alpha)` gives the
-/// worst factor of one run, [`factor_against_exact`] of each stored layout.
-pub fn assert_rounded_once(routine: &str, worst: impl Fn(u64, f32) -> f64) {
-    let worst = [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)]
-        .into_iter()
-        .map(|(seed, alpha)| worst(seed, alpha))
-        .fold(0.0, f64::max);
-    println!("{routine} against the exact update: worst factor {worst:.4}");
-    assert!(
-        worst <= wgblas::metrics::bounds::ROUNDED_ONCE,
-        "{routine} not rounded once: factor {worst} against the exact update"
-    );
-}
-
 /// The random space of syr and syr2: the order from [`SIZES`], either triangle, a random
 /// alpha, any stored layout of A, any stride of x, and y's stride from `ly`.
 pub fn symmetric_rank_space(
@@ -284,137 +268,119 @@ pub fn symmetric_rank_space(
         .boxed()
 }
 
-/// [`assert_rounded_once`] for `routine` (`sger` on a 129×65 A, `ssyr` and `ssyr2` on a 128×128
-/// A, each triangle): random A, x (and y), both stored orders, against the exact update.
-pub fn check_rounded_once(routine: &str) {
-    use crate::common::{ctx, rand_mat, rand_vec, rng, Mat};
-    use wgblas::{blas, metrics::bounds};
-    assert_rounded_once(routine, |seed, alpha| {
-        let (m, n) = if routine == "sger" {
-            (129, 65)
-        } else {
-            (128, 128)
-        };
-        let mut r = rng(seed);
-        let a = rand_mat(&mut r, m, n);
-        let x = rand_vec(&mut r, m);
-        let y = rand_vec(&mut r, if routine == "ssyr" { 0 } else { n });
-        let (al, xf, yf) = (f64::from(alpha), x.mapv(f64::from), y.mapv(f64::from));
-        let uplos = match routine {
-            "sger" => vec![None],
-            _ => UPLOS.map(Some).to_vec(),
-        };
-        let mut worst: f64 = 0.0;
-        for uplo in uplos {
-            let (xv, yv) = (x.view(), y.view());
-            let bound = match (routine, uplo) {
-                ("sger", _) => bounds::ger(alpha, xv, yv, a.view()),
-                ("ssyr", Some(u)) => bounds::syr(u, alpha, xv, a.view()),
-                (_, u) => bounds::syr2(u.unwrap(), alpha, xv, yv, a.view()),
-            };
-            for layout in [Layout::C, Layout::F] {
-                let mut sa = Mat::new(&a, layout);
-                let av = sa.view_mut();
-                match (routine, uplo) {
-                    ("sger", _) => blas::sger(ctx(), alpha, xv, yv, av),
-                    ("ssyr", Some(u)) => blas::ssyr(ctx(), u, alpha, xv, av),
-                    (_, u) => blas::ssyr2(ctx(), u.unwrap(), alpha, xv, yv, av),
-                }
-                .unwrap();
-                let exact = |i: usize, j: usize| {
-                    f64::from(a[[i, j]])
-                        + match routine {
-                            "sger" => al * xf[i] * yf[j],
-                            "ssyr" => al * xf[i] * xf[j],
-                            _ => al * xf[i] * yf[j] + al * yf[i] * xf[j],
-                        }
-                };
-                worst = worst.max(factor_against_exact(&sa.to_owned(), &bound, uplo, exact));
-            }
-        }
-        worst
-    });
-}
-
-/// [`check_rounded_once`] in f64 for `routine` (`dger`, `dsyr`, `dsyr2`: the same kernel with
-/// `alias T = f64;`, evaluated in double-f64): A of 128×64 and 129×65 (`dger`) or order 128
-/// and 129 (so on vec4 units and on the one-element kernel), each triangle, C and F order,
-/// against the exact update held as an unevaluated sum of two f64 (the error-free terms of
-/// each product summed by Ogita, Rump and Oishi's Sum2), in units of 2^-52.
-pub fn check_rounded_once_f64(routine: &str) {
-    use crate::common::{ctx, rng, Stored};
-    use wgblas::{blas, metrics::bounds};
-    // a·b = p + e exactly (TwoProduct by a fused multiply-add, correctly rounded on the host).
+/// The exact update of element (i, j) of a rank update (`routine`: `ger`, `syr` or `syr2`),
+/// for f32 or f64 operands given as f64: `(s, c, p)`, the update held as the unevaluated sum
+/// `s + c` (its error-free terms summed by Ogita, Rump and Oishi's Sum2: within about
+/// 2^-101·(|A_ij| + p) of the exact value) and `p`, the products' magnitude. Each product
+/// u·(alpha·v) is expanded exactly into four f64 by TwoProduct (fused multiply-adds on the
+/// host).
+pub fn exact_update(
+    routine: &str,
+    aij: f64,
+    alpha: f64,
+    (xi, xj): (f64, f64),
+    (yi, yj): (f64, f64),
+) -> (f64, f64, f64) {
     let two_prod = |a: f64, b: f64| {
         let p = a * b;
         (p, a.mul_add(b, -p))
     };
-    // The exact u·(alpha·v) as four terms: alpha·v = t + e, t·v' and e·v' each split again.
-    let product = |u: f64, alpha: f64, v: f64| {
+    let mut terms = vec![aij];
+    let mut p = 0.0;
+    let mut add = |u: f64, v: f64| {
         let (t, e) = two_prod(alpha, v);
-        let (p, f) = two_prod(u, t);
+        let (q, f) = two_prod(u, t);
         let (g, h) = two_prod(u, e);
-        [p, f, g, h]
+        terms.extend([q, f, g, h]);
+        p += (alpha * u * v).abs();
     };
-    assert_rounded_once(routine, |seed, alpha| {
-        let alpha = f64::from(alpha);
-        let mut worst: f64 = 0.0;
+    match routine {
+        "ger" => add(xi, yj),
+        "syr" => add(xi, xj),
+        _ => {
+            add(xi, yj);
+            add(yi, xj);
+        }
+    }
+    let (mut s, mut c) = (0.0f64, 0.0f64);
+    for t in terms {
+        let u = s + t;
+        let z = u - s;
+        c += (s - (u - z)) + (t - z);
+        s = u;
+    }
+    (s, c, p)
+}
+
+/// The rank updates (`routine`: `ger`, `syr` or `syr2`, in `T`) evaluate each element in
+/// double-f32 (double-f64) and round once (documented in wgsl/level2/rank_update.wgsl): on
+/// random data, within half an ulp of the exact update ([`exact_update`]), a factor within
+/// `metrics::bounds::ROUNDED_ONCE` against it. A of 128×64 and 129×65 (`ger`) or of order 128
+/// and 129 (so on vec4 units and on the one-element kernel), each triangle, C and F order, the
+/// alphas 1.5649561, -0.7 and 1e-3.
+pub fn check_rounded_once<T: Elem>(routine: &str) {
+    use crate::common::{ctx, rng, Stored};
+    use wgblas::metrics::bounds;
+    let name = format!("{}{routine}", T::P);
+    let eps = if T::P == 'd' {
+        wgblas::metrics::EPS64
+    } else {
+        wgblas::metrics::EPS
+    };
+    let mut worst: f64 = 0.0;
+    for (seed, alpha) in [(1u64, 1.5649561f32), (2, -0.7), (3, 1e-3)] {
+        let alpha = T::from_f64(f64::from(alpha));
         for (m, n) in [(128, 64), (129, 65)] {
-            let (m, n) = if routine == "dger" { (m, n) } else { (m, m) };
+            let (m, n) = if routine == "ger" { (m, n) } else { (m, m) };
             let mut r = rng(seed);
-            let a = random_mat::<f64>(&mut r, m, n);
-            let x = random_vec::<f64>(&mut r, m);
-            let y = random_vec::<f64>(&mut r, if routine == "dsyr" { 0 } else { n });
+            let a = random_mat::<T>(&mut r, m, n);
+            let x = random_vec::<T>(&mut r, m);
+            let y = random_vec::<T>(&mut r, if routine == "syr" { m } else { n });
             let uplos = match routine {
-                "dger" => vec![None],
+                "ger" => vec![None],
                 _ => UPLOS.map(Some).to_vec(),
             };
+            let (a64, x64, y64) = (a.mapv(T::to_f64), x.mapv(T::to_f64), y.mapv(T::to_f64));
+            let al = alpha.to_f64();
             for uplo in uplos {
                 let (xv, yv) = (x.view(), y.view());
+                let (x6, y6, a6) = (x64.view(), y64.view(), a64.view());
                 let bound = match (routine, uplo) {
-                    ("dger", _) => bounds::ger(alpha, xv, yv, a.view()),
-                    ("dsyr", Some(u)) => bounds::syr(u, alpha, xv, a.view()),
-                    (_, u) => bounds::syr2(u.unwrap(), alpha, xv, yv, a.view()),
+                    ("ger", _) => bounds::ger(al, x6, y6, a6),
+                    ("syr", Some(u)) => bounds::syr(u, al, x6, a6),
+                    (_, u) => bounds::syr2(u.unwrap(), al, x6, y6, a6),
                 };
                 for layout in [Layout::C, Layout::F] {
                     let mut sa = Stored::new(&a, layout);
                     let av = sa.view_mut();
                     match (routine, uplo) {
-                        ("dger", _) => blas::dger(ctx(), alpha, xv, yv, av),
-                        ("dsyr", Some(u)) => blas::dsyr(ctx(), u, alpha, xv, av),
-                        (_, u) => blas::dsyr2(ctx(), u.unwrap(), alpha, xv, yv, av),
+                        ("ger", _) => T::ger(ctx(), alpha, xv, yv, av),
+                        ("syr", Some(u)) => T::syr(ctx(), u, alpha, xv, av),
+                        (_, u) => T::syr2(ctx(), u.unwrap(), alpha, xv, yv, av),
                     }
                     .unwrap();
-                    let got = sa.to_owned();
-                    for ((i, j), &g) in got.indexed_iter() {
+                    for ((i, j), &g) in sa.to_owned().indexed_iter() {
                         if uplo.is_some_and(|u| !in_triangle(u, i, j)) {
                             continue;
                         }
-                        let mut terms = vec![a[[i, j]]];
-                        match routine {
-                            "dger" => terms.extend(product(x[i], alpha, y[j])),
-                            "dsyr" => terms.extend(product(x[i], alpha, x[j])),
-                            _ => {
-                                terms.extend(product(x[i], alpha, y[j]));
-                                terms.extend(product(y[i], alpha, x[j]));
-                            }
-                        }
-                        // Sum2: s + c, c the TwoSum errors added up.
-                        let (mut s, mut c) = (0.0f64, 0.0f64);
-                        for t in terms {
-                            let u = s + t;
-                            let z = u - s;
-                            c += (s - (u - z)) + (t - z);
-                            s = u;
-                        }
-                        let err = ((g - s) - c).abs();
-                        worst = worst.max(err / (wgblas::metrics::EPS64 * bound[[i, j]]));
+                        // ger reads only x_i and y_j (A may be m×n with m ≠ n).
+                        let (xs, ys) = match routine {
+                            "ger" => ((x64[i], 0.0), (0.0, y64[j])),
+                            _ => ((x64[i], x64[j]), (y64[i], y64[j])),
+                        };
+                        let (s, c, _) = exact_update(routine, a64[[i, j]], al, xs, ys);
+                        let err = ((g.to_f64() - s) - c).abs();
+                        worst = worst.max(err / (eps * bound[[i, j]]));
                     }
                 }
             }
         }
-        worst
-    });
+    }
+    println!("{name} against the exact update: worst factor {worst:.4}");
+    assert!(
+        worst <= bounds::ROUNDED_ONCE,
+        "{name} not rounded once: factor {worst} against the exact update"
+    );
 }
 
 /// The rank updates under cancellation (`routine`: `ger`, `syr` or `syr2`, in `T`): each
@@ -423,23 +389,10 @@ pub fn check_rounded_once_f64(routine: &str) {
 /// update nearly cancels, must lie within the documented `½·ulp(v) + 2^-44·(|v| + P)` of the
 /// exact update v (f32; `P = |alpha·x_i·y_j| (+ |alpha·y_i·x_j|)`), or `½·ulp(v) +
 /// 2^-100·(|v| + P)` in f64, whose documented 2^-102 this widens by the reference's own error
-/// (its error-free terms summed by Sum2: up to about 2^-101·P here). The exact update is held as
-/// two f64 (`s + c`), every product expanded into error-free terms (fused multiply-adds on
-/// the host).
+/// ([`exact_update`]: up to about 2^-101·P here).
 pub fn check_cancellation<T: Elem>(routine: &str) {
     use crate::common::{ctx, rng};
-    let two_prod = |a: f64, b: f64| {
-        let p = a * b;
-        (p, a.mul_add(b, -p))
-    };
-    let terms = |u: f64, alpha: f64, v: f64| {
-        let (t, e) = two_prod(alpha, v);
-        let (p, f) = two_prod(u, t);
-        let (g, h) = two_prod(u, e);
-        [p, f, g, h]
-    };
-    let wide = std::mem::size_of::<T>() == 8;
-    let (digits, slack) = if wide { (53, -100) } else { (24, -44) };
+    let (digits, slack) = if T::P == 'd' { (53, -100) } else { (24, -44) };
     let mut worst: f64 = 0.0;
     for n in [16usize, 17] {
         for seed in 0..10u64 {
@@ -470,27 +423,8 @@ pub fn check_cancellation<T: Elem>(routine: &str) {
                 if routine != "ger" && !in_triangle(uplo, i, j) {
                     continue;
                 }
-                let mut ts = vec![a[[i, j]].to_f64()];
-                let mut p = 0.0;
-                let mut add = |u: f64, v: f64| {
-                    ts.extend(terms(u, al, v));
-                    p += (al * u * v).abs();
-                };
-                match routine {
-                    "ger" => add(x64[i], y64[j]),
-                    "syr" => add(x64[i], x64[j]),
-                    _ => {
-                        add(x64[i], y64[j]);
-                        add(y64[i], x64[j]);
-                    }
-                }
-                let (mut s, mut c) = (0.0f64, 0.0f64);
-                for t in ts {
-                    let u = s + t;
-                    let z = u - s;
-                    c += (s - (u - z)) + (t - z);
-                    s = u;
-                }
+                let (xs, ys) = ((x64[i], x64[j]), (y64[i], y64[j]));
+                let (s, c, p) = exact_update(routine, a[[i, j]].to_f64(), al, xs, ys);
                 let v = s + c;
                 let ulp = 2f64.powf(v.abs().log2().floor() - f64::from(digits - 1));
                 let allowed = 0.5 * ulp + 2f64.powi(slack) * (v.abs() + p);
@@ -499,26 +433,13 @@ pub fn check_cancellation<T: Elem>(routine: &str) {
             }
         }
     }
-    println!("{routine} under cancellation: worst error {worst:.3} of the documented bound");
+    println!(
+        "{}{routine} under cancellation: worst error {worst:.3} of the documented bound",
+        T::P
+    );
     assert!(
         worst <= 1.0,
-        "{routine} ({}): {worst} times the documented error under cancellation",
-        if wide { "f64" } else { "f32" }
+        "{}{routine}: {worst} times the documented error under cancellation",
+        T::P
     );
-}
-
-/// The worst factor `|got − exact| / (eps·bound)` over the triangle `uplo` (all of `got` where
-/// None), the exact update of element (i, j) computed in f64 by `exact`.
-pub fn factor_against_exact(
-    got: &Array2<f32>,
-    bound: &Array2<f64>,
-    uplo: Option<Uplo>,
-    exact: impl Fn(usize, usize) -> f64,
-) -> f64 {
-    got.indexed_iter()
-        .filter(|((i, j), _)| uplo.is_none_or(|u| in_triangle(u, *i, *j)))
-        .map(|((i, j), &g)| {
-            (f64::from(g) - exact(i, j)).abs() / (wgblas::metrics::EPS * bound[[i, j]])
-        })
-        .fold(0.0, f64::max)
 }
