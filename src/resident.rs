@@ -54,6 +54,7 @@ mod forms;
 mod matrix;
 mod readback;
 mod scalar;
+pub(crate) use scalar::nonzero_indicator;
 mod vector;
 pub use crate::layout::Element;
 pub use batch::GpuBatch;

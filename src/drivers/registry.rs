@@ -255,14 +255,14 @@ pub const TRSM: Kernel = Kernel {
     f64: true,
 };
 
-/// Arithmetic on device scalars (`GpuScalar::div`, `neg`, `recip`; declared by hand in
-/// `resident/scalar.rs` for now): `OP` 0, 1, 2.
+/// Arithmetic on device scalars (`GpuScalar::div`, `neg`, `recip`, and strsm's indicator of a
+/// nonzero device alpha; declared by hand in `resident/scalar.rs` for now): `OP` 0 to 4.
 #[allow(dead_code)]
 pub const SCALAR: Kernel = Kernel {
     path: "scalar.wgsl",
     source: include_str!("../../wgsl/scalar.wgsl"),
     entries: &["main"],
-    overrides: &[("OP", &[0.0, 1.0, 2.0])],
+    overrides: &[("OP", &[0.0, 1.0, 2.0, 3.0, 4.0])],
     params: &[("resident/scalar.rs", "ScalarParams")],
     f64: false,
 };

@@ -131,7 +131,9 @@ fn inverse_order(ctx: &Context, e: u64) -> usize {
 /// updates' right operand: `x` itself is their output). A host `alpha` must not be 0 (the
 /// caller's quick return). A device `alpha` is applied after the solve, `X ← alpha·X`, by one
 /// engine call of depth 0 with beta = alpha, so that alpha = 0 gives `X = 0` without reading
-/// what the solve left (whatever A holds), as a host alpha = 0 does. The returned plans hold
+/// what the solve left (whatever A holds), as a host alpha = 0 does. (`blas::strsm` and
+/// `dtrsm` form alpha·B themselves and pass alpha = 1, so that a device alpha gives the host
+/// value's bits.) The returned plans hold
 /// the updates' scratch. It does not fail: the `Result` is that of the solve it shares with
 /// [`trsm_f64`].
 #[allow(clippy::too_many_arguments)]

@@ -95,6 +95,8 @@ impl<'c, T: Float + Element> GpuVector<'c, T> {
                 detail: format!("x has length {}, y has length {}", self.len(), y.len()),
             });
         }
+        // y of another context is saxpy's error, not that of the copy made first.
+        crate::layout::check_ctx(self.context(), y.context().id, T::AXPY, "y")?;
         let mut out = GpuVector::zeros(self.context(), self.len())?;
         T::copy(self.context(), y, &mut out)?;
         T::axpy(self.context(), alpha, self, &mut out)?;

@@ -94,6 +94,26 @@ struct ScalarParams {
     _pad: [u32; 2],
 }
 
+/// The dispatch writing into `out` (16 bytes) 1 where the device scalar at byte `offset` of
+/// `src` is not ±0 (NaN and Inf included), else 0, in f64 where `wide`, else f32: the factor
+/// by which a solve applies a device alpha's zero rule (`blas::strsm`: alpha = 0 gives 0
+/// whatever A holds). One invocation; the test is on the bit pattern.
+pub(crate) fn nonzero_indicator<'a>(
+    src: &'a Buf,
+    offset: u64,
+    wide: bool,
+    out: &'a Buf,
+) -> Dispatch<'a> {
+    let params = ScalarParams {
+        a_word: (offset / 4) as u32,
+        b_word: 0,
+        _pad: [0; 2],
+    };
+    let op = if wide { 4.0 } else { 3.0 };
+    Dispatch::new(&SCALAR_SHADER, "main", &params, &[src, src, out], [1, 1, 1])
+        .constants(&[("OP", op)])
+}
+
 impl<'c> GpuScalar<'c, f32> {
     fn op(&self, other: &GpuScalar<'c, f32>, op: u32) -> Result<GpuScalar<'c, f32>> {
         crate::layout::check_ctx(self.ctx, other.ctx.id, "GpuScalar", "other")?;

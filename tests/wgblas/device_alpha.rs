@@ -9,19 +9,12 @@
 use ndarray::{array, Array1};
 use wgblas::lab::{self, Driver, Variant};
 use wgblas::metrics::{self, bounds};
-use wgblas::{blas, resident, GpuScalar};
+use wgblas::{blas, resident};
 
 use crate::bandwidth::with_variant;
 use crate::common::*;
 use crate::describe;
 use crate::oracle_l1 as o1;
-
-/// `alpha` as a `GpuScalar` computed on the device: `[alpha]·[1]`, exact (word 0).
-fn dev(alpha: f32) -> GpuScalar<'static, f32> {
-    let a = ctx().upload_vector(&array![alpha]).unwrap();
-    let one = ctx().upload_vector(&array![1.0f32]).unwrap();
-    resident::sdot(ctx(), &a, &one).unwrap()
-}
 
 /// `f` with the device alpha read from its storage binding and `other` set (restored to
 /// `Auto` after).
@@ -39,7 +32,7 @@ fn on_storage_alpha(other: (Driver, Variant), f: impl FnOnce()) {
 #[test]
 fn storage_alpha_saxpy_and_sscal_against_openblas_on_every_path() {
     let alpha = 0.7f32;
-    let a = dev(alpha);
+    let a = dev32(alpha);
     // Auto: vec4 body and scalar tail (unit stride), `main` (strided); Scalar: `main` alone;
     // Legacy: sscal on `main` with a dummy y.
     for v in [Variant::Auto, Variant::Scalar, Variant::Legacy] {
@@ -84,22 +77,22 @@ fn storage_alpha_keeps_the_rules_of_a_device_scalar() {
         let y0 = array![1.0f32, 2.0, 3.0, -0.0, 5.0, 6.0, 7.0, 8.0, 9.0];
         // axpy, alpha = 0: x is not read, y is as it was.
         let mut y = y0.clone();
-        blas::saxpy(ctx(), &dev(0.0), &x, &mut y).unwrap();
+        blas::saxpy(ctx(), &dev32(0.0), &x, &mut y).unwrap();
         assert_same(&y, &y0, "saxpy alpha 0");
         // A NaN alpha is not 0: every element NaN.
         let mut y = y0.clone();
-        blas::saxpy(ctx(), &dev(NAN), &Array1::from_elem(9, 1.0f32), &mut y).unwrap();
+        blas::saxpy(ctx(), &dev32(NAN), &Array1::from_elem(9, 1.0f32), &mut y).unwrap();
         assert_same(&y, &[NAN; 9], "saxpy alpha NaN");
         // scal by 0 multiplies: 0·NaN = 0·Inf = NaN.
         let mut g = ctx().upload_vector(&x).unwrap();
-        blas::sscal(ctx(), &dev(0.0), &mut g).unwrap();
+        blas::sscal(ctx(), &dev32(0.0), &mut g).unwrap();
         let want = [NAN, NAN, 0.0, 0.0, 0.0, 0.0, NAN, 0.0, NAN];
         assert_same(&g.to_array().unwrap(), &want, "sscal alpha 0");
         // scal by 1 keeps every bit (a NaN payload and −0 included).
         let odd = f32::from_bits(0x7fc0_1234);
         let x1 = array![odd, -0.0f32, 1.5, -2.0, odd, 3.0, -0.0, 4.0, 5.0];
         let mut g = ctx().upload_vector(&x1).unwrap();
-        blas::sscal(ctx(), &dev(1.0), &mut g).unwrap();
+        blas::sscal(ctx(), &dev32(1.0), &mut g).unwrap();
         let got: Vec<u32> = g.to_array().unwrap().iter().map(|v| v.to_bits()).collect();
         let want: Vec<u32> = x1.iter().map(|v| v.to_bits()).collect();
         assert_eq!(got, want, "sscal alpha 1");
@@ -127,13 +120,13 @@ fn chain() {
         let five = resident::snrm2(ctx(), &v).unwrap();
         let mut want = 0.0f32;
         for k in 1..=12 {
-            let alpha = dev(k as f32);
+            let alpha = dev32(k as f32);
             blas::saxpy(ctx(), &alpha, &ones, &mut y).unwrap();
             blas::saxpy(ctx(), &five, &ones, &mut y).unwrap();
             want += k as f32 + 5.0;
         }
         // sdot → recip → sscal, against OpenBLAS scaling by the device reciprocal's value.
-        let inv = dev(want).recip().unwrap();
+        let inv = dev32(want).recip().unwrap();
         blas::sscal(ctx(), &inv, &mut y).unwrap();
         let got = y.to_array().unwrap();
         let reference = o1::sscal(inv.get().unwrap(), Array1::from_elem(n, want).view());

@@ -9,34 +9,22 @@
 //! output, a NaN alpha or beta is not 0, unreferenced triangles are never read or written.
 //! NaN positions must match; the sign of a zero is not compared (§3).
 
-/// The tests of one element type: `$t` with its resident dot product (`$dot`, which makes the
-/// device scalars) and its routines.
+/// The tests of one element type: `$t` with its device scalars (`$dev`, `common::dev32` or
+/// `dev64`: the resident dot product `[v]·[1]`, exact) and its routines.
 macro_rules! device_scalar_tests {
-    ($m:ident: $t:ty, $dot:ident, [$ger:ident, $syr:ident, $syr2:ident, $syrk:ident,
+    ($m:ident: $t:ty, $dev:ident, [$ger:ident, $syr:ident, $syr2:ident, $syrk:ident,
      $syr2k:ident, $gemmtr:ident, $symm:ident, $trmm:ident, $trsm:ident]) => {
         mod $m {
             use ndarray::{array, Array2, ArrayView2, ArrayViewMut2};
             use wgblas::blas::{$gemmtr, $ger, $symm, $syr, $syr2, $syr2k, $syrk, $trmm, $trsm};
             use wgblas::layout::Scalar;
-            use wgblas::resident::$dot;
             use wgblas::{Diag, GpuScalar, Side, Transpose, Uplo};
 
-            use crate::common::ctx;
+            use crate::common::{ctx, $dev as dev};
 
             type T = $t;
             const NAN: T = <$t>::NAN;
             const INF: T = <$t>::INFINITY;
-
-            /// A device scalar holding `v`: the resident dot product `[v]·[1]`, exact.
-            fn dev(v: T) -> GpuScalar<'static, T> {
-                let s = $dot(ctx(), &array![v], &array![1.0 as T]).unwrap();
-                let got = s.get().unwrap();
-                assert!(
-                    got == v || got.is_nan() && v.is_nan(),
-                    "device scalar {got} for {v}"
-                );
-                s
-            }
 
             /// `case(scalars, form)` with `vals` as host scalars, then as device scalars.
             fn each_form(vals: &[T], case: impl Fn(&[Scalar<'_, T>], &str)) {
@@ -284,9 +272,9 @@ macro_rules! device_scalar_tests {
 }
 
 device_scalar_tests! {
-    single: f32, sdot, [sger, ssyr, ssyr2, ssyrk, ssyr2k, sgemmtr, ssymm, strmm, strsm]
+    single: f32, dev32, [sger, ssyr, ssyr2, ssyrk, ssyr2k, sgemmtr, ssymm, strmm, strsm]
 }
 
 device_scalar_tests! {
-    double: f64, ddot, [dger, dsyr, dsyr2, dsyrk, dsyr2k, dgemmtr, dsymm, dtrmm, dtrsm]
+    double: f64, dev64, [dger, dsyr, dsyr2, dsyrk, dsyr2k, dgemmtr, dsymm, dtrmm, dtrsm]
 }

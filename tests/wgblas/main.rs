@@ -55,6 +55,7 @@ pub mod syr2k;
 pub mod syrk;
 pub mod trmm;
 mod trsm;
+mod trsm_device_alpha;
 mod trsm_inverse;
 mod trsm_rows;
 

@@ -175,3 +175,19 @@ fn read_back_reads_several_results_in_one_submission() {
     let e = ctx.read_back((&gy, &foreign)).unwrap_err();
     describe::assert_named(&e, ("InvalidArgument", "read_back", "items"));
 }
+
+#[test]
+fn resident_axpy_names_saxpy_and_y_for_a_vector_of_another_context() {
+    // The form copies y before the product: a y of another context is still saxpy's (daxpy's)
+    // error on y (an outside probe found scopy's on x), and nothing is written.
+    let (c1, c2) = (Context::new().unwrap(), Context::new().unwrap());
+    let x = c1.upload_vector(&array![1.0f32, 2.0]).unwrap();
+    let y = c2.upload_vector(&array![3.0f32, 4.0]).unwrap();
+    let e = x.gpu_axpy(2.0, &y).unwrap_err();
+    describe::assert_named(&e, ("InvalidArgument", "saxpy", "y"));
+    assert_eq!(y.to_array().unwrap(), array![3.0f32, 4.0]);
+    let x = c1.upload_vector(&array![1.0f64, 2.0]).unwrap();
+    let y = c2.upload_vector(&array![3.0f64, 4.0]).unwrap();
+    let e = x.gpu_axpy(2.0, &y).unwrap_err();
+    describe::assert_named(&e, ("InvalidArgument", "daxpy", "y"));
+}

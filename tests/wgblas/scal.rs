@@ -6,7 +6,7 @@ use ndarray::{array, s, Array1, ArrayViewD};
 use proptest::strategy::BoxedStrategy;
 use rand::rngs::StdRng;
 use wgblas::prelude::*;
-use wgblas::{blas, Context, GpuScalar};
+use wgblas::{blas, Context};
 
 use crate::common::*;
 use crate::describe::level1::*;
@@ -132,13 +132,6 @@ fn edge_hand_values() {
     assert_eq!(Array1::<f32>::zeros(0).gpu_scal(2.0).unwrap().len(), 0);
 }
 
-/// `alpha` as a `GpuScalar` computed on the device: `[alpha]·[1]`, exact.
-fn device_scalar(alpha: f32) -> GpuScalar<'static, f32> {
-    let a = ctx().upload_vector(&array![alpha]).unwrap();
-    let one = ctx().upload_vector(&array![1.0f32]).unwrap();
-    wgblas::resident::sdot(ctx(), &a, &one).unwrap()
-}
-
 #[test]
 fn resident_device_alpha_hand_values() {
     // alpha = ‖[3, 4]‖ = 5 on the device, applied to a resident x and to a host x.
@@ -151,7 +144,7 @@ fn resident_device_alpha_hand_values() {
     blas::sscal(ctx(), &five, x.slice_mut(s![..;2])).unwrap();
     assert_eq!(x, array![5.0, 9.0, -1.25]);
     // A device alpha = 0 still multiplies: 0·NaN = 0·Inf = NaN, 0·(−2) = −0, as on the host.
-    let zero = device_scalar(0.0);
+    let zero = dev32(0.0);
     let mut g = ctx()
         .upload_vector(&array![f32::NAN, f32::INFINITY, -2.0])
         .unwrap();
@@ -161,7 +154,7 @@ fn resident_device_alpha_hand_values() {
     assert_eq!(g[2].to_bits(), (-0.0f32).to_bits());
     // A device alpha = 1 leaves x as it is.
     let mut g = ctx().upload_vector(&array![f32::NAN, 3.0]).unwrap();
-    blas::sscal(ctx(), &device_scalar(1.0), &mut g).unwrap();
+    blas::sscal(ctx(), &dev32(1.0), &mut g).unwrap();
     let g = g.to_array().unwrap();
     assert!(g[0].is_nan() && g[1] == 3.0, "{g}");
     // A device alpha of another context is an error; x is unchanged.

@@ -39,8 +39,11 @@ level3! {
     /// `A`.
     ///
     /// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
-    /// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
-    /// gives `B = 0` whatever A holds, as on the host.
+    /// §3). Either way `alpha·B` is formed first, as the formula (and reference `STRSM`) says, then
+    /// the system is solved, so a device alpha gives the bits of the same host value (an Inf alpha
+    /// meets B's zeros and the solve's cancellations by IEEE arithmetic); a device alpha = 0 gives
+    /// `B = 0` whatever A holds, as a host one does (the solve's result multiplied by 0 or 1, the
+    /// indicator of alpha ≠ ±0, with B not read at 0).
     ///
     /// # Errors
     /// [`Error::NotSquare`](crate::Error::NotSquare) (`a`);
@@ -74,8 +77,11 @@ level3! {
     /// [`metrics::bounds::trsm`](crate::metrics::bounds::trsm) with eps = 2^-52.
     ///
     /// `alpha` is a host value or a device scalar (`&GpuScalar<f64>`), under the same rules (DESIGN.md
-    /// §3). A device alpha is applied after the solve (`B ← alpha·X`, `op(A)·X = B`), so that alpha = 0
-    /// gives `B = 0` whatever A holds, as on the host.
+    /// §3). Either way `alpha·B` is formed first, as the formula (and reference `STRSM`) says, then
+    /// the system is solved, so a device alpha gives the bits of the same host value (an Inf alpha
+    /// meets B's zeros and the solve's cancellations by IEEE arithmetic); a device alpha = 0 gives
+    /// `B = 0` whatever A holds, as a host one does (the solve's result multiplied by 0 or 1, the
+    /// indicator of alpha ≠ ±0, with B not read at 0).
     ///
     /// # Errors
     /// [`Error::Unsupported`](crate::Error::Unsupported) (`SHADER_F64`) where the adapter has no
@@ -107,23 +113,66 @@ level3! {
             Side::Left => bd.t().t(),
             Side::Right => bd.t(),
         };
-        let sc = T::trsm_alpha(ctx, r, &alpha)?;
+        // alpha·B first, as the formula (and reference STRSM) forms it, then the solve with
+        // alpha = 1: the same operations for a host alpha and a device one, so the same bits.
+        let one = Scalar::Host(T::from(1.0));
+        let sc = T::trsm_alpha(ctx, r, &one)?;
         let (tri, e) = ((l_uplo, diag == Diag::Unit), esize::<T>());
         let (order, nrhs) = (xd.rows, xd.cols);
         let scratch = trsm::scratch_len(order, nrhs) as u64 * e;
         let (w, parts);
-        let steps = if ld.fits(ctx) && xd.fits(ctx) && scratch <= ctx.max_binding() {
-            w = trsm::scratch(ctx, scratch, order, e);
-            let (lo, x) = (Operand::of(&ld), Operand::of(&xd));
-            T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, alpha, sc.as_ref(), lo, x, &w)?
+        // The blocks of X within one binding each, and a block of L for the never-read
+        // operands of the scalings (products of depth 0).
+        let (solve, xs, any): (_, Vec<&MatOperand>, _) =
+            if ld.fits(ctx) && xd.fits(ctx) && scratch <= ctx.max_binding() {
+                w = trsm::scratch(ctx, scratch, order, e);
+                let (lo, x) = (Operand::of(&ld), Operand::of(&xd));
+                let s = T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, one, sc.as_ref(), lo, x, &w)?;
+                (s, vec![&xd], Operand::of(&ld))
+            } else {
+                // Past one storage binding: blocked substitution on square diagonal blocks.
+                parts = Parts::new(ctx, e, &ld, &xd, l_uplo);
+                let s = parts.steps::<T>(ctx, r, tri, sc.as_ref())?;
+                (s, parts.x.iter().collect(), Operand::of(&parts.l[0]))
+            };
+        let (ind, src);
+        let mut steps = if alpha.is(T::from(1.0)) {
+            Vec::new()
         } else {
-            // Past one storage binding: blocked substitution on square diagonal blocks.
-            parts = Parts::new(ctx, e, &ld, &xd, l_uplo);
-            parts.steps(ctx, r, tri, alpha, sc.as_ref())?
+            scale(ctx, r, &xs, any, alpha)?
         };
+        steps.extend(solve);
+        // A device alpha = 0 gives B = 0 whatever A holds, as a host alpha = 0 (the quick
+        // return): X ← ind·X after the solve, ind = 1 where alpha is not ±0 (X as solved,
+        // exactly), else 0 (X not read).
+        if let Scalar::Device(buffer, offset, id) = alpha {
+            (ind, src) = (ctx.scratch(16), Buf::shared(buffer));
+            let d = crate::resident::nonzero_indicator(&src, offset, e == 8, &ind);
+            steps.push(Step::Block(d));
+            steps.extend(scale::<T>(ctx, r, &xs, any, Scalar::Device(&ind, 0, id))?);
+        }
         let d = trsm::dispatches(&steps);
         T::finish(ctx, r, &d, &mut [OutAs::Mat(&mut b, &bd)], wait).await
     }
+}
+
+/// `X ← beta·X` on each block of `xs` (products of depth 0 whose operands, `any`, are never
+/// read; beta = 0 gives X = 0 without reading it, as the engine's beta = 0 rule).
+fn scale<'a, T: Level3>(
+    ctx: &Context,
+    routine: &'static str,
+    xs: &[&'a MatOperand],
+    any: Operand<'a>,
+    beta: Scalar<'a, T>,
+) -> Result<Vec<Step<'a>>> {
+    xs.iter()
+        .map(|x| {
+            let (dims, zero) = ((x.rows, x.cols, 0), Scalar::Host(T::from(0.0)));
+            let v = Variant::default();
+            let p = T::engine(ctx, routine, dims, zero, any, any, beta, Operand::of(x), v)?;
+            Ok(Step::Update(p))
+        })
+        .collect()
 }
 
 /// The windows of a blocked solve `L·X = alpha·X` past one storage binding, on the grid of
@@ -171,20 +220,16 @@ impl Parts {
 
     /// The steps, panel by panel of X, each diagonal block in solve order: first its updates
     /// `X_i ← beta·X_i − L_ij·X_j` by the blocks `j` solved before it (tile-engine products),
-    /// then its solve by the blocked kernel (`trsm::trsm`). A host alpha is applied once per
-    /// row block: by the first update (`beta = alpha`, later ones 1), or by the solve of the
-    /// first block, which has none. A device alpha is applied by every block's solve after it
-    /// (`X_i ← alpha·X_i`, the scratch keeping the unscaled rows that later updates read), so
-    /// that alpha = 0 gives `B = 0` whatever A holds, as in the whole solve.
+    /// then its solve by the blocked kernel (`trsm::trsm`), with alpha = 1 (the caller has
+    /// formed alpha·B already).
     fn steps<'a, T: Level3>(
         &'a self,
         ctx: &Context,
         routine: &'static str,
         (uplo, unit): (Uplo, bool),
-        alpha: Scalar<'a, T>,
         sc: Option<&'a Buf>,
     ) -> Result<Vec<Step<'a>>> {
-        let (host, one) = (alpha.host().is_some(), Scalar::Host(T::from(1.0)));
+        let one = Scalar::Host(T::from(1.0));
         let p = self.ranges.len();
         let mut out = Vec::new();
         for (c, &(c0, c1)) in self.cols.iter().enumerate() {
@@ -193,7 +238,6 @@ impl Parts {
                 let x = &self.x[c * p + i];
                 let l = &self.l[i * (i + 1) / 2..=i * (i + 1) / 2 + i];
                 for (j, lij) in l[..i].iter().enumerate() {
-                    let beta = if host && j == 0 { alpha } else { one };
                     let w = Operand {
                         buffer: &self.w[j].w,
                         offset: 0,
@@ -203,14 +247,13 @@ impl Parts {
                     };
                     let (dims, minus) = ((x.rows, q, lij.cols), Scalar::Host(T::from(-1.0)));
                     let (lo, xo, v) = (Operand::of(lij), Operand::of(x), Variant::default());
-                    let plan = T::engine(ctx, routine, dims, minus, lo, w, beta, xo, v)?;
+                    let plan = T::engine(ctx, routine, dims, minus, lo, w, one, xo, v)?;
                     out.push(Step::Update(plan));
                 }
-                let a = if host && i > 0 { one } else { alpha };
                 let (lo, xo) = (Operand::of(&l[i]), Operand::of(x));
                 let dims = (x.rows, q);
                 let w = &self.w[i];
-                out.extend(T::trsm(ctx, routine, dims, uplo, unit, a, sc, lo, xo, w)?);
+                out.extend(T::trsm(ctx, routine, dims, uplo, unit, one, sc, lo, xo, w)?);
             }
         }
         Ok(out)
