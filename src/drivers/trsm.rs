@@ -51,7 +51,6 @@ use super::gemm::{self, Operand, TrsmLeaf, Variant};
 use crate::context::{Context, Elem};
 use crate::flags::Uplo;
 use crate::launch::Dispatch;
-use crate::layout::Scalar;
 use crate::pool::Buf;
 
 super::shader!(SHADER, TRSM);
@@ -125,24 +124,18 @@ fn inverse_order(ctx: &Context, e: u64) -> usize {
     }
 }
 
-/// The dispatches solving `L·X = alpha·X` in place in `x` (r×n; `dims = (r, n)`), `L` (r×r)
+/// The dispatches solving `L·X = X` in place in `x` (r×n; `dims = (r, n)`), `L` (r×r)
 /// triangular in `uplo` (of that form), `unit` for an implicit unit diagonal. `w` is a scratch
 /// buffer of [`scratch_len`] elements, which receives each solved block in C order (the
-/// updates' right operand: `x` itself is their output). A host `alpha` must not be 0 (the
-/// caller's quick return). A device `alpha` is applied after the solve, `X ← alpha·X`, by one
-/// engine call of depth 0 with beta = alpha, so that alpha = 0 gives `X = 0` without reading
-/// what the solve left (whatever A holds), as a host alpha = 0 does. (`blas::strsm` and
-/// `dtrsm` form alpha·B themselves and pass alpha = 1, so that a device alpha gives the host
-/// value's bits.) The returned plans hold
-/// the updates' scratch. It does not fail: the `Result` is that of the solve it shares with
-/// [`trsm_f64`].
-#[allow(clippy::too_many_arguments)]
+/// updates' right operand: `x` itself is their output). The caller forms alpha·B first
+/// (`blas::strsm`, for a host and a device alpha alike), so the solve runs with alpha = 1
+/// (`Solve`'s alpha stays for the kernels' params). The returned plans hold the updates'
+/// scratch. It does not fail: the `Result` is that of the solve it shares with [`trsm_f64`].
 pub(crate) fn trsm<'a>(
     ctx: &Context,
     (r, n): (usize, usize),
     uplo: Uplo,
     unit: bool,
-    alpha: Scalar<'a>,
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Scratch,
@@ -153,7 +146,7 @@ pub(crate) fn trsm<'a>(
         n,
         lower: uplo == Uplo::Lower,
         unit,
-        alpha: alpha.host().unwrap_or(1.0),
+        alpha: 1.0,
         f64: None,
         l,
         x,
@@ -162,25 +155,11 @@ pub(crate) fn trsm<'a>(
         leaf: w.leaf,
     };
     s.run(r, &mut out)?;
-    if alpha.host().is_none() {
-        let scale = gemm::engine(
-            ctx,
-            (r, n, 0),
-            0.0,
-            l,
-            rows_of(&w.w, n, 0),
-            alpha,
-            x,
-            Variant::default(),
-        );
-        out.push(Step::Update(scale));
-    }
     Ok(out)
 }
 
-/// [`trsm`] in f64 (`dtrsm`): the shaders instantiated with `alias T = f64;`, alpha read as
-/// f64 from `sc` (its first element) by the block solves and passed exactly to the updates. A
-/// device `alpha` is applied after the solve, as in [`trsm`] (then `sc` holds 1).
+/// [`trsm`] in f64 (`dtrsm`): the shaders instantiated with `alias T = f64;`, alpha (1) read
+/// as f64 from `sc` (its first element) by the block solves and passed exactly to the updates.
 ///
 /// # Errors
 /// [`crate::Error::Gpu`] when an update's buffer of scalars cannot be created.
@@ -191,21 +170,19 @@ pub(crate) fn trsm_f64<'a>(
     (r, n): (usize, usize),
     uplo: Uplo,
     unit: bool,
-    alpha: Scalar<'a, f64>,
     sc: &'a Buf,
     l: Operand<'a>,
     x: Operand<'a>,
     w: &'a Scratch,
 ) -> crate::error::Result<Vec<Step<'a>>> {
     let mut out = Vec::new();
-    let host = alpha.host().unwrap_or(1.0);
     let s = Solve {
         ctx,
         n,
         lower: uplo == Uplo::Lower,
         unit,
-        alpha: if host == 1.0 { 1.0 } else { 2.0 },
-        f64: Some((routine, host, sc)),
+        alpha: 1.0,
+        f64: Some((routine, 1.0, sc)),
         l,
         x,
         w: &w.w,
@@ -213,27 +190,12 @@ pub(crate) fn trsm_f64<'a>(
         leaf: w.leaf,
     };
     s.run(r, &mut out)?;
-    if alpha.host().is_none() {
-        let v = Variant::default();
-        let scale = gemm::engine_f64(
-            ctx,
-            routine,
-            (r, n, 0),
-            0.0,
-            l,
-            rows_of(&w.w, n, 0),
-            alpha,
-            x,
-            v,
-        )?;
-        out.push(Step::Update(scale));
-    }
     Ok(out)
 }
 
 /// The scratch `w` (C order, `n` columns) from row `r0` on: the solved rows, the updates' right
-/// operand; from row 0, also the (depth 0, never read) right operand of the scaling that
-/// applies a device alpha after the solve, since `X` itself is bound as the output.
+/// operand; from row 0, also the (depth 0, never read) right operand of a scaling of rows
+/// of `X`, since `X` itself is bound as the output.
 fn rows_of(w: &Buf, n: usize, r0: usize) -> Operand<'_> {
     Operand {
         buffer: w,

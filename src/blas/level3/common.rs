@@ -42,12 +42,13 @@ pub(crate) trait Level3: Precision + From<f32> {
         variant: Variant,
     ) -> Result<Plan<'a>>;
 
-    /// The buffer the blocked solve reads alpha from: by default none (alpha in the params).
-    fn trsm_alpha(_: &Context, _: &'static str, _: &Scalar<'_, Self>) -> Result<Option<Buf>> {
+    /// The buffer the blocked solve reads its alpha (1) from: by default none (alpha in the
+    /// params).
+    fn trsm_alpha(_: &Context, _: &'static str) -> Result<Option<Buf>> {
         Ok(None)
     }
 
-    /// The steps of the blocked solve `L·X = alpha·X` (`trsm::trsm`).
+    /// The steps of the blocked solve `L·X = X` (`trsm::trsm`; the caller forms alpha·B).
     #[allow(clippy::too_many_arguments)]
     fn trsm<'a>(
         ctx: &Context,
@@ -55,7 +56,6 @@ pub(crate) trait Level3: Precision + From<f32> {
         dims: (usize, usize),
         uplo: Uplo,
         unit: bool,
-        alpha: Scalar<'a, Self>,
         sc: Option<&'a Buf>,
         l: Operand<'a>,
         x: Operand<'a>,
@@ -103,13 +103,12 @@ impl Level3 for f32 {
         dims: (usize, usize),
         uplo: Uplo,
         unit: bool,
-        alpha: Scalar<'a>,
         _: Option<&'a Buf>,
         l: Operand<'a>,
         x: Operand<'a>,
         w: &'a Scratch,
     ) -> Result<Vec<Step<'a>>> {
-        trsm::trsm(ctx, dims, uplo, unit, alpha, l, x, w)
+        trsm::trsm(ctx, dims, uplo, unit, l, x, w)
     }
 }
 
@@ -138,12 +137,8 @@ impl Level3 for f64 {
         gemm::engine_f64(ctx, routine, dims, alpha, a, b, beta, c, variant)
     }
 
-    fn trsm_alpha(
-        ctx: &Context,
-        routine: &'static str,
-        alpha: &Scalar<'_, f64>,
-    ) -> Result<Option<Buf>> {
-        let host = [alpha.host().unwrap_or(1.0)];
+    fn trsm_alpha(ctx: &Context, routine: &'static str) -> Result<Option<Buf>> {
+        let host = [1.0f64];
         let source = crate::transfer::Source::slice(&host);
         Ok(Some(ctx.upload_source(routine, &source)?))
     }
@@ -154,14 +149,13 @@ impl Level3 for f64 {
         dims: (usize, usize),
         uplo: Uplo,
         unit: bool,
-        alpha: Scalar<'a, f64>,
         sc: Option<&'a Buf>,
         l: Operand<'a>,
         x: Operand<'a>,
         w: &'a Scratch,
     ) -> Result<Vec<Step<'a>>> {
         let sc = sc.expect("trsm_alpha gives f64 its buffer");
-        trsm::trsm_f64(ctx, routine, dims, uplo, unit, alpha, sc, l, x, w)
+        trsm::trsm_f64(ctx, routine, dims, uplo, unit, sc, l, x, w)
     }
 }
 

@@ -115,8 +115,7 @@ level3! {
         };
         // alpha·B first, as the formula (and reference STRSM) forms it, then the solve with
         // alpha = 1: the same operations for a host alpha and a device one, so the same bits.
-        let one = Scalar::Host(T::from(1.0));
-        let sc = T::trsm_alpha(ctx, r, &one)?;
+        let sc = T::trsm_alpha(ctx, r)?;
         let (tri, e) = ((l_uplo, diag == Diag::Unit), esize::<T>());
         let (order, nrhs) = (xd.rows, xd.cols);
         let scratch = trsm::scratch_len(order, nrhs) as u64 * e;
@@ -127,7 +126,7 @@ level3! {
             if ld.fits(ctx) && xd.fits(ctx) && scratch <= ctx.max_binding() {
                 w = trsm::scratch(ctx, scratch, order, e);
                 let (lo, x) = (Operand::of(&ld), Operand::of(&xd));
-                let s = T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, one, sc.as_ref(), lo, x, &w)?;
+                let s = T::trsm(ctx, r, (order, nrhs), tri.0, tri.1, sc.as_ref(), lo, x, &w)?;
                 (s, vec![&xd], Operand::of(&ld))
             } else {
                 // Past one storage binding: blocked substitution on square diagonal blocks.
@@ -253,7 +252,7 @@ impl Parts {
                 let (lo, xo) = (Operand::of(&l[i]), Operand::of(x));
                 let dims = (x.rows, q);
                 let w = &self.w[i];
-                out.extend(T::trsm(ctx, routine, dims, uplo, unit, one, sc, lo, xo, w)?);
+                out.extend(T::trsm(ctx, routine, dims, uplo, unit, sc, lo, xo, w)?);
             }
         }
         Ok(out)
