@@ -63,7 +63,8 @@ struct Params {
     sba: i32,
     sbb: i32,
     sbc: i32,
-    _pad0: u32,
+    /// `K_TRI`: the depth of the dispatch's first slab in the whole product (k in chunks).
+    kbase: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -393,13 +394,17 @@ fn product<'a>(
     let splittable = tri_c.is_none() && k_tri == 0.0 && batch == 1;
     let esize = plan.esize();
     let (cfg, force_pack, force_edge) = config(ctx, (m, n, k), batch, splittable, esize);
-    let (mut m, mut n, mut a, mut b, mut c, mut tri_c) = (m, n, a, b, c, tri_c);
-    // Column-major C: solve Cᵀ = Bᵀ·Aᵀ, so that stores run along C's contiguous dimension.
-    if cfg.swap && k_tri == 0.0 && c.rs.abs() == 1 && c.cs.abs() != 1 {
+    let (mut m, mut n, mut a, mut b, mut c, mut tri_c, mut k_tri) = (m, n, a, b, c, tri_c, k_tri);
+    // Column-major C: solve Cᵀ = Bᵀ·Aᵀ, so that stores run along C's contiguous dimension
+    // (the same products summed in the same order: the same bits). A triangular A becomes a
+    // triangular B (K_TRI 1, 2 ↔ 3, 4): strmm with B on the right or in F order runs as fast
+    // as on the left in C order.
+    if cfg.swap && c.rs.abs() == 1 && c.cs.abs() != 1 {
         (m, n) = (n, m);
         (a, b) = (b.t(), a.t());
         c = c.t();
         tri_c = tri_c.map(flip);
+        k_tri = swap_k_tri(k_tri);
     }
     let work = m as f64 * n as f64 * k as f64;
     let mut al = vec_mode(&a, plan.size(a.buf), true, esize);
@@ -420,7 +425,12 @@ fn product<'a>(
         bl = vec_mode(&b, plan.size(b.buf), false, esize);
     }
     // k in chunks of one dispatch each (at most K_SPLIT per workgroup and dispatch), run in
-    // order: the first with beta, the later ones adding to C (beta = 1).
+    // order; with more than one, their raw sums go into a scratch `z` laid out as split-k's
+    // partial sums (dense, C order, product b at b·m·n), the first chunk with beta = 0, the
+    // later ones adding to it (beta = 1), alpha taken as 1 (`UNSCALED`), and `splitk_reduce`
+    // forms C = alpha·z + beta·C at the end: alpha scales the whole sum once, as in one
+    // dispatch, whatever k (an outside probe: ssyrk with alpha = 1e38 and a finite
+    // alpha·A·Aᵀ gave NaN past k = 16,384, alpha·P1 + alpha·P2 overflowing apart).
     let t = cfg.tile;
     let max = ctx.limits().max_storage_buffer_binding_size as usize / esize;
     let mut split = cfg.split.max(1);
@@ -431,9 +441,32 @@ fn product<'a>(
     let chunk = if small_kernel(batch, (m, n, k), bl, tri_c, k_tri) {
         K_SPLIT_SMALL
     } else {
-        split * K_SPLIT
+        let most = tuning()
+            .and_then(|t| t.k_chunk)
+            .map_or(K_SPLIT, |c| (c / 32).max(1) * 32);
+        split * most
     };
     let vguard = tuning().and_then(|t| t.edge_vec4) != Some(false);
+    let chunked = k > chunk;
+    let (z, c_all, beta_all) = (
+        chunked.then(|| {
+            plan.scratch
+                .push(ctx.scratch((batch.max(1) * m * n * esize) as u64));
+            plan.scratch.len() - 1
+        }),
+        c,
+        beta,
+    );
+    let (c, beta) = match z {
+        Some(i) => (
+            Op {
+                bs: (m * n) as i32,
+                ..Op::scratch(i, n as i32, 1)
+            },
+            0.0,
+        ),
+        None => (c, beta),
+    };
     let mut k0 = 0;
     loop {
         let kc = chunk.min(k - k0);
@@ -462,15 +495,43 @@ fn product<'a>(
             split,
             tri_c,
             k_tri,
+            kbase: k0,
+            unscaled: chunked,
             edge_free: force_edge != Some(true),
             vguard,
             batch,
         };
-        dispatch(ctx, plan, g, first);
+        dispatch(ctx, plan, g, first && !chunked);
         k0 += kc;
         if k0 >= k {
             break;
         }
+    }
+    if let Some(i) = z {
+        // C = alpha·z + beta·C, inside the triangle of C where there is one.
+        let params = Params {
+            m: m as u32,
+            n: n as u32,
+            k: k as u32,
+            offc: c_all.offset,
+            rsc: c_all.rs,
+            csc: c_all.cs,
+            sbc: c_all.bs,
+            alpha,
+            beta: beta_all,
+            batch: batch as u32,
+            kslice: 1,
+            ..Params::default()
+        };
+        let constants = tri_c.map_or(Vec::new(), |u| vec![("TRI_C", uplo_code(u))]);
+        plan.steps.push(Step {
+            entry: "splitk_reduce",
+            params,
+            constants,
+            bindings: vec![(3, c_all.buf), (6, BufRef::Scratch(i))],
+            groups: ctx.grid(((batch.max(1) * m * n) as u64).div_ceil(WG)),
+            beta: true,
+        });
     }
 }
 
@@ -482,6 +543,18 @@ fn product<'a>(
 /// 16,384 of k is at most 512 slabs, 49,664 iterations, plus 64 for the stores (DESIGN.md §3).
 /// Longer k is split over dispatches (and split-k slices never exceed it).
 pub(crate) const K_SPLIT: usize = 16384;
+
+/// The shader's `K_TRI` for the transposed problem `Cᵀ = Bᵀ·Aᵀ`: a triangular A (1 lower,
+/// 2 upper) is a triangular `B = Aᵀ` (3: zero below its diagonal, 4: above), and back.
+fn swap_k_tri(k_tri: f64) -> f64 {
+    match k_tri as u32 {
+        1 => 3.0,
+        2 => 4.0,
+        3 => 1.0,
+        4 => 2.0,
+        _ => k_tri,
+    }
+}
 
 /// One `gemm` dispatch (with its split-k reduction).
 struct Gemm<'a> {
@@ -496,6 +569,10 @@ struct Gemm<'a> {
     split: usize,
     tri_c: Option<Uplo>,
     k_tri: f64,
+    /// The depth of `a` and `b`'s first slab in the whole product (k in chunks).
+    kbase: usize,
+    /// A k chunk of a product in several: raw sums added into the scratch `c` (`UNSCALED`).
+    unscaled: bool,
     edge_free: bool,
     /// Guarded vec4 reads on edge tiles and partial slabs (`VGUARD`).
     vguard: bool,
@@ -526,6 +603,7 @@ impl Gemm<'_> {
             sba: a.bs,
             sbb: b.bs,
             sbc: c.bs,
+            kbase: self.kbase as u32,
             ..Params::default()
         }
     }
@@ -569,6 +647,9 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
     if crate::lab::gemm_fma() == Some(true) {
         constants.push(("FMA", 1.0));
     }
+    if g.unscaled {
+        constants.push(("UNSCALED", 1.0));
+    }
     if let Some(u) = g.tri_c {
         constants.push(("TRI_C", uplo_code(u)));
     }
@@ -601,7 +682,11 @@ fn dispatch<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>, first: bool) {
         plan.steps.push(Step {
             entry: "splitk_reduce",
             params,
-            constants: Vec::new(),
+            constants: if g.unscaled {
+                vec![("UNSCALED", 1.0)]
+            } else {
+                Vec::new()
+            },
             bindings: vec![(3, c.buf), (6, part)],
             groups: ctx.grid(((m * n) as u64).div_ceil(WG)),
             beta: first,

@@ -199,7 +199,7 @@ pub const TRSV_STEP: Kernel = Kernel {
 };
 
 /// The Level 3 tile engine (`drivers/gemm.rs`): `UPLO` of C (`TRI_C`), of a triangular A over
-/// k (`K_TRI`) and of a packed structured A (`A_UPLO`); `A_MODE` general, symmetric,
+/// k (`K_TRI` 1, 2; 3, 4: a triangular B, upper, lower), `UNSCALED` (a k chunk's raw sums) and of a packed structured A (`A_UPLO`); `A_MODE` general, symmetric,
 /// triangular; the tile (`gemm::Tile`: BM, BN 64 or 128, BK 8, 16 or 32, NBUF 1 or 2; 8×8 of C
 /// per invocation) and the staging modes `AL`, `BL` (vec4 along m / n, along k, element-wise); `SCAL`: alpha and beta
 /// from binding 7 (f64).
@@ -209,7 +209,7 @@ pub const GEMM: Kernel = Kernel {
     entries: &["gemm", "splitk_reduce", "pack", "gemm_small"],
     overrides: &[
         ("TRI_C", UPLO),
-        ("K_TRI", UPLO),
+        ("K_TRI", &[0.0, 1.0, 2.0, 3.0, 4.0]),
         ("HEAVY_FIRST", BOOL),
         ("A_MODE", &[0.0, 1.0, 2.0]),
         ("A_UPLO", TRIANGLE),
@@ -225,6 +225,7 @@ pub const GEMM: Kernel = Kernel {
         ("VGUARD", BOOL),
         ("FMA", BOOL),
         ("SCAL", BOOL),
+        ("UNSCALED", BOOL),
     ],
     params: &[("drivers/gemm.rs", "Params")],
     f64: true,

@@ -31,6 +31,7 @@ mod host;
 mod host_lab;
 mod host_segments;
 mod host_stream;
+mod k_chunks;
 mod kern12_level2;
 mod kern_special;
 mod oracle_l2;

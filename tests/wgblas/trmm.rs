@@ -2,7 +2,7 @@
 //! forward factor (`metrics::spec`, DESIGN.md §2) against OpenBLAS. The description drives
 //! validation, fixtures, edges and the resident form; hand-computed values below.
 
-use ndarray::{array, Array2, ArrayViewD};
+use ndarray::{array, Array2, ArrayViewD, ShapeBuilder};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use wgblas::metrics::bounds;
@@ -377,6 +377,89 @@ fn heavy_first_tile_order() {
                     "{what}: heavy-first and grid order differ"
                 );
             }
+        }
+    }
+}
+
+/// k in chunks of one dispatch each (`Tuning::k_chunk`, 16,384 by default: 64 here, so that
+/// m, n = 200 and 150 take 4 and 3 chunks), with B in C and in F order (F order, and every
+/// right-side product, runs as the transposed problem, the triangle on the engine's B, the
+/// shader's K_TRI 3 and 4): each triangle keeps its diagonal where it is in the whole product.
+/// Every side, triangle, transpose and diagonal, checked against OpenBLAS with the forward
+/// factor; then, hand-computed as in `edge_inf_in_b_does_not_meet_the_unreferenced_triangle`,
+/// an Inf of B met only by the zero triangle stays out of C. Before the chunks carried their
+/// depth (`kbase`), an upper triangle lost the products of every chunk after the first
+/// (factor ≫ 1), and a lower one met the zero triangle (NaN in rows of the later chunks).
+#[test]
+fn k_chunks_keep_the_triangle() {
+    use wgblas::tuning::{set_tuning, Tuning};
+    let chunked = || {
+        set_tuning(Some(Tuning {
+            k_chunk: Some(64),
+            ..Tuning::default()
+        }))
+    };
+    let mut r = rng(89);
+    for (m, n) in [(200, 150), (150, 200)] {
+        for s in SIDES {
+            for &(u, t, d) in &flags(true, true, true) {
+                for f_order in [false, true] {
+                    let a = tri_stored::<f32>(&mut r, order(s, m, n), u, d, 1e-3, 1.0);
+                    let b0 = random_mat::<f32>(&mut r, m, n);
+                    let mut want = b0.clone();
+                    f32::o_trmm(s, u, t, d, 0.7, &clean_tri(u, d, &a), &mut want);
+                    let (fa, fb) = (a.mapv(f64::from), b0.mapv(f64::from));
+                    let bound = bounds::trmm(s, u, t, d, 0.7, fa.view(), fb.view());
+                    let mut got = if f_order {
+                        let mut g = Array2::zeros((m, n).f());
+                        g.assign(&b0);
+                        g
+                    } else {
+                        b0.clone()
+                    };
+                    chunked();
+                    let res = blas::strmm(ctx(), s, u, t, d, 0.7, a.view(), got.view_mut());
+                    set_tuning(None);
+                    res.unwrap();
+                    let what = format!("{m}x{n} {s:?} {u:?} {t:?} {d:?} F order {f_order}");
+                    let f = forward(got.view().into_dyn(), want.into_dyn(), bound.into_dyn());
+                    assert!(
+                        f <= describe::threshold::<Trmm, f32>(),
+                        "{what}: factor {f}"
+                    );
+                }
+            }
+        }
+    }
+    for n in [128usize, 200] {
+        let a = Array2::from_shape_fn((n, n), |(i, j)| {
+            if i == j {
+                2.0f32
+            } else if i > j {
+                1.0
+            } else {
+                f32::NAN
+            }
+        });
+        for f_order in [false, true] {
+            let mut b = if f_order {
+                Array2::<f32>::ones((n, n).f())
+            } else {
+                Array2::<f32>::ones((n, n))
+            };
+            b[[n - 1, 0]] = f32::INFINITY;
+            chunked();
+            let res = blas::strmm(ctx(), Left, Lower, No, NonUnit, 1.0, a.view(), b.view_mut());
+            set_tuning(None);
+            res.unwrap();
+            for i in 0..n - 1 {
+                assert_eq!(
+                    b[[i, 0]],
+                    2.0 + i as f32,
+                    "n = {n}, F order {f_order}, row {i}"
+                );
+            }
+            assert_eq!(b[[n - 1, 0]], f32::INFINITY);
         }
     }
 }

@@ -39,11 +39,14 @@
 //   K_TRI = 1 (2): A is zero right (left) of the diagonal: the k loop skips the slabs that are
 //           zero for the whole tile, and on the slabs across the diagonal leaves out the
 //           products with the zero triangle (strmm, whose triangle the driver packs densely
-//           first).
+//           first). K_TRI = 3 (4): the same for a triangular B, zero below (above) its diagonal,
+//           B(p, j) = 0 for p > j (p < j): the transposed problem Cᵀ = Bᵀ·Aᵀ of K_TRI = 1 (2),
+//           which the driver solves where C is column-major.
 //   HEAVY_FIRST (with K_TRI): the tiles are taken row of tiles by row of tiles, the rows with the
 //           longest k range first (K_TRI = 1: the last row first; 2: the first), so that the
 //           workgroups started last are the shortest and the last wave ends evenly (without it
-//           the rows of each column of tiles come in order, and each column's longest tile last).
+//           the rows of each column of tiles come in order, and each column's longest tile last);
+//           for K_TRI = 3 (4) column of tiles by column, the last (first) column first.
 //   EDGE = false: the driver guarantees whole tiles and slabs only (m, n, k multiples of BM, BN,
 //          BK) and vec4-readable A and B: the element-wise paths and the bounds checks are
 //          compiled out, which leaves the invocation fewer registers to hold.
@@ -70,6 +73,10 @@ override TRI_C: u32 = 0u;
 override K_TRI: u32 = 0u;
 override HEAVY_FIRST: bool = false;
 override SPLIT: bool = false;
+// UNSCALED: a k chunk of a product whose k runs over several dispatches: its raw sums added into
+// the scratch bound as `c` (alpha taken as 1, its zero test still on the real alpha), which
+// `splitk_reduce` then scales once (C = alpha·Σ + beta·C).
+override UNSCALED: bool = false;
 override EDGE: bool = true;
 override VGUARD: bool = false;
 // FMA: the register tile's products accumulated by fma() (one rounding each) instead of
@@ -107,7 +114,7 @@ struct Params {
     sba: i32,      // batch strides: product b reads A at offa + b·sba, B at offb + b·sbb, and
     sbb: i32,      // writes C at offc + b·sbc (0: one operand broadcast over the batch)
     sbc: i32,
-    _pad0: u32,
+    kbase: u32,    // K_TRI: the depth of this dispatch's first slab in the whole product (k in chunks)
     _pad1: u32,
     _pad2: u32,
 }
@@ -130,6 +137,9 @@ override SCAL: bool = false;
 // on the bit pattern hold), 2 for "the value is sc[0]", 3 for "the value is sc[0], a device
 // scalar copied there, whose zero test is made on it" (dsymv's GpuScalar<f64>).
 fn alpha_t() -> T {
+    if (UNSCALED) {
+        return T(1);
+    }
     if (SCAL && P.alpha >= 2.0) {
         return sc[0];
     }
@@ -404,6 +414,14 @@ fn tri_a(i: u32, p: u32) -> bool {
     return (K_TRI == 1u && i >= p) || (K_TRI == 2u && i <= p);
 }
 
+// Whether elements (p, j) .. (p, j + 3) of a K_TRI triangular B (3: upper, 4: lower) lie in its
+// triangle (the diagonal included).
+fn tri_b4(p: u32, j: u32) -> vec4<bool> {
+    let jv = vec4<u32>(j, j + 1u, j + 2u, j + 3u);
+    let pv = vec4<u32>(p);
+    return (vec4<bool>(K_TRI == 3u) & (pv <= jv)) | (vec4<bool>(K_TRI == 4u) & (pv >= jv));
+}
+
 // Slab of A at (i0, p0): global part. Fast paths read into `ra` (NBUF = 2: stored by `put_a`
 // after the products) or straight into buffer `buf` (NBUF = 1); the element-wise path writes
 // straight into `buf` (whose readers are past a barrier when this runs).
@@ -577,11 +595,17 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
     var ti = tile % P.tiles_m;
     var tj = tile / P.tiles_m;
     if (K_TRI != 0u && HEAVY_FIRST) {
-        // Row of tiles r (in the order of their k ranges, longest first), its tiles in turn.
         let tiles_n = max(P.tiles / P.tiles_m, 1u);
-        let r = tile / tiles_n;
-        tj = tile % tiles_n;
-        ti = select(r, P.tiles_m - 1u - r, K_TRI == 1u);
+        if (K_TRI <= 2u) {
+            // Row of tiles r (in the order of their k ranges, longest first), its tiles in turn.
+            let r = tile / tiles_n;
+            tj = tile % tiles_n;
+            ti = select(r, P.tiles_m - 1u - r, K_TRI == 1u);
+        } else {
+            // Column of tiles r (longest k range first), its tiles in turn.
+            let r = tile / P.tiles_m;
+            tj = select(r, tiles_n - 1u - r, K_TRI == 3u);
+        }
     }
     let i0 = ti * BM;
     let j0 = tj * BN;
@@ -597,12 +621,18 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
 
     // The k range of the tile: all of it, except for a triangular A, whose rows i0..i0+BM are
     // zero from column i0+BM on (lower) or before column i0 (upper); and a split-k slice.
+    // (The diagonal is at depth kbase of this dispatch's k range when k runs in chunks.)
     var p_begin = 0u;
     var p_end = P.k;
+    let kb = P.kbase;
     if (K_TRI == 1u) {
-        p_end = min(P.k, i0 + BM);
+        p_end = min(P.k, max(i0 + BM, kb) - kb);
     } else if (K_TRI == 2u) {
-        p_begin = min(P.k, i0);
+        p_begin = min(P.k, max(i0, kb) - kb);
+    } else if (K_TRI == 3u) {
+        p_end = min(P.k, max(j0 + BN, kb) - kb);
+    } else if (K_TRI == 4u) {
+        p_begin = min(P.k, max(j0, kb) - kb);
     }
     if (SPLIT) {
         p_begin = min(P.k, slice * P.kslice);
@@ -655,8 +685,38 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
                 }
                 let ab = cur * (BK * BM / 4u);
                 let bb = cur * (BK * BN / 4u);
-                let pb = p_begin + s * BK;
-                if (K_TRI != 0u && pb < i0 + BM && pb + BK > i0) {
+                // The slab's depth in the whole product.
+                let pb = p_begin + s * BK + kb;
+                if (K_TRI >= 3u && pb < j0 + BN && pb + BK > j0) {
+                    // A slab across the diagonal of a triangular B: as below, each product
+                    // masked by its columns' side of the diagonal.
+                    let ja = j0 + tx * 4u;
+                    let jb = j0 + BN / 2u + tx * 4u;
+                    for (var p = 0u; p < BK; p = p + 1u) {
+                        let a0 = As[ab + p * (BM / 4u) + ty];
+                        let a1 = As[ab + p * (BM / 4u) + ty + BM / 8u];
+                        let b0 = Bs[bb + p * (BN / 4u) + tx];
+                        let b1 = Bs[bb + p * (BN / 4u) + tx + BN / 8u];
+                        let m0 = tri_b4(pb + p, ja);
+                        let m1 = tri_b4(pb + p, jb);
+                        c0 = select(c0, madd(c0, a0.x, b0), m0);
+                        c1 = select(c1, madd(c1, a0.x, b1), m1);
+                        c2 = select(c2, madd(c2, a0.y, b0), m0);
+                        c3 = select(c3, madd(c3, a0.y, b1), m1);
+                        c4 = select(c4, madd(c4, a0.z, b0), m0);
+                        c5 = select(c5, madd(c5, a0.z, b1), m1);
+                        c6 = select(c6, madd(c6, a0.w, b0), m0);
+                        c7 = select(c7, madd(c7, a0.w, b1), m1);
+                        c8 = select(c8, madd(c8, a1.x, b0), m0);
+                        c9 = select(c9, madd(c9, a1.x, b1), m1);
+                        c10 = select(c10, madd(c10, a1.y, b0), m0);
+                        c11 = select(c11, madd(c11, a1.y, b1), m1);
+                        c12 = select(c12, madd(c12, a1.z, b0), m0);
+                        c13 = select(c13, madd(c13, a1.z, b1), m1);
+                        c14 = select(c14, madd(c14, a1.w, b0), m0);
+                        c15 = select(c15, madd(c15, a1.w, b1), m1);
+                    }
+                } else if (K_TRI != 0u && K_TRI <= 2u && pb < i0 + BM && pb + BK > i0) {
                     // A slab across the diagonal of a triangular A: the products with its
                     // zero (unreferenced) triangle are left out, not added as 0·B, so that a
                     // NaN or Inf of B there does not reach C (DESIGN.md §3).
@@ -725,23 +785,31 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>,
 
 // Split-k epilogue: C(i, j) = alpha·Σ_s part[s·m·n + i·n + j] + beta·C(i, j), one invocation
 // per element of C (kslice = number of slices; beta = 0: C not read; alpha = 0: no partial
-// sum read).
+// sum read). Also the epilogue of a product whose k ran in chunks (UNSCALED): one slice, the
+// chunks' sum, over a batch (product z at part[z·m·n + ...]) and inside TRI_C only.
 @compute @workgroup_size(WG)
 fn splitk_reduce(@builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) t: u32) {
     let e = linear_group(wid, nwg) * WG + t;
-    if (e >= P.m * P.n) {
+    let mn = P.m * P.n;
+    if (e >= mn * max(P.batch, 1u)) {
         return;
     }
-    let i = e / P.n;
+    // Product z of a batch (k chunks only: split-k is never batched), element (i, j) of its C,
+    // inside the triangle TRI_C.
+    let z = e / mn;
+    let i = (e % mn) / P.n;
     let j = e % P.n;
-    let ic = midx(P.offc, i, j, P.rsc, P.csc);
+    if ((TRI_C == 1u && i < j) || (TRI_C == 2u && i > j)) {
+        return;
+    }
+    let ic = midx(u32(i32(P.offc) + i32(z) * P.sbc), i, j, P.rsc, P.csc);
     var v = T(0);
     if (!alpha_zero() && P.k > 0u) {
         var sum = T(0);
         for (var s = 0u; s < P.kslice; s = s + 1u) {
-            sum = sum + part[s * P.m * P.n + e];
+            sum = sum + part[s * mn + e];
         }
         v = alpha_t() * sum;
     }

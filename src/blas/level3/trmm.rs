@@ -21,7 +21,10 @@ level3! {
     /// that are zero for a whole tile skipped (`K_TRI`), so about half the products of a full gemm
     /// are done. The product goes to a new device buffer laid out like `B` (B is read
     /// and written, and a gemm cannot run in place), then into `B`. `Side::Right` runs as
-    /// `Bᵀ ← alpha·op(A)ᵀ·Bᵀ`, the transposes being stride swaps (`op(A)ᵀ` has the other triangle).
+    /// `Bᵀ ← alpha·op(A)ᵀ·Bᵀ`, the transposes being stride swaps (`op(A)ᵀ` has the other triangle),
+    /// which the engine, where its output is column-major (B in C order on the right, or in F
+    /// order on the left), solves transposed back, the triangle then on its right operand, so
+    /// that its stores run along the output's contiguous dimension.
     ///
     /// `alpha` is a host value or a device scalar (`&GpuScalar<f32>`), under the same rules (DESIGN.md
     /// §3).

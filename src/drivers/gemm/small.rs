@@ -58,7 +58,10 @@ pub(super) fn dispatch_small<'a>(ctx: &Context, plan: &mut Plan<'a>, g: Gemm<'a>
         tiles: np as u32,
         ..g.params()
     };
-    let constants = vec![("AL", f64::from(al)), ("BL", f64::from(bl))];
+    let mut constants = vec![("AL", f64::from(al)), ("BL", f64::from(bl))];
+    if g.unscaled {
+        constants.push(("UNSCALED", 1.0));
+    }
     plan.steps.push(Step {
         entry: "gemm_small",
         params,

@@ -140,6 +140,10 @@ pub struct Tuning {
     /// of 1 to 32 slabs on 264 slots ends at 65 slabs' time heavy-first against 85 in the
     /// grid's order (the ideal: 64).
     pub tri_heavy_first: Option<bool>,
+    /// The most of k one dispatch runs over (unset: the engine's limit, 16,384),
+    /// rounded down to a multiple of 32 (at least 32): longer k runs in chunks of one dispatch
+    /// each, the later ones adding to C. For tests that take the chunked path at small sizes.
+    pub k_chunk: Option<usize>,
 }
 
 /// The form of a leaf of `strsm` on inverted diagonal blocks ([`Tuning::trsm_leaf`]; rows
