@@ -164,6 +164,13 @@ impl<'a> Dispatch<'a> {
         self
     }
 
+    /// Set the override constant `name` to `value` (replacing a value set before).
+    pub fn constant(mut self, name: &'static str, value: f64) -> Self {
+        self.constants.retain(|(n, _)| *n != name);
+        self.constants.push((name, value));
+        self
+    }
+
     /// Instantiate the shader for `elem` (`alias T = f64;` for [`Elem::F64`]) instead of f32.
     pub fn elem(mut self, elem: Elem) -> Self {
         self.elem = elem;
@@ -381,6 +388,15 @@ impl Context {
             bytes.max(MIN_BUFFER),
             self.limits().max_storage_buffer_binding_size,
         )
+    }
+
+    /// The row-block counters of `gemv_coldot_once` (`drivers/gemv.rs`,
+    /// `wgsl/level2/gemv_wide.wgsl`): `ONCE_COUNTERS` words, cleared once when first used and
+    /// zero at rest after that (each dispatch's last workgroup of a row block puts its counter
+    /// back to 0; dispatches that bind it run one after the other).
+    pub(crate) fn once_counters(&self) -> &Buf {
+        self.once_counters
+            .get_or_init(|| self.zeroed(crate::drivers::gemv::ONCE_COUNTERS * 4))
     }
 
     /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the

@@ -43,6 +43,7 @@ pub use level2::syr::{dsyr, ssyr};
 pub use level2::syr2::{dsyr2, ssyr2};
 pub use level2::trmv::{dtrmv, strmv};
 pub use level2::trsv::{dtrsv, strsv};
+pub(crate) use level3::check_inner;
 pub use level3::gemm::{dgemm, sgemm};
 pub use level3::gemm_batched::{dgemm_batched, sgemm_batched};
 pub use level3::gemmtr::{dgemmtr, sgemmtr};
@@ -51,7 +52,6 @@ pub use level3::syr2k::{dsyr2k, ssyr2k};
 pub use level3::syrk::{dsyrk, ssyrk};
 pub use level3::trmm::{dtrmm, strmm};
 pub use level3::trsm::{dtrsm, strsm};
-pub(crate) use level3::{check_batch_len, check_inner};
 
 pub use asynch::*;
 
@@ -73,6 +73,30 @@ pub(crate) fn check_len(
         });
     }
     Ok(())
+}
+
+/// A dimension that several operands share (`dims`: each operand's name and extent), such as
+/// the order of ssymv's A, x and y or the batch length of sgemm_batched's A, B and C:
+/// `Err(DimensionMismatch)` naming the operand that disagrees (`what` says the rule). The
+/// dimension is the value most operands have where they are more than half; otherwise (two
+/// operands, or three that all differ) the last operand's, which callers make the one that
+/// defines it (the output, whose shape BLAS passes as m and n, or A). Returns the dimension.
+pub(crate) fn check_shared(
+    routine: &'static str,
+    what: &str,
+    dims: &[(&'static str, usize)],
+) -> Result<usize> {
+    let count = |v: usize| dims.iter().filter(|d| d.1 == v).count();
+    let last = dims.last().map_or(0, |d| d.1);
+    let expected = dims
+        .iter()
+        .map(|d| d.1)
+        .find(|&v| 2 * count(v) > dims.len())
+        .unwrap_or(last);
+    if let Some(&(arg, found)) = dims.iter().find(|d| d.1 != expected) {
+        check_len(routine, arg, found, expected, what)?;
+    }
+    Ok(expected)
 }
 
 /// `Err(NotSquare)` unless `a` is square.
@@ -103,11 +127,18 @@ pub(crate) fn check_order(
     y: Option<usize>,
 ) -> Result<usize> {
     check_square(routine, "a", dim)?;
-    let n = dim.0;
-    check_len(routine, "x", x, n, "len(x) must equal the order of A")?;
-    if let Some(y) = y {
-        check_len(routine, "y", y, n, "len(y) must equal the order of A")?;
-    }
+    let n = match y {
+        Some(y) => check_shared(
+            routine,
+            "len(x), len(y) and the order of A must be equal",
+            &[("x", x), ("y", y), ("a", dim.0)],
+        )?,
+        None => check_shared(
+            routine,
+            "len(x) must equal the order of A",
+            &[("x", x), ("a", dim.0)],
+        )?,
+    };
     check_dim(routine, "a", n)?;
     Ok(n)
 }

@@ -87,10 +87,29 @@ const BETA: usize = std::mem::offset_of!(Params, beta);
 pub(crate) fn engine_f64<'a>(
     ctx: &Context,
     routine: &'static str,
-    dims: (usize, usize, usize),
+    (m, n, k): (usize, usize, usize),
     alpha: impl Into<Scalar<'a, f64>>,
     a: Operand<'a>,
     b: Operand<'a>,
+    beta: impl Into<Scalar<'a, f64>>,
+    c: Operand<'a>,
+    variant: Variant,
+) -> crate::error::Result<Plan<'a>> {
+    let panel = Panel::of(a, b, k, variant);
+    engine_panels_f64(ctx, routine, (m, n), alpha, &[panel], beta, c, variant)
+}
+
+/// [`engine_panels`] in f64, as [`engine_f64`] is [`engine`] in f64.
+///
+/// # Errors
+/// [`crate::Error::Gpu`] when the buffer of the scalars cannot be created.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn engine_panels_f64<'a>(
+    ctx: &Context,
+    routine: &'static str,
+    dims: (usize, usize),
+    alpha: impl Into<Scalar<'a, f64>>,
+    panels: &[Panel<'a>],
     beta: impl Into<Scalar<'a, f64>>,
     c: Operand<'a>,
     variant: Variant,
@@ -103,8 +122,7 @@ pub(crate) fn engine_f64<'a>(
         ctx,
         dims,
         alpha_mark,
-        a,
-        b,
+        panels,
         beta_mark,
         c,
         variant,
@@ -112,6 +130,30 @@ pub(crate) fn engine_f64<'a>(
     );
     plan.copies = Some(copies);
     Ok(plan)
+}
+
+/// One depth panel of an engine call over several ([`engine_panels`]): windows of `op(A)`
+/// (m×k, its columns `p0..p1` of the whole product) and `op(B)` (k×n, its rows `p0..p1`),
+/// and how this panel's A is read (a block of a symmetric or triangular operand may be
+/// read in its own mode, the others as general blocks).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Panel<'a> {
+    pub a: Operand<'a>,
+    pub b: Operand<'a>,
+    pub k: usize,
+    pub a_mode: AMode,
+}
+
+impl<'a> Panel<'a> {
+    /// The one panel of a whole product of depth `k`, A read as `variant` says.
+    pub fn of(a: Operand<'a>, b: Operand<'a>, k: usize, variant: Variant) -> Self {
+        Panel {
+            a,
+            b,
+            k,
+            a_mode: variant.a_mode,
+        }
+    }
 }
 
 /// How the engine reads its left operand A.
@@ -251,10 +293,32 @@ impl<'a> Plan<'a> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn engine<'a>(
     ctx: &Context,
-    dims: (usize, usize, usize),
+    (m, n, k): (usize, usize, usize),
     alpha: impl Into<Scalar<'a>>,
     a: Operand<'a>,
     b: Operand<'a>,
+    beta: impl Into<Scalar<'a>>,
+    c: Operand<'a>,
+    variant: Variant,
+) -> Plan<'a> {
+    let panel = Panel::of(a, b, k, variant);
+    engine_panels(ctx, (m, n), alpha, &[panel], beta, c, variant)
+}
+
+/// One engine call `C = alpha·Σ_p A_p·B_p + beta·C` over the depth panels `panels` of a
+/// product (C m×n; `dims = (m, n)`; a product past one storage binding, whose A and B are
+/// bound a panel at a time): with more than one, the panels' raw sums go into a scratch `z`
+/// (dense, as split-k's partial sums: the first panel with beta = 0, the later ones adding,
+/// alpha taken as 1, `UNSCALED`), and `splitk_reduce` forms `C = alpha·z + beta·C` once at the
+/// end, so that alpha scales the whole sum as in one panel (an outside probe: past one
+/// binding, sgemm, ssymm and dgemm scaled each panel apart, and alpha·P1 + alpha·P2
+/// overflowed, or gave NaN for an infinite alpha, where alpha·(P1 + P2) is finite).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn engine_panels<'a>(
+    ctx: &Context,
+    dims: (usize, usize),
+    alpha: impl Into<Scalar<'a>>,
+    panels: &[Panel<'a>],
     beta: impl Into<Scalar<'a>>,
     c: Operand<'a>,
     variant: Variant,
@@ -264,8 +328,7 @@ pub(crate) fn engine<'a>(
         ctx,
         dims,
         alpha.value(),
-        a,
-        b,
+        panels,
         beta.value(),
         c,
         variant,
@@ -275,16 +338,15 @@ pub(crate) fn engine<'a>(
     plan
 }
 
-/// [`engine`], in f64 where `scal` holds alpha and beta as f64 (then `alpha` and `beta` are
-/// the markers of `SCAL` in `wgsl/level3/gemm.wgsl`: 0 for a zero, 1 for beta = 1, 2 for "read
-/// the value from `scal`").
+/// [`engine_panels`], in f64 where `scal` holds alpha and beta as f64 (then `alpha` and `beta`
+/// are the markers of `SCAL` in `wgsl/level3/gemm.wgsl`: 0 for a zero, 1 for beta = 1, 2 for
+/// "read the value from `scal`").
 #[allow(clippy::too_many_arguments)]
 fn engine_in<'a>(
     ctx: &Context,
-    dims: (usize, usize, usize),
+    (m, n): (usize, usize),
     alpha: f32,
-    a: Operand<'a>,
-    b: Operand<'a>,
+    panels: &[Panel<'a>],
     beta: f32,
     c: Operand<'a>,
     variant: Variant,
@@ -303,22 +365,83 @@ fn engine_in<'a>(
         plan.scratch.push(buf);
         plan.scal = Some(plan.scratch.len() - 1);
     }
-    let (m, _, k) = dims;
-    let (mut a, b, c) = (Op::ext(a), Op::ext(b), Op::ext(c));
+    let c = Op::ext(c);
+    let [panel] = panels else {
+        // Several panels: summed unscaled into z, then C = alpha·z + beta·C (the two sums of
+        // ssyr2k go through here as two calls: `variant.syr2k` is for one panel only).
+        debug_assert!(!variant.syr2k && !panels.is_empty());
+        let batch = variant.batch.max(1);
+        plan.scratch
+            .push(ctx.scratch((batch * m * n * plan.esize()) as u64));
+        let zi = plan.scratch.len() - 1;
+        let z = Op {
+            bs: (m * n) as i32,
+            ..Op::scratch(zi, n as i32, 1)
+        };
+        for (i, p) in panels.iter().enumerate() {
+            let beta = if i == 0 { 0.0 } else { 1.0 };
+            panel_product(ctx, &mut plan, (m, n), alpha, p, beta, z, variant, true);
+        }
+        let k = panels.iter().map(|p| p.k).sum();
+        let step = reduce(
+            ctx,
+            (m, n, k),
+            alpha,
+            beta,
+            c,
+            zi,
+            variant.tri_c,
+            batch,
+            false,
+        );
+        plan.steps.push(step);
+        return plan;
+    };
+    panel_product(
+        ctx,
+        &mut plan,
+        (m, n),
+        alpha,
+        panel,
+        beta,
+        c,
+        variant,
+        false,
+    );
+    plan
+}
+
+/// The dispatches of `C = alpha·A·B + beta·C` over one panel of depth `panel.k` (a whole
+/// product, or one panel of several, `part`: its raw sum added into the scratch `c`, with
+/// alpha taken as 1 and beta a host 0 or 1, never the device one).
+#[allow(clippy::too_many_arguments)]
+fn panel_product<'a>(
+    ctx: &Context,
+    plan: &mut Plan<'a>,
+    (m, n): (usize, usize),
+    alpha: f32,
+    panel: &Panel<'a>,
+    beta: f32,
+    c: Op<'a>,
+    variant: Variant,
+    part: bool,
+) {
+    let k = panel.k;
+    let (mut a, b) = (Op::ext(panel.a), Op::ext(panel.b));
     let mut k_tri = 0.0;
     // A structured A is packed densely (column-major, like the vec4 staging along m wants);
     // with alpha = 0 nothing of A is read at all (the kernel reads neither A nor B then).
     let a_mode = if alpha == 0.0 {
         AMode::General
     } else {
-        variant.a_mode
+        panel.a_mode
     };
     match a_mode {
         AMode::General => {}
         AMode::Symmetric(u) => {
             a = pack(
                 ctx,
-                &mut plan,
+                plan,
                 a,
                 (m, k),
                 &[("A_MODE", 1.0), ("A_UPLO", uplo_code(u))],
@@ -330,23 +453,25 @@ fn engine_in<'a>(
                 ("A_UPLO", uplo_code(u)),
                 ("A_UNIT", unit as u32 as f64),
             ];
-            a = pack(ctx, &mut plan, a, (m, k), &consts);
+            a = pack(ctx, plan, a, (m, k), &consts);
             k_tri = uplo_code(u);
         }
         AMode::TriangularDense(u) => k_tri = uplo_code(u),
     }
+    let dims = (m, n, k);
+    let batch = variant.batch.max(1);
     product(
         ctx,
-        &mut plan,
+        plan,
         dims,
         alpha,
         a,
         b,
         beta,
         c,
-        variant.tri_c,
-        k_tri,
-        variant.batch.max(1),
+        (variant.tri_c, k_tri),
+        batch,
+        part,
     );
     if variant.syr2k && alpha != 0.0 && k > 0 {
         // The second product B'·A' = op(B)·op(A)ᵀ added in a second pass: two sums of k
@@ -358,22 +483,65 @@ fn engine_in<'a>(
         let first = plan.steps.len();
         product(
             ctx,
-            &mut plan,
+            plan,
             dims,
             alpha,
             a2,
             b2,
             1.0,
             c,
-            variant.tri_c,
-            0.0,
+            (variant.tri_c, 0.0),
             1,
+            part,
         );
         for s in &mut plan.steps[first..] {
             s.beta = false;
         }
     }
-    plan
+}
+
+/// The `splitk_reduce` step `C = alpha·z + beta·C` (inside the triangle `tri_c` of C where
+/// there is one) from the dense scratch `z` (plan scratch `zi`, C order, product b at b·m·n)
+/// of a product in several k chunks or depth panels; `unscaled`: alpha taken as 1 and beta a
+/// host value (the chunks of one panel of several, added into that panel's scratch).
+#[allow(clippy::too_many_arguments)]
+fn reduce<'a>(
+    ctx: &Context,
+    (m, n, k): (usize, usize, usize),
+    alpha: f32,
+    beta: f32,
+    c: Op<'a>,
+    zi: usize,
+    tri_c: Option<Uplo>,
+    batch: usize,
+    unscaled: bool,
+) -> Step<'a> {
+    let params = Params {
+        m: m as u32,
+        n: n as u32,
+        k: k as u32,
+        offc: c.offset,
+        rsc: c.rs,
+        csc: c.cs,
+        sbc: c.bs,
+        alpha,
+        beta,
+        batch: batch as u32,
+        kslice: 1,
+        ..Params::default()
+    };
+    let mut constants = tri_c.map_or(Vec::new(), |u| vec![("TRI_C", uplo_code(u))]);
+    if unscaled {
+        constants.push(("UNSCALED", 1.0));
+    }
+    Step {
+        entry: "splitk_reduce",
+        params,
+        constants,
+        bindings: vec![(3, c.buf), (6, BufRef::Scratch(zi))],
+        groups: ctx.grid(((batch.max(1) * m * n) as u64).div_ceil(WG)),
+        beta: !unscaled,
+    }
 }
 
 /// The dispatches of one product `C = alpha·A·B + beta·C`.
@@ -387,9 +555,9 @@ fn product<'a>(
     b: Op<'a>,
     beta: f32,
     c: Op<'a>,
-    tri_c: Option<Uplo>,
-    k_tri: f64,
+    (tri_c, k_tri): (Option<Uplo>, f64),
     batch: usize,
+    part: bool,
 ) {
     let splittable = tri_c.is_none() && k_tri == 0.0 && batch == 1;
     let esize = plan.esize();
@@ -496,43 +664,67 @@ fn product<'a>(
             tri_c,
             k_tri,
             kbase: k0,
-            unscaled: chunked,
+            unscaled: chunked || part,
             edge_free: force_edge != Some(true),
             vguard,
             batch,
         };
-        dispatch(ctx, plan, g, first && !chunked);
+        dispatch(ctx, plan, g, first && !chunked && !part);
         k0 += kc;
         if k0 >= k {
             break;
         }
     }
     if let Some(i) = z {
-        // C = alpha·z + beta·C, inside the triangle of C where there is one.
-        let params = Params {
-            m: m as u32,
-            n: n as u32,
-            k: k as u32,
-            offc: c_all.offset,
-            rsc: c_all.rs,
-            csc: c_all.cs,
-            sbc: c_all.bs,
+        // C = alpha·z + beta·C, inside the triangle of C where there is one (a part of a
+        // panel sum: z added into the panels' scratch, unscaled).
+        let step = reduce(
+            ctx,
+            (m, n, k),
             alpha,
-            beta: beta_all,
-            batch: batch as u32,
-            kslice: 1,
-            ..Params::default()
-        };
-        let constants = tri_c.map_or(Vec::new(), |u| vec![("TRI_C", uplo_code(u))]);
-        plan.steps.push(Step {
-            entry: "splitk_reduce",
-            params,
-            constants,
-            bindings: vec![(3, c_all.buf), (6, BufRef::Scratch(i))],
-            groups: ctx.grid(((batch.max(1) * m * n) as u64).div_ceil(WG)),
-            beta: true,
-        });
+            beta_all,
+            c_all,
+            i,
+            tri_c,
+            batch,
+            part,
+        );
+        plan.steps.push(step);
     }
+}
+
+/// The dispatch `y = alpha·z + beta·y` (entry `splitk_reduce` on an m×1 C, one slice; f32)
+/// for `y` and a dense scratch `z` of its length: the end of a matrix-vector product past one
+/// storage binding whose blocks added their raw products into `z` (`drivers/gemv.rs`), so that
+/// alpha scales the whole sum once. alpha = 0 reads no `z`, beta = 0 no `y`; device scalars
+/// are read into its params.
+pub(crate) fn scale_dispatch<'a>(
+    ctx: &Context,
+    alpha: Scalar<'a>,
+    z: &'a Buf,
+    beta: Scalar<'a>,
+    y: &'a crate::layout::VecOperand,
+) -> Dispatch<'a> {
+    let params = Params {
+        m: y.len as u32,
+        n: 1,
+        k: 1,
+        offc: y.offset,
+        rsc: y.inc,
+        csc: 1,
+        alpha: alpha.value(),
+        beta: beta.value(),
+        batch: 1,
+        kslice: 1,
+        ..Params::default()
+    };
+    let groups = ctx.grid((y.len as u64).div_ceil(WG));
+    let d = Dispatch::new(&SHADER, "splitk_reduce", &params, &[], groups).bindings(&[
+        (3, &y.buffer),
+        (6, z),
+        (7, z),
+    ]);
+    beta.apply(alpha.apply(d, ALPHA), BETA)
 }
 
 /// The most of k that one workgroup runs over in one dispatch. Mesa's llvmpipe (lavapipe)

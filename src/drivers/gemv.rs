@@ -152,6 +152,10 @@ const TARGET_GROUPS: u64 = 1024;
 /// 1845, U 1711 / 1891 / 1755.
 const TARGET_GROUPS_TRIANGLE: u64 = 2 * TARGET_GROUPS;
 
+/// The row blocks of `gemv_coldot_once` that the context's counters cover
+/// ([`Context::once_counters`]); a product with more runs `gemv_coldot` and `gemv_finish`.
+pub(crate) const ONCE_COUNTERS: u64 = 16384;
+
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Kernel {
@@ -329,7 +333,7 @@ fn scalars<'d>(
 /// ([`scalars`]), where the shader tests their values (DESIGN.md §3).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemv<'a>(
-    ctx: &Context,
+    ctx: &'a Context,
     mode: Variant,
     alpha: impl Into<Scalar<'a>>,
     a: &'a MatOperand,
@@ -359,7 +363,7 @@ pub(crate) fn gemv<'a>(
 /// [`gemv`] with host values of alpha and beta (placeholders where they are on the device).
 #[allow(clippy::too_many_arguments)]
 fn gemv_host<'a>(
-    ctx: &Context,
+    ctx: &'a Context,
     mode: Variant,
     alpha: f32,
     a: &'a MatOperand,
@@ -416,9 +420,19 @@ fn gemv_host<'a>(
     ];
     // `gemv_coldot4` (lab `Experimental`): 4 columns' loads in flight per invocation.
     let four = crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental;
-    let entry = match (coldot, four) {
-        (true, true) => "gemv_coldot4",
-        (true, false) => "gemv_coldot",
+    // `gemv_coldot_once` (lab `set_gemv_one_pass`): the chunks' sums added by the last
+    // workgroup of each row block, no `gemv_finish` (f32, within the context's counters).
+    let once = coldot
+        && !four
+        && chunks > 1
+        && spill.is_none()
+        && scal.is_none()
+        && row_blocks <= ONCE_COUNTERS
+        && crate::lab::gemv_one_pass();
+    let entry = match (coldot, four, once) {
+        (true, _, true) => "gemv_coldot_once",
+        (true, true, _) => "gemv_coldot4",
+        (true, false, _) => "gemv_coldot",
         _ => "gemv_rowdot",
     };
     let a_buf: &'a Buf = &a.buffer;
@@ -433,6 +447,11 @@ fn gemv_host<'a>(
     ];
     if !coldot {
         bindings.push((5, x_buf));
+    }
+    if once {
+        // The partial sums as words (binding 8) instead of `partial` (6), and the counters.
+        bindings.retain(|(i, _)| *i != 6);
+        bindings.extend([(8, scratch), (9, ctx.once_counters())]);
     }
     let mut d = if let Kernel::SymTiles {
         blocks,
@@ -468,6 +487,7 @@ fn gemv_host<'a>(
         ]
     };
     let finish = match spill {
+        None if once => None,
         None => (chunks > 1 || matches!(kernel, Kernel::SymTiles { .. })).then_some(chunks),
         Some(s) => s.total,
     };
@@ -571,10 +591,15 @@ fn part<'a>(
     }
 }
 
-/// One block of a general matrix-vector product past one storage binding: windows of `op(A)`
-/// (rows `r0..r1`, columns `c0..c1`), of `x` (`c0..c1`) and of `y` (`r0..r1`), its kernel and
-/// scratch, and whether it applies beta (the first column panel of its rows) or adds with
-/// beta = 1 (the later ones).
+/// One block of a matrix-vector product past one storage binding: windows of `op(A)`
+/// (rows `r0..r1`, columns `c0..c1`), of `x` (`c0..c1`) and of `y` (`r0..r1`, its *part*), its
+/// kernel and scratch, and the part's first block (`head`, an index into the block list).
+/// Where a part of y has several blocks, its first holds `sum`, a dense scratch of the part's
+/// length: every block of the part adds its raw product there (`UNSCALED`: alpha taken as 1,
+/// its zero test still on the real alpha), and one last dispatch forms `y = alpha·sum +
+/// beta·y`, so that alpha scales the whole sum as in one block (an outside probe: ssymv and
+/// sgemv past one binding scaled each block apart, alpha·P1 + alpha·P2 overflowing where
+/// alpha·(P1 + P2) is finite).
 pub(crate) struct Block {
     a: MatOperand,
     x: VecOperand,
@@ -582,14 +607,48 @@ pub(crate) struct Block {
     mode: Variant,
     kernel: Kernel,
     scratch: Buf,
-    first: bool,
+    head: usize,
+    sum: Option<VecOperand>,
+}
+
+impl Block {
+    fn new(ctx: &Context, a: MatOperand, mode: Variant, x: VecOperand, y: VecOperand) -> Self {
+        let kernel = plan(mode, &a);
+        let scratch = scratch(ctx, kernel, &a);
+        Block {
+            a,
+            x,
+            y,
+            mode,
+            kernel,
+            scratch,
+            head: 0,
+            sum: None,
+        }
+    }
+}
+
+/// Link `blocks` to their parts of y (`heads[b]`: the index of block b's part's first block),
+/// each part of several blocks with its sum scratch.
+fn link(ctx: &Context, mut blocks: Vec<Block>, heads: &[usize]) -> Vec<Block> {
+    let mut count = vec![0usize; blocks.len()];
+    for &h in heads {
+        count[h] += 1;
+    }
+    for (i, b) in blocks.iter_mut().enumerate() {
+        b.head = heads[i];
+        if count[i] > 1 {
+            b.sum = Some(super::elementwise::contiguous_as(ctx, b.y.len, 4));
+        }
+    }
+    blocks
 }
 
 /// Blocks of `y = alpha·A·x + beta·y` (`A` in its `op` form) whose windows each fit one
 /// storage binding ([`MatOperand::block_fits`]): none when every operand fits one binding
 /// whole. Rows go in panels as tall as the binding allows with every column; only where a
 /// single row (all its columns) does not fit are the columns split too, into panels of about
-/// half a binding, and the later column panels of a row panel add to the first's result.
+/// half a binding, the column panels of a row panel one part of y ([`Block`]).
 pub(crate) fn general_blocks(
     ctx: &Context,
     a: &MatOperand,
@@ -600,41 +659,59 @@ pub(crate) fn general_blocks(
     if a.buffer.size() <= limit && x.buffer.size() <= limit && y.buffer.size() <= limit {
         return Vec::new();
     }
-    layout::mat_blocks(ctx, a, 4, y, x)
-        .into_iter()
-        .map(|((r0, r1), (c0, c1))| {
-            let ab = a.block(ctx, 4, (r0, r1), (c0, c1));
-            let kernel = plan(Variant::General, &ab);
-            let scratch = scratch(ctx, kernel, &ab);
-            Block {
-                x: x.part(ctx, 4, c0, c1),
-                y: y.part(ctx, 4, r0, r1),
-                a: ab,
-                mode: Variant::General,
-                kernel,
-                scratch,
-                first: c0 == 0,
-            }
-        })
-        .collect()
+    let (mut blocks, mut heads) = (Vec::new(), Vec::new());
+    for ((r0, r1), (c0, c1)) in layout::mat_blocks(ctx, a, 4, y, x) {
+        let ab = a.block(ctx, 4, (r0, r1), (c0, c1));
+        let (xp, yp) = (x.part(ctx, 4, c0, c1), y.part(ctx, 4, r0, r1));
+        let head = if c0 == 0 {
+            blocks.len()
+        } else {
+            heads[blocks.len() - 1]
+        };
+        heads.push(head);
+        blocks.push(Block::new(ctx, ab, Variant::General, xp, yp));
+    }
+    link(ctx, blocks, &heads)
 }
 
 /// The dispatches of `y = alpha·A·x + beta·y` over `blocks` (from [`general_blocks`] or
-/// [`structured_blocks`]), in order, with device scalars patched in: alpha in every block,
-/// beta in the blocks that apply it (the others add with beta = 1).
+/// [`structured_blocks`]), in order, with device scalars patched in: a part of y in one block
+/// applies alpha and beta there; a part in several adds each block's raw product into its sum
+/// (beta 0 for the first, 1 after), and `gemm::scale_dispatch` forms `alpha·sum + beta·y` at
+/// the end.
 pub(crate) fn general_block_dispatches<'a>(
-    ctx: &Context,
+    ctx: &'a Context,
     alpha: impl Into<Scalar<'a>>,
     beta: impl Into<Scalar<'a>>,
     blocks: &'a [Block],
 ) -> Vec<Dispatch<'a>> {
     let (alpha, beta) = (alpha.into(), beta.into());
     let mut out = Vec::new();
+    let mut started = vec![false; blocks.len()];
     for b in blocks {
-        let beta = super::first_or_one(b.first, beta);
-        out.extend(gemv(
-            ctx, b.mode, alpha, &b.a, &b.x, beta, &b.y, b.kernel, &b.scratch,
-        ));
+        let Some(sum) = &blocks[b.head].sum else {
+            out.extend(gemv(
+                ctx, b.mode, alpha, &b.a, &b.x, beta, &b.y, b.kernel, &b.scratch,
+            ));
+            continue;
+        };
+        let add = std::mem::replace(&mut started[b.head], true);
+        let part_beta = Scalar::Host(if add { 1.0 } else { 0.0 });
+        let d = gemv(
+            ctx, b.mode, alpha, &b.a, &b.x, part_beta, sum, b.kernel, &b.scratch,
+        );
+        out.extend(d.into_iter().map(|d| d.constant("UNSCALED", 1.0)));
+    }
+    for b in blocks {
+        if let Some(sum) = &b.sum {
+            out.push(super::gemm::scale_dispatch(
+                ctx,
+                alpha,
+                &sum.buffer,
+                beta,
+                &b.y,
+            ));
+        }
     }
     out
 }
@@ -642,9 +719,9 @@ pub(crate) fn general_block_dispatches<'a>(
 /// Blocks of a symmetric or triangular product `y = alpha·A·x + beta·y` (`mode`; A n×n, only
 /// its triangle read) past one storage binding: none when every operand fits one binding whole.
 /// A goes in square blocks on one grid of rows and columns. First every diagonal block, in
-/// `mode` on its own triangle, applying beta to its part of y; then every block strictly inside
-/// the triangle by the general product, adding with beta = 1: `y_I += alpha·A_IJ·x_J` and, for
-/// a symmetric A, also `y_J += alpha·A_IJᵀ·x_I` (the block's mirror, never stored).
+/// `mode` on its own triangle, on its part of y; then every block strictly inside the triangle
+/// by the general product: `y_I += A_IJ·x_J` and, for a symmetric A, also `y_J += A_IJᵀ·x_I`
+/// (the block's mirror, never stored); alpha and beta on each part's whole sum ([`Block`]).
 pub(crate) fn structured_blocks(
     ctx: &Context,
     mode: Variant,
@@ -662,32 +739,16 @@ pub(crate) fn structured_blocks(
         Variant::General | Variant::Strict(_) => unreachable!("structured modes only"),
     };
     let ranges = layout::square_ranges(ctx, a, 4, &[x.inc, y.inc]);
-    let block = |ab: MatOperand, mode: Variant, x: VecOperand, y: VecOperand, first: bool| {
-        let kernel = plan(mode, &ab);
-        let scratch = scratch(ctx, kernel, &ab);
-        Block {
-            a: ab,
-            x,
-            y,
-            mode,
-            kernel,
-            scratch,
-            first,
-        }
-    };
-    let mut out = Vec::new();
-    for &r in &ranges {
+    let (mut out, mut heads) = (Vec::new(), Vec::new());
+    // The diagonal blocks first: block i is the head of part i.
+    for (i, &r) in ranges.iter().enumerate() {
         let ab = a.block(ctx, 4, r, r);
-        out.push(block(
-            ab,
-            mode,
-            x.part(ctx, 4, r.0, r.1),
-            y.part(ctx, 4, r.0, r.1),
-            true,
-        ));
+        let (xp, yp) = (x.part(ctx, 4, r.0, r.1), y.part(ctx, 4, r.0, r.1));
+        out.push(Block::new(ctx, ab, mode, xp, yp));
+        heads.push(i);
     }
-    for &ri in &ranges {
-        for &rj in &ranges {
+    for (i, &ri) in ranges.iter().enumerate() {
+        for (j, &rj) in ranges.iter().enumerate() {
             let inside = match uplo {
                 Uplo::Lower => ri.0 > rj.0,
                 Uplo::Upper => ri.0 < rj.0,
@@ -696,24 +757,16 @@ pub(crate) fn structured_blocks(
                 continue;
             }
             let ab = a.block(ctx, 4, ri, rj);
-            out.push(block(
-                ab,
-                Variant::General,
-                x.part(ctx, 4, rj.0, rj.1),
-                y.part(ctx, 4, ri.0, ri.1),
-                false,
-            ));
+            let (xp, yp) = (x.part(ctx, 4, rj.0, rj.1), y.part(ctx, 4, ri.0, ri.1));
+            out.push(Block::new(ctx, ab, Variant::General, xp, yp));
+            heads.push(i);
             if symmetric {
                 let at = a.block(ctx, 4, ri, rj).t();
-                out.push(block(
-                    at,
-                    Variant::General,
-                    x.part(ctx, 4, ri.0, ri.1),
-                    y.part(ctx, 4, rj.0, rj.1),
-                    false,
-                ));
+                let (xp, yp) = (x.part(ctx, 4, ri.0, ri.1), y.part(ctx, 4, rj.0, rj.1));
+                out.push(Block::new(ctx, at, Variant::General, xp, yp));
+                heads.push(j);
             }
         }
     }
-    out
+    link(ctx, out, &heads)
 }

@@ -39,16 +39,6 @@ pub(crate) fn scalars<'d>(
         .collect()
 }
 
-/// beta for a part of a split call: `beta` in the `first` part (which applies it), 1 in the later
-/// ones (which add to what the first wrote).
-pub(crate) fn first_or_one<T: From<f32>>(first: bool, beta: Scalar<'_, T>) -> Scalar<'_, T> {
-    if first {
-        beta
-    } else {
-        Scalar::Host(T::from(1.0))
-    }
-}
-
 /// The `UPLO` code of a triangle (`None`: the whole matrix) in every shader (the one encoding,
 /// [`registry::UPLO_LOWER`] and the others, `UPLO_*` in `common.wgsl`).
 pub(crate) fn uplo(u: Option<crate::flags::Uplo>) -> f64 {

@@ -107,6 +107,7 @@ pub const GEMV: Kernel = Kernel {
         ("MODE", &[0.0, 1.0, 2.0]),
         ("UPLO", TRIANGLE),
         ("UNIT", BOOL),
+        ("UNSCALED", BOOL),
     ],
     params: &[("drivers/gemv.rs", "Params")],
     f64: true,
@@ -120,6 +121,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
     entries: &[
         "gemv_rowdot",
         "gemv_coldot",
+        "gemv_coldot_once",
         "gemv_coldot4",
         "gemv_finish",
         "symv_tiles",
@@ -138,6 +140,7 @@ pub const GEMV_WIDE: Kernel = Kernel {
         ("XVEC", BOOL),
         ("COLS_FAST", BOOL),
         ("SCAL", BOOL),
+        ("UNSCALED", BOOL),
     ],
     params: &[("drivers/gemv.rs", "WideParams")],
     f64: true,

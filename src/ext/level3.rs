@@ -6,7 +6,7 @@ use ndarray::{Array2, Array3, ArrayBase, ArrayView2, ArrayView3, Data, DataMut, 
 use super::{owned, zeros2_of, zeros3, Float};
 #[cfg(doc)]
 use crate::blas;
-use crate::blas::{check_batch_len, check_inner};
+use crate::blas::{check_inner, check_shared};
 use crate::error::Result;
 use crate::flags::{Diag, Side, Transpose, Uplo};
 use crate::Context;
@@ -308,7 +308,8 @@ pub trait Level3BatchExt<A: Float> {
     fn gpu_gemm_batched<S: Data<Elem = A>>(&self, b: &ArrayBase<S, Ix3>) -> Result<Array3<A>> {
         let (batch, m, k) = self.ext_view().dim();
         check_inner(A::GEMM_BATCHED, k, b.dim().1)?;
-        check_batch_len(A::GEMM_BATCHED, "b", b.dim().0, batch)?;
+        let what = "the batch length of B must equal that of A";
+        check_shared(A::GEMM_BATCHED, what, &[("b", b.dim().0), ("a", batch)])?;
         let mut c = zeros3(A::GEMM_BATCHED, (batch, m, b.dim().2))?;
         self.gpu_gemm_batched_inplace(A::ONE, b, A::ZERO, &mut c)?;
         Ok(c)

@@ -110,6 +110,16 @@ fn f64_reductions_special_values_every_path() {
                     let tiny = 1e-300f64;
                     let s = filled(n, tiny, &[]);
                     nrm2_is(&StoredVec::new(&s, l), (n as f64).sqrt() * tiny, &what);
+                    // All zeros, some of them −0: the norm and the sum of magnitudes are +0 (an
+                    // outside probe: dnrm2 gave −0, snrm2 and OpenBLAS +0).
+                    let z = StoredVec::new(&filled(n, 0.0, &[(5, -0.0), (n - 1, -0.0)]), l);
+                    let norm = blas::dnrm2(ctx(), z.view()).unwrap();
+                    assert_eq!(norm.to_bits(), 0, "dnrm2 of zeros {norm:?}, {what}");
+                    let sum = blas::dasum(ctx(), z.view()).unwrap();
+                    assert_eq!(sum.to_bits(), 0, "dasum of zeros {sum:?}, {what}");
+                    let sz = z.view().mapv(|v| v as f32);
+                    let norm = blas::snrm2(ctx(), sz.view()).unwrap();
+                    assert_eq!(norm.to_bits(), 0, "snrm2 of zeros {norm:?}, {what}");
                 }
             }
         });

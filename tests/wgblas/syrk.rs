@@ -174,10 +174,13 @@ impl<const TWO: bool> Routine for SyrK<TWO> {
         let yes = c.flags(Upper, Yes, wgblas::Diag::NonUnit);
         let b = if TWO { (3, 4) } else { (0, 0) };
         let bad = |case, b, cm, error, arg| Bad::mats(case, (3, 4), b, cm, error, arg);
+        // op(A) = Aᵀ is 4×3: its 4 rows do not match the order 3 of C. For ssyrk that names
+        // `a`; for ssyr2k op(B) = Bᵀ is 4×3 too, so A and B agree on n = 4 and C is the operand
+        // that disagrees (`blas::check_shared`'s rule: the odd one of three is named).
+        let odd = if TWO { "c" } else { "a" };
         let mut v = vec![
             bad(c, b, (3, 2), "NotSquare", "c"),
-            // op(A) = Aᵀ is 4×3: its 4 rows do not match the order 3 of C.
-            bad(yes, b, (3, 3), "DimensionMismatch", "a"),
+            bad(yes, b, (3, 3), "DimensionMismatch", odd),
         ];
         if TWO {
             // op(B) not the shape of op(A): 3×5 against 3×4, then 2×4.

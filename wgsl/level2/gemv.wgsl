@@ -21,6 +21,9 @@ override MODE: u32 = 0u;
 override UPLO: u32 = UPLO_LOWER;  // the triangle (common.wgsl's UPLO_LOWER or UPLO_UPPER)
 override LOWER: bool = UPLO == UPLO_LOWER;
 override UNIT: bool = false;
+// UNSCALED: as in gemv_wide.wgsl (a block's raw sum into a scratch; alpha's zero test still on
+// the real alpha).
+override UNSCALED: bool = false;
 
 struct Params {
     m: u32,
@@ -84,7 +87,7 @@ fn finish(i: u32, sum: T) {
     let iy = vidx(P.offy, i, P.incy);
     var r = T(0);
     if (!f32_is_zero(P.alpha)) {
-        r = T(P.alpha) * sum;
+        r = select(T(P.alpha), T(1), UNSCALED) * sum;
     }
     if (!f32_is_zero(P.beta)) {
         r = r + T(P.beta) * y[iy];

@@ -191,7 +191,10 @@ fn dnrm2_finish(abig: f64, amed: f64, asml: f64) -> f64 {
     } else {
         (1.0, amed)
     };
-    scl * sumsq.sqrt()
+    // A norm is never negative: the device's sum of an empty band may come back as −0 (the
+    // medium band of a vector whose elements are all 0, each in the small band), whose square
+    // root is −0; adding +0 makes it +0 and leaves every other value (NaN included) as it is.
+    scl * sumsq.sqrt() + 0.0
 }
 
 /// `‖x‖₂` kept on the device: [`resident::snrm2`](crate::resident::snrm2).
@@ -215,6 +218,8 @@ mod tests {
         let n = dnrm2_finish(a * a + b * b, 0.0, 0.0);
         assert!((n - 5e200).abs() <= 5e200 * 4.0 * f64::EPSILON);
         assert_eq!(dnrm2_finish(0.0, 25.0, 0.0), 5.0);
+        // An empty medium band summed to −0 (all elements 0): the norm is +0.
+        assert_eq!(dnrm2_finish(0.0, -0.0, 0.0).to_bits(), 0);
         let ssml = 2f64.powi(537);
         let s = 1e-300 * ssml;
         // sqrt(1 + (1e-300)^2) = 1 in f64.

@@ -103,8 +103,8 @@ routine! {
 /// op form) and the one-column `x` into the one-column `y`. Past one storage binding (issue
 /// 15) in the blocks of sgemv ([`layout::mat_blocks`] with 8-byte elements, cut at the
 /// segment boundaries of each operand): row panels as tall as one binding allows with every
-/// column, column panels only where one row does not fit; the first column panel of each row
-/// panel applies beta, the later ones add with beta = 1.
+/// column, column panels only where one row does not fit; each row panel one engine call over its
+/// column panels, alpha and beta applied once to their sum.
 pub(super) fn dgemv_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
     let (a, x, y, keep) = (c.a, c.x, c.y, c.keep);
     let engine = |ao: Operand<'k>, xo: Operand<'k>, yo, dims, beta: Scalar<'k, f64>| {
@@ -137,12 +137,21 @@ pub(super) fn dgemv_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
             .map(|k| (at(k).0, at(k).1, block(at(k))))
             .collect()
     });
-    let plans = tiles
-        .iter()
-        .map(|(i, j, ab)| {
-            let beta = crate::drivers::first_or_one(*j == 0, c.beta);
-            let (xo, yo) = (Operand::column(&xs[*j]), Operand::column(&ys[*i]));
-            engine(Operand::of(ab), xo, yo, (ab.rows, 1, ab.cols), beta)
+    // Each row panel one engine call over its column panels: y_I = alpha·Σ_J A_IJ·x_J +
+    // beta·y_I, alpha on the whole sum (gemm::engine_panels).
+    let v = gemm::Variant::default();
+    let plans = (0..rows.len())
+        .map(|i| {
+            let panels: Vec<_> = tiles
+                .iter()
+                .filter(|t| t.0 == i)
+                .map(|(_, j, ab)| {
+                    let xo = Operand::column(&xs[*j]);
+                    gemm::Panel::of(Operand::of(ab), xo, ab.cols, v)
+                })
+                .collect();
+            let (dims, yo) = ((ys[i].len, 1), Operand::column(&ys[i]));
+            gemm::engine_panels_f64(ctx, c.routine, dims, c.alpha, &panels, c.beta, yo, v)
         })
         .collect::<crate::error::Result<Vec<_>>>()?;
     Ok(keep.plans(plans))

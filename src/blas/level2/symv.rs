@@ -106,7 +106,8 @@ routine! {
 /// dsymv on the f64 tile engine: one product on operands within one storage binding; past it
 /// (issue 15) `A` in square blocks, `y_I = beta·y_I + alpha·Σ_J A_IJ·x_J` with `A_IJ` the
 /// stored block or, across the diagonal, the transpose of the stored `A_JI`; the diagonal
-/// blocks symmetric on their triangle; beta in the first product of each row block only.
+/// blocks symmetric on their triangle; each row block one engine call over its column blocks,
+/// alpha and beta applied once to their sum.
 pub(super) fn dsymv_plans<'k>(ctx: &Context, uplo: Uplo, c: Call<'k, f64>) -> Plans<'k> {
     let (ad, xd, yd, keep) = (c.a, c.x, c.y, c.keep);
     let (routine, alpha, beta, n) = (c.routine, c.alpha, c.beta, ad.rows);
@@ -142,25 +143,24 @@ pub(super) fn dsymv_plans<'k>(ctx: &Context, uplo: Uplo, c: Call<'k, f64>) -> Pl
             Operand::of(b)
         }
     };
+    // Each row block one engine call over its column blocks, alpha and beta applied once to
+    // the sum (gemm::engine_panels).
     let mut calls = Vec::new();
     for i in 0..ranges.len() {
+        let mut panels = Vec::new();
         for j in 0..ranges.len() {
-            let (ao, xo, yo) = if whole {
-                (Operand::of(ad), Operand::column(xd), Operand::column(yd))
-            } else {
-                (
-                    block(i, j),
-                    Operand::column(&xs[j]),
-                    Operand::column(&ys[i]),
-                )
+            let (ao, xo) = match whole {
+                true => (Operand::of(ad), Operand::column(xd)),
+                false => (block(i, j), Operand::column(&xs[j])),
             };
-            let dims = (ranges[i].1 - ranges[i].0, 1, ranges[j].1 - ranges[j].0);
             let variant = if i == j { sym } else { Variant::default() };
-            let b = crate::drivers::first_or_one(j == 0, beta);
-            calls.push(gemm::engine_f64(
-                ctx, routine, dims, alpha, ao, xo, b, yo, variant,
-            )?);
+            let k = ranges[j].1 - ranges[j].0;
+            panels.push(gemm::Panel::of(ao, xo, k, variant));
         }
+        let yo = Operand::column(if whole { yd } else { &ys[i] });
+        let dims = (ranges[i].1 - ranges[i].0, 1);
+        let plan = gemm::engine_panels_f64(ctx, routine, dims, alpha, &panels, beta, yo, sym);
+        calls.push(plan?);
     }
     Ok(keep.plans(calls))
 }

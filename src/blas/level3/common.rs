@@ -5,7 +5,7 @@
 
 use std::future::Future;
 
-use crate::drivers::gemm::{self, AMode, Block, Operand, Plan, Variant};
+use crate::drivers::gemm::{self, AMode, Block, Operand, Panel, Plan, Variant};
 use crate::drivers::trsm::{self, Scratch, Step};
 use crate::error::Result;
 use crate::flags::{Side, Transpose, Uplo};
@@ -37,6 +37,20 @@ pub(crate) trait Level3: Precision + From<f32> {
         alpha: Scalar<'a, Self>,
         a: Operand<'a>,
         b: Operand<'a>,
+        beta: Scalar<'a, Self>,
+        c: Operand<'a>,
+        variant: Variant,
+    ) -> Result<Plan<'a>>;
+
+    /// One engine call `C = alpha·Σ_p A_p·B_p + beta·C` over depth panels (`dims = (m, n)`;
+    /// [`gemm::engine_panels`]: alpha scales the panels' whole sum once).
+    #[allow(clippy::too_many_arguments)]
+    fn panels<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize),
+        alpha: Scalar<'a, Self>,
+        panels: &[Panel<'a>],
         beta: Scalar<'a, Self>,
         c: Operand<'a>,
         variant: Variant,
@@ -97,6 +111,21 @@ impl Level3 for f32 {
         Ok(gemm::engine(ctx, dims, alpha, a, b, beta, c, variant))
     }
 
+    fn panels<'a>(
+        ctx: &Context,
+        _: &'static str,
+        dims: (usize, usize),
+        alpha: Scalar<'a>,
+        panels: &[Panel<'a>],
+        beta: Scalar<'a>,
+        c: Operand<'a>,
+        variant: Variant,
+    ) -> Result<Plan<'a>> {
+        Ok(gemm::engine_panels(
+            ctx, dims, alpha, panels, beta, c, variant,
+        ))
+    }
+
     fn trsm<'a>(
         ctx: &Context,
         _: &'static str,
@@ -137,6 +166,19 @@ impl Level3 for f64 {
         gemm::engine_f64(ctx, routine, dims, alpha, a, b, beta, c, variant)
     }
 
+    fn panels<'a>(
+        ctx: &Context,
+        routine: &'static str,
+        dims: (usize, usize),
+        alpha: Scalar<'a, f64>,
+        panels: &[Panel<'a>],
+        beta: Scalar<'a, f64>,
+        c: Operand<'a>,
+        variant: Variant,
+    ) -> Result<Plan<'a>> {
+        gemm::engine_panels_f64(ctx, routine, dims, alpha, panels, beta, c, variant)
+    }
+
     fn trsm_alpha(ctx: &Context, routine: &'static str) -> Result<Option<Buf>> {
         let host = [1.0f64];
         let source = crate::transfer::Source::slice(&host);
@@ -164,27 +206,36 @@ pub(crate) fn esize<T>() -> u64 {
     std::mem::size_of::<T>() as u64
 }
 
-/// One engine call of a product past one storage binding: block `blk` in `variant`, beta in
-/// the first depth panel of its C block (the later ones add with beta = 1).
-pub(crate) fn block_plan<'a, T: Level3>(
+/// The plans of a product past one storage binding over `blocks` (each with its variant), in
+/// the order of the block lists (`gemm::{gemm_blocks, tri_blocks, structured_blocks}`: each C
+/// block's depth panels one after the other, the first marked `first`): one engine call per C
+/// block over its panels ([`Level3::panels`]), which sums the panels' products unscaled and
+/// forms `alpha·sum + beta·C` once, so that alpha scales the whole sum as in one call. The
+/// variant of a C block is its first panel's (`tri_c` on a diagonal block), each panel's A read
+/// in its own `a_mode`.
+pub(crate) fn panel_plans<'a, T: Level3>(
     ctx: &Context,
     routine: &'static str,
     (alpha, beta): (Scalar<'a, T>, Scalar<'a, T>),
-    blk: &'a Block,
-    variant: Variant,
-) -> Result<Plan<'a>> {
-    let dims = (blk.c.rows, blk.c.cols, blk.a.cols);
-    let beta = crate::drivers::first_or_one(blk.first, beta);
-    let (a, b, c) = (
-        Operand::of(&blk.a),
-        Operand::of(&blk.b),
-        Operand::of(&blk.c),
-    );
-    T::engine(ctx, routine, dims, alpha, a, b, beta, c, variant)
+    blocks: impl IntoIterator<Item = (&'a Block, Variant)>,
+) -> Result<Vec<Plan<'a>>> {
+    let mut groups: Vec<(&'a Block, Variant, Vec<Panel<'a>>)> = Vec::new();
+    for (blk, v) in blocks {
+        let (a, b) = (Operand::of(&blk.a), Operand::of(&blk.b));
+        let panel = Panel::of(a, b, blk.a.cols, v);
+        match groups.last_mut() {
+            Some(g) if !blk.first => g.2.push(panel),
+            _ => groups.push((blk, v, vec![panel])),
+        }
+    }
+    let each = |(blk, v, panels): (&'a Block, Variant, Vec<Panel<'a>>)| {
+        let (dims, c) = ((blk.c.rows, blk.c.cols), Operand::of(&blk.c));
+        T::panels(ctx, routine, dims, alpha, &panels, beta, c, v)
+    };
+    groups.into_iter().map(each).collect()
 }
 
-/// The plans of a general product over `blocks` from `gemm::gemm_blocks`: one engine call
-/// each ([`block_plan`]).
+/// The plans of a general product over `blocks` from `gemm::gemm_blocks` ([`panel_plans`]).
 pub(crate) fn block_plans<'a, T: Level3>(
     ctx: &Context,
     routine: &'static str,
@@ -192,15 +243,12 @@ pub(crate) fn block_plans<'a, T: Level3>(
     blocks: &'a [Block],
 ) -> Result<Vec<Plan<'a>>> {
     let plain = Variant::default();
-    let each = blocks
-        .iter()
-        .map(|b| block_plan(ctx, routine, scalars, b, plain));
-    each.collect()
+    panel_plans(ctx, routine, scalars, blocks.iter().map(|b| (b, plain)))
 }
 
 /// The plans of `C = alpha·A·B + beta·C` on the triangle of C that `variant.tri_c` names, whole
 /// (one engine call) or over `blocks` from `gemm::tri_blocks`: diagonal blocks in `variant`,
-/// the others plain, beta applied by each block's first depth panel.
+/// the others plain, each C block's panels summed before alpha and beta ([`panel_plans`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn tri_plans<'a, T: Level3>(
     ctx: &Context,
@@ -220,11 +268,8 @@ pub(crate) fn tri_plans<'a, T: Level3>(
         )?]);
     }
     let plain = Variant::default();
-    let each = |(blk, diag): &'a (Block, bool)| {
-        let v = if *diag { variant } else { plain };
-        block_plan(ctx, routine, (alpha, beta), blk, v)
-    };
-    blocks.iter().map(each).collect()
+    let each = |(blk, diag): &'a (Block, bool)| (blk, if *diag { variant } else { plain });
+    panel_plans(ctx, routine, (alpha, beta), blocks.iter().map(each))
 }
 
 /// The operands `(A, B, C)` of a structured product (`ssymm`, `strmm`): A r×r, B and C m×n.
@@ -267,9 +312,9 @@ pub(crate) fn structured<'a, T: Level3>(
                 a_mode: *mode,
                 ..Variant::default()
             };
-            block_plan(ctx, routine, (alpha, beta), blk, v)
+            (blk, v)
         };
-        return blocks.iter().map(each).collect();
+        return panel_plans(ctx, routine, (alpha, beta), blocks.iter().map(each));
     }
     let variant = Variant {
         a_mode: mode,

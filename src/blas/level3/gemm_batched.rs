@@ -1,6 +1,6 @@
+use super::check_inner;
 use super::common::{block_plans, dispatches, esize, level3, quick_return, Level3};
-use super::{check_batch_len, check_inner};
-use crate::blas::{check_dim, check_len};
+use crate::blas::{check_dim, check_len, check_shared};
 use crate::drivers::gemm::{self, Block, Operand, Plan, Variant};
 use crate::error::Result;
 use crate::flags::Transpose;
@@ -46,8 +46,8 @@ level3! {
     /// 2^32 elements an operand and the device's memory.
     ///
     /// # Errors
-    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming `a` or `b` (batch
-    /// length other than C's), `b` (inner dimensions) or `c` (rows, columns);
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) naming the one of `a`,
+    /// `b`, `c` whose batch length differs from the other two's (C's where all three differ), `b` (inner dimensions) or `c` (rows, columns);
     /// [`Error::TooLarge`](crate::Error::TooLarge) naming the operand past 2^32 elements, past
     /// the device's memory, or past one buffer where one of its lines (a row of a C-order
     /// matrix, a column of an F-order one; a whole product of a batch interleaved in memory)
@@ -248,8 +248,8 @@ fn check_batched<T>(
 ) -> Result<(usize, usize, usize, usize)> {
     let (ba, ma, k) = op_a.dim();
     let (bb, kb, nb) = op_b.dim();
-    check_batch_len(routine, "a", ba, batch)?;
-    check_batch_len(routine, "b", bb, batch)?;
+    let what = "the batch lengths of A, B and C must be equal";
+    let batch = check_shared(routine, what, &[("a", ba), ("b", bb), ("c", batch)])?;
     check_inner(routine, k, kb)?;
     check_len(
         routine,

@@ -10,7 +10,7 @@ pub(crate) mod syrk;
 pub(crate) mod trmm;
 pub(crate) mod trsm;
 
-use crate::blas::{check_dim, check_len, check_square};
+use crate::blas::{check_dim, check_len, check_shared, check_square};
 use crate::error::Result;
 use crate::flags::{Side, Transpose, Uplo};
 use crate::layout::MatRef;
@@ -42,22 +42,6 @@ pub(crate) fn check_inner(routine: &'static str, cols_a: usize, rows_b: usize) -
     check_len(routine, "b", rows_b, cols_a, what)
 }
 
-/// `Err(DimensionMismatch)` naming `arg` (`"a"` or `"b"`) unless its batch length `found` is
-/// C's, `batch`.
-pub(crate) fn check_batch_len(
-    routine: &'static str,
-    arg: &'static str,
-    found: usize,
-    batch: usize,
-) -> Result<()> {
-    let what = if arg == "a" {
-        "batch length of A must equal that of C"
-    } else {
-        "batch length of B must equal that of C"
-    };
-    check_len(routine, arg, found, batch, what)
-}
-
 /// `Err(DimensionMismatch)` naming `arg` unless its shape `found` is `expected`: `what[0]`
 /// says why for the rows, `what[1]` for the columns.
 pub(crate) fn check_shape(
@@ -83,7 +67,8 @@ pub(crate) enum OpB {
 
 /// The order n of the square `C` (`c`) and the depth k of a product on its triangle, `op(A)`
 /// n×k (`a`), `op(B)` (`b`) as `op_b` says (`sgemmtr`, `ssyrk`, `ssyr2k` and their f64
-/// twins): `Err(NotSquare)` naming `c`, `DimensionMismatch` naming `a` or `b`, `TooLarge`.
+/// twins): `Err(NotSquare)` naming `c`, `DimensionMismatch` naming the operand whose n disagrees
+/// with the other two ([`check_shared`]) or `b` for its k, `TooLarge`.
 pub(crate) fn check_tri_c(
     routine: &'static str,
     op_a: (usize, usize),
@@ -91,29 +76,31 @@ pub(crate) fn check_tri_c(
     c: (usize, usize),
 ) -> Result<(usize, usize)> {
     check_square(routine, "c", c)?;
-    let (n, k) = (c.0, op_a.1);
-    let what = "rows of op(A) must equal the order of C";
-    check_len(routine, "a", op_a.0, n, what)?;
-    let (b, expected, what) = match op_b {
-        OpB::None => ((n, k), (n, k), ["", ""]),
-        OpB::KByN(b) => (
-            b,
-            (k, n),
-            [
-                "rows of op(B) must equal the columns of op(A)",
-                "columns of op(B) must equal the order of C",
-            ],
-        ),
-        OpB::NByK(b) => (
-            b,
-            (n, k),
-            [
-                "rows of op(B) must equal the order of C",
-                "columns of op(B) must equal the columns of op(A)",
-            ],
-        ),
+    let k = op_a.1;
+    let (n, b) = match op_b {
+        OpB::None => {
+            let what = "rows of op(A) must equal the order of C";
+            (
+                check_shared(routine, what, &[("a", op_a.0), ("c", c.0)])?,
+                None,
+            )
+        }
+        OpB::KByN(b) => {
+            let what = "the rows of op(A), the columns of op(B) and the order of C must be equal";
+            let n = check_shared(routine, what, &[("a", op_a.0), ("b", b.1), ("c", c.0)])?;
+            let what = "rows of op(B) must equal the columns of op(A)";
+            (n, Some((b.0, what)))
+        }
+        OpB::NByK(b) => {
+            let what = "the rows of op(A), the rows of op(B) and the order of C must be equal";
+            let n = check_shared(routine, what, &[("a", op_a.0), ("b", b.0), ("c", c.0)])?;
+            let what = "columns of op(B) must equal the columns of op(A)";
+            (n, Some((b.1, what)))
+        }
     };
-    check_shape(routine, "b", b, expected, what)?;
+    if let Some((kb, what)) = b {
+        check_len(routine, "b", kb, k, what)?;
+    }
     check_dim(routine, "a", n.max(k))?;
     Ok((n, k))
 }

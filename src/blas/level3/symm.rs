@@ -1,12 +1,13 @@
 use super::common::{dispatches, level3, operands, quick_return, structured, structured_blocks};
-use crate::blas::{check_dim, check_len, check_square};
+use crate::blas::{check_dim, check_shared, check_square};
 use crate::drivers::gemm::AMode;
 use crate::error::Result;
 use crate::flags::{Side, Uplo};
 use crate::layout::{MatMut, MatRef, OutAs, Scalar};
 
 /// The shape checks of [`ssymm`] and [`dsymm`]: `A` (`a`) square, of the order of B's rows
-/// (`Left`) or columns (`Right`), `B` and `C` (`c`) m×n. Returns (m, n).
+/// (`Left`) or columns (`Right`), `B` and `C` (`c`) m×n; a mismatch names the operand that
+/// disagrees with the other two ([`check_shared`]). Returns (m, n).
 fn check_shapes(
     routine: &'static str,
     side: Side,
@@ -15,16 +16,20 @@ fn check_shapes(
     c: (usize, usize),
 ) -> Result<(usize, usize)> {
     check_square(routine, "a", a)?;
-    let (r, what) = match side {
-        Side::Left => (m, "the order of A must equal the rows of B"),
-        Side::Right => (n, "the order of A must equal the columns of B"),
+    let (m, n) = match side {
+        Side::Left => {
+            let what = "the order of A, the rows of B and the rows of C must be equal";
+            let m = check_shared(routine, what, &[("a", a.0), ("b", m), ("c", c.0)])?;
+            let what = "columns of C must equal the columns of B";
+            (m, check_shared(routine, what, &[("c", c.1), ("b", n)])?)
+        }
+        Side::Right => {
+            let what = "the order of A, the columns of B and the columns of C must be equal";
+            let n = check_shared(routine, what, &[("a", a.0), ("b", n), ("c", c.1)])?;
+            let what = "rows of C must equal the rows of B";
+            (check_shared(routine, what, &[("c", c.0), ("b", m)])?, n)
+        }
     };
-    check_len(routine, "a", a.0, r, what)?;
-    let what = [
-        "rows of C must equal the rows of B",
-        "columns of C must equal the columns of B",
-    ];
-    super::check_shape(routine, "c", c, (m, n), what)?;
     check_dim(routine, "b", m.max(n))?;
     Ok((m, n))
 }
