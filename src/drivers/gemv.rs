@@ -152,9 +152,9 @@ const TARGET_GROUPS: u64 = 1024;
 /// 1845, U 1711 / 1891 / 1755.
 const TARGET_GROUPS_TRIANGLE: u64 = 2 * TARGET_GROUPS;
 
-/// The row blocks of `gemv_coldot_once` that the context's counters cover
-/// ([`Context::once_counters`]); a product with more runs `gemv_coldot` and `gemv_finish`.
-pub(crate) const ONCE_COUNTERS: u64 = 16384;
+// The row blocks of `gemv_coldot_once` that the context's counters cover; a product with more
+// runs `gemv_coldot` and `gemv_finish`.
+use crate::launch::ONCE_COUNTERS;
 
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
