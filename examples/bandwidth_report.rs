@@ -36,8 +36,7 @@
 //! workgroups, `lab::set_gemv_shape`, as `LAB,groups1024,...` lines, checked where the default
 //! is; none by default) `[--gemv-col-lanes 4,16]` (the rows where op(A)'s columns are
 //! contiguous again with `gemv_coldot` on that many column lanes, `lab::set_gemv_shape`, as
-//! `LAB,collanes4,...` lines; none by default) `[--gemv-one-pass]` (those rows again on
-//! `gemv_coldot_once`, `lab::set_gemv_one_pass`, as `LAB,onepass,...` lines) `[--symv-one-pass 4,8,16]` (each ssymv row, and
+//! `LAB,collanes4,...` lines; none by default) `[--symv-one-pass 4,8,16]` (each ssymv row, and
 //! with `f64` each dsymv row, again in one pass over the stored triangle with that many tiles
 //! per workgroup, `lab::set_symv_one_pass`, as `LAB,onepass8,...` lines, each with `CHECK,`
 //! lines at n = 1031 against OpenBLAS; none by default) `[--trmv-groups 2048,4096]` (each
@@ -98,7 +97,6 @@ const FLAGS: &[(&str, &str)] = &[
     ("--f64-legacy", args::SWITCH),
     ("--gemv-groups", ""),
     ("--gemv-col-lanes", ""),
-    ("--gemv-one-pass", args::SWITCH),
     ("--symv-one-pass", ""),
     ("--trmv-groups", ""),
     ("--rank-products", ""),
@@ -815,16 +813,6 @@ fn gemv_set(
                 }
             }
             lab::set_gemv_shape(lab::GemvShape::default());
-            // `gemv_coldot_once` (`lab::set_gemv_one_pass`): no `gemv_finish` dispatch.
-            if coldot && arg("--gemv-one-pass", args::SWITCH) == "1" {
-                lab::set_gemv_one_pass(true);
-                let s = time_gpu(ctx, reps, || call(&mut gy));
-                row(copier, reps, "onepass", "sgemv", &shape, &layout, bytes, &s);
-                if checked {
-                    gemv_check(host, f_order, t, &x, &gy, "onepass");
-                }
-                lab::set_gemv_one_pass(false);
-            }
             if checked {
                 call(&mut gy);
                 gemv_check(host, f_order, t, &x, &gy, "");

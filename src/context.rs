@@ -189,8 +189,6 @@ pub struct Context {
     /// ([`Context::max_memory`], at most that).
     device_memory: u64,
     max_memory: AtomicU64,
-    /// The counters of the one-pass matrix-vector kernel ([`Context::once_counters`]).
-    pub(crate) once_counters: std::sync::OnceLock<crate::pool::Buf>,
     /// Declared last, so dropped last: see [`DEVICE_LIFECYCLE`].
     _teardown: TeardownEnd,
 }
@@ -484,7 +482,6 @@ impl Context {
             stream_block: AtomicU64::new(env.stream_block),
             device_memory: memory,
             max_memory: AtomicU64::new(memory),
-            once_counters: std::sync::OnceLock::new(),
             limits,
         })
     }

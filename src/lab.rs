@@ -224,25 +224,6 @@ pub fn gemv_shape() -> GemvShape {
     }
 }
 
-/// Whether `gemv_coldot` over several chunks finishes in the same dispatch (see
-/// [`set_gemv_one_pass`]).
-static GEMV_ONE_PASS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Run the f32 matrix-vector products whose op(A) has contiguous columns (sgemv No-trans on F
-/// order, Trans on C order, and strmv there) over several column chunks in one dispatch
-/// (process-wide; off by default): `gemv_coldot_once` of `wgsl/level2/gemv_wide.wgsl`, whose
-/// last workgroup of each row block adds the chunks' partial sums and applies alpha and beta
-/// (issue 12: sgemv Trans C order at n = 4096 read 0.79 of copy bandwidth on the H200 with the
-/// second dispatch, `gemv_finish`). Results stay within the routines' metrics.
-pub fn set_gemv_one_pass(on: bool) {
-    GEMV_ONE_PASS.store(on, Ordering::Relaxed);
-}
-
-/// The switch set by [`set_gemv_one_pass`].
-pub fn gemv_one_pass() -> bool {
-    GEMV_ONE_PASS.load(Ordering::Relaxed)
-}
-
 /// Tiles per workgroup of ssymv's one-pass kernel (0: off, the default).
 static SYMV_ONE_PASS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 

@@ -114,10 +114,6 @@ impl<'r> Read<'r> {
     }
 }
 
-/// The row-block counters of `gemv_coldot_once` in [`Context::once_counters`] (16384 u32
-/// words): a product with more row blocks runs in two dispatches (`drivers/gemv.rs`).
-pub(crate) const ONCE_COUNTERS: u64 = 16384;
-
 /// How a read-back waits for its submission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Wait {
@@ -392,15 +388,6 @@ impl Context {
             bytes.max(MIN_BUFFER),
             self.limits().max_storage_buffer_binding_size,
         )
-    }
-
-    /// The row-block counters of `gemv_coldot_once` (`drivers/gemv.rs`,
-    /// `wgsl/level2/gemv_wide.wgsl`): `ONCE_COUNTERS` words, cleared once when first used and
-    /// zero at rest after that (each dispatch's last workgroup of a row block puts its counter
-    /// back to 0; dispatches that bind it run one after the other).
-    pub(crate) fn once_counters(&self) -> &Buf {
-        self.once_counters
-            .get_or_init(|| self.zeroed(ONCE_COUNTERS * 4))
     }
 
     /// A zero-filled storage buffer of at least `bytes` bytes (from the pool, cleared on the

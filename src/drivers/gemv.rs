@@ -152,10 +152,6 @@ const TARGET_GROUPS: u64 = 1024;
 /// 1845, U 1711 / 1891 / 1755.
 const TARGET_GROUPS_TRIANGLE: u64 = 2 * TARGET_GROUPS;
 
-// The row blocks of `gemv_coldot_once` that the context's counters cover; a product with more
-// runs `gemv_coldot` and `gemv_finish`.
-use crate::launch::ONCE_COUNTERS;
-
 /// The kernel `gemv` runs and its sizes, chosen from the operator's strides and shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Kernel {
@@ -333,7 +329,7 @@ fn scalars<'d>(
 /// ([`scalars`]), where the shader tests their values (DESIGN.md §3).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemv<'a>(
-    ctx: &'a Context,
+    ctx: &Context,
     mode: Variant,
     alpha: impl Into<Scalar<'a>>,
     a: &'a MatOperand,
@@ -363,7 +359,7 @@ pub(crate) fn gemv<'a>(
 /// [`gemv`] with host values of alpha and beta (placeholders where they are on the device).
 #[allow(clippy::too_many_arguments)]
 fn gemv_host<'a>(
-    ctx: &'a Context,
+    ctx: &Context,
     mode: Variant,
     alpha: f32,
     a: &'a MatOperand,
@@ -420,19 +416,9 @@ fn gemv_host<'a>(
     ];
     // `gemv_coldot4` (lab `Experimental`): 4 columns' loads in flight per invocation.
     let four = crate::lab::get(crate::lab::Driver::Matvec) == crate::lab::Variant::Experimental;
-    // `gemv_coldot_once` (lab `set_gemv_one_pass`): the chunks' sums added by the last
-    // workgroup of each row block, no `gemv_finish` (f32, within the context's counters).
-    let once = coldot
-        && !four
-        && chunks > 1
-        && spill.is_none()
-        && scal.is_none()
-        && row_blocks <= ONCE_COUNTERS
-        && crate::lab::gemv_one_pass();
-    let entry = match (coldot, four, once) {
-        (true, _, true) => "gemv_coldot_once",
-        (true, true, _) => "gemv_coldot4",
-        (true, false, _) => "gemv_coldot",
+    let entry = match (coldot, four) {
+        (true, true) => "gemv_coldot4",
+        (true, false) => "gemv_coldot",
         _ => "gemv_rowdot",
     };
     let a_buf: &'a Buf = &a.buffer;
@@ -447,11 +433,6 @@ fn gemv_host<'a>(
     ];
     if !coldot {
         bindings.push((5, x_buf));
-    }
-    if once {
-        // The partial sums as words (binding 8) instead of `partial` (6), and the counters.
-        bindings.retain(|(i, _)| *i != 6);
-        bindings.extend([(8, scratch), (9, ctx.once_counters())]);
     }
     let mut d = if let Kernel::SymTiles {
         blocks,
@@ -487,7 +468,6 @@ fn gemv_host<'a>(
         ]
     };
     let finish = match spill {
-        None if once => None,
         None => (chunks > 1 || matches!(kernel, Kernel::SymTiles { .. })).then_some(chunks),
         Some(s) => s.total,
     };
@@ -680,7 +660,7 @@ pub(crate) fn general_blocks(
 /// (beta 0 for the first, 1 after), and `gemm::scale_dispatch` forms `alpha·sum + beta·y` at
 /// the end.
 pub(crate) fn general_block_dispatches<'a>(
-    ctx: &'a Context,
+    ctx: &Context,
     alpha: impl Into<Scalar<'a>>,
     beta: impl Into<Scalar<'a>>,
     blocks: &'a [Block],

@@ -121,7 +121,6 @@ pub const GEMV_WIDE: Kernel = Kernel {
     entries: &[
         "gemv_rowdot",
         "gemv_coldot",
-        "gemv_coldot_once",
         "gemv_coldot4",
         "gemv_finish",
         "symv_tiles",

@@ -254,6 +254,19 @@ fn oom_child() {
     }
     let n = held.len();
     let err = err.expect("512 buffers of half a binding each never ran out of memory");
+    // On a discrete GPU, what the big buffers left is filled with smaller ones, so that the
+    // operands of the saxpy below (320 MB) cannot fit whatever the device's memory: an H200
+    // (141 GB) happened to keep less than that after the big buffers, an H100 (80 GB) more.
+    // (On lavapipe the device's memory is the child's address space, which the host
+    // allocations below need too.)
+    let discrete = ctx.adapter_info().device_type != wgblas::wgpu::DeviceType::Cpu;
+    if discrete {
+        for part in [len / 16, len / 256] {
+            while let Ok(v) = GpuVector::<f32>::zeros(ctx, part) {
+                held.push(v);
+            }
+        }
+    }
     assert!(
         matches!(
             err,
@@ -294,7 +307,6 @@ fn oom_child() {
         .broadcast((20_000, 1))
         .unwrap()
         .gpu_gemm(&one.broadcast((1, 20_000)).unwrap());
-    let discrete = ctx.adapter_info().device_type != wgblas::wgpu::DeviceType::Cpu;
     assert!(
         matches!(
             r,

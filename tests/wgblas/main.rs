@@ -27,7 +27,6 @@ mod gemm_batched_engine;
 mod gemm_lone_small;
 mod gemm_small;
 pub mod gemv;
-mod gemv_once;
 pub mod ger;
 mod host;
 mod host_lab;

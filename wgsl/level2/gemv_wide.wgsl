@@ -248,9 +248,11 @@ fn gemv_rowdot(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// The sums of `gemv_coldot`'s row unit (rows i0 .. i0 + 3, i0 = 4·unit) over chunk c of
-// workgroup g, added across the workgroup's column lanes: valid in column lane 0.
-fn coldot_sums(g: u32, lid: u32) -> vec4<T> {
+@compute @workgroup_size(WG)
+fn gemv_coldot(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
+    let g = linear_group(wid, nwg);
     let c = g % P.chunks;
     // LANES row units (4 rows each) per workgroup, WG / LANES column lanes.
     let unit = (g / P.chunks) * LANES + lid % LANES;
@@ -306,76 +308,12 @@ fn coldot_sums(g: u32, lid: u32) -> vec4<T> {
         }
         sum = sh4[lid];
     }
-    return sum;
-}
-
-@compute @workgroup_size(WG)
-fn gemv_coldot(@builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>,
-               @builtin(local_invocation_index) lid: u32) {
-    let g = linear_group(wid, nwg);
-    let sum = coldot_sums(g, lid);
-    let c = g % P.chunks;
-    let i0 = 4u * ((g / P.chunks) * LANES + lid % LANES);
-    if (lid / LANES == 0u) {
+    if (lane == 0u) {
         for (var k = 0u; k < 4u; k = k + 1u) {
             if (i0 + k < P.m) {
                 deliver(i0 + k, c, sum[k]);
             }
         }
-    }
-}
-
-// `gemv_coldot_once` (f32 only; lab `set_gemv_one_pass`): `gemv_coldot` over chunks with no
-// `gemv_finish` after it. Each workgroup (row block b, chunk c) stores its rows' partial sums
-// word by word (atomics: visible to every workgroup) at `words[c·m + i]`, then counts itself
-// done on its row block's counter `counts[b]`; the workgroup that counts last adds the row
-// block's partial sums in chunk order (one invocation a row) and applies alpha and beta, then
-// puts the counter back to 0 (the counters are the context's, zero at rest). The "last block"
-// finish of `reduction.wgsl`'s single pass. Loops: chunks ≤ 16,384 trips in the finish.
-@group(0) @binding(8) var<storage, read_write> words: array<atomic<u32>>;
-@group(0) @binding(9) var<storage, read_write> counts: array<atomic<u32>>;
-
-var<workgroup> sh_last: u32;
-
-@compute @workgroup_size(WG)
-fn gemv_coldot_once(@builtin(workgroup_id) wid: vec3<u32>,
-                    @builtin(num_workgroups) nwg: vec3<u32>,
-                    @builtin(local_invocation_index) lid: u32) {
-    let g = linear_group(wid, nwg);
-    let sum = coldot_sums(g, lid);
-    let c = g % P.chunks;
-    let b = g / P.chunks;
-    let i0 = 4u * (b * LANES + lid % LANES);
-    if (lid / LANES == 0u) {
-        for (var k = 0u; k < 4u; k = k + 1u) {
-            if (i0 + k < P.m) {
-                atomicStore(&words[c * P.m + i0 + k], bitcast<u32>(f32(sum[k])));
-            }
-        }
-    }
-    storageBarrier();
-    workgroupBarrier();
-    if (lid == 0u) {
-        let done = atomicAdd(&counts[b], 1u);
-        sh_last = select(0u, 1u, done == P.chunks - 1u);
-    }
-    workgroupBarrier();
-    if (workgroupUniformLoad(&sh_last) == 0u) {
-        return;
-    }
-    for (var r = lid; r < 4u * LANES; r = r + WG) {
-        let i = 4u * b * LANES + r;
-        if (i < P.m) {
-            var t = T(0);
-            for (var k = 0u; k < P.chunks; k = k + 1u) {
-                t = t + T(bitcast<f32>(atomicLoad(&words[k * P.m + i])));
-            }
-            finish(i, t);
-        }
-    }
-    if (lid == 0u) {
-        atomicStore(&counts[b], 0u);
     }
 }
 

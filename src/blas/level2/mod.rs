@@ -245,7 +245,7 @@ pub(super) trait Level2: Precision {
     ///
     /// # Errors
     /// [`crate::Error::Gpu`] when a buffer cannot be created.
-    fn dispatches<'k>(ctx: &'k Context, kind: Kind, call: Call<'k, Self>) -> Plans<'k>;
+    fn dispatches<'k>(ctx: &Context, kind: Kind, call: Call<'k, Self>) -> Plans<'k>;
 }
 
 /// f32: the matrix-vector and rank-update drivers; a device alpha or beta is read into their
@@ -253,7 +253,7 @@ pub(super) trait Level2: Precision {
 impl Level2 for f32 {
     const TRIANGLE: bool = false;
 
-    fn dispatches<'k>(ctx: &'k Context, kind: Kind, c: Call<'k, f32>) -> Plans<'k> {
+    fn dispatches<'k>(ctx: &Context, kind: Kind, c: Call<'k, f32>) -> Plans<'k> {
         use rank_update::Variant::{Symmetric, Symmetric2};
         Ok(match kind {
             Kind::Gemv => matvec(ctx, mv::Variant::General, c),
@@ -272,7 +272,7 @@ impl Level2 for f32 {
 impl Level2 for f64 {
     const TRIANGLE: bool = true;
 
-    fn dispatches<'k>(ctx: &'k Context, kind: Kind, c: Call<'k, f64>) -> Plans<'k> {
+    fn dispatches<'k>(ctx: &Context, kind: Kind, c: Call<'k, f64>) -> Plans<'k> {
         if let Some(d) = matvec_f64(ctx, kind, &c)? {
             return Ok(d);
         }
@@ -291,7 +291,7 @@ impl Level2 for f64 {
 /// An f32 product `y ← alpha·op(A)·x + beta·y` of kind `mode` on the matrix-vector driver: one
 /// kernel chosen by [`mv::plan`] on the whole operands, or past one storage binding the blocks
 /// of [`mv::general_blocks`] (general) or [`mv::structured_blocks`] (symmetric, triangular).
-fn matvec<'k>(ctx: &'k Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatch<'k>> {
+fn matvec<'k>(ctx: &Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Dispatch<'k>> {
     let (a, x, y, keep) = (c.a, c.x, c.y, c.keep);
     let blocks = keep.blocks.get_or_init(|| match mode {
         mv::Variant::General => mv::general_blocks(ctx, a, x, y),
@@ -322,7 +322,7 @@ fn matvec<'k>(ctx: &'k Context, mode: mv::Variant, c: Call<'k, f32>) -> Vec<Disp
 /// dgemv, dsymv and dtrmv on the matrix-vector driver's wide kernels in f64 where
 /// [`mv::product_f64`] takes them; `None`: the tile engine's.
 fn matvec_f64<'k>(
-    ctx: &'k Context,
+    ctx: &Context,
     kind: Kind,
     c: &Call<'k, f64>,
 ) -> Result<Option<Vec<Dispatch<'k>>>> {

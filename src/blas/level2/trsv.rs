@@ -130,7 +130,7 @@ fn whole<'k, T>(
 
 /// strsv's dispatches: [`whole`], or past one storage binding [`strsv_blocks`].
 pub(super) fn strsv_dispatches<'k>(
-    ctx: &'k Context,
+    ctx: &Context,
     uplo: Uplo,
     diag: Diag,
     c: Call<'k, f32>,
@@ -170,7 +170,7 @@ pub(super) enum Step {
 /// buffer apart from x), then is solved in place by the one-binding solve, then copied into
 /// `s`.
 fn strsv_blocks<'k>(
-    ctx: &'k Context,
+    ctx: &Context,
     uplo: Uplo,
     unit: bool,
     ad: &'k MatOperand,

@@ -31,7 +31,7 @@ fn slots(kernel: Kernel) -> u64 {
 /// workgroup-memory reductions. `scratch` holds both passes' slots.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn symv_two_pass<'a>(
-    ctx: &'a Context,
+    ctx: &Context,
     uplo: Uplo,
     alpha: Scalar<'a>,
     a: &'a MatOperand,

@@ -82,7 +82,7 @@ fn scratch_f64(ctx: &Context, kernel: Kernel, a: &MatOperand) -> Buf {
 /// [`crate::Error::Gpu`] when the scalar buffer cannot be created.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn product_f64<'a>(
-    ctx: &'a Context,
+    ctx: &Context,
     routine: &'static str,
     mode: Variant,
     alpha: Scalar<'a, f64>,
@@ -137,7 +137,7 @@ pub(crate) fn product_f64<'a>(
 /// are those of the f32 product (DESIGN.md §3), in f64.
 #[allow(clippy::too_many_arguments)]
 fn gemv_f64<'a>(
-    ctx: &'a Context,
+    ctx: &Context,
     mode: Variant,
     a: &'a MatOperand,
     x: &'a VecOperand,
