@@ -30,10 +30,11 @@
 //! Section `trmm` (not in the default list): strmm (left, lower; right, lower transposed) at
 //! `--level3-n`, once per `--tri-order` setting (`heavy`: the rows of tiles with the longest k
 //! range first, `Tuning::tri_heavy_first`, the default, layout `L-C-heavy`; `grid`: the grid's
-//! order, `L-C-grid`).
+//! order, `L-C-grid`; `noswap`: heavy first without the transposed problem of a column-major
+//! C, `Tuning::swap` off, `R-C-noswap`: the right side then stores down C's columns).
 //!
 //! Run: `cargo run --release --example level3_report -- [--sections sgemm,rect,level3,batched,dgemm,dbatched]
-//! [--trsm-inverse off,columns,rows32,rows64,rows128,on,fused,engine] [--tri-order heavy,grid]
+//! [--trsm-inverse off,columns,rows32,rows64,rows128,on,fused,engine] [--tri-order heavy,grid,noswap]
 //! [--dgemm-n 4096,8192]
 //! [--batched 10000x32x32x32,256x512x512x512]
 //! [--n 1024,2048,4096,8192] [--layouts NN-C,NT-C,...] [--rect all|4096x4096x128,...]
@@ -338,13 +339,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if has("trmm") {
         for setting in arg("--tri-order", "heavy,grid").split(',') {
-            let heavy = match setting {
-                "heavy" => true,
-                "grid" => false,
-                _ => return Err(format!("--tri-order: {setting} is not heavy or grid").into()),
+            let (heavy, swap) = match setting {
+                "heavy" => (true, None),
+                "grid" => (false, None),
+                "noswap" => (true, Some(false)),
+                _ => {
+                    let e = format!("--tri-order: {setting} is not heavy, grid or noswap");
+                    return Err(e.into());
+                }
             };
             wgblas::tuning::set_tuning(Some(wgblas::tuning::Tuning {
                 tri_heavy_first: Some(heavy),
+                swap,
                 ..Default::default()
             }));
             for n in list(&arg("--level3-n", "4096,")) {
