@@ -28,19 +28,23 @@ pub(crate) trait Level3: Precision + From<f32> {
     /// `Err(Unsupported)` where `ctx` cannot run this type (f64 without `SHADER_F64`).
     fn check_type(ctx: &Context, routine: &'static str) -> Result<()>;
 
-    /// One engine call `C = alpha·A·B + beta·C` (`dims = (m, n, k)`) in `variant`.
+    /// One engine call `C = alpha·A·B + beta·C` (`dims = (m, n, k)`) in `variant`: one panel
+    /// of [`Level3::panels`].
     #[allow(clippy::too_many_arguments)]
     fn engine<'a>(
         ctx: &Context,
         routine: &'static str,
-        dims: (usize, usize, usize),
+        (m, n, k): (usize, usize, usize),
         alpha: Scalar<'a, Self>,
         a: Operand<'a>,
         b: Operand<'a>,
         beta: Scalar<'a, Self>,
         c: Operand<'a>,
         variant: Variant,
-    ) -> Result<Plan<'a>>;
+    ) -> Result<Plan<'a>> {
+        let panel = Panel::of(a, b, k, variant);
+        Self::panels(ctx, routine, (m, n), alpha, &[panel], beta, c, variant)
+    }
 
     /// One engine call `C = alpha·Σ_p A_p·B_p + beta·C` over depth panels (`dims = (m, n)`;
     /// [`gemm::engine_panels`]: alpha scales the panels' whole sum once).
@@ -97,20 +101,6 @@ impl Level3 for f32 {
         Ok(())
     }
 
-    fn engine<'a>(
-        ctx: &Context,
-        _: &'static str,
-        dims: (usize, usize, usize),
-        alpha: Scalar<'a>,
-        a: Operand<'a>,
-        b: Operand<'a>,
-        beta: Scalar<'a>,
-        c: Operand<'a>,
-        variant: Variant,
-    ) -> Result<Plan<'a>> {
-        Ok(gemm::engine(ctx, dims, alpha, a, b, beta, c, variant))
-    }
-
     fn panels<'a>(
         ctx: &Context,
         _: &'static str,
@@ -150,20 +140,6 @@ impl Level3 for f64 {
 
     fn check_type(ctx: &Context, routine: &'static str) -> Result<()> {
         crate::blas::check_f64(ctx, routine)
-    }
-
-    fn engine<'a>(
-        ctx: &Context,
-        routine: &'static str,
-        dims: (usize, usize, usize),
-        alpha: Scalar<'a, f64>,
-        a: Operand<'a>,
-        b: Operand<'a>,
-        beta: Scalar<'a, f64>,
-        c: Operand<'a>,
-        variant: Variant,
-    ) -> Result<Plan<'a>> {
-        gemm::engine_f64(ctx, routine, dims, alpha, a, b, beta, c, variant)
     }
 
     fn panels<'a>(
