@@ -115,6 +115,23 @@ fn sgemm_and_sgemv_scale_the_whole_sum_once() {
     let x = Array1::<f32>::ones(K);
     blas::sgemv(ctx, No, 2.0, ones.view(), x.view(), 3.0, y.view_mut()).unwrap();
     assert!(y.iter().all(|&v| v == 2.0 * K as f32 + 3.0), "{y}");
+    // y reversed and with a step of 2 (the final alpha·z + beta·y on a strided y): row i of A
+    // is i + 1 everywhere, so y_i = 2·(i + 1)·K + 3·y0_i, y0_i = i; the gaps keep their 9.
+    let a3 = Array2::from_shape_fn((3, K), |(i, _)| (i + 1) as f32);
+    let mut yr = Array1::<f32>::from_shape_fn(3, |i| (2 - i) as f32);
+    let rev = yr.slice_mut(ndarray::s![..;-1]);
+    blas::sgemv(ctx, No, 2.0, a3.view(), x.view(), 3.0, rev).unwrap();
+    let want = |i: usize| 2.0 * (i + 1) as f32 * K as f32 + 3.0 * i as f32;
+    assert_eq!(yr.to_vec(), vec![want(2), want(1), want(0)], "reversed y");
+    let mut ys = Array1::<f32>::from_shape_fn(6, |i| if i % 2 == 0 { (i / 2) as f32 } else { 9.0 });
+    let step = ys.slice_mut(ndarray::s![..;2]);
+    blas::sgemv(ctx, No, 2.0, a3.view(), x.view(), 3.0, step).unwrap();
+    let got = ys.to_vec();
+    assert_eq!(
+        got,
+        vec![want(0), 9.0, want(1), 9.0, want(2), 9.0],
+        "y with step 2"
+    );
 }
 
 #[test]
