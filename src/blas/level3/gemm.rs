@@ -113,8 +113,8 @@ level3! {
         } else {
             layout::matrix_any(ctx, r, "c", c.view())?
         };
-        // Past one storage binding: C in blocks, the depth in panels (beta applied by the
-        // first).
+        // Past one storage binding: C in blocks, the depth in panels (each C block's panels
+        // summed, then alpha and beta applied once).
         let blocks = gemm::gemm_blocks(ctx, esize::<T>(), &ad, &bd, &cd);
         let plans = if blocks.is_empty() {
             vec![product(ctx, r, alpha, (&ad, &bd, &cd), beta)?]

@@ -15,10 +15,11 @@ fn halve(v: usize) -> usize {
     }
 }
 
-/// One engine call of a product past one storage binding: windows of `op(A)` (rows
+/// One depth panel of a product past one storage binding: windows of `op(A)` (rows
 /// `i0..i1`, depth `p0..p1`), `op(B)` (`p0..p1`, `j0..j1`) and `C` (`i0..i1`, `j0..j1`), and
-/// whether it is the first depth panel of its C block (which applies beta; the later ones add
-/// with beta = 1).
+/// whether it is the first depth panel of its C block (the panels of one C block, from the first
+/// on, are one engine call: their products summed, then alpha and beta applied once,
+/// `gemm::engine_panels`).
 pub(crate) struct Block {
     pub a: MatOperand,
     pub b: MatOperand,
@@ -178,8 +179,9 @@ pub(crate) fn tri_blocks(
 /// columns as fit. For each C block `(I, J)`, in order over the depth blocks `P` of S's grid:
 /// the diagonal block `S_II` in `a_mode` (on its own triangle), a block inside the stored
 /// triangle as a plain product, a block outside it as the transpose of its stored mirror
-/// (symmetric) or not at all (triangular: zero); the first call of each C block applies beta,
-/// the later ones add. With each call: its `AMode`. Elements of `e` bytes.
+/// (symmetric) or not at all (triangular: zero); the first call of each C block is marked
+/// `first` (a C block's calls are one engine call over panels). With each call: its `AMode`.
+/// Elements of `e` bytes.
 pub(crate) fn structured_blocks(
     ctx: &Context,
     e: u64,

@@ -142,7 +142,8 @@ pub struct Tuning {
     pub tri_heavy_first: Option<bool>,
     /// The most of k one dispatch runs over (unset: the engine's limit, 16,384),
     /// rounded down to a multiple of 32 (at least 32): longer k runs in chunks of one dispatch
-    /// each, the later ones adding to C. For tests that take the chunked path at small sizes.
+    /// each, their raw sums added in a scratch that alpha then scales once. For tests that take
+    /// the chunked path at small sizes.
     pub k_chunk: Option<usize>,
 }
 
