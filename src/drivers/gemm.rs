@@ -516,20 +516,12 @@ fn reduce<'a>(
     batch: usize,
     unscaled: bool,
 ) -> Step<'a> {
-    let params = Params {
-        m: m as u32,
-        n: n as u32,
-        k: k as u32,
-        offc: c.offset,
-        rsc: c.rs,
-        csc: c.cs,
-        sbc: c.bs,
-        alpha,
-        beta,
-        batch: batch as u32,
-        kslice: 1,
-        ..Params::default()
-    };
+    let params = reduce_params(
+        (m, n, k),
+        (c.offset, c.rs, c.cs, c.bs),
+        (alpha, beta),
+        batch,
+    );
     let mut constants = tri_c.map_or(Vec::new(), |u| vec![("TRI_C", uplo_code(u))]);
     if unscaled {
         constants.push(("UNSCALED", 1.0));
@@ -693,6 +685,30 @@ fn product<'a>(
     }
 }
 
+/// The params of `splitk_reduce` over one slice (a scratch of raw sums): C m×n (`dims` with
+/// the depth k, only tested for 0), at `(offset, rs, cs, batch stride)`, alpha, beta, batch.
+fn reduce_params(
+    (m, n, k): (usize, usize, usize),
+    (offc, rsc, csc, sbc): (u32, i32, i32, i32),
+    (alpha, beta): (f32, f32),
+    batch: usize,
+) -> Params {
+    Params {
+        m: m as u32,
+        n: n as u32,
+        k: k as u32,
+        offc,
+        rsc,
+        csc,
+        sbc,
+        alpha,
+        beta,
+        batch: batch as u32,
+        kslice: 1,
+        ..Params::default()
+    }
+}
+
 /// The dispatch `y = alpha·z + beta·y` (entry `splitk_reduce` on an m×1 C, one slice; f32)
 /// for `y` and a dense scratch `z` of its length: the end of a matrix-vector product past one
 /// storage binding whose blocks added their raw products into `z` (`drivers/gemv.rs`), so that
@@ -705,19 +721,8 @@ pub(crate) fn scale_dispatch<'a>(
     beta: Scalar<'a>,
     y: &'a crate::layout::VecOperand,
 ) -> Dispatch<'a> {
-    let params = Params {
-        m: y.len as u32,
-        n: 1,
-        k: 1,
-        offc: y.offset,
-        rsc: y.inc,
-        csc: 1,
-        alpha: alpha.value(),
-        beta: beta.value(),
-        batch: 1,
-        kslice: 1,
-        ..Params::default()
-    };
+    let scalars = (alpha.value(), beta.value());
+    let params = reduce_params((y.len, 1, 1), (y.offset, y.inc, 1, 0), scalars, 1);
     let groups = ctx.grid((y.len as u64).div_ceil(WG));
     let d = Dispatch::new(&SHADER, "splitk_reduce", &params, &[], groups).bindings(&[
         (3, &y.buffer),

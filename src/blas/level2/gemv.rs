@@ -140,17 +140,16 @@ pub(super) fn dgemv_plans<'k>(ctx: &Context, c: Call<'k, f64>) -> Plans<'k> {
     // Each row panel one engine call over its column panels: y_I = alpha·Σ_J A_IJ·x_J +
     // beta·y_I, alpha on the whole sum (gemm::engine_panels).
     let v = gemm::Variant::default();
-    let plans = (0..rows.len())
-        .map(|i| {
-            let panels: Vec<_> = tiles
-                .iter()
-                .filter(|t| t.0 == i)
-                .map(|(_, j, ab)| {
-                    let xo = Operand::column(&xs[*j]);
-                    gemm::Panel::of(Operand::of(ab), xo, ab.cols, v)
-                })
-                .collect();
-            let (dims, yo) = ((ys[i].len, 1), Operand::column(&ys[i]));
+    // (The tiles are in row-panel order, `cols.len()` to a row panel.)
+    let plans = tiles
+        .chunks(cols.len())
+        .zip(ys)
+        .map(|(row, yp)| {
+            let panel = |(_, j, ab): &'k (usize, usize, layout::MatOperand)| {
+                gemm::Panel::of(Operand::of(ab), Operand::column(&xs[*j]), ab.cols, v)
+            };
+            let panels: Vec<_> = row.iter().map(panel).collect();
+            let (dims, yo) = ((yp.len, 1), Operand::column(yp));
             gemm::engine_panels_f64(ctx, c.routine, dims, c.alpha, &panels, c.beta, yo, v)
         })
         .collect::<crate::error::Result<Vec<_>>>()?;
